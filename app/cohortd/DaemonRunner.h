@@ -1,0 +1,38 @@
+#pragma once
+// Wires an EngineController to the terminal: progress line or JSON lines, events on stderr,
+// --duration, and clean shutdown on SIGINT/SIGTERM.
+#include "node/EngineController.h"
+
+#include <QElapsedTimer>
+#include <QObject>
+#include <QTimer>
+
+namespace cohort {
+
+class DaemonRunner : public QObject {
+    Q_OBJECT
+public:
+    struct Options {
+        EngineOptions engine;
+        int durationSeconds = 0; // 0: until a signal
+        bool json = false;
+    };
+    explicit DaemonRunner(Options options, QObject *parent = nullptr);
+    void start();
+    void requestStop(const QString &why);
+
+private:
+    void printStatus();
+    void finish();
+
+    Options m_options;
+    EngineController m_controller;
+    QTimer m_statusTimer;
+    QElapsedTimer m_clock;
+    bool m_terminal = false;
+    bool m_stopping = false;
+    QString m_lastPrintedState;
+    qint64 m_lastPrintedAt = -1;
+};
+
+} // namespace cohort

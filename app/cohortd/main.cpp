@@ -1,0 +1,75 @@
+// cohortd: the Cohort engine without a window, for servers, scripts and tests.
+#include "DaemonRunner.h"
+#include "settings/Settings.h"
+#include "platform/TerminationSignals.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QDir>
+#include <cstdio>
+
+int main(int argc, char *argv[])
+{
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setApplicationName(QStringLiteral("cohortd"));
+    QCoreApplication::setOrganizationName(QStringLiteral("Cohort"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(COHORT_VERSION_STRING));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("Cohort engine, headless. Without --hub it starts a local network."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    const QCommandLineOption hubOption(QStringLiteral("hub"), QStringLiteral("Hub address (default: from settings, else the embedded local network)."), QStringLiteral("url"));
+    const QCommandLineOption dataOption(QStringLiteral("data-dir"), QStringLiteral("Folder for identity, checkpoints and state."), QStringLiteral("dir"));
+    const QCommandLineOption taskOption(QStringLiteral("task"), QStringLiteral("Join this task once registered."), QStringLiteral("id"));
+    const QCommandLineOption durationOption(QStringLiteral("duration"), QStringLiteral("Stop cleanly after this many seconds."), QStringLiteral("seconds"));
+    const QCommandLineOption jsonOption(QStringLiteral("json"), QStringLiteral("Print one JSON status line per second instead of the progress line."));
+    const QCommandLineOption nameOption(QStringLiteral("name"), QStringLiteral("Node name shown to the hub operator."), QStringLiteral("name"));
+    const QCommandLineOption settingsOption(QStringLiteral("settings"), QStringLiteral("Settings file (default: the desktop app's)."), QStringLiteral("file"));
+    const QCommandLineOption heartbeatOption(QStringLiteral("heartbeat-ms"), QStringLiteral("Heartbeat interval override in milliseconds."), QStringLiteral("ms"));
+    parser.addOptions({hubOption, dataOption, taskOption, durationOption, jsonOption, nameOption, settingsOption, heartbeatOption});
+    parser.process(app);
+
+    cohort::Settings settings(parser.value(settingsOption));
+    cohort::DaemonRunner::Options options;
+    options.engine.hubUrl = parser.isSet(hubOption) ? cohort::Settings::normalizedHubUrl(parser.value(hubOption)) : settings.values().hubUrl;
+    options.engine.dataDir = parser.isSet(dataOption) ? QDir(parser.value(dataOption)).absolutePath() : settings.effectiveDataDir();
+    options.engine.nodeName = parser.isSet(nameOption) ? parser.value(nameOption) : settings.effectiveNodeName();
+    options.engine.taskId = parser.value(taskOption);
+    options.json = parser.isSet(jsonOption);
+
+    cohort::SettingsValues check = settings.values();
+    check.hubUrl = options.engine.hubUrl;
+    check.dataDir = options.engine.dataDir;
+    check.nodeName = options.engine.nodeName;
+    for (const cohort::SettingsError &e : cohort::Settings::validate(check)) {
+        std::fprintf(stderr, "cohortd: %s: %s\n", qPrintable(e.key), qPrintable(e.message));
+        return 2;
+    }
+    bool ok = true;
+    if (parser.isSet(durationOption)) {
+        options.durationSeconds = parser.value(durationOption).toInt(&ok);
+        if (!ok || options.durationSeconds <= 0) {
+            std::fprintf(stderr, "cohortd: --duration needs a positive number of seconds\n");
+            return 2;
+        }
+    }
+    if (parser.isSet(heartbeatOption)) {
+        options.engine.heartbeatIntervalMs = parser.value(heartbeatOption).toInt(&ok);
+        if (!ok || options.engine.heartbeatIntervalMs < 100) {
+            std::fprintf(stderr, "cohortd: --heartbeat-ms needs at least 100\n");
+            return 2;
+        }
+    }
+    if (!options.engine.taskId.isEmpty() && !cohort::TaskInfo::isValidId(options.engine.taskId)) {
+        std::fprintf(stderr, "cohortd: --task: '%s' is not a task id\n", qPrintable(options.engine.taskId));
+        return 2;
+    }
+
+    cohort::DaemonRunner runner(options);
+    cohort::TerminationSignals signals;
+    QObject::connect(&signals, &cohort::TerminationSignals::terminationRequested, &runner,
+                     [&runner](int number) { runner.requestStop(QStringLiteral("signal %1").arg(number)); });
+    runner.start();
+    return app.exec();
+}

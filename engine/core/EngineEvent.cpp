@@ -1,0 +1,50 @@
+#include "core/EngineEvent.h"
+
+namespace cohort {
+
+namespace {
+EngineEvent make(EngineEvent::Severity severity, QString category, QString message)
+{
+    EngineEvent e;
+    e.time = QDateTime::currentDateTimeUtc();
+    e.severity = severity;
+    e.category = std::move(category);
+    e.message = std::move(message);
+    return e;
+}
+} // namespace
+
+EngineEvent EngineEvent::info(QString category, QString message)
+{
+    return make(Severity::Info, std::move(category), std::move(message));
+}
+
+EngineEvent EngineEvent::warning(QString category, QString message)
+{
+    return make(Severity::Warning, std::move(category), std::move(message));
+}
+
+EngineEvent EngineEvent::error(QString category, QString message)
+{
+    return make(Severity::Error, std::move(category), std::move(message));
+}
+
+QString EngineEvent::severityName(Severity severity)
+{
+    switch (severity) {
+    case Severity::Info: return QStringLiteral("info");
+    case Severity::Warning: return QStringLiteral("warning");
+    case Severity::Error: return QStringLiteral("error");
+    }
+    return QStringLiteral("info");
+}
+
+QJsonObject EngineEvent::toJson() const
+{
+    return QJsonObject{{QStringLiteral("time"), time.toString(Qt::ISODateWithMs)},
+                       {QStringLiteral("severity"), severityName(severity)},
+                       {QStringLiteral("category"), category},
+                       {QStringLiteral("message"), message}};
+}
+
+} // namespace cohort

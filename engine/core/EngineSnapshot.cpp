@@ -1,0 +1,47 @@
+#include "core/EngineSnapshot.h"
+
+#include <QJsonArray>
+
+namespace cohort {
+
+namespace {
+QJsonValue isoOrNull(const QDateTime &t)
+{
+    return t.isValid() ? QJsonValue(t.toUTC().toString(Qt::ISODate)) : QJsonValue();
+}
+} // namespace
+
+QJsonObject EngineSnapshot::toJson() const
+{
+    QJsonArray reasons;
+    for (PauseReason r : pauseReasons)
+        reasons.append(pauseReasonName(r));
+    QJsonArray taskIds;
+    for (const TaskInfo &t : tasks)
+        taskIds.append(t.id);
+    return QJsonObject{
+        {QStringLiteral("seq"), qint64(sequence)},
+        {QStringLiteral("time"), isoOrNull(takenAt)},
+        {QStringLiteral("state"), nodeStateName(state)},
+        {QStringLiteral("reason"), reason == PauseReason::None ? QJsonValue() : QJsonValue(pauseReasonName(reason))},
+        {QStringLiteral("pause_reasons"), reasons},
+        {QStringLiteral("why"), why},
+        {QStringLiteral("state_since"), isoOrNull(stateSince)},
+        {QStringLiteral("node_id"), nodeId},
+        {QStringLiteral("hub"), hubUrl},
+        {QStringLiteral("hub_embedded"), hubEmbedded},
+        {QStringLiteral("registered_at"), isoOrNull(registeredAt)},
+        {QStringLiteral("last_heartbeat"), isoOrNull(lastHeartbeatAt)},
+        {QStringLiteral("heartbeat_failures"), heartbeatFailures},
+        {QStringLiteral("last_error"), lastError},
+        {QStringLiteral("cpu_percent"), system.cpuPercent < 0 ? QJsonValue() : QJsonValue(system.cpuPercent)},
+        {QStringLiteral("mem_used_bytes"), system.memUsedBytes},
+        {QStringLiteral("mem_total_bytes"), system.memTotalBytes},
+        {QStringLiteral("process_rss_bytes"), system.processRssBytes},
+        {QStringLiteral("compute_device"), computeDevice},
+        {QStringLiteral("tasks"), taskIds},
+        {QStringLiteral("joined_task"), joinedTaskId.isEmpty() ? QJsonValue() : QJsonValue(joinedTaskId)},
+    };
+}
+
+} // namespace cohort

@@ -1,0 +1,55 @@
+#pragma once
+// Everything the UI, the tray and cohortd show, as one plain copyable value.
+// The engine publishes it at most ~4 times a second; all three views read the same fields, so they agree on *why*.
+#include "core/NodeState.h"
+#include "core/TaskInfo.h"
+
+#include <QDateTime>
+#include <QJsonObject>
+#include <QList>
+#include <QMetaType>
+
+namespace cohort {
+
+struct SystemSample {
+    double cpuPercent = -1;     // whole machine, 0..100; -1 until two samples exist
+    qint64 memUsedBytes = 0;    // whole machine
+    qint64 memTotalBytes = 0;
+    qint64 processRssBytes = 0; // this process
+    int cpuCores = 0;
+    bool operator==(const SystemSample &) const = default;
+};
+
+struct EngineSnapshot {
+    quint64 sequence = 0;
+    QDateTime takenAt;
+
+    NodeState state = NodeState::Starting;
+    PauseReason reason = PauseReason::None;
+    QList<PauseReason> pauseReasons; // all active reasons, most actionable first
+    QString why;
+    QDateTime stateSince;
+
+    QString nodeId;
+    QString nodeName;
+    QString hubUrl;
+    bool hubEmbedded = false;
+    QString hubKeyFingerprint; // the hub key pinned at registration
+    QDateTime registeredAt;
+    QDateTime lastHeartbeatAt;
+    int heartbeatFailures = 0;
+    QString lastError;
+
+    SystemSample system;
+    QString computeDevice; // "CPU (LibTorch 1.13.1, 2 threads)"
+
+    QList<TaskInfo> tasks;
+    QString joinedTaskId;
+
+    bool userPaused() const { return pauseReasons.contains(PauseReason::User); }
+    QJsonObject toJson() const;
+};
+
+} // namespace cohort
+
+Q_DECLARE_METATYPE(cohort::EngineSnapshot)

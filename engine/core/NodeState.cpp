@@ -1,0 +1,152 @@
+#include "core/NodeState.h"
+
+#include <algorithm>
+#include <array>
+
+namespace cohort {
+
+namespace {
+struct StateNames {
+    NodeState state;
+    const char *name;
+    const char *title;
+};
+constexpr std::array kStates{
+    StateNames{NodeState::Starting, "starting", "Starting"},
+    StateNames{NodeState::Connecting, "connecting", "Connecting"},
+    StateNames{NodeState::Idle, "idle", "Idle"},
+    StateNames{NodeState::Working, "working", "Working"},
+    StateNames{NodeState::Downloading, "downloading", "Downloading"},
+    StateNames{NodeState::Syncing, "syncing", "Syncing"},
+    StateNames{NodeState::Throttled, "throttled", "Throttled"},
+    StateNames{NodeState::Paused, "paused", "Paused"},
+    StateNames{NodeState::Offline, "offline", "Offline"},
+    StateNames{NodeState::Error, "error", "Error"},
+    StateNames{NodeState::Stopping, "stopping", "Stopping"},
+};
+
+struct ReasonNames {
+    PauseReason reason;
+    const char *name;
+    const char *text;
+};
+// Ordered by priority: the first present reason is the one shown.
+constexpr std::array kReasons{
+    ReasonNames{PauseReason::User, "user", "paused by you"},
+    ReasonNames{PauseReason::DiskFull, "disk-full", "the disk is almost full"},
+    ReasonNames{PauseReason::TooHot, "too-hot", "the GPU is above your temperature limit"},
+    ReasonNames{PauseReason::PowerCap, "power-cap", "the power limit is reached"},
+    ReasonNames{PauseReason::OnBattery, "on-battery", "the computer is on battery power"},
+    ReasonNames{PauseReason::OutsideSchedule, "outside-schedule", "outside your schedule"},
+    ReasonNames{PauseReason::NotIdle, "not-idle", "the computer is in use"},
+    ReasonNames{PauseReason::Snoozed, "snoozed", "snoozed"},
+    ReasonNames{PauseReason::None, "none", ""},
+};
+} // namespace
+
+QString nodeStateName(NodeState state)
+{
+    for (const auto &s : kStates)
+        if (s.state == state)
+            return QLatin1String(s.name);
+    return QStringLiteral("unknown");
+}
+
+QString nodeStateTitle(NodeState state)
+{
+    for (const auto &s : kStates)
+        if (s.state == state)
+            return QLatin1String(s.title);
+    return QStringLiteral("Unknown");
+}
+
+NodeState nodeStateFromName(const QString &name, bool *ok)
+{
+    for (const auto &s : kStates) {
+        if (name == QLatin1String(s.name)) {
+            if (ok)
+                *ok = true;
+            return s.state;
+        }
+    }
+    if (ok)
+        *ok = false;
+    return NodeState::Error;
+}
+
+QString pauseReasonName(PauseReason reason)
+{
+    for (const auto &r : kReasons)
+        if (r.reason == reason)
+            return QLatin1String(r.name);
+    return QStringLiteral("none");
+}
+
+QString pauseReasonText(PauseReason reason)
+{
+    for (const auto &r : kReasons)
+        if (r.reason == reason)
+            return QLatin1String(r.text);
+    return {};
+}
+
+PauseReason primaryReason(const QList<PauseReason> &reasons)
+{
+    for (const auto &r : kReasons)
+        if (reasons.contains(r.reason))
+            return r.reason;
+    return PauseReason::None;
+}
+
+ResolvedState resolveState(const StateInputs &in)
+{
+    ResolvedState out;
+    const auto withDetail = [&in](QString text) {
+        return in.activityDetail.isEmpty() ? text : text + QStringLiteral(": ") + in.activityDetail;
+    };
+    if (in.stopping) {
+        out.state = NodeState::Stopping;
+        out.why = QStringLiteral("Finishing up and shutting down");
+    } else if (!in.fatalError.isEmpty()) {
+        out.state = NodeState::Error;
+        out.why = in.fatalError;
+    } else if (in.hubLink == HubLink::NotStarted) {
+        out.state = NodeState::Starting;
+        out.why = QStringLiteral("Starting the engine");
+    } else if (in.hubLink == HubLink::Lost) {
+        out.state = NodeState::Offline;
+        out.why = QStringLiteral("Cannot reach the hub");
+        if (!in.hubError.isEmpty())
+            out.why += QStringLiteral(" (") + in.hubError + QLatin1Char(')');
+        if (in.retryInSeconds > 0)
+            out.why += QStringLiteral("; retrying in %1 s").arg(in.retryInSeconds);
+    } else if (const PauseReason reason = primaryReason(in.pauseReasons); reason != PauseReason::None) {
+        out.state = NodeState::Paused;
+        out.reason = reason;
+        QString text = pauseReasonText(reason);
+        text[0] = text[0].toUpper();
+        out.why = text;
+    } else if (in.hubLink == HubLink::Connecting) {
+        out.state = NodeState::Connecting;
+        out.why = QStringLiteral("Registering with the hub");
+    } else if (const PauseReason throttle = primaryReason(in.throttleReasons); throttle != PauseReason::None) {
+        out.state = NodeState::Throttled;
+        out.reason = throttle;
+        out.why = withDetail(QStringLiteral("Working slower because ") + pauseReasonText(throttle));
+    } else if (in.downloading) {
+        out.state = NodeState::Downloading;
+        out.why = withDetail(QStringLiteral("Downloading the model"));
+    } else if (in.syncing) {
+        out.state = NodeState::Syncing;
+        out.why = withDetail(QStringLiteral("Synchronising with other contributors"));
+    } else if (in.working) {
+        out.state = NodeState::Working;
+        out.why = withDetail(QStringLiteral("Working"));
+    } else {
+        out.state = NodeState::Idle;
+        out.why = in.activityDetail.isEmpty() ? QStringLiteral("Connected; no task joined") : in.activityDetail;
+    }
+    return out;
+}
+
+} // namespace cohort

@@ -1,0 +1,73 @@
+#pragma once
+// The node's overall state, the reasons it may be paused, and the one place that decides which wins.
+#include <QList>
+#include <QMetaType>
+#include <QString>
+
+namespace cohort {
+
+enum class NodeState {
+    Starting,    // loading identity and settings
+    Connecting,  // registering with the hub for the first time
+    Idle,        // registered, nothing to do
+    Working,     // generating rollouts / training
+    Downloading, // fetching a checkpoint
+    Syncing,     // collective operation in progress
+    Throttled,   // working at reduced rate (reason says why)
+    Paused,      // not working (reason says why)
+    Offline,     // hub unreachable after having tried; retrying
+    Error,       // cannot continue without the user's help
+    Stopping,    // shutting down cleanly
+};
+
+enum class PauseReason {
+    None,
+    User,            // the user pressed Pause
+    Snoozed,         // "pause for an hour"
+    NotIdle,         // the computer is in use
+    OutsideSchedule, // outside the allowed hours
+    OnBattery,
+    TooHot,          // GPU/CPU temperature above the user's limit
+    PowerCap,
+    DiskFull,
+};
+
+QString nodeStateName(NodeState state);        // stable, lower-case: "idle", "paused", ... (JSON, icons)
+QString nodeStateTitle(NodeState state);       // for people: "Idle", "Paused", ...
+QString pauseReasonName(PauseReason reason);   // stable, lower-case: "user", "on-battery", ...
+QString pauseReasonText(PauseReason reason);   // for people: "paused by you", "on battery power", ...
+NodeState nodeStateFromName(const QString &name, bool *ok = nullptr);
+
+enum class HubLink { NotStarted, Connecting, Online, Lost };
+
+// Everything the state depends on. The engine fills it; resolveState() applies the precedence.
+struct StateInputs {
+    bool stopping = false;
+    QString fatalError;             // non-empty: Error
+    HubLink hubLink = HubLink::NotStarted;
+    QString hubError;               // last network error, shown while Offline
+    int retryInSeconds = 0;         // next reconnect attempt while Offline
+    QList<PauseReason> pauseReasons;
+    QList<PauseReason> throttleReasons;
+    bool downloading = false;
+    bool syncing = false;
+    bool working = false;
+    QString activityDetail;         // e.g. "task arith-rl, step 12" or why the node is idle
+};
+
+struct ResolvedState {
+    NodeState state = NodeState::Starting;
+    PauseReason reason = PauseReason::None; // the reason shown for Paused / Throttled
+    QString why;                            // one sentence for the tray tooltip, dashboard and cohortd
+};
+
+// Precedence (highest first):
+//   Stopping > Error > Starting > Offline > Paused > Connecting > Throttled > Downloading > Syncing > Working > Idle
+// Of several pause reasons the most actionable wins: User > DiskFull > TooHot > PowerCap > OnBattery >
+// OutsideSchedule > NotIdle > Snoozed.
+ResolvedState resolveState(const StateInputs &inputs);
+PauseReason primaryReason(const QList<PauseReason> &reasons);
+
+} // namespace cohort
+
+Q_DECLARE_METATYPE(cohort::NodeState)

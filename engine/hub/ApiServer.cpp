@@ -1,0 +1,134 @@
+#include "hub/ApiServer.h"
+
+#include "core/Logging.h"
+#include "hub/GuardedTcpServer.h"
+
+#include <QHttpServerRequest>
+#include <QHttpServerResponder>
+#include <QJsonDocument>
+#include <QTcpSocket>
+
+namespace cohort {
+
+namespace {
+QByteArray methodName(QHttpServerRequest::Method m)
+{
+    switch (m) {
+    case QHttpServerRequest::Method::Get: return "GET";
+    case QHttpServerRequest::Method::Put: return "PUT";
+    case QHttpServerRequest::Method::Delete: return "DELETE";
+    case QHttpServerRequest::Method::Post: return "POST";
+    case QHttpServerRequest::Method::Head: return "HEAD";
+    case QHttpServerRequest::Method::Options: return "OPTIONS";
+    case QHttpServerRequest::Method::Patch: return "PATCH";
+    case QHttpServerRequest::Method::Connect: return "CONNECT";
+    case QHttpServerRequest::Method::Trace: return "TRACE";
+    default: return "UNKNOWN";
+    }
+}
+} // namespace
+
+ApiServer::ApiServer(qint64 maxBodyBytes, QObject *parent) : QAbstractHttpServer(parent), m_maxBodyBytes(maxBodyBytes) {}
+
+void ApiServer::addRoute(const QByteArray &method, const QString &pattern, Handler handler)
+{
+    m_routes.push_back(Route{method, pattern.split(QLatin1Char('/'), Qt::SkipEmptyParts), std::move(handler)});
+}
+
+quint16 ApiServer::listenOn(const QHostAddress &address, quint16 port, QString *error)
+{
+    auto *server = new GuardedTcpServer(m_maxBodyBytes, this);
+    if (!server->listen(address, port)) {
+        if (error)
+            *error = QStringLiteral("cannot listen on %1:%2: %3").arg(address.toString()).arg(port).arg(server->errorString());
+        delete server;
+        return 0;
+    }
+    bind(server);
+    m_port = server->serverPort();
+    return m_port;
+}
+
+bool ApiServer::match(const Route &route, const QStringList &segments, QHash<QString, QString> *params)
+{
+    if (route.segments.size() != segments.size())
+        return false;
+    for (qsizetype i = 0; i < segments.size(); ++i) {
+        const QString &want = route.segments[i];
+        if (want.startsWith(QLatin1Char('{')) && want.endsWith(QLatin1Char('}'))) {
+            if (segments[i].isEmpty() || segments[i].size() > 128)
+                return false;
+            if (params)
+                params->insert(want.mid(1, want.size() - 2), segments[i]);
+        } else if (want != segments[i]) {
+            return false;
+        }
+    }
+    return true;
+}
+
+bool ApiServer::handleRequest(const QHttpServerRequest &request, QTcpSocket *socket)
+{
+    if (request.body().size() > m_maxBodyBytes) { // GuardedTcpServer refuses these earlier; belt and braces
+        respond(request, socket, ApiResponse::error(413, QStringLiteral("too_large"), QStringLiteral("request body too large")));
+        return true;
+    }
+    const QUrl url = request.url();
+    ApiRequest api;
+    api.method = methodName(request.method());
+    api.path = url.path();
+    api.pathAndQuery = url.path(QUrl::FullyEncoded).toUtf8() +
+                       (url.hasQuery() ? '?' + url.query(QUrl::FullyEncoded).toUtf8() : QByteArray());
+    api.query = QUrlQuery(url);
+    api.headers = request.headers();
+    api.body = request.body();
+    api.remote = request.remoteAddress();
+    respond(request, socket, dispatch(std::move(api)));
+    return true;
+}
+
+ApiResponse ApiServer::dispatch(ApiRequest request) const
+{
+    const QStringList segments = request.path.split(QLatin1Char('/'), Qt::SkipEmptyParts);
+    QByteArrayList allowed;
+    for (const Route &route : m_routes) {
+        QHash<QString, QString> params;
+        if (!match(route, segments, &params))
+            continue;
+        if (route.method != request.method) {
+            allowed << route.method;
+            continue;
+        }
+        request.params = std::move(params);
+        return route.handler(request);
+    }
+    if (!allowed.isEmpty()) {
+        ApiResponse r = ApiResponse::error(405, QStringLiteral("method_not_allowed"),
+                                           QStringLiteral("%1 is not allowed here; use %2")
+                                               .arg(QString::fromLatin1(request.method), QString::fromLatin1(allowed.join(", "))));
+        r.headers.append({"Allow", allowed.join(", ")});
+        return r;
+    }
+    return ApiResponse::error(404, QStringLiteral("not_found"), QStringLiteral("no such resource: %1").arg(request.path));
+}
+
+void ApiServer::missingHandler(const QHttpServerRequest &request, QTcpSocket *socket)
+{
+    respond(request, socket,
+            ApiResponse::error(404, QStringLiteral("not_found"), QStringLiteral("no such resource: %1").arg(request.url().path())));
+}
+
+void ApiServer::respond(const QHttpServerRequest &request, QTcpSocket *socket, const ApiResponse &response)
+{
+    QHttpServerResponder responder = makeResponder(request, socket);
+    const QByteArray body = QJsonDocument(response.body).toJson(QJsonDocument::Compact);
+    responder.writeStatusLine(static_cast<QHttpServerResponder::StatusCode>(response.status));
+    responder.writeHeader("Content-Type", "application/json");
+    responder.writeHeader("Cache-Control", "no-store");
+    for (const auto &[name, value] : response.headers)
+        responder.writeHeader(name, value);
+    responder.writeHeader("Content-Length", QByteArray::number(body.size()));
+    responder.writeBody(body);
+}
+
+} // namespace cohort

@@ -1,0 +1,36 @@
+#pragma once
+// Request and response values for the hub's JSON API, independent of the HTTP server underneath.
+#include <QByteArray>
+#include <QHash>
+#include <QHostAddress>
+#include <QJsonObject>
+#include <QList>
+#include <QPair>
+#include <QUrlQuery>
+
+namespace cohort {
+
+struct ApiRequest {
+    QByteArray method;       // "GET", "POST", ...
+    QString path;            // decoded path
+    QByteArray pathAndQuery; // as sent, for signature checks
+    QUrlQuery query;
+    QHash<QString, QString> params; // captured {name} segments
+    QList<QPair<QByteArray, QByteArray>> headers;
+    QByteArray body;
+    QHostAddress remote;
+
+    QByteArray header(const QByteArray &name) const; // case-insensitive
+};
+
+struct ApiResponse {
+    int status = 200;
+    QJsonObject body;
+    QList<QPair<QByteArray, QByteArray>> headers;
+
+    static ApiResponse json(QJsonObject body, int status = 200);
+    // {"error": {"code": code, "message": message}} — every 4xx/5xx has this shape.
+    static ApiResponse error(int status, const QString &code, const QString &message);
+};
+
+} // namespace cohort

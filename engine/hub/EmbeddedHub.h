@@ -1,0 +1,28 @@
+#pragma once
+// The embedded local network: a HubService on its own thread ("cohort-hub"), serving on loopback,
+// with its data under the app's data folder. Used by cohort and cohortd when no hub URL is configured.
+#include "hub/HubService.h"
+
+#include <QObject>
+#include <QThread>
+
+namespace cohort {
+
+class EmbeddedHub : public QObject {
+    Q_OBJECT
+public:
+    explicit EmbeddedHub(HubConfig config, QObject *parent = nullptr);
+    ~EmbeddedHub() override; // stops the service and joins the thread
+
+    void start(); // asynchronous: started(url) or failed(error) follows
+
+Q_SIGNALS:
+    void started(const QString &url);
+    void failed(const QString &error);
+
+private:
+    QThread m_thread;
+    HubService *m_service; // lives in m_thread
+};
+
+} // namespace cohort

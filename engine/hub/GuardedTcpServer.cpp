@@ -1,0 +1,129 @@
+#include "hub/GuardedTcpServer.h"
+
+#include "core/Logging.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QPointer>
+#include <QTcpSocket>
+
+namespace cohort {
+
+namespace {
+
+// Follows the request framing on one connection (headers, then Content-Length bytes of body, repeat)
+// from copies of the bytes, without consuming anything the HTTP server needs.
+class ConnectionGuard : public QObject {
+public:
+    ConnectionGuard(QTcpSocket *socket, qint64 maxBody) : QObject(socket), m_socket(socket), m_maxBody(maxBody)
+    {
+        // Connected before QAbstractHttpServer connects its own handler, so this runs first.
+        connect(socket, &QTcpSocket::readyRead, this, &ConnectionGuard::inspect);
+    }
+
+private:
+    void inspect()
+    {
+        if (m_refused) {
+            m_socket->readAll(); // drain: nothing more reaches the HTTP server
+            return;
+        }
+        const QByteArray data = m_socket->peek(m_socket->bytesAvailable());
+        qsizetype i = 0;
+        while (i < data.size()) {
+            if (m_bodyRemaining > 0) {
+                const qsizetype take = qMin<qint64>(m_bodyRemaining, data.size() - i);
+                m_bodyRemaining -= take;
+                i += take;
+                continue;
+            }
+            const qsizetype end = data.indexOf("\r\n\r\n", i);
+            if (end < 0) {
+                m_header += data.mid(i);
+                i = data.size();
+                if (m_header.size() > GuardedTcpServer::kMaxHeaderBytes)
+                    return refuse(431, "headers_too_large", QStringLiteral("request headers exceed 32 KiB"));
+                break;
+            }
+            m_header += data.mid(i, end + 4 - i);
+            i = end + 4;
+            if (m_header.size() > GuardedTcpServer::kMaxHeaderBytes)
+                return refuse(431, "headers_too_large", QStringLiteral("request headers exceed 32 KiB"));
+            if (!headerComplete())
+                return;
+            m_header.clear();
+        }
+    }
+
+    // Returns false if the request was refused.
+    bool headerComplete()
+    {
+        qint64 length = 0;
+        const QList<QByteArray> lines = m_header.split('\n');
+        for (const QByteArray &raw : lines) {
+            const QByteArray line = raw.trimmed();
+            const int colon = line.indexOf(':');
+            if (colon <= 0)
+                continue;
+            const QByteArray name = line.left(colon).trimmed().toLower();
+            const QByteArray value = line.mid(colon + 1).trimmed();
+            if (name == "content-length") {
+                bool ok = false;
+                length = value.toLongLong(&ok);
+                if (!ok || length < 0) {
+                    refuse(400, "bad_request", QStringLiteral("invalid Content-Length"));
+                    return false;
+                }
+            } else if (name == "transfer-encoding" && value.toLower() != "identity") {
+                refuse(411, "length_required", QStringLiteral("send a Content-Length; chunked bodies are not accepted"));
+                return false;
+            }
+        }
+        if (length > m_maxBody) {
+            refuse(413, "too_large", QStringLiteral("request body of %1 bytes exceeds the limit of %2 bytes").arg(length).arg(m_maxBody));
+            return false;
+        }
+        m_bodyRemaining = length;
+        return true;
+    }
+
+    void refuse(int status, const char *code, const QString &message)
+    {
+        m_refused = true;
+        qCInfo(lcHub) << "refused a request from" << m_socket->peerAddress().toString() << ":" << message;
+        m_socket->readAll(); // the HTTP server never sees these bytes
+        static const QHash<int, QByteArray> reasons{{400, "Bad Request"}, {411, "Length Required"},
+                                                   {413, "Payload Too Large"}, {431, "Request Header Fields Too Large"}};
+        const QByteArray body = QJsonDocument(QJsonObject{{QStringLiteral("error"),
+                                                           QJsonObject{{QStringLiteral("code"), QLatin1String(code)},
+                                                                       {QStringLiteral("message"), message}}}})
+                                    .toJson(QJsonDocument::Compact);
+        m_socket->write("HTTP/1.1 " + QByteArray::number(status) + ' ' + reasons.value(status) +
+                        "\r\nContent-Type: application/json\r\nContent-Length: " + QByteArray::number(body.size()) +
+                        "\r\nConnection: close\r\n\r\n" + body);
+        m_socket->disconnectFromHost();
+    }
+
+    QTcpSocket *m_socket;
+    qint64 m_maxBody;
+    QByteArray m_header;
+    qint64 m_bodyRemaining = 0;
+    bool m_refused = false;
+};
+
+} // namespace
+
+GuardedTcpServer::GuardedTcpServer(qint64 maxBodyBytes, QObject *parent) : QTcpServer(parent), m_maxBodyBytes(maxBodyBytes) {}
+
+void GuardedTcpServer::incomingConnection(qintptr socketDescriptor)
+{
+    auto *socket = new QTcpSocket(this);
+    if (!socket->setSocketDescriptor(socketDescriptor)) {
+        delete socket;
+        return;
+    }
+    new ConnectionGuard(socket, m_maxBodyBytes);
+    addPendingConnection(socket);
+}
+
+} // namespace cohort

@@ -1,0 +1,134 @@
+// The hub's /v1 API: what each route accepts and answers.
+#include "core/JsonReader.h"
+#include "core/NodeState.h"
+#include "core/Logging.h"
+#include "hub/ApiServer.h"
+#include "hub/HubService.h"
+#include "hub/HubStore.h"
+#include "net/Ed25519.h"
+
+#include <QDateTime>
+#include <QJsonArray>
+
+namespace cohort {
+
+namespace {
+ApiResponse badRequest(const QString &message)
+{
+    return ApiResponse::error(400, QStringLiteral("bad_request"), message);
+}
+
+std::optional<ApiResponse> parseBody(const ApiRequest &request, QJsonObject *out)
+{
+    auto json = parseJsonObject(request.body);
+    if (!json)
+        return badRequest(json.error());
+    *out = *json;
+    return std::nullopt;
+}
+} // namespace
+
+void HubService::registerRoutes()
+{
+    const qint64 onlineWindowMs = qint64(m_config.heartbeatIntervalS) * 3 * 1000;
+
+    m_server->addRoute("GET", QStringLiteral("/v1/health"), [this](const ApiRequest &) {
+        return ApiResponse::json({{QStringLiteral("ok"), true},
+                                  {QStringLiteral("version"), QStringLiteral(COHORT_VERSION_STRING)},
+                                  {QStringLiteral("hub_key"), hubKeyBase64()},
+                                  {QStringLiteral("server_time_ms"), QDateTime::currentMSecsSinceEpoch()}});
+    });
+
+    m_server->addRoute("GET", QStringLiteral("/v1/tasks"), [this](const ApiRequest &) {
+        return ApiResponse::json(m_catalogue.toJson());
+    });
+
+    m_server->addRoute("GET", QStringLiteral("/v1/tasks/{id}"), [this](const ApiRequest &request) {
+        const TaskInfo *task = m_catalogue.find(request.params.value(QStringLiteral("id")));
+        if (!task)
+            return ApiResponse::error(404, QStringLiteral("unknown_task"),
+                                      QStringLiteral("no task with id '%1'").arg(request.params.value(QStringLiteral("id"))));
+        return ApiResponse::json(task->toJson());
+    });
+
+    m_server->addRoute("POST", QStringLiteral("/v1/nodes/register"), [this](const ApiRequest &request) {
+        VerifiedRequest signer;
+        if (auto refused = authenticate(request, &signer))
+            return *refused;
+        QJsonObject body;
+        if (auto bad = parseBody(request, &body))
+            return *bad;
+        JsonReader r(body);
+        const QString name = r.string(QStringLiteral("name"), 64).trimmed();
+        const QString version = r.optionalString(QStringLiteral("client_version"), {}, 32);
+        const QJsonObject hardware = r.optionalObject(QStringLiteral("hardware"));
+        if (!r.ok())
+            return badRequest(r.error());
+        if (name.isEmpty())
+            return badRequest(QStringLiteral("field 'name': must not be empty"));
+        const qint64 now = QDateTime::currentMSecsSinceEpoch();
+        auto node = m_store->registerNode(signer.publicKey, name, version, hardware, now);
+        if (!node)
+            return ApiResponse::error(500, QStringLiteral("storage"), node.error());
+        qCInfo(lcHub) << "node registered:" << node->nodeId << name << "from" << request.remote.toString();
+        return ApiResponse::json({{QStringLiteral("node_id"), node->nodeId},
+                                  {QStringLiteral("hub_key"), hubKeyBase64()},
+                                  {QStringLiteral("hub_fingerprint"), m_identity->fingerprint()},
+                                  {QStringLiteral("heartbeat_interval_s"), m_config.heartbeatIntervalS},
+                                  {QStringLiteral("registered_at_ms"), node->registeredAtMs},
+                                  {QStringLiteral("server_time_ms"), now}});
+    });
+
+    m_server->addRoute("POST", QStringLiteral("/v1/nodes/heartbeat"), [this](const ApiRequest &request) {
+        VerifiedRequest signer;
+        if (auto refused = authenticate(request, &signer))
+            return *refused;
+        QJsonObject body;
+        if (auto bad = parseBody(request, &body))
+            return *bad;
+        JsonReader r(body);
+        HeartbeatRecord hb;
+        hb.state = r.string(QStringLiteral("state"), 32);
+        hb.reason = r.optionalString(QStringLiteral("reason"), {}, 32);
+        hb.why = r.optionalString(QStringLiteral("why"), {}, 500);
+        hb.joinedTask = r.optionalString(QStringLiteral("joined_task"), {}, 64);
+        hb.hardware = r.optionalObject(QStringLiteral("hardware"));
+        hb.metrics = r.optionalObject(QStringLiteral("metrics"));
+        if (!r.ok())
+            return badRequest(r.error());
+        bool known = false;
+        nodeStateFromName(hb.state, &known);
+        if (!known)
+            return badRequest(QStringLiteral("field 'state': unknown state '%1'").arg(hb.state));
+        if (!hb.joinedTask.isEmpty() && !m_catalogue.find(hb.joinedTask))
+            return ApiResponse::error(404, QStringLiteral("unknown_task"), QStringLiteral("no task with id '%1'").arg(hb.joinedTask));
+        const qint64 now = QDateTime::currentMSecsSinceEpoch();
+        auto recorded = m_store->recordHeartbeat(signer.publicKey, hb, now);
+        if (!recorded)
+            return ApiResponse::error(500, QStringLiteral("storage"), recorded.error());
+        if (!*recorded)
+            return ApiResponse::error(403, QStringLiteral("not_registered"), QStringLiteral("register this node first"));
+        return ApiResponse::json({{QStringLiteral("ok"), true},
+                                  {QStringLiteral("server_time_ms"), now},
+                                  {QStringLiteral("next_heartbeat_s"), m_config.heartbeatIntervalS},
+                                  {QStringLiteral("instructions"), QJsonArray()}});
+    });
+
+    m_server->addRoute("GET", QStringLiteral("/v1/nodes"), [this, onlineWindowMs](const ApiRequest &) {
+        const qint64 now = QDateTime::currentMSecsSinceEpoch();
+        QJsonArray nodes;
+        for (const NodeRecord &n : m_store->nodes())
+            nodes.append(n.toJson(now, onlineWindowMs));
+        return ApiResponse::json({{QStringLiteral("nodes"), nodes}});
+    });
+
+    m_server->addRoute("GET", QStringLiteral("/v1/nodes/{id}"), [this, onlineWindowMs](const ApiRequest &request) {
+        const auto node = m_store->node(request.params.value(QStringLiteral("id")));
+        if (!node)
+            return ApiResponse::error(404, QStringLiteral("unknown_node"),
+                                      QStringLiteral("no node with id '%1'").arg(request.params.value(QStringLiteral("id"))));
+        return ApiResponse::json(node->toJson(QDateTime::currentMSecsSinceEpoch(), onlineWindowMs));
+    });
+}
+
+} // namespace cohort

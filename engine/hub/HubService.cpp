@@ -1,0 +1,89 @@
+#include "hub/HubService.h"
+
+#include "core/Logging.h"
+#include "hub/ApiServer.h"
+#include "hub/HubStore.h"
+
+#include <QDateTime>
+#include <QDir>
+
+namespace cohort {
+
+HubService::HubService(HubConfig config, QObject *parent)
+    : QObject(parent),
+      m_config(std::move(config)),
+      m_replays(m_config.clockWindowMs),
+      m_verifier(m_replays, m_config.clockWindowMs)
+{
+}
+
+HubService::~HubService() = default;
+
+Status HubService::start()
+{
+    if (m_config.dataDir.isEmpty())
+        return fail(QStringLiteral("the hub needs a data folder"));
+    if (!QDir().mkpath(m_config.dataDir))
+        return fail(QStringLiteral("cannot create the hub data folder %1").arg(m_config.dataDir));
+
+    auto identity = Identity::loadOrCreate(QDir(m_config.dataDir).filePath(QStringLiteral("identity")), QStringLiteral("hub"));
+    if (!identity)
+        return fail(identity.error());
+    m_identity = std::move(identity).value();
+
+    auto catalogue = m_config.catalogueFile.isEmpty() ? TaskCatalogue::loadDefault()
+                                                      : TaskCatalogue::loadFile(m_config.catalogueFile);
+    if (!catalogue)
+        return fail(catalogue.error());
+    m_catalogue = std::move(catalogue).value();
+
+    auto store = HubStore::open(QDir(m_config.dataDir).filePath(QStringLiteral("hub.sqlite")));
+    if (!store)
+        return fail(store.error());
+    m_store = std::move(store).value();
+
+    m_server = new ApiServer(m_config.maxBodyBytes, this);
+    registerRoutes();
+    QString error;
+    if (m_server->listenOn(m_config.address, m_config.port, &error) == 0)
+        return fail(error);
+    qCInfo(lcHub) << "hub listening on" << url() << "with" << m_catalogue.tasks().size() << "tasks; key"
+                  << m_identity->fingerprint();
+    return {};
+}
+
+quint16 HubService::port() const
+{
+    return m_server ? m_server->port() : 0;
+}
+
+QString HubService::url() const
+{
+    QString host = m_config.address.toString();
+    if (m_config.address.protocol() == QAbstractSocket::IPv6Protocol)
+        host = QLatin1Char('[') + host + QLatin1Char(']');
+    if (m_config.address == QHostAddress::Any || m_config.address == QHostAddress::AnyIPv4)
+        host = QStringLiteral("127.0.0.1");
+    return QStringLiteral("http://%1:%2").arg(host).arg(port());
+}
+
+ApiResponse HubService::handle(const ApiRequest &request)
+{
+    if (!m_server)
+        return ApiResponse::error(503, QStringLiteral("not_started"), QStringLiteral("the hub is not started"));
+    return m_server->dispatch(request);
+}
+
+std::optional<ApiResponse> HubService::authenticate(const ApiRequest &request, VerifiedRequest *verified)
+{
+    VerificationError error;
+    const auto lookup = [&request](const QByteArray &name) { return request.header(name); };
+    if (m_verifier.verify(request.method, request.pathAndQuery, lookup, request.body,
+                          QDateTime::currentMSecsSinceEpoch(), verified, &error))
+        return std::nullopt;
+    qCInfo(lcHub) << "refused" << request.method << request.path << "from" << request.remote.toString() << ":"
+                  << error.code << error.message;
+    return ApiResponse::error(error.httpStatus, error.code, error.message);
+}
+
+} // namespace cohort

@@ -1,0 +1,59 @@
+#pragma once
+// The coordinator: owns the HTTP API, the database, the task catalogue, the hub's own identity and the
+// request verifier. Lives in one thread (the main thread of cohort-hub, or the "cohort-hub" thread of the
+// embedded local network).
+#include "core/Expected.h"
+#include "hub/ApiTypes.h"
+#include "hub/TaskCatalogue.h"
+#include "net/Identity.h"
+#include "net/ReplayGuard.h"
+#include "net/RequestSigning.h"
+
+#include <QHostAddress>
+#include <QObject>
+#include <memory>
+
+namespace cohort {
+
+class ApiServer;
+class HubStore;
+
+struct HubConfig {
+    QString dataDir;                    // hub.sqlite and identity/hub.key
+    QHostAddress address = QHostAddress::LocalHost;
+    quint16 port = 0;                   // 0: any free port
+    QString catalogueFile;              // empty: the default catalogue from resources
+    qint64 maxBodyBytes = 1 << 20;      // API bodies are small JSON
+    int heartbeatIntervalS = 10;
+    qint64 clockWindowMs = signing::kDefaultWindowMs;
+};
+
+class HubService : public QObject {
+    Q_OBJECT
+public:
+    explicit HubService(HubConfig config, QObject *parent = nullptr);
+    ~HubService() override;
+
+    Status start(); // opens the database, loads the catalogue, listens
+    quint16 port() const;
+    QString url() const;
+    QString hubKeyBase64() const { return m_identity ? m_identity->publicKeyBase64() : QString(); }
+
+    // The API, callable directly (tests, fuzzing) as well as over HTTP.
+    ApiResponse handle(const ApiRequest &request);
+
+private:
+    void registerRoutes();
+    // Verifies the signature; on failure returns the error response.
+    std::optional<ApiResponse> authenticate(const ApiRequest &request, VerifiedRequest *verified);
+
+    HubConfig m_config;
+    std::optional<Identity> m_identity;
+    std::unique_ptr<HubStore> m_store;
+    TaskCatalogue m_catalogue;
+    ReplayGuard m_replays;
+    RequestVerifier m_verifier;
+    ApiServer *m_server = nullptr;
+};
+
+} // namespace cohort

@@ -1,0 +1,214 @@
+#include "hub/HubStore.h"
+
+#include "core/Logging.h"
+#include "net/Identity.h"
+
+#include <QJsonDocument>
+#include <QSqlDatabase>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QUuid>
+#include <QVariant>
+
+namespace cohort {
+
+namespace {
+constexpr int kSchemaVersion = 1;
+
+QJsonObject parseStoredJson(const QVariant &v)
+{
+    return QJsonDocument::fromJson(v.toByteArray()).object();
+}
+
+// SQLite's NOT NULL columns refuse a null QString, which is what an absent optional JSON field becomes.
+QString text(const QString &s)
+{
+    return s.isNull() ? QStringLiteral("") : s;
+}
+
+QString compact(const QJsonObject &o)
+{
+    return QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact));
+}
+
+NodeRecord readNode(const QSqlQuery &q)
+{
+    NodeRecord n;
+    n.nodeId = q.value(0).toString();
+    n.publicKey = q.value(1).toByteArray();
+    n.name = q.value(2).toString();
+    n.clientVersion = q.value(3).toString();
+    n.registeredAtMs = q.value(4).toLongLong();
+    n.lastSeenMs = q.value(5).toLongLong();
+    n.state = q.value(6).toString();
+    n.reason = q.value(7).toString();
+    n.why = q.value(8).toString();
+    n.joinedTask = q.value(9).toString();
+    n.hardware = parseStoredJson(q.value(10));
+    n.metrics = parseStoredJson(q.value(11));
+    n.heartbeats = q.value(12).toLongLong();
+    return n;
+}
+
+const char kNodeColumns[] = "node_id, public_key, name, client_version, registered_at, last_seen, state, reason, why, "
+                            "joined_task, hardware, metrics, heartbeats";
+} // namespace
+
+QJsonObject NodeRecord::toJson(qint64 nowMs, qint64 onlineWindowMs) const
+{
+    return QJsonObject{
+        {QStringLiteral("node_id"), nodeId},
+        {QStringLiteral("public_key"), QString::fromLatin1(publicKey.toBase64())},
+        {QStringLiteral("name"), name},
+        {QStringLiteral("client_version"), clientVersion},
+        {QStringLiteral("registered_at_ms"), registeredAtMs},
+        {QStringLiteral("last_seen_ms"), lastSeenMs},
+        {QStringLiteral("online"), nowMs - lastSeenMs <= onlineWindowMs},
+        {QStringLiteral("state"), state},
+        {QStringLiteral("reason"), reason},
+        {QStringLiteral("why"), why},
+        {QStringLiteral("joined_task"), joinedTask},
+        {QStringLiteral("hardware"), hardware},
+        {QStringLiteral("metrics"), metrics},
+        {QStringLiteral("heartbeats"), heartbeats},
+    };
+}
+
+HubStore::HubStore(QString connectionName, QString path) : m_connection(std::move(connectionName)), m_path(std::move(path)) {}
+
+HubStore::~HubStore()
+{
+    {
+        QSqlDatabase db = QSqlDatabase::database(m_connection, false);
+        if (db.isOpen())
+            db.close();
+    }
+    QSqlDatabase::removeDatabase(m_connection);
+}
+
+Expected<std::unique_ptr<HubStore>> HubStore::open(const QString &path)
+{
+    const QString name = QStringLiteral("cohort-hub-") + QUuid::createUuid().toString(QUuid::WithoutBraces);
+    std::unique_ptr<HubStore> store(new HubStore(name, path));
+    QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
+    db.setDatabaseName(path);
+    if (!db.open())
+        return fail(QStringLiteral("cannot open the hub database %1: %2").arg(path, db.lastError().text()));
+    QSqlQuery q(db);
+    for (const char *pragma : {"PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL", "PRAGMA busy_timeout=5000"}) {
+        if (!q.exec(QLatin1String(pragma)))
+            return fail(QStringLiteral("the hub database %1 is not usable (%2). It was left untouched; move it away to start afresh.")
+                            .arg(path, q.lastError().text()));
+    }
+    if (Status migrated = store->migrate(); !migrated)
+        return fail(migrated.error());
+    return store;
+}
+
+Status HubStore::migrate()
+{
+    QSqlDatabase db = QSqlDatabase::database(m_connection);
+    QSqlQuery q(db);
+    if (!q.exec(QStringLiteral("CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)")))
+        return fail(QStringLiteral("the hub database %1 is damaged: %2").arg(m_path, q.lastError().text()));
+    q.exec(QStringLiteral("SELECT value FROM meta WHERE key='schema_version'"));
+    const int version = q.next() ? q.value(0).toInt() : 0;
+    if (version > kSchemaVersion)
+        return fail(QStringLiteral("the hub database %1 was written by a newer cohort-hub (schema %2)").arg(m_path).arg(version));
+    if (version < 1) {
+        db.transaction();
+        const bool ok = q.exec(QStringLiteral(
+                            "CREATE TABLE IF NOT EXISTS nodes("
+                            " node_id TEXT PRIMARY KEY, public_key BLOB NOT NULL UNIQUE, name TEXT NOT NULL,"
+                            " client_version TEXT NOT NULL DEFAULT '', registered_at INTEGER NOT NULL,"
+                            " last_seen INTEGER NOT NULL, state TEXT NOT NULL DEFAULT '', reason TEXT NOT NULL DEFAULT '',"
+                            " why TEXT NOT NULL DEFAULT '', joined_task TEXT NOT NULL DEFAULT '',"
+                            " hardware TEXT NOT NULL DEFAULT '{}', metrics TEXT NOT NULL DEFAULT '{}',"
+                            " heartbeats INTEGER NOT NULL DEFAULT 0)")) &&
+                        q.exec(QStringLiteral("INSERT OR REPLACE INTO meta(key, value) VALUES('schema_version', '1')"));
+        if (!ok) {
+            const QString error = q.lastError().text();
+            db.rollback();
+            return fail(QStringLiteral("cannot create the hub database schema in %1: %2").arg(m_path, error));
+        }
+        db.commit();
+    }
+    return {};
+}
+
+Expected<NodeRecord> HubStore::registerNode(const QByteArray &publicKey, const QString &name, const QString &clientVersion,
+                                            const QJsonObject &hardware, qint64 nowMs)
+{
+    QSqlQuery q(QSqlDatabase::database(m_connection));
+    q.prepare(QStringLiteral(
+        "INSERT INTO nodes(node_id, public_key, name, client_version, registered_at, last_seen, hardware)"
+        " VALUES(:id, :key, :name, :version, :now, :now, :hardware)"
+        " ON CONFLICT(node_id) DO UPDATE SET name=excluded.name, client_version=excluded.client_version,"
+        " last_seen=excluded.last_seen, hardware=excluded.hardware"));
+    q.bindValue(QStringLiteral(":id"), Identity::nodeIdFor(publicKey));
+    q.bindValue(QStringLiteral(":key"), publicKey);
+    q.bindValue(QStringLiteral(":name"), text(name));
+    q.bindValue(QStringLiteral(":version"), text(clientVersion));
+    q.bindValue(QStringLiteral(":now"), nowMs);
+    q.bindValue(QStringLiteral(":hardware"), compact(hardware));
+    if (!q.exec())
+        return fail(QStringLiteral("cannot store the node: %1").arg(q.lastError().text()));
+    auto record = nodeByKey(publicKey);
+    if (!record)
+        return fail(QStringLiteral("the node vanished right after it was stored"));
+    return *record;
+}
+
+Expected<bool> HubStore::recordHeartbeat(const QByteArray &publicKey, const HeartbeatRecord &hb, qint64 nowMs)
+{
+    QSqlQuery q(QSqlDatabase::database(m_connection));
+    q.prepare(QStringLiteral(
+        "UPDATE nodes SET last_seen=:now, state=:state, reason=:reason, why=:why, joined_task=:task, metrics=:metrics,"
+        " hardware=CASE WHEN :hasHardware THEN :hardware ELSE hardware END, heartbeats=heartbeats+1"
+        " WHERE public_key=:key"));
+    q.bindValue(QStringLiteral(":now"), nowMs);
+    q.bindValue(QStringLiteral(":state"), text(hb.state));
+    q.bindValue(QStringLiteral(":reason"), text(hb.reason));
+    q.bindValue(QStringLiteral(":why"), text(hb.why));
+    q.bindValue(QStringLiteral(":task"), text(hb.joinedTask));
+    q.bindValue(QStringLiteral(":metrics"), compact(hb.metrics));
+    q.bindValue(QStringLiteral(":hasHardware"), !hb.hardware.isEmpty());
+    q.bindValue(QStringLiteral(":hardware"), compact(hb.hardware));
+    q.bindValue(QStringLiteral(":key"), publicKey);
+    if (!q.exec())
+        return fail(QStringLiteral("cannot record the heartbeat: %1").arg(q.lastError().text()));
+    return q.numRowsAffected() > 0;
+}
+
+std::optional<NodeRecord> HubStore::node(const QString &nodeId) const
+{
+    QSqlQuery q(QSqlDatabase::database(m_connection));
+    q.prepare(QStringLiteral("SELECT %1 FROM nodes WHERE node_id=:id").arg(QLatin1String(kNodeColumns)));
+    q.bindValue(QStringLiteral(":id"), nodeId);
+    if (q.exec() && q.next())
+        return readNode(q);
+    return std::nullopt;
+}
+
+std::optional<NodeRecord> HubStore::nodeByKey(const QByteArray &publicKey) const
+{
+    QSqlQuery q(QSqlDatabase::database(m_connection));
+    q.prepare(QStringLiteral("SELECT %1 FROM nodes WHERE public_key=:key").arg(QLatin1String(kNodeColumns)));
+    q.bindValue(QStringLiteral(":key"), publicKey);
+    if (q.exec() && q.next())
+        return readNode(q);
+    return std::nullopt;
+}
+
+QList<NodeRecord> HubStore::nodes() const
+{
+    QList<NodeRecord> out;
+    QSqlQuery q(QSqlDatabase::database(m_connection));
+    if (!q.exec(QStringLiteral("SELECT %1 FROM nodes ORDER BY registered_at").arg(QLatin1String(kNodeColumns))))
+        return out;
+    while (q.next())
+        out.append(readNode(q));
+    return out;
+}
+
+} // namespace cohort

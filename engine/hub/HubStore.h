@@ -1,0 +1,65 @@
+#pragma once
+// The hub's durable state in SQLite (QtSql, WAL mode). Used from one thread only: the hub's.
+#include "core/Expected.h"
+
+#include <QJsonObject>
+#include <QList>
+#include <QString>
+#include <memory>
+#include <optional>
+
+namespace cohort {
+
+struct NodeRecord {
+    QString nodeId;
+    QByteArray publicKey;
+    QString name;
+    QString clientVersion;
+    qint64 registeredAtMs = 0;
+    qint64 lastSeenMs = 0;
+    QString state;
+    QString reason;
+    QString why;
+    QString joinedTask;
+    QJsonObject hardware;
+    QJsonObject metrics;
+    qint64 heartbeats = 0;
+
+    // online: seen within onlineWindowMs of nowMs
+    QJsonObject toJson(qint64 nowMs, qint64 onlineWindowMs) const;
+};
+
+struct HeartbeatRecord {
+    QString state;
+    QString reason;
+    QString why;
+    QString joinedTask;
+    QJsonObject hardware; // empty: keep the stored inventory
+    QJsonObject metrics;
+};
+
+class HubStore {
+public:
+    static Expected<std::unique_ptr<HubStore>> open(const QString &path);
+    ~HubStore();
+    HubStore(const HubStore &) = delete;
+    HubStore &operator=(const HubStore &) = delete;
+
+    // Creates the node or refreshes its name/version/hardware; registration time is kept.
+    Expected<NodeRecord> registerNode(const QByteArray &publicKey, const QString &name, const QString &clientVersion,
+                                      const QJsonObject &hardware, qint64 nowMs);
+    // Returns false (no error) if the key is not registered.
+    Expected<bool> recordHeartbeat(const QByteArray &publicKey, const HeartbeatRecord &heartbeat, qint64 nowMs);
+    std::optional<NodeRecord> node(const QString &nodeId) const;
+    std::optional<NodeRecord> nodeByKey(const QByteArray &publicKey) const;
+    QList<NodeRecord> nodes() const;
+    QString path() const { return m_path; }
+
+private:
+    HubStore(QString connectionName, QString path);
+    Status migrate();
+    QString m_connection;
+    QString m_path;
+};
+
+} // namespace cohort

@@ -1,0 +1,21 @@
+#pragma once
+// The tasks a hub offers. The default catalogue ships in resources; operators may pass their own file.
+#include "core/TaskInfo.h"
+
+namespace cohort {
+
+class TaskCatalogue {
+public:
+    static Expected<TaskCatalogue> loadDefault();
+    static Expected<TaskCatalogue> loadFile(const QString &path);
+    static Expected<TaskCatalogue> fromJson(const QByteArray &json);
+
+    const QList<TaskInfo> &tasks() const { return m_tasks; }
+    const TaskInfo *find(const QString &id) const;
+    QJsonObject toJson() const;
+
+private:
+    QList<TaskInfo> m_tasks;
+};
+
+} // namespace cohort

@@ -1,0 +1,40 @@
+#include "ml/TorchRuntime.h"
+
+// Narrow headers only: this is the one translation unit of the foundation that touches LibTorch.
+#include <ATen/Functions.h>
+#include <ATen/Parallel.h>
+#include <c10/util/Exception.h>
+#include <torch/cuda.h>
+#include <torch/version.h>
+
+namespace cohort::ml {
+
+TorchRuntimeInfo torchRuntimeInfo()
+{
+    TorchRuntimeInfo info;
+    info.version = TORCH_VERSION;
+    try {
+        info.intraOpThreads = at::get_num_threads();
+        info.cudaAvailable = torch::cuda::is_available();
+        info.cudaDeviceCount = info.cudaAvailable ? int(torch::cuda::device_count()) : 0;
+        // [[1,2],[3,4]] x [[1,0],[0,1]] summed is 10: proves the library and its BLAS actually run.
+        const at::Tensor a = at::arange(1, 5, at::kFloat).reshape({2, 2});
+        const at::Tensor product = at::matmul(a, at::eye(2, at::kFloat));
+        info.selfTestPassed = product.sum().item<float>() == 10.0f;
+    } catch (const c10::Error &e) {
+        info.error = e.what_without_backtrace();
+    } catch (const std::exception &e) {
+        info.error = e.what();
+    }
+    return info;
+}
+
+std::string describe(const TorchRuntimeInfo &info)
+{
+    if (!info.error.empty())
+        return "LibTorch unavailable: " + info.error;
+    std::string device = info.cudaAvailable ? "CUDA (" + std::to_string(info.cudaDeviceCount) + " GPU)" : "CPU";
+    return device + " (LibTorch " + info.version + ", " + std::to_string(info.intraOpThreads) + " threads)";
+}
+
+} // namespace cohort::ml

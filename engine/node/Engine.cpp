@@ -1,0 +1,228 @@
+#include "node/Engine.h"
+
+#include "core/Logging.h"
+#include "net/HubClient.h"
+#include "net/Identity.h"
+#include "platform/SystemSampler.h"
+
+#include <QDir>
+
+namespace cohort {
+
+Engine::Engine(EngineOptions options, QString hubUrl, bool hubEmbedded, QObject *parent)
+    : QObject(parent),
+      m_options(std::move(options)),
+      m_hubUrl(std::move(hubUrl)),
+      m_hubEmbedded(hubEmbedded),
+      // Parented so that moveToThread() takes the timers along to the engine thread.
+      m_sampleTimer(this),
+      m_heartbeatTimer(this),
+      m_retryTimer(this),
+      m_publishTimer(this)
+{
+    m_sampleTimer.setInterval(1000);
+    m_heartbeatTimer.setInterval(m_options.heartbeatIntervalMs > 0 ? m_options.heartbeatIntervalMs : 10'000);
+    m_retryTimer.setSingleShot(true);
+    m_publishTimer.setSingleShot(true);
+    connect(&m_sampleTimer, &QTimer::timeout, this, &Engine::sampleSystem);
+    connect(&m_heartbeatTimer, &QTimer::timeout, this, &Engine::sendHeartbeat);
+    connect(&m_retryTimer, &QTimer::timeout, this, &Engine::registerWithHub);
+    connect(&m_publishTimer, &QTimer::timeout, this, &Engine::publish);
+
+    m_snapshot.hubUrl = m_hubUrl;
+    m_snapshot.hubEmbedded = m_hubEmbedded;
+    m_snapshot.nodeName = m_options.nodeName;
+}
+
+Engine::~Engine() = default;
+
+void Engine::start()
+{
+    qCInfo(lcEngine) << "engine starting in thread" << QThread::currentThread()->objectName();
+    m_sampler = createSystemSampler();
+    sampleSystem();
+    m_sampleTimer.start();
+
+    auto identity = Identity::loadOrCreate(QDir(m_options.dataDir).filePath(QStringLiteral("identity")));
+    if (!identity) {
+        failFatally(identity.error());
+        return;
+    }
+    m_identity = std::make_unique<Identity>(std::move(identity).value());
+    m_snapshot.nodeId = m_identity->nodeId();
+    emitEvent(EngineEvent::info(QStringLiteral("lifecycle"),
+                                m_identity->wasCreated()
+                                    ? QStringLiteral("Created node identity %1 (key %2)").arg(m_identity->nodeId(), m_identity->fingerprint())
+                                    : QStringLiteral("Loaded node identity %1").arg(m_identity->nodeId())));
+
+    m_compute = probeCompute();
+    m_snapshot.computeDevice = m_compute.description;
+
+    const QUrl url(m_hubUrl);
+    if (!url.isValid() || url.host().isEmpty()) {
+        failFatally(QStringLiteral("the hub address '%1' is not a valid URL").arg(m_hubUrl));
+        return;
+    }
+    m_hub = new HubClient(url, *m_identity, this);
+    m_inputs.hubLink = HubLink::Connecting;
+    updateState();
+    registerWithHub();
+}
+
+void Engine::pause()
+{
+    if (m_inputs.pauseReasons.contains(PauseReason::User))
+        return;
+    m_inputs.pauseReasons.append(PauseReason::User);
+    emitEvent(EngineEvent::info(QStringLiteral("lifecycle"), QStringLiteral("Paused by you")));
+    updateState();
+    if (m_inputs.hubLink == HubLink::Online)
+        sendHeartbeat(); // the hub learns at once, not at the next tick
+}
+
+void Engine::resume()
+{
+    if (!m_inputs.pauseReasons.removeAll(PauseReason::User))
+        return;
+    emitEvent(EngineEvent::info(QStringLiteral("lifecycle"), QStringLiteral("Resumed")));
+    updateState();
+    if (m_inputs.hubLink == HubLink::Online)
+        sendHeartbeat();
+}
+
+void Engine::joinTask(const QString &taskId)
+{
+    const TaskInfo *task = nullptr;
+    for (const TaskInfo &t : m_snapshot.tasks)
+        if (t.id == taskId)
+            task = &t;
+    if (!task) {
+        // The catalogue may not be loaded yet: remember the wish, apply it when the tasks arrive.
+        m_options.taskId = taskId;
+        if (!m_snapshot.tasks.isEmpty())
+            emitEvent(EngineEvent::warning(QStringLiteral("task"), QStringLiteral("The hub offers no task '%1'").arg(taskId)));
+        return;
+    }
+    m_options.taskId = taskId;
+    m_snapshot.joinedTaskId = taskId;
+    // This version has no work loop for any task kind yet; say so instead of pretending to work.
+    m_inputs.activityDetail = QStringLiteral("Joined \"%1\"; this version cannot run %2 work yet").arg(task->title, task->kind);
+    emitEvent(EngineEvent::info(QStringLiteral("task"), QStringLiteral("Joined task %1 (%2)").arg(task->id, task->title)));
+    updateState();
+    if (m_inputs.hubLink == HubLink::Online)
+        sendHeartbeat();
+}
+
+void Engine::leaveTask()
+{
+    if (m_snapshot.joinedTaskId.isEmpty())
+        return;
+    emitEvent(EngineEvent::info(QStringLiteral("task"), QStringLiteral("Left task %1").arg(m_snapshot.joinedTaskId)));
+    m_snapshot.joinedTaskId.clear();
+    m_options.taskId.clear();
+    m_inputs.activityDetail.clear();
+    updateState();
+}
+
+void Engine::failFatally(const QString &message)
+{
+    qCCritical(lcEngine) << message;
+    m_inputs.fatalError = message;
+    m_snapshot.lastError = message;
+    emitEvent(EngineEvent::error(QStringLiteral("lifecycle"), message));
+    updateState();
+}
+
+void Engine::stop()
+{
+    if (m_stopping)
+        return;
+    m_stopping = true;
+    m_inputs.stopping = true;
+    m_sampleTimer.stop();
+    m_heartbeatTimer.stop();
+    m_retryTimer.stop();
+    updateState();
+    publish();
+    if (m_hub && m_inputs.hubLink == HubLink::Online) {
+        // Tell the hub we are going, but never wait on it for long.
+        m_hub->post(QStringLiteral("/v1/nodes/heartbeat"), heartbeatBody(), [this](const HubReply &) {
+            if (m_hub)
+                m_hub->abortAll();
+            Q_EMIT stopped();
+        });
+        QTimer::singleShot(2000, this, [this] {
+            if (m_hub && m_hub->pendingCount() > 0)
+                m_hub->abortAll();
+            else
+                return;
+            Q_EMIT stopped();
+        });
+        return;
+    }
+    Q_EMIT stopped();
+}
+
+void Engine::sampleSystem()
+{
+    if (!m_sampler)
+        return;
+    m_snapshot.system = m_sampler->sample();
+    markDirty();
+}
+
+void Engine::updateState()
+{
+    if (m_retryAt.isValid())
+        m_inputs.retryInSeconds = int(qMax<qint64>(0, QDateTime::currentDateTimeUtc().secsTo(m_retryAt)));
+    const ResolvedState resolved = resolveState(m_inputs);
+    if (resolved.state != m_snapshot.state || !m_snapshot.stateSince.isValid()) {
+        if (m_snapshot.stateSince.isValid())
+            qCInfo(lcEngine) << "state" << nodeStateName(m_snapshot.state) << "->" << nodeStateName(resolved.state) << resolved.why;
+        m_snapshot.stateSince = QDateTime::currentDateTimeUtc();
+    }
+    m_snapshot.state = resolved.state;
+    m_snapshot.reason = resolved.reason;
+    m_snapshot.why = resolved.why;
+    m_snapshot.pauseReasons.clear();
+    // Most actionable first, the order resolveState() uses.
+    QList<PauseReason> remaining = m_inputs.pauseReasons;
+    while (!remaining.isEmpty()) {
+        const PauseReason top = primaryReason(remaining);
+        m_snapshot.pauseReasons.append(top);
+        remaining.removeAll(top);
+    }
+    markDirty();
+}
+
+void Engine::markDirty()
+{
+    if (m_publishTimer.isActive())
+        return;
+    const qint64 elapsed = m_sinceLastPublish.isValid() ? m_sinceLastPublish.elapsed() : kMinPublishIntervalMs;
+    m_publishTimer.start(int(qMax<qint64>(0, kMinPublishIntervalMs - elapsed)));
+}
+
+void Engine::publish()
+{
+    m_publishTimer.stop();
+    if (m_retryAt.isValid() && m_inputs.hubLink == HubLink::Lost) {
+        // Keep the "retrying in N s" countdown honest.
+        const int seconds = int(qMax<qint64>(0, QDateTime::currentDateTimeUtc().secsTo(m_retryAt)));
+        if (seconds != m_inputs.retryInSeconds) {
+            m_inputs.retryInSeconds = seconds;
+            m_snapshot.why = resolveState(m_inputs).why;
+        }
+    }
+    ++m_snapshot.sequence;
+    m_snapshot.takenAt = QDateTime::currentDateTimeUtc();
+    m_sinceLastPublish.start();
+    Q_EMIT snapshotReady(m_snapshot);
+}
+
+void Engine::emitEvent(EngineEvent event)
+{
+    Q_EMIT eventOccurred(event);
+}
+
+} // namespace cohort

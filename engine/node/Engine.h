@@ -1,0 +1,82 @@
+#pragma once
+// The contributor engine. Lives in the "cohort-engine" thread; everything here is event-driven
+// (QtNetwork, timers) and never blocks. It never runs a model itself: model work goes to the compute thread.
+#include "core/EngineEvent.h"
+#include "core/EngineSnapshot.h"
+#include "node/EngineController.h"
+#include "node/HardwareInventory.h"
+
+#include <QElapsedTimer>
+#include <QObject>
+#include <QTimer>
+#include <memory>
+#include <optional>
+
+namespace cohort {
+
+class HubClient;
+class Identity;
+class SystemSampler;
+struct HubReply;
+
+class Engine : public QObject {
+    Q_OBJECT
+public:
+    static constexpr int kMinPublishIntervalMs = 250; // snapshots at most 4 per second
+    static constexpr int kMaxRetryDelayS = 60;
+
+    Engine(EngineOptions options, QString hubUrl, bool hubEmbedded, QObject *parent = nullptr);
+    ~Engine() override;
+
+public Q_SLOTS:
+    void start();
+    void pause();
+    void resume();
+    void joinTask(const QString &taskId);
+    void leaveTask();
+    void stop(); // final heartbeat (best effort, bounded), then stopped()
+    void failFatally(const QString &message);
+
+Q_SIGNALS:
+    void snapshotReady(const cohort::EngineSnapshot &snapshot);
+    void eventOccurred(const cohort::EngineEvent &event);
+    void stopped();
+
+private:
+    // Hub session (EngineHubSession.cpp)
+    void registerWithHub();
+    void onRegistered(const HubReply &reply);
+    void fetchTasks();
+    void sendHeartbeat();
+    void onHeartbeat(const HubReply &reply);
+    void connectionLost(const QString &error);
+    void scheduleReconnect();
+    QJsonObject heartbeatBody() const;
+
+    void sampleSystem();
+    void updateState();
+    void markDirty();
+    void publish();
+    void emitEvent(EngineEvent event);
+
+    EngineOptions m_options;
+    QString m_hubUrl;
+    bool m_hubEmbedded;
+    std::unique_ptr<Identity> m_identity;
+    HubClient *m_hub = nullptr;
+    std::unique_ptr<SystemSampler> m_sampler;
+    ComputeInfo m_compute;
+
+    StateInputs m_inputs;
+    EngineSnapshot m_snapshot;
+    QTimer m_sampleTimer;
+    QTimer m_heartbeatTimer;
+    QTimer m_retryTimer;
+    QTimer m_publishTimer;
+    QElapsedTimer m_sinceLastPublish;
+    QDateTime m_retryAt;
+    int m_retryDelayS = 1;
+    bool m_stopping = false;
+};
+
+} // namespace cohort

@@ -1,0 +1,171 @@
+#include "node/EngineController.h"
+
+#include "core/Logging.h"
+#include "hub/EmbeddedHub.h"
+#include "node/Engine.h"
+
+#include <QDir>
+
+namespace cohort {
+
+namespace {
+void registerMetaTypes()
+{
+    qRegisterMetaType<cohort::EngineSnapshot>();
+    qRegisterMetaType<cohort::EngineEvent>();
+    qRegisterMetaType<cohort::EngineOptions>();
+}
+} // namespace
+
+EngineController::EngineController(EngineOptions options, QObject *parent) : QObject(parent), m_options(std::move(options))
+{
+    registerMetaTypes();
+    m_engineThread.setObjectName(QStringLiteral("cohort-engine"));
+}
+
+EngineController::~EngineController()
+{
+    shutdownThreads();
+}
+
+void EngineController::start()
+{
+    if (m_running)
+        return;
+    m_running = true;
+    m_stopRequested = false;
+    if (!m_options.hubUrl.isEmpty()) {
+        startEngine(m_options.hubUrl, false);
+        return;
+    }
+    HubConfig config;
+    config.dataDir = QDir(m_options.dataDir).filePath(QStringLiteral("hub"));
+    config.address = QHostAddress::LocalHost;
+    m_embeddedHub = std::make_unique<EmbeddedHub>(config);
+    connect(m_embeddedHub.get(), &EmbeddedHub::started, this, [this](const QString &url) {
+        m_embeddedUrl = url;
+        Q_EMIT eventOccurred(EngineEvent::info(QStringLiteral("hub"), QStringLiteral("Local network started at %1").arg(url)));
+        startEngine(url, true);
+    });
+    connect(m_embeddedHub.get(), &EmbeddedHub::failed, this, [this](const QString &error) {
+        // Without a hub the engine still starts, so the user sees the reason in the usual places.
+        startEngine(QString(), true);
+        if (m_engine)
+            QMetaObject::invokeMethod(m_engine, "failFatally", Qt::QueuedConnection,
+                                      Q_ARG(QString, QStringLiteral("The local network could not start: %1").arg(error)));
+    });
+    m_embeddedHub->start();
+}
+
+void EngineController::startEngine(const QString &hubUrl, bool embedded)
+{
+    if (m_stopRequested)
+        return;
+    auto *engine = new Engine(m_options, hubUrl, embedded);
+    engine->moveToThread(&m_engineThread);
+    m_engine = engine;
+    connect(engine, &Engine::snapshotReady, this, &EngineController::onEngineSnapshot, Qt::QueuedConnection);
+    connect(engine, &Engine::eventOccurred, this, &EngineController::eventOccurred, Qt::QueuedConnection);
+    connect(engine, &Engine::stopped, this, [this] {
+        shutdownThreads();
+        m_running = false;
+        Q_EMIT stopped();
+    }, Qt::QueuedConnection);
+    connect(&m_engineThread, &QThread::finished, engine, &QObject::deleteLater);
+    m_engineThread.start();
+    if (hubUrl.isEmpty())
+        return; // failFatally() follows from the caller
+    QMetaObject::invokeMethod(engine, &Engine::start, Qt::QueuedConnection);
+    if (m_pendingPause)
+        QMetaObject::invokeMethod(engine, &Engine::pause, Qt::QueuedConnection);
+}
+
+void EngineController::onEngineSnapshot(const EngineSnapshot &snapshot)
+{
+    m_snapshot = snapshot;
+    Q_EMIT snapshotChanged(m_snapshot);
+}
+
+void EngineController::pause()
+{
+    m_pendingPause = true; // survives a restart of the engine (reconfigure)
+    if (m_engine)
+        QMetaObject::invokeMethod(m_engine, &Engine::pause, Qt::QueuedConnection);
+}
+
+void EngineController::resume()
+{
+    m_pendingPause = false;
+    if (m_engine)
+        QMetaObject::invokeMethod(m_engine, &Engine::resume, Qt::QueuedConnection);
+}
+
+void EngineController::togglePause()
+{
+    if (m_snapshot.userPaused() || (m_pendingPause && !m_engine))
+        resume();
+    else
+        pause();
+}
+
+void EngineController::joinTask(const QString &taskId)
+{
+    m_options.taskId = taskId;
+    if (m_engine)
+        QMetaObject::invokeMethod(m_engine, [engine = m_engine, taskId] { engine->joinTask(taskId); }, Qt::QueuedConnection);
+}
+
+void EngineController::leaveTask()
+{
+    m_options.taskId.clear();
+    if (m_engine)
+        QMetaObject::invokeMethod(m_engine, &Engine::leaveTask, Qt::QueuedConnection);
+}
+
+void EngineController::stop()
+{
+    if (!m_running) {
+        Q_EMIT stopped();
+        return;
+    }
+    m_stopRequested = true;
+    if (m_engine)
+        QMetaObject::invokeMethod(m_engine, &Engine::stop, Qt::QueuedConnection);
+    else {
+        shutdownThreads(); // the embedded hub was still starting
+        m_running = false;
+        Q_EMIT stopped();
+    }
+}
+
+void EngineController::reconfigure(const EngineOptions &options)
+{
+    EngineOptions next = options;
+    next.taskId = m_options.taskId; // keep the joined task across a restart
+    if (next == m_options)
+        return;
+    m_options = next;
+    if (!m_running)
+        return;
+    Q_EMIT eventOccurred(EngineEvent::info(QStringLiteral("settings"), QStringLiteral("Settings changed; restarting the engine")));
+    // Restart: stop the old engine (it says goodbye to its hub), then start with the new options.
+    auto restart = std::make_shared<QMetaObject::Connection>();
+    *restart = connect(this, &EngineController::stopped, this, [this, restart] {
+        disconnect(*restart);
+        start();
+    });
+    stop();
+}
+
+void EngineController::shutdownThreads()
+{
+    if (m_engineThread.isRunning()) {
+        m_engineThread.quit();
+        m_engineThread.wait();
+    }
+    m_engine = nullptr;
+    m_embeddedHub.reset();
+    m_embeddedUrl.clear();
+}
+
+} // namespace cohort

@@ -1,0 +1,73 @@
+#pragma once
+// The only door into the engine for the UI and for cohortd. It owns the engine thread ("cohort-engine")
+// and, when no hub URL is given, the embedded local hub. Commands are queued calls into the engine thread;
+// snapshots (<= 4 per second) and events come back as queued signals. Never blocks the caller's thread.
+#include "core/EngineEvent.h"
+#include "core/EngineSnapshot.h"
+
+#include <QObject>
+#include <QPointer>
+#include <QThread>
+#include <memory>
+
+namespace cohort {
+
+class Engine;
+class EmbeddedHub;
+
+struct EngineOptions {
+    QString dataDir;             // required: identity/, hub/ (embedded) and later checkpoints live here
+    QString hubUrl;              // empty: start the embedded local network
+    QString nodeName;
+    QString taskId;              // join this task once registered (cohortd --task)
+    int heartbeatIntervalMs = 0; // 0: what the hub asks for (default 10 s)
+    bool operator==(const EngineOptions &) const = default;
+};
+
+class EngineController : public QObject {
+    Q_OBJECT
+public:
+    explicit EngineController(EngineOptions options, QObject *parent = nullptr);
+    ~EngineController() override; // stops the engine and waits for its thread
+
+    const EngineOptions &options() const { return m_options; }
+    const EngineSnapshot &snapshot() const { return m_snapshot; } // the latest one received
+    bool isRunning() const { return m_running; }
+    QString embeddedHubUrl() const { return m_embeddedUrl; }
+
+public Q_SLOTS:
+    void start();
+    void pause();
+    void resume();
+    void togglePause();
+    void joinTask(const QString &taskId);
+    void leaveTask();
+    // Restarts the engine with new options (e.g. the hub URL changed in settings). No-op if unchanged.
+    void reconfigure(const cohort::EngineOptions &options);
+    // Asks the engine to stop cleanly; stopped() follows.
+    void stop();
+
+Q_SIGNALS:
+    void snapshotChanged(const cohort::EngineSnapshot &snapshot);
+    void eventOccurred(const cohort::EngineEvent &event);
+    void stopped();
+
+private:
+    void startEngine(const QString &hubUrl, bool embedded);
+    void shutdownThreads();
+    void onEngineSnapshot(const cohort::EngineSnapshot &snapshot);
+
+    EngineOptions m_options;
+    EngineSnapshot m_snapshot;
+    QThread m_engineThread;
+    QPointer<Engine> m_engine;
+    std::unique_ptr<EmbeddedHub> m_embeddedHub;
+    QString m_embeddedUrl;
+    bool m_running = false;
+    bool m_stopRequested = false;
+    bool m_pendingPause = false;
+};
+
+} // namespace cohort
+
+Q_DECLARE_METATYPE(cohort::EngineOptions)

@@ -1,0 +1,169 @@
+// The engine's conversation with the hub: registration, task catalogue, heartbeats, reconnecting.
+#include "core/Logging.h"
+#include "net/Ed25519.h"
+#include "net/HubClient.h"
+#include "net/Identity.h"
+#include "node/Engine.h"
+#include "node/HubPins.h"
+
+#include <QDir>
+#include <QJsonArray>
+
+#include <algorithm>
+
+namespace cohort {
+
+void Engine::registerWithHub()
+{
+    if (m_stopping || !m_hub)
+        return;
+    m_retryAt = {};
+    const QJsonObject body{
+        {QStringLiteral("name"), m_options.nodeName.isEmpty() ? m_identity->nodeId() : m_options.nodeName},
+        {QStringLiteral("client_version"), QStringLiteral(COHORT_VERSION_STRING)},
+        {QStringLiteral("hardware"), hardwareInventory(m_compute, m_snapshot.system.memTotalBytes)},
+    };
+    m_hub->post(QStringLiteral("/v1/nodes/register"), body, [this](const HubReply &reply) { onRegistered(reply); });
+}
+
+void Engine::onRegistered(const HubReply &reply)
+{
+    if (!reply.ok()) {
+        connectionLost(reply.error);
+        return;
+    }
+    const QByteArray hubKey = QByteArray::fromBase64(reply.body.value(QStringLiteral("hub_key")).toString().toLatin1());
+    const QString nodeId = reply.body.value(QStringLiteral("node_id")).toString();
+    if (nodeId != m_identity->nodeId()) {
+        connectionLost(QStringLiteral("the hub answered with another node id (%1)").arg(nodeId));
+        return;
+    }
+    // The embedded hub's port changes every run, so it is pinned under one fixed name.
+    HubPins pins(QDir(m_options.dataDir).filePath(QStringLiteral("identity/hubs.json")));
+    const QString hubId = m_hubEmbedded ? QStringLiteral("embedded") : m_hubUrl;
+    if (Status pinned = pins.pinOrCheck(hubId, hubKey); !pinned) {
+        failFatally(pinned.error());
+        return;
+    }
+    const bool firstTime = !m_snapshot.registeredAt.isValid();
+    m_snapshot.registeredAt = QDateTime::fromMSecsSinceEpoch(reply.body.value(QStringLiteral("registered_at_ms")).toInteger(), Qt::UTC);
+    m_snapshot.hubKeyFingerprint = ed25519::fingerprint(hubKey);
+    m_snapshot.lastError.clear();
+    m_snapshot.heartbeatFailures = 0;
+    m_retryDelayS = 1;
+    m_inputs.hubLink = HubLink::Online;
+    m_inputs.hubError.clear();
+    if (m_options.heartbeatIntervalMs <= 0) {
+        const int seconds = int(std::clamp<qint64>(reply.body.value(QStringLiteral("heartbeat_interval_s")).toInteger(10), 1, 300));
+        m_heartbeatTimer.setInterval(seconds * 1000);
+    }
+    m_heartbeatTimer.start();
+    emitEvent(EngineEvent::info(QStringLiteral("hub"),
+                                (firstTime ? QStringLiteral("Registered with %1 as %2 (hub key %3)")
+                                           : QStringLiteral("Reconnected to %1 as %2 (hub key %3)"))
+                                    .arg(m_hubEmbedded ? QStringLiteral("the local network") : m_hubUrl,
+                                         m_identity->nodeId(), m_snapshot.hubKeyFingerprint)));
+    updateState();
+    fetchTasks();
+    sendHeartbeat();
+}
+
+void Engine::fetchTasks()
+{
+    m_hub->get(QStringLiteral("/v1/tasks"), [this](const HubReply &reply) {
+        if (!reply.ok()) {
+            emitEvent(EngineEvent::warning(QStringLiteral("hub"), QStringLiteral("Could not load the task list: %1").arg(reply.error)));
+            return;
+        }
+        auto tasks = parseTaskList(reply.body);
+        if (!tasks) {
+            emitEvent(EngineEvent::warning(QStringLiteral("hub"), QStringLiteral("The hub sent an unreadable task list: %1").arg(tasks.error())));
+            return;
+        }
+        const bool changed = *tasks != m_snapshot.tasks;
+        m_snapshot.tasks = std::move(tasks).value();
+        if (changed)
+            emitEvent(EngineEvent::info(QStringLiteral("hub"), QStringLiteral("The hub offers %1 tasks").arg(m_snapshot.tasks.size())));
+        if (!m_options.taskId.isEmpty() && m_snapshot.joinedTaskId != m_options.taskId) {
+            const QString wanted = m_options.taskId;
+            joinTask(wanted);
+            if (m_snapshot.joinedTaskId != wanted)
+                emitEvent(EngineEvent::warning(QStringLiteral("task"), QStringLiteral("The hub offers no task '%1'").arg(wanted)));
+        }
+        markDirty();
+    });
+}
+
+QJsonObject Engine::heartbeatBody() const
+{
+    const SystemSample &s = m_snapshot.system;
+    return QJsonObject{
+        {QStringLiteral("state"), nodeStateName(m_snapshot.state)},
+        {QStringLiteral("reason"), m_snapshot.reason == PauseReason::None ? QString() : pauseReasonName(m_snapshot.reason)},
+        {QStringLiteral("why"), m_snapshot.why.left(500)},
+        {QStringLiteral("joined_task"), m_snapshot.joinedTaskId},
+        {QStringLiteral("metrics"),
+         QJsonObject{{QStringLiteral("cpu_percent"), s.cpuPercent},
+                     {QStringLiteral("mem_used_bytes"), s.memUsedBytes},
+                     {QStringLiteral("process_rss_bytes"), s.processRssBytes}}},
+    };
+}
+
+void Engine::sendHeartbeat()
+{
+    if (m_stopping || !m_hub || m_inputs.hubLink != HubLink::Online)
+        return;
+    m_hub->post(QStringLiteral("/v1/nodes/heartbeat"), heartbeatBody(), [this](const HubReply &reply) { onHeartbeat(reply); });
+}
+
+void Engine::onHeartbeat(const HubReply &reply)
+{
+    if (m_stopping)
+        return;
+    if (reply.ok()) {
+        m_snapshot.lastHeartbeatAt = QDateTime::currentDateTimeUtc();
+        m_snapshot.heartbeatFailures = 0;
+        markDirty();
+        return;
+    }
+    ++m_snapshot.heartbeatFailures;
+    m_snapshot.lastError = reply.error;
+    if (reply.errorCode == QLatin1String("not_registered")) {
+        // The hub lost its records (or was reset): register again right away.
+        emitEvent(EngineEvent::warning(QStringLiteral("hub"), QStringLiteral("The hub no longer knows this node; registering again")));
+        registerWithHub();
+        return;
+    }
+    if (reply.networkFailure() || m_snapshot.heartbeatFailures >= 3) {
+        connectionLost(reply.error);
+        return;
+    }
+    emitEvent(EngineEvent::warning(QStringLiteral("hub"), QStringLiteral("Heartbeat refused: %1").arg(reply.error)));
+    markDirty();
+}
+
+void Engine::connectionLost(const QString &error)
+{
+    if (m_stopping)
+        return;
+    const bool wasOnline = m_inputs.hubLink == HubLink::Online;
+    m_heartbeatTimer.stop();
+    m_inputs.hubLink = HubLink::Lost;
+    m_inputs.hubError = error;
+    m_snapshot.lastError = error;
+    if (wasOnline || m_retryDelayS == 1)
+        emitEvent(EngineEvent::warning(QStringLiteral("hub"), QStringLiteral("Lost the hub: %1").arg(error)));
+    scheduleReconnect();
+}
+
+void Engine::scheduleReconnect()
+{
+    // Exponential backoff, capped, so a dead hub is not hammered and a revived one is found quickly.
+    const int delay = m_retryDelayS;
+    m_retryDelayS = qMin(m_retryDelayS * 2, kMaxRetryDelayS);
+    m_retryAt = QDateTime::currentDateTimeUtc().addSecs(delay);
+    m_retryTimer.start(delay * 1000);
+    updateState();
+}
+
+} // namespace cohort

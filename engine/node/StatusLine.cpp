@@ -1,0 +1,32 @@
+#include "node/StatusLine.h"
+
+namespace cohort {
+
+QString humanBytes(qint64 bytes)
+{
+    static const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    double value = double(bytes);
+    int unit = 0;
+    while (value >= 1024 && unit < 4) {
+        value /= 1024;
+        ++unit;
+    }
+    return QString::number(value, 'f', unit == 0 ? 0 : 1) + QLatin1Char(' ') + QLatin1String(units[unit]);
+}
+
+QString statusLine(const EngineSnapshot &s, qint64 elapsedSeconds)
+{
+    const QString elapsed = QStringLiteral("%1:%2").arg(elapsedSeconds / 60, 2, 10, QLatin1Char('0')).arg(elapsedSeconds % 60, 2, 10, QLatin1Char('0'));
+    QString line = QStringLiteral("[%1] %2 — %3").arg(elapsed, nodeStateTitle(s.state), s.why);
+    if (s.system.cpuPercent >= 0)
+        line += QStringLiteral(" | CPU %1%").arg(s.system.cpuPercent, 0, 'f', 0);
+    if (s.system.memTotalBytes > 0)
+        line += QStringLiteral(" | RAM %1/%2").arg(humanBytes(s.system.memUsedBytes), humanBytes(s.system.memTotalBytes));
+    if (!s.tasks.isEmpty())
+        line += QStringLiteral(" | %1 tasks").arg(s.tasks.size());
+    if (!s.nodeId.isEmpty())
+        line += QStringLiteral(" | node %1").arg(s.nodeId);
+    return line;
+}
+
+} // namespace cohort

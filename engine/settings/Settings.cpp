@@ -1,0 +1,163 @@
+#include "settings/Settings.h"
+
+#include "core/Logging.h"
+#include "settings/SettingsMigrations.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QSysInfo>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QUrl>
+
+namespace cohort {
+
+namespace {
+const QString kHubUrl = QStringLiteral("network/hubUrl");
+const QString kDataDir = QStringLiteral("storage/dataDir");
+const QString kNodeName = QStringLiteral("node/name");
+const QString kStartMinimized = QStringLiteral("ui/startMinimized");
+} // namespace
+
+Settings::Settings(const QString &filePath, QObject *parent)
+    : QObject(parent), m_filePath(filePath.isEmpty() ? defaultFilePath() : filePath)
+{
+    load();
+}
+
+QString Settings::defaultFilePath()
+{
+    return QStandardPaths::writableLocation(QStandardPaths::GenericConfigLocation) + QStringLiteral("/Cohort/cohort.ini");
+}
+
+QString Settings::defaultDataDir()
+{
+    return QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) + QStringLiteral("/Cohort");
+}
+
+SettingsValues Settings::defaults()
+{
+    return SettingsValues{};
+}
+
+QString Settings::normalizedHubUrl(const QString &url)
+{
+    QString u = url.trimmed();
+    while (u.endsWith(QLatin1Char('/')))
+        u.chop(1);
+    return u;
+}
+
+QList<SettingsError> Settings::validate(const SettingsValues &v)
+{
+    QList<SettingsError> errors;
+    const QString hub = normalizedHubUrl(v.hubUrl);
+    if (!hub.isEmpty()) {
+        const QUrl url(hub, QUrl::StrictMode);
+        if (!url.isValid() || (url.scheme() != QLatin1String("http") && url.scheme() != QLatin1String("https")))
+            errors.append({QStringLiteral("hubUrl"), QStringLiteral("Enter an http:// or https:// address, or leave it empty for the local network.")});
+        else if (url.host().isEmpty())
+            errors.append({QStringLiteral("hubUrl"), QStringLiteral("The address has no host name.")});
+        else if (!url.userInfo().isEmpty())
+            errors.append({QStringLiteral("hubUrl"), QStringLiteral("Do not put a user name or password in the address.")});
+        else if (url.hasQuery() || url.hasFragment())
+            errors.append({QStringLiteral("hubUrl"), QStringLiteral("The address must not contain '?' or '#'.")});
+    }
+    if (!v.dataDir.isEmpty()) {
+        const QFileInfo info(v.dataDir);
+        if (!QDir::isAbsolutePath(v.dataDir))
+            errors.append({QStringLiteral("dataDir"), QStringLiteral("Choose a full path (an absolute folder).")});
+        else if (info.exists() && !info.isDir())
+            errors.append({QStringLiteral("dataDir"), QStringLiteral("This path is a file, not a folder.")});
+        else if (info.exists() && !info.isWritable())
+            errors.append({QStringLiteral("dataDir"), QStringLiteral("This folder is not writable.")});
+    }
+    if (v.nodeName.size() > 64)
+        errors.append({QStringLiteral("nodeName"), QStringLiteral("Use at most 64 characters.")});
+    else {
+        for (const QChar c : v.nodeName) {
+            if (!c.isPrint()) {
+                errors.append({QStringLiteral("nodeName"), QStringLiteral("Use printable characters only.")});
+                break;
+            }
+        }
+    }
+    return errors;
+}
+
+void Settings::load()
+{
+    QSettings store(m_filePath, QSettings::IniFormat);
+    m_versionOnDisk = migrateSettings(store, kCurrentVersion);
+    SettingsValues v = defaults();
+    v.hubUrl = store.value(kHubUrl, v.hubUrl).toString();
+    v.dataDir = store.value(kDataDir, v.dataDir).toString();
+    v.nodeName = store.value(kNodeName, v.nodeName).toString();
+    v.startMinimized = store.value(kStartMinimized, v.startMinimized).toBool();
+
+    // A value that no longer validates (edited by hand, or a folder that became a file) falls back
+    // to its default with a warning rather than stopping the app.
+    const SettingsValues fallback = defaults();
+    for (const SettingsError &e : validate(v)) {
+        qCWarning(lcSettings) << "ignoring invalid setting" << e.key << ":" << e.message;
+        if (e.key == QLatin1String("hubUrl"))
+            v.hubUrl = fallback.hubUrl;
+        else if (e.key == QLatin1String("dataDir"))
+            v.dataDir = fallback.dataDir;
+        else if (e.key == QLatin1String("nodeName"))
+            v.nodeName = fallback.nodeName;
+    }
+    v.hubUrl = normalizedHubUrl(v.hubUrl);
+    m_values = v;
+    store.sync();
+    if (store.status() != QSettings::NoError)
+        qCWarning(lcSettings) << "could not write settings file" << m_filePath;
+}
+
+QList<SettingsError> Settings::apply(const SettingsValues &requested)
+{
+    QList<SettingsError> errors = validate(requested);
+    if (!errors.isEmpty())
+        return errors;
+    SettingsValues v = requested;
+    v.hubUrl = normalizedHubUrl(v.hubUrl);
+    v.nodeName = v.nodeName.trimmed();
+
+    QStringList changedKeys;
+    if (v.hubUrl != m_values.hubUrl)
+        changedKeys << QStringLiteral("hubUrl");
+    if (v.dataDir != m_values.dataDir)
+        changedKeys << QStringLiteral("dataDir");
+    if (v.nodeName != m_values.nodeName)
+        changedKeys << QStringLiteral("nodeName");
+    if (v.startMinimized != m_values.startMinimized)
+        changedKeys << QStringLiteral("startMinimized");
+    if (changedKeys.isEmpty())
+        return {};
+
+    QSettings store(m_filePath, QSettings::IniFormat);
+    store.setValue(QStringLiteral("meta/version"), kCurrentVersion);
+    store.setValue(kHubUrl, v.hubUrl);
+    store.setValue(kDataDir, v.dataDir);
+    store.setValue(kNodeName, v.nodeName);
+    store.setValue(kStartMinimized, v.startMinimized);
+    store.sync();
+    if (store.status() != QSettings::NoError)
+        return {{QString(), QStringLiteral("Could not save settings to %1.").arg(m_filePath)}};
+
+    m_values = v;
+    Q_EMIT changed(m_values, changedKeys);
+    return {};
+}
+
+QString Settings::effectiveDataDir() const
+{
+    return m_values.dataDir.isEmpty() ? defaultDataDir() : m_values.dataDir;
+}
+
+QString Settings::effectiveNodeName() const
+{
+    return m_values.nodeName.isEmpty() ? QSysInfo::machineHostName() : m_values.nodeName;
+}
+
+} // namespace cohort

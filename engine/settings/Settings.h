@@ -1,0 +1,60 @@
+#pragma once
+// The one typed settings class: defaults, validation with per-field errors, a single change signal,
+// numbered migrations. Backed by an INI file written through QSettings (which saves via a temporary
+// file and rename, so a crash never leaves a half-written file).
+#include <QList>
+#include <QObject>
+#include <QString>
+#include <QStringList>
+
+namespace cohort {
+
+struct SettingsValues {
+    QString hubUrl;      // empty: start the embedded local network
+    QString dataDir;     // empty: the platform's application data location
+    QString nodeName;    // shown to the hub operator; empty: the host name
+    bool startMinimized = false;
+
+    bool operator==(const SettingsValues &) const = default;
+};
+
+struct SettingsError {
+    QString key;     // "hubUrl", "dataDir", "nodeName"
+    QString message; // for people, shown next to the field
+};
+
+class Settings : public QObject {
+    Q_OBJECT
+public:
+    static constexpr int kCurrentVersion = 2;
+
+    // filePath empty: <config location>/Cohort/cohort.ini
+    explicit Settings(const QString &filePath = {}, QObject *parent = nullptr);
+
+    const SettingsValues &values() const { return m_values; }
+    static SettingsValues defaults();
+    static QList<SettingsError> validate(const SettingsValues &values);
+    static QString normalizedHubUrl(const QString &url);
+
+    // Validates and, if valid, writes everything and emits changed() once. Returns the errors otherwise.
+    QList<SettingsError> apply(const SettingsValues &values);
+
+    QString filePath() const { return m_filePath; }
+    QString effectiveDataDir() const;            // dataDir or the default location
+    static QString defaultDataDir();
+    QString effectiveNodeName() const;
+    int versionOnDisk() const { return m_versionOnDisk; } // before migrations ran
+
+    static QString defaultFilePath();
+
+Q_SIGNALS:
+    void changed(const cohort::SettingsValues &values, const QStringList &changedKeys);
+
+private:
+    void load();
+    QString m_filePath;
+    SettingsValues m_values;
+    int m_versionOnDisk = 0;
+};
+
+} // namespace cohort

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Installs everything Cohort needs to build, test and run on Debian 12 / Ubuntu 24.04.
+# Debian packages only; safe to run again (apt skips what is already installed).
+# Works as root or as a user with sudo.
+set -euo pipefail
+
+packages=(
+  # toolchain
+  build-essential cmake ninja-build pkg-config ccache git
+  # Qt 6
+  qt6-base-dev qt6-base-dev-tools qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
+  qt6-httpserver-dev qt6-websockets-dev qt6-charts-dev qt6-svg-dev
+  libqt6sql6-sqlite qt6-qpa-plugins libqt6svg6 qt6-image-formats-plugins
+  # machine learning: Debian's LibTorch (CPU) and an optimized BLAS
+  # (without libopenblas0-openmp LibTorch falls back to the reference BLAS, ~8x slower)
+  libtorch-dev libopenblas0-openmp
+  # archives, crypto
+  libquazip1-qt6-dev libsodium-dev libssl-dev zlib1g-dev
+  # headless display for GUI tests and for running the app without a desktop
+  xvfb xauth
+  # fuzzing (libFuzzer ships with clang)
+  clang libclang-rt-dev
+)
+
+if [ "$(id -u)" -eq 0 ]; then
+  SUDO=""
+elif command -v sudo >/dev/null 2>&1; then
+  SUDO="sudo"
+else
+  echo "install-deps: run as root or install sudo" >&2
+  exit 1
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#packages[@]} packages already installed"
+  exit 0
+fi
+
+echo "install-deps: installing ${#missing[@]} packages: ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -1,0 +1,12 @@
+# cohort_add_test(<name> SOURCES ... LIBS ... [LABELS ...] [TIMEOUT s])
+function(cohort_add_test name)
+  cmake_parse_arguments(T "" "TIMEOUT" "SOURCES;LIBS;LABELS" ${ARGN})
+  add_executable(${name} ${T_SOURCES})
+  target_link_libraries(${name} PRIVATE Qt6::Test cohort::options cohort_test_support ${T_LIBS})
+  add_test(NAME ${name} COMMAND ${name})
+  if(NOT T_TIMEOUT)
+    set(T_TIMEOUT 120)
+  endif()
+  set_tests_properties(${name} PROPERTIES TIMEOUT ${T_TIMEOUT} LABELS "${T_LABELS}"
+    ENVIRONMENT "QT_QPA_PLATFORM=offscreen;COHORT_BUILD_DIR=${PROJECT_BINARY_DIR};QT_LOGGING_RULES=cohort.*.debug=false")
+endfunction()

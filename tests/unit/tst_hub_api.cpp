@@ -1,0 +1,259 @@
+// The hub's HTTP API over real sockets on 127.0.0.1: signed registration and heartbeats, and every kind of
+// bad input answered with a 4xx JSON error while the hub keeps serving.
+#include "hub/HubService.h"
+#include "net/Identity.h"
+#include "net/RequestSigning.h"
+
+#include <QDateTime>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QSignalSpy>
+#include <QTcpSocket>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace cohort;
+
+struct Reply {
+    int status = 0;
+    QJsonObject body;
+    QByteArray raw;
+    QString errorCode() const { return body.value(QStringLiteral("error")).toObject().value(QStringLiteral("code")).toString(); }
+};
+
+class TestHubApi : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_dir;
+    std::unique_ptr<HubService> m_hub;
+    QNetworkAccessManager m_net;
+    std::optional<Identity> m_node;
+
+    Reply send(const QByteArray &method, const QString &path, const QByteArray &body = {}, const HeaderList &headers = {})
+    {
+        QNetworkRequest request(QUrl(m_hub->url() + path));
+        request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+        for (const auto &[k, v] : headers)
+            request.setRawHeader(k, v);
+        QNetworkReply *reply = m_net.sendCustomRequest(request, method, body);
+        QSignalSpy finished(reply, &QNetworkReply::finished);
+        if (!reply->isFinished())
+            [&] { QVERIFY(finished.wait(10'000)); }();
+        Reply r;
+        r.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        r.raw = reply->readAll();
+        r.body = QJsonDocument::fromJson(r.raw).object();
+        reply->deleteLater();
+        return r;
+    }
+    Reply sendSigned(const QByteArray &method, const QString &path, const QJsonObject &body, const Identity &id, qint64 skewMs = 0)
+    {
+        const QByteArray bytes = body.isEmpty() ? QByteArray() : QJsonDocument(body).toJson(QJsonDocument::Compact);
+        return send(method, path, bytes, signRequest(id, method, path.toUtf8(), bytes, QDateTime::currentMSecsSinceEpoch() + skewMs));
+    }
+    void expectError(const Reply &r, int status, const QString &code)
+    {
+        QCOMPARE(r.status, status);
+        QCOMPARE(r.errorCode(), code);
+        QVERIFY(!r.body.value(QStringLiteral("error")).toObject().value(QStringLiteral("message")).toString().isEmpty());
+    }
+    QJsonObject registration() const
+    {
+        return {{QStringLiteral("name"), QStringLiteral("test node")},
+                {QStringLiteral("client_version"), QStringLiteral("0.1.0")},
+                {QStringLiteral("hardware"), QJsonObject{{QStringLiteral("cpu_cores"), 2}}}};
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        HubConfig config;
+        config.dataDir = m_dir.filePath(QStringLiteral("hub"));
+        config.maxBodyBytes = 64 * 1024;
+        m_hub = std::make_unique<HubService>(config);
+        const Status started = m_hub->start();
+        QVERIFY2(started, qPrintable(started.error()));
+        QVERIFY(m_hub->port() > 0);
+        auto id = Identity::loadOrCreate(m_dir.filePath(QStringLiteral("node")));
+        QVERIFY(id);
+        m_node = *id;
+    }
+
+    void healthAndTasksArePublic()
+    {
+        const Reply health = send("GET", QStringLiteral("/v1/health"));
+        QCOMPARE(health.status, 200);
+        QCOMPARE(health.body.value(QStringLiteral("hub_key")).toString(), m_hub->hubKeyBase64());
+        const Reply tasks = send("GET", QStringLiteral("/v1/tasks"));
+        QCOMPARE(tasks.status, 200);
+        QVERIFY(tasks.body.value(QStringLiteral("tasks")).toArray().size() >= 2);
+        const Reply one = send("GET", QStringLiteral("/v1/tasks/arith-rl"));
+        QCOMPARE(one.status, 200);
+        QCOMPARE(one.body.value(QStringLiteral("kind")).toString(), QStringLiteral("rl"));
+        expectError(send("GET", QStringLiteral("/v1/tasks/nope")), 404, QStringLiteral("unknown_task"));
+    }
+
+    void registerAndHeartbeat()
+    {
+        const Reply reg = sendSigned("POST", QStringLiteral("/v1/nodes/register"), registration(), *m_node);
+        QCOMPARE(reg.status, 200);
+        QCOMPARE(reg.body.value(QStringLiteral("node_id")).toString(), m_node->nodeId());
+        QCOMPARE(reg.body.value(QStringLiteral("hub_key")).toString(), m_hub->hubKeyBase64());
+
+        const QJsonObject beat{{QStringLiteral("state"), QStringLiteral("paused")},
+                               {QStringLiteral("reason"), QStringLiteral("user")},
+                               {QStringLiteral("why"), QStringLiteral("Paused by you")},
+                               {QStringLiteral("joined_task"), QStringLiteral("arith-rl")}};
+        const Reply hb = sendSigned("POST", QStringLiteral("/v1/nodes/heartbeat"), beat, *m_node);
+        QCOMPARE(hb.status, 200);
+        QVERIFY(hb.body.value(QStringLiteral("ok")).toBool());
+
+        const Reply node = send("GET", QStringLiteral("/v1/nodes/") + m_node->nodeId());
+        QCOMPARE(node.status, 200);
+        QCOMPARE(node.body.value(QStringLiteral("state")).toString(), QStringLiteral("paused"));
+        QCOMPARE(node.body.value(QStringLiteral("joined_task")).toString(), QStringLiteral("arith-rl"));
+        QCOMPARE(node.body.value(QStringLiteral("heartbeats")).toInt(), 1);
+        QVERIFY(node.body.value(QStringLiteral("online")).toBool());
+        QCOMPARE(node.body.value(QStringLiteral("hardware")).toObject().value(QStringLiteral("cpu_cores")).toInt(), 2);
+
+        // Registering again is idempotent: same id, registration time kept.
+        const Reply again = sendSigned("POST", QStringLiteral("/v1/nodes/register"), registration(), *m_node);
+        QCOMPARE(again.body.value(QStringLiteral("registered_at_ms")), reg.body.value(QStringLiteral("registered_at_ms")));
+        QCOMPARE(send("GET", QStringLiteral("/v1/nodes")).body.value(QStringLiteral("nodes")).toArray().size(), 1);
+    }
+
+    void unregisteredHeartbeatIsForbidden()
+    {
+        QTemporaryDir dir;
+        auto stranger = Identity::loadOrCreate(dir.path());
+        QVERIFY(stranger);
+        expectError(sendSigned("POST", QStringLiteral("/v1/nodes/heartbeat"), {{QStringLiteral("state"), QStringLiteral("idle")}}, *stranger),
+                    403, QStringLiteral("not_registered"));
+    }
+
+    void signingFailuresAreRefused()
+    {
+        const QByteArray body = QJsonDocument(registration()).toJson(QJsonDocument::Compact);
+        expectError(send("POST", QStringLiteral("/v1/nodes/register"), body), 401, QStringLiteral("unsigned"));
+
+        // Forged: signed for one body, sent with another.
+        HeaderList headers = signRequest(*m_node, "POST", "/v1/nodes/register", body, QDateTime::currentMSecsSinceEpoch());
+        QByteArray tampered = body;
+        tampered.replace("test node", "evil node");
+        expectError(send("POST", QStringLiteral("/v1/nodes/register"), tampered, headers), 401, QStringLiteral("bad_signature"));
+
+        // Replayed: the exact same signed request twice.
+        headers = signRequest(*m_node, "POST", "/v1/nodes/register", body, QDateTime::currentMSecsSinceEpoch());
+        QCOMPARE(send("POST", QStringLiteral("/v1/nodes/register"), body, headers).status, 200);
+        expectError(send("POST", QStringLiteral("/v1/nodes/register"), body, headers), 401, QStringLiteral("replayed"));
+
+        // Stale: a clock 20 minutes off.
+        expectError(sendSigned("POST", QStringLiteral("/v1/nodes/register"), registration(), *m_node, -20 * 60 * 1000),
+                    401, QStringLiteral("stale"));
+    }
+
+    void badBodiesGetClearErrors_data()
+    {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<QByteArray>("body");
+        QTest::addColumn<QString>("fragment");
+        QTest::newRow("malformed json") << "/v1/nodes/register" << QByteArray("{\"name\": ") << "malformed";
+        QTest::newRow("array body") << "/v1/nodes/register" << QByteArray("[]") << "object";
+        QTest::newRow("name wrong type") << "/v1/nodes/register" << QByteArray("{\"name\": 42}") << "name";
+        QTest::newRow("empty name") << "/v1/nodes/register" << QByteArray("{\"name\": \"  \"}") << "name";
+        QTest::newRow("hardware wrong type") << "/v1/nodes/register" << QByteArray("{\"name\":\"a\",\"hardware\":[1]}") << "hardware";
+        QTest::newRow("unknown state") << "/v1/nodes/heartbeat" << QByteArray("{\"state\": \"dancing\"}") << "state";
+        QTest::newRow("state missing") << "/v1/nodes/heartbeat" << QByteArray("{}") << "state";
+        QTest::newRow("why too long") << "/v1/nodes/heartbeat" << ("{\"state\":\"idle\",\"why\":\"" + QByteArray(600, 'w') + "\"}") << "why";
+    }
+    void badBodiesGetClearErrors()
+    {
+        QFETCH(QString, path);
+        QFETCH(QByteArray, body);
+        QFETCH(QString, fragment);
+        const HeaderList headers = signRequest(*m_node, "POST", path.toUtf8(), body, QDateTime::currentMSecsSinceEpoch());
+        const Reply r = send("POST", path, body, headers);
+        expectError(r, 400, QStringLiteral("bad_request"));
+        QVERIFY2(r.body.value(QStringLiteral("error")).toObject().value(QStringLiteral("message")).toString().contains(fragment),
+                 r.raw.constData());
+    }
+
+    void unknownTaskInHeartbeatIs404()
+    {
+        expectError(sendSigned("POST", QStringLiteral("/v1/nodes/heartbeat"),
+                               {{QStringLiteral("state"), QStringLiteral("idle")}, {QStringLiteral("joined_task"), QStringLiteral("ghost")}}, *m_node),
+                    404, QStringLiteral("unknown_task"));
+    }
+
+    void routingErrors()
+    {
+        expectError(send("GET", QStringLiteral("/v1/nope")), 404, QStringLiteral("not_found"));
+        expectError(send("GET", QStringLiteral("/")), 404, QStringLiteral("not_found"));
+        const Reply wrongMethod = send("DELETE", QStringLiteral("/v1/tasks"));
+        expectError(wrongMethod, 405, QStringLiteral("method_not_allowed"));
+        expectError(send("GET", QStringLiteral("/v1/nodes/register")), 404, QStringLiteral("unknown_node"));
+    }
+
+    void oversizeBodyIsRefusedBeforeItIsSent()
+    {
+        // Announce 1 GiB but send nothing: the hub must answer 413 from the headers alone.
+        QTcpSocket socket;
+        socket.connectToHost(QHostAddress::LocalHost, m_hub->port());
+        QVERIFY(socket.waitForConnected(5000));
+        socket.write("POST /v1/nodes/register HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                     "Content-Length: 1073741824\r\n\r\n{");
+        QByteArray answer;
+        QTRY_VERIFY_WITH_TIMEOUT((answer += socket.readAll(), answer.contains("\r\n\r\n{")), 5000);
+        QVERIFY2(answer.startsWith("HTTP/1.1 413"), answer.constData());
+        QVERIFY(answer.contains("too_large"));
+    }
+
+    void headersSplitAcrossPacketsAreStillGuarded()
+    {
+        QTcpSocket socket;
+        socket.connectToHost(QHostAddress::LocalHost, m_hub->port());
+        QVERIFY(socket.waitForConnected(5000));
+        socket.setSocketOption(QAbstractSocket::LowDelayOption, 1); // no Nagle: fragments leave as written
+        socket.write("POST /v1/nodes/register HTTP/1.1\r\nHost: x\r\nContent-Le");
+        QVERIFY(socket.waitForBytesWritten(1000));
+        socket.write("ngth: 999999999\r\n\r\n");
+        QByteArray answer;
+        QTRY_VERIFY_WITH_TIMEOUT((answer += socket.readAll(), answer.contains("\r\n\r\n{")), 5000);
+        QVERIFY2(answer.startsWith("HTTP/1.1 413"), answer.constData());
+    }
+
+    void chunkedBodyIsRefused()
+    {
+        QTcpSocket socket;
+        socket.connectToHost(QHostAddress::LocalHost, m_hub->port());
+        QVERIFY(socket.waitForConnected(5000));
+        socket.write("POST /v1/nodes/register HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n");
+        QByteArray answer;
+        QTRY_VERIFY_WITH_TIMEOUT((answer += socket.readAll(), answer.contains("\r\n\r\n{")), 5000);
+        QVERIFY2(answer.startsWith("HTTP/1.1 411"), answer.constData());
+    }
+
+    void hubStillServesAfterAbuse()
+    {
+        QCOMPARE(send("GET", QStringLiteral("/v1/health")).status, 200);
+        QCOMPARE(sendSigned("POST", QStringLiteral("/v1/nodes/heartbeat"), {{QStringLiteral("state"), QStringLiteral("idle")}}, *m_node).status, 200);
+    }
+
+    void stateSurvivesRestart()
+    {
+        const QString key = m_hub->hubKeyBase64();
+        m_hub.reset();
+        HubConfig config;
+        config.dataDir = m_dir.filePath(QStringLiteral("hub"));
+        m_hub = std::make_unique<HubService>(config);
+        QVERIFY(m_hub->start());
+        QCOMPARE(m_hub->hubKeyBase64(), key);
+        const Reply node = send("GET", QStringLiteral("/v1/nodes/") + m_node->nodeId());
+        QCOMPARE(node.status, 200);
+        QCOMPARE(node.body.value(QStringLiteral("state")).toString(), QStringLiteral("idle"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestHubApi)
+#include "tst_hub_api.moc"

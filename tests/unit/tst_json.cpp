@@ -1,0 +1,96 @@
+#include "core/JsonReader.h"
+#include "core/TaskInfo.h"
+#include "hub/TaskCatalogue.h"
+
+#include <QTest>
+
+using namespace cohort;
+
+class TestJson : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void parseRefusesBadInput_data()
+    {
+        QTest::addColumn<QByteArray>("bytes");
+        QTest::newRow("empty") << QByteArray();
+        QTest::newRow("whitespace") << QByteArray("   \n");
+        QTest::newRow("truncated") << QByteArray("{\"a\": [1, 2");
+        QTest::newRow("array at top") << QByteArray("[1,2,3]");
+        QTest::newRow("string at top") << QByteArray("\"hi\"");
+        QTest::newRow("binary") << QByteArray("\xff\xfe\x00\x01", 4);
+        QTest::newRow("too big") << QByteArray(2 << 20, ' ');
+    }
+    void parseRefusesBadInput()
+    {
+        QFETCH(QByteArray, bytes);
+        auto parsed = parseJsonObject(bytes);
+        QVERIFY(!parsed);
+        QVERIFY(!parsed.error().isEmpty());
+    }
+
+    void readerReportsFirstProblem()
+    {
+        JsonReader r(QJsonObject{{QStringLiteral("n"), QStringLiteral("seven")}, {QStringLiteral("s"), 3}}, QStringLiteral("thing"));
+        r.integer(QStringLiteral("n"), 0, 10);
+        r.string(QStringLiteral("s"));
+        QVERIFY(!r.ok());
+        QCOMPARE(r.error(), QStringLiteral("thing: field 'n': expected a number"));
+
+        JsonReader bounds(QJsonObject{{QStringLiteral("n"), 1e300}, {QStringLiteral("f"), 2.5}});
+        bounds.integer(QStringLiteral("n"), 0, 10);
+        QVERIFY(bounds.error().contains(QStringLiteral("outside")));
+        JsonReader frac(QJsonObject{{QStringLiteral("f"), 2.5}});
+        frac.integer(QStringLiteral("f"), 0, 10);
+        QVERIFY(frac.error().contains(QStringLiteral("integer")));
+        JsonReader longString(QJsonObject{{QStringLiteral("s"), QString(300, QLatin1Char('a'))}});
+        longString.string(QStringLiteral("s"), 256);
+        QVERIFY(longString.error().contains(QStringLiteral("longer")));
+        JsonReader missing(QJsonObject{});
+        QCOMPARE(missing.optionalInteger(QStringLiteral("x"), 7, 0, 10), 7);
+        QVERIFY(missing.ok());
+        missing.string(QStringLiteral("x"));
+        QVERIFY(missing.error().contains(QStringLiteral("missing field 'x'")));
+    }
+
+    void defaultCatalogueIsValid()
+    {
+        auto catalogue = TaskCatalogue::loadDefault();
+        QVERIFY2(catalogue, qPrintable(catalogue.error()));
+        bool hasRl = false, hasDiloco = false;
+        for (const TaskInfo &t : catalogue->tasks()) {
+            hasRl |= t.kind == QLatin1String("rl");
+            hasDiloco |= t.kind == QLatin1String("diloco");
+            QVERIFY(t.rewardRate > 0);
+            auto roundTrip = TaskInfo::fromJson(t.toJson());
+            QVERIFY(roundTrip);
+            QCOMPARE(*roundTrip, t);
+        }
+        QVERIFY(hasRl);
+        QVERIFY(hasDiloco);
+    }
+
+    void badTaskListsAreRefused_data()
+    {
+        QTest::addColumn<QByteArray>("json");
+        QTest::addColumn<QString>("fragment");
+        QTest::newRow("no tasks") << QByteArray("{}") << "tasks";
+        QTest::newRow("tasks not array") << QByteArray("{\"tasks\": 5}") << "array";
+        QTest::newRow("entry not object") << QByteArray("{\"tasks\": [1]}") << "object";
+        QTest::newRow("bad id") << QByteArray(R"({"tasks":[{"id":"../etc","kind":"rl","title":"x","reward_rate":1}]})") << "id";
+        QTest::newRow("unknown kind") << QByteArray(R"({"tasks":[{"id":"a","kind":"mining","title":"x","reward_rate":1}]})") << "kind";
+        QTest::newRow("negative reward") << QByteArray(R"({"tasks":[{"id":"a","kind":"rl","title":"x","reward_rate":-1}]})") << "reward_rate";
+        QTest::newRow("duplicate") << QByteArray(R"({"tasks":[{"id":"a","kind":"rl","title":"x","reward_rate":1},{"id":"a","kind":"rl","title":"y","reward_rate":1}]})") << "duplicate";
+        QTest::newRow("bad requirement") << QByteArray(R"({"tasks":[{"id":"a","kind":"rl","title":"x","reward_rate":1,"requirements":{"min_cpu_cores":"many"}}]})") << "min_cpu_cores";
+    }
+    void badTaskListsAreRefused()
+    {
+        QFETCH(QByteArray, json);
+        QFETCH(QString, fragment);
+        auto catalogue = TaskCatalogue::fromJson(json);
+        QVERIFY(!catalogue);
+        QVERIFY2(catalogue.error().contains(fragment), qPrintable(catalogue.error()));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestJson)
+#include "tst_json.moc"
