@@ -118,8 +118,8 @@ ResolvedState resolveState(const StateInputs &in)
         out.why = QStringLiteral("Cannot reach the hub");
         if (!in.hubError.isEmpty())
             out.why += QStringLiteral(" (") + in.hubError + QLatin1Char(')');
-        if (in.retryInSeconds > 0)
-            out.why += QStringLiteral("; retrying in %1 s").arg(in.retryInSeconds);
+        out.why += in.retryInSeconds > 0 ? QStringLiteral("; retrying in %1 s").arg(in.retryInSeconds)
+                                         : QStringLiteral("; retrying now");
     } else if (const PauseReason reason = primaryReason(in.pauseReasons); reason != PauseReason::None) {
         out.state = NodeState::Paused;
         out.reason = reason;

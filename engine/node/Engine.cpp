@@ -173,8 +173,7 @@ void Engine::sampleSystem()
 
 void Engine::updateState()
 {
-    if (m_retryAt.isValid())
-        m_inputs.retryInSeconds = int(qMax<qint64>(0, QDateTime::currentDateTimeUtc().secsTo(m_retryAt)));
+    m_inputs.retryInSeconds = secondsUntilRetry();
     const ResolvedState resolved = resolveState(m_inputs);
     if (resolved.state != m_snapshot.state || !m_snapshot.stateSince.isValid()) {
         if (m_snapshot.stateSince.isValid())
@@ -195,6 +194,14 @@ void Engine::updateState()
     markDirty();
 }
 
+int Engine::secondsUntilRetry() const
+{
+    if (!m_retryAt.isValid())
+        return 0;
+    const qint64 ms = QDateTime::currentDateTimeUtc().msecsTo(m_retryAt);
+    return ms <= 0 ? 0 : int((ms + 999) / 1000); // round up: "in 1 s" until the attempt starts
+}
+
 void Engine::markDirty()
 {
     if (m_publishTimer.isActive())
@@ -208,7 +215,7 @@ void Engine::publish()
     m_publishTimer.stop();
     if (m_retryAt.isValid() && m_inputs.hubLink == HubLink::Lost) {
         // Keep the "retrying in N s" countdown honest.
-        const int seconds = int(qMax<qint64>(0, QDateTime::currentDateTimeUtc().secsTo(m_retryAt)));
+        const int seconds = secondsUntilRetry();
         if (seconds != m_inputs.retryInSeconds) {
             m_inputs.retryInSeconds = seconds;
             m_snapshot.why = resolveState(m_inputs).why;

@@ -56,6 +56,7 @@ private:
     void sampleSystem();
     void updateState();
     void markDirty();
+    int secondsUntilRetry() const;
     void publish();
     void emitEvent(EngineEvent event);
 

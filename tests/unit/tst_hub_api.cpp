@@ -5,6 +5,8 @@
 #include "net/RequestSigning.h"
 
 #include <QDateTime>
+#include <QDir>
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QNetworkAccessManager>
@@ -238,6 +240,25 @@ private Q_SLOTS:
     {
         QCOMPARE(send("GET", QStringLiteral("/v1/health")).status, 200);
         QCOMPARE(sendSigned("POST", QStringLiteral("/v1/nodes/heartbeat"), {{QStringLiteral("state"), QStringLiteral("idle")}}, *m_node).status, 200);
+    }
+
+    void damagedDatabaseIsReportedAndKept()
+    {
+        QTemporaryDir dir;
+        QVERIFY(QDir().mkpath(dir.path()));
+        QFile db(dir.filePath(QStringLiteral("hub.sqlite")));
+        QVERIFY(db.open(QIODevice::WriteOnly));
+        const QByteArray garbage = QByteArray("SQLite format 3") + QByteArray(4096, '\x5a');
+        db.write(garbage);
+        db.close();
+        HubConfig config;
+        config.dataDir = dir.path();
+        HubService hub(config);
+        const Status started = hub.start();
+        QVERIFY(!started);
+        QVERIFY2(started.error().contains(QStringLiteral("hub.sqlite")), qPrintable(started.error()));
+        QVERIFY(db.open(QIODevice::ReadOnly));
+        QCOMPARE(db.readAll(), garbage);
     }
 
     void stateSurvivesRestart()

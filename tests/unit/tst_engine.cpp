@@ -1,0 +1,140 @@
+// The engine through its only door, EngineController: a real engine thread and a real embedded hub on loopback.
+#include "node/EngineController.h"
+
+#include <QElapsedTimer>
+#include <QFile>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace cohort;
+
+class TestEngine : public QObject {
+    Q_OBJECT
+
+    static bool hasEvent(const QSignalSpy &spy, const QString &fragment)
+    {
+        for (const auto &args : spy)
+            if (args.at(0).value<EngineEvent>().message.contains(fragment))
+                return true;
+        return false;
+    }
+
+private Q_SLOTS:
+    void lifecycleOnEmbeddedNetwork()
+    {
+        QTemporaryDir dir;
+        EngineController controller(EngineOptions{dir.path(), {}, QStringLiteral("tester"), {}, 0});
+        QSignalSpy events(&controller, &EngineController::eventOccurred);
+        controller.start();
+        QTRY_COMPARE_WITH_TIMEOUT(controller.snapshot().state, NodeState::Idle, 20'000);
+        const EngineSnapshot s = controller.snapshot();
+        QVERIFY(s.nodeId.startsWith(QStringLiteral("n-")));
+        QVERIFY(s.hubEmbedded);
+        QVERIFY(s.hubUrl.startsWith(QStringLiteral("http://127.0.0.1:")));
+        QCOMPARE(s.hubUrl, controller.embeddedHubUrl());
+        QTRY_COMPARE_WITH_TIMEOUT(controller.snapshot().tasks.size(), 3, 10'000);
+        QVERIFY(!controller.snapshot().computeDevice.isEmpty());
+        QTRY_VERIFY_WITH_TIMEOUT(controller.snapshot().system.memTotalBytes > 0 || QSysInfo::productType() != QLatin1String("debian"), 5000);
+        QVERIFY(hasEvent(events, QStringLiteral("Registered with the local network")));
+        QVERIFY(QFile::exists(dir.filePath(QStringLiteral("identity/node.key"))));
+        QVERIFY(QFile::exists(dir.filePath(QStringLiteral("hub/hub.sqlite"))));
+
+        controller.pause();
+        QTRY_COMPARE_WITH_TIMEOUT(controller.snapshot().state, NodeState::Paused, 5000);
+        QCOMPARE(controller.snapshot().reason, PauseReason::User);
+        QCOMPARE(controller.snapshot().why, QStringLiteral("Paused by you"));
+        controller.togglePause();
+        QTRY_COMPARE_WITH_TIMEOUT(controller.snapshot().state, NodeState::Idle, 5000);
+
+        controller.joinTask(QStringLiteral("arith-rl"));
+        QTRY_COMPARE_WITH_TIMEOUT(controller.snapshot().joinedTaskId, QStringLiteral("arith-rl"), 5000);
+        QVERIFY(controller.snapshot().why.contains(QStringLiteral("cannot run rl work yet")));
+        controller.joinTask(QStringLiteral("no-such-task"));
+        QTRY_VERIFY_WITH_TIMEOUT(hasEvent(events, QStringLiteral("no task 'no-such-task'")), 5000);
+
+        QSignalSpy stopped(&controller, &EngineController::stopped);
+        controller.stop();
+        QVERIFY(stopped.wait(10'000));
+        QCOMPARE(controller.snapshot().state, NodeState::Stopping);
+        QVERIFY(!controller.isRunning());
+    }
+
+    void snapshotsAreRateLimited()
+    {
+        QTemporaryDir dir;
+        EngineController controller(EngineOptions{dir.path(), {}, {}, {}, 0});
+        controller.start();
+        QTRY_COMPARE_WITH_TIMEOUT(controller.snapshot().state, NodeState::Idle, 20'000);
+        QSignalSpy snapshots(&controller, &EngineController::snapshotChanged);
+        QElapsedTimer clock;
+        clock.start();
+        // 400 state changes as fast as the queue takes them.
+        for (int i = 0; i < 200; ++i) {
+            controller.pause();
+            controller.resume();
+        }
+        QTRY_VERIFY_WITH_TIMEOUT(clock.elapsed() > 1500, 5000); // let the engine drain the queue and publish
+        const double seconds = clock.elapsed() / 1000.0;
+        QVERIFY2(snapshots.count() <= int(seconds * 4) + 2,
+                 qPrintable(QStringLiteral("%1 snapshots in %2 s").arg(snapshots.count()).arg(seconds)));
+        QVERIFY(snapshots.count() >= 1);
+        QTRY_COMPARE_WITH_TIMEOUT(controller.snapshot().state, NodeState::Idle, 5000); // the last command wins
+        QSignalSpy stopped(&controller, &EngineController::stopped);
+        controller.stop();
+        QVERIFY(stopped.wait(10'000));
+    }
+
+    void reconfigureRestartsWithNewOptions()
+    {
+        QTemporaryDir a, b;
+        EngineController controller(EngineOptions{a.path(), {}, {}, {}, 0});
+        controller.start();
+        QTRY_COMPARE_WITH_TIMEOUT(controller.snapshot().state, NodeState::Idle, 20'000);
+        const QString firstId = controller.snapshot().nodeId;
+        controller.reconfigure(EngineOptions{b.path(), {}, {}, {}, 0});
+        QTRY_VERIFY_WITH_TIMEOUT(controller.snapshot().state == NodeState::Idle && controller.snapshot().nodeId != firstId &&
+                                     !controller.snapshot().nodeId.isEmpty(),
+                                 20'000);
+        QVERIFY(QFile::exists(b.filePath(QStringLiteral("identity/node.key"))));
+        QSignalSpy stopped(&controller, &EngineController::stopped);
+        controller.stop();
+        QVERIFY(stopped.wait(10'000));
+    }
+
+    void damagedIdentityIsAnErrorWithAReason()
+    {
+        QTemporaryDir dir;
+        QVERIFY(QDir().mkpath(dir.filePath(QStringLiteral("identity"))));
+        QFile key(dir.filePath(QStringLiteral("identity/node.key")));
+        QVERIFY(key.open(QIODevice::WriteOnly));
+        key.write("{ truncated");
+        key.close();
+        EngineController controller(EngineOptions{dir.path(), {}, {}, {}, 0});
+        controller.start();
+        QTRY_COMPARE_WITH_TIMEOUT(controller.snapshot().state, NodeState::Error, 20'000);
+        QVERIFY(controller.snapshot().why.contains(QStringLiteral("damaged")));
+        QVERIFY(key.open(QIODevice::ReadOnly));
+        QCOMPARE(key.readAll(), QByteArray("{ truncated")); // kept for the user
+        QSignalSpy stopped(&controller, &EngineController::stopped);
+        controller.stop();
+        QVERIFY(stopped.wait(10'000));
+    }
+
+    void unreachableHubIsOfflineAndSaysWhy()
+    {
+        QTemporaryDir dir;
+        EngineController controller(EngineOptions{dir.path(), QStringLiteral("http://127.0.0.1:9"), {}, {}, 0});
+        controller.start();
+        QTRY_COMPARE_WITH_TIMEOUT(controller.snapshot().state, NodeState::Offline, 20'000);
+        QVERIFY(controller.snapshot().why.startsWith(QStringLiteral("Cannot reach the hub")));
+        QVERIFY(controller.snapshot().why.contains(QStringLiteral("retrying in")));
+        QVERIFY(!controller.snapshot().hubEmbedded);
+        QSignalSpy stopped(&controller, &EngineController::stopped);
+        controller.stop();
+        QVERIFY(stopped.wait(10'000));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestEngine)
+#include "tst_engine.moc"
