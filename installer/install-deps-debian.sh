@@ -18,6 +18,8 @@ packages=(
   libquazip1-qt6-dev libsodium-dev libssl-dev zlib1g-dev
   # headless display for GUI tests and for running the app without a desktop
   xvfb xauth
+  # SHARDCAST relays and the download benchmark peers
+  nginx-light curl aria2
   # fuzzing (libFuzzer ships with clang)
   clang libclang-rt-dev
 )

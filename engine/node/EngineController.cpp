@@ -69,6 +69,11 @@ void EngineController::startEngine(const QString &hubUrl, bool embedded)
     connect(engine, &Engine::stopped, this, [this] {
         shutdownThreads();
         m_running = false;
+        if (m_restarting) {
+            m_restarting = false; // a restart is not a stop: nobody outside needs to hear about it
+            start();
+            return;
+        }
         Q_EMIT stopped();
     }, Qt::QueuedConnection);
     connect(&m_engineThread, &QThread::finished, engine, &QObject::deleteLater);
@@ -129,6 +134,7 @@ void EngineController::stop()
         return;
     }
     m_stopRequested = true;
+    m_restarting = false;
     if (m_engine)
         QMetaObject::invokeMethod(m_engine, &Engine::stop, Qt::QueuedConnection);
     else {
@@ -149,12 +155,14 @@ void EngineController::reconfigure(const EngineOptions &options)
         return;
     Q_EMIT eventOccurred(EngineEvent::info(QStringLiteral("settings"), QStringLiteral("Settings changed; restarting the engine")));
     // Restart: stop the old engine (it says goodbye to its hub), then start with the new options.
-    auto restart = std::make_shared<QMetaObject::Connection>();
-    *restart = connect(this, &EngineController::stopped, this, [this, restart] {
-        disconnect(*restart);
+    if (!m_engine) {
+        shutdownThreads(); // the embedded hub was still starting
+        m_running = false;
         start();
-    });
-    stop();
+        return;
+    }
+    m_restarting = true;
+    QMetaObject::invokeMethod(m_engine, &Engine::stop, Qt::QueuedConnection);
 }
 
 void EngineController::shutdownThreads()

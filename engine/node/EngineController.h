@@ -43,6 +43,7 @@ public Q_SLOTS:
     void joinTask(const QString &taskId);
     void leaveTask();
     // Restarts the engine with new options (e.g. the hub URL changed in settings). No-op if unchanged.
+    // A restart does not emit stopped().
     void reconfigure(const cohort::EngineOptions &options);
     // Asks the engine to stop cleanly; stopped() follows.
     void stop();
@@ -66,6 +67,7 @@ private:
     bool m_running = false;
     bool m_stopRequested = false;
     bool m_pendingPause = false;
+    bool m_restarting = false;
 };
 
 } // namespace cohort

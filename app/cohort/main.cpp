@@ -1,0 +1,57 @@
+// cohort: the desktop app. Parses the command line and hands over to DesktopApp; nothing else.
+#include "settings/Settings.h"
+#include "ui/DesktopApp.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QDir>
+
+#include <cstdio>
+
+namespace {
+
+// Exits with a message for --help, --version and anything that cannot be used.
+cohort::LaunchOptions parseCommandLine(const QApplication &app)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("Lend this computer to decentralized AI training."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    const QCommandLineOption hub(QStringLiteral("hub"),
+                                 QStringLiteral("Use the hub at URL for this run (empty: a local network on this computer). Not saved."),
+                                 QStringLiteral("URL"));
+    const QCommandLineOption dataDir(QStringLiteral("data-dir"),
+                                     QStringLiteral("Keep identity, models and history in DIR for this run. Not saved."),
+                                     QStringLiteral("DIR"));
+    const QCommandLineOption minimized(QStringLiteral("minimized"),
+                                       QStringLiteral("Start in the notification area (the window opens anyway if there is none)."));
+    parser.addOptions({hub, dataDir, minimized});
+    parser.process(app);
+
+    cohort::LaunchOptions launch;
+    cohort::SettingsValues check; // reuse the settings rules so the command line cannot smuggle in bad values
+    if (parser.isSet(hub))
+        launch.hubUrl = check.hubUrl = parser.value(hub);
+    if (parser.isSet(dataDir))
+        launch.dataDir = check.dataDir = QDir::cleanPath(QDir::current().absoluteFilePath(parser.value(dataDir)));
+    launch.minimized = parser.isSet(minimized);
+
+    const QList<cohort::SettingsError> errors = cohort::Settings::validate(check);
+    for (const cohort::SettingsError &error : errors) {
+        const QString option = error.key == QLatin1String("hubUrl") ? QStringLiteral("--hub") : QStringLiteral("--data-dir");
+        std::fprintf(stderr, "cohort: %s: %s\n", qPrintable(option), qPrintable(error.message));
+    }
+    if (!errors.isEmpty())
+        std::exit(2);
+    return launch;
+}
+
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    QApplication app(argc, argv);
+    cohort::DesktopApp::describeApplication(QStringLiteral(COHORT_VERSION_STRING));
+    cohort::DesktopApp desktop(parseCommandLine(app));
+    return desktop.run();
+}

@@ -1,0 +1,101 @@
+// Renders the window's pages, the settings dialog and the state icons to PNG files, with sample data.
+// Usage: QT_QPA_PLATFORM=offscreen cohort_gui_screenshots [output-folder]   (default: /tmp)
+#include "SampleSnapshots.h"
+#include "platform/Autostart.h"
+#include "settings/Settings.h"
+#include "ui/InlineErrorLabel.h"
+#include "ui/MainWindow.h"
+#include "ui/SettingsDialog.h"
+#include "ui/StateIcons.h"
+#include "ui/TasksPage.h"
+
+#include <QApplication>
+#include <QLineEdit>
+#include <QPainter>
+#include <QTemporaryDir>
+
+#include <cstdio>
+
+using namespace cohort;
+
+namespace {
+
+bool save(QWidget &widget, const QString &path)
+{
+    widget.show();
+    QCoreApplication::processEvents();
+    const bool ok = widget.grab().save(path);
+    std::printf("%s %s\n", ok ? "wrote" : "FAILED", qPrintable(path));
+    return ok;
+}
+
+// Every state icon at tray and dashboard sizes, on a light and a dark panel.
+bool saveIconSheet(const QString &path)
+{
+    const QList<NodeState> states{NodeState::Starting, NodeState::Idle,   NodeState::Working, NodeState::Downloading,
+                                  NodeState::Syncing,  NodeState::Throttled, NodeState::Paused, NodeState::Offline,
+                                  NodeState::Error};
+    const QList<int> sizes{16, 24, 48};
+    const int cell = 64;
+    QImage sheet(cell * int(states.size()), cell * int(sizes.size()) * 2, QImage::Format_ARGB32);
+    QPainter painter(&sheet);
+    painter.fillRect(0, 0, sheet.width(), sheet.height() / 2, QColor(0xf4, 0xf4, 0xf5));
+    painter.fillRect(0, sheet.height() / 2, sheet.width(), sheet.height() / 2, QColor(0x27, 0x27, 0x2a));
+    for (int background = 0; background < 2; ++background) {
+        for (int s = 0; s < sizes.size(); ++s) {
+            for (int i = 0; i < states.size(); ++i) {
+                const int size = sizes.at(s);
+                const int x = i * cell + (cell - size) / 2;
+                const int y = (background * int(sizes.size()) + s) * cell + (cell - size) / 2;
+                painter.drawPixmap(x, y, stateIcon(states.at(i)).pixmap(size, size));
+            }
+        }
+    }
+    painter.end();
+    const bool ok = sheet.save(path);
+    std::printf("%s %s\n", ok ? "wrote" : "FAILED", qPrintable(path));
+    return ok;
+}
+
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    QApplication app(argc, argv);
+    const QString out = argc > 1 ? QString::fromLocal8Bit(argv[1]) : QStringLiteral("/tmp");
+    bool ok = true;
+
+    MainWindow window;
+    EngineSnapshot snapshot = samples::snapshot(NodeState::Idle, QStringLiteral("Connected; no task joined"));
+    window.showSnapshot(snapshot);
+    const QStringList categories{QStringLiteral("lifecycle"), QStringLiteral("hub"), QStringLiteral("task")};
+    for (int i = 0; i < 40; ++i) {
+        const auto severity = i % 13 == 7 ? EngineEvent::Severity::Error
+                              : i % 5 == 3 ? EngineEvent::Severity::Warning
+                                           : EngineEvent::Severity::Info;
+        window.appendEvent(samples::event(severity, categories.at(i % 3), QStringLiteral("Sample event number %1").arg(i)));
+    }
+    ok &= save(window, out + QStringLiteral("/cohort-dashboard.png"));
+    window.showPage(MainWindow::TasksPageIndex);
+    window.tasksPage()->joinSelected();
+    ok &= save(window, out + QStringLiteral("/cohort-tasks.png"));
+    window.showPage(MainWindow::EarningsPageIndex);
+    ok &= save(window, out + QStringLiteral("/cohort-earnings.png"));
+    window.showPage(MainWindow::ActivityPageIndex);
+    ok &= save(window, out + QStringLiteral("/cohort-activity.png"));
+    window.showPage(MainWindow::DashboardPageIndex);
+    window.showSnapshot(samples::userPaused());
+    ok &= save(window, out + QStringLiteral("/cohort-dashboard-paused.png"));
+
+    QTemporaryDir dir;
+    qputenv("COHORT_AUTOSTART_DIR", dir.filePath(QStringLiteral("autostart")).toLocal8Bit());
+    Settings settings(dir.filePath(QStringLiteral("cohort.ini")));
+    const auto autostart = createAutostart(QStringLiteral("/usr/bin/cohort"));
+    SettingsDialog dialog(&settings, autostart.get());
+    dialog.findChild<QLineEdit *>(QStringLiteral("hubUrlEdit"))->setText(QStringLiteral("ftp://x"));
+    dialog.apply();
+    ok &= save(dialog, out + QStringLiteral("/cohort-settings.png"));
+
+    ok &= saveIconSheet(out + QStringLiteral("/cohort-icons.png"));
+    return ok ? 0 : 1;
+}

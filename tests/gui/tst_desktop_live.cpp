@@ -1,0 +1,79 @@
+// The desktop window wired to a real engine with the embedded local hub: registration, the task
+// catalogue, and Pause/Resume round trips through the engine thread, observed only through the UI.
+#include "node/EngineController.h"
+#include "ui/DashboardPage.h"
+#include "ui/EngineBinding.h"
+#include "ui/MainWindow.h"
+#include "ui/TasksPage.h"
+
+#include <QLabel>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace cohort;
+
+class TestDesktopLive : public QObject {
+    Q_OBJECT
+private:
+    static QString labelText(const QWidget *root, const char *name)
+    {
+        const auto *label = root->findChild<QLabel *>(QLatin1String(name));
+        return label ? label->text() : QString();
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true); // nothing the engine writes lands in the real home
+    }
+
+    void pauseAndResumeThroughTheWindow()
+    {
+        QTemporaryDir dataDir;
+        QVERIFY(dataDir.isValid());
+        EngineOptions options;
+        options.dataDir = dataDir.path();
+        options.nodeName = QStringLiteral("desktop-live-test");
+        // hubUrl left empty: the controller starts the embedded local network.
+
+        EngineController controller(options);
+        MainWindow window;
+        bindWindowToEngine(&window, &controller);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        controller.start();
+
+        const DashboardPage *dashboard = window.dashboardPage();
+        QTRY_VERIFY_WITH_TIMEOUT(dashboard->stateTitleText() == QStringLiteral("Idle"), 20000);
+        const QString nodeId = labelText(dashboard, "nodeId");
+        QVERIFY2(!nodeId.isEmpty() && nodeId != QStringLiteral("not yet"), qPrintable(nodeId));
+        QCOMPARE(labelText(dashboard, "nodeName"), QStringLiteral("desktop-live-test"));
+        QVERIFY2(labelText(dashboard, "hubUrl").contains(QStringLiteral("Local network")), qPrintable(labelText(dashboard, "hubUrl")));
+        QTRY_VERIFY_WITH_TIMEOUT(window.tasksPage()->taskCount() >= 2, 20000);
+        QVERIFY(window.activityPage() != nullptr);
+
+        auto *pauseButton = dashboard->findChild<QPushButton *>(QStringLiteral("pauseButton"));
+        QVERIFY(pauseButton);
+        QCOMPARE(pauseButton->text(), QStringLiteral("Pause"));
+        QTest::mouseClick(pauseButton, Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(dashboard->stateTitleText() == QStringLiteral("Paused"), 10000);
+        QVERIFY2(dashboard->whyText().contains(QStringLiteral("paused by you"), Qt::CaseInsensitive), qPrintable(dashboard->whyText()));
+        QVERIFY(window.statusText().contains(QStringLiteral("Paused")));
+        QTRY_COMPARE_WITH_TIMEOUT(pauseButton->text(), QStringLiteral("Resume"), 5000);
+
+        QTest::mouseClick(pauseButton, Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(dashboard->stateTitleText() == QStringLiteral("Idle"), 10000);
+        QCOMPARE(pauseButton->text(), QStringLiteral("Pause"));
+
+        QSignalSpy stopped(&controller, &EngineController::stopped);
+        controller.stop();
+        QVERIFY(stopped.count() == 1 || stopped.wait(20000));
+        QVERIFY(!controller.isRunning());
+    }
+};
+
+QTEST_MAIN(TestDesktopLive)
+#include "tst_desktop_live.moc"

@@ -1,0 +1,277 @@
+// The main window, its pages and the tray icon, fed with hand-made snapshots (no engine).
+#include "SampleSnapshots.h"
+#include "ui/ActivityModel.h"
+#include "ui/ActivityPage.h"
+#include "ui/DashboardPage.h"
+#include "ui/DisplayFormat.h"
+#include "ui/EarningsPage.h"
+#include "ui/MainWindow.h"
+#include "ui/StateIcons.h"
+#include "ui/TasksPage.h"
+#include "ui/TrayIcon.h"
+
+#include <QAction>
+#include <QFile>
+#include <QLabel>
+#include <QMenu>
+#include <QPushButton>
+#include <QScrollBar>
+#include <QSet>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTableWidget>
+#include <QtTest>
+
+using namespace cohort;
+
+class TestMainWindow : public QObject {
+    Q_OBJECT
+private:
+    static QString labelText(const QWidget &root, const char *name)
+    {
+        const auto *label = root.findChild<QLabel *>(QLatin1String(name));
+        return label ? label->text() : QStringLiteral("<missing %1>").arg(QLatin1String(name));
+    }
+
+private Q_SLOTS:
+    void dashboardShowsSnapshot()
+    {
+        MainWindow window;
+        EngineSnapshot s = samples::snapshot(NodeState::Working, QStringLiteral("Working: task arith-rl, step 12"));
+        window.showSnapshot(s);
+
+        const DashboardPage &page = *window.dashboardPage();
+        QCOMPARE(labelText(page, "stateTitle"), QStringLiteral("Working"));
+        QCOMPARE(labelText(page, "stateWhy"), QStringLiteral("Working: task arith-rl, step 12"));
+        QCOMPARE(labelText(page, "nodeId"), QStringLiteral("n-7f3a9c21d4e8b605"));
+        QCOMPARE(labelText(page, "nodeName"), QStringLiteral("workshop-pc"));
+        QVERIFY(labelText(page, "hubUrl").contains(QStringLiteral("Local network (embedded)")));
+        QVERIFY(labelText(page, "hubUrl").contains(QStringLiteral("http://127.0.0.1:47113")));
+        QCOMPARE(labelText(page, "computeDevice"), QStringLiteral("CPU (LibTorch 1.13.1, 2 threads)"));
+        QVERIFY2(labelText(page, "cpuUsage").startsWith(QStringLiteral("37%")), qPrintable(labelText(page, "cpuUsage")));
+        const QString memory = labelText(page, "memoryUsage");
+        QVERIFY2(memory.contains(display::bytes(s.system.memUsedBytes)) && memory.contains(display::bytes(s.system.memTotalBytes)) &&
+                     memory.contains(QStringLiteral("38%")),
+                 qPrintable(memory));
+        QVERIFY(memory.contains(QStringLiteral("GiB")));
+        QCOMPARE(labelText(page, "joinedTask"), QStringLiteral("none"));
+        QVERIFY(window.statusText().contains(QStringLiteral("Working")));
+        QVERIFY(window.statusText().contains(QStringLiteral("step 12")));
+
+        // A later snapshot replaces everything: nothing sticks from the previous one.
+        s.state = NodeState::Offline;
+        s.why = QStringLiteral("Cannot reach the hub; retrying in 8 s");
+        s.hubEmbedded = false;
+        s.hubUrl = QStringLiteral("https://hub.example.org");
+        s.system.cpuPercent = -1;
+        s.joinedTaskId = QStringLiteral("arith-rl");
+        window.showSnapshot(s);
+        QCOMPARE(labelText(page, "stateTitle"), QStringLiteral("Offline"));
+        QCOMPARE(labelText(page, "stateWhy"), s.why);
+        QCOMPARE(labelText(page, "hubUrl"), QStringLiteral("https://hub.example.org"));
+        QCOMPARE(labelText(page, "cpuUsage"), QStringLiteral("measuring…"));
+        QCOMPARE(labelText(page, "joinedTask"), QStringLiteral("Arithmetic reasoning (RL)"));
+    }
+
+    void pauseButtonAsksForTheOppositeOfWhatIsShown()
+    {
+        MainWindow window;
+        QSignalSpy pauses(&window, &MainWindow::pauseRequested);
+        QSignalSpy resumes(&window, &MainWindow::resumeRequested);
+        auto *button = window.dashboardPage()->findChild<QPushButton *>(QStringLiteral("pauseButton"));
+        QVERIFY(button);
+
+        window.showSnapshot(samples::snapshot(NodeState::Idle, QStringLiteral("Connected; no task joined")));
+        QCOMPARE(button->text(), QStringLiteral("Pause"));
+        button->click();
+        QCOMPARE(pauses.count(), 1);
+        QCOMPARE(resumes.count(), 0);
+
+        window.showSnapshot(samples::userPaused());
+        QCOMPARE(button->text(), QStringLiteral("Resume"));
+        QVERIFY(window.pauseAction()->text().contains(QStringLiteral("Resume")));
+        button->click();
+        window.pauseAction()->trigger();
+        QCOMPARE(resumes.count(), 2);
+        QCOMPARE(pauses.count(), 1);
+    }
+
+    void eachStateHasItsOwnIcon()
+    {
+        const QList<NodeState> distinct{NodeState::Starting, NodeState::Idle,   NodeState::Working,
+                                        NodeState::Downloading, NodeState::Syncing, NodeState::Throttled,
+                                        NodeState::Paused,   NodeState::Offline, NodeState::Error};
+        QSet<QString> paths;
+        for (NodeState state : distinct) {
+            const QString path = stateIconPath(state);
+            QVERIFY2(QFile::exists(path), qPrintable(path));
+            QVERIFY2(path.contains(nodeStateName(state)), qPrintable(path));
+            // Needs the SVG icon engine: a null pixmap here means the icons would be blank in the tray.
+            QVERIFY2(!stateIcon(state).pixmap(16, 16).isNull(), qPrintable(path));
+            paths.insert(path);
+        }
+        QCOMPARE(paths.size(), distinct.size());
+        QCOMPARE(stateIconPath(NodeState::Connecting), stateIconPath(NodeState::Starting));
+        QVERIFY(QFile::exists(stateIconPath(NodeState::Stopping)));
+        QVERIFY(!appIcon().pixmap(32, 32).isNull());
+    }
+
+    void trayFollowsTheSnapshot()
+    {
+        TrayIcon tray;
+        EngineSnapshot s = samples::snapshot(NodeState::Downloading, QStringLiteral("Downloading the model: v3, 41%"));
+        tray.showSnapshot(s);
+        QCOMPARE(tray.iconPath(), stateIconPath(NodeState::Downloading));
+        QCOMPARE(tray.toolTip(), QStringLiteral("Cohort — Downloading: Downloading the model: v3, 41%"));
+        QCOMPARE(tray.pauseAction()->text(), QStringLiteral("Pause"));
+
+        tray.showSnapshot(samples::userPaused());
+        QCOMPARE(tray.iconPath(), stateIconPath(NodeState::Paused));
+        QVERIFY(tray.toolTip().contains(QStringLiteral("Paused")));
+        QVERIFY(tray.toolTip().contains(QStringLiteral("Paused by you")));
+        QCOMPARE(tray.pauseAction()->text(), QStringLiteral("Resume"));
+        QSignalSpy resumes(&tray, &TrayIcon::resumeRequested);
+        tray.pauseAction()->trigger();
+        QCOMPARE(resumes.count(), 1);
+
+        // The menu offers exactly what the brief promises, in order.
+        QStringList texts;
+        for (QAction *action : tray.menu()->actions())
+            if (!action->isSeparator())
+                texts << action->text();
+        QCOMPARE(texts, (QStringList{QStringLiteral("Open Cohort"), QStringLiteral("Resume"), QStringLiteral("Settings…"),
+                                     QStringLiteral("Quit")}));
+
+        s.why = QString(300, QLatin1Char('x'));
+        QVERIFY(TrayIcon::toolTipFor(s).size() <= 127);
+        QVERIFY(TrayIcon::toolTipFor(s).startsWith(QStringLiteral("Cohort — Downloading: xxx")));
+    }
+
+    void activityModelDropsOldestPastItsCap()
+    {
+        ActivityModel model(10);
+        for (int i = 0; i < 25; ++i)
+            model.append(samples::event(EngineEvent::Severity::Info, QStringLiteral("hub"), QStringLiteral("event %1").arg(i)));
+        QCOMPARE(model.rowCount(), 10);
+        QCOMPARE(model.data(model.index(0, ActivityModel::MessageColumn)).toString(), QStringLiteral("event 15"));
+        QCOMPARE(model.data(model.index(9, ActivityModel::MessageColumn)).toString(), QStringLiteral("event 24"));
+        QCOMPARE(model.data(model.index(9, ActivityModel::CategoryColumn)).toString(), QStringLiteral("hub"));
+
+        model.append(samples::event(EngineEvent::Severity::Error, QStringLiteral("task"), QStringLiteral("boom")));
+        QCOMPARE(model.rowCount(), 10);
+        QCOMPARE(model.data(model.index(9, ActivityModel::SeverityColumn)).toString(), QStringLiteral("Error"));
+        QVERIFY(model.data(model.index(9, ActivityModel::SeverityColumn), Qt::DecorationRole).isValid());
+
+        MainWindow window; // the real page uses the documented cap
+        QCOMPARE(window.activityPage()->model()->capacity(), 5000);
+        for (int i = 0; i < 5003; ++i)
+            window.appendEvent(samples::event(EngineEvent::Severity::Info, QStringLiteral("lifecycle"), QString::number(i)));
+        QCOMPARE(window.activityPage()->model()->rowCount(), 5000);
+        QCOMPARE(window.activityPage()->model()->eventAt(0).message, QStringLiteral("3"));
+    }
+
+    void activityFollowsNewestUnlessScrolledUp()
+    {
+        MainWindow window;
+        window.showPage(MainWindow::ActivityPageIndex);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        ActivityPage *page = window.activityPage();
+        QScrollBar *bar = page->view()->verticalScrollBar();
+        for (int i = 0; i < 300; ++i)
+            page->appendEvent(samples::event(EngineEvent::Severity::Info, QStringLiteral("hub"), QString::number(i)));
+        QTRY_VERIFY(bar->maximum() > 0);
+        QTRY_COMPARE(bar->value(), bar->maximum());
+
+        bar->setValue(0); // the user scrolls up to read
+        QVERIFY(!page->isFollowingNewest());
+        for (int i = 0; i < 50; ++i)
+            page->appendEvent(samples::event(EngineEvent::Severity::Info, QStringLiteral("hub"), QString::number(i)));
+        QTRY_VERIFY(bar->maximum() > 0);
+        QCoreApplication::processEvents();
+        QCOMPARE(bar->value(), 0);
+
+        bar->setValue(bar->maximum()); // back at the bottom: follow again
+        QVERIFY(page->isFollowingNewest());
+        const int before = bar->maximum();
+        for (int i = 0; i < 50; ++i)
+            page->appendEvent(samples::event(EngineEvent::Severity::Info, QStringLiteral("hub"), QString::number(i)));
+        QTRY_VERIFY(bar->maximum() > before);
+        QTRY_COMPARE(bar->value(), bar->maximum());
+    }
+
+    void tasksPageListsTasksAndExplainsJoin()
+    {
+        MainWindow window;
+        QSignalSpy joins(&window, &MainWindow::joinTaskRequested);
+        window.showSnapshot(samples::snapshot(NodeState::Idle, QStringLiteral("Connected; no task joined")));
+        TasksPage *page = window.tasksPage();
+        QCOMPARE(page->taskCount(), 2);
+        auto *table = page->findChild<QTableWidget *>(QStringLiteral("taskTable"));
+        QVERIFY(table);
+        QCOMPARE(table->rowCount(), 2);
+        QCOMPARE(table->item(0, 0)->text(), QStringLiteral("Arithmetic reasoning (RL)"));
+        QCOMPARE(table->item(1, 0)->text(), QStringLiteral("Sorting model (DiLoCo)"));
+        QVERIFY(table->item(0, 2)->text().contains(QStringLiteral("1.5 credits")));
+        QVERIFY(table->item(1, 3)->text().contains(QStringLiteral("GPU")));
+
+        QVERIFY(page->noteText().isEmpty());
+        QVERIFY(page->selectTask(QStringLiteral("sort-diloco")));
+        page->findChild<QPushButton *>(QStringLiteral("joinButton"))->click();
+        QVERIFY2(page->noteText().contains(QStringLiteral("Joining DiLoCo tasks is coming in a later version")),
+                 qPrintable(page->noteText()));
+        QVERIFY(page->selectTask(QStringLiteral("arith-rl")));
+        page->joinSelected();
+        QVERIFY(page->noteText().contains(QStringLiteral("Joining RL tasks is coming in a later version")));
+        QCOMPARE(joins.count(), 0); // nothing was sent to the engine
+
+        // A build with a work loop only has to declare the kind joinable.
+        page->setJoinableKinds({QStringLiteral("rl")});
+        page->joinSelected();
+        QCOMPARE(joins.count(), 1);
+        QCOMPARE(joins.first().first().toString(), QStringLiteral("arith-rl"));
+        QVERIFY(page->noteText().isEmpty());
+
+        // The joined task is marked, and the selection survives snapshots that repeat the catalogue.
+        EngineSnapshot joined = samples::snapshot(NodeState::Working, QStringLiteral("Working"));
+        joined.joinedTaskId = QStringLiteral("arith-rl");
+        window.showSnapshot(joined);
+        QCOMPARE(table->item(0, 4)->text(), QStringLiteral("Joined"));
+        QCOMPARE(table->item(1, 4)->text(), QString());
+        QVERIFY(table->item(0, 0)->isSelected());
+        QVERIFY(!page->findChild<QPushButton *>(QStringLiteral("joinButton"))->isEnabled());
+        QVERIFY(page->findChild<QPushButton *>(QStringLiteral("leaveButton"))->isEnabled());
+    }
+
+    void earningsShowAnHonestEmptyState()
+    {
+        MainWindow window;
+        const EarningsPage &page = *window.earningsPage();
+        QVERIFY(labelText(page, "earningsEmptyState").startsWith(QStringLiteral("No earnings yet")));
+        QVERIFY(labelText(page, "pendingEarnings").startsWith(QStringLiteral("0")));
+        QVERIFY(labelText(page, "confirmedEarnings").startsWith(QStringLiteral("0")));
+        QVERIFY(!page.findChild<QLabel *>(QStringLiteral("earningsEmptyState"))->isHidden());
+    }
+
+    void closingWithoutTrayQuitsAndWithTrayHides()
+    {
+        MainWindow window;
+        QSignalSpy quits(&window, &MainWindow::quitRequested);
+        QSignalSpy hidden(&window, &MainWindow::hiddenToTray);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.setCloseHidesToTray(true);
+        QVERIFY(!window.close()); // refused: hidden instead
+        QVERIFY(!window.isVisible());
+        QCOMPARE(hidden.count(), 1);
+        QCOMPARE(quits.count(), 0);
+
+        window.show();
+        window.setCloseHidesToTray(false);
+        QVERIFY(window.close());
+        QCOMPARE(quits.count(), 1);
+    }
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_mainwindow.moc"

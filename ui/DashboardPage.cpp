@@ -1,0 +1,137 @@
+#include "ui/DashboardPage.h"
+
+#include "ui/DisplayFormat.h"
+#include "ui/StateIcons.h"
+
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+namespace cohort {
+
+namespace {
+constexpr int kStateIconSize = 56;
+}
+
+DashboardPage::DashboardPage(QWidget *parent) : QWidget(parent)
+{
+    // The headline: icon, state and the one sentence that explains it. The same words as the tray tooltip.
+    m_stateIcon = new QLabel(this);
+    m_stateIcon->setFixedSize(kStateIconSize, kStateIconSize);
+    m_stateTitle = new QLabel(this);
+    m_stateTitle->setObjectName(QStringLiteral("stateTitle"));
+    QFont titleFont = m_stateTitle->font();
+    titleFont.setPointSizeF(titleFont.pointSizeF() * 1.8);
+    titleFont.setBold(true);
+    m_stateTitle->setFont(titleFont);
+    m_why = new QLabel(this);
+    m_why->setObjectName(QStringLiteral("stateWhy"));
+    m_why->setWordWrap(true);
+    m_why->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    m_pauseButton = new QPushButton(this);
+    m_pauseButton->setObjectName(QStringLiteral("pauseButton"));
+    m_pauseButton->setMinimumWidth(110);
+    connect(m_pauseButton, &QPushButton::clicked, this, &DashboardPage::onPauseButtonClicked);
+
+    auto *headlineText = new QVBoxLayout;
+    headlineText->setSpacing(2);
+    headlineText->addWidget(m_stateTitle);
+    headlineText->addWidget(m_why);
+    auto *headline = new QHBoxLayout;
+    headline->setSpacing(14);
+    headline->addWidget(m_stateIcon, 0, Qt::AlignTop);
+    headline->addLayout(headlineText, 1);
+    headline->addWidget(m_pauseButton, 0, Qt::AlignVCenter);
+
+    auto *nodeBox = new QGroupBox(tr("This node"), this);
+    auto *nodeForm = new QFormLayout(nodeBox);
+    m_nodeId = addValueRow(nodeForm, tr("Node ID"), "nodeId");
+    m_nodeName = addValueRow(nodeForm, tr("Name"), "nodeName");
+    m_hub = addValueRow(nodeForm, tr("Hub"), "hubUrl");
+    m_registeredAt = addValueRow(nodeForm, tr("Registered"), "registeredAt");
+    m_lastHeartbeat = addValueRow(nodeForm, tr("Last heartbeat"), "lastHeartbeat");
+    m_joinedTask = addValueRow(nodeForm, tr("Joined task"), "joinedTask");
+    m_lastError = addValueRow(nodeForm, tr("Last problem"), "lastError");
+
+    auto *machineBox = new QGroupBox(tr("This computer"), this);
+    auto *machineForm = new QFormLayout(machineBox);
+    m_computeDevice = addValueRow(machineForm, tr("Compute device"), "computeDevice");
+    m_cpu = addValueRow(machineForm, tr("CPU use"), "cpuUsage");
+    m_memory = addValueRow(machineForm, tr("Memory in use"), "memoryUsage");
+    m_processMemory = addValueRow(machineForm, tr("Used by Cohort"), "processMemory");
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setSpacing(16);
+    layout->addLayout(headline);
+    layout->addWidget(nodeBox);
+    layout->addWidget(machineBox);
+    layout->addStretch(1);
+
+    showSnapshot(EngineSnapshot{});
+}
+
+QLabel *DashboardPage::addValueRow(QFormLayout *form, const QString &label, const char *objectName)
+{
+    auto *value = new QLabel(form->parentWidget());
+    value->setObjectName(QLatin1String(objectName));
+    value->setTextInteractionFlags(Qt::TextSelectableByMouse); // node ids and URLs get copied into bug reports
+    value->setWordWrap(true);
+    form->addRow(label + QLatin1Char(':'), value);
+    return value;
+}
+
+QString DashboardPage::stateTitleText() const
+{
+    return m_stateTitle->text();
+}
+
+QString DashboardPage::whyText() const
+{
+    return m_why->text();
+}
+
+void DashboardPage::showSnapshot(const EngineSnapshot &s)
+{
+    m_stateIcon->setPixmap(stateIcon(s.state).pixmap(kStateIconSize, kStateIconSize));
+    m_stateTitle->setText(nodeStateTitle(s.state));
+    m_why->setText(s.why);
+
+    m_userPaused = s.userPaused();
+    m_pauseButton->setText(m_userPaused ? tr("Resume") : tr("Pause"));
+    m_pauseButton->setToolTip(m_userPaused ? tr("Let this computer work again")
+                                           : tr("Stop working until you resume; nothing is lost"));
+    m_pauseButton->setEnabled(s.state != NodeState::Stopping);
+
+    const QString unknown = tr("not yet");
+    m_nodeId->setText(s.nodeId.isEmpty() ? unknown : s.nodeId);
+    m_nodeName->setText(s.nodeName.isEmpty() ? unknown : s.nodeName);
+    m_hub->setText(display::hubDescription(s));
+    m_registeredAt->setText(s.registeredAt.isValid() ? display::moment(s.registeredAt) : unknown);
+    QString heartbeat = display::moment(s.lastHeartbeatAt);
+    if (s.heartbeatFailures > 0)
+        heartbeat += s.heartbeatFailures == 1 ? tr(" (1 failure since)") : tr(" (%1 failures since)").arg(s.heartbeatFailures);
+    m_lastHeartbeat->setText(heartbeat);
+    m_joinedTask->setText(display::taskTitle(s.tasks, s.joinedTaskId));
+    m_lastError->setText(s.lastError.isEmpty() ? tr("none") : s.lastError);
+
+    m_computeDevice->setText(s.computeDevice.isEmpty() ? tr("detecting…") : s.computeDevice);
+    m_cpu->setText(display::cpuUsage(s.system));
+    m_memory->setText(display::memoryUsage(s.system));
+    m_processMemory->setText(s.system.processRssBytes > 0 ? display::bytes(s.system.processRssBytes) : unknown);
+}
+
+void DashboardPage::onPauseButtonClicked()
+{
+    // Ask for the explicit opposite of what is shown rather than "toggle", so a double click before the
+    // next snapshot arrives cannot undo itself.
+    if (m_userPaused)
+        Q_EMIT resumeRequested();
+    else
+        Q_EMIT pauseRequested();
+}
+
+} // namespace cohort

@@ -1,0 +1,213 @@
+#include "ui/DesktopApp.h"
+
+#include "platform/Autostart.h"
+#include "platform/TerminationSignals.h"
+#include "ui/EngineBinding.h"
+#include "ui/MainWindow.h"
+#include "ui/SettingsDialog.h"
+#include "ui/StateIcons.h"
+#include "ui/TrayIcon.h"
+#include "ui/UiLogging.h"
+
+#include <QApplication>
+#include <QSystemTrayIcon>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+
+namespace cohort {
+
+namespace {
+// At login the panel may come up after us (KeePassXC #5943); look for a tray a few more times.
+constexpr int kTrayChecks = 6;
+constexpr auto kTrayCheckInterval = std::chrono::seconds(5);
+// A clean stop takes well under a second; past this the engine is considered hung.
+constexpr auto kStopTimeout = std::chrono::seconds(15);
+} // namespace
+
+DesktopApp::DesktopApp(LaunchOptions launch, QObject *parent)
+    : QObject(parent),
+      m_launch(std::move(launch)),
+      m_settings(std::make_unique<Settings>()),
+      m_autostart(createAutostart(QCoreApplication::applicationFilePath()))
+{
+    qRegisterMetaType<cohort::EngineSnapshot>();
+    qRegisterMetaType<cohort::EngineEvent>();
+    m_controller = std::make_unique<EngineController>(engineOptions());
+    connect(m_settings.get(), &Settings::changed, this, &DesktopApp::onSettingsChanged);
+    m_trayRetry.setInterval(kTrayCheckInterval);
+    connect(&m_trayRetry, &QTimer::timeout, this, &DesktopApp::checkForTray);
+}
+
+DesktopApp::~DesktopApp() = default;
+
+void DesktopApp::describeApplication(const QString &version)
+{
+    QApplication::setApplicationName(QStringLiteral("Cohort"));
+    QApplication::setApplicationDisplayName(QStringLiteral("Cohort"));
+    QApplication::setApplicationVersion(version);
+    // Lets Wayland compositors and task bars match the window to the installed .desktop file and icon.
+    QGuiApplication::setDesktopFileName(QStringLiteral("io.cohort.Cohort"));
+    QApplication::setWindowIcon(appIcon());
+}
+
+EngineOptions DesktopApp::engineOptions() const
+{
+    EngineOptions options;
+    options.hubUrl = m_launch.hubUrl ? Settings::normalizedHubUrl(*m_launch.hubUrl) : m_settings->values().hubUrl;
+    options.dataDir = m_launch.dataDir ? *m_launch.dataDir : m_settings->effectiveDataDir();
+    options.nodeName = m_settings->effectiveNodeName();
+    return options;
+}
+
+int DesktopApp::run()
+{
+    start();
+    const int code = QApplication::exec();
+    if (m_engineHung) {
+        // The controller's destructor would wait for the hung engine thread for ever. Settings are already
+        // on disk and the engine keeps its own state crash-safe, so leaving now loses nothing.
+        qCCritical(lcUi) << "the engine did not stop in time; exiting without waiting for it";
+        std::fflush(nullptr);
+        std::_Exit(code);
+    }
+    return code;
+}
+
+void DesktopApp::start()
+{
+    // Quitting always goes through quit() so the engine can stop first; never as a side effect of
+    // the last window closing.
+    QApplication::setQuitOnLastWindowClosed(false);
+    // Logging out or `kill` sends SIGTERM: take the same clean path as Quit.
+    m_termination = std::make_unique<TerminationSignals>();
+    connect(m_termination.get(), &TerminationSignals::terminationRequested, this, &DesktopApp::quit);
+
+    m_window = std::make_unique<MainWindow>();
+    bindWindowToEngine(m_window.get(), m_controller.get());
+    connect(m_window.get(), &MainWindow::settingsRequested, this, &DesktopApp::showSettings);
+    connect(m_window.get(), &MainWindow::quitRequested, this, &DesktopApp::quit);
+    connect(m_window.get(), &MainWindow::hiddenToTray, this, &DesktopApp::onWindowHiddenToTray);
+
+    const bool trayNow = QSystemTrayIcon::isSystemTrayAvailable();
+    if (trayNow)
+        createTray();
+    // Start hidden only when there is a tray to come back through; otherwise the user would see nothing.
+    const bool minimized = m_launch.minimized || m_settings->values().startMinimized;
+    if (!trayNow || !minimized)
+        m_window->show();
+    if (!trayNow) {
+        qCInfo(lcUi) << "no system tray yet; the window stays open and closing it quits";
+        m_trayChecksLeft = kTrayChecks;
+        m_trayRetry.start();
+    }
+    m_controller->start();
+}
+
+void DesktopApp::checkForTray()
+{
+    if (m_tray || m_quitting) {
+        m_trayRetry.stop();
+        return;
+    }
+    if (QSystemTrayIcon::isSystemTrayAvailable()) {
+        qCInfo(lcUi) << "a system tray appeared; closing the window now hides it there";
+        m_trayRetry.stop();
+        createTray();
+        return;
+    }
+    if (--m_trayChecksLeft <= 0) {
+        qCInfo(lcUi) << "no system tray on this desktop; running as a normal window";
+        m_trayRetry.stop();
+    }
+}
+
+void DesktopApp::createTray()
+{
+    m_tray = new TrayIcon(this);
+    bindTrayToEngine(m_tray, m_controller.get());
+    connect(m_tray, &TrayIcon::openRequested, m_window.get(), &MainWindow::bringToFront);
+    connect(m_tray, &TrayIcon::settingsRequested, this, &DesktopApp::showSettings);
+    connect(m_tray, &TrayIcon::quitRequested, this, &DesktopApp::quit);
+    m_tray->show();
+    m_window->setCloseHidesToTray(true);
+    if (m_settingsDialog)
+        m_settingsDialog->setTrayAvailable(true);
+}
+
+void DesktopApp::onWindowHiddenToTray()
+{
+    // Say once where the app went, so closing the window does not look like quitting.
+    if (m_toldAboutTray || !m_tray)
+        return;
+    m_toldAboutTray = true;
+    m_tray->showMessage(tr("Cohort is still running"),
+                        tr("It keeps working in the notification area. Use Quit in its menu to stop it."));
+}
+
+void DesktopApp::showSettings()
+{
+    if (!m_settingsDialog) {
+        m_settingsDialog = new SettingsDialog(m_settings.get(), m_autostart.get(), m_window.get());
+        m_settingsDialog->setTrayAvailable(m_tray != nullptr);
+    }
+    m_settingsDialog->openAndRaise();
+}
+
+void DesktopApp::onSettingsChanged(const SettingsValues &, const QStringList &changedKeys)
+{
+    // A value the user has just chosen in Settings wins over the command line from now on.
+    if (changedKeys.contains(QStringLiteral("hubUrl")))
+        m_launch.hubUrl.reset();
+    if (changedKeys.contains(QStringLiteral("dataDir")))
+        m_launch.dataDir.reset();
+
+    // The controller compares the options itself and restarts the engine only if they differ (it keeps
+    // the joined task), so a change of "start minimized" alone costs nothing.
+    const QStringList engineKeys{QStringLiteral("hubUrl"), QStringLiteral("dataDir"), QStringLiteral("nodeName")};
+    if (std::none_of(engineKeys.begin(), engineKeys.end(), [&changedKeys](const QString &key) { return changedKeys.contains(key); }))
+        return;
+    qCInfo(lcUi) << "engine settings changed:" << changedKeys;
+    m_controller->reconfigure(engineOptions());
+}
+
+void DesktopApp::quit()
+{
+    if (m_quitting)
+        return;
+    m_quitting = true;
+    qCInfo(lcUi) << "quitting: stopping the engine";
+    // Disappear at once; the engine finishes its clean stop in the background.
+    m_window->setQuitting();
+    m_window->hide();
+    if (m_settingsDialog)
+        m_settingsDialog->hide();
+    if (m_tray)
+        m_tray->hide();
+    m_trayRetry.stop();
+
+    if (!m_controller->isRunning()) {
+        finishQuit();
+        return;
+    }
+    connect(m_controller.get(), &EngineController::stopped, this, &DesktopApp::finishQuit);
+    QTimer::singleShot(kStopTimeout, this, [this] {
+        if (m_finished)
+            return;
+        qCWarning(lcUi) << "the engine has not stopped after" << kStopTimeout.count() << "s";
+        m_engineHung = true;
+        finishQuit();
+    });
+    m_controller->stop();
+}
+
+void DesktopApp::finishQuit()
+{
+    if (m_finished)
+        return;
+    m_finished = true;
+    QCoreApplication::exit(0);
+}
+
+} // namespace cohort

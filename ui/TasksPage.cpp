@@ -1,0 +1,186 @@
+#include "ui/TasksPage.h"
+
+#include "ui/DisplayFormat.h"
+
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+namespace cohort {
+
+namespace {
+enum Column { TitleColumn, KindColumn, RewardColumn, RequirementsColumn, StatusColumn, ColumnCount };
+}
+
+TasksPage::TasksPage(QWidget *parent) : QWidget(parent)
+{
+    auto *intro = new QLabel(tr("Tasks offered by the hub. Pick one to lend this computer to it."), this);
+    intro->setWordWrap(true);
+
+    m_table = new QTableWidget(0, ColumnCount, this);
+    m_table->setObjectName(QStringLiteral("taskTable"));
+    m_table->setHorizontalHeaderLabels({tr("Task"), tr("Kind"), tr("Reward"), tr("Needs"), tr("Status")});
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->setWordWrap(false);
+    m_table->verticalHeader()->hide();
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setSectionResizeMode(RequirementsColumn, QHeaderView::Stretch);
+    connect(m_table, &QTableWidget::itemSelectionChanged, this, &TasksPage::updateDetails);
+    connect(m_table, &QTableWidget::cellDoubleClicked, this, &TasksPage::joinSelected);
+
+    m_details = new QLabel(this);
+    m_details->setObjectName(QStringLiteral("taskDetails"));
+    m_details->setWordWrap(true);
+    m_details->setTextFormat(Qt::PlainText);
+
+    // Shown inside the page rather than as a modal box: it is information, not a question.
+    m_note = new QLabel(this);
+    m_note->setObjectName(QStringLiteral("joinNote"));
+    m_note->setWordWrap(true);
+    m_note->setFrameShape(QFrame::StyledPanel);
+    m_note->setContentsMargins(8, 6, 8, 6);
+    m_note->hide();
+
+    m_joinedSummary = new QLabel(this);
+    m_joinedSummary->setObjectName(QStringLiteral("joinedSummary"));
+
+    m_joinButton = new QPushButton(tr("Join"), this);
+    m_joinButton->setObjectName(QStringLiteral("joinButton"));
+    connect(m_joinButton, &QPushButton::clicked, this, &TasksPage::joinSelected);
+    m_leaveButton = new QPushButton(tr("Leave"), this);
+    m_leaveButton->setObjectName(QStringLiteral("leaveButton"));
+    connect(m_leaveButton, &QPushButton::clicked, this, &TasksPage::leaveRequested);
+
+    auto *buttons = new QHBoxLayout;
+    buttons->addWidget(m_joinedSummary, 1);
+    buttons->addWidget(m_leaveButton);
+    buttons->addWidget(m_joinButton);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(intro);
+    layout->addWidget(m_table, 1);
+    layout->addWidget(m_details);
+    layout->addWidget(m_note);
+    layout->addLayout(buttons);
+
+    rebuildTable();
+}
+
+void TasksPage::showSnapshot(const EngineSnapshot &snapshot)
+{
+    // Snapshots arrive several times a second; rebuild only when the catalogue really changed so the
+    // user's selection and scroll position survive.
+    const bool catalogueChanged = snapshot.tasks != m_tasks;
+    const bool joinedChanged = snapshot.joinedTaskId != m_joinedTaskId;
+    m_joinedTaskId = snapshot.joinedTaskId;
+    if (catalogueChanged) {
+        m_tasks = snapshot.tasks;
+        rebuildTable();
+    } else if (joinedChanged) {
+        updateJoinedMarks();
+    }
+}
+
+void TasksPage::rebuildTable()
+{
+    const int previous = selectedRow();
+    const QString previousId = previous >= 0 ? m_table->item(previous, TitleColumn)->data(Qt::UserRole).toString() : QString();
+    m_table->setRowCount(int(m_tasks.size()));
+    for (int row = 0; row < m_tasks.size(); ++row) {
+        const TaskInfo &task = m_tasks.at(row);
+        const QString requirements = display::taskRequirements(task.requirements);
+        const QStringList cells{task.title, display::taskKindShort(task.kind), display::taskReward(task),
+                                display::taskRequirementsBrief(task.requirements), QString()};
+        for (int column = 0; column < ColumnCount; ++column) {
+            auto *item = new QTableWidgetItem(cells.at(column));
+            // Narrow windows elide the wider cells; the tooltip always has the whole text.
+            item->setToolTip(column == RequirementsColumn ? requirements
+                             : column == KindColumn       ? display::taskKind(task.kind)
+                                                          : task.description);
+            m_table->setItem(row, column, item);
+        }
+        m_table->item(row, TitleColumn)->setData(Qt::UserRole, task.id);
+    }
+    if (!previousId.isEmpty())
+        selectTask(previousId);
+    else if (!m_tasks.isEmpty())
+        m_table->selectRow(0);
+    updateJoinedMarks();
+    updateDetails();
+}
+
+void TasksPage::updateJoinedMarks()
+{
+    for (int row = 0; row < m_table->rowCount(); ++row) {
+        const bool joined = m_tasks.at(row).id == m_joinedTaskId;
+        m_table->item(row, StatusColumn)->setText(joined ? tr("Joined") : QString());
+        QFont font = m_table->item(row, TitleColumn)->font();
+        font.setBold(joined);
+        m_table->item(row, TitleColumn)->setFont(font);
+    }
+    m_joinedSummary->setText(m_joinedTaskId.isEmpty() ? tr("Not part of any task yet.")
+                                                      : tr("Joined: %1").arg(display::taskTitle(m_tasks, m_joinedTaskId)));
+    m_leaveButton->setEnabled(!m_joinedTaskId.isEmpty());
+    updateDetails();
+}
+
+void TasksPage::updateDetails()
+{
+    const int row = selectedRow();
+    if (m_tasks.isEmpty())
+        m_details->setText(tr("Waiting for the hub's list of tasks…"));
+    else if (row < 0)
+        m_details->setText(tr("Select a task to read what it does."));
+    else {
+        const TaskInfo &task = m_tasks.at(row);
+        m_details->setText(task.description + QStringLiteral("\n") +
+                           tr("Needs: %1. Reward: %2.").arg(display::taskRequirements(task.requirements), display::taskReward(task)));
+    }
+    m_joinButton->setEnabled(row >= 0 && m_tasks.at(row).id != m_joinedTaskId);
+}
+
+int TasksPage::selectedRow() const
+{
+    const QList<QTableWidgetItem *> selected = m_table->selectedItems();
+    return selected.isEmpty() ? -1 : selected.first()->row();
+}
+
+bool TasksPage::selectTask(const QString &taskId)
+{
+    for (int row = 0; row < m_tasks.size(); ++row) {
+        if (m_tasks.at(row).id == taskId) {
+            m_table->selectRow(row);
+            return true;
+        }
+    }
+    return false;
+}
+
+QString TasksPage::noteText() const
+{
+    return m_note->isHidden() ? QString() : m_note->text();
+}
+
+void TasksPage::joinSelected()
+{
+    const int row = selectedRow();
+    if (row < 0)
+        return;
+    const TaskInfo &task = m_tasks.at(row);
+    if (m_joinableKinds.contains(task.kind)) {
+        m_note->hide();
+        Q_EMIT joinRequested(task.id);
+        return;
+    }
+    m_note->setText(tr("Joining %1 tasks is coming in a later version. This version connects to the hub, "
+                       "shows its tasks and reports your computer's state; it does not run task work yet.")
+                        .arg(display::taskKindShort(task.kind)));
+    m_note->show();
+}
+
+} // namespace cohort

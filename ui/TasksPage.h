@@ -1,0 +1,54 @@
+#pragma once
+// The hub's task catalogue and the Join/Leave buttons.
+#include "core/EngineSnapshot.h"
+
+#include <QStringList>
+#include <QWidget>
+
+class QLabel;
+class QPushButton;
+class QTableWidget;
+
+namespace cohort {
+
+class TasksPage : public QWidget {
+    Q_OBJECT
+public:
+    explicit TasksPage(QWidget *parent = nullptr);
+
+    // Task kinds this build can work on. Joining any other kind shows an honest note instead of
+    // pretending. Today no work loop is built, so the list starts empty; a version that ships the RL
+    // loop adds "rl" here and Join goes straight to the engine.
+    void setJoinableKinds(const QStringList &kinds) { m_joinableKinds = kinds; }
+    QStringList joinableKinds() const { return m_joinableKinds; }
+
+    int taskCount() const { return m_tasks.size(); }
+    QString noteText() const;                  // the message under the table, empty when hidden
+    bool selectTask(const QString &taskId);    // for keyboard-free callers and tests
+
+public Q_SLOTS:
+    void showSnapshot(const cohort::EngineSnapshot &snapshot);
+    void joinSelected();
+
+Q_SIGNALS:
+    void joinRequested(const QString &taskId);
+    void leaveRequested();
+
+private:
+    void rebuildTable();
+    void updateJoinedMarks();
+    void updateDetails();
+    int selectedRow() const;
+
+    QTableWidget *m_table = nullptr;
+    QLabel *m_details = nullptr;
+    QLabel *m_note = nullptr;
+    QLabel *m_joinedSummary = nullptr;
+    QPushButton *m_joinButton = nullptr;
+    QPushButton *m_leaveButton = nullptr;
+    QList<TaskInfo> m_tasks;
+    QString m_joinedTaskId;
+    QStringList m_joinableKinds;
+};
+
+} // namespace cohort

@@ -1,0 +1,109 @@
+#include "ui/TrayIcon.h"
+
+#include "ui/StateIcons.h"
+
+#include <QAction>
+#include <QMenu>
+
+namespace cohort {
+
+namespace {
+// Windows truncates tray tooltips at 127 characters; stay under it everywhere so the reason is not cut
+// off mid-word by the platform.
+constexpr int kMaxToolTipLength = 120;
+}
+
+TrayIcon::TrayIcon(QObject *parent) : QObject(parent), m_menu(std::make_unique<QMenu>())
+{
+    QAction *open = m_menu->addAction(tr("Open Cohort"));
+    connect(open, &QAction::triggered, this, &TrayIcon::openRequested);
+    m_pauseAction = m_menu->addAction(tr("Pause"));
+    connect(m_pauseAction, &QAction::triggered, this, &TrayIcon::onPauseActionTriggered);
+    QAction *settings = m_menu->addAction(tr("Settings…"));
+    connect(settings, &QAction::triggered, this, &TrayIcon::settingsRequested);
+    m_menu->addSeparator();
+    QAction *quit = m_menu->addAction(tr("Quit"));
+    connect(quit, &QAction::triggered, this, &TrayIcon::quitRequested);
+
+    m_tray = new QSystemTrayIcon(this);
+    m_tray->setContextMenu(m_menu.get());
+    connect(m_tray, &QSystemTrayIcon::activated, this, &TrayIcon::onActivated);
+    showSnapshot(EngineSnapshot{});
+}
+
+TrayIcon::~TrayIcon()
+{
+    // The tray must let go of the menu before the menu is destroyed.
+    m_tray->setContextMenu(nullptr);
+}
+
+QString TrayIcon::toolTipFor(const EngineSnapshot &snapshot)
+{
+    const QString head = tr("Cohort — %1").arg(nodeStateTitle(snapshot.state));
+    if (snapshot.why.isEmpty())
+        return head;
+    QString text = head + QStringLiteral(": ") + snapshot.why;
+    if (text.size() > kMaxToolTipLength)
+        text = text.left(kMaxToolTipLength - 1).trimmed() + QChar(0x2026); // …
+    return text;
+}
+
+void TrayIcon::show()
+{
+    m_tray->show();
+}
+
+void TrayIcon::hide()
+{
+    m_tray->hide();
+}
+
+bool TrayIcon::isVisible() const
+{
+    return m_tray->isVisible();
+}
+
+void TrayIcon::showMessage(const QString &title, const QString &text)
+{
+    m_tray->showMessage(title, text, QIcon(m_iconPath));
+}
+
+QString TrayIcon::toolTip() const
+{
+    return m_tray->toolTip();
+}
+
+void TrayIcon::showSnapshot(const EngineSnapshot &snapshot)
+{
+    // Setting an identical icon makes some panels flicker; only change it when the state changes.
+    const QString path = stateIconPath(snapshot.state);
+    if (path != m_iconPath) {
+        m_iconPath = path;
+        m_tray->setIcon(QIcon(path));
+    }
+    const QString tip = toolTipFor(snapshot);
+    if (tip != m_tray->toolTip())
+        m_tray->setToolTip(tip);
+
+    m_userPaused = snapshot.userPaused();
+    m_pauseAction->setText(m_userPaused ? tr("Resume") : tr("Pause"));
+    m_pauseAction->setEnabled(snapshot.state != NodeState::Stopping);
+}
+
+void TrayIcon::onActivated(QSystemTrayIcon::ActivationReason reason)
+{
+    // Only a plain click or double click opens the window; the context menu is Qt's business, and
+    // some panels report a right click as Context, others not at all.
+    if (reason == QSystemTrayIcon::Trigger || reason == QSystemTrayIcon::DoubleClick)
+        Q_EMIT openRequested();
+}
+
+void TrayIcon::onPauseActionTriggered()
+{
+    if (m_userPaused)
+        Q_EMIT resumeRequested();
+    else
+        Q_EMIT pauseRequested();
+}
+
+} // namespace cohort

@@ -1,0 +1,54 @@
+#pragma once
+// The notification-area icon: one picture per node state, a tooltip with the state and its reason,
+// and a small menu. It only shows and asks; DesktopApp decides what the requests do.
+#include "core/EngineSnapshot.h"
+
+#include <QObject>
+#include <QSystemTrayIcon>
+#include <memory>
+
+class QAction;
+class QMenu;
+
+namespace cohort {
+
+class TrayIcon : public QObject {
+    Q_OBJECT
+public:
+    explicit TrayIcon(QObject *parent = nullptr);
+    ~TrayIcon() override;
+
+    // "Cohort — Paused: Paused by you". Shortened to what every platform can show.
+    static QString toolTipFor(const EngineSnapshot &snapshot);
+
+    void show();
+    void hide();
+    bool isVisible() const;
+    QString toolTip() const;
+    void showMessage(const QString &title, const QString &text);
+    QString iconPath() const { return m_iconPath; }
+    QMenu *menu() const { return m_menu.get(); }
+    QAction *pauseAction() const { return m_pauseAction; }
+
+public Q_SLOTS:
+    void showSnapshot(const cohort::EngineSnapshot &snapshot);
+
+Q_SIGNALS:
+    void openRequested();
+    void pauseRequested();
+    void resumeRequested();
+    void settingsRequested();
+    void quitRequested();
+
+private:
+    void onActivated(QSystemTrayIcon::ActivationReason reason);
+    void onPauseActionTriggered();
+
+    std::unique_ptr<QMenu> m_menu; // a QMenu needs a widget parent or an owner; the tray icon is neither
+    QSystemTrayIcon *m_tray = nullptr;
+    QAction *m_pauseAction = nullptr;
+    QString m_iconPath;
+    bool m_userPaused = false;
+};
+
+} // namespace cohort
