@@ -41,6 +41,8 @@ QJsonObject EngineSnapshot::toJson() const
         {QStringLiteral("compute_device"), computeDevice},
         {QStringLiteral("tasks"), taskIds},
         {QStringLiteral("joined_task"), joinedTaskId.isEmpty() ? QJsonValue() : QJsonValue(joinedTaskId)},
+        {QStringLiteral("checkpoint_version"), checkpointVersion},
+        {QStringLiteral("download"), download.phase == DownloadProgress::Phase::None ? QJsonValue() : QJsonValue(download.toJson())},
     };
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // Everything the UI, the tray and cohortd show, as one plain copyable value.
 // The engine publishes it at most ~4 times a second; all three views read the same fields, so they agree on *why*.
+#include "core/DownloadProgress.h"
 #include "core/NodeState.h"
 #include "core/TaskInfo.h"
 
@@ -45,6 +46,8 @@ struct EngineSnapshot {
 
     QList<TaskInfo> tasks;
     QString joinedTaskId;
+    int checkpointVersion = 0;  // newest verified ("stable") checkpoint of the joined task; 0: none
+    DownloadProgress download;  // the current or last checkpoint download
 
     bool userPaused() const { return pauseReasons.contains(PauseReason::User); }
     QJsonObject toJson() const;

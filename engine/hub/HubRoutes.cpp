@@ -6,6 +6,7 @@
 #include "hub/HubService.h"
 #include "hub/HubStore.h"
 #include "net/Ed25519.h"
+#include "shardcast/Publisher.h"
 
 #include <QDateTime>
 #include <QJsonArray>
@@ -49,6 +50,23 @@ void HubService::registerRoutes()
             return ApiResponse::error(404, QStringLiteral("unknown_task"),
                                       QStringLiteral("no task with id '%1'").arg(request.params.value(QStringLiteral("id"))));
         return ApiResponse::json(task->toJson());
+    });
+
+    m_server->addRoute("GET", QStringLiteral("/v1/tasks/{id}/checkpoint"), [this](const ApiRequest &request) {
+        const QString id = request.params.value(QStringLiteral("id"));
+        if (!m_catalogue.find(id))
+            return ApiResponse::error(404, QStringLiteral("unknown_task"), QStringLiteral("no task with id '%1'").arg(id));
+        auto latest = m_publisher->latest(id);
+        if (!latest)
+            return ApiResponse::error(404, QStringLiteral("no_checkpoint"), latest.error());
+        QJsonArray relayList;
+        for (const QString &r : relays())
+            relayList.append(r);
+        return ApiResponse::json({{QStringLiteral("task"), id},
+                                  {QStringLiteral("version"), latest->manifest.version},
+                                  {QStringLiteral("manifest"), QString::fromUtf8(latest->bytes)},
+                                  {QStringLiteral("signature"), QString::fromUtf8(latest->signatureFileBytes())},
+                                  {QStringLiteral("relays"), relayList}});
     });
 
     m_server->addRoute("POST", QStringLiteral("/v1/nodes/register"), [this](const ApiRequest &request) {
@@ -108,9 +126,15 @@ void HubService::registerRoutes()
             return ApiResponse::error(500, QStringLiteral("storage"), recorded.error());
         if (!*recorded)
             return ApiResponse::error(403, QStringLiteral("not_registered"), QStringLiteral("register this node first"));
+        // Announce the newest checkpoint of the node's task, so it fetches new versions as they appear.
+        QJsonObject checkpoints;
+        if (!hb.joinedTask.isEmpty())
+            if (const QList<int> versions = m_publisher->versions(hb.joinedTask); !versions.isEmpty())
+                checkpoints.insert(hb.joinedTask, versions.last());
         return ApiResponse::json({{QStringLiteral("ok"), true},
                                   {QStringLiteral("server_time_ms"), now},
                                   {QStringLiteral("next_heartbeat_s"), m_config.heartbeatIntervalS},
+                                  {QStringLiteral("checkpoints"), checkpoints},
                                   {QStringLiteral("instructions"), QJsonArray()}});
     });
 

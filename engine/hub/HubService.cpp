@@ -3,6 +3,8 @@
 #include "core/Logging.h"
 #include "hub/ApiServer.h"
 #include "hub/HubStore.h"
+#include "shardcast/Publisher.h"
+#include "shardcast/RelayServer.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -42,6 +44,12 @@ Status HubService::start()
         return fail(store.error());
     m_store = std::move(store).value();
 
+    m_publisher = std::make_unique<shardcast::Publisher>(treeDir(), *m_identity, m_config.shardSize, m_config.keepVersions);
+    m_relay = new shardcast::RelayServer(treeDir(), this);
+    QString relayError;
+    if (!m_relay->listenOn(m_config.address, m_config.relayPort, &relayError))
+        return fail(relayError);
+
     m_server = new ApiServer(m_config.maxBodyBytes, this);
     registerRoutes();
     QString error;
@@ -65,6 +73,33 @@ QString HubService::url() const
     if (m_config.address == QHostAddress::Any || m_config.address == QHostAddress::AnyIPv4)
         host = QStringLiteral("127.0.0.1");
     return QStringLiteral("http://%1:%2").arg(host).arg(port());
+}
+
+QString HubService::treeDir() const
+{
+    return QDir(m_config.dataDir).filePath(QStringLiteral("shardcast"));
+}
+
+QString HubService::relayUrl() const
+{
+    return m_relay ? m_relay->url() : QString();
+}
+
+QStringList HubService::relays() const
+{
+    QStringList list = m_config.extraRelays;
+    if (m_config.selfRelay && m_relay)
+        list.append(m_relay->url());
+    return list;
+}
+
+Expected<shardcast::SignedManifest> HubService::publish(const QString &taskId, const QString &checkpointPath)
+{
+    if (!m_publisher)
+        return fail(QStringLiteral("the hub is not started"));
+    if (!m_catalogue.find(taskId))
+        return fail(QStringLiteral("no task '%1' in the catalogue").arg(taskId));
+    return m_publisher->publish(taskId, checkpointPath);
 }
 
 ApiResponse HubService::handle(const ApiRequest &request)

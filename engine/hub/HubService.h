@@ -8,6 +8,7 @@
 #include "net/Identity.h"
 #include "net/ReplayGuard.h"
 #include "net/RequestSigning.h"
+#include "shardcast/Manifest.h"
 
 #include <QHostAddress>
 #include <QObject>
@@ -17,6 +18,10 @@ namespace cohort {
 
 class ApiServer;
 class HubStore;
+namespace shardcast {
+class Publisher;
+class RelayServer;
+} // namespace shardcast
 
 struct HubConfig {
     QString dataDir;                    // hub.sqlite and identity/hub.key
@@ -26,6 +31,12 @@ struct HubConfig {
     qint64 maxBodyBytes = 1 << 20;      // API bodies are small JSON
     int heartbeatIntervalS = 10;
     qint64 clockWindowMs = signing::kDefaultWindowMs;
+    // SHARDCAST
+    qint64 shardSize = shardcast::kDefaultShardSize;
+    int keepVersions = 3;
+    quint16 relayPort = 0;   // the hub's own relay (static tree with Range support); 0: any free port
+    bool selfRelay = true;   // list the hub's own relay to nodes
+    QStringList extraRelays; // other relays serving a copy of the tree (nginx, cohort-hub --serve-dir)
 };
 
 class HubService : public QObject {
@@ -42,6 +53,12 @@ public:
     // The API, callable directly (tests, fuzzing) as well as over HTTP.
     ApiResponse handle(const ApiRequest &request);
 
+    // Publishes a checkpoint file as the next version of a task (SHARDCAST).
+    Expected<shardcast::SignedManifest> publish(const QString &taskId, const QString &checkpointPath);
+    QString relayUrl() const;  // the hub's own relay
+    QStringList relays() const; // what nodes are told to use
+    QString treeDir() const;
+
 private:
     void registerRoutes();
     // Verifies the signature; on failure returns the error response.
@@ -54,6 +71,8 @@ private:
     ReplayGuard m_replays;
     RequestVerifier m_verifier;
     ApiServer *m_server = nullptr;
+    std::unique_ptr<shardcast::Publisher> m_publisher;
+    shardcast::RelayServer *m_relay = nullptr;
 };
 
 } // namespace cohort

@@ -4,6 +4,7 @@
 #include "net/HubClient.h"
 #include "net/Identity.h"
 #include "platform/SystemSampler.h"
+#include "shardcast/Downloader.h"
 
 #include <QDir>
 
@@ -74,6 +75,8 @@ void Engine::pause()
     if (m_inputs.pauseReasons.contains(PauseReason::User))
         return;
     m_inputs.pauseReasons.append(PauseReason::User);
+    if (m_downloader)
+        m_downloader->pause(); // keeps every byte on disk
     emitEvent(EngineEvent::info(QStringLiteral("lifecycle"), QStringLiteral("Paused by you")));
     updateState();
     if (m_inputs.hubLink == HubLink::Online)
@@ -85,6 +88,8 @@ void Engine::resume()
     if (!m_inputs.pauseReasons.removeAll(PauseReason::User))
         return;
     emitEvent(EngineEvent::info(QStringLiteral("lifecycle"), QStringLiteral("Resumed")));
+    if (m_downloader && m_inputs.pauseReasons.isEmpty())
+        m_downloader->resume();
     updateState();
     if (m_inputs.hubLink == HubLink::Online)
         sendHeartbeat();
@@ -103,14 +108,20 @@ void Engine::joinTask(const QString &taskId)
             emitEvent(EngineEvent::warning(QStringLiteral("task"), QStringLiteral("The hub offers no task '%1'").arg(taskId)));
         return;
     }
+    if (m_snapshot.joinedTaskId == taskId)
+        return;
     m_options.taskId = taskId;
     m_snapshot.joinedTaskId = taskId;
-    // This version has no work loop for any task kind yet; say so instead of pretending to work.
-    m_inputs.activityDetail = QStringLiteral("Joined \"%1\"; this version cannot run %2 work yet").arg(task->title, task->kind);
+    m_snapshot.checkpointVersion = 0;
+    m_retryDownloadAfter = {};
+    // This version has no work loop for any task kind yet; refreshActivityDetail() says so instead of pretending.
+    refreshActivityDetail();
     emitEvent(EngineEvent::info(QStringLiteral("task"), QStringLiteral("Joined task %1 (%2)").arg(task->id, task->title)));
     updateState();
-    if (m_inputs.hubLink == HubLink::Online)
+    if (m_inputs.hubLink == HubLink::Online) {
         sendHeartbeat();
+        checkForCheckpoint(-1);
+    }
 }
 
 void Engine::leaveTask()
@@ -119,7 +130,14 @@ void Engine::leaveTask()
         return;
     emitEvent(EngineEvent::info(QStringLiteral("task"), QStringLiteral("Left task %1").arg(m_snapshot.joinedTaskId)));
     m_snapshot.joinedTaskId.clear();
+    m_snapshot.checkpointVersion = 0;
     m_options.taskId.clear();
+    if (m_downloader) {
+        m_downloader->disconnect(this);
+        delete m_downloader; // persists its progress for a later join
+        m_downloader = nullptr;
+        m_inputs.downloading = false;
+    }
     m_inputs.activityDetail.clear();
     updateState();
 }
@@ -142,6 +160,8 @@ void Engine::stop()
     m_sampleTimer.stop();
     m_heartbeatTimer.stop();
     m_retryTimer.stop();
+    if (m_downloader)
+        m_downloader->pause(); // progress on disk; the next start resumes
     updateState();
     publish();
     if (m_hub && m_inputs.hubLink == HubLink::Online) {

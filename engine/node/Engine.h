@@ -15,6 +15,9 @@
 namespace cohort {
 
 class HubClient;
+namespace shardcast {
+class Downloader;
+}
 class Identity;
 class SystemSampler;
 struct HubReply;
@@ -53,6 +56,15 @@ private:
     void scheduleReconnect();
     QJsonObject heartbeatBody() const;
 
+    // Checkpoints (EngineCheckpoints.cpp)
+    void checkForCheckpoint(int announcedVersion);
+    void onCheckpointInfo(const HubReply &reply);
+    void onDownloadProgress(const cohort::DownloadProgress &progress);
+    void onDownloadFinished(const QString &modelPath);
+    void onDownloadFailed(const QString &error);
+    void refreshActivityDetail();
+    QString checkpointsDir() const;
+
     void sampleSystem();
     void updateState();
     void markDirty();
@@ -78,6 +90,9 @@ private:
     QDateTime m_retryAt;
     int m_retryDelayS = 1;
     bool m_stopping = false;
+    shardcast::Downloader *m_downloader = nullptr;
+    bool m_checkpointQueryPending = false;
+    QDateTime m_retryDownloadAfter;
 };
 
 } // namespace cohort

@@ -21,6 +21,7 @@ struct EngineOptions {
     QString nodeName;
     QString taskId;              // join this task once registered (cohortd --task)
     int heartbeatIntervalMs = 0; // 0: what the hub asks for (default 10 s)
+    qint64 maxDownloadBytesPerSecond = 0; // checkpoint downloads; 0: unlimited
     bool operator==(const EngineOptions &) const = default;
 };
 

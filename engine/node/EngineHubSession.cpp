@@ -123,6 +123,9 @@ void Engine::onHeartbeat(const HubReply &reply)
     if (reply.ok()) {
         m_snapshot.lastHeartbeatAt = QDateTime::currentDateTimeUtc();
         m_snapshot.heartbeatFailures = 0;
+        const QJsonValue announced = reply.body.value(QStringLiteral("checkpoints")).toObject().value(m_snapshot.joinedTaskId);
+        if (announced.isDouble())
+            checkForCheckpoint(announced.toInt());
         markDirty();
         return;
     }

@@ -92,11 +92,13 @@ private Q_SLOTS:
         controller.start();
         QTRY_COMPARE_WITH_TIMEOUT(controller.snapshot().state, NodeState::Idle, 20'000);
         const QString firstId = controller.snapshot().nodeId;
+        QSignalSpy stoppedDuringRestart(&controller, &EngineController::stopped);
         controller.reconfigure(EngineOptions{b.path(), {}, {}, {}, 0});
         QTRY_VERIFY_WITH_TIMEOUT(controller.snapshot().state == NodeState::Idle && controller.snapshot().nodeId != firstId &&
                                      !controller.snapshot().nodeId.isEmpty(),
                                  20'000);
         QVERIFY(QFile::exists(b.filePath(QStringLiteral("identity/node.key"))));
+        QCOMPARE(stoppedDuringRestart.count(), 0); // a restart is not a stop
         QSignalSpy stopped(&controller, &EngineController::stopped);
         controller.stop();
         QVERIFY(stopped.wait(10'000));

@@ -28,8 +28,9 @@ constexpr std::array<DTypeEntry, 15> kDTypes{{
 
 const DTypeEntry &entryOf(DType dtype)
 {
+    static constexpr DTypeEntry kInvalid{DType::BOOL, "", 0};
     const auto index = static_cast<size_t>(dtype);
-    return kDTypes[index < kDTypes.size() ? index : 0];
+    return index < kDTypes.size() ? kDTypes[index] : kInvalid;
 }
 
 using detail::JsonCursor;
@@ -40,7 +41,7 @@ enum : unsigned { kSeenDType = 1, kSeenShape = 2, kSeenOffsets = 4 };
 bool readShape(JsonCursor &c, std::vector<int64_t> &shape)
 {
     if (!c.consume('['))
-        return c.fail("\"shape\" must be an array of integers");
+        return c.failType("\"shape\" must be an array of integers");
     if (c.consume(']'))
         return true;
     do {
@@ -60,7 +61,7 @@ bool readShape(JsonCursor &c, std::vector<int64_t> &shape)
 bool readOffsets(JsonCursor &c, uint64_t &begin, uint64_t &end)
 {
     if (!c.consume('['))
-        return c.fail("\"data_offsets\" must be an array of two integers");
+        return c.failType("\"data_offsets\" must be an array of two integers");
     uint64_t values[2] = {0, 0};
     size_t count = 0;
     if (!c.consume(']')) {
@@ -88,7 +89,7 @@ bool readOffsets(JsonCursor &c, uint64_t &begin, uint64_t &end)
 bool readEntry(JsonCursor &c, TensorInfo &info)
 {
     if (!c.consume('{'))
-        return c.fail("entry must be an object");
+        return c.failType("entry must be an object");
     unsigned seen = 0;
     std::string field;
     if (!c.consume('}')) {
@@ -113,7 +114,7 @@ bool readEntry(JsonCursor &c, TensorInfo &info)
             if (bit == kSeenDType) {
                 std::string name;
                 if (c.peek() != '"')
-                    return c.fail("\"dtype\" must be a string");
+                    return c.failType("\"dtype\" must be a string");
                 if (!c.readString(name, 32))
                     return false;
                 const auto dtype = parseDType(name);
@@ -142,7 +143,7 @@ bool readEntry(JsonCursor &c, TensorInfo &info)
 bool readMetadata(JsonCursor &c, std::map<std::string, std::string> &metadata)
 {
     if (!c.consume('{'))
-        return c.fail("\"__metadata__\" must be an object of strings");
+        return c.failType("\"__metadata__\" must be an object of strings");
     if (c.consume('}'))
         return true;
     std::string key, value;
@@ -150,7 +151,7 @@ bool readMetadata(JsonCursor &c, std::map<std::string, std::string> &metadata)
         if (!c.readString(key, kMaxNameLength) || !c.expect(':', "':'"))
             return false;
         if (c.peek() != '"')
-            return c.fail("\"__metadata__\" value for " + detail::quoteName(key) + " must be a string");
+            return c.failType("\"__metadata__\" value for " + detail::quoteName(key) + " must be a string");
         if (!c.readString(value, kMaxHeaderSize))
             return false;
         if (!metadata.emplace(key, value).second)
@@ -229,7 +230,7 @@ Result<Header> parseHeaderUnchecked(const uint8_t *data, size_t size, uint64_t f
     };
     if (!c.consume('{')) {
         if (!c.failed())
-            c.fail(c.atEnd() ? "empty header" : "the header must be a JSON object");
+            c.failType("the header must be a JSON object");
         return bad();
     }
     if (!c.consume('}')) {
@@ -300,7 +301,7 @@ std::optional<uint64_t> byteSizeOf(DType dtype, const std::vector<int64_t> &shap
         count *= uint64_t(dim);
     }
     const uint64_t size = dtypeSize(dtype);
-    if (count > kMax / size)
+    if (size == 0 || count > kMax / size)
         return std::nullopt;
     return count * size;
 }

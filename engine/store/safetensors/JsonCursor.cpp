@@ -73,6 +73,11 @@ bool JsonCursor::fail(const std::string &message)
 
 bool JsonCursor::failSyntax(const std::string &message) { return fail("invalid JSON: " + message); }
 
+bool JsonCursor::failType(const std::string &message)
+{
+    return atEnd() ? failSyntax("unexpected end of header") : fail(message);
+}
+
 uint8_t JsonCursor::peek()
 {
     while (m_pos < m_size) {
@@ -207,7 +212,7 @@ bool JsonCursor::readInteger(uint64_t &magnitude, bool &negative)
     if (failed())
         return false;
     if (first != '-' && !isDigit(first))
-        return fail("expected an integer");
+        return failType("expected an integer");
     const size_t start = m_pos;
     negative = first == '-';
     if (negative)

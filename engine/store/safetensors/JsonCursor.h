@@ -35,6 +35,8 @@ public:
     // "invalid JSON: "; plain fail is for well-formed JSON that breaks the schema.
     bool fail(const std::string &message);
     bool failSyntax(const std::string &message);
+    // For a value of the wrong type: "invalid JSON: unexpected end" if nothing is left, else fail(message).
+    bool failType(const std::string &message);
     bool failed() const { return !m_error.empty(); }
     const std::string &error() const { return m_error; }
     size_t errorOffset() const { return m_errorOffset; }

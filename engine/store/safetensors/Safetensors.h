@@ -45,9 +45,9 @@ inline constexpr std::string_view kMetadataKey = "__metadata__";
 // The enumerator order is part of the writer's layout rule (see above) and sorts by element size: do not reorder.
 enum class DType : uint8_t { BOOL, U8, I8, F8_E5M2, F8_E4M3, I16, U16, F16, BF16, I32, U32, F32, F64, I64, U64 };
 
-// Bytes per element: 1, 2, 4 or 8.
+// Bytes per element: 1, 2, 4 or 8 (0 for a value outside the enumeration).
 size_t dtypeSize(DType dtype);
-// The format's spelling: "F32", "BF16", "BOOL", ...
+// The format's spelling: "F32", "BF16", "BOOL", ... ("" for a value outside the enumeration).
 std::string_view dtypeName(DType dtype);
 // Exact, case-sensitive inverse of dtypeName; nullopt for anything else.
 std::optional<DType> parseDType(std::string_view name);

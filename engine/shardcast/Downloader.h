@@ -1,0 +1,107 @@
+#pragma once
+// Node side of SHARDCAST (engine thread, QtNetwork). Verifies the manifest signature against the pinned hub
+// key before fetching anything; fetches shards in parallel from relays chosen by RelayScore; resumes partial
+// shards with HTTP Range; hashes every shard (OpenSSL EVP) before it counts; bounded retries with backoff and
+// failover; optional bandwidth cap (token bucket); free-disk check; persisted progress; positional writes into
+// a preallocated file; whole-file hash; then <task>/v<N>/{model file, manifest, stable} and the newest K kept.
+#include "core/DownloadProgress.h"
+#include "core/Sha256.h"
+#include "shardcast/DownloadState.h"
+#include "shardcast/Manifest.h"
+
+#include <QElapsedTimer>
+#include <QFile>
+#include <QHash>
+#include <QObject>
+#include <QTimer>
+#include <memory>
+
+class QNetworkAccessManager;
+class QNetworkReply;
+
+namespace cohort::shardcast {
+
+struct DownloadRequest {
+    QString taskId;
+    QByteArray manifestBytes;  // manifest.json as signed
+    QByteArray signatureBytes; // manifest.json.sig
+    QByteArray pinnedHubKey;
+    QStringList relays;        // base URLs of relays serving the tree
+    QString checkpointsDir;    // <data>/checkpoints
+    int parallel = 8;
+    qint64 maxBytesPerSecond = 0; // 0: unlimited
+    int keepVersions = 3;
+    int maxAttemptsPerShard = 6;
+};
+
+// Where version N of a task lives once usable, and the test for it.
+QString stableVersionDir(const QString &checkpointsDir, const QString &taskId, int version);
+bool isStable(const QString &checkpointsDir, const QString &taskId, int version);
+
+class Downloader : public QObject {
+    Q_OBJECT
+public:
+    explicit Downloader(DownloadRequest request, QObject *parent = nullptr);
+    ~Downloader() override; // persists progress
+
+    void start();
+    void pause();  // cancels transfers, keeps everything on disk
+    void resume();
+    const DownloadProgress &progress() const { return m_progress; }
+    int version() const { return m_manifest.version; }
+
+Q_SIGNALS:
+    void progressChanged(const cohort::DownloadProgress &progress);
+    void finished(const QString &modelPath);
+    void failed(const QString &error);
+
+private:
+    struct Transfer {
+        int shard = -1;
+        int relay = -1;
+        Sha256 hash;
+        QElapsedTimer clock;
+        qint64 received = 0;
+        bool checkedHeaders = false;
+    };
+
+    Status prepare();
+    void schedule();
+    void launch(int shard, int excludeRelay);
+    void onReadyRead(QNetworkReply *reply);
+    void onFinished(QNetworkReply *reply);
+    bool checkHeaders(QNetworkReply *reply, Transfer &t, QString *error);
+    void consume(QNetworkReply *reply, Transfer &t);
+    void attemptFailed(int shard, int relay, const QString &error);
+    void attemptFailedFromReply(QNetworkReply *reply, Transfer &t, const QString &error);
+    void allShardsVerified();
+    void finalize();
+    void failDownload(const QString &error, bool diskFull = false);
+    void persist(bool force);
+    void refillTokens();
+    void updateRates();
+    void publishProgress();
+    QString shardUrl(int relay, int shard) const;
+
+    DownloadRequest m_request;
+    Manifest m_manifest;
+    QByteArray m_manifestHash;
+    QString m_partialDir;
+    QFile m_data;
+    DownloadState m_state;
+    RelayScore m_score;
+    QList<int> m_queue;                 // shards waiting to be fetched
+    QList<int> m_attempts;              // per shard
+    QHash<QNetworkReply *, Transfer *> m_transfers;
+    QNetworkAccessManager *m_network = nullptr;
+    QTimer m_persistTimer;
+    QTimer m_rateTimer;
+    QTimer m_tokenTimer;
+    qint64 m_tokens = 0;
+    qint64 m_lastRateBytes = 0;
+    bool m_dirty = false;
+    bool m_running = false;
+    DownloadProgress m_progress;
+};
+
+} // namespace cohort::shardcast

@@ -1,0 +1,38 @@
+#pragma once
+// A static HTTP/1.1 file server for a SHARDCAST tree: GET and HEAD, single byte ranges (206/416), keep-alive,
+// streaming with back-pressure, and strict path checks (one safe name per segment, no "..", no hidden files).
+// Qt HttpServer 6.4 ignores Range and streams files at ~95 MB/s here, so relays use this instead.
+// Any stock web server (nginx) serving a copy of the tree is an equally valid relay.
+#include <QHostAddress>
+#include <QTcpServer>
+#include <atomic>
+
+namespace cohort::shardcast {
+
+class RelayServer : public QTcpServer {
+    Q_OBJECT
+public:
+    explicit RelayServer(QString root, QObject *parent = nullptr);
+    bool listenOn(const QHostAddress &address, quint16 port, QString *error);
+    QString url() const;
+    QString root() const { return m_root; }
+
+    qint64 bytesServed() const { return m_bytesServed; }
+    qint64 requestsServed() const { return m_requests; }
+    void addServed(qint64 bytes) { m_bytesServed += bytes; }
+    void countRequest() { ++m_requests; }
+
+protected:
+    void incomingConnection(qintptr descriptor) override;
+
+private:
+    QString m_root;
+    std::atomic<qint64> m_bytesServed{0};
+    std::atomic<qint64> m_requests{0};
+};
+
+// Parses "bytes=a-b", "bytes=a-" or "bytes=-n" against a file of `size` bytes.
+// Returns false for anything else (multiple ranges, garbage); sets *satisfiable=false for ranges outside the file.
+bool parseRange(const QByteArray &header, qint64 size, qint64 *begin, qint64 *end, bool *satisfiable);
+
+} // namespace cohort::shardcast
