@@ -1,6 +1,7 @@
 // cohort-hub: the coordinator a network operator runs (the desktop app embeds the same service).
 #include "hub/HubService.h"
 #include "platform/TerminationSignals.h"
+#include "shardcast/RelayServer.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -24,7 +25,15 @@ int main(int argc, char *argv[])
     const QCommandLineOption dataOption(QStringLiteral("data-dir"), QStringLiteral("Folder for the database and the hub key."), QStringLiteral("dir"));
     const QCommandLineOption catalogueOption(QStringLiteral("catalogue"), QStringLiteral("Task catalogue JSON file (default: the built-in one)."), QStringLiteral("file"));
     const QCommandLineOption heartbeatOption(QStringLiteral("heartbeat-interval"), QStringLiteral("Seconds between node heartbeats (default 10)."), QStringLiteral("seconds"), QStringLiteral("10"));
-    parser.addOptions({listenOption, portOption, dataOption, catalogueOption, heartbeatOption});
+    const QCommandLineOption publishOption(QStringLiteral("publish"), QStringLiteral("Publish a safetensors checkpoint as the next version of a task (repeatable)."), QStringLiteral("task=file"));
+    const QCommandLineOption relayOption(QStringLiteral("relay"), QStringLiteral("Another relay serving a copy of the checkpoint tree, listed to nodes (repeatable)."), QStringLiteral("url"));
+    const QCommandLineOption relayPortOption(QStringLiteral("relay-port"), QStringLiteral("Port of the hub's own checkpoint relay (default: any free port)."), QStringLiteral("port"), QStringLiteral("0"));
+    const QCommandLineOption noSelfRelayOption(QStringLiteral("no-self-relay"), QStringLiteral("Do not list the hub's own relay to nodes (serve checkpoints only through --relay)."));
+    const QCommandLineOption shardSizeOption(QStringLiteral("shard-size"), QStringLiteral("Checkpoint shard size in bytes (default 32 MiB)."), QStringLiteral("bytes"));
+    const QCommandLineOption keepOption(QStringLiteral("keep"), QStringLiteral("Checkpoint versions kept per task (default 3)."), QStringLiteral("n"), QStringLiteral("3"));
+    const QCommandLineOption serveDirOption(QStringLiteral("serve-dir"), QStringLiteral("Only serve a copied checkpoint tree as a relay (no API)."), QStringLiteral("dir"));
+    parser.addOptions({listenOption, portOption, dataOption, catalogueOption, heartbeatOption, publishOption, relayOption,
+                       relayPortOption, noSelfRelayOption, shardSizeOption, keepOption, serveDirOption});
     parser.process(app);
 
     cohort::HubConfig config;
@@ -48,20 +57,68 @@ int main(int argc, char *argv[])
                          ? QDir(parser.value(dataOption)).absolutePath()
                          : QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) + QStringLiteral("/cohort-hub");
     config.catalogueFile = parser.value(catalogueOption);
-
-    cohort::HubService hub(config);
-    if (cohort::Status started = hub.start(); !started) {
-        std::fprintf(stderr, "cohort-hub: %s\n", qPrintable(started.error()));
-        return 1;
+    config.extraRelays = parser.values(relayOption);
+    config.selfRelay = !parser.isSet(noSelfRelayOption);
+    const uint relayPort = parser.value(relayPortOption).toUInt(&ok);
+    if (!ok || relayPort > 65535) {
+        std::fprintf(stderr, "cohort-hub: --relay-port must be 0..65535\n");
+        return 2;
     }
-    std::fprintf(stdout, "cohort-hub listening on %s (data in %s, key %s)\n", qPrintable(hub.url()),
-                 qPrintable(config.dataDir), qPrintable(hub.hubKeyBase64()));
-    std::fflush(stdout);
+    config.relayPort = quint16(relayPort);
+    if (parser.isSet(shardSizeOption)) {
+        config.shardSize = parser.value(shardSizeOption).toLongLong(&ok);
+        if (!ok || config.shardSize < cohort::shardcast::kMinShardSize || config.shardSize > cohort::shardcast::kMaxShardSize) {
+            std::fprintf(stderr, "cohort-hub: --shard-size must be %lld..%lld bytes\n", cohort::shardcast::kMinShardSize,
+                         cohort::shardcast::kMaxShardSize);
+            return 2;
+        }
+    }
+    config.keepVersions = parser.value(keepOption).toInt(&ok);
+    if (!ok || config.keepVersions < 1 || config.keepVersions > 100) {
+        std::fprintf(stderr, "cohort-hub: --keep must be 1..100\n");
+        return 2;
+    }
 
     cohort::TerminationSignals signals;
     QObject::connect(&signals, &cohort::TerminationSignals::terminationRequested, &app, [](int number) {
         std::fprintf(stderr, "cohort-hub: signal %d, shutting down\n", number);
         QCoreApplication::quit();
     });
+
+    if (parser.isSet(serveDirOption)) {
+        // A plain relay for a copied tree: the same static server the hub uses for its own tree.
+        cohort::shardcast::RelayServer relay(QDir(parser.value(serveDirOption)).absolutePath());
+        QString error;
+        if (!relay.listenOn(config.address, config.relayPort, &error)) {
+            std::fprintf(stderr, "cohort-hub: %s\n", qPrintable(error));
+            return 1;
+        }
+        std::fprintf(stdout, "cohort-hub relay serving %s on %s\n", qPrintable(relay.root()), qPrintable(relay.url()));
+        std::fflush(stdout);
+        return app.exec();
+    }
+
+    cohort::HubService hub(config);
+    if (cohort::Status started = hub.start(); !started) {
+        std::fprintf(stderr, "cohort-hub: %s\n", qPrintable(started.error()));
+        return 1;
+    }
+    for (const QString &spec : parser.values(publishOption)) {
+        const qsizetype eq = spec.indexOf(QLatin1Char('='));
+        if (eq <= 0) {
+            std::fprintf(stderr, "cohort-hub: --publish needs task=file, got '%s'\n", qPrintable(spec));
+            return 2;
+        }
+        auto published = hub.publish(spec.left(eq), spec.mid(eq + 1));
+        if (!published) {
+            std::fprintf(stderr, "cohort-hub: %s\n", qPrintable(published.error()));
+            return 1;
+        }
+        std::fprintf(stdout, "published %s v%d (%lld bytes, %lld shards)\n", qPrintable(published->manifest.task),
+                     published->manifest.version, published->manifest.fileSize, qint64(published->manifest.shards.size()));
+    }
+    std::fprintf(stdout, "cohort-hub listening on %s (relay %s, data in %s, key %s)\n", qPrintable(hub.url()),
+                 qPrintable(hub.relayUrl()), qPrintable(config.dataDir), qPrintable(hub.hubKeyBase64()));
+    std::fflush(stdout);
     return app.exec();
 }

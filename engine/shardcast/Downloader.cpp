@@ -2,6 +2,7 @@
 
 #include "core/Logging.h"
 #include "platform/FileSync.h"
+#include "store/safetensors/Safetensors.h"
 
 #include <QDir>
 #include <QNetworkAccessManager>
@@ -16,8 +17,6 @@
 namespace cohort::shardcast {
 
 namespace {
-constexpr qint64 kDiskMargin = 64LL << 20;
-constexpr int kTransferTimeoutMs = 15'000; // a relay that sends nothing for this long is stalled
 constexpr qint64 kReadChunk = 1 << 20;
 
 Status writeAtomically(const QString &path, const QByteArray &bytes)
@@ -134,7 +133,7 @@ Status Downloader::prepare()
     qint64 onDisk = 0;
     for (qsizetype i = 0; i < m_state.shards.size(); ++i)
         onDisk += m_state.shards[i].have;
-    const qint64 needed = m_manifest.fileSize - onDisk + kDiskMargin;
+    const qint64 needed = m_manifest.fileSize - onDisk + m_request.reserveBytes;
     const QStorageInfo storage(m_partialDir);
     if (storage.isValid() && storage.bytesAvailable() < needed) {
         m_progress.diskFull = true;
@@ -249,7 +248,7 @@ void Downloader::launch(int shard, int excludeRelay)
             t->hash.result(); // reset
     }
     QNetworkRequest request{QUrl(shardUrl(relay, shard))};
-    request.setTransferTimeout(kTransferTimeoutMs);
+    request.setTransferTimeout(m_request.stallTimeoutMs);
     request.setAttribute(QNetworkRequest::CacheLoadControlAttribute, QNetworkRequest::AlwaysNetwork);
     if (s.have > 0)
         request.setRawHeader("Range", "bytes=" + QByteArray::number(s.have) + '-');
@@ -340,7 +339,7 @@ void Downloader::consume(QNetworkReply *reply, Transfer &t)
         if (m_data.write(chunk) != chunk.size()) {
             const QString error = m_data.errorString();
             failDownload(QStringLiteral("cannot write %1: %2").arg(m_data.fileName(), error),
-                         QStorageInfo(m_partialDir).bytesAvailable() < chunk.size() + kDiskMargin);
+                         QStorageInfo(m_partialDir).bytesAvailable() < chunk.size() + m_request.reserveBytes);
             return;
         }
         t.hash.addData(chunk);
@@ -379,7 +378,7 @@ void Downloader::onFinished(QNetworkReply *reply)
     std::unique_ptr<Transfer> owned(t);
     if (reply->error() != QNetworkReply::NoError) {
         const bool stalled = reply->error() == QNetworkReply::OperationCanceledError;
-        return attemptFailed(shard, t->relay, stalled ? QStringLiteral("stalled for %1 s").arg(kTransferTimeoutMs / 1000)
+        return attemptFailed(shard, t->relay, stalled ? QStringLiteral("stalled for %1 s").arg(m_request.stallTimeoutMs / 1000.0)
                                                       : reply->errorString());
     }
     if (s.have != info.size)
@@ -444,6 +443,9 @@ void Downloader::allShardsVerified()
         QFile f(path);
         QList<int> badShards;
         QByteArray whole;
+        // Hashes prove the bytes are the hub's; the header check proves they are loadable weights.
+        const auto header = safetensors::readHeaderFromFile(path.toStdString());
+        const QString headerError = header ? QString() : QString::fromStdString(header.error);
         if (f.open(QIODevice::ReadOnly)) {
             Sha256 all;
             for (qsizetype i = 0; i < manifest.shards.size(); ++i) {
@@ -454,11 +456,14 @@ void Downloader::allShardsVerified()
             }
             whole = all.result();
         }
-        QMetaObject::invokeMethod(self.data(), [self, whole, badShards] {
+        QMetaObject::invokeMethod(self.data(), [self, whole, badShards, headerError] {
             if (!self)
                 return;
-            if (whole == self->m_manifest.fileSha256 && badShards.isEmpty())
+            if (whole == self->m_manifest.fileSha256 && badShards.isEmpty()) {
+                if (!headerError.isEmpty())
+                    return self->failDownload(QStringLiteral("the checkpoint is not a loadable safetensors file: ") + headerError);
                 return self->finalize();
+            }
             // Something on disk changed after its shard was verified: fetch just those shards again.
             qCWarning(lcNet) << "whole-file check failed; refetching shards" << badShards;
             if (!self->m_data.open(QIODevice::ReadWrite))

@@ -32,6 +32,8 @@ struct DownloadRequest {
     qint64 maxBytesPerSecond = 0; // 0: unlimited
     int keepVersions = 3;
     int maxAttemptsPerShard = 6;
+    int stallTimeoutMs = 15'000;         // a relay that sends nothing for this long is abandoned
+    qint64 reserveBytes = 64LL << 20;    // disk space left free after the download
 };
 
 // Where version N of a task lives once usable, and the test for it.

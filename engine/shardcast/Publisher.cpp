@@ -5,6 +5,7 @@
 #include "core/Sha256.h"
 #include "core/TaskInfo.h"
 #include "net/Identity.h"
+#include "store/safetensors/Safetensors.h"
 
 #include <QDir>
 #include <QFile>
@@ -79,6 +80,9 @@ Expected<SignedManifest> Publisher::publish(const QString &taskId, const QString
         return fail(QStringLiteral("'%1' is not a task id").arg(taskId));
     if (m_shardSize < kMinShardSize || m_shardSize > kMaxShardSize)
         return fail(QStringLiteral("shard size %1 is outside [%2, %3]").arg(m_shardSize).arg(kMinShardSize).arg(kMaxShardSize));
+    // Only well-formed safetensors files are published: nodes load them as model weights.
+    if (const auto header = safetensors::readHeaderFromFile(checkpointPath.toStdString()); !header)
+        return fail(QStringLiteral("%1 is not a valid safetensors checkpoint: %2").arg(checkpointPath, QString::fromStdString(header.error)));
     QFile source(checkpointPath);
     if (!source.open(QIODevice::ReadOnly))
         return fail(QStringLiteral("cannot read the checkpoint %1: %2").arg(checkpointPath, source.errorString()));
@@ -102,7 +106,8 @@ Expected<SignedManifest> Publisher::publish(const QString &taskId, const QString
     m.version = version;
     m.fileSize = source.size();
     m.shardSize = m_shardSize;
-    m.created = QDateTime::currentDateTimeUtc();
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    m.created = now.addMSecs(-now.time().msec()); // whole seconds: the manifest stores ISO seconds
     Sha256 whole;
     QByteArray buffer;
     for (int index = 0; !source.atEnd(); ++index) {

@@ -18,8 +18,10 @@ double RelayScore::weight(int relay) const
 {
     const RelayStats &r = m_relays[relay];
     const double bandwidth = r.bandwidthMBps > 0 ? r.bandwidthMBps : kUnmeasuredMBps;
-    // A floor keeps a failing relay selectable at a low rate, so it can prove itself again.
-    return std::max(r.successRate, 0.02) * std::max(bandwidth, 0.1);
+    // Failures cost a retry and a back-off, so they weigh more than linearly (cubed); a floor keeps a
+    // failing relay selectable at a low rate, so it can prove itself again once it heals.
+    const double success = std::max(r.successRate, 0.05);
+    return success * success * success * std::max(bandwidth, 0.1);
 }
 
 int RelayScore::choose(const std::function<double()> &random01, int exclude) const

@@ -1,7 +1,7 @@
 #pragma once
 // Which relay to ask next. Each relay has a success rate and a bandwidth, both exponential moving averages
 // (alpha 0.3, as SHARDCAST uses); every update lets every relay's success rate heal by 0.01 so a relay that
-// failed once is tried again later. Choice is weighted-random by success x bandwidth, which spreads load
+// failed once is tried again later. Choice is weighted-random by success^3 x bandwidth, which spreads load
 // while favouring fast, reliable relays.
 #include "core/DownloadProgress.h"
 

@@ -34,8 +34,12 @@ bool parseRange(const QByteArray &header, qint64 size, qint64 *begin, qint64 *en
     } else {
         *begin = first.toLongLong(&ok1);
         *end = last.isEmpty() ? size - 1 : last.toLongLong(&ok2);
-        if (!ok1 || !ok2 || *begin < 0 || *end < *begin)
+        if (!ok1 || !ok2 || *begin < 0 || (!last.isEmpty() && *end < *begin))
             return false;
+        if (*begin >= size) {
+            *satisfiable = false;
+            return true;
+        }
         *end = std::min(*end, size - 1);
     }
     if (size == 0 || *begin >= size)
