@@ -58,6 +58,7 @@ EngineOptions DesktopApp::engineOptions() const
     options.hubUrl = m_launch.hubUrl ? Settings::normalizedHubUrl(*m_launch.hubUrl) : m_settings->values().hubUrl;
     options.dataDir = m_launch.dataDir ? *m_launch.dataDir : m_settings->effectiveDataDir();
     options.nodeName = m_settings->effectiveNodeName();
+    options.maxDownloadBytesPerSecond = qint64(m_settings->values().downloadLimitKiBps) * 1024;
     return options;
 }
 
@@ -165,7 +166,8 @@ void DesktopApp::onSettingsChanged(const SettingsValues &, const QStringList &ch
 
     // The controller compares the options itself and restarts the engine only if they differ (it keeps
     // the joined task), so a change of "start minimized" alone costs nothing.
-    const QStringList engineKeys{QStringLiteral("hubUrl"), QStringLiteral("dataDir"), QStringLiteral("nodeName")};
+    const QStringList engineKeys{QStringLiteral("hubUrl"), QStringLiteral("dataDir"), QStringLiteral("nodeName"),
+                                 QStringLiteral("downloadLimitKiBps")};
     if (std::none_of(engineKeys.begin(), engineKeys.end(), [&changedKeys](const QString &key) { return changedKeys.contains(key); }))
         return;
     qCInfo(lcUi) << "engine settings changed:" << changedKeys;

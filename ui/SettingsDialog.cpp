@@ -6,6 +6,7 @@
 #include "ui/UiLogging.h"
 
 #include <QCheckBox>
+#include <QSpinBox>
 #include <QDialogButtonBox>
 #include <QFileDialog>
 #include <QFormLayout>
@@ -48,6 +49,14 @@ SettingsDialog::SettingsDialog(Settings *settings, Autostart *autostart, QWidget
     dataDirLayout->addWidget(m_dataDir, 1);
     dataDirLayout->addWidget(browse);
 
+    m_downloadLimit = new QSpinBox(this);
+    m_downloadLimit->setObjectName(QStringLiteral("downloadLimitSpin"));
+    m_downloadLimit->setRange(0, Settings::kMaxDownloadLimitKiBps);
+    m_downloadLimit->setSingleStep(512);
+    m_downloadLimit->setSuffix(tr(" KiB/s"));
+    m_downloadLimit->setSpecialValueText(tr("No limit"));
+    m_downloadLimit->setToolTip(tr("The most bandwidth model downloads may use. 0: no limit."));
+
     m_startMinimized = new QCheckBox(tr("Start minimized to the notification area"), this);
     m_startMinimized->setObjectName(QStringLiteral("startMinimizedCheck"));
     m_startAtLogin = new QCheckBox(tr("Start Cohort when I log in"), this);
@@ -62,6 +71,7 @@ SettingsDialog::SettingsDialog(Settings *settings, Autostart *autostart, QWidget
     auto *networkBox = new QGroupBox(tr("Network"), this);
     auto *networkForm = new QFormLayout(networkBox);
     networkForm->addRow(tr("Hub address:"), withErrorLabel(m_hubUrl, QStringLiteral("hubUrl")));
+    networkForm->addRow(tr("Download limit:"), withErrorLabel(m_downloadLimit, QStringLiteral("downloadLimitKiBps")));
     auto *nodeBox = new QGroupBox(tr("This node"), this);
     auto *nodeForm = new QFormLayout(nodeBox);
     nodeForm->addRow(tr("Node name:"), withErrorLabel(m_nodeName, QStringLiteral("nodeName")));
@@ -96,6 +106,7 @@ SettingsDialog::SettingsDialog(Settings *settings, Autostart *autostart, QWidget
         connect(edit, &QLineEdit::textChanged, this, &SettingsDialog::onFieldEdited);
     for (QCheckBox *check : {m_startMinimized, m_startAtLogin})
         connect(check, &QCheckBox::toggled, this, &SettingsDialog::onFieldEdited);
+    connect(m_downloadLimit, &QSpinBox::valueChanged, this, &SettingsDialog::onFieldEdited);
 
     setMinimumWidth(520);
     load();
@@ -144,6 +155,7 @@ SettingsValues SettingsDialog::fieldValues() const
     v.dataDir = m_dataDir->text().trimmed();
     v.nodeName = m_nodeName->text().trimmed();
     v.startMinimized = m_startMinimized->isChecked();
+    v.downloadLimitKiBps = m_downloadLimit->value();
     return v;
 }
 
@@ -162,6 +174,7 @@ void SettingsDialog::load()
     m_dataDir->setText(m_loadedValues.dataDir);
     m_nodeName->setText(m_loadedValues.nodeName);
     m_startMinimized->setChecked(m_loadedValues.startMinimized);
+    m_downloadLimit->setValue(m_loadedValues.downloadLimitKiBps);
     m_startAtLogin->setChecked(m_loadedAutostart);
     m_loading = false;
     clearErrors();
@@ -210,6 +223,7 @@ void SettingsDialog::restoreDefaults()
     m_dataDir->setText(defaults.dataDir);
     m_nodeName->setText(defaults.nodeName);
     m_startMinimized->setChecked(defaults.startMinimized);
+    m_downloadLimit->setValue(defaults.downloadLimitKiBps);
 }
 
 void SettingsDialog::openAndRaise()

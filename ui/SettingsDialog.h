@@ -12,6 +12,7 @@ class QCheckBox;
 class QDialogButtonBox;
 class QLineEdit;
 class QPushButton;
+class QSpinBox;
 
 namespace cohort {
 
@@ -55,6 +56,7 @@ private:
     QLineEdit *m_dataDir = nullptr;
     QLineEdit *m_nodeName = nullptr;
     QCheckBox *m_startMinimized = nullptr;
+    QSpinBox *m_downloadLimit = nullptr;
     QCheckBox *m_startAtLogin = nullptr;
     QDialogButtonBox *m_buttons = nullptr;
     QHash<QString, InlineErrorLabel *> m_errorLabels;

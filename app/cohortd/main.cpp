@@ -26,8 +26,9 @@ int main(int argc, char *argv[])
     const QCommandLineOption jsonOption(QStringLiteral("json"), QStringLiteral("Print one JSON status line per second instead of the progress line."));
     const QCommandLineOption nameOption(QStringLiteral("name"), QStringLiteral("Node name shown to the hub operator."), QStringLiteral("name"));
     const QCommandLineOption settingsOption(QStringLiteral("settings"), QStringLiteral("Settings file (default: the desktop app's)."), QStringLiteral("file"));
+    const QCommandLineOption rateOption(QStringLiteral("max-download-rate"), QStringLiteral("Checkpoint download limit in KiB/s (default: from settings; 0: none)."), QStringLiteral("KiB/s"));
     const QCommandLineOption heartbeatOption(QStringLiteral("heartbeat-ms"), QStringLiteral("Heartbeat interval override in milliseconds."), QStringLiteral("ms"));
-    parser.addOptions({hubOption, dataOption, taskOption, durationOption, jsonOption, nameOption, settingsOption, heartbeatOption});
+    parser.addOptions({hubOption, dataOption, taskOption, durationOption, jsonOption, nameOption, settingsOption, heartbeatOption, rateOption});
     parser.process(app);
 
     cohort::Settings settings(parser.value(settingsOption));
@@ -36,6 +37,16 @@ int main(int argc, char *argv[])
     options.engine.dataDir = parser.isSet(dataOption) ? QDir(parser.value(dataOption)).absolutePath() : settings.effectiveDataDir();
     options.engine.nodeName = parser.isSet(nameOption) ? parser.value(nameOption) : settings.effectiveNodeName();
     options.engine.taskId = parser.value(taskOption);
+    int rateKiB = settings.values().downloadLimitKiBps;
+    if (parser.isSet(rateOption)) {
+        bool rateOk = false;
+        rateKiB = parser.value(rateOption).toInt(&rateOk);
+        if (!rateOk || rateKiB < 0 || rateKiB > cohort::Settings::kMaxDownloadLimitKiBps) {
+            std::fprintf(stderr, "cohortd: --max-download-rate must be 0..%d KiB/s\n", cohort::Settings::kMaxDownloadLimitKiBps);
+            return 2;
+        }
+    }
+    options.engine.maxDownloadBytesPerSecond = qint64(rateKiB) * 1024;
     options.json = parser.isSet(jsonOption);
 
     cohort::SettingsValues check = settings.values();

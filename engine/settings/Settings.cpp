@@ -17,6 +17,7 @@ const QString kHubUrl = QStringLiteral("network/hubUrl");
 const QString kDataDir = QStringLiteral("storage/dataDir");
 const QString kNodeName = QStringLiteral("node/name");
 const QString kStartMinimized = QStringLiteral("ui/startMinimized");
+const QString kDownloadLimit = QStringLiteral("network/downloadLimitKiBps");
 } // namespace
 
 Settings::Settings(const QString &filePath, QObject *parent)
@@ -72,6 +73,8 @@ QList<SettingsError> Settings::validate(const SettingsValues &v)
         else if (info.exists() && !info.isWritable())
             errors.append({QStringLiteral("dataDir"), QStringLiteral("This folder is not writable.")});
     }
+    if (v.downloadLimitKiBps < 0 || v.downloadLimitKiBps > kMaxDownloadLimitKiBps)
+        errors.append({QStringLiteral("downloadLimitKiBps"), QStringLiteral("Use 0 (no limit) up to %1 KiB/s.").arg(kMaxDownloadLimitKiBps)});
     if (v.nodeName.size() > 64)
         errors.append({QStringLiteral("nodeName"), QStringLiteral("Use at most 64 characters.")});
     else {
@@ -94,6 +97,10 @@ void Settings::load()
     v.dataDir = store.value(kDataDir, v.dataDir).toString();
     v.nodeName = store.value(kNodeName, v.nodeName).toString();
     v.startMinimized = store.value(kStartMinimized, v.startMinimized).toBool();
+    bool numeric = false;
+    v.downloadLimitKiBps = store.value(kDownloadLimit, v.downloadLimitKiBps).toInt(&numeric);
+    if (!numeric)
+        v.downloadLimitKiBps = -1; // refused below, with a warning
 
     // A value that no longer validates (edited by hand, or a folder that became a file) falls back
     // to its default with a warning rather than stopping the app.
@@ -106,6 +113,8 @@ void Settings::load()
             v.dataDir = fallback.dataDir;
         else if (e.key == QLatin1String("nodeName"))
             v.nodeName = fallback.nodeName;
+        else if (e.key == QLatin1String("downloadLimitKiBps"))
+            v.downloadLimitKiBps = fallback.downloadLimitKiBps;
     }
     v.hubUrl = normalizedHubUrl(v.hubUrl);
     m_values = v;
@@ -132,6 +141,8 @@ QList<SettingsError> Settings::apply(const SettingsValues &requested)
         changedKeys << QStringLiteral("nodeName");
     if (v.startMinimized != m_values.startMinimized)
         changedKeys << QStringLiteral("startMinimized");
+    if (v.downloadLimitKiBps != m_values.downloadLimitKiBps)
+        changedKeys << QStringLiteral("downloadLimitKiBps");
     if (changedKeys.isEmpty())
         return {};
 
@@ -141,6 +152,7 @@ QList<SettingsError> Settings::apply(const SettingsValues &requested)
     store.setValue(kDataDir, v.dataDir);
     store.setValue(kNodeName, v.nodeName);
     store.setValue(kStartMinimized, v.startMinimized);
+    store.setValue(kDownloadLimit, v.downloadLimitKiBps);
     store.sync();
     if (store.status() != QSettings::NoError)
         return {{QString(), QStringLiteral("Could not save settings to %1.").arg(m_filePath)}};

@@ -14,12 +14,13 @@ struct SettingsValues {
     QString dataDir;     // empty: the platform's application data location
     QString nodeName;    // shown to the hub operator; empty: the host name
     bool startMinimized = false;
+    int downloadLimitKiBps = 0; // checkpoint downloads; 0: unlimited
 
     bool operator==(const SettingsValues &) const = default;
 };
 
 struct SettingsError {
-    QString key;     // "hubUrl", "dataDir", "nodeName"
+    QString key;     // "hubUrl", "dataDir", "nodeName", "downloadLimitKiBps"
     QString message; // for people, shown next to the field
 };
 
@@ -27,6 +28,7 @@ class Settings : public QObject {
     Q_OBJECT
 public:
     static constexpr int kCurrentVersion = 2;
+    static constexpr int kMaxDownloadLimitKiBps = 10'000'000; // 10 GB/s: anything above means "unlimited"
 
     // filePath empty: <config location>/Cohort/cohort.ini
     explicit Settings(const QString &filePath = {}, QObject *parent = nullptr);

@@ -45,6 +45,7 @@ private Q_SLOTS:
         QTest::newRow("relative data dir") << "" << "relative/dir" << "" << "dataDir";
         QTest::newRow("name too long") << "" << "" << QString(65, QLatin1Char('x')) << "nodeName";
         QTest::newRow("control char") << "" << "" << QStringLiteral("bad\nname") << "nodeName";
+        QTest::newRow("negative limit") << "" << "" << "" << "downloadLimitKiBps";
         QTest::newRow("valid https") << "https://hub.example:8443/cohort" << "" << "my box" << "";
         QTest::newRow("valid empty") << "" << "" << "" << "";
     }
@@ -58,6 +59,8 @@ private Q_SLOTS:
         v.hubUrl = hub;
         v.dataDir = dataDir;
         v.nodeName = name;
+        if (QByteArray(QTest::currentDataTag()) == "negative limit")
+            v.downloadLimitKiBps = -5;
         const auto errors = Settings::validate(v);
         if (badKey.isEmpty())
             QVERIFY2(errors.isEmpty(), qPrintable(errors.value(0).message));
@@ -84,12 +87,14 @@ private Q_SLOTS:
         v.hubUrl = QStringLiteral("https://hub.example/");
         v.nodeName = QStringLiteral("  den  ");
         v.startMinimized = true;
+        v.downloadLimitKiBps = 2048;
         QVERIFY(s.apply(v).isEmpty());
         QCOMPARE(spy.count(), 1);
         const QStringList keys = spy.at(0).at(1).toStringList();
         QVERIFY(keys.contains(QStringLiteral("hubUrl")));
         QVERIFY(keys.contains(QStringLiteral("nodeName")));
         QVERIFY(keys.contains(QStringLiteral("startMinimized")));
+        QVERIFY(keys.contains(QStringLiteral("downloadLimitKiBps")));
         QVERIFY(!keys.contains(QStringLiteral("dataDir")));
         QCOMPARE(s.values().hubUrl, QStringLiteral("https://hub.example")); // normalised
         QCOMPARE(s.values().nodeName, QStringLiteral("den"));
@@ -160,10 +165,12 @@ private Q_SLOTS:
             edited.setValue(QStringLiteral("meta/version"), Settings::kCurrentVersion);
             edited.setValue(QStringLiteral("network/hubUrl"), QStringLiteral("gopher://x"));
             edited.setValue(QStringLiteral("node/name"), QStringLiteral("kept"));
+            edited.setValue(QStringLiteral("network/downloadLimitKiBps"), QStringLiteral("lots"));
         }
         Settings s(path);
         QVERIFY(s.values().hubUrl.isEmpty());
         QCOMPARE(s.values().nodeName, QStringLiteral("kept"));
+        QCOMPARE(s.values().downloadLimitKiBps, 0);
     }
 };
 
