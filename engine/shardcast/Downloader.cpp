@@ -2,11 +2,10 @@
 
 #include "core/Logging.h"
 #include "platform/FileSync.h"
+#include "shardcast/ShardFetch.h"
 #include "store/safetensors/Safetensors.h"
 
 #include <QDir>
-#include <QNetworkAccessManager>
-#include <QNetworkReply>
 #include <QRandomGenerator>
 #include <QSaveFile>
 #include <QStorageInfo>
@@ -17,7 +16,6 @@
 namespace cohort::shardcast {
 
 namespace {
-constexpr qint64 kReadChunk = 1 << 20;
 
 Status writeAtomically(const QString &path, const QByteArray &bytes)
 {
@@ -45,18 +43,28 @@ Downloader::Downloader(DownloadRequest request, QObject *parent)
     : QObject(parent), m_request(std::move(request)), m_persistTimer(this), m_rateTimer(this), m_tokenTimer(this)
 {
     m_progress.taskId = m_request.taskId;
+    m_pool.setMaxThreadCount(2);
+    // Partial shards are saved now and then; a verified shard is saved at once. Either way a kill -9 costs at
+    // most the shards in flight.
     m_persistTimer.setInterval(250);
     m_rateTimer.setInterval(1000);
     m_tokenTimer.setInterval(50);
-    connect(&m_persistTimer, &QTimer::timeout, this, [this] { persist(false); });
+    connect(&m_persistTimer, &QTimer::timeout, this, [this] { if (m_dirty) persist(); });
     connect(&m_rateTimer, &QTimer::timeout, this, &Downloader::updateRates);
     connect(&m_tokenTimer, &QTimer::timeout, this, &Downloader::refillTokens);
 }
 
 Downloader::~Downloader()
 {
-    if (m_running)
-        pause();
+    stopWork();
+    m_pool.waitForDone(); // workers read the mapped file and write the record: let them finish first
+    if (!m_partialDir.isEmpty() && m_data.isOpen()) {
+        m_persistBusy = false;
+        persist();
+        m_pool.waitForDone();
+    }
+    if (m_map)
+        m_data.unmap(m_map);
 }
 
 void Downloader::start()
@@ -147,27 +155,40 @@ Status Downloader::prepare()
     if (Status s = writeAtomically(QDir(m_partialDir).filePath(QStringLiteral("manifest.json.sig")), m_request.signatureBytes); !s)
         return fail(s.error());
     m_data.setFileName(QDir(m_partialDir).filePath(m_manifest.fileName + QStringLiteral(".part")));
-    if (!m_data.open(QIODevice::ReadWrite))
+    if (!m_data.open(QIODevice::ReadWrite | QIODevice::Unbuffered))
         return fail(QStringLiteral("cannot open %1: %2").arg(m_data.fileName(), m_data.errorString()));
-    if (m_data.size() != m_manifest.fileSize && !m_data.resize(m_manifest.fileSize))
-        return fail(QStringLiteral("cannot size %1: %2").arg(m_data.fileName(), m_data.errorString()));
+    // Real blocks up front: writes through the map can then never hit a full disk.
+    if (Status reserved = preallocate(m_data, m_manifest.fileSize); !reserved) {
+        m_progress.diskFull = reserved.error().startsWith(QLatin1String("disk full"));
+        return fail(reserved.error());
+    }
+    m_data.close(); // reopen so Qt sees the preallocated size before mapping
+    if (!m_data.open(QIODevice::ReadWrite | QIODevice::Unbuffered))
+        return fail(QStringLiteral("cannot open %1: %2").arg(m_data.fileName(), m_data.errorString()));
+    m_map = m_data.map(0, m_manifest.fileSize);
+    if (!m_map)
+        return fail(QStringLiteral("cannot map %1: %2").arg(m_data.fileName(), m_data.errorString()));
     m_attempts = QList<int>(m_state.shards.size(), 0);
+    m_hashing = QList<bool>(m_state.shards.size(), false);
     return {};
 }
 
 void Downloader::resume()
 {
     if (m_running || m_progress.phase == DownloadProgress::Phase::Done || m_progress.phase == DownloadProgress::Phase::Failed ||
-        !m_data.isOpen())
+        !m_map)
         return;
     m_running = true;
+    ++m_generation;
     m_progress.phase = DownloadProgress::Phase::Downloading;
-    if (!m_network)
-        m_network = new QNetworkAccessManager(this);
     m_queue.clear();
     for (qsizetype i = 0; i < m_state.shards.size(); ++i)
         if (!m_state.shards[i].verified)
             m_queue.append(int(i));
+    // The whole-file hash restarts from the first shard; shards verified earlier are fed straight away.
+    m_fileHash = std::make_unique<Sha256>();
+    m_fileHashNext = 0;
+    m_fileHashBusy = false;
     m_tokens = m_request.maxBytesPerSecond / 10;
     m_persistTimer.start();
     m_rateTimer.start();
@@ -175,33 +196,38 @@ void Downloader::resume()
         m_tokenTimer.start();
     m_progress.fetchedThisSession = 0;
     m_lastRateBytes = 0;
-    if (m_queue.isEmpty())
-        allShardsVerified();
-    else
-        schedule();
+    schedule();
+    advanceFileHash();
     publishProgress();
+}
+
+void Downloader::stopWork()
+{
+    m_running = false;
+    ++m_generation;
+    const auto fetches = m_fetches.keys();
+    m_fetches.clear();
+    for (ShardFetch *f : fetches) {
+        f->abort();
+        f->deleteLater();
+    }
+    for (RelayStats &r : m_score.relays())
+        r.active = 0;
+    for (bool &h : m_hashing)
+        h = false;
+    m_unsavedVerified.clear();
+    m_persistTimer.stop();
+    m_rateTimer.stop();
+    m_tokenTimer.stop();
 }
 
 void Downloader::pause()
 {
     if (!m_running)
         return;
-    m_running = false;
-    const auto transfers = m_transfers;
-    m_transfers.clear();
-    for (auto it = transfers.begin(); it != transfers.end(); ++it) {
-        it.key()->disconnect(this);
-        it.key()->abort();
-        it.key()->deleteLater();
-        delete it.value();
-    }
-    for (RelayStats &r : m_score.relays())
-        r.active = 0;
-    m_persistTimer.stop();
-    m_rateTimer.stop();
-    m_tokenTimer.stop();
-    persist(true);
-    if (m_progress.phase == DownloadProgress::Phase::Downloading)
+    stopWork();
+    persist();
+    if (m_progress.phase == DownloadProgress::Phase::Downloading || m_progress.phase == DownloadProgress::Phase::Assembling)
         m_progress.phase = DownloadProgress::Phase::Paused;
     m_progress.bytesPerSecond = 0;
     publishProgress();
@@ -216,196 +242,103 @@ QString Downloader::shardUrl(int relay, int shard) const
            QLatin1Char('/') + shardFileName(shard);
 }
 
+bool Downloader::allVerified() const
+{
+    return std::all_of(m_state.shards.cbegin(), m_state.shards.cend(), [](const ShardState &x) { return x.verified; });
+}
+
 void Downloader::schedule()
 {
-    while (m_running && m_transfers.size() < m_request.parallel && !m_queue.isEmpty())
+    // A shard holds its slot until it is verified, so at most `parallel` shards are ever unsaved at once.
+    const auto busy = [this] { return m_fetches.size() + m_hashing.count(true); };
+    while (m_running && busy() < m_request.parallel && !m_queue.isEmpty())
         launch(m_queue.takeFirst(), -1);
+}
+
+void Downloader::verifyShard(int shard, int relay, qint64 received, double seconds)
+{
+    // Off the engine thread, straight from the mapped file.
+    m_hashing[shard] = true;
+    const uchar *data = m_map + m_manifest.shardOffset(shard);
+    const qint64 size = m_manifest.shards[shard].size;
+    const QByteArray expected = m_manifest.shards[shard].sha256;
+    const quint64 generation = m_generation;
+    QPointer<Downloader> self(this);
+    m_pool.start([self, data, size, expected, shard, relay, received, seconds, generation] {
+        Sha256 h;
+        h.addData(reinterpret_cast<const char *>(data), size);
+        const bool match = h.result() == expected;
+        QMetaObject::invokeMethod(self.data(), [self, shard, relay, received, seconds, match, generation] {
+            if (self && self->m_generation == generation)
+                self->onShardHashed(shard, relay, received, seconds, match);
+        }, Qt::QueuedConnection);
+    });
 }
 
 void Downloader::launch(int shard, int excludeRelay)
 {
-    auto random = [] { return QRandomGenerator::global()->generateDouble(); };
-    const int relay = m_score.choose(random, excludeRelay);
-    auto *t = new Transfer;
-    t->shard = shard;
-    t->relay = relay;
-    ShardState &s = m_state.shards[shard];
-    if (s.have > 0) {
-        // Resuming: the hash must cover the bytes already on disk, so read them back once.
-        const qint64 offset = m_manifest.shardOffset(shard);
-        m_data.seek(offset);
-        qint64 left = s.have;
-        while (left > 0) {
-            const QByteArray chunk = m_data.read(std::min(left, kReadChunk));
-            if (chunk.isEmpty()) {
-                s.have = 0; // unreadable: fetch the shard whole
-                break;
-            }
-            t->hash.addData(chunk);
-            left -= chunk.size();
-        }
-        if (s.have == 0)
-            t->hash.result(); // reset
+    if (!m_running)
+        return;
+    const int relay = m_score.choose([] { return QRandomGenerator::global()->generateDouble(); }, excludeRelay);
+    if (m_state.shards[shard].have == m_manifest.shards[shard].size) {
+        verifyShard(shard, relay, 0, 0); // all bytes arrived before a pause or crash: only the check is missing
+        return;
     }
-    QNetworkRequest request{QUrl(shardUrl(relay, shard))};
-    request.setTransferTimeout(m_request.stallTimeoutMs);
-    request.setAttribute(QNetworkRequest::CacheLoadControlAttribute, QNetworkRequest::AlwaysNetwork);
-    if (s.have > 0)
-        request.setRawHeader("Range", "bytes=" + QByteArray::number(s.have) + '-');
-    QNetworkReply *reply = m_network->get(request);
-    // Keep Qt's buffer small under a bandwidth cap so TCP itself slows the relay down.
-    reply->setReadBufferSize(m_request.maxBytesPerSecond > 0 ? 256 * 1024 : 4 << 20);
-    t->clock.start();
-    m_transfers.insert(reply, t);
+    ShardFetch::Spec spec;
+    spec.url = QUrl(shardUrl(relay, shard));
+    spec.shardBase = m_map + m_manifest.shardOffset(shard);
+    spec.shardSize = m_manifest.shards[shard].size;
+    spec.have = m_state.shards[shard].have;
+    spec.stallTimeoutMs = m_request.stallTimeoutMs;
+    spec.tokens = m_request.maxBytesPerSecond > 0 ? &m_tokens : nullptr;
+    auto *fetch = new ShardFetch(spec, this);
+    m_fetches.insert(fetch, shard);
     ++m_score.relays()[relay].active;
-    connect(reply, &QNetworkReply::readyRead, this, [this, reply] { onReadyRead(reply); });
-    connect(reply, &QNetworkReply::finished, this, [this, reply] { onFinished(reply); });
-}
-
-bool Downloader::checkHeaders(QNetworkReply *reply, Transfer &t, QString *error)
-{
-    t.checkedHeaders = true;
-    ShardState &s = m_state.shards[t.shard];
-    const qint64 size = m_manifest.shards[t.shard].size;
-    const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-    if (status == 206) {
-        // "bytes a-b/total": the relay must continue exactly where we are, for this shard's size.
-        const QByteArray range = reply->rawHeader("Content-Range");
-        const qsizetype dash = range.indexOf('-'), slash = range.indexOf('/');
-        const qint64 begin = range.mid(6, dash - 6).trimmed().toLongLong();
-        const qint64 total = range.mid(slash + 1).trimmed().toLongLong();
-        if (!range.startsWith("bytes ") || dash < 0 || slash < 0 || begin != s.have || total != size) {
-            *error = QStringLiteral("unexpected Content-Range '%1'").arg(QString::fromLatin1(range.left(100)));
-            return false;
-        }
-        return true;
-    }
-    if (status == 200) {
-        if (s.have > 0) { // this relay ignores Range: start the shard over
-            s.have = 0;
-            t.hash.result();
-        }
-        const QVariant length = reply->header(QNetworkRequest::ContentLengthHeader);
-        if (length.isValid() && length.toLongLong() != size) {
-            *error = QStringLiteral("serves %1 bytes for a %2-byte shard").arg(length.toLongLong()).arg(size);
-            return false;
-        }
-        return true;
-    }
-    *error = status ? QStringLiteral("HTTP %1").arg(status) : reply->errorString();
-    return false;
-}
-
-void Downloader::onReadyRead(QNetworkReply *reply)
-{
-    Transfer *t = m_transfers.value(reply);
-    if (!t || !m_running)
-        return;
-    if (!t->checkedHeaders) {
-        QString error;
-        if (!checkHeaders(reply, *t, &error)) {
-            m_transfers.remove(reply);
-            --m_score.relays()[t->relay].active;
-            reply->disconnect(this);
-            reply->abort();
-            reply->deleteLater();
-            attemptFailed(t->shard, t->relay, error);
-            delete t;
-            return;
-        }
-    }
-    consume(reply, *t);
-}
-
-void Downloader::consume(QNetworkReply *reply, Transfer &t)
-{
-    ShardState &s = m_state.shards[t.shard];
-    const qint64 size = m_manifest.shards[t.shard].size;
-    while (reply->bytesAvailable() > 0) {
-        qint64 want = std::min(reply->bytesAvailable(), kReadChunk);
-        if (m_request.maxBytesPerSecond > 0) {
-            want = std::min(want, m_tokens);
-            if (want <= 0)
-                return; // the token timer calls back when the bucket refills
-        }
-        if (s.have + want > size)
-            want = size - s.have + 1; // read one byte too many so the overflow is seen
-        const QByteArray chunk = reply->read(want);
-        if (chunk.isEmpty())
-            return;
-        if (s.have + chunk.size() > size)
-            return attemptFailedFromReply(reply, t, QStringLiteral("sent more bytes than the shard holds"));
-        m_data.seek(m_manifest.shardOffset(t.shard) + s.have);
-        if (m_data.write(chunk) != chunk.size()) {
-            const QString error = m_data.errorString();
-            failDownload(QStringLiteral("cannot write %1: %2").arg(m_data.fileName(), error),
-                         QStorageInfo(m_partialDir).bytesAvailable() < chunk.size() + m_request.reserveBytes);
-            return;
-        }
-        t.hash.addData(chunk);
-        s.have += chunk.size();
-        t.received += chunk.size();
-        m_tokens -= chunk.size();
-        m_progress.fetchedThisSession += chunk.size();
+    auto *clock = new QElapsedTimer;
+    clock->start();
+    connect(fetch, &ShardFetch::restartedFromZero, this, [this, shard] { m_state.shards[shard].have = 0; });
+    connect(fetch, &ShardFetch::bytesArrived, this, [this, shard, fetch](qint64 n) {
+        m_state.shards[shard].have = fetch->have();
+        m_progress.fetchedThisSession += n;
         m_dirty = true;
-    }
+    });
+    connect(fetch, &ShardFetch::done, this, [this, fetch, shard, relay, clock](bool ok, const QString &error) {
+        const double seconds = clock->nsecsElapsed() / 1e9;
+        delete clock;
+        if (!m_fetches.remove(fetch))
+            return;
+        fetch->deleteLater();
+        --m_score.relays()[relay].active;
+        if (!ok) {
+            attemptFailed(shard, relay, error);
+            schedule();
+            return;
+        }
+        verifyShard(shard, relay, fetch->received(), seconds);
+        schedule();
+    });
+    fetch->start();
 }
 
-void Downloader::onFinished(QNetworkReply *reply)
+void Downloader::onShardHashed(int shard, int relay, qint64 received, double seconds, bool match)
 {
-    Transfer *t = m_transfers.value(reply);
-    if (!t)
-        return;
-    if (reply->error() == QNetworkReply::NoError) {
-        if (!t->checkedHeaders) {
-            QString error;
-            if (!checkHeaders(reply, *t, &error))
-                return attemptFailedFromReply(reply, *t, error);
-        }
-        consume(reply, *t);
-        if (reply->bytesAvailable() > 0 && m_request.maxBytesPerSecond > 0)
-            return; // still draining under the cap; the token timer finishes it
-    }
-    if (!m_transfers.contains(reply))
-        return; // consume() already failed it
-    m_transfers.remove(reply);
-    reply->deleteLater();
-    RelayStats &relay = m_score.relays()[t->relay];
-    --relay.active;
-    const int shard = t->shard;
     ShardState &s = m_state.shards[shard];
-    const ShardInfo &info = m_manifest.shards[shard];
-    std::unique_ptr<Transfer> owned(t);
-    if (reply->error() != QNetworkReply::NoError) {
-        const bool stalled = reply->error() == QNetworkReply::OperationCanceledError;
-        return attemptFailed(shard, t->relay, stalled ? QStringLiteral("stalled for %1 s").arg(m_request.stallTimeoutMs / 1000.0)
-                                                      : reply->errorString());
-    }
-    if (s.have != info.size)
-        return attemptFailed(shard, t->relay, QStringLiteral("truncated: %1 of %2 bytes").arg(s.have).arg(info.size));
-    if (t->hash.result() != info.sha256) {
+    if (!match) {
+        m_hashing[shard] = false;
+        schedule(); // the slot is free
         s.have = 0; // poisoned bytes never count
-        return attemptFailed(shard, t->relay, QStringLiteral("shard %1 failed its SHA-256 check").arg(shard + 1));
+        attemptFailed(shard, relay, QStringLiteral("shard %1 failed its SHA-256 check").arg(shard + 1));
+        return;
     }
     s.verified = true;
-    m_score.recordSuccess(t->relay, t->received, t->clock.nsecsElapsed() / 1e9);
-    persist(true); // a verified shard is never fetched twice, even after kill -9
-    if (std::all_of(m_state.shards.cbegin(), m_state.shards.cend(), [](const ShardState &x) { return x.verified; }))
-        allShardsVerified();
-    else
-        schedule();
-}
-
-void Downloader::attemptFailedFromReply(QNetworkReply *reply, Transfer &t, const QString &error)
-{
-    m_transfers.remove(reply);
-    --m_score.relays()[t.relay].active;
-    reply->disconnect(this);
-    reply->abort();
-    reply->deleteLater();
-    const int shard = t.shard, relay = t.relay;
-    delete &t;
-    attemptFailed(shard, relay, error);
+    if (received > 0)
+        m_score.recordSuccess(relay, received, seconds);
+    // The shard keeps its slot until a saved record says it is verified: with at most `parallel` shards
+    // unsaved at any time, a kill -9 costs at most parallel x shard size of re-fetching.
+    m_unsavedVerified.append(shard);
+    persist();
+    advanceFileHash();
+    publishProgress();
 }
 
 void Downloader::attemptFailed(int shard, int relay, const QString &error)
@@ -423,68 +356,70 @@ void Downloader::attemptFailed(int shard, int relay, const QString &error)
     }
     // Back off (1, 2, 4, 8 s) and prefer another relay for the next attempt.
     const int delayMs = 1000 * std::min(8, 1 << (m_attempts[shard] - 1));
-    QTimer::singleShot(delayMs, this, [this, shard, relay] {
-        if (m_running)
+    const quint64 generation = m_generation;
+    QTimer::singleShot(delayMs, this, [this, shard, relay, generation] {
+        if (m_running && m_generation == generation)
             launch(shard, relay);
     });
 }
 
-void Downloader::allShardsVerified()
+void Downloader::advanceFileHash()
 {
-    persist(true);
-    m_progress.phase = DownloadProgress::Phase::Assembling;
-    publishProgress();
-    m_data.close();
-    // The whole-file hash reads everything once: off the engine thread.
-    const QString path = m_data.fileName();
-    const Manifest manifest = m_manifest;
+    if (!m_running || m_fileHashBusy || !m_fileHash)
+        return;
+    // The longest run of verified shards from where the whole-file hash stands.
+    int end = m_fileHashNext;
+    while (end < m_state.shards.size() && m_state.shards[end].verified)
+        ++end;
+    if (end == m_fileHashNext)
+        return;
+    m_fileHashBusy = true;
+    const uchar *data = m_map + m_manifest.shardOffset(m_fileHashNext);
+    const qint64 size = (end == m_state.shards.size() ? m_manifest.fileSize : m_manifest.shardOffset(end)) -
+                        m_manifest.shardOffset(m_fileHashNext);
+    Sha256 *hash = m_fileHash.get();
+    const quint64 generation = m_generation;
     QPointer<Downloader> self(this);
-    QThreadPool::globalInstance()->start([self, path, manifest] {
-        QFile f(path);
-        QList<int> badShards;
-        QByteArray whole;
-        // Hashes prove the bytes are the hub's; the header check proves they are loadable weights.
-        const auto header = safetensors::readHeaderFromFile(path.toStdString());
-        const QString headerError = header ? QString() : QString::fromStdString(header.error);
-        if (f.open(QIODevice::ReadOnly)) {
-            Sha256 all;
-            for (qsizetype i = 0; i < manifest.shards.size(); ++i) {
-                const QByteArray shard = f.read(manifest.shards[i].size);
-                all.addData(shard);
-                if (Sha256::hash(shard) != manifest.shards[i].sha256)
-                    badShards.append(int(i));
-            }
-            whole = all.result();
-        }
-        QMetaObject::invokeMethod(self.data(), [self, whole, badShards, headerError] {
-            if (!self)
+    m_pool.start([self, data, size, hash, end, generation] {
+        hash->addData(reinterpret_cast<const char *>(data), size);
+        QMetaObject::invokeMethod(self.data(), [self, end, generation] {
+            if (!self || self->m_generation != generation)
                 return;
-            if (whole == self->m_manifest.fileSha256 && badShards.isEmpty()) {
-                if (!headerError.isEmpty())
-                    return self->failDownload(QStringLiteral("the checkpoint is not a loadable safetensors file: ") + headerError);
-                return self->finalize();
-            }
-            // Something on disk changed after its shard was verified: fetch just those shards again.
-            qCWarning(lcNet) << "whole-file check failed; refetching shards" << badShards;
-            if (!self->m_data.open(QIODevice::ReadWrite))
-                return self->failDownload(QStringLiteral("cannot reopen %1").arg(self->m_data.fileName()));
-            if (badShards.isEmpty())
-                return self->failDownload(QStringLiteral("the assembled file does not match the manifest's SHA-256"));
-            for (int i : badShards)
-                self->m_state.shards[i] = ShardState{};
-            self->m_running = false;
-            self->m_progress.phase = DownloadProgress::Phase::Paused;
-            self->resume();
+            self->m_fileHashBusy = false;
+            self->m_fileHashNext = end;
+            if (end == self->m_state.shards.size())
+                self->onFileHashed();
+            else
+                self->advanceFileHash();
         }, Qt::QueuedConnection);
     });
 }
 
+void Downloader::onFileHashed()
+{
+    const QByteArray whole = m_fileHash->result();
+    if (whole != m_manifest.fileSha256) {
+        // Every shard matched its own hash, yet the file does not: something outside changed the file.
+        failDownload(QStringLiteral("the assembled file does not match the manifest's SHA-256"));
+        return;
+    }
+    m_progress.phase = DownloadProgress::Phase::Assembling;
+    stopWork();
+    m_pool.waitForDone();
+    m_data.unmap(m_map);
+    m_map = nullptr;
+    // Hashes prove the bytes are the hub's; the header check proves they are loadable weights.
+    const auto header = safetensors::readHeaderFromFile(m_data.fileName().toStdString());
+    if (!header)
+        return failDownload(QStringLiteral("the checkpoint is not a loadable safetensors file: ") + QString::fromStdString(header.error));
+    finalize();
+}
+
 void Downloader::finalize()
 {
-    m_persistTimer.stop();
-    m_rateTimer.stop();
-    m_tokenTimer.stop();
-    m_running = false;
+    if (!syncToDisk(m_data))
+        return failDownload(QStringLiteral("cannot flush %1 to disk").arg(m_data.fileName()));
+    m_data.close();
     const QDir partial(m_partialDir);
     const QString model = partial.filePath(m_manifest.fileName);
     QFile::remove(model);
@@ -500,6 +435,7 @@ void Downloader::finalize()
     QDir(finalDir).removeRecursively();
     if (!QDir().rename(m_partialDir, finalDir))
         return failDownload(QStringLiteral("cannot move %1 into place").arg(m_partialDir));
+    m_partialDir.clear();
 
     // Keep the newest K usable versions, and drop partial downloads of versions older than this one.
     QDir taskDir(QDir(m_request.checkpointsDir).filePath(m_manifest.task));
@@ -541,34 +477,59 @@ void Downloader::failDownload(const QString &error, bool diskFull)
     Q_EMIT failed(error);
 }
 
-void Downloader::persist(bool force)
+void Downloader::persist()
 {
-    if (!force && !m_dirty)
+    if (m_partialDir.isEmpty() || !m_data.isOpen())
         return;
-    if (m_data.isOpen() && !syncToDisk(m_data))
-        qCWarning(lcNet) << "could not sync" << m_data.fileName();
+    if (m_persistBusy) {
+        m_persistAgain = true;
+        return;
+    }
+    // The record is taken now; the sync that follows covers every byte written before it, so the record
+    // never claims more than the disk holds. Both run on a worker: the engine thread never waits for the disk.
     m_state.relays = m_score.relays();
-    if (Status s = writeAtomically(QDir(m_partialDir).filePath(QStringLiteral("progress.json")), m_state.toJson()); !s)
-        qCWarning(lcNet) << "could not save download progress:" << s.error();
+    const QByteArray record = m_state.toJson();
+    const QList<int> covered = std::exchange(m_unsavedVerified, {});
+    const int handle = m_data.handle();
+    const QString path = QDir(m_partialDir).filePath(QStringLiteral("progress.json"));
+    m_persistBusy = true;
     m_dirty = false;
+    QPointer<Downloader> self(this);
+    const quint64 generation = m_generation;
+    m_pool.start([self, record, handle, path, covered, generation] {
+        if (!syncHandle(handle))
+            qCWarning(lcNet) << "could not sync the download to disk";
+        if (Status s = writeAtomically(path, record); !s)
+            qCWarning(lcNet) << "could not save download progress:" << s.error();
+        QMetaObject::invokeMethod(self.data(), [self, covered, generation] {
+            if (!self)
+                return;
+            self->m_persistBusy = false;
+            if (self->m_generation == generation) {
+                for (int shard : covered)
+                    self->m_hashing[shard] = false;
+                self->schedule();
+            }
+            if (std::exchange(self->m_persistAgain, false))
+                self->persist();
+        }, Qt::QueuedConnection);
+    });
 }
 
 void Downloader::refillTokens()
 {
     const qint64 rate = m_request.maxBytesPerSecond;
     m_tokens = std::min(m_tokens + rate / 20, std::max<qint64>(rate / 4, 64 * 1024));
-    const auto replies = m_transfers.keys();
-    for (QNetworkReply *reply : replies) {
-        if (!m_transfers.contains(reply))
-            continue;
-        consume(reply, *m_transfers.value(reply));
-        if (m_transfers.contains(reply) && reply->isFinished() && reply->bytesAvailable() == 0)
-            onFinished(reply);
-    }
+    const auto fetches = m_fetches.keys();
+    for (ShardFetch *f : fetches)
+        if (m_fetches.contains(f))
+            f->pump();
 }
 
 void Downloader::updateRates()
 {
+    if (m_dirty)
+        persist();
     const qint64 delta = m_progress.fetchedThisSession - m_lastRateBytes;
     m_lastRateBytes = m_progress.fetchedThisSession;
     m_progress.bytesPerSecond = m_progress.bytesPerSecond > 0 ? 0.7 * m_progress.bytesPerSecond + 0.3 * delta : double(delta);

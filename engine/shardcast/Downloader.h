@@ -13,11 +13,9 @@
 #include <QFile>
 #include <QHash>
 #include <QObject>
+#include <QThreadPool>
 #include <QTimer>
 #include <memory>
-
-class QNetworkAccessManager;
-class QNetworkReply;
 
 namespace cohort::shardcast {
 
@@ -40,11 +38,13 @@ struct DownloadRequest {
 QString stableVersionDir(const QString &checkpointsDir, const QString &taskId, int version);
 bool isStable(const QString &checkpointsDir, const QString &taskId, int version);
 
+class ShardFetch;
+
 class Downloader : public QObject {
     Q_OBJECT
 public:
     explicit Downloader(DownloadRequest request, QObject *parent = nullptr);
-    ~Downloader() override; // persists progress
+    ~Downloader() override; // persists progress and waits for its hashing workers
 
     void start();
     void pause();  // cancels transfers, keeps everything on disk
@@ -58,44 +58,44 @@ Q_SIGNALS:
     void failed(const QString &error);
 
 private:
-    struct Transfer {
-        int shard = -1;
-        int relay = -1;
-        Sha256 hash;
-        QElapsedTimer clock;
-        qint64 received = 0;
-        bool checkedHeaders = false;
-    };
-
     Status prepare();
     void schedule();
     void launch(int shard, int excludeRelay);
-    void onReadyRead(QNetworkReply *reply);
-    void onFinished(QNetworkReply *reply);
-    bool checkHeaders(QNetworkReply *reply, Transfer &t, QString *error);
-    void consume(QNetworkReply *reply, Transfer &t);
+    void onFetchDone(ShardFetch *fetch, int shard, int relay, bool ok, const QString &error);
+    void verifyShard(int shard, int relay, qint64 received, double seconds);
+    void onShardHashed(int shard, int relay, qint64 received, double seconds, bool match);
     void attemptFailed(int shard, int relay, const QString &error);
-    void attemptFailedFromReply(QNetworkReply *reply, Transfer &t, const QString &error);
-    void allShardsVerified();
+    void advanceFileHash();
+    void onFileHashed();
     void finalize();
     void failDownload(const QString &error, bool diskFull = false);
-    void persist(bool force);
+    void persist();
+    void stopWork();
     void refillTokens();
     void updateRates();
     void publishProgress();
     QString shardUrl(int relay, int shard) const;
+    bool allVerified() const;
 
     DownloadRequest m_request;
     Manifest m_manifest;
     QByteArray m_manifestHash;
     QString m_partialDir;
     QFile m_data;
+    uchar *m_map = nullptr;     // the whole data file, memory-mapped
     DownloadState m_state;
     RelayScore m_score;
-    QList<int> m_queue;                 // shards waiting to be fetched
-    QList<int> m_attempts;              // per shard
-    QHash<QNetworkReply *, Transfer *> m_transfers;
-    QNetworkAccessManager *m_network = nullptr;
+    QList<int> m_queue;         // shards waiting to be fetched
+    QList<int> m_attempts;      // per shard
+    QList<bool> m_hashing;      // shard holding a slot after its transfer: being verified, or verified but unsaved
+    QList<int> m_unsavedVerified; // verified shards not yet in a saved record
+    QHash<ShardFetch *, int> m_fetches;
+    QThreadPool m_pool;         // SHA-256 of shards and of the file, and durable progress writes
+    std::unique_ptr<Sha256> m_fileHash; // whole-file hash, fed in shard order as shards are verified
+    int m_fileHashNext = 0;
+    bool m_fileHashBusy = false;
+    bool m_persistBusy = false;
+    bool m_persistAgain = false;
     QTimer m_persistTimer;
     QTimer m_rateTimer;
     QTimer m_tokenTimer;
@@ -103,6 +103,7 @@ private:
     qint64 m_lastRateBytes = 0;
     bool m_dirty = false;
     bool m_running = false;
+    quint64 m_generation = 0;   // bumps on pause: late worker results of an older run are ignored
     DownloadProgress m_progress;
 };
 

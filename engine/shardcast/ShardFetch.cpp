@@ -1,0 +1,198 @@
+#include "shardcast/ShardFetch.h"
+
+#include <QSslSocket>
+#include <QTcpSocket>
+#include <algorithm>
+
+namespace cohort::shardcast {
+
+namespace {
+constexpr int kMaxHeaderBytes = 16 * 1024;
+constexpr qint64 kSocketBuffer = 4 << 20;
+constexpr qint64 kCappedSocketBuffer = 256 << 10; // small under a cap, so TCP itself slows the relay
+} // namespace
+
+ShardFetch::ShardFetch(Spec spec, QObject *parent) : QObject(parent), m_spec(std::move(spec)), m_stall(this)
+{
+    m_stall.setSingleShot(true);
+    m_stall.setInterval(m_spec.stallTimeoutMs);
+    connect(&m_stall, &QTimer::timeout, this,
+            [this] { finish(false, QStringLiteral("stalled for %1 s").arg(m_spec.stallTimeoutMs / 1000.0)); });
+}
+
+ShardFetch::~ShardFetch()
+{
+    abort();
+}
+
+void ShardFetch::start()
+{
+    const bool tls = m_spec.url.scheme() == QLatin1String("https");
+    m_socket = tls ? new QSslSocket(this) : new QTcpSocket(this);
+    m_socket->setReadBufferSize(m_spec.tokens ? kCappedSocketBuffer : kSocketBuffer);
+    connect(m_socket, &QTcpSocket::readyRead, this, &ShardFetch::onReadyRead);
+    connect(m_socket, &QTcpSocket::disconnected, this, [this] {
+        // The relay may close right after the last byte; under a bandwidth cap those bytes are still in our
+        // buffer, waiting for tokens. Only a body that cannot be complete is a truncation.
+        m_peerClosed = true;
+        onReadyRead();
+        if (!m_finished && (!m_inBody || m_spec.have + m_socket->bytesAvailable() < m_spec.shardSize))
+            finish(false, m_inBody ? QStringLiteral("truncated: %1 of %2 bytes")
+                                         .arg(m_spec.have + m_socket->bytesAvailable()).arg(m_spec.shardSize)
+                                   : QStringLiteral("connection closed before an answer"));
+    });
+    connect(m_socket, &QTcpSocket::errorOccurred, this, [this](QAbstractSocket::SocketError error) {
+        if (error != QAbstractSocket::RemoteHostClosedError)
+            finish(false, m_socket->errorString());
+    });
+    const quint16 port = quint16(m_spec.url.port(tls ? 443 : 80));
+    QByteArray request = "GET " + m_spec.url.path(QUrl::FullyEncoded).toUtf8() + " HTTP/1.1\r\nHost: " +
+                         m_spec.url.host(QUrl::FullyEncoded).toUtf8() + ':' + QByteArray::number(port) +
+                         "\r\nUser-Agent: cohort/" COHORT_VERSION_STRING "\r\nAccept-Encoding: identity\r\nConnection: close\r\n";
+    if (m_spec.have > 0)
+        request += "Range: bytes=" + QByteArray::number(m_spec.have) + "-\r\n";
+    request += "\r\n";
+    if (tls) {
+        auto *ssl = static_cast<QSslSocket *>(m_socket);
+        connect(ssl, &QSslSocket::encrypted, this, [this, request] { m_socket->write(request); });
+        ssl->connectToHostEncrypted(m_spec.url.host(), port);
+    } else {
+        connect(m_socket, &QTcpSocket::connected, this, [this, request] { m_socket->write(request); });
+        m_socket->connectToHost(m_spec.url.host(), port);
+    }
+    m_stall.start();
+}
+
+void ShardFetch::abort()
+{
+    m_finished = true;
+    m_stall.stop();
+    if (m_socket) {
+        m_socket->disconnect(this);
+        m_socket->abort();
+    }
+}
+
+bool ShardFetch::parseHeaders(const QByteArray &head, QString *error)
+{
+    const QList<QByteArray> lines = head.split('\n');
+    const QList<QByteArray> status = lines.value(0).trimmed().split(' ');
+    const int code = status.value(1).toInt();
+    if (status.size() < 2 || !status[0].startsWith("HTTP/1.")) {
+        *error = QStringLiteral("not an HTTP answer");
+        return false;
+    }
+    qint64 length = -1;
+    QByteArray range;
+    for (qsizetype i = 1; i < lines.size(); ++i) {
+        const QByteArray line = lines[i].trimmed();
+        const int colon = line.indexOf(':');
+        if (colon <= 0)
+            continue;
+        const QByteArray name = line.left(colon).trimmed().toLower();
+        const QByteArray value = line.mid(colon + 1).trimmed();
+        if (name == "content-length")
+            length = value.toLongLong();
+        else if (name == "content-range")
+            range = value;
+        else if (name == "transfer-encoding" && value.toLower() != "identity") {
+            *error = QStringLiteral("sends a chunked body; relays must send Content-Length");
+            return false;
+        }
+    }
+    if (code == 206) {
+        // "bytes a-b/total": must continue exactly where we are, for this shard's size.
+        const qsizetype dash = range.indexOf('-'), slash = range.indexOf('/');
+        if (!range.startsWith("bytes ") || dash < 0 || slash < 0 || range.mid(6, dash - 6).trimmed().toLongLong() != m_spec.have ||
+            range.mid(slash + 1).trimmed().toLongLong() != m_spec.shardSize) {
+            *error = QStringLiteral("unexpected Content-Range '%1'").arg(QString::fromLatin1(range.left(100)));
+            return false;
+        }
+    } else if (code == 200) {
+        if (m_spec.have > 0) { // the relay ignores Range: take the shard whole
+            m_spec.have = 0;
+            Q_EMIT restartedFromZero();
+        }
+    } else {
+        *error = QStringLiteral("HTTP %1").arg(code);
+        return false;
+    }
+    if (length != m_spec.shardSize - m_spec.have) {
+        *error = QStringLiteral("serves %1 bytes where %2 are missing").arg(length).arg(m_spec.shardSize - m_spec.have);
+        return false;
+    }
+    return true;
+}
+
+void ShardFetch::onReadyRead()
+{
+    if (m_finished || !m_socket)
+        return;
+    m_stall.start();
+    if (!m_inBody) {
+        m_head += m_socket->read(kMaxHeaderBytes + 4 - m_head.size());
+        const qsizetype end = m_head.indexOf("\r\n\r\n");
+        if (end < 0) {
+            if (m_head.size() > kMaxHeaderBytes)
+                finish(false, QStringLiteral("answer headers larger than 16 KiB"));
+            return;
+        }
+        QString error;
+        const QByteArray rest = m_head.mid(end + 4);
+        if (!parseHeaders(m_head.left(end), &error))
+            return finish(false, error);
+        m_inBody = true;
+        // Body bytes that came with the headers.
+        const qint64 take = std::min<qint64>(rest.size(), m_spec.shardSize - m_spec.have);
+        std::copy_n(rest.constData(), take, m_spec.shardBase + m_spec.have);
+        m_spec.have += take;
+        m_received += take;
+        if (m_spec.tokens)
+            *m_spec.tokens -= take;
+        if (take > 0)
+            Q_EMIT bytesArrived(take);
+    }
+    pump();
+}
+
+void ShardFetch::pump()
+{
+    if (m_finished || !m_inBody)
+        return;
+    qint64 total = 0;
+    while (m_spec.have < m_spec.shardSize) {
+        qint64 want = std::min<qint64>(m_socket->bytesAvailable(), m_spec.shardSize - m_spec.have);
+        if (m_spec.tokens)
+            want = std::min(want, *m_spec.tokens);
+        if (want <= 0)
+            break;
+        const qint64 n = m_socket->read(reinterpret_cast<char *>(m_spec.shardBase + m_spec.have), want);
+        if (n <= 0)
+            break;
+        m_spec.have += n;
+        m_received += n;
+        total += n;
+        m_stall.start(); // progress, even when the bytes were already buffered
+        if (m_spec.tokens)
+            *m_spec.tokens -= n;
+    }
+    if (total > 0)
+        Q_EMIT bytesArrived(total);
+    if (m_spec.have == m_spec.shardSize)
+        finish(true, {});
+}
+
+void ShardFetch::finish(bool ok, const QString &error)
+{
+    if (m_finished)
+        return;
+    m_finished = true;
+    m_stall.stop();
+    if (m_socket) {
+        m_socket->disconnect(this);
+        m_socket->abort();
+    }
+    Q_EMIT done(ok, error);
+}
+
+} // namespace cohort::shardcast

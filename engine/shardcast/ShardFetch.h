@@ -1,0 +1,56 @@
+#pragma once
+// One HTTP/1.1 GET of one shard (or its missing tail, with Range), streamed straight into the memory-mapped
+// checkpoint file. A lean client on QTcpSocket/QSslSocket instead of QNetworkAccessManager: one copy less
+// per byte and no extra thread, which is what lets verified downloads keep up with curl on a fast link.
+// Refuses what does not fit: wrong status, a Content-Range that does not continue where we are, a length that
+// is not the shard's, chunked bodies, oversized headers, silence longer than the stall timeout.
+#include <QObject>
+#include <QTimer>
+#include <QUrl>
+
+class QTcpSocket;
+
+namespace cohort::shardcast {
+
+class ShardFetch : public QObject {
+    Q_OBJECT
+public:
+    struct Spec {
+        QUrl url;
+        uchar *shardBase = nullptr; // where byte 0 of the shard goes
+        qint64 shardSize = 0;
+        qint64 have = 0;            // bytes already in place: ask for the rest
+        int stallTimeoutMs = 15'000;
+        qint64 *tokens = nullptr;   // bandwidth budget shared by all fetches; nullptr: unlimited
+    };
+
+    ShardFetch(Spec spec, QObject *parent = nullptr);
+    ~ShardFetch() override;
+
+    void start();
+    void abort();      // no signal follows
+    void pump();       // read what the budget allows (called by the bandwidth timer)
+    qint64 have() const { return m_spec.have; }
+    qint64 received() const { return m_received; }
+
+Q_SIGNALS:
+    void restartedFromZero();          // the relay ignored Range: the shard is being fetched whole
+    void bytesArrived(qint64 count);
+    void done(bool ok, const QString &error);
+
+private:
+    void onReadyRead();
+    bool parseHeaders(const QByteArray &head, QString *error);
+    void finish(bool ok, const QString &error);
+
+    Spec m_spec;
+    QTcpSocket *m_socket = nullptr;
+    QTimer m_stall;
+    QByteArray m_head;
+    bool m_inBody = false;
+    bool m_finished = false;
+    bool m_peerClosed = false;
+    qint64 m_received = 0;
+};
+
+} // namespace cohort::shardcast
