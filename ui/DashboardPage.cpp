@@ -55,6 +55,7 @@ DashboardPage::DashboardPage(QWidget *parent) : QWidget(parent)
     m_registeredAt = addValueRow(nodeForm, tr("Registered"), "registeredAt");
     m_lastHeartbeat = addValueRow(nodeForm, tr("Last heartbeat"), "lastHeartbeat");
     m_joinedTask = addValueRow(nodeForm, tr("Joined task"), "joinedTask");
+    m_model = addValueRow(nodeForm, tr("Model"), "model");
     m_lastError = addValueRow(nodeForm, tr("Last problem"), "lastError");
 
     auto *machineBox = new QGroupBox(tr("This computer"), this);
@@ -116,6 +117,7 @@ void DashboardPage::showSnapshot(const EngineSnapshot &s)
         heartbeat += s.heartbeatFailures == 1 ? tr(" (1 failure since)") : tr(" (%1 failures since)").arg(s.heartbeatFailures);
     m_lastHeartbeat->setText(heartbeat);
     m_joinedTask->setText(display::taskTitle(s.tasks, s.joinedTaskId));
+    m_model->setText(modelText(s));
     m_lastError->setText(s.lastError.isEmpty() ? tr("none") : s.lastError);
 
     m_computeDevice->setText(s.computeDevice.isEmpty() ? tr("detecting…") : s.computeDevice);
@@ -132,6 +134,27 @@ void DashboardPage::onPauseButtonClicked()
         Q_EMIT resumeRequested();
     else
         Q_EMIT pauseRequested();
+}
+
+QString DashboardPage::modelText(const EngineSnapshot &s)
+{
+    // The checkpoint of the joined task: what is verified, and what is being fetched, from how many relays.
+    const DownloadProgress &d = s.download;
+    QString text = s.checkpointVersion > 0 ? tr("version %1, verified").arg(s.checkpointVersion) : tr("none yet");
+    if (d.active()) {
+        const int percent = d.totalBytes > 0 ? int(100 * d.doneBytes / d.totalBytes) : 0;
+        text = tr("downloading version %1: %2% of %3").arg(d.version).arg(percent).arg(display::bytes(d.totalBytes));
+        if (d.bytesPerSecond > 0)
+            text += tr(" at %1/s").arg(display::bytes(qint64(d.bytesPerSecond)));
+        if (d.etaSeconds >= 0)
+            text += tr(", %1 s left").arg(d.etaSeconds);
+        text += tr(" (%n relay(s))", nullptr, int(d.relays.size()));
+    } else if (d.phase == DownloadProgress::Phase::Paused) {
+        text += tr("; download of version %1 paused at %2%").arg(d.version).arg(d.totalBytes > 0 ? int(100 * d.doneBytes / d.totalBytes) : 0);
+    } else if (d.phase == DownloadProgress::Phase::Failed) {
+        text += tr("; download failed: %1").arg(d.error);
+    }
+    return text;
 }
 
 } // namespace cohort

@@ -17,6 +17,7 @@ public:
 
     QString stateTitleText() const;
     QString whyText() const;
+    static QString modelText(const cohort::EngineSnapshot &snapshot); // the "Model" row
 
 public Q_SLOTS:
     void showSnapshot(const cohort::EngineSnapshot &snapshot);
@@ -44,6 +45,7 @@ private:
     QLabel *m_memory = nullptr;
     QLabel *m_processMemory = nullptr;
     QLabel *m_joinedTask = nullptr;
+    QLabel *m_model = nullptr;
     bool m_userPaused = false;
 };
 

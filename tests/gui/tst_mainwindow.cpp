@@ -34,6 +34,29 @@ private:
     }
 
 private Q_SLOTS:
+    void dashboardShowsTheModelDownload()
+    {
+        EngineSnapshot s;
+        QCOMPARE(DashboardPage::modelText(s), QStringLiteral("none yet"));
+        s.download.phase = DownloadProgress::Phase::Downloading;
+        s.download.version = 3;
+        s.download.totalBytes = 200LL << 20;
+        s.download.doneBytes = 50LL << 20;
+        s.download.bytesPerSecond = 10 << 20;
+        s.download.etaSeconds = 15;
+        s.download.relays = {RelayProgress{}, RelayProgress{}};
+        const QString downloading = DashboardPage::modelText(s);
+        QVERIFY2(downloading.contains(QStringLiteral("version 3: 25%")), qPrintable(downloading));
+        QVERIFY(downloading.contains(QStringLiteral("15 s left")));
+        QVERIFY(downloading.contains(QStringLiteral("2 relay")));
+        s.download.phase = DownloadProgress::Phase::Done;
+        s.checkpointVersion = 3;
+        QCOMPARE(DashboardPage::modelText(s), QStringLiteral("version 3, verified"));
+        s.download.phase = DownloadProgress::Phase::Failed;
+        s.download.error = QStringLiteral("disk full");
+        QVERIFY(DashboardPage::modelText(s).endsWith(QStringLiteral("download failed: disk full")));
+    }
+
     void dashboardShowsSnapshot()
     {
         MainWindow window;
