@@ -1,5 +1,6 @@
 #include "hub/GuardedTcpServer.h"
 
+#include "core/HttpHead.h"
 #include "core/Logging.h"
 
 #include <QJsonDocument>
@@ -59,22 +60,19 @@ private:
     bool headerComplete()
     {
         qint64 length = 0;
-        const QList<QByteArray> lines = m_header.split('\n');
-        for (const QByteArray &raw : lines) {
-            const QByteArray line = raw.trimmed();
-            const int colon = line.indexOf(':');
-            if (colon <= 0)
-                continue;
-            const QByteArray name = line.left(colon).trimmed().toLower();
-            const QByteArray value = line.mid(colon + 1).trimmed();
-            if (name == "content-length") {
-                bool ok = false;
-                length = value.toLongLong(&ok);
-                if (!ok || length < 0) {
-                    refuse(400, "bad_request", QStringLiteral("invalid Content-Length"));
-                    return false;
-                }
-            } else if (name == "transfer-encoding" && value.toLower() != "identity") {
+        const HttpHead head = parseHttpHead(m_header);
+        const QList<QByteArray> lengths = head.values("content-length");
+        for (const QByteArray &value : lengths) {
+            bool ok = false;
+            length = value.toLongLong(&ok);
+            // Two different lengths are how requests get smuggled past a proxy: refuse rather than pick one.
+            if (!ok || length < 0 || value != lengths.first()) {
+                refuse(400, "bad_request", QStringLiteral("invalid Content-Length"));
+                return false;
+            }
+        }
+        for (const QByteArray &encoding : head.values("transfer-encoding")) {
+            if (encoding.toLower() != "identity") {
                 refuse(411, "length_required", QStringLiteral("send a Content-Length; chunked bodies are not accepted"));
                 return false;
             }

@@ -1,5 +1,6 @@
 #include "shardcast/RelayServer.h"
 
+#include "core/HttpHead.h"
 #include "core/Logging.h"
 #include "shardcast/Manifest.h"
 
@@ -84,30 +85,20 @@ private:
     void handle(const QByteArray &head)
     {
         m_server->countRequest();
-        const QList<QByteArray> lines = head.split('\n');
-        const QList<QByteArray> requestLine = lines.value(0).trimmed().split(' ');
+        const HttpHead parsed = parseHttpHead(head);
+        const QList<QByteArray> &requestLine = parsed.startLine;
         if (requestLine.size() != 3 || !requestLine[2].startsWith("HTTP/1."))
             return finishWithError(400, "malformed request line", true);
         const QByteArray method = requestLine[0];
         m_head = method == "HEAD";
         if (method != "GET" && !m_head)
             return finishWithError(405, "only GET and HEAD are served", false);
-        QByteArray range;
-        m_keepAlive = requestLine[2] == "HTTP/1.1";
-        for (qsizetype i = 1; i < lines.size(); ++i) {
-            const QByteArray line = lines[i].trimmed();
-            const int colon = line.indexOf(':');
-            if (colon <= 0)
-                continue;
-            const QByteArray name = line.left(colon).trimmed().toLower();
-            const QByteArray value = line.mid(colon + 1).trimmed();
-            if (name == "range")
-                range = value;
-            else if (name == "connection")
-                m_keepAlive = value.toLower() != "close" && (m_keepAlive || value.toLower() == "keep-alive");
-            else if (name == "content-length" && value != "0")
-                return finishWithError(400, "request bodies are not accepted", true);
-        }
+        const QByteArray range = parsed.value("range");
+        const QByteArray connection = parsed.value("connection").toLower();
+        m_keepAlive = connection != "close" && (requestLine[2] == "HTTP/1.1" || connection == "keep-alive");
+        const QByteArray length = parsed.value("content-length");
+        if ((!length.isEmpty() && length != "0") || !parsed.value("transfer-encoding").isEmpty())
+            return finishWithError(400, "request bodies are not accepted", true);
         const QString path = QUrl::fromPercentEncoding(requestLine[1].split('?').value(0));
         if (path == QLatin1String("/-/stats"))
             return sendStats();

@@ -1,5 +1,7 @@
 #include "shardcast/ShardFetch.h"
 
+#include "core/HttpHead.h"
+
 #include <QSslSocket>
 #include <QTcpSocket>
 #include <algorithm>
@@ -75,30 +77,20 @@ void ShardFetch::abort()
 
 bool ShardFetch::parseHeaders(const QByteArray &head, QString *error)
 {
-    const QList<QByteArray> lines = head.split('\n');
-    const QList<QByteArray> status = lines.value(0).trimmed().split(' ');
+    const HttpHead parsed = parseHttpHead(head);
+    const QList<QByteArray> &status = parsed.startLine;
     const int code = status.value(1).toInt();
     if (status.size() < 2 || !status[0].startsWith("HTTP/1.")) {
         *error = QStringLiteral("not an HTTP answer");
         return false;
     }
-    qint64 length = -1;
-    QByteArray range;
-    for (qsizetype i = 1; i < lines.size(); ++i) {
-        const QByteArray line = lines[i].trimmed();
-        const int colon = line.indexOf(':');
-        if (colon <= 0)
-            continue;
-        const QByteArray name = line.left(colon).trimmed().toLower();
-        const QByteArray value = line.mid(colon + 1).trimmed();
-        if (name == "content-length")
-            length = value.toLongLong();
-        else if (name == "content-range")
-            range = value;
-        else if (name == "transfer-encoding" && value.toLower() != "identity") {
-            *error = QStringLiteral("sends a chunked body; relays must send Content-Length");
-            return false;
-        }
+    const QByteArray range = parsed.value("content-range");
+    bool numeric = false;
+    const qint64 length = parsed.value("content-length").toLongLong(&numeric);
+    const QByteArray encoding = parsed.value("transfer-encoding").toLower();
+    if (!encoding.isEmpty() && encoding != "identity") {
+        *error = QStringLiteral("sends a chunked body; relays must send Content-Length");
+        return false;
     }
     if (code == 206) {
         // "bytes a-b/total": must continue exactly where we are, for this shard's size.
@@ -117,7 +109,7 @@ bool ShardFetch::parseHeaders(const QByteArray &head, QString *error)
         *error = QStringLiteral("HTTP %1").arg(code);
         return false;
     }
-    if (length != m_spec.shardSize - m_spec.have) {
+    if (!numeric || length != m_spec.shardSize - m_spec.have) {
         *error = QStringLiteral("serves %1 bytes where %2 are missing").arg(length).arg(m_spec.shardSize - m_spec.have);
         return false;
     }

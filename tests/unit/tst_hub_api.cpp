@@ -236,6 +236,19 @@ private Q_SLOTS:
         QVERIFY2(answer.startsWith("HTTP/1.1 411"), answer.constData());
     }
 
+    void conflictingLengthsAreRefused()
+    {
+        // Two Content-Length values is the classic request-smuggling shape: refuse it outright.
+        QTcpSocket socket;
+        socket.connectToHost(QHostAddress::LocalHost, m_hub->port());
+        QVERIFY(socket.waitForConnected(5000));
+        socket.write("POST /v1/nodes/register HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nContent-Length: 40\r\n\r\n{}");
+        QByteArray answer;
+        QTRY_VERIFY_WITH_TIMEOUT((answer += socket.readAll(), answer.contains("\r\n\r\n{")), 5000);
+        QVERIFY2(answer.startsWith("HTTP/1.1 400"), answer.constData());
+        QVERIFY(answer.contains("Content-Length"));
+    }
+
     void hubStillServesAfterAbuse()
     {
         QCOMPARE(send("GET", QStringLiteral("/v1/health")).status, 200);
