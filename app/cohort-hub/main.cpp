@@ -1,6 +1,7 @@
 // cohort-hub: the coordinator a network operator runs (the desktop app embeds the same service).
 #include "hub/HubService.h"
 #include "platform/TerminationSignals.h"
+#include "shardcast/Mirror.h"
 #include "shardcast/RelayServer.h"
 
 #include <QCommandLineParser>
@@ -32,8 +33,13 @@ int main(int argc, char *argv[])
     const QCommandLineOption shardSizeOption(QStringLiteral("shard-size"), QStringLiteral("Checkpoint shard size in bytes (default 32 MiB)."), QStringLiteral("bytes"));
     const QCommandLineOption keepOption(QStringLiteral("keep"), QStringLiteral("Checkpoint versions kept per task (default 3)."), QStringLiteral("n"), QStringLiteral("3"));
     const QCommandLineOption serveDirOption(QStringLiteral("serve-dir"), QStringLiteral("Only serve a copied checkpoint tree as a relay (no API)."), QStringLiteral("dir"));
+    const QCommandLineOption relayOfOption(QStringLiteral("relay-of"), QStringLiteral("With --serve-dir: mirror this upstream hub relay or relay into the served tree."), QStringLiteral("url"));
+    const QCommandLineOption hubKeyOption(QStringLiteral("hub-key"), QStringLiteral("With --relay-of: the origin hub's public key (base64, printed by cohort-hub at start)."), QStringLiteral("key"));
+    const QCommandLineOption mirrorTaskOption(QStringLiteral("mirror-task"), QStringLiteral("With --relay-of: a task to mirror (repeatable)."), QStringLiteral("id"));
+    const QCommandLineOption pollOption(QStringLiteral("poll-seconds"), QStringLiteral("With --relay-of: seconds between upstream checks (default 30)."), QStringLiteral("s"), QStringLiteral("30"));
     parser.addOptions({listenOption, portOption, dataOption, catalogueOption, heartbeatOption, publishOption, relayOption,
-                       relayPortOption, noSelfRelayOption, shardSizeOption, keepOption, serveDirOption});
+                       relayPortOption, noSelfRelayOption, shardSizeOption, keepOption, serveDirOption, relayOfOption,
+                       hubKeyOption, mirrorTaskOption, pollOption});
     parser.process(app);
 
     cohort::HubConfig config;
@@ -93,8 +99,48 @@ int main(int argc, char *argv[])
             std::fprintf(stderr, "cohort-hub: %s\n", qPrintable(error));
             return 1;
         }
+        std::unique_ptr<cohort::shardcast::Mirror> mirror;
+        if (parser.isSet(relayOfOption)) {
+            cohort::shardcast::MirrorConfig mc;
+            mc.upstream = parser.value(relayOfOption);
+            mc.tasks = parser.values(mirrorTaskOption);
+            mc.treeRoot = relay.root();
+            mc.workDir = config.dataDir + QStringLiteral("/mirror-downloads");
+            mc.hubKey = QByteArray::fromBase64(parser.value(hubKeyOption).toLatin1());
+            mc.keepVersions = config.keepVersions;
+            mc.pollSeconds = parser.value(pollOption).toInt(&ok);
+            const QUrl upstream(mc.upstream);
+            if (!upstream.isValid() || (upstream.scheme() != QLatin1String("http") && upstream.scheme() != QLatin1String("https"))) {
+                std::fprintf(stderr, "cohort-hub: --relay-of needs an http(s) URL\n");
+                return 2;
+            }
+            if (mc.hubKey.size() != 32) {
+                std::fprintf(stderr, "cohort-hub: --relay-of needs --hub-key (the origin hub's base64 public key)\n");
+                return 2;
+            }
+            if (mc.tasks.isEmpty() || !ok || mc.pollSeconds < 1) {
+                std::fprintf(stderr, "cohort-hub: --relay-of needs at least one --mirror-task and --poll-seconds >= 1\n");
+                return 2;
+            }
+            for (const QString &task : mc.tasks) {
+                if (!cohort::TaskInfo::isValidId(task)) {
+                    std::fprintf(stderr, "cohort-hub: --mirror-task: '%s' is not a task id\n", qPrintable(task));
+                    return 2;
+                }
+            }
+            mirror = std::make_unique<cohort::shardcast::Mirror>(mc);
+            QObject::connect(mirror.get(), &cohort::shardcast::Mirror::mirrored, &app, [](const QString &task, int version) {
+                std::fprintf(stdout, "mirrored %s v%d\n", qPrintable(task), version);
+                std::fflush(stdout);
+            });
+            QObject::connect(mirror.get(), &cohort::shardcast::Mirror::problem, &app, [](const QString &message) {
+                std::fprintf(stderr, "cohort-hub: mirror: %s\n", qPrintable(message));
+            });
+        }
         std::fprintf(stdout, "cohort-hub relay serving %s on %s\n", qPrintable(relay.root()), qPrintable(relay.url()));
         std::fflush(stdout);
+        if (mirror)
+            mirror->start();
         return app.exec();
     }
 

@@ -63,15 +63,30 @@ QList<int> Publisher::versions(const QString &taskId) const
     return readIndex(m_root, taskId);
 }
 
-Status Publisher::writeIndex(const QString &taskId, const QList<int> &versions) const
+Status commitVersion(const QString &treeRoot, const QString &taskId, const QString &stagedDir, int version, int keep)
 {
+    const QDir taskDir(QDir(treeRoot).filePath(taskId));
+    const QString finalDir = taskDir.filePath(versionDirName(version));
+    QDir(finalDir).removeRecursively(); // a leftover from a run that crashed before the index was written
+    if (!QDir().rename(stagedDir, finalDir))
+        return fail(QStringLiteral("cannot move %1 into place").arg(stagedDir));
+    QList<int> versions = readIndex(treeRoot, taskId);
+    if (!versions.contains(version))
+        versions.append(version);
+    std::sort(versions.begin(), versions.end());
+    const QList<int> kept = versions.mid(std::max<qsizetype>(0, versions.size() - std::max(1, keep)));
     QJsonArray array;
-    for (int v : versions)
+    for (int v : kept)
         array.append(v);
     const QJsonObject index{{QStringLiteral("task"), taskId},
                             {QStringLiteral("versions"), array},
-                            {QStringLiteral("latest"), versions.isEmpty() ? 0 : versions.last()}};
-    return writeFileAtomically(QDir(m_root).filePath(taskId + QStringLiteral("/index.json")), QJsonDocument(index).toJson());
+                            {QStringLiteral("latest"), kept.isEmpty() ? 0 : kept.last()}};
+    if (Status s = writeFileAtomically(taskDir.filePath(QStringLiteral("index.json")), QJsonDocument(index).toJson()); !s)
+        return s;
+    for (int old : versions)
+        if (!kept.contains(old))
+            QDir(taskDir.filePath(versionDirName(old))).removeRecursively();
+    return {};
 }
 
 Expected<SignedManifest> Publisher::publish(const QString &taskId, const QString &checkpointPath)
@@ -94,10 +109,8 @@ Expected<SignedManifest> Publisher::publish(const QString &taskId, const QString
         return fail(QStringLiteral("cannot create %1").arg(taskDir.path()));
     QList<int> existing = versions(taskId);
     const int version = existing.isEmpty() ? 1 : existing.last() + 1;
-    const QString finalDir = taskDir.filePath(versionDirName(version));
     const QString tempDir = taskDir.filePath(QStringLiteral(".") + versionDirName(version) + QStringLiteral(".tmp"));
     QDir(tempDir).removeRecursively();
-    QDir(finalDir).removeRecursively(); // a leftover from a publish that crashed before the index was written
     if (!QDir().mkpath(tempDir))
         return fail(QStringLiteral("cannot create %1").arg(tempDir));
 
@@ -130,16 +143,8 @@ Expected<SignedManifest> Publisher::publish(const QString &taskId, const QString
         return fail(s.error());
     if (Status s = writeFileAtomically(QDir(tempDir).filePath(QStringLiteral("manifest.json.sig")), sm.signatureFileBytes()); !s)
         return fail(s.error());
-    if (!QDir().rename(tempDir, finalDir))
-        return fail(QStringLiteral("cannot move %1 into place").arg(tempDir));
-
-    existing.append(version);
-    QList<int> kept = existing.mid(std::max<qsizetype>(0, existing.size() - m_keep));
-    if (Status s = writeIndex(taskId, kept); !s)
+    if (Status s = commitVersion(m_root, taskId, tempDir, version, m_keep); !s)
         return fail(s.error());
-    for (int old : existing)
-        if (!kept.contains(old))
-            QDir(taskDir.filePath(versionDirName(old))).removeRecursively();
     qCInfo(lcHub) << "published" << taskId << versionDirName(version) << m.fileSize << "bytes in" << m.shards.size() << "shards";
     return sm;
 }

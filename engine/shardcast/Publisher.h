@@ -24,7 +24,6 @@ public:
     QString treeRoot() const { return m_root; }
 
 private:
-    Status writeIndex(const QString &taskId, const QList<int> &versions) const;
     QString m_root;
     const Identity &m_identity;
     qint64 m_shardSize;
@@ -33,5 +32,8 @@ private:
 
 // Reads <root>/<task>/index.json; empty list if none. Shared with relays that mirror a tree.
 QList<int> readIndex(const QString &treeRoot, const QString &taskId, QString *error = nullptr);
+// Moves a fully written version folder into place as <root>/<task>/v<N>, then records it in index.json and
+// deletes versions beyond the newest `keep`. The order keeps the tree consistent for readers at every step.
+Status commitVersion(const QString &treeRoot, const QString &taskId, const QString &stagedDir, int version, int keep);
 
 } // namespace cohort::shardcast

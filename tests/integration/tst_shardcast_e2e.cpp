@@ -171,6 +171,39 @@ private Q_SLOTS:
         QVERIFY(node->errors().contains(badUrl));
     }
 
+    void middleRelayMirrorsUpstream()
+    {
+        Hub origin = startHub(QStringLiteral("hub-m"));
+        QVERIFY(!origin.url.isEmpty());
+        const QString key = QRegularExpression(QStringLiteral("key (\\S+)\\)")).match(origin.process->output()).captured(1);
+        QVERIFY(!key.isEmpty());
+        // A mirror trusting the wrong key refuses the manifest and publishes nothing.
+        const QString wrongKey = QString::fromLatin1(QByteArray(32, 'w').toBase64());
+        ChildProcess impostor(programPath(QStringLiteral("cohort-hub")),
+                              {QStringLiteral("--serve-dir"), m_dir.filePath(QStringLiteral("mirror-wrong")), QStringLiteral("--relay-of"), origin.relay,
+                               QStringLiteral("--hub-key"), wrongKey, QStringLiteral("--mirror-task"), QStringLiteral("arith-rl"),
+                               QStringLiteral("--poll-seconds"), QStringLiteral("1"), QStringLiteral("--data-dir"), m_dir.filePath(QStringLiteral("mirror-wrong-data"))});
+        QVERIFY(impostor.start());
+        QTRY_VERIFY_WITH_TIMEOUT(impostor.errors().contains(QStringLiteral("refused the checkpoint manifest")), 20'000);
+        QVERIFY(!QFile::exists(m_dir.filePath(QStringLiteral("mirror-wrong/arith-rl/index.json"))));
+
+        ChildProcess mirror(programPath(QStringLiteral("cohort-hub")),
+                            {QStringLiteral("--serve-dir"), m_dir.filePath(QStringLiteral("mirror")), QStringLiteral("--relay-of"), origin.relay,
+                             QStringLiteral("--hub-key"), key, QStringLiteral("--mirror-task"), QStringLiteral("arith-rl"),
+                             QStringLiteral("--poll-seconds"), QStringLiteral("1"), QStringLiteral("--data-dir"), m_dir.filePath(QStringLiteral("mirror-data"))});
+        QVERIFY(mirror.start());
+        QVERIFY2(mirror.waitForOutput(QStringLiteral("mirrored arith-rl v1"), 60'000), qPrintable(mirror.errors()));
+        const QString mirrorUrl = QRegularExpression(QStringLiteral("on (http://\\S+)")).match(mirror.output()).captured(1);
+        // Nodes now fetch only from the mirror, and verify against the origin's signature as usual.
+        origin.process->terminateAndWait(10'000, nullptr);
+        Hub hub = startHub(QStringLiteral("hub-m"), {QStringLiteral("--relay"), mirrorUrl, QStringLiteral("--no-self-relay")}, false);
+        auto node = startNode(hub, QStringLiteral("node-m"));
+        QTRY_VERIFY_WITH_TIMEOUT(lastJson(*node).value(QStringLiteral("checkpoint_version")).toInt() == 1, 60'000);
+        QCOMPARE(test::readAll(modelPath(QStringLiteral("node-m"))), test::readAll(m_checkpoint));
+        QVERIFY(relayBytesServed(mirrorUrl) >= QFileInfo(m_checkpoint).size());
+        QCOMPARE(relayBytesServed(hub.relay), 0);
+    }
+
     void nginxServesACopiedTree()
     {
         test::NginxRelay nginx;
