@@ -1,0 +1,82 @@
+#pragma once
+// The policy: a decoder-only, pre-norm transformer over bytes (learned positions, causal self-attention, GELU MLP,
+// final LayerNorm, untied output head). Qt-free; LibTorch is hidden behind a pimpl so includers stay fast to compile.
+// The same code runs on CPU and CUDA; a fused CPU path makes batch-1..32 generation cheap on a 2-core machine.
+//
+// Threads: a Policy is used by one thread at a time (the compute thread). `cancel` is polled between tokens.
+#include "rl/MlResult.h"
+#include "rl/PolicyConfig.h"
+
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace cohort::rl {
+
+struct SamplingConfig {
+    float temperature = 1.0f;  // > 0; logits are divided by it before softmax
+    float topP = 1.0f;         // nucleus sampling, (0, 1]
+    int maxNewTokens = 32;     // generation stops at kEos or after this many tokens
+    uint64_t seed = 0;         // same seed, same prompts, same weights, same device -> same tokens
+    bool captureHidden = false; // keep the final-norm hidden state of every generated token (TOPLOC proofs)
+};
+
+struct Completion {
+    std::vector<int32_t> tokens;    // generated ids, ending with kEos when `finished`
+    std::vector<float> logProbs;    // log p(token) under the temperature-scaled distribution, one per token
+    bool finished = false;          // emitted kEos
+    // With captureHidden: tokens.size() x dModel floats, row i is the final-norm state that produced tokens[i].
+    std::vector<float> hidden;
+};
+
+class Policy {
+public:
+    Policy(Policy &&) noexcept;
+    Policy &operator=(Policy &&) noexcept;
+    ~Policy();
+
+    // Fresh weights from a seed (deterministic on one device). device: "cpu", "cuda", "cuda:1".
+    static Result<Policy> create(const PolicyConfig &config, uint64_t seed, const std::string &device = "cpu");
+    // Reads a safetensors checkpoint written by save(): config from metadata, every tensor present with the right
+    // shape and dtype (F32 or BF16), nothing extra. A damaged file is an error, never a crash.
+    static Result<Policy> load(const std::string &path, const std::string &device = "cpu");
+    // Atomic write (temp + rename); extraMetadata is merged into the file's metadata (keys must not start "cohort.model.").
+    Outcome save(const std::string &path, const std::map<std::string, std::string> &extraMetadata = {}) const;
+    // The metadata of the file this policy was loaded from (empty for create()).
+    const std::map<std::string, std::string> &metadata() const;
+
+    const PolicyConfig &config() const;
+    std::string device() const;
+    Result<Policy> clone() const;   // deep copy of the weights (the hub keeps old versions for staleness checks)
+
+    // Samples one completion per prompt (rows may have different lengths; each prompt must be non-empty and
+    // prompt + maxNewTokens <= maxSeqLen). To get G samples of one prompt, pass it G times. Returns "cancelled"
+    // when *cancel became true.
+    Result<std::vector<Completion>> generate(const std::vector<std::vector<int32_t>> &prompts,
+                                             const SamplingConfig &sampling,
+                                             const std::atomic<bool> *cancel = nullptr);
+
+    // Teacher-forced log-probabilities of each completion token given prompt + preceding completion tokens,
+    // with logits divided by `temperature`. Used by the hub to score rollouts; matches generate()'s logProbs.
+    Result<std::vector<std::vector<float>>> scoreCompletions(const std::vector<std::vector<int32_t>> &prompts,
+                                                             const std::vector<std::vector<int32_t>> &completions,
+                                                             float temperature = 1.0f);
+
+    // The fused CPU decoder (on by default; only used on CPU). Off = the LibTorch reference path, for tests and
+    // benchmarks; both give the same log-probabilities to float rounding.
+    void setFastDecode(bool enabled);
+    bool fastDecode() const;
+
+    class Impl;
+    Impl &impl() { return *m_impl; }   // for the trainer (same library)
+    const Impl &impl() const { return *m_impl; }
+
+private:
+    explicit Policy(std::unique_ptr<Impl> impl);
+    std::unique_ptr<Impl> m_impl;
+};
+
+} // namespace cohort::rl
