@@ -10,10 +10,13 @@ packages=(
   # Qt 6
   qt6-base-dev qt6-base-dev-tools qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
   qt6-httpserver-dev qt6-websockets-dev qt6-charts-dev qt6-svg-dev
+  libqt6opengl6-dev  # Qt6Charts' CMake package needs Qt6OpenGL's
   libqt6sql6-sqlite qt6-qpa-plugins libqt6svg6 qt6-image-formats-plugins
   # machine learning: Debian's LibTorch (CPU) and an optimized BLAS
   # (without libopenblas0-openmp LibTorch falls back to the reference BLAS, ~8x slower)
   libtorch-dev libopenblas0-openmp
+  # the rollout benchmark's peer: the same model in PyTorch eager
+  python3-torch
   # archives, crypto
   libquazip1-qt6-dev libsodium-dev libssl-dev zlib1g-dev
   # headless display for GUI tests and for running the app without a desktop

@@ -1,5 +1,6 @@
 // cohort-hub: the coordinator a network operator runs (the desktop app embeds the same service).
 #include "hub/HubService.h"
+#include "hub/RlCoordinator.h"
 #include "platform/TerminationSignals.h"
 #include "shardcast/Mirror.h"
 #include "shardcast/RelayServer.h"
@@ -18,7 +19,7 @@ int main(int argc, char *argv[])
     QCoreApplication::setApplicationVersion(QStringLiteral(COHORT_VERSION_STRING));
 
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Cohort hub: task board, node registry and (later) verification and training."));
+    parser.setApplicationDescription(QStringLiteral("Cohort hub: task board, node registry, rollout verification, GRPO training, checkpoint publishing and the earnings ledger."));
     parser.addHelpOption();
     parser.addVersionOption();
     const QCommandLineOption listenOption(QStringLiteral("listen"), QStringLiteral("Address to listen on (default 127.0.0.1)."), QStringLiteral("address"), QStringLiteral("127.0.0.1"));
@@ -37,6 +38,10 @@ int main(int argc, char *argv[])
     const QCommandLineOption hubKeyOption(QStringLiteral("hub-key"), QStringLiteral("With --relay-of: the origin hub's public key (base64, printed by cohort-hub at start)."), QStringLiteral("key"));
     const QCommandLineOption mirrorTaskOption(QStringLiteral("mirror-task"), QStringLiteral("With --relay-of: a task to mirror (repeatable)."), QStringLiteral("id"));
     const QCommandLineOption pollOption(QStringLiteral("poll-seconds"), QStringLiteral("With --relay-of: seconds between upstream checks (default 30)."), QStringLiteral("s"), QStringLiteral("30"));
+    const QCommandLineOption ackDelayOption(QStringLiteral("rollout-ack-delay-ms"), QStringLiteral("Testing: answer rollout submissions this many ms late (default 0)."), QStringLiteral("ms"), QStringLiteral("0"));
+    const QCommandLineOption trainOption(QStringLiteral("train"), QStringLiteral("Start the trainer of an RL task now instead of when the first node joins (repeatable)."), QStringLiteral("task"));
+    parser.addOption(ackDelayOption);
+    parser.addOption(trainOption);
     parser.addOptions({listenOption, portOption, dataOption, catalogueOption, heartbeatOption, publishOption, relayOption,
                        relayPortOption, noSelfRelayOption, shardSizeOption, keepOption, serveDirOption, relayOfOption,
                        hubKeyOption, mirrorTaskOption, pollOption});
@@ -78,6 +83,11 @@ int main(int argc, char *argv[])
                          cohort::shardcast::kMaxShardSize);
             return 2;
         }
+    }
+    config.rolloutAckDelayMs = parser.value(ackDelayOption).toInt(&ok);
+    if (!ok || config.rolloutAckDelayMs < 0 || config.rolloutAckDelayMs > 600000) {
+        std::fprintf(stderr, "cohort-hub: --rollout-ack-delay-ms must be 0..600000\n");
+        return 2;
     }
     config.keepVersions = parser.value(keepOption).toInt(&ok);
     if (!ok || config.keepVersions < 1 || config.keepVersions > 100) {
@@ -162,6 +172,17 @@ int main(int argc, char *argv[])
         }
         std::fprintf(stdout, "published %s v%d (%lld bytes, %lld shards)\n", qPrintable(published->manifest.task),
                      published->manifest.version, published->manifest.fileSize, qint64(published->manifest.shards.size()));
+    }
+    QObject::connect(hub.rl(), &cohort::RlCoordinator::versionPublished, &app, [](const QString &task, int version) {
+        std::fprintf(stdout, "trainer: %s v%d ready\n", qPrintable(task), version);
+        std::fflush(stdout);
+    });
+    for (const QString &task : parser.values(trainOption)) {
+        if (!cohort::TaskInfo::isValidId(task)) {
+            std::fprintf(stderr, "cohort-hub: --train: '%s' is not a task id\n", qPrintable(task));
+            return 2;
+        }
+        hub.rl()->ensureTrainer(task);
     }
     std::fprintf(stdout, "cohort-hub listening on %s (relay %s, data in %s, key %s)\n", qPrintable(hub.url()),
                  qPrintable(hub.relayUrl()), qPrintable(config.dataDir), qPrintable(hub.hubKeyBase64()));

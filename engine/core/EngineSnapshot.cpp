@@ -43,6 +43,16 @@ QJsonObject EngineSnapshot::toJson() const
         {QStringLiteral("joined_task"), joinedTaskId.isEmpty() ? QJsonValue() : QJsonValue(joinedTaskId)},
         {QStringLiteral("checkpoint_version"), checkpointVersion},
         {QStringLiteral("download"), download.phase == DownloadProgress::Phase::None ? QJsonValue() : QJsonValue(download.toJson())},
+        {QStringLiteral("rollouts"),
+         QJsonObject{{QStringLiteral("batches_accepted"), rollouts.batchesAccepted},
+                     {QStringLiteral("batches_rejected"), rollouts.batchesRejected},
+                     {QStringLiteral("outbox_batches"), rollouts.outboxBatches},
+                     {QStringLiteral("tokens_generated"), rollouts.tokensGenerated},
+                     {QStringLiteral("tokens_per_second"), rollouts.tokensPerSecond},
+                     {QStringLiteral("last_mean_reward"), rollouts.lastMeanReward},
+                     {QStringLiteral("policy_version"), rollouts.policyVersion},
+                     {QStringLiteral("hub_step"), rollouts.hubStep},
+                     {QStringLiteral("last_rejection"), rollouts.lastRejection}}},
     };
 }
 

@@ -21,6 +21,20 @@ struct SystemSample {
     bool operator==(const SystemSample &) const = default;
 };
 
+// The node's RL work (PRIME-RL rollouts) since this process started, plus the outbox that survives restarts.
+struct RolloutStats {
+    int batchesAccepted = 0;
+    int batchesRejected = 0;
+    int outboxBatches = 0;        // written, not yet acknowledged by the hub
+    qint64 tokensGenerated = 0;
+    double tokensPerSecond = 0;   // of the last batch
+    double lastMeanReward = -1;   // of the last batch, 0..1; -1 before the first
+    int policyVersion = 0;        // version the last batch was generated with
+    int hubStep = 0;              // the hub's latest version when work was last asked for
+    QString lastRejection;
+    bool operator==(const RolloutStats &) const = default;
+};
+
 struct EngineSnapshot {
     quint64 sequence = 0;
     QDateTime takenAt;
@@ -48,6 +62,7 @@ struct EngineSnapshot {
     QString joinedTaskId;
     int checkpointVersion = 0;  // newest verified ("stable") checkpoint of the joined task; 0: none
     DownloadProgress download;  // the current or last checkpoint download
+    RolloutStats rollouts;
 
     bool userPaused() const { return pauseReasons.contains(PauseReason::User); }
     QJsonObject toJson() const;

@@ -19,7 +19,7 @@ bool TaskInfo::isKnownKind(const QString &kind)
 
 QJsonObject TaskInfo::toJson() const
 {
-    return QJsonObject{
+    QJsonObject json{
         {QStringLiteral("id"), id},
         {QStringLiteral("kind"), kind},
         {QStringLiteral("title"), title},
@@ -33,6 +33,9 @@ QJsonObject TaskInfo::toJson() const
                      {QStringLiteral("min_vram_mb"), requirements.minVramMb},
                      {QStringLiteral("disk_mb"), requirements.diskMb}}},
     };
+    if (rl)
+        json.insert(QStringLiteral("rl"), rl->toJson());
+    return json;
 }
 
 Expected<TaskInfo> TaskInfo::fromJson(const QJsonObject &object)
@@ -59,6 +62,14 @@ Expected<TaskInfo> TaskInfo::fromJson(const QJsonObject &object)
         return fail(QStringLiteral("task: id '%1' is not lower-case letters, digits and dashes").arg(t.id));
     if (!isKnownKind(t.kind))
         return fail(QStringLiteral("task %1: unknown kind '%2'").arg(t.id, t.kind));
+    if (object.contains(QStringLiteral("rl"))) {
+        if (!object.value(QStringLiteral("rl")).isObject())
+            return fail(QStringLiteral("task %1: field 'rl': expected an object").arg(t.id));
+        auto rl = RlTaskConfig::fromJson(object.value(QStringLiteral("rl")).toObject());
+        if (!rl)
+            return fail(QStringLiteral("task %1: %2").arg(t.id, rl.error()));
+        t.rl = *rl;
+    }
     return t;
 }
 

@@ -1,11 +1,13 @@
 #pragma once
 // A task from the hub's catalogue, validated strictly because it arrives over the network.
 #include "core/Expected.h"
+#include "core/RlTaskConfig.h"
 
 #include <QJsonObject>
 #include <QList>
 #include <QMetaType>
 #include <QString>
+#include <optional>
 
 namespace cohort {
 
@@ -26,6 +28,7 @@ struct TaskInfo {
     TaskRequirements requirements;
     double rewardRate = 0; // credits per 1,000 verified tokens (rl) or per verified inner step (diloco)
     QString rewardUnit;
+    std::optional<RlTaskConfig> rl; // kind "rl": how rollouts are made and trained (required for that kind)
 
     QJsonObject toJson() const;
     static Expected<TaskInfo> fromJson(const QJsonObject &object);

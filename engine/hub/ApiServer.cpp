@@ -7,6 +7,7 @@
 #include <QHttpServerResponder>
 #include <QJsonDocument>
 #include <QTcpSocket>
+#include <QTimer>
 
 namespace cohort {
 
@@ -120,6 +121,17 @@ void ApiServer::missingHandler(const QHttpServerRequest &request, QTcpSocket *so
 
 void ApiServer::respond(const QHttpServerRequest &request, QTcpSocket *socket, const ApiResponse &response)
 {
+    if (response.delayMs > 0) {
+        // The responder cannot outlive this call, so a delayed answer is written as plain HTTP/1.1 later.
+        const QByteArray body = QJsonDocument(response.body).toJson(QJsonDocument::Compact);
+        QByteArray raw = "HTTP/1.1 " + QByteArray::number(response.status) + " Delayed\r\n"
+                         "Content-Type: application/json\r\nCache-Control: no-store\r\n";
+        for (const auto &[name, value] : response.headers)
+            raw += name + ": " + value + "\r\n";
+        raw += "Content-Length: " + QByteArray::number(body.size()) + "\r\n\r\n" + body;
+        QTimer::singleShot(response.delayMs, socket, [socket, raw] { socket->write(raw); });
+        return;
+    }
     QHttpServerResponder responder = makeResponder(request, socket);
     const QByteArray body = QJsonDocument(response.body).toJson(QJsonDocument::Compact);
     responder.writeStatusLine(static_cast<QHttpServerResponder::StatusCode>(response.status));

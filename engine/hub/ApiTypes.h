@@ -27,6 +27,7 @@ struct ApiResponse {
     int status = 200;
     QJsonObject body;
     QList<QPair<QByteArray, QByteArray>> headers;
+    int delayMs = 0; // > 0: sent that much later (a test knob for "the node dies before the ack arrives")
 
     static ApiResponse json(QJsonObject body, int status = 200);
     // {"error": {"code": code, "message": message}} — every 4xx/5xx has this shape.

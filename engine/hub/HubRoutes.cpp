@@ -5,6 +5,7 @@
 #include "hub/ApiServer.h"
 #include "hub/HubService.h"
 #include "hub/HubStore.h"
+#include "hub/RlCoordinator.h"
 #include "net/Ed25519.h"
 #include "shardcast/Publisher.h"
 
@@ -126,6 +127,9 @@ void HubService::registerRoutes()
             return ApiResponse::error(500, QStringLiteral("storage"), recorded.error());
         if (!*recorded)
             return ApiResponse::error(403, QStringLiteral("not_registered"), QStringLiteral("register this node first"));
+        // A node joined an RL task: make sure its trainer runs (a new task starts with a warm-up).
+        if (!hb.joinedTask.isEmpty())
+            m_rl->ensureTrainer(hb.joinedTask);
         // Announce the newest checkpoint of the node's task, so it fetches new versions as they appear.
         QJsonObject checkpoints;
         if (!hb.joinedTask.isEmpty())

@@ -3,6 +3,7 @@
 #include "core/Logging.h"
 #include "hub/ApiServer.h"
 #include "hub/HubStore.h"
+#include "hub/RlCoordinator.h"
 #include "shardcast/Publisher.h"
 #include "shardcast/RelayServer.h"
 
@@ -19,7 +20,11 @@ HubService::HubService(HubConfig config, QObject *parent)
 {
 }
 
-HubService::~HubService() = default;
+HubService::~HubService()
+{
+    delete m_rl; // stops the trainer threads before the store they write to goes away
+    m_rl = nullptr;
+}
 
 Status HubService::start()
 {
@@ -50,8 +55,15 @@ Status HubService::start()
     if (!m_relay->listenOn(m_config.address, m_config.relayPort, &relayError))
         return fail(relayError);
 
+    RlCoordinatorConfig rlConfig;
+    rlConfig.stateDir = QDir(m_config.dataDir).filePath(QStringLiteral("trainer"));
+    rlConfig.ackDelayMs = m_config.rolloutAckDelayMs;
+    m_rl = new RlCoordinator(rlConfig, *m_store, m_catalogue, *m_publisher,
+                             [this](const ApiRequest &r, VerifiedRequest *v) { return authenticate(r, v); }, this);
+
     m_server = new ApiServer(m_config.maxBodyBytes, this);
     registerRoutes();
+    m_rl->registerRoutes(*m_server);
     QString error;
     if (m_server->listenOn(m_config.address, m_config.port, &error) == 0)
         return fail(error);

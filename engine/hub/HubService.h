@@ -18,6 +18,7 @@ namespace cohort {
 
 class ApiServer;
 class HubStore;
+class RlCoordinator;
 namespace shardcast {
 class Publisher;
 class RelayServer;
@@ -37,6 +38,8 @@ struct HubConfig {
     quint16 relayPort = 0;   // the hub's own relay (static tree with Range support); 0: any free port
     bool selfRelay = true;   // list the hub's own relay to nodes
     QStringList extraRelays; // other relays serving a copy of the tree (nginx, cohort-hub --serve-dir)
+    // PRIME-RL
+    int rolloutAckDelayMs = 0; // test knob: answer rollout submissions this much later
 };
 
 class HubService : public QObject {
@@ -58,11 +61,13 @@ public:
     QString relayUrl() const;  // the hub's own relay
     QStringList relays() const; // what nodes are told to use
     QString treeDir() const;
+    RlCoordinator *rl() const { return m_rl; }
+
+    // Verifies the signature; on failure returns the error response.
+    std::optional<ApiResponse> authenticate(const ApiRequest &request, VerifiedRequest *verified);
 
 private:
     void registerRoutes();
-    // Verifies the signature; on failure returns the error response.
-    std::optional<ApiResponse> authenticate(const ApiRequest &request, VerifiedRequest *verified);
 
     HubConfig m_config;
     std::optional<Identity> m_identity;
@@ -73,6 +78,7 @@ private:
     ApiServer *m_server = nullptr;
     std::unique_ptr<shardcast::Publisher> m_publisher;
     shardcast::RelayServer *m_relay = nullptr;
+    RlCoordinator *m_rl = nullptr;
 };
 
 } // namespace cohort

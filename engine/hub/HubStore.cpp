@@ -13,7 +13,7 @@
 namespace cohort {
 
 namespace {
-constexpr int kSchemaVersion = 1;
+constexpr int kSchemaVersion = 2;
 
 QJsonObject parseStoredJson(const QVariant &v)
 {
@@ -130,6 +130,35 @@ Status HubStore::migrate()
             const QString error = q.lastError().text();
             db.rollback();
             return fail(QStringLiteral("cannot create the hub database schema in %1: %2").arg(m_path, error));
+        }
+        db.commit();
+    }
+    if (version < 2) {
+        // v2: the RL ledger — work handed out, rollout submissions and what they earned (hub/Ledger).
+        db.transaction();
+        const bool ok =
+            q.exec(QStringLiteral("CREATE TABLE IF NOT EXISTS work("
+                                  " work_id TEXT PRIMARY KEY, node_id TEXT NOT NULL, task TEXT NOT NULL,"
+                                  " step INTEGER NOT NULL, batch INTEGER NOT NULL, seed TEXT NOT NULL,"
+                                  " issued_at INTEGER NOT NULL, status TEXT NOT NULL DEFAULT 'open')")) &&
+            q.exec(QStringLiteral("CREATE INDEX IF NOT EXISTS work_by_node ON work(node_id, task, status)")) &&
+            q.exec(QStringLiteral("CREATE TABLE IF NOT EXISTS batch_counters("
+                                  " node_id TEXT NOT NULL, task TEXT NOT NULL, next_batch INTEGER NOT NULL,"
+                                  " PRIMARY KEY(node_id, task))")) &&
+            q.exec(QStringLiteral("CREATE TABLE IF NOT EXISTS submissions("
+                                  " submission_id TEXT PRIMARY KEY, node_id TEXT NOT NULL, task TEXT NOT NULL,"
+                                  " work_id TEXT NOT NULL, version INTEGER NOT NULL, status TEXT NOT NULL,"
+                                  " reason TEXT NOT NULL DEFAULT '', tokens INTEGER NOT NULL DEFAULT 0,"
+                                  " credit REAL NOT NULL DEFAULT 0, mean_reward REAL NOT NULL DEFAULT 0,"
+                                  " created_at INTEGER NOT NULL, verified_at INTEGER NOT NULL DEFAULT 0,"
+                                  " response TEXT NOT NULL DEFAULT '{}')")) &&
+            q.exec(QStringLiteral("CREATE INDEX IF NOT EXISTS submissions_by_node ON submissions(node_id, created_at)")) &&
+            q.exec(QStringLiteral("CREATE INDEX IF NOT EXISTS submissions_by_task ON submissions(task, version)")) &&
+            q.exec(QStringLiteral("INSERT OR REPLACE INTO meta(key, value) VALUES('schema_version', '2')"));
+        if (!ok) {
+            const QString error = q.lastError().text();
+            db.rollback();
+            return fail(QStringLiteral("cannot upgrade the hub database schema in %1: %2").arg(m_path, error));
         }
         db.commit();
     }

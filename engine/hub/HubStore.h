@@ -54,6 +54,7 @@ public:
     std::optional<NodeRecord> nodeByKey(const QByteArray &publicKey) const;
     QList<NodeRecord> nodes() const;
     QString path() const { return m_path; }
+    QString connectionName() const { return m_connection; } // for the ledger, which shares the database
 
 private:
     HubStore(QString connectionName, QString path);

@@ -27,6 +27,10 @@ Expected<TaskCatalogue> TaskCatalogue::fromJson(const QByteArray &json)
         return fail(tasks.error());
     TaskCatalogue c;
     c.m_tasks = std::move(tasks).value();
+    // The hub runs what it offers: an RL task needs its environments and schedule.
+    for (const TaskInfo &t : c.m_tasks)
+        if (t.kind == QLatin1String("rl") && !t.rl)
+            return fail(QStringLiteral("task catalogue: task %1 of kind rl has no 'rl' section").arg(t.id));
     return c;
 }
 

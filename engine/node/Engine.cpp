@@ -3,6 +3,8 @@
 #include "core/Logging.h"
 #include "net/HubClient.h"
 #include "net/Identity.h"
+#include "node/Outbox.h"
+#include "node/RolloutWorker.h"
 #include "platform/SystemSampler.h"
 #include "shardcast/Downloader.h"
 
@@ -19,7 +21,9 @@ Engine::Engine(EngineOptions options, QString hubUrl, bool hubEmbedded, QObject 
       m_sampleTimer(this),
       m_heartbeatTimer(this),
       m_retryTimer(this),
-      m_publishTimer(this)
+      m_publishTimer(this),
+      m_rlTimer(this),
+      m_earningsTimer(this)
 {
     m_sampleTimer.setInterval(1000);
     m_heartbeatTimer.setInterval(m_options.heartbeatIntervalMs > 0 ? m_options.heartbeatIntervalMs : 10'000);
@@ -35,7 +39,10 @@ Engine::Engine(EngineOptions options, QString hubUrl, bool hubEmbedded, QObject 
     m_snapshot.nodeName = m_options.nodeName;
 }
 
-Engine::~Engine() = default;
+Engine::~Engine()
+{
+    stopRolloutMachinery();
+}
 
 void Engine::start()
 {
@@ -58,6 +65,7 @@ void Engine::start()
 
     m_compute = probeCompute();
     m_snapshot.computeDevice = m_compute.description;
+    startRolloutMachinery();
 
     const QUrl url(m_hubUrl);
     if (!url.isValid() || url.host().isEmpty()) {
@@ -77,6 +85,8 @@ void Engine::pause()
     m_inputs.pauseReasons.append(PauseReason::User);
     if (m_downloader)
         m_downloader->pause(); // keeps every byte on disk
+    if (m_worker)
+        m_worker->cancel(); // generation stops within a token
     emitEvent(EngineEvent::info(QStringLiteral("lifecycle"), QStringLiteral("Paused by you")));
     updateState();
     if (m_inputs.hubLink == HubLink::Online)
@@ -93,6 +103,7 @@ void Engine::resume()
     updateState();
     if (m_inputs.hubLink == HubLink::Online)
         sendHeartbeat();
+    rlKick();
 }
 
 void Engine::joinTask(const QString &taskId)
@@ -110,17 +121,20 @@ void Engine::joinTask(const QString &taskId)
     }
     if (m_snapshot.joinedTaskId == taskId)
         return;
+    if (m_worker)
+        m_worker->cancel(); // work for another task is of no use now
     m_options.taskId = taskId;
     m_snapshot.joinedTaskId = taskId;
     m_snapshot.checkpointVersion = 0;
+    m_checkpointModelPath.clear();
     m_retryDownloadAfter = {};
-    // This version has no work loop for any task kind yet; refreshActivityDetail() says so instead of pretending.
     refreshActivityDetail();
     emitEvent(EngineEvent::info(QStringLiteral("task"), QStringLiteral("Joined task %1 (%2)").arg(task->id, task->title)));
     updateState();
     if (m_inputs.hubLink == HubLink::Online) {
         sendHeartbeat();
         checkForCheckpoint(-1);
+        rlKick();
     }
 }
 
@@ -131,7 +145,12 @@ void Engine::leaveTask()
     emitEvent(EngineEvent::info(QStringLiteral("task"), QStringLiteral("Left task %1").arg(m_snapshot.joinedTaskId)));
     m_snapshot.joinedTaskId.clear();
     m_snapshot.checkpointVersion = 0;
+    m_checkpointModelPath.clear();
     m_options.taskId.clear();
+    if (m_worker) {
+        m_worker->cancel();
+        QMetaObject::invokeMethod(m_worker, &RolloutWorker::unload, Qt::QueuedConnection);
+    }
     if (m_downloader) {
         m_downloader->disconnect(this);
         delete m_downloader; // persists its progress for a later join
@@ -160,6 +179,10 @@ void Engine::stop()
     m_sampleTimer.stop();
     m_heartbeatTimer.stop();
     m_retryTimer.stop();
+    m_rlTimer.stop();
+    m_earningsTimer.stop();
+    if (m_worker)
+        m_worker->cancel(); // the batch in progress is dropped; finished batches are in the outbox
     if (m_downloader)
         m_downloader->pause(); // progress on disk; the next start resumes
     updateState();

@@ -1,6 +1,7 @@
 #pragma once
 // The contributor engine. Lives in the "cohort-engine" thread; everything here is event-driven
 // (QtNetwork, timers) and never blocks. It never runs a model itself: model work goes to the compute thread.
+#include "core/EarningsReport.h"
 #include "core/EngineEvent.h"
 #include "core/EngineSnapshot.h"
 #include "node/EngineController.h"
@@ -8,6 +9,7 @@
 
 #include <QElapsedTimer>
 #include <QObject>
+#include <QThread>
 #include <QTimer>
 #include <memory>
 #include <optional>
@@ -15,6 +17,10 @@
 namespace cohort {
 
 class HubClient;
+class Outbox;
+class RolloutWorker;
+struct OutboxEntry;
+struct RolloutJobResult;
 namespace shardcast {
 class Downloader;
 }
@@ -44,6 +50,7 @@ Q_SIGNALS:
     void snapshotReady(const cohort::EngineSnapshot &snapshot);
     void eventOccurred(const cohort::EngineEvent &event);
     void stopped();
+    void earningsReady(const cohort::EarningsReport &report, bool fromCache);
 
 private:
     // Hub session (EngineHubSession.cpp)
@@ -64,6 +71,21 @@ private:
     void onDownloadFailed(const QString &error);
     void refreshActivityDetail();
     QString checkpointsDir() const;
+
+    // PRIME-RL work loop (EngineRollouts.cpp)
+    void startRolloutMachinery();
+    void stopRolloutMachinery();
+    const TaskInfo *joinedTask() const;
+    bool rlMayRun() const;
+    void rlKick();
+    void rlRetryLater(int seconds);
+    void onWork(const HubReply &reply);
+    void onRolloutsGenerated(const cohort::RolloutJobResult &result);
+    void submitFromOutbox(const OutboxEntry &entry);
+    void onSubmitted(const QString &submissionId, const HubReply &reply);
+    void fetchEarnings();
+    void onEarnings(const EarningsReport &report, bool fromCache);
+    QString rolloutActivity(const TaskInfo &task) const;
 
     void sampleSystem();
     void updateState();
@@ -93,6 +115,15 @@ private:
     shardcast::Downloader *m_downloader = nullptr;
     bool m_checkpointQueryPending = false;
     QDateTime m_retryDownloadAfter;
+    QString m_checkpointModelPath; // the verified model file of checkpointVersion
+
+    std::unique_ptr<Outbox> m_outbox;
+    QThread m_computeThread;
+    RolloutWorker *m_worker = nullptr; // lives in m_computeThread
+    QTimer m_rlTimer;
+    QTimer m_earningsTimer;
+    bool m_rlBusy = false;             // a work request, a generation or a submission is in flight
+    EarningsReport m_lastEarnings;
 };
 
 } // namespace cohort

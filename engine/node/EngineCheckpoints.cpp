@@ -51,9 +51,16 @@ void Engine::onCheckpointInfo(const HubReply &reply)
     if (task != m_snapshot.joinedTaskId || version <= 0)
         return;
     if (shardcast::isStable(checkpointsDir(), task, version)) {
-        m_snapshot.checkpointVersion = version;
-        refreshActivityDetail();
-        return;
+        const QDir dir(shardcast::stableVersionDir(checkpointsDir(), task, version));
+        const QStringList models = dir.entryList({QStringLiteral("*.safetensors")}, QDir::Files);
+        if (!models.isEmpty()) {
+            m_snapshot.checkpointVersion = version;
+            m_checkpointModelPath = dir.filePath(models.first());
+            refreshActivityDetail();
+            updateState();
+            rlKick();
+            return;
+        }
     }
     shardcast::DownloadRequest request;
     request.taskId = task;
@@ -97,6 +104,7 @@ void Engine::onDownloadFinished(const QString &modelPath)
     if (!done)
         return;
     m_snapshot.checkpointVersion = done->version();
+    m_checkpointModelPath = modelPath;
     m_snapshot.download = done->progress();
     m_inputs.downloading = false;
     emitEvent(EngineEvent::info(QStringLiteral("checkpoint"),
@@ -107,6 +115,7 @@ void Engine::onDownloadFinished(const QString &modelPath)
     done->deleteLater();
     refreshActivityDetail();
     updateState();
+    rlKick();
 }
 
 void Engine::onDownloadFailed(const QString &error)
@@ -143,6 +152,10 @@ void Engine::refreshActivityDetail()
         if (d.etaSeconds >= 0)
             text += QStringLiteral(", %1 s left").arg(d.etaSeconds);
         m_inputs.activityDetail = text;
+        return;
+    }
+    if (task->rl) {
+        m_inputs.activityDetail = rolloutActivity(*task);
         return;
     }
     QString text = QStringLiteral("Joined \"%1\"").arg(task->title);

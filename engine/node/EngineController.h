@@ -2,6 +2,7 @@
 // The only door into the engine for the UI and for cohortd. It owns the engine thread ("cohort-engine")
 // and, when no hub URL is given, the embedded local hub. Commands are queued calls into the engine thread;
 // snapshots (<= 4 per second) and events come back as queued signals. Never blocks the caller's thread.
+#include "core/EarningsReport.h"
 #include "core/EngineEvent.h"
 #include "core/EngineSnapshot.h"
 
@@ -52,6 +53,8 @@ public Q_SLOTS:
 Q_SIGNALS:
     void snapshotChanged(const cohort::EngineSnapshot &snapshot);
     void eventOccurred(const cohort::EngineEvent &event);
+    // The hub ledger's report for this node: fetched after accepted work and every minute; on start, the cached copy.
+    void earningsChanged(const cohort::EarningsReport &report);
     void stopped();
 
 private:

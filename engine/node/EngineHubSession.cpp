@@ -66,6 +66,8 @@ void Engine::onRegistered(const HubReply &reply)
     updateState();
     fetchTasks();
     sendHeartbeat();
+    fetchEarnings();
+    rlKick(); // batches left in the outbox by an earlier run or an outage go first
 }
 
 void Engine::fetchTasks()

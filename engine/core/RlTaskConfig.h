@@ -1,0 +1,42 @@
+#pragma once
+// How an RL task runs: its environments, rollout shape, staleness limit, trainer schedule and policy size.
+// Part of the task's JSON ("rl": {...}) so nodes and hub read the same numbers; strict because it comes over the network.
+#include "core/Expected.h"
+
+#include <QJsonObject>
+#include <QStringList>
+
+namespace cohort {
+
+struct RlModelShape {
+    int dModel = 128;
+    int nLayers = 3;
+    int nHeads = 4;
+    int dFF = 512;
+    int maxSeqLen = 64;
+    bool operator==(const RlModelShape &) const = default;
+};
+
+struct RlTaskConfig {
+    QStringList environments;     // ids from engine/rl (add-sub, sort-digits, reverse, linear-eq)
+    int promptsPerBatch = 8;      // problems per work item
+    int samplesPerPrompt = 8;     // G completions per problem
+    int maxNewTokens = 12;
+    double temperature = 1.0;
+    double topP = 1.0;
+    int asyncLevel = 2;           // rollouts from versions older than latest - asyncLevel are stale
+    int batchesPerStep = 2;       // accepted batches per trainer step
+    int stepsPerVersion = 2;      // trainer steps between published versions
+    int warmupSteps = 120;        // supervised warm-up of a new task (steps of warmupBatch problems)
+    int warmupBatch = 32;
+    double learningRate = 5e-4;   // GRPO
+    double warmupLearningRate = 2e-3;
+    double minMeanLogProb = -5.0; // verification: a rollout the claimed version would not plausibly produce is refused
+    RlModelShape model;
+
+    QJsonObject toJson() const;
+    static Expected<RlTaskConfig> fromJson(const QJsonObject &json);
+    bool operator==(const RlTaskConfig &) const = default;
+};
+
+} // namespace cohort

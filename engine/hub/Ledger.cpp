@@ -1,0 +1,263 @@
+#include "hub/Ledger.h"
+
+#include "rl/WorkSampling.h"
+
+#include <QDateTime>
+#include <QSqlDatabase>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QUuid>
+#include <QVariant>
+
+namespace cohort {
+
+namespace {
+constexpr qint64 kHourMs = 3600 * 1000;
+constexpr qint64 kDayMs = 24 * kHourMs;
+
+WorkRecord readWork(const QSqlQuery &q)
+{
+    WorkRecord w;
+    w.workId = q.value(0).toString();
+    w.nodeId = q.value(1).toString();
+    w.taskId = q.value(2).toString();
+    w.step = q.value(3).toLongLong();
+    w.batch = q.value(4).toLongLong();
+    w.seed = q.value(5).toString().toULongLong();
+    w.issuedAtMs = q.value(6).toLongLong();
+    w.status = q.value(7).toString();
+    return w;
+}
+
+// Adds a submission's credit to the bucket of its status.
+void addTo(EarningsAmounts &amounts, const QString &status, double credit)
+{
+    if (status == QLatin1String("accepted"))
+        amounts.pending += credit;
+    else if (status == QLatin1String("confirmed"))
+        amounts.confirmed += credit;
+    else if (status == QLatin1String("refused"))
+        amounts.refused += credit;
+}
+} // namespace
+
+Expected<WorkRecord> Ledger::issueWork(const QString &nodeId, const QString &taskId, qint64 step, qint64 nowMs)
+{
+    QSqlDatabase db = QSqlDatabase::database(m_connection);
+    db.transaction();
+    QSqlQuery q(db);
+    q.prepare(QStringLiteral("INSERT INTO batch_counters(node_id, task, next_batch) VALUES(:node, :task, 1)"
+                             " ON CONFLICT(node_id, task) DO UPDATE SET next_batch = next_batch + 1"));
+    q.bindValue(QStringLiteral(":node"), nodeId);
+    q.bindValue(QStringLiteral(":task"), taskId);
+    bool ok = q.exec();
+    q.prepare(QStringLiteral("SELECT next_batch FROM batch_counters WHERE node_id=:node AND task=:task"));
+    q.bindValue(QStringLiteral(":node"), nodeId);
+    q.bindValue(QStringLiteral(":task"), taskId);
+    ok = ok && q.exec() && q.next();
+    WorkRecord w;
+    if (ok) {
+        w.workId = QStringLiteral("w-") + QUuid::createUuid().toString(QUuid::Id128);
+        w.nodeId = nodeId;
+        w.taskId = taskId;
+        w.step = step;
+        w.batch = q.value(0).toLongLong();
+        w.seed = rl::workSeed(nodeId.toStdString(), step, w.batch);
+        w.issuedAtMs = nowMs;
+        w.status = QStringLiteral("open");
+        q.prepare(QStringLiteral("INSERT INTO work(work_id, node_id, task, step, batch, seed, issued_at, status)"
+                                 " VALUES(:id, :node, :task, :step, :batch, :seed, :at, 'open')"));
+        q.bindValue(QStringLiteral(":id"), w.workId);
+        q.bindValue(QStringLiteral(":node"), nodeId);
+        q.bindValue(QStringLiteral(":task"), taskId);
+        q.bindValue(QStringLiteral(":step"), step);
+        q.bindValue(QStringLiteral(":batch"), w.batch);
+        q.bindValue(QStringLiteral(":seed"), QString::number(w.seed));
+        q.bindValue(QStringLiteral(":at"), nowMs);
+        ok = q.exec();
+    }
+    if (!ok) {
+        const QString error = q.lastError().text();
+        db.rollback();
+        return fail(QStringLiteral("cannot issue work: %1").arg(error));
+    }
+    db.commit();
+    return w;
+}
+
+std::optional<WorkRecord> Ledger::work(const QString &workId) const
+{
+    QSqlQuery q(QSqlDatabase::database(m_connection));
+    q.prepare(QStringLiteral("SELECT work_id, node_id, task, step, batch, seed, issued_at, status FROM work WHERE work_id=:id"));
+    q.bindValue(QStringLiteral(":id"), workId);
+    if (q.exec() && q.next())
+        return readWork(q);
+    return std::nullopt;
+}
+
+int Ledger::openWorkCount(const QString &nodeId, const QString &taskId) const
+{
+    QSqlQuery q(QSqlDatabase::database(m_connection));
+    q.prepare(QStringLiteral("SELECT COUNT(*) FROM work WHERE node_id=:node AND task=:task AND status='open'"));
+    q.bindValue(QStringLiteral(":node"), nodeId);
+    q.bindValue(QStringLiteral(":task"), taskId);
+    return q.exec() && q.next() ? q.value(0).toInt() : 0;
+}
+
+void Ledger::expireOpenWork(const QString &nodeId, const QString &taskId, int keep)
+{
+    QSqlQuery q(QSqlDatabase::database(m_connection));
+    q.prepare(QStringLiteral("UPDATE work SET status='expired' WHERE node_id=:node AND task=:task AND status='open'"
+                             " AND work_id NOT IN (SELECT work_id FROM work WHERE node_id=:node AND task=:task"
+                             " AND status='open' ORDER BY issued_at DESC, batch DESC LIMIT :keep)"));
+    q.bindValue(QStringLiteral(":node"), nodeId);
+    q.bindValue(QStringLiteral(":task"), taskId);
+    q.bindValue(QStringLiteral(":keep"), std::max(0, keep));
+    q.exec();
+}
+
+std::optional<SubmissionRecord> Ledger::submission(const QString &submissionId) const
+{
+    QSqlQuery q(QSqlDatabase::database(m_connection));
+    q.prepare(QStringLiteral("SELECT submission_id, node_id, task, work_id, version, status, reason, tokens, credit,"
+                             " mean_reward, created_at, response FROM submissions WHERE submission_id=:id"));
+    q.bindValue(QStringLiteral(":id"), submissionId);
+    if (!q.exec() || !q.next())
+        return std::nullopt;
+    SubmissionRecord s;
+    s.submissionId = q.value(0).toString();
+    s.nodeId = q.value(1).toString();
+    s.taskId = q.value(2).toString();
+    s.workId = q.value(3).toString();
+    s.version = q.value(4).toInt();
+    s.status = q.value(5).toString();
+    s.reason = q.value(6).toString();
+    s.tokens = q.value(7).toLongLong();
+    s.credit = q.value(8).toDouble();
+    s.meanReward = q.value(9).toDouble();
+    s.createdAtMs = q.value(10).toLongLong();
+    s.response = q.value(11).toByteArray();
+    return s;
+}
+
+Status Ledger::recordSubmission(const SubmissionRecord &s)
+{
+    QSqlDatabase db = QSqlDatabase::database(m_connection);
+    db.transaction();
+    QSqlQuery q(db);
+    q.prepare(QStringLiteral("INSERT INTO submissions(submission_id, node_id, task, work_id, version, status, reason,"
+                             " tokens, credit, mean_reward, created_at, response)"
+                             " VALUES(:id, :node, :task, :work, :version, :status, :reason, :tokens, :credit, :reward, :at, :response)"));
+    q.bindValue(QStringLiteral(":id"), s.submissionId);
+    q.bindValue(QStringLiteral(":node"), s.nodeId);
+    q.bindValue(QStringLiteral(":task"), s.taskId);
+    q.bindValue(QStringLiteral(":work"), s.workId.isNull() ? QStringLiteral("") : s.workId);
+    q.bindValue(QStringLiteral(":version"), s.version);
+    q.bindValue(QStringLiteral(":status"), s.status);
+    q.bindValue(QStringLiteral(":reason"), s.reason.isNull() ? QStringLiteral("") : s.reason);
+    q.bindValue(QStringLiteral(":tokens"), s.tokens);
+    q.bindValue(QStringLiteral(":credit"), s.credit);
+    q.bindValue(QStringLiteral(":reward"), s.meanReward);
+    q.bindValue(QStringLiteral(":at"), s.createdAtMs);
+    q.bindValue(QStringLiteral(":response"), s.response.isEmpty() ? QStringLiteral("{}") : QString::fromUtf8(s.response));
+    bool ok = q.exec();
+    if (ok && !s.workId.isEmpty()) {
+        q.prepare(QStringLiteral("UPDATE work SET status='submitted' WHERE work_id=:work"));
+        q.bindValue(QStringLiteral(":work"), s.workId);
+        ok = q.exec();
+    }
+    if (!ok) {
+        const QString error = q.lastError().text();
+        db.rollback();
+        return fail(QStringLiteral("cannot record the submission: %1").arg(error));
+    }
+    db.commit();
+    return {};
+}
+
+Expected<bool> Ledger::setVerdict(const QString &submissionId, bool confirmed, const QString &reason, qint64 nowMs)
+{
+    QSqlQuery q(QSqlDatabase::database(m_connection));
+    q.prepare(QStringLiteral("UPDATE submissions SET status=:status, reason=:reason, verified_at=:at"
+                             " WHERE submission_id=:id AND status='accepted'"));
+    q.bindValue(QStringLiteral(":status"), confirmed ? QStringLiteral("confirmed") : QStringLiteral("refused"));
+    q.bindValue(QStringLiteral(":reason"), reason.isNull() ? QStringLiteral("") : reason);
+    q.bindValue(QStringLiteral(":at"), nowMs);
+    q.bindValue(QStringLiteral(":id"), submissionId);
+    if (!q.exec())
+        return fail(QStringLiteral("cannot record the verdict: %1").arg(q.lastError().text()));
+    return q.numRowsAffected() > 0;
+}
+
+EarningsReport Ledger::earnings(const QString &nodeId, qint64 nowMs) const
+{
+    EarningsReport report;
+    report.nodeId = nodeId;
+    report.generatedAt = QDateTime::fromMSecsSinceEpoch(nowMs, Qt::UTC);
+    const qint64 todayStart = (nowMs / kDayMs) * kDayMs;
+    const qint64 weekStart = nowMs - 7 * kDayMs;
+    const qint64 historyStart = (weekStart / kHourMs) * kHourMs;
+
+    QSqlQuery q(QSqlDatabase::database(m_connection));
+    // One pass over the node's credited submissions, bucketed in C++: a node has at most a few thousand a week.
+    q.prepare(QStringLiteral("SELECT task, status, credit, tokens, created_at FROM submissions"
+                             " WHERE node_id=:node AND status IN ('accepted','confirmed','refused') ORDER BY created_at"));
+    q.bindValue(QStringLiteral(":node"), nodeId);
+    if (!q.exec())
+        return report;
+    QMap<QString, TaskEarnings> perTask;
+    QMap<qint64, EarningsBucket> perHour;
+    while (q.next()) {
+        const QString task = q.value(0).toString();
+        const QString status = q.value(1).toString();
+        const double credit = q.value(2).toDouble();
+        const qint64 tokens = q.value(3).toLongLong();
+        const qint64 at = q.value(4).toLongLong();
+        addTo(report.total, status, credit);
+        if (at >= todayStart)
+            addTo(report.today, status, credit);
+        if (at >= weekStart)
+            addTo(report.last7Days, status, credit);
+        TaskEarnings &t = perTask[task];
+        t.taskId = task;
+        addTo(t.amounts, status, credit);
+        if (status != QLatin1String("refused")) {
+            t.tokens += tokens;
+            ++t.batches;
+        }
+        if (at >= historyStart) {
+            const qint64 hour = (at / kHourMs) * kHourMs;
+            EarningsBucket &b = perHour[hour];
+            b.hourStart = QDateTime::fromMSecsSinceEpoch(hour, Qt::UTC);
+            addTo(b.amounts, status, credit);
+            if (status != QLatin1String("refused"))
+                b.tokens += tokens;
+        }
+    }
+    report.tasks = perTask.values();
+    report.history = perHour.values();
+    return report;
+}
+
+QList<QPair<int, double>> Ledger::meanRewardByVersion(const QString &taskId) const
+{
+    QList<QPair<int, double>> curve;
+    QSqlQuery q(QSqlDatabase::database(m_connection));
+    q.prepare(QStringLiteral("SELECT version, AVG(mean_reward) FROM submissions WHERE task=:task"
+                             " AND status IN ('accepted','confirmed') GROUP BY version ORDER BY version"));
+    q.bindValue(QStringLiteral(":task"), taskId);
+    if (q.exec())
+        while (q.next())
+            curve.append({q.value(0).toInt(), q.value(1).toDouble()});
+    return curve;
+}
+
+qint64 Ledger::acceptedCount(const QString &taskId) const
+{
+    QSqlQuery q(QSqlDatabase::database(m_connection));
+    q.prepare(QStringLiteral("SELECT COUNT(*) FROM submissions WHERE task=:task AND status IN ('accepted','confirmed')"));
+    q.bindValue(QStringLiteral(":task"), taskId);
+    return q.exec() && q.next() ? q.value(0).toLongLong() : 0;
+}
+
+} // namespace cohort

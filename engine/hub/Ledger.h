@@ -1,0 +1,71 @@
+#pragma once
+// The RL ledger in the hub database: work handed out (seeded per node, step and batch counter), rollout submissions
+// with their verdicts, and the earnings that follow from them. Same thread and database as HubStore.
+//
+// Credit lifecycle: a submission that passes intake is "accepted" (its credit is pending); verification on the
+// trainer thread makes it "confirmed" or "refused" (credit cancelled). A submission that fails intake is "rejected"
+// and never earned anything. Every submission, whatever its verdict, is kept with the response the node got, so a
+// retry with the same id (after a crash before the ack) gets the same answer and is credited once.
+#include "core/EarningsReport.h"
+#include "core/Expected.h"
+
+#include <QByteArray>
+#include <QString>
+#include <optional>
+
+namespace cohort {
+
+struct WorkRecord {
+    QString workId;
+    QString nodeId;
+    QString taskId;
+    qint64 step = 0;        // the published version when the work was issued
+    qint64 batch = 0;       // the node's batch counter for this task
+    quint64 seed = 0;
+    qint64 issuedAtMs = 0;
+    QString status;         // open, submitted
+};
+
+struct SubmissionRecord {
+    QString submissionId;
+    QString nodeId;
+    QString taskId;
+    QString workId;
+    int version = 0;
+    QString status;         // accepted, rejected, confirmed, refused
+    QString reason;
+    qint64 tokens = 0;
+    double credit = 0;
+    double meanReward = 0;
+    qint64 createdAtMs = 0;
+    QByteArray response;    // the JSON the node was answered with
+};
+
+class Ledger {
+public:
+    explicit Ledger(QString connectionName) : m_connection(std::move(connectionName)) {}
+
+    // Issues the node's next work item for a task: batch counter + 1, seed from (node, step, batch).
+    Expected<WorkRecord> issueWork(const QString &nodeId, const QString &taskId, qint64 step, qint64 nowMs);
+    std::optional<WorkRecord> work(const QString &workId) const;
+    int openWorkCount(const QString &nodeId, const QString &taskId) const;
+    // Marks all but the newest `keep` open work items of the node for the task as expired (a crashed node's).
+    void expireOpenWork(const QString &nodeId, const QString &taskId, int keep);
+
+    std::optional<SubmissionRecord> submission(const QString &submissionId) const;
+    // Stores the submission and marks its work item submitted, atomically. Fails if the id exists.
+    Status recordSubmission(const SubmissionRecord &record);
+    // accepted -> confirmed / refused. Returns false if the submission is not in state accepted.
+    Expected<bool> setVerdict(const QString &submissionId, bool confirmed, const QString &reason, qint64 nowMs);
+
+    // Totals, today (UTC), last 7 days, per task and hourly history for the last 7 days.
+    EarningsReport earnings(const QString &nodeId, qint64 nowMs) const;
+    // Mean reward of accepted (and later confirmed) rollouts per policy version of a task: the learning curve.
+    QList<QPair<int, double>> meanRewardByVersion(const QString &taskId) const;
+    qint64 acceptedCount(const QString &taskId) const;
+
+private:
+    QString m_connection;
+};
+
+} // namespace cohort

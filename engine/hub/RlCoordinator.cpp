@@ -1,0 +1,311 @@
+#include "hub/RlCoordinator.h"
+
+#include "core/JsonReader.h"
+#include "core/Logging.h"
+#include "hub/ApiServer.h"
+#include "hub/HubStore.h"
+#include "hub/RlTrainer.h"
+#include "hub/TaskCatalogue.h"
+#include "net/RequestSigning.h"
+#include "shardcast/Publisher.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <QJsonArray>
+#include <QJsonDocument>
+
+namespace cohort {
+
+namespace {
+ApiResponse unknownTask(const QString &id)
+{
+    return ApiResponse::error(404, QStringLiteral("unknown_task"), QStringLiteral("no task with id '%1'").arg(id));
+}
+
+// The stored form of an answer, so a retried submission gets exactly the same one.
+QByteArray storeResponse(const ApiResponse &r)
+{
+    return QJsonDocument(QJsonObject{{QStringLiteral("status_code"), r.status}, {QStringLiteral("body"), r.body}})
+        .toJson(QJsonDocument::Compact);
+}
+
+ApiResponse replayResponse(const QByteArray &stored)
+{
+    const QJsonObject o = QJsonDocument::fromJson(stored).object();
+    ApiResponse r = ApiResponse::json(o.value(QStringLiteral("body")).toObject(), o.value(QStringLiteral("status_code")).toInt(200));
+    r.body.insert(QStringLiteral("duplicate"), true);
+    return r;
+}
+} // namespace
+
+RlCoordinator::RlCoordinator(RlCoordinatorConfig config, HubStore &store, const TaskCatalogue &catalogue,
+                             shardcast::Publisher &publisher, Authenticate authenticate, QObject *parent)
+    : QObject(parent),
+      m_config(std::move(config)),
+      m_store(store),
+      m_catalogue(catalogue),
+      m_publisher(publisher),
+      m_authenticate(std::move(authenticate)),
+      m_ledger(store.connectionName())
+{
+    qRegisterMetaType<cohort::ValidatedBatch>();
+}
+
+RlCoordinator::~RlCoordinator()
+{
+    for (TaskRuntime *t : std::as_const(m_tasks)) {
+        t->trainer->cancel();
+        t->thread.quit();
+        t->thread.wait();
+        delete t;
+    }
+}
+
+void RlCoordinator::ensureTrainer(const QString &taskId)
+{
+    if (m_tasks.contains(taskId))
+        return;
+    const TaskInfo *task = m_catalogue.find(taskId);
+    if (!task || !task->rl)
+        return;
+    auto *runtime = new TaskRuntime;
+    m_tasks.insert(taskId, runtime);
+    runtime->thread.setObjectName(QStringLiteral("cohort-trainer"));
+    runtime->trainer = new RlTrainer(taskId, *task->rl, QDir(m_config.stateDir).filePath(taskId));
+    runtime->trainer->moveToThread(&runtime->thread);
+    connect(&runtime->thread, &QThread::finished, runtime->trainer, &QObject::deleteLater);
+    connect(runtime->trainer, &RlTrainer::versionReady, this, &RlCoordinator::onVersionReady);
+    connect(runtime->trainer, &RlTrainer::verdict, this, &RlCoordinator::onVerdict);
+    connect(runtime->trainer, &RlTrainer::stepDone, this, [runtime](const QString &, int step, double loss, double, int) {
+        runtime->steps = step;
+        runtime->lastLoss = loss;
+    });
+    connect(runtime->trainer, &RlTrainer::failed, this, [runtime](const QString &id, const QString &error) {
+        runtime->error = error;
+        qCWarning(lcHub) << "trainer" << id << "failed:" << error;
+    });
+    runtime->thread.start(QThread::LowPriority);
+    const int latest = latestVersion(taskId);
+    QMetaObject::invokeMethod(runtime->trainer, [trainer = runtime->trainer, latest] { trainer->bootstrap(latest); },
+                              Qt::QueuedConnection);
+    qCInfo(lcHub) << "trainer for" << taskId << "starting (latest published version" << latest << ")";
+}
+
+int RlCoordinator::latestVersion(const QString &taskId) const
+{
+    const QList<int> versions = m_publisher.versions(taskId);
+    return versions.isEmpty() ? 0 : versions.last();
+}
+
+void RlCoordinator::onVersionReady(const QString &taskId, const QString &path, int resumedVersion, const QString &summary)
+{
+    TaskRuntime *runtime = m_tasks.value(taskId);
+    if (!runtime)
+        return;
+    int version = resumedVersion;
+    if (version == 0) {
+        auto published = m_publisher.publish(taskId, path);
+        if (!published) {
+            runtime->error = published.error();
+            qCWarning(lcHub) << "cannot publish the trainer's new version of" << taskId << ":" << published.error();
+            return;
+        }
+        version = published->manifest.version;
+        qCInfo(lcHub) << "published" << taskId << "version" << version << "(" << summary << ")";
+        runtime->trainer->notifyPublished(path, version);
+    }
+    runtime->ready = true;
+    Q_EMIT versionPublished(taskId, version);
+}
+
+void RlCoordinator::onVerdict(const QString &submissionId, bool confirmed, const QString &reason, double meanLogProb)
+{
+    for (TaskRuntime *t : std::as_const(m_tasks))
+        if (t->trainer == sender())
+            t->inFlight = std::max(0, t->inFlight - 1);
+    auto updated = m_ledger.setVerdict(submissionId, confirmed, reason, QDateTime::currentMSecsSinceEpoch());
+    if (!updated)
+        qCWarning(lcHub) << "verdict for" << submissionId << "not stored:" << updated.error();
+    qCInfo(lcHub).nospace() << "submission " << submissionId << (confirmed ? " confirmed" : " refused") << " (" << reason
+                            << ", mean log-prob " << meanLogProb << ")";
+}
+
+void RlCoordinator::registerRoutes(ApiServer &server)
+{
+    server.addRoute("POST", QStringLiteral("/v1/tasks/{id}/work"), [this](const ApiRequest &r) { return work(r); });
+    server.addRoute("POST", QStringLiteral("/v1/tasks/{id}/rollouts"), [this](const ApiRequest &r) { return rollouts(r); });
+    server.addRoute("GET", QStringLiteral("/v1/tasks/{id}/progress"), [this](const ApiRequest &r) { return progress(r); });
+    server.addRoute("GET", QStringLiteral("/v1/nodes/{id}/earnings"), [this](const ApiRequest &r) { return earnings(r); });
+}
+
+ApiResponse RlCoordinator::work(const ApiRequest &request)
+{
+    VerifiedRequest signer;
+    if (auto refused = m_authenticate(request, &signer))
+        return *refused;
+    const QString taskId = request.params.value(QStringLiteral("id"));
+    const TaskInfo *task = m_catalogue.find(taskId);
+    if (!task)
+        return unknownTask(taskId);
+    if (!task->rl)
+        return ApiResponse::error(409, QStringLiteral("not_rl"), QStringLiteral("task %1 is not an RL task").arg(taskId));
+    const auto node = m_store.nodeByKey(signer.publicKey);
+    if (!node)
+        return ApiResponse::error(403, QStringLiteral("not_registered"), QStringLiteral("register this node first"));
+    ensureTrainer(taskId);
+    TaskRuntime *runtime = m_tasks.value(taskId);
+    const int latest = latestVersion(taskId);
+    if (!runtime->error.isEmpty())
+        return ApiResponse::error(503, QStringLiteral("trainer_failed"), runtime->error);
+    if (!runtime->ready || latest == 0) {
+        ApiResponse r = ApiResponse::error(503, QStringLiteral("warming_up"),
+                                           QStringLiteral("the task's first policy is being trained; try again shortly"));
+        r.headers.append(qMakePair(QByteArray("Retry-After"), QByteArray("5")));
+        return r;
+    }
+    // Back-pressure: work is handed out no faster than the trainer verifies and learns from it, so a fast
+    // node cannot bury the hub in a backlog (and its credits do not sit unverified for long).
+    const int maxInFlight = 2 * task->rl->batchesPerStep + 2;
+    if (runtime->inFlight >= maxInFlight) {
+        ApiResponse r = ApiResponse::error(503, QStringLiteral("busy"),
+                                           QStringLiteral("the trainer is verifying %1 batches; try again shortly").arg(runtime->inFlight));
+        r.headers.append(qMakePair(QByteArray("Retry-After"), QByteArray("1")));
+        return r;
+    }
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    m_ledger.expireOpenWork(node->nodeId, taskId, m_config.maxOpenWorkPerNode - 1);
+    auto item = m_ledger.issueWork(node->nodeId, taskId, latest, now);
+    if (!item)
+        return ApiResponse::error(500, QStringLiteral("storage"), item.error());
+    const RlTaskConfig &cfg = *task->rl;
+    return ApiResponse::json({{QStringLiteral("work_id"), item->workId},
+                              {QStringLiteral("task"), taskId},
+                              {QStringLiteral("step"), latest},
+                              {QStringLiteral("min_version"), std::max(1, latest - cfg.asyncLevel)},
+                              {QStringLiteral("batch"), item->batch},
+                              {QStringLiteral("seed"), QString::number(item->seed)},
+                              {QStringLiteral("rl"), cfg.toJson()}});
+}
+
+ApiResponse RlCoordinator::rollouts(const ApiRequest &request)
+{
+    VerifiedRequest signer;
+    if (auto refused = m_authenticate(request, &signer))
+        return *refused;
+    const QString taskId = request.params.value(QStringLiteral("id"));
+    const TaskInfo *task = m_catalogue.find(taskId);
+    if (!task)
+        return unknownTask(taskId);
+    if (!task->rl)
+        return ApiResponse::error(409, QStringLiteral("not_rl"), QStringLiteral("task %1 is not an RL task").arg(taskId));
+    const auto node = m_store.nodeByKey(signer.publicKey);
+    if (!node)
+        return ApiResponse::error(403, QStringLiteral("not_registered"), QStringLiteral("register this node first"));
+    auto body = parseJsonObject(request.body, 8 << 20);
+    if (!body)
+        return ApiResponse::error(400, QStringLiteral("bad_request"), body.error());
+    const QString submissionId = submissionIdOf(*body);
+    if (submissionId.isEmpty())
+        return ApiResponse::error(400, QStringLiteral("bad_request"),
+                                  QStringLiteral("field 'submission_id': expected \"s-\" and 32 hex digits"));
+    // A retry (the node crashed or lost the connection before our answer): same answer, credited once.
+    if (const auto seen = m_ledger.submission(submissionId)) {
+        if (seen->nodeId != node->nodeId)
+            return ApiResponse::error(409, QStringLiteral("submission_id_taken"), QStringLiteral("this submission id is already used"));
+        qCInfo(lcHub) << "submission" << submissionId << "from" << node->nodeId << "is a retry; answering as before";
+        ApiResponse again = replayResponse(seen->response);
+        again.delayMs = m_config.ackDelayMs;
+        return again;
+    }
+    const QString workId = body->value(QStringLiteral("work_id")).toString();
+    IntakeResult result = checkSubmission(*body, node->nodeId, *task, m_ledger.work(workId), latestVersion(taskId));
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    SubmissionRecord record;
+    record.submissionId = submissionId;
+    record.nodeId = node->nodeId;
+    record.taskId = taskId;
+    record.createdAtMs = now;
+    ApiResponse response;
+    if (!result.batch) {
+        // Rejected: recorded with its reason (a retry gets the same answer), nothing credited. The work item is
+        // consumed only if it was really this node's, so a stranger cannot burn someone else's work.
+        const auto item = m_ledger.work(workId);
+        record.workId = item && item->nodeId == node->nodeId && item->status == QLatin1String("open") ? workId : QString();
+        record.version = int(body->value(QStringLiteral("version")).toInt());
+        record.status = QStringLiteral("rejected");
+        record.reason = result.code + QStringLiteral(": ") + result.message;
+        response = ApiResponse::error(422, result.code, result.message);
+        response.body.insert(QStringLiteral("status"), QStringLiteral("rejected"));
+        response.body.insert(QStringLiteral("submission_id"), submissionId);
+        qCInfo(lcHub) << "submission" << submissionId << "from" << node->nodeId << "rejected:" << result.code << result.message;
+    } else {
+        const ValidatedBatch &batch = *result.batch;
+        record.workId = batch.workId;
+        record.version = batch.version;
+        record.status = QStringLiteral("accepted");
+        record.tokens = batch.tokens;
+        record.meanReward = batch.meanReward;
+        record.credit = double(batch.tokens) * task->rewardRate / 1000.0;
+        response = ApiResponse::json({{QStringLiteral("status"), QStringLiteral("accepted")},
+                                      {QStringLiteral("submission_id"), submissionId},
+                                      {QStringLiteral("tokens"), batch.tokens},
+                                      {QStringLiteral("mean_reward"), batch.meanReward},
+                                      {QStringLiteral("pending_credit"), record.credit},
+                                      {QStringLiteral("unit"), QStringLiteral("credits")},
+                                      {QStringLiteral("version"), batch.version}});
+    }
+    record.response = storeResponse(response);
+    if (Status stored = m_ledger.recordSubmission(record); !stored)
+        return ApiResponse::error(500, QStringLiteral("storage"), stored.error());
+    if (result.batch) {
+        qCInfo(lcHub).nospace() << "submission " << submissionId << " from " << node->nodeId << " accepted: "
+                                << result.batch->tokens << " tokens, mean reward " << result.batch->meanReward
+                                << ", version " << result.batch->version;
+        RlTrainer *trainer = m_tasks.contains(taskId) ? m_tasks.value(taskId)->trainer : nullptr;
+        if (trainer) {
+            ++m_tasks.value(taskId)->inFlight;
+            QMetaObject::invokeMethod(trainer, [trainer, batch = *result.batch] { trainer->submit(batch); }, Qt::QueuedConnection);
+        }
+    }
+    response.delayMs = m_config.ackDelayMs;
+    return response;
+}
+
+ApiResponse RlCoordinator::earnings(const ApiRequest &request)
+{
+    VerifiedRequest signer;
+    if (auto refused = m_authenticate(request, &signer))
+        return *refused;
+    const QString nodeId = request.params.value(QStringLiteral("id"));
+    const auto node = m_store.nodeByKey(signer.publicKey);
+    if (!node)
+        return ApiResponse::error(403, QStringLiteral("not_registered"), QStringLiteral("register this node first"));
+    if (node->nodeId != nodeId)
+        return ApiResponse::error(403, QStringLiteral("not_yours"), QStringLiteral("a node may only read its own earnings"));
+    return ApiResponse::json(m_ledger.earnings(nodeId, QDateTime::currentMSecsSinceEpoch()).toJson());
+}
+
+ApiResponse RlCoordinator::progress(const ApiRequest &request)
+{
+    const QString taskId = request.params.value(QStringLiteral("id"));
+    const TaskInfo *task = m_catalogue.find(taskId);
+    if (!task)
+        return unknownTask(taskId);
+    QJsonArray curve;
+    for (const auto &[version, reward] : m_ledger.meanRewardByVersion(taskId))
+        curve.append(QJsonObject{{QStringLiteral("version"), version}, {QStringLiteral("mean_reward"), reward}});
+    const TaskRuntime *runtime = m_tasks.value(taskId);
+    QString state = QStringLiteral("idle");
+    if (runtime)
+        state = !runtime->error.isEmpty() ? QStringLiteral("failed") : runtime->ready ? QStringLiteral("training") : QStringLiteral("warming_up");
+    return ApiResponse::json({{QStringLiteral("task"), taskId},
+                              {QStringLiteral("version"), latestVersion(taskId)},
+                              {QStringLiteral("trainer"), state},
+                              {QStringLiteral("trainer_error"), runtime ? runtime->error : QString()},
+                              {QStringLiteral("steps"), runtime ? runtime->steps : 0},
+                              {QStringLiteral("last_loss"), runtime ? runtime->lastLoss : 0.0},
+                              {QStringLiteral("accepted_batches"), m_ledger.acceptedCount(taskId)},
+                              {QStringLiteral("curve"), curve}});
+}
+
+} // namespace cohort

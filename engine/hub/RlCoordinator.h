@@ -1,0 +1,78 @@
+#pragma once
+// The hub's PRIME-RL side: hands out seeded work, takes rollout submissions through intake, keeps the ledger,
+// runs one trainer per RL task on a compute thread (started when the first node joins the task) and publishes
+// the trainer's versions through SHARDCAST. Lives in the hub's thread.
+#include "hub/ApiTypes.h"
+#include "hub/Ledger.h"
+#include "hub/RolloutIntake.h"
+
+#include <QHash>
+#include <QObject>
+#include <QThread>
+#include <functional>
+#include <memory>
+
+namespace cohort {
+
+class ApiServer;
+class HubStore;
+class RlTrainer;
+class TaskCatalogue;
+struct VerifiedRequest;
+namespace shardcast {
+class Publisher;
+}
+
+struct RlCoordinatorConfig {
+    QString stateDir;          // <hub data>/trainer: the trainer's own copies of each version, learning curves
+    int ackDelayMs = 0;        // test knob: answer rollout submissions this much later
+    int maxOpenWorkPerNode = 8; // older open work items of a node expire beyond this
+};
+
+class RlCoordinator : public QObject {
+    Q_OBJECT
+public:
+    using Authenticate = std::function<std::optional<ApiResponse>(const ApiRequest &, VerifiedRequest *)>;
+
+    RlCoordinator(RlCoordinatorConfig config, HubStore &store, const TaskCatalogue &catalogue,
+                  shardcast::Publisher &publisher, Authenticate authenticate, QObject *parent = nullptr);
+    ~RlCoordinator() override; // stops the trainer threads
+
+    void registerRoutes(ApiServer &server);
+    // Starts the task's trainer if it is an RL task and not started yet (a node joined it).
+    void ensureTrainer(const QString &taskId);
+    Ledger &ledger() { return m_ledger; }
+
+Q_SIGNALS:
+    void versionPublished(const QString &taskId, int version);
+
+private:
+    struct TaskRuntime {
+        QThread thread;
+        RlTrainer *trainer = nullptr; // lives in `thread`
+        bool ready = false;           // a version is published and the trainer accepts batches
+        QString error;
+        int steps = 0;
+        double lastLoss = 0;
+        int inFlight = 0;             // batches queued to the trainer and not yet verified
+    };
+
+    ApiResponse work(const ApiRequest &request);
+    ApiResponse rollouts(const ApiRequest &request);
+    ApiResponse earnings(const ApiRequest &request);
+    ApiResponse progress(const ApiRequest &request);
+    void onVersionReady(const QString &taskId, const QString &path, int resumedVersion, const QString &summary);
+    void onVerdict(const QString &submissionId, bool confirmed, const QString &reason, double meanLogProb);
+    void appendCurve(const QString &taskId, int version);
+    int latestVersion(const QString &taskId) const;
+
+    RlCoordinatorConfig m_config;
+    HubStore &m_store;
+    const TaskCatalogue &m_catalogue;
+    shardcast::Publisher &m_publisher;
+    Authenticate m_authenticate;
+    Ledger m_ledger;
+    QHash<QString, TaskRuntime *> m_tasks;
+};
+
+} // namespace cohort

@@ -1,0 +1,314 @@
+#include "hub/RlTrainer.h"
+
+#include "core/Logging.h"
+#include "rl/Policy.h"
+#include "rl/Tokenizer.h"
+#include "rl/Trainer.h"
+#include "rl/WorkSampling.h"
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QRegularExpression>
+#include <cmath>
+
+namespace cohort {
+
+namespace {
+rl::PolicyConfig policyConfigFor(const RlModelShape &shape)
+{
+    rl::PolicyConfig c;
+    c.dModel = shape.dModel;
+    c.nLayers = shape.nLayers;
+    c.nHeads = shape.nHeads;
+    c.dFF = shape.dFF;
+    c.maxSeqLen = shape.maxSeqLen;
+    return c;
+}
+
+rl::GrpoConfig grpoConfigFor(const RlTaskConfig &config, double learningRate)
+{
+    rl::GrpoConfig g;
+    g.learningRate = float(learningRate);
+    g.temperature = float(config.temperature);
+    return g;
+}
+
+std::vector<std::string> toStd(const QStringList &list)
+{
+    std::vector<std::string> out;
+    for (const QString &s : list)
+        out.push_back(s.toStdString());
+    return out;
+}
+
+QString qs(const std::string &s) { return QString::fromStdString(s); }
+} // namespace
+
+RlTrainer::RlTrainer(QString taskId, RlTaskConfig config, QString stateDir, QObject *parent)
+    : QObject(parent), m_taskId(std::move(taskId)), m_config(std::move(config)), m_stateDir(std::move(stateDir))
+{
+}
+
+RlTrainer::~RlTrainer() = default;
+
+QString RlTrainer::versionPath(int version) const
+{
+    return QDir(m_stateDir).filePath(QStringLiteral("v%1.safetensors").arg(version));
+}
+
+void RlTrainer::bootstrap(int latestPublished)
+{
+    if (!QDir().mkpath(m_stateDir)) {
+        Q_EMIT failed(m_taskId, QStringLiteral("cannot create the trainer folder %1").arg(m_stateDir));
+        return;
+    }
+    // Resume from the newest own copy when there is one.
+    int newest = 0;
+    static const QRegularExpression re(QStringLiteral("^v(\\d+)\\.safetensors$"));
+    for (const QString &name : QDir(m_stateDir).entryList({QStringLiteral("v*.safetensors")}, QDir::Files))
+        if (auto m = re.match(name); m.hasMatch())
+            newest = std::max(newest, m.captured(1).toInt());
+    if (newest > 0) {
+        auto loaded = rl::Policy::load(versionPath(newest).toStdString());
+        if (loaded) {
+            m_policy = std::make_unique<rl::Policy>(std::move(*loaded));
+            m_trainer = std::make_unique<rl::Trainer>(*m_policy, grpoConfigFor(m_config, m_config.learningRate));
+            if (newest == latestPublished) {
+                auto copy = m_policy->clone();
+                if (copy)
+                    m_versions[newest] = std::make_unique<rl::Policy>(std::move(*copy));
+                m_latestVersion = newest;
+                m_ready = true;
+                qCInfo(lcHub) << "trainer" << m_taskId << "resumed at version" << newest;
+                Q_EMIT versionReady(m_taskId, versionPath(newest), newest, QStringLiteral("resumed at version %1").arg(newest));
+                return;
+            }
+            // Our newest copy is not what the tree serves (the tree was reset): publish it as a new version.
+            auto copy = m_policy->clone();
+            m_unpublished = copy ? std::make_unique<rl::Policy>(std::move(*copy)) : nullptr;
+            m_ready = true;
+            m_publishing = true;
+            Q_EMIT versionReady(m_taskId, versionPath(newest), 0, QStringLiteral("republishing the trainer's version %1").arg(newest));
+            return;
+        }
+        qCWarning(lcHub) << "trainer" << m_taskId << "cannot resume from" << versionPath(newest) << ":" << qs(loaded.error)
+                         << "- starting a new policy";
+    }
+
+    // A new task: random weights, then a short supervised warm-up on the environments' own problems.
+    QElapsedTimer clock;
+    clock.start();
+    const uint64_t seed = rl::workSeed(m_taskId.toStdString(), 0, 0);
+    auto created = rl::Policy::create(policyConfigFor(m_config.model), seed);
+    if (!created) {
+        Q_EMIT failed(m_taskId, QStringLiteral("cannot create the policy: %1").arg(qs(created.error)));
+        return;
+    }
+    m_policy = std::make_unique<rl::Policy>(std::move(*created));
+    {
+        rl::Trainer warmup(*m_policy, grpoConfigFor(m_config, m_config.warmupLearningRate));
+        rl::SeedStream stream(seed ^ 0x5741524d5550ull);
+        double firstLoss = -1, lastLoss = 0;
+        for (int step = 0; step < m_config.warmupSteps; ++step) {
+            if (m_cancel)
+                return;
+            const auto problems = rl::problemsForWork(toStd(m_config.environments), stream.next(), m_config.warmupBatch);
+            std::vector<rl::SupervisedSample> batch;
+            for (const rl::Problem &p : problems) {
+                rl::SupervisedSample s;
+                s.prompt = rl::promptTokens(p);
+                s.completion = rl::ByteTokenizer::encode(p.answer);
+                s.completion.push_back(rl::ByteTokenizer::kEos);
+                batch.push_back(std::move(s));
+            }
+            auto stats = warmup.supervisedStep(batch, &m_cancel);
+            if (!stats) {
+                if (m_cancel)
+                    return;
+                Q_EMIT failed(m_taskId, QStringLiteral("warm-up step %1 failed: %2").arg(step).arg(qs(stats.error)));
+                return;
+            }
+            if (firstLoss < 0)
+                firstLoss = stats->loss;
+            lastLoss = stats->loss;
+        }
+        const QString summary = QStringLiteral("warm-up: %1 supervised steps of %2 problems, loss %3 -> %4, %5 s")
+                                    .arg(m_config.warmupSteps).arg(m_config.warmupBatch)
+                                    .arg(firstLoss, 0, 'f', 3).arg(lastLoss, 0, 'f', 3).arg(clock.elapsed() / 1000.0, 0, 'f', 1);
+        qCInfo(lcHub) << "trainer" << m_taskId << summary;
+        m_trainer = std::make_unique<rl::Trainer>(*m_policy, grpoConfigFor(m_config, m_config.learningRate));
+        const QString pending = QDir(m_stateDir).filePath(QStringLiteral("pending.safetensors"));
+        if (auto saved = m_policy->save(pending.toStdString(), {{"cohort.task", m_taskId.toStdString()}}); !saved) {
+            Q_EMIT failed(m_taskId, QStringLiteral("cannot save the warm-up policy: %1").arg(qs(saved.error)));
+            return;
+        }
+        auto copy = m_policy->clone();
+        m_unpublished = copy ? std::make_unique<rl::Policy>(std::move(*copy)) : nullptr;
+        m_ready = true;
+        m_publishing = true;
+        Q_EMIT versionReady(m_taskId, pending, 0, summary);
+    }
+}
+
+void RlTrainer::notifyPublished(const QString &path, int version)
+{
+    {
+        QMutexLocker lock(&m_publishedMutex);
+        m_publishedPath = path;
+        m_publishedVersion = version;
+    }
+    QMetaObject::invokeMethod(this, &RlTrainer::applyPublished, Qt::QueuedConnection);
+}
+
+void RlTrainer::applyPublished()
+{
+    QString path;
+    int version = 0;
+    {
+        QMutexLocker lock(&m_publishedMutex);
+        std::swap(path, m_publishedPath);
+        std::swap(version, m_publishedVersion);
+    }
+    if (version == 0)
+        return;
+    m_publishing = false;
+    const QString target = versionPath(version);
+    if (path != target) {
+        QFile::remove(target);
+        if (!QFile::rename(path, target) && !QFile::copy(path, target))
+            qCWarning(lcHub) << "trainer" << m_taskId << "cannot keep its copy of version" << version << "at" << target;
+    }
+    if (m_unpublished)
+        m_versions[version] = std::move(m_unpublished);
+    m_latestVersion = version;
+    // Versions older than the staleness window can no longer be submitted against: forget them (memory and disk).
+    for (auto it = m_versions.begin(); it != m_versions.end();) {
+        if (it->first < version - m_config.asyncLevel) {
+            QFile::remove(versionPath(it->first));
+            it = m_versions.erase(it);
+        } else {
+            ++it;
+        }
+    }
+}
+
+rl::Policy *RlTrainer::policyForVersion(int version, QString *error)
+{
+    if (auto it = m_versions.find(version); it != m_versions.end())
+        return it->second.get();
+    auto loaded = rl::Policy::load(versionPath(version).toStdString());
+    if (!loaded) {
+        *error = QStringLiteral("the hub has no copy of version %1: %2").arg(version).arg(qs(loaded.error));
+        return nullptr;
+    }
+    auto &slot = m_versions[version];
+    slot = std::make_unique<rl::Policy>(std::move(*loaded));
+    return slot.get();
+}
+
+void RlTrainer::submit(const ValidatedBatch &batch)
+{
+    applyPublished();
+    if (!m_ready) {
+        Q_EMIT verdict(batch.submissionId, false, QStringLiteral("the trainer is not ready"), 0);
+        return;
+    }
+    QString error;
+    rl::Policy *claimed = policyForVersion(batch.version, &error);
+    if (!claimed) {
+        Q_EMIT verdict(batch.submissionId, false, error, 0);
+        return;
+    }
+    std::vector<std::vector<int32_t>> prompts, completions;
+    for (const RolloutGroupData &g : batch.groups)
+        for (const RolloutSampleData &s : g.samples) {
+            prompts.push_back(g.promptTokens);
+            completions.push_back(s.tokens);
+        }
+    auto scored = claimed->scoreCompletions(prompts, completions, float(m_config.temperature));
+    if (!scored) {
+        Q_EMIT verdict(batch.submissionId, false, QStringLiteral("scoring failed: %1").arg(qs(scored.error)), 0);
+        return;
+    }
+    // Plausibility: sampled text has a typical per-token log-probability under the model that sampled it.
+    // Text the claimed version would not produce (hand-written answers, another model) falls far below.
+    double total = 0;
+    qint64 count = 0;
+    double worstSample = 0;
+    for (const auto &row : *scored) {
+        double sum = 0;
+        for (float lp : row)
+            sum += lp;
+        total += sum;
+        count += qint64(row.size());
+        if (!row.empty())
+            worstSample = std::min(worstSample, sum / double(row.size()));
+    }
+    const double mean = count ? total / double(count) : 0;
+    if (mean < m_config.minMeanLogProb || worstSample < 2 * m_config.minMeanLogProb) {
+        Q_EMIT verdict(batch.submissionId, false,
+                       QStringLiteral("version %1 would not plausibly produce these rollouts (mean log-prob %2, worst sample %3)")
+                           .arg(batch.version).arg(mean, 0, 'f', 2).arg(worstSample, 0, 'f', 2),
+                       mean);
+        return;
+    }
+    Q_EMIT verdict(batch.submissionId, true, QStringLiteral("verified against version %1").arg(batch.version), mean);
+    m_buffer.push_back(batch);
+    m_bufferLogProbs.push_back(std::move(*scored));
+    if (int(m_buffer.size()) >= m_config.batchesPerStep)
+        trainStep();
+}
+
+void RlTrainer::trainStep()
+{
+    std::vector<rl::RolloutSample> samples;
+    double rewardSum = 0;
+    int rewardCount = 0;
+    for (size_t b = 0; b < m_buffer.size(); ++b) {
+        size_t row = 0;
+        for (const RolloutGroupData &g : m_buffer[b].groups)
+            for (const RolloutSampleData &s : g.samples) {
+                rewardSum += s.reward;
+                ++rewardCount;
+                rl::RolloutSample r;
+                r.prompt = g.promptTokens;
+                r.completion = s.tokens;
+                r.oldLogProbs = m_bufferLogProbs[b][row++];
+                r.advantage = float(s.advantage);
+                samples.push_back(std::move(r));
+            }
+    }
+    m_buffer.clear();
+    m_bufferLogProbs.clear();
+    auto stats = m_trainer->grpoStep(samples, &m_cancel);
+    if (!stats) {
+        qCWarning(lcHub) << "trainer" << m_taskId << "GRPO step failed:" << qs(stats.error);
+        return;
+    }
+    ++m_steps;
+    ++m_stepsSinceVersion;
+    const double meanReward = rewardCount ? rewardSum / rewardCount : 0;
+    qCInfo(lcHub).nospace() << "trainer " << m_taskId << " step " << m_steps << ": loss " << stats->loss << ", entropy "
+                            << stats->entropy << ", clipped " << stats->clipFraction << ", " << stats->samples
+                            << " samples, mean reward " << meanReward;
+    Q_EMIT stepDone(m_taskId, m_steps, stats->loss, meanReward, stats->samples);
+    if (m_stepsSinceVersion < m_config.stepsPerVersion || m_publishing)
+        return;
+    const QString pending = QDir(m_stateDir).filePath(QStringLiteral("pending.safetensors"));
+    if (auto saved = m_policy->save(pending.toStdString(), {{"cohort.task", m_taskId.toStdString()}}); !saved) {
+        qCWarning(lcHub) << "trainer" << m_taskId << "cannot save a new version:" << qs(saved.error);
+        return;
+    }
+    auto copy = m_policy->clone();
+    if (!copy) {
+        qCWarning(lcHub) << "trainer" << m_taskId << "cannot snapshot the policy:" << qs(copy.error);
+        return;
+    }
+    m_unpublished = std::make_unique<rl::Policy>(std::move(*copy));
+    m_stepsSinceVersion = 0;
+    m_publishing = true;
+    Q_EMIT versionReady(m_taskId, pending, 0, QStringLiteral("after trainer step %1").arg(m_steps));
+}
+
+} // namespace cohort

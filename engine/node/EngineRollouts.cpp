@@ -1,0 +1,319 @@
+// The engine's PRIME-RL work loop (engine thread; the model runs on the compute thread):
+//   outbox first (batches from before a crash or an outage) -> ask the hub for work (step + seed) ->
+//   make sure the local policy is at most async_level versions behind (else download first) ->
+//   generate G samples per problem on the compute thread -> write the batch to the outbox (fsync) ->
+//   submit, signed -> delete from the outbox only once the hub has answered -> again.
+// Pause cancels generation within a token; the half-made batch is dropped (the work item simply expires).
+#include "core/JsonReader.h"
+#include "core/Logging.h"
+#include "net/HubClient.h"
+#include "node/Engine.h"
+#include "node/Outbox.h"
+#include "node/RolloutWorker.h"
+#include "rl/WorkSampling.h"
+#include "shardcast/Downloader.h"
+
+#include <QDir>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QRandomGenerator>
+
+namespace cohort {
+
+namespace {
+constexpr int kEarningsRefreshMs = 60'000;
+
+std::vector<std::string> toStd(const QStringList &list)
+{
+    std::vector<std::string> out;
+    for (const QString &s : list)
+        out.push_back(s.toStdString());
+    return out;
+}
+} // namespace
+
+void Engine::startRolloutMachinery()
+{
+    m_outbox = std::make_unique<Outbox>(QDir(m_options.dataDir).filePath(QStringLiteral("outbox")));
+    m_snapshot.rollouts.outboxBatches = m_outbox->count();
+    m_computeThread.setObjectName(QStringLiteral("cohort-compute"));
+    m_worker = new RolloutWorker;
+    m_worker->moveToThread(&m_computeThread);
+    connect(&m_computeThread, &QThread::finished, m_worker, &QObject::deleteLater);
+    connect(m_worker, &RolloutWorker::finished, this, &Engine::onRolloutsGenerated);
+    m_computeThread.start(QThread::LowPriority);
+    m_rlTimer.setSingleShot(true);
+    connect(&m_rlTimer, &QTimer::timeout, this, &Engine::rlKick);
+    m_earningsTimer.setInterval(kEarningsRefreshMs);
+    connect(&m_earningsTimer, &QTimer::timeout, this, &Engine::fetchEarnings);
+}
+
+void Engine::stopRolloutMachinery()
+{
+    if (m_worker)
+        m_worker->cancel();
+    m_computeThread.quit();
+    m_computeThread.wait();
+    m_worker = nullptr;
+}
+
+const TaskInfo *Engine::joinedTask() const
+{
+    for (const TaskInfo &t : m_snapshot.tasks)
+        if (t.id == m_snapshot.joinedTaskId)
+            return &t;
+    return nullptr;
+}
+
+bool Engine::rlMayRun() const
+{
+    const TaskInfo *task = joinedTask();
+    return !m_stopping && task && task->rl && m_hub && m_inputs.hubLink == HubLink::Online && m_inputs.pauseReasons.isEmpty();
+}
+
+void Engine::rlKick()
+{
+    if (m_rlBusy || !rlMayRun())
+        return;
+    const TaskInfo *task = joinedTask();
+    // Unacknowledged batches go first: they are finished work waiting to be credited.
+    const QList<OutboxEntry> waiting = m_outbox->entries(task->id);
+    if (!waiting.isEmpty()) {
+        submitFromOutbox(waiting.first());
+        return;
+    }
+    if (m_snapshot.checkpointVersion <= 0 || m_checkpointModelPath.isEmpty())
+        return; // the download (or the hub's warm-up) comes first; its end kicks us again
+    m_rlBusy = true;
+    m_hub->post(QStringLiteral("/v1/tasks/%1/work").arg(task->id), QJsonObject{}, [this](const HubReply &reply) { onWork(reply); });
+}
+
+void Engine::rlRetryLater(int seconds)
+{
+    m_rlBusy = false;
+    m_rlTimer.start(seconds * 1000);
+}
+
+void Engine::onWork(const HubReply &reply)
+{
+    if (m_stopping)
+        return;
+    if (!reply.ok()) {
+        m_rlBusy = false;
+        if (reply.errorCode == QLatin1String("busy")) {
+            rlRetryLater(1); // back-pressure from the trainer: ask again in a moment
+            return;
+        }
+        if (reply.errorCode == QLatin1String("warming_up")) {
+            m_inputs.activityDetail = QStringLiteral("The hub is training the task's first policy");
+            markDirty();
+            rlRetryLater(5);
+            return;
+        }
+        emitEvent(EngineEvent::warning(QStringLiteral("rollouts"), QStringLiteral("The hub gave no work: %1").arg(reply.error)));
+        rlRetryLater(reply.networkFailure() ? 10 : 30);
+        return;
+    }
+    const TaskInfo *task = joinedTask();
+    if (!task || !task->rl || reply.body.value(QStringLiteral("task")).toString() != task->id) {
+        m_rlBusy = false; // the task changed while we asked
+        QTimer::singleShot(0, this, &Engine::rlKick);
+        return;
+    }
+    JsonReader r(reply.body, QStringLiteral("work"));
+    const QString workId = r.string(QStringLiteral("work_id"), 64);
+    const int step = int(r.integer(QStringLiteral("step"), 1, 1 << 30));
+    const int minVersion = int(r.integer(QStringLiteral("min_version"), 1, 1 << 30));
+    const QString seedText = r.string(QStringLiteral("seed"), 24);
+    bool seedOk = false;
+    const quint64 seed = seedText.toULongLong(&seedOk);
+    if (!r.ok() || !seedOk) {
+        emitEvent(EngineEvent::warning(QStringLiteral("rollouts"), QStringLiteral("The hub's work item is malformed: %1").arg(r.ok() ? QStringLiteral("bad seed") : r.error())));
+        rlRetryLater(30);
+        return;
+    }
+    m_snapshot.rollouts.hubStep = step;
+    if (m_snapshot.checkpointVersion < minVersion) {
+        // Too stale to be accepted: fetch the newer version first (async_level, as PRIME-RL workers do).
+        emitEvent(EngineEvent::info(QStringLiteral("rollouts"), QStringLiteral("Policy v%1 is too old for step %2; fetching v%2 first")
+                                                                  .arg(m_snapshot.checkpointVersion).arg(step)));
+        m_rlBusy = false;
+        checkForCheckpoint(step);
+        return;
+    }
+    const RlTaskConfig &cfg = *task->rl;
+    RolloutJob job;
+    job.taskId = task->id;
+    job.workId = workId;
+    job.version = m_snapshot.checkpointVersion;
+    job.modelPath = m_checkpointModelPath;
+    job.problems = rl::problemsForWork(toStd(cfg.environments), seed, cfg.promptsPerBatch);
+    job.samplesPerPrompt = cfg.samplesPerPrompt;
+    job.maxNewTokens = cfg.maxNewTokens;
+    job.temperature = cfg.temperature;
+    job.topP = cfg.topP;
+    job.samplingSeed = QRandomGenerator::system()->generate64();
+    if (int(job.problems.size()) != cfg.promptsPerBatch) {
+        emitEvent(EngineEvent::error(QStringLiteral("rollouts"), QStringLiteral("This version does not know the task's environments (%1)")
+                                                                   .arg(cfg.environments.join(QStringLiteral(", ")))));
+        rlRetryLater(300);
+        return;
+    }
+    m_inputs.working = true;
+    refreshActivityDetail();
+    updateState();
+    QMetaObject::invokeMethod(m_worker, [worker = m_worker, job] { worker->run(job); }, Qt::QueuedConnection);
+}
+
+void Engine::onRolloutsGenerated(const RolloutJobResult &result)
+{
+    m_inputs.working = false;
+    if (m_stopping)
+        return;
+    if (!result.error.isEmpty()) {
+        m_rlBusy = false;
+        if (result.error != QLatin1String("cancelled")) {
+            emitEvent(EngineEvent::error(QStringLiteral("rollouts"), result.error));
+            rlRetryLater(30);
+        }
+        refreshActivityDetail();
+        updateState();
+        return;
+    }
+    RolloutStats &stats = m_snapshot.rollouts;
+    stats.tokensGenerated += result.tokens;
+    stats.tokensPerSecond = result.seconds > 0 ? double(result.tokens) / result.seconds : 0;
+    stats.lastMeanReward = result.meanReward;
+    stats.policyVersion = result.job.version;
+
+    QJsonArray groups;
+    for (size_t i = 0; i < result.groups.size(); ++i) {
+        QJsonArray samples;
+        for (const RolloutSampleResult &s : result.groups[i]) {
+            QJsonArray tokens;
+            for (int32_t t : s.tokens)
+                tokens.append(t);
+            samples.append(QJsonObject{{QStringLiteral("tokens"), tokens}, {QStringLiteral("reward"), s.reward}});
+        }
+        groups.append(QJsonObject{{QStringLiteral("prompt"), QString::fromStdString(result.job.problems[i].prompt)},
+                                  {QStringLiteral("samples"), samples}});
+    }
+    OutboxEntry entry;
+    entry.submissionId = Outbox::newSubmissionId();
+    entry.taskId = result.job.taskId;
+    entry.body = QJsonDocument(QJsonObject{{QStringLiteral("submission_id"), entry.submissionId},
+                                           {QStringLiteral("work_id"), result.job.workId},
+                                           {QStringLiteral("version"), result.job.version},
+                                           {QStringLiteral("groups"), groups}})
+                     .toJson(QJsonDocument::Compact);
+    if (Status saved = m_outbox->put(entry); !saved) {
+        // Without a durable copy we still submit: losing the batch on a crash is better than not trying.
+        emitEvent(EngineEvent::warning(QStringLiteral("rollouts"), saved.error()));
+    }
+    stats.outboxBatches = m_outbox->count();
+    qCInfo(lcEngine).nospace() << "rollouts: " << result.tokens << " tokens in " << result.seconds << " s ("
+                               << stats.tokensPerSecond << " tok/s), mean reward " << result.meanReward << " with v"
+                               << result.job.version << "; submitting " << entry.submissionId;
+    refreshActivityDetail();
+    updateState();
+    submitFromOutbox(entry);
+}
+
+void Engine::submitFromOutbox(const OutboxEntry &entry)
+{
+    m_rlBusy = true;
+    auto body = parseJsonObject(entry.body, 64 << 20);
+    if (!body) {
+        m_outbox->remove(entry.submissionId);
+        m_rlBusy = false;
+        return;
+    }
+    qCInfo(lcEngine) << "rollouts: submitted" << entry.submissionId << ", awaiting the hub's answer";
+    m_hub->post(QStringLiteral("/v1/tasks/%1/rollouts").arg(entry.taskId), *body,
+                [this, id = entry.submissionId](const HubReply &reply) { onSubmitted(id, reply); });
+}
+
+void Engine::onSubmitted(const QString &submissionId, const HubReply &reply)
+{
+    if (m_stopping)
+        return;
+    m_rlBusy = false;
+    RolloutStats &stats = m_snapshot.rollouts;
+    const QString status = reply.body.value(QStringLiteral("status")).toString();
+    const bool answered = reply.ok() || status == QLatin1String("rejected") || reply.httpStatus == 409 ||
+                          (reply.httpStatus >= 400 && reply.httpStatus < 500 && reply.httpStatus != 401 &&
+                           reply.httpStatus != 403 && reply.httpStatus != 408 && reply.httpStatus != 429);
+    if (!answered) {
+        // The hub is down or refused us for now: the batch stays in the outbox and goes first next time.
+        emitEvent(EngineEvent::warning(QStringLiteral("rollouts"), QStringLiteral("Batch %1 kept in the outbox: %2").arg(submissionId, reply.error)));
+        rlRetryLater(reply.networkFailure() ? 15 : 30);
+        if (reply.networkFailure())
+            connectionLost(reply.error);
+        return;
+    }
+    if (Status removed = m_outbox->remove(submissionId); !removed)
+        emitEvent(EngineEvent::warning(QStringLiteral("rollouts"), removed.error()));
+    stats.outboxBatches = m_outbox->count();
+    const bool duplicate = reply.body.value(QStringLiteral("duplicate")).toBool();
+    if (reply.ok() && status == QLatin1String("accepted")) {
+        ++stats.batchesAccepted;
+        emitEvent(EngineEvent::info(QStringLiteral("rollouts"),
+                                    QStringLiteral("Batch accepted%1: %2 tokens, mean reward %3, %4 credits pending verification")
+                                        .arg(duplicate ? QStringLiteral(" (retry of a batch the hub already had)") : QString())
+                                        .arg(reply.body.value(QStringLiteral("tokens")).toInteger())
+                                        .arg(reply.body.value(QStringLiteral("mean_reward")).toDouble(), 0, 'f', 2)
+                                        .arg(reply.body.value(QStringLiteral("pending_credit")).toDouble(), 0, 'f', 3)));
+        fetchEarnings();
+    } else {
+        ++stats.batchesRejected;
+        stats.lastRejection = reply.error;
+        emitEvent(EngineEvent::warning(QStringLiteral("rollouts"), QStringLiteral("Batch rejected by the hub: %1").arg(reply.error)));
+    }
+    refreshActivityDetail();
+    updateState();
+    // A stale rejection means the hub moved on: check for the newer version before the next batch.
+    if (reply.errorCode == QLatin1String("stale_version"))
+        checkForCheckpoint(-1);
+    QTimer::singleShot(0, this, &Engine::rlKick);
+}
+
+void Engine::fetchEarnings()
+{
+    if (m_stopping || !m_hub || m_inputs.hubLink != HubLink::Online || m_snapshot.nodeId.isEmpty())
+        return;
+    if (!m_earningsTimer.isActive())
+        m_earningsTimer.start();
+    m_hub->get(QStringLiteral("/v1/nodes/%1/earnings").arg(m_snapshot.nodeId), [this](const HubReply &reply) {
+        if (m_stopping || !reply.ok())
+            return;
+        auto report = EarningsReport::fromJson(reply.body);
+        if (!report) {
+            qCWarning(lcEngine) << "earnings: the hub's report is malformed:" << report.error();
+            return;
+        }
+        onEarnings(*report, false);
+    });
+}
+
+void Engine::onEarnings(const EarningsReport &report, bool fromCache)
+{
+    m_lastEarnings = report;
+    Q_EMIT earningsReady(report, fromCache);
+}
+
+QString Engine::rolloutActivity(const TaskInfo &task) const
+{
+    const RolloutStats &s = m_snapshot.rollouts;
+    if (m_inputs.working)
+        return QStringLiteral("%1: generating rollouts with policy v%2").arg(task.id).arg(m_snapshot.checkpointVersion);
+    if (m_snapshot.checkpointVersion <= 0)
+        return QStringLiteral("%1: waiting for the first policy version").arg(task.id);
+    QString text = QStringLiteral("%1: policy v%2, %3 batches accepted").arg(task.id).arg(m_snapshot.checkpointVersion).arg(s.batchesAccepted);
+    if (s.lastMeanReward >= 0)
+        text += QStringLiteral(", last mean reward %1").arg(s.lastMeanReward * 100, 0, 'f', 0);
+    if (s.outboxBatches > 0)
+        text += QStringLiteral(", %1 waiting in the outbox").arg(s.outboxBatches);
+    return text;
+}
+
+} // namespace cohort

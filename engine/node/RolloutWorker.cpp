@@ -1,0 +1,87 @@
+#include "node/RolloutWorker.h"
+
+#include "rl/Policy.h"
+#include "rl/Tokenizer.h"
+#include "rl/WorkSampling.h"
+
+#include <QElapsedTimer>
+
+namespace cohort {
+
+RolloutWorker::RolloutWorker(QObject *parent) : QObject(parent)
+{
+    qRegisterMetaType<cohort::RolloutJob>();
+    qRegisterMetaType<cohort::RolloutJobResult>();
+}
+
+RolloutWorker::~RolloutWorker() = default;
+
+void RolloutWorker::unload()
+{
+    m_policy.reset();
+    m_loadedPath.clear();
+}
+
+void RolloutWorker::run(const RolloutJob &job)
+{
+    m_cancel = false;
+    RolloutJobResult result;
+    result.job = job;
+    QElapsedTimer clock;
+    clock.start();
+    if (!m_policy || m_loadedPath != job.modelPath) {
+        m_policy.reset();
+        auto loaded = rl::Policy::load(job.modelPath.toStdString());
+        if (!loaded) {
+            result.error = QStringLiteral("cannot load the policy %1: %2").arg(job.modelPath, QString::fromStdString(loaded.error));
+            Q_EMIT finished(result);
+            return;
+        }
+        m_policy = std::make_unique<rl::Policy>(std::move(*loaded));
+        m_loadedPath = job.modelPath;
+    }
+    // One batch of problems x G rows: the policy batches rows with different prompt lengths.
+    std::vector<std::vector<int32_t>> prompts;
+    for (const rl::Problem &p : job.problems) {
+        const std::vector<int32_t> ids = rl::promptTokens(p);
+        for (int g = 0; g < job.samplesPerPrompt; ++g)
+            prompts.push_back(ids);
+    }
+    rl::SamplingConfig sampling;
+    sampling.temperature = float(job.temperature);
+    sampling.topP = float(job.topP);
+    sampling.maxNewTokens = job.maxNewTokens;
+    sampling.seed = job.samplingSeed;
+    auto generated = m_policy->generate(prompts, sampling, &m_cancel);
+    if (!generated) {
+        result.error = QString::fromStdString(generated.error);
+        Q_EMIT finished(result);
+        return;
+    }
+    double rewardSum = 0;
+    size_t row = 0;
+    for (const rl::Problem &p : job.problems) {
+        const rl::Environment *env = rl::findEnvironment(p.environment);
+        std::vector<RolloutSampleResult> group;
+        for (int g = 0; g < job.samplesPerPrompt; ++g, ++row) {
+            const rl::Completion &c = (*generated)[row];
+            RolloutSampleResult s;
+            s.tokens = c.tokens;
+            s.finished = c.finished;
+            std::string text;
+            for (int32_t id : c.tokens)
+                if (id < 256)
+                    text.push_back(char(id));
+            s.reward = env ? env->score(p, text, c.finished).total : 0.0;
+            rewardSum += s.reward;
+            result.tokens += qint64(c.tokens.size());
+            group.push_back(std::move(s));
+        }
+        result.groups.push_back(std::move(group));
+    }
+    result.seconds = clock.elapsed() / 1000.0;
+    result.meanReward = row ? rewardSum / double(row) : 0;
+    Q_EMIT finished(result);
+}
+
+} // namespace cohort

@@ -1,0 +1,264 @@
+// Rollout intake and the ledger: the hub never trusts a node's numbers, refuses every malformed or dishonest
+// batch with a reason, credits accepted work once, and reports earnings per node.
+#include "core/TaskInfo.h"
+#include "hub/HubStore.h"
+#include "hub/Ledger.h"
+#include "hub/RolloutIntake.h"
+#include "rl/Tokenizer.h"
+#include "rl/WorkSampling.h"
+
+#include <QJsonArray>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace cohort;
+
+namespace {
+const QString kNode = QStringLiteral("n-0123456789abcdef0123");
+
+TaskInfo rlTask()
+{
+    TaskInfo t;
+    t.id = QStringLiteral("arith-rl");
+    t.kind = QStringLiteral("rl");
+    t.title = QStringLiteral("Arithmetic");
+    t.rewardRate = 1.0;
+    RlTaskConfig c;
+    c.environments = {QStringLiteral("add-sub"), QStringLiteral("linear-eq")};
+    c.promptsPerBatch = 3;
+    c.samplesPerPrompt = 4;
+    c.maxNewTokens = 6;
+    c.asyncLevel = 2;
+    t.rl = c;
+    return t;
+}
+
+WorkRecord workFor(quint64 seed = 99)
+{
+    WorkRecord w;
+    w.workId = QStringLiteral("w-1");
+    w.nodeId = kNode;
+    w.taskId = QStringLiteral("arith-rl");
+    w.step = 5;
+    w.seed = seed;
+    w.status = QStringLiteral("open");
+    return w;
+}
+
+std::vector<std::string> envs() { return {"add-sub", "linear-eq"}; }
+
+// An honest submission: sample 0 of each group is the right answer, the others are wrong in various ways.
+QJsonObject honestSubmission(const WorkRecord &w, int version = 5)
+{
+    const auto problems = rl::problemsForWork(envs(), w.seed, 3);
+    QJsonArray groups;
+    for (const rl::Problem &p : problems) {
+        QJsonArray samples;
+        const std::vector<std::string> texts{p.answer, "9", "12", "7"};
+        for (size_t i = 0; i < texts.size(); ++i) {
+            QJsonArray tokens;
+            for (unsigned char c : texts[i])
+                tokens.append(int(c));
+            const bool finished = i != 3; // the last sample ran out of tokens without EOS
+            if (finished)
+                tokens.append(rl::ByteTokenizer::kEos);
+            const double reward = rl::findEnvironment(p.environment)->score(p, texts[i], finished).total;
+            samples.append(QJsonObject{{QStringLiteral("tokens"), tokens}, {QStringLiteral("reward"), reward}});
+        }
+        groups.append(QJsonObject{{QStringLiteral("prompt"), QString::fromStdString(p.prompt)}, {QStringLiteral("samples"), samples}});
+    }
+    return {{QStringLiteral("submission_id"), QStringLiteral("s-0123456789abcdef0123456789abcdef")},
+            {QStringLiteral("work_id"), w.workId},
+            {QStringLiteral("version"), version},
+            {QStringLiteral("groups"), groups}};
+}
+
+// Replaces groups[g].samples[s] field `key` with `value`.
+QJsonObject withSample(QJsonObject body, int g, int s, const QString &key, const QJsonValue &value)
+{
+    QJsonArray groups = body.value(QStringLiteral("groups")).toArray();
+    QJsonObject group = groups[g].toObject();
+    QJsonArray samples = group.value(QStringLiteral("samples")).toArray();
+    QJsonObject sample = samples[s].toObject();
+    sample.insert(key, value);
+    samples[s] = sample;
+    group.insert(QStringLiteral("samples"), samples);
+    groups[g] = group;
+    body.insert(QStringLiteral("groups"), groups);
+    return body;
+}
+} // namespace
+
+class TestRlIntake : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void honestBatchIsAcceptedWithHubRewards()
+    {
+        const WorkRecord w = workFor();
+        const IntakeResult r = checkSubmission(honestSubmission(w), kNode, rlTask(), w, 5);
+        QVERIFY2(r.batch.has_value(), qPrintable(r.code + QStringLiteral(": ") + r.message));
+        QCOMPARE(r.batch->groups.size(), size_t(3));
+        QCOMPARE(r.batch->version, 5);
+        qint64 tokens = 0;
+        for (const RolloutGroupData &g : r.batch->groups) {
+            QCOMPARE(g.samples.size(), size_t(4));
+            QCOMPARE(g.samples[0].reward, 1.0);           // the right answer
+            QVERIFY(g.samples[0].advantage > 0);          // beats its group
+            QCOMPARE(g.samples[3].reward, 0.0);           // no EOS
+            QVERIFY(!g.samples[3].finished);
+            QCOMPARE(g.promptTokens, rl::promptTokens(g.problem));
+            for (const auto &s : g.samples)
+                tokens += qint64(s.tokens.size());
+        }
+        QCOMPARE(r.batch->tokens, tokens);
+    }
+
+    void dishonestOrMalformedBatchesAreRejected_data()
+    {
+        QTest::addColumn<QJsonObject>("body");
+        QTest::addColumn<int>("latest");
+        QTest::addColumn<QString>("code");
+        const WorkRecord w = workFor();
+        const QJsonObject ok = honestSubmission(w);
+        QTest::newRow("reward claimed too high") << withSample(ok, 1, 2, QStringLiteral("reward"), 1.0) << 5 << "reward_mismatch";
+        QTest::newRow("token id out of range") << withSample(ok, 0, 1, QStringLiteral("tokens"), QJsonArray{300, 257}) << 5 << "bad_token";
+        QTest::newRow("negative token id") << withSample(ok, 0, 1, QStringLiteral("tokens"), QJsonArray{-1, 257}) << 5 << "bad_token";
+        QTest::newRow("fractional token id") << withSample(ok, 0, 1, QStringLiteral("tokens"), QJsonArray{49.5, 257}) << 5 << "bad_token";
+        QTest::newRow("BOS in a completion") << withSample(ok, 0, 1, QStringLiteral("tokens"), QJsonArray{256, 257}) << 5 << "bad_token";
+        QTest::newRow("EOS in the middle") << withSample(ok, 0, 1, QStringLiteral("tokens"), QJsonArray{49, 257, 49}) << 5 << "bad_token";
+        QTest::newRow("string token") << withSample(ok, 0, 1, QStringLiteral("tokens"), QJsonArray{QStringLiteral("1")}) << 5 << "bad_token";
+        QTest::newRow("over the length limit") << withSample(ok, 0, 1, QStringLiteral("tokens"), QJsonArray{49, 49, 49, 49, 49, 49, 49, 257}) << 5 << "too_long";
+        QTest::newRow("no tokens") << withSample(ok, 0, 1, QStringLiteral("tokens"), QJsonArray{}) << 5 << "malformed";
+        QTest::newRow("reward not a number") << withSample(ok, 0, 1, QStringLiteral("reward"), QStringLiteral("1")) << 5 << "malformed";
+        QTest::newRow("stale version") << ok << 8 << "stale_version";
+        QTest::newRow("unpublished version") << ok << 4 << "unknown_version";
+        QJsonObject wrongPrompt = ok;
+        QJsonArray groups = ok.value(QStringLiteral("groups")).toArray();
+        QJsonObject g0 = groups[0].toObject();
+        g0.insert(QStringLiteral("prompt"), QStringLiteral("1+1="));
+        groups[0] = g0;
+        wrongPrompt.insert(QStringLiteral("groups"), groups);
+        QTest::newRow("cherry-picked prompt") << wrongPrompt << 5 << "wrong_prompt";
+        QJsonObject fewerGroups = ok;
+        QJsonArray two = ok.value(QStringLiteral("groups")).toArray();
+        two.removeLast();
+        fewerGroups.insert(QStringLiteral("groups"), two);
+        QTest::newRow("missing group") << fewerGroups << 5 << "wrong_shape";
+        QJsonObject fewerSamples = ok;
+        QJsonArray gs = ok.value(QStringLiteral("groups")).toArray();
+        QJsonObject first = gs[0].toObject();
+        QJsonArray s = first.value(QStringLiteral("samples")).toArray();
+        s.removeLast();
+        first.insert(QStringLiteral("samples"), s);
+        gs[0] = first;
+        fewerSamples.insert(QStringLiteral("groups"), gs);
+        QTest::newRow("missing sample") << fewerSamples << 5 << "wrong_shape";
+        QJsonObject noWork = ok;
+        noWork.insert(QStringLiteral("work_id"), QStringLiteral("w-other"));
+        QTest::newRow("unknown work") << noWork << 5 << "unknown_work";
+        QJsonObject badId = ok;
+        badId.insert(QStringLiteral("submission_id"), QStringLiteral("../etc/passwd"));
+        QTest::newRow("malformed submission id") << badId << 5 << "malformed";
+        QJsonObject groupsNotArray = ok;
+        groupsNotArray.insert(QStringLiteral("groups"), QStringLiteral("lots"));
+        QTest::newRow("groups not an array") << groupsNotArray << 5 << "malformed";
+        QJsonObject noVersion = ok;
+        noVersion.remove(QStringLiteral("version"));
+        QTest::newRow("no version") << noVersion << 5 << "malformed";
+    }
+
+    void dishonestOrMalformedBatchesAreRejected()
+    {
+        QFETCH(QJsonObject, body);
+        QFETCH(int, latest);
+        QFETCH(QString, code);
+        const IntakeResult r = checkSubmission(body, kNode, rlTask(), workFor(), latest);
+        QVERIFY(!r.batch.has_value());
+        QCOMPARE(r.code, code);
+        QVERIFY(!r.message.isEmpty());
+    }
+
+    void workOfAnotherNodeOrAlreadySubmitted()
+    {
+        WorkRecord w = workFor();
+        w.nodeId = QStringLiteral("n-ffffffffffffffffffff");
+        QCOMPARE(checkSubmission(honestSubmission(w), kNode, rlTask(), w, 5).code, QStringLiteral("not_your_work"));
+        w = workFor();
+        w.status = QStringLiteral("submitted");
+        QCOMPARE(checkSubmission(honestSubmission(w), kNode, rlTask(), w, 5).code, QStringLiteral("work_already_submitted"));
+        QCOMPARE(checkSubmission(honestSubmission(workFor()), kNode, rlTask(), std::nullopt, 5).code, QStringLiteral("unknown_work"));
+    }
+
+    void ledgerIssuesSeededWorkAndCreditsOnce()
+    {
+        QTemporaryDir dir;
+        auto store = HubStore::open(dir.filePath(QStringLiteral("hub.sqlite")));
+        QVERIFY2(store.ok(), qPrintable(store.error()));
+        Ledger ledger((*store)->connectionName());
+        const qint64 now = 1764428400000; // 2025-11-29 15:00 UTC
+        auto w1 = ledger.issueWork(kNode, QStringLiteral("arith-rl"), 3, now);
+        auto w2 = ledger.issueWork(kNode, QStringLiteral("arith-rl"), 3, now);
+        QVERIFY(w1.ok() && w2.ok());
+        QCOMPARE(w1->batch, 1);
+        QCOMPARE(w2->batch, 2);
+        QCOMPARE(w1->seed, rl::workSeed(kNode.toStdString(), 3, 1));
+        QCOMPARE(w2->seed, rl::workSeed(kNode.toStdString(), 3, 2));
+        QCOMPARE(ledger.work(w1->workId)->seed, w1->seed);
+        QCOMPARE(ledger.openWorkCount(kNode, QStringLiteral("arith-rl")), 2);
+
+        SubmissionRecord s;
+        s.submissionId = QStringLiteral("s-00000000000000000000000000000001");
+        s.nodeId = kNode;
+        s.taskId = QStringLiteral("arith-rl");
+        s.workId = w1->workId;
+        s.version = 3;
+        s.status = QStringLiteral("accepted");
+        s.tokens = 1500;
+        s.credit = 1.5;
+        s.meanReward = 0.4;
+        s.createdAtMs = now;
+        QVERIFY(ledger.recordSubmission(s).ok());
+        QVERIFY(!ledger.recordSubmission(s).ok()); // the same id twice: never two credits
+        QCOMPARE(ledger.work(w1->workId)->status, QStringLiteral("submitted"));
+        QCOMPARE(ledger.openWorkCount(kNode, QStringLiteral("arith-rl")), 1);
+
+        SubmissionRecord other = s;
+        other.submissionId = QStringLiteral("s-00000000000000000000000000000002");
+        other.workId = w2->workId;
+        other.credit = 0.5;
+        other.tokens = 500;
+        other.createdAtMs = now - 3 * 24 * 3600 * 1000LL; // three days ago
+        QVERIFY(ledger.recordSubmission(other).ok());
+
+        EarningsReport r = ledger.earnings(kNode, now + 60000);
+        QCOMPARE(r.total.pending, 2.0);
+        QCOMPARE(r.total.confirmed, 0.0);
+        QCOMPARE(r.today.pending, 1.5);
+        QCOMPARE(r.last7Days.pending, 2.0);
+        QCOMPARE(r.history.size(), 2);
+        QCOMPARE(r.tasks.size(), 1);
+        QCOMPARE(r.tasks[0].tokens, 2000);
+        QCOMPARE(r.tasks[0].batches, 2);
+
+        QCOMPARE(*ledger.setVerdict(s.submissionId, true, QStringLiteral("verified"), now), true);
+        QCOMPARE(*ledger.setVerdict(s.submissionId, false, QStringLiteral("again"), now), false); // only once
+        QCOMPARE(*ledger.setVerdict(other.submissionId, false, QStringLiteral("implausible"), now), true);
+        r = ledger.earnings(kNode, now + 60000);
+        QCOMPARE(r.total.confirmed, 1.5);
+        QCOMPARE(r.total.refused, 0.5);
+        QCOMPARE(r.total.pending, 0.0);
+        QCOMPARE(r.tasks[0].batches, 1); // the refused batch no longer counts
+        QCOMPARE(ledger.submission(other.submissionId)->status, QStringLiteral("refused"));
+        QCOMPARE(ledger.earnings(QStringLiteral("n-nobody"), now).total, EarningsAmounts{});
+
+        // A crashed node's stale work items expire instead of piling up.
+        for (int i = 0; i < 5; ++i)
+            QVERIFY(ledger.issueWork(kNode, QStringLiteral("arith-rl"), 3, now + i).ok());
+        ledger.expireOpenWork(kNode, QStringLiteral("arith-rl"), 2);
+        QCOMPARE(ledger.openWorkCount(kNode, QStringLiteral("arith-rl")), 2);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRlIntake)
+#include "tst_rl_intake.moc"
