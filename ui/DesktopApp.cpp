@@ -34,6 +34,7 @@ DesktopApp::DesktopApp(LaunchOptions launch, QObject *parent)
 {
     qRegisterMetaType<cohort::EngineSnapshot>();
     qRegisterMetaType<cohort::EngineEvent>();
+    qRegisterMetaType<cohort::EarningsReport>();
     m_controller = std::make_unique<EngineController>(engineOptions());
     connect(m_settings.get(), &Settings::changed, this, &DesktopApp::onSettingsChanged);
     m_trayRetry.setInterval(kTrayCheckInterval);

@@ -1,70 +1,283 @@
 #include "ui/EarningsPage.h"
 
+#include "ui/DisplayFormat.h"
+#include "ui/InlineErrorLabel.h"
+
+#include <QComboBox>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
 #include <QFrame>
 #include <QHBoxLayout>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLocale>
+#include <QPushButton>
+#include <QSaveFile>
+#include <QStandardPaths>
+#include <QTableWidget>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace cohort {
 
+namespace {
+enum Column { TaskColumn, PendingColumn, ConfirmedColumn, TokensColumn, BatchesColumn, ColumnCount };
+
+QTableWidgetItem *numberItem(const QString &text)
+{
+    auto *item = new QTableWidgetItem(text);
+    item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    return item;
+}
+
+void setMuted(QLabel *label)
+{
+    QPalette muted = label->palette();
+    muted.setColor(QPalette::WindowText, muted.color(QPalette::PlaceholderText));
+    label->setPalette(muted);
+}
+} // namespace
+
 EarningsPage::EarningsPage(QWidget *parent) : QWidget(parent)
 {
+    m_updated = new QLabel(this);
+    m_updated->setObjectName(QStringLiteral("earningsUpdated"));
+    setMuted(m_updated);
+
+    m_range = new QComboBox(this);
+    m_range->setObjectName(QStringLiteral("earningsRange"));
+    m_range->addItem(tr("Last 24 hours"), int(EarningsChart::Range::Day));
+    m_range->addItem(tr("Last 7 days"), int(EarningsChart::Range::Week));
+    m_range->addItem(tr("Last 30 days"), int(EarningsChart::Range::Month));
+    m_range->setCurrentIndex(1);
+    connect(m_range, &QComboBox::currentIndexChanged, this, &EarningsPage::updateChart);
+
+    m_exportButton = new QPushButton(tr("Export CSV…"), this);
+    m_exportButton->setObjectName(QStringLiteral("exportCsvButton"));
+    m_exportButton->setToolTip(tr("Save the hourly history as a spreadsheet file (times in UTC)"));
+    connect(m_exportButton, &QPushButton::clicked, this, &EarningsPage::exportCsvInteractively);
+
+    auto *header = new QHBoxLayout;
+    header->addWidget(m_updated);
+    header->addStretch(1); // keeps the buttons at the right when the label is hidden
+    header->addWidget(m_range);
+    header->addWidget(m_exportButton);
+
+    m_cacheNotice = new QLabel(this);
+    m_cacheNotice->setObjectName(QStringLiteral("earningsCacheNotice"));
+    m_cacheNotice->setWordWrap(true);
+    m_cacheNotice->setFrameShape(QFrame::StyledPanel);
+    m_cacheNotice->setContentsMargins(8, 6, 8, 6);
+    m_cacheNotice->hide();
+
+    m_exportError = new InlineErrorLabel(this);
+    m_exportError->setObjectName(QStringLiteral("exportCsvError"));
+    m_exportNote = new QLabel(this);
+    m_exportNote->setObjectName(QStringLiteral("exportCsvNote"));
+    m_exportNote->setTextFormat(Qt::PlainText);
+    m_exportNote->setWordWrap(true);
+    m_exportNote->hide();
+
     auto *figures = new QHBoxLayout;
-    figures->setSpacing(16);
-    m_pending = makeFigure(tr("Pending"), "pendingEarnings", figures);
-    m_confirmed = makeFigure(tr("Confirmed"), "confirmedEarnings", figures);
+    figures->setSpacing(12);
+    m_pending = makeFigure(tr("Pending"), QStringLiteral("pending"), figures);
+    m_confirmed = makeFigure(tr("Confirmed"), QStringLiteral("confirmed"), figures);
+    m_refused = makeFigure(tr("Refused"), QStringLiteral("refused"), figures);
+
+    auto *explanation = new QLabel(
+        tr("<b>Pending</b> is work you have reported that the hub has not checked yet. "
+           "<b>Confirmed</b> is work the hub has verified and credited to this node. "
+           "<b>Refused</b> was accepted at first, then failed verification."),
+        this);
+    explanation->setWordWrap(true);
 
     m_emptyState = new QLabel(this);
     m_emptyState->setObjectName(QStringLiteral("earningsEmptyState"));
     m_emptyState->setAlignment(Qt::AlignCenter);
     m_emptyState->setWordWrap(true);
     m_emptyState->setText(tr("No earnings yet — earnings appear here once your machine's work is verified by the hub."));
-    QPalette muted = m_emptyState->palette();
-    muted.setColor(QPalette::WindowText, muted.color(QPalette::PlaceholderText));
-    m_emptyState->setPalette(muted);
+    setMuted(m_emptyState);
 
-    auto *explanation = new QLabel(
-        tr("<b>Pending</b> is work you have reported that the hub has not checked yet. "
-           "<b>Confirmed</b> is work the hub has verified and credited to this node."),
-        this);
-    explanation->setWordWrap(true);
+    m_chart = new EarningsChart(this);
+
+    m_tasks = new QTableWidget(0, ColumnCount, this);
+    m_tasks->setObjectName(QStringLiteral("earningsTaskTable"));
+    m_tasks->setHorizontalHeaderLabels({tr("Task"), tr("Pending"), tr("Confirmed"), tr("Tokens"), tr("Batches")});
+    m_tasks->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_tasks->setSelectionMode(QAbstractItemView::NoSelection);
+    m_tasks->setWordWrap(false);
+    m_tasks->verticalHeader()->hide();
+    m_tasks->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_tasks->horizontalHeader()->setSectionResizeMode(TaskColumn, QHeaderView::Stretch);
+
+    m_details = new QWidget(this);
+    auto *details = new QVBoxLayout(m_details);
+    details->setContentsMargins(0, 0, 0, 0);
+    details->addWidget(m_chart, 1);
+    details->addWidget(m_tasks);
 
     auto *layout = new QVBoxLayout(this);
-    layout->setSpacing(16);
+    layout->setSpacing(10);
+    layout->addLayout(header);
+    layout->addWidget(m_cacheNotice);
+    layout->addWidget(m_exportError);
+    layout->addWidget(m_exportNote);
     layout->addLayout(figures);
     layout->addWidget(explanation);
-    layout->addStretch(1);
-    layout->addWidget(m_emptyState);
-    layout->addStretch(2);
+    // Only one of these two is shown, and it takes the rest of the height.
+    layout->addWidget(m_details, 1);
+    layout->addWidget(m_emptyState, 1);
 
-    setTotals(0, 0, tr("credits"));
+    setReport(EarningsReport{}, false);
+    m_hasReport = false;
+    updateNotices();
 }
 
-QLabel *EarningsPage::makeFigure(const QString &caption, const char *objectName, QHBoxLayout *row)
+EarningsPage::Figure EarningsPage::makeFigure(const QString &caption, const QString &name, QHBoxLayout *row)
 {
     auto *card = new QFrame(this);
     card->setFrameShape(QFrame::StyledPanel);
     auto *captionLabel = new QLabel(caption, card);
-    auto *value = new QLabel(card);
-    value->setObjectName(QLatin1String(objectName));
-    QFont big = value->font();
-    big.setPointSizeF(big.pointSizeF() * 1.8);
+    Figure figure;
+    figure.value = new QLabel(card);
+    figure.value->setObjectName(name + QStringLiteral("Earnings"));
+    QFont big = figure.value->font();
+    big.setPointSizeF(big.pointSizeF() * 1.6);
     big.setBold(true);
-    value->setFont(big);
+    figure.value->setFont(big);
+    figure.detail = new QLabel(card);
+    figure.detail->setObjectName(name + QStringLiteral("Recent"));
+    setMuted(figure.detail);
     auto *layout = new QVBoxLayout(card);
+    layout->setSpacing(2);
     layout->addWidget(captionLabel);
-    layout->addWidget(value);
+    layout->addWidget(figure.value);
+    layout->addWidget(figure.detail);
     row->addWidget(card, 1);
-    return value;
+    return figure;
 }
 
-void EarningsPage::setTotals(double pending, double confirmed, const QString &unit)
+QString EarningsPage::amount(double value) const
+{
+    return QLocale().toString(value, 'f', 2) + QLatin1Char(' ') + m_report.unit;
+}
+
+void EarningsPage::setReport(const EarningsReport &report, bool fromCache)
+{
+    m_report = report;
+    m_hasReport = true;
+    m_hubReachable = !fromCache;
+    showFigures();
+    fillTaskTable();
+    updateChart();
+    updateNotices();
+}
+
+void EarningsPage::setHubReachable(bool reachable)
+{
+    m_hubReachable = reachable;
+    updateNotices();
+}
+
+void EarningsPage::showFigures()
 {
     const QLocale locale;
-    m_pending->setText(locale.toString(pending, 'f', 2) + QLatin1Char(' ') + unit);
-    m_confirmed->setText(locale.toString(confirmed, 'f', 2) + QLatin1Char(' ') + unit);
-    m_emptyState->setVisible(pending == 0 && confirmed == 0);
+    const auto recent = [&](double today, double week) {
+        return tr("Today %1 · 7 days %2").arg(locale.toString(today, 'f', 2), locale.toString(week, 'f', 2));
+    };
+    const EarningsReport &r = m_report;
+    m_pending.value->setText(amount(r.total.pending));
+    m_pending.detail->setText(recent(r.today.pending, r.last7Days.pending));
+    m_confirmed.value->setText(amount(r.total.confirmed));
+    m_confirmed.detail->setText(recent(r.today.confirmed, r.last7Days.confirmed));
+    m_refused.value->setText(amount(r.total.refused));
+    m_refused.detail->setText(recent(r.today.refused, r.last7Days.refused));
+}
+
+void EarningsPage::fillTaskTable()
+{
+    const QLocale locale;
+    m_tasks->setRowCount(int(m_report.tasks.size()));
+    for (int row = 0; row < m_report.tasks.size(); ++row) {
+        const TaskEarnings &t = m_report.tasks.at(row);
+        m_tasks->setItem(row, TaskColumn, new QTableWidgetItem(t.taskId));
+        m_tasks->setItem(row, PendingColumn, numberItem(locale.toString(t.amounts.pending, 'f', 2)));
+        m_tasks->setItem(row, ConfirmedColumn, numberItem(locale.toString(t.amounts.confirmed, 'f', 2)));
+        m_tasks->setItem(row, TokensColumn, numberItem(locale.toString(t.tokens)));
+        m_tasks->setItem(row, BatchesColumn, numberItem(locale.toString(t.batches)));
+    }
+    // Tall enough for the rows (up to 4, then it scrolls) and no taller: the chart deserves the height.
+    const int rows = std::clamp(m_tasks->rowCount(), 1, 4);
+    m_tasks->setFixedHeight(m_tasks->horizontalHeader()->sizeHint().height() +
+                            rows * m_tasks->verticalHeader()->defaultSectionSize() + 2 * m_tasks->frameWidth());
+}
+
+void EarningsPage::updateChart()
+{
+    const auto range = EarningsChart::Range(m_range->currentData().toInt());
+    m_chart->setHistory(m_report.history, m_report.generatedAt, range, m_report.unit);
+}
+
+void EarningsPage::updateNotices()
+{
+    const bool empty = !m_hasReport || m_report.isEmpty();
+    m_emptyState->setVisible(empty);
+    m_details->setVisible(!empty);
+    m_range->setVisible(!empty);
+    m_exportButton->setEnabled(m_hasReport && !m_report.history.isEmpty());
+
+    m_updated->setVisible(m_hasReport);
+    if (m_hasReport)
+        m_updated->setText(tr("Last updated %1").arg(display::moment(m_report.generatedAt)));
+    // Only a report on screen can be out of date; with none there is nothing to warn about.
+    m_cacheNotice->setVisible(m_hasReport && !m_hubReachable);
+    if (m_hasReport && !m_hubReachable)
+        m_cacheNotice->setText(tr("The hub cannot be reached right now. These are the figures saved on this "
+                                  "computer; they update when the hub answers again."));
+}
+
+QString EarningsPage::askSavePath()
+{
+    if (m_savePath)
+        return m_savePath();
+    const QString name = QStringLiteral("cohort-earnings-%1.csv").arg(QDate::currentDate().toString(Qt::ISODate));
+    const QString folder = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+    QString path = QFileDialog::getSaveFileName(this, tr("Export earnings"), QDir(folder).filePath(name),
+                                                tr("CSV files (*.csv);;All files (*)"));
+    if (!path.isEmpty() && QFileInfo(path).suffix().isEmpty())
+        path += QStringLiteral(".csv");
+    return path;
+}
+
+void EarningsPage::exportCsvInteractively()
+{
+    const QString path = askSavePath();
+    if (path.isEmpty())
+        return;
+    const Status written = exportCsv(path);
+    if (!written) {
+        m_exportNote->hide();
+        m_exportError->showError(written.error());
+        return;
+    }
+    m_exportError->clearError();
+    m_exportNote->setText(tr("Saved %n hour(s) of history to %1", nullptr, int(m_report.history.size()))
+                              .arg(QDir::toNativeSeparators(path)));
+    m_exportNote->show();
+}
+
+Status EarningsPage::exportCsv(const QString &path)
+{
+    // QSaveFile: an existing file is replaced only once the new one is complete.
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Text))
+        return fail(tr("Could not save %1: %2").arg(QDir::toNativeSeparators(path), file.errorString()));
+    const QByteArray csv = toCsv(m_report).toUtf8();
+    if (file.write(csv) != csv.size() || !file.commit())
+        return fail(tr("Could not save %1: %2").arg(QDir::toNativeSeparators(path), file.errorString()));
+    return {};
 }
 
 } // namespace cohort

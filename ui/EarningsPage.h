@@ -1,27 +1,75 @@
 #pragma once
-// What this computer has earned. The hub's ledger is not wired to the desktop yet, so this page is an
-// honest empty state with the two figures (pending, confirmed) at zero rather than invented numbers.
-#include <QWidget>
+// What this computer has earned, as the hub's ledger reports it: totals, today and the last 7 days, per task,
+// and an hourly chart. Until the first report (or while everything is zero) it keeps an honest empty state
+// rather than invented numbers. A report read from the node's cache is labelled as such while the hub is away.
+#include "core/EarningsReport.h"
+#include "core/Expected.h"
+#include "ui/EarningsChart.h"
 
+#include <QWidget>
+#include <functional>
+
+class QComboBox;
 class QHBoxLayout;
 class QLabel;
+class QPushButton;
+class QTableWidget;
 
 namespace cohort {
+
+class InlineErrorLabel;
 
 class EarningsPage : public QWidget {
     Q_OBJECT
 public:
     explicit EarningsPage(QWidget *parent = nullptr);
 
-    // Pending: reported work the hub has not verified yet. Confirmed: verified and credited.
-    void setTotals(double pending, double confirmed, const QString &unit);
+    const EarningsReport &report() const { return m_report; }
+    bool hasReport() const { return m_hasReport; }
+
+    // Writes the shown report's hourly history (toCsv) to path, atomically.
+    Status exportCsv(const QString &path);
+    // Asks where "Export CSV…" saves; a file dialog unless replaced (tests). An empty answer cancels.
+    void setSavePathProvider(std::function<QString()> provider) { m_savePath = std::move(provider); }
+
+public Q_SLOTS:
+    // fromCache: the node's saved copy rather than a fresh answer from the hub.
+    void setReport(const cohort::EarningsReport &report, bool fromCache);
+    // From the engine's heartbeats: once the hub answers again the cache notice goes.
+    void setHubReachable(bool reachable);
+    void exportCsvInteractively();
 
 private:
-    QLabel *makeFigure(const QString &caption, const char *objectName, QHBoxLayout *row);
+    struct Figure {
+        QLabel *value = nullptr;
+        QLabel *detail = nullptr;
+    };
+    Figure makeFigure(const QString &caption, const QString &name, QHBoxLayout *row);
+    void showFigures();
+    void fillTaskTable();
+    void updateChart();
+    void updateNotices();
+    QString amount(double value) const;
+    QString askSavePath();
 
-    QLabel *m_pending = nullptr;
-    QLabel *m_confirmed = nullptr;
+    EarningsReport m_report;
+    bool m_hasReport = false;
+    bool m_hubReachable = true;
+    std::function<QString()> m_savePath;
+
+    Figure m_pending;
+    Figure m_confirmed;
+    Figure m_refused;
+    QLabel *m_updated = nullptr;
+    QLabel *m_cacheNotice = nullptr;
     QLabel *m_emptyState = nullptr;
+    QLabel *m_exportNote = nullptr;
+    InlineErrorLabel *m_exportError = nullptr;
+    QComboBox *m_range = nullptr;
+    QPushButton *m_exportButton = nullptr;
+    EarningsChart *m_chart = nullptr;
+    QTableWidget *m_tasks = nullptr;
+    QWidget *m_details = nullptr; // chart and table: hidden in the empty state
 };
 
 } // namespace cohort

@@ -1,15 +1,33 @@
 #include "ui/EngineBinding.h"
 
 #include "node/EngineController.h"
+#include "ui/EarningsPage.h"
 #include "ui/MainWindow.h"
 #include "ui/TrayIcon.h"
 
 namespace cohort {
 
+namespace {
+// Reachable: a heartbeat has been answered and none has failed since. Before the first answer the only
+// earnings the engine can have sent are the cached ones.
+bool hubReachable(const EngineSnapshot &snapshot)
+{
+    return snapshot.lastHeartbeatAt.isValid() && snapshot.heartbeatFailures == 0;
+}
+} // namespace
+
 void bindWindowToEngine(MainWindow *window, EngineController *controller)
 {
     QObject::connect(controller, &EngineController::snapshotChanged, window, &MainWindow::showSnapshot);
     QObject::connect(controller, &EngineController::eventOccurred, window, &MainWindow::appendEvent);
+    // The earnings signal does not say where the report came from; the heartbeat state does: a report that
+    // arrives while the hub is not answering is the node's cached copy.
+    EarningsPage *earnings = window->earningsPage();
+    QObject::connect(controller, &EngineController::earningsChanged, earnings, [earnings, controller](const EarningsReport &report) {
+        earnings->setReport(report, !hubReachable(controller->snapshot()));
+    });
+    QObject::connect(controller, &EngineController::snapshotChanged, earnings,
+                     [earnings](const EngineSnapshot &snapshot) { earnings->setHubReachable(hubReachable(snapshot)); });
     QObject::connect(window, &MainWindow::pauseRequested, controller, &EngineController::pause);
     QObject::connect(window, &MainWindow::resumeRequested, controller, &EngineController::resume);
     QObject::connect(window, &MainWindow::joinTaskRequested, controller, &EngineController::joinTask);

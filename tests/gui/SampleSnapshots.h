@@ -1,5 +1,6 @@
 #pragma once
 // Hand-made engine snapshots and events for the GUI tests and the screenshot tool: no engine needed.
+#include "core/EarningsReport.h"
 #include "core/EngineEvent.h"
 #include "core/EngineSnapshot.h"
 
@@ -67,6 +68,45 @@ inline EngineEvent event(EngineEvent::Severity severity, const QString &category
     e.category = category;
     e.message = message;
     return e;
+}
+
+// A week of hourly earnings ending at `now`: work in the day hours, verified except for the last few hours.
+inline EarningsReport earnings(const QDateTime &now = QDateTime::currentDateTimeUtc())
+{
+    EarningsReport r;
+    r.nodeId = QStringLiteral("n-7f3a9c21d4e8b605");
+    r.generatedAt = now.toUTC();
+    const qint64 hourMs = 3600 * 1000;
+    const QDateTime thisHour = QDateTime::fromMSecsSinceEpoch(now.toMSecsSinceEpoch() / hourMs * hourMs, Qt::UTC);
+    for (int back = 7 * 24 - 1; back >= 0; --back) {
+        const QDateTime hour = thisHour.addSecs(-3600LL * back);
+        const int h = hour.toLocalTime().time().hour();
+        if (h < 8 || h > 22)
+            continue; // the computer is off at night
+        const double earned = 0.2 + 0.05 * (h % 5) + 0.02 * (back % 3);
+        EarningsBucket b;
+        b.hourStart = hour;
+        b.tokens = qint64(earned * 10000);
+        if (back < 3)
+            b.amounts.pending = earned;
+        else
+            b.amounts.confirmed = earned;
+        if (back % 29 == 5)
+            b.amounts.refused = 0.1;
+        r.history.append(b);
+        r.last7Days.pending += b.amounts.pending;
+        r.last7Days.confirmed += b.amounts.confirmed;
+        r.last7Days.refused += b.amounts.refused;
+        if (hour.date() == now.toUTC().date()) {
+            r.today.pending += b.amounts.pending;
+            r.today.confirmed += b.amounts.confirmed;
+            r.today.refused += b.amounts.refused;
+        }
+    }
+    r.total = {r.last7Days.pending, r.last7Days.confirmed + 12.5, r.last7Days.refused};
+    r.tasks = {TaskEarnings{QStringLiteral("arith-rl"), {r.total.pending, r.total.confirmed - 2.25, r.total.refused}, 1234567, 412},
+               TaskEarnings{QStringLiteral("sort-diloco"), {0, 2.25, 0}, 45000, 9}};
+    return r;
 }
 
 } // namespace cohort::samples

@@ -3,6 +3,7 @@
 #include "SampleSnapshots.h"
 #include "platform/Autostart.h"
 #include "settings/Settings.h"
+#include "ui/EarningsPage.h"
 #include "ui/InlineErrorLabel.h"
 #include "ui/MainWindow.h"
 #include "ui/SettingsDialog.h"
@@ -10,6 +11,7 @@
 #include "ui/TasksPage.h"
 
 #include <QApplication>
+#include <QComboBox>
 #include <QLineEdit>
 #include <QPainter>
 #include <QTemporaryDir>
@@ -80,7 +82,17 @@ int main(int argc, char *argv[])
     window.tasksPage()->joinSelected();
     ok &= save(window, out + QStringLiteral("/cohort-tasks.png"));
     window.showPage(MainWindow::EarningsPageIndex);
+    ok &= save(window, out + QStringLiteral("/cohort-earnings-empty.png"));
+    window.earningsPage()->setReport(samples::earnings(), false);
     ok &= save(window, out + QStringLiteral("/cohort-earnings.png"));
+    window.earningsPage()->setReport(samples::earnings(), true);
+    ok &= save(window, out + QStringLiteral("/cohort-earnings-cached.png"));
+    auto *range = window.earningsPage()->findChild<QComboBox *>(QStringLiteral("earningsRange"));
+    range->setCurrentIndex(0);
+    ok &= save(window, out + QStringLiteral("/cohort-earnings-day.png"));
+    range->setCurrentIndex(2);
+    ok &= save(window, out + QStringLiteral("/cohort-earnings-month.png"));
+    range->setCurrentIndex(1);
     window.showPage(MainWindow::ActivityPageIndex);
     ok &= save(window, out + QStringLiteral("/cohort-activity.png"));
     window.showPage(MainWindow::DashboardPageIndex);
