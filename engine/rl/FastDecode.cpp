@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 
 #if defined(__unix__) || defined(__APPLE__)
@@ -41,7 +42,7 @@ const Cblas &cblas()
     static const Cblas c;
     return c;
 }
-bool g_forceTorchGemm = false;
+GemmBackend g_backend = GemmBackend::Packed;
 
 int threadIndex()
 {
@@ -60,36 +61,71 @@ int maxThreads()
 #endif
 }
 
-// Several accumulators so the compiler can keep independent vector lanes busy without -ffast-math.
-inline float dot(const float *a, const float *b, int n)
+// The hot loops are written as axpys (no reductions), which the compiler vectorises without -ffast-math; on
+// x86-64 GCC also emits an AVX2 clone picked at load time, while the binary still runs on any x86-64.
+#if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__)
+#define COHORT_HOT __attribute__((target_clones("arch=x86-64-v3", "default")))
+#else
+#define COHORT_HOT
+#endif
+
+inline void axpy(float a, const float *x, float *y, int n)
 {
-    float s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-    int i = 0;
-    for (; i + 4 <= n; i += 4) {
-        s0 += a[i] * b[i];
-        s1 += a[i + 1] * b[i + 1];
-        s2 += a[i + 2] * b[i + 2];
-        s3 += a[i + 3] * b[i + 3];
-    }
-    for (; i < n; ++i)
-        s0 += a[i] * b[i];
-    return (s0 + s1) + (s2 + s3);
+    for (int i = 0; i < n; ++i)
+        y[i] += a * x[i];
 }
 
-inline void geluInPlace(float *x, int64_t n)
+// One (row, head) of decode attention over cache slots 0..p. keysT is [headDim][seqCap] (transposed, so the
+// scores are axpys over slots), values [seqCap][headDim].
+COHORT_HOT void attendHead(const float *q, const float *keysT, const float *values, int p, int hd, int seqCap,
+                           float scale, float *scores, float *out)
+{
+    const int n = p + 1;
+    std::fill(scores, scores + n, 0.0f);
+    for (int j = 0; j < hd; ++j)
+        axpy(q[j], keysT + size_t(j) * size_t(seqCap), scores, n);
+    float mx = -INFINITY;
+    for (int s = 0; s < n; ++s)
+        mx = std::max(mx, scores[s]);
+    float sum = 0;
+    for (int s = 0; s < n; ++s) {
+        scores[s] = std::exp((scores[s] - mx) * scale);
+        sum += scores[s];
+    }
+    const float inv = 1.0f / sum;
+    std::fill(out, out + hd, 0.0f);
+    for (int s = 0; s < n; ++s)
+        axpy(scores[s] * inv, values + size_t(s) * size_t(hd), out, hd);
+}
+
+COHORT_HOT void geluInPlace(float *x, int n)
 {
     constexpr float kInvSqrt2 = 0.70710678118654752f;
-    for (int64_t i = 0; i < n; ++i)
+    for (int i = 0; i < n; ++i)
         x[i] = 0.5f * x[i] * (1.0f + std::erf(x[i] * kInvSqrt2));   // exact GELU, as at::gelu's default
 }
 
 } // namespace
 
 bool FastDecoder::hasCblas() { return cblas().sgemm != nullptr; }
-void FastDecoder::setForceTorchGemm(bool force) { g_forceTorchGemm = force; }
+void FastDecoder::setGemmBackend(GemmBackend backend) { g_backend = backend; }
+GemmBackend FastDecoder::gemmBackend() { return g_backend; }
 
-FastDecoder::FastDecoder(const PolicyConfig &config, FastWeights weights, int batch, int seqCap)
-    : m_c(config), m_w(std::move(weights)), m_batch(batch), m_seqCap(seqCap), m_headDim(config.dModel / config.nHeads)
+std::shared_ptr<const PackedWeights> PackedWeights::build(const PolicyConfig &c, const FastWeights &w)
+{
+    auto p = std::make_shared<PackedWeights>();
+    const int d = c.dModel, f = c.dFF;
+    for (const FastLayer &L : w.layers)
+        p->layers.push_back({PackedMatrix::pack(L.qkvw, 3 * d, d), PackedMatrix::pack(L.outw, d, d),
+                             PackedMatrix::pack(L.fc1w, f, d), PackedMatrix::pack(L.fc2w, d, f)});
+    p->head = PackedMatrix::pack(w.head, c.vocabSize, d);
+    return p;
+}
+
+FastDecoder::FastDecoder(const PolicyConfig &config, FastWeights weights, std::shared_ptr<const PackedWeights> packed,
+                         int batch, int seqCap)
+    : m_c(config), m_w(std::move(weights)), m_batch(batch), m_seqCap(seqCap), m_headDim(config.dModel / config.nHeads),
+      m_packed(std::move(packed))
 {
     const size_t d = size_t(m_c.dModel), b = size_t(batch);
     m_x.resize(b * d);
@@ -103,9 +139,9 @@ FastDecoder::FastDecoder(const PolicyConfig &config, FastWeights weights, int ba
     m_scores.resize(size_t(maxThreads()) * size_t(seqCap));
 }
 
-float *FastDecoder::keyRow(int layer, int row, int head, int slot)
+float *FastDecoder::keyBlock(int layer, int row, int head)
 {
-    return m_k[size_t(layer)].data() + ((size_t(row) * size_t(m_c.nHeads) + size_t(head)) * size_t(m_seqCap) + size_t(slot)) * size_t(m_headDim);
+    return m_k[size_t(layer)].data() + (size_t(row) * size_t(m_c.nHeads) + size_t(head)) * size_t(m_seqCap) * size_t(m_headDim);
 }
 float *FastDecoder::valueRow(int layer, int row, int head, int slot)
 {
@@ -119,15 +155,21 @@ void FastDecoder::importCache(int layer, const float *keys, const float *values,
         for (int t = 0; t < len; ++t)
             for (int h = 0; h < H; ++h) {
                 const size_t src = ((size_t(b) * size_t(len) + size_t(t)) * size_t(H) + size_t(h)) * size_t(hd);
-                std::memcpy(keyRow(layer, b, h, t), keys + src, size_t(hd) * sizeof(float));
+                float *kt = keyBlock(layer, b, h);
+                for (int j = 0; j < hd; ++j)
+                    kt[size_t(j) * size_t(m_seqCap) + size_t(t)] = keys[src + size_t(j)];
                 std::memcpy(valueRow(layer, b, h, t), values + src, size_t(hd) * sizeof(float));
             }
 }
 
-void FastDecoder::linear(const float *x, int n, int in, const float *w, int out, float *y, float beta)
+void FastDecoder::linear(const float *x, int n, int in, const float *w, const PackedMatrix &pw, int out, float *y, float beta)
 {
+    if (g_backend == GemmBackend::Packed && pw.out == out && pw.in == in) {
+        packedGemm(x, n, pw, y, beta != 0.0f);
+        return;
+    }
     const Cblas &blas = cblas();
-    if (blas.sgemm && !g_forceTorchGemm) {
+    if (blas.sgemm && g_backend != GemmBackend::Torch) {
         if (n == 1)   // a matrix-vector product: OpenBLAS's sgemm does not special-case M = 1
             blas.sgemv(kRowMajor, kNoTrans, out, in, 1.0f, w, in, x, 1, beta, y, 1);
         else
@@ -178,31 +220,13 @@ void FastDecoder::attention(int layer, const int *rows, const int *pos, int n)
     for (int t = 0; t < tasks; ++t) {
         const int i = t / H, h = t % H, b = rows[i], p = pos[i];
         const float *qkv = m_qkv.data() + size_t(i) * 3 * size_t(d);
-        std::memcpy(keyRow(layer, b, h, p), qkv + d + h * hd, size_t(hd) * sizeof(float));
+        float *kt = keyBlock(layer, b, h);
+        const float *k = qkv + d + h * hd;
+        for (int j = 0; j < hd; ++j)
+            kt[size_t(j) * size_t(m_seqCap) + size_t(p)] = k[j];
         std::memcpy(valueRow(layer, b, h, p), qkv + 2 * d + h * hd, size_t(hd) * sizeof(float));
-        const float *q = qkv + h * hd;
-        const float *K = keyRow(layer, b, h, 0);
-        const float *V = valueRow(layer, b, h, 0);
-        float *scores = m_scores.data() + size_t(threadIndex()) * size_t(m_seqCap);
-        float mx = -INFINITY;
-        for (int s = 0; s <= p; ++s) {
-            scores[s] = dot(q, K + size_t(s) * size_t(hd), hd) * scale;
-            mx = std::max(mx, scores[s]);
-        }
-        float sum = 0;
-        for (int s = 0; s <= p; ++s) {
-            scores[s] = std::exp(scores[s] - mx);
-            sum += scores[s];
-        }
-        const float inv = 1.0f / sum;
-        float *out = m_att.data() + size_t(i) * size_t(d) + size_t(h * hd);
-        std::fill(out, out + hd, 0.0f);
-        for (int s = 0; s <= p; ++s) {
-            const float a = scores[s] * inv;
-            const float *v = V + size_t(s) * size_t(hd);
-            for (int j = 0; j < hd; ++j)
-                out[j] += a * v[j];
-        }
+        attendHead(qkv + h * hd, kt, valueRow(layer, b, h, 0), p, hd, m_seqCap, scale,
+                   m_scores.data() + size_t(threadIndex()) * size_t(m_seqCap), m_att.data() + size_t(i) * size_t(d) + size_t(h * hd));
     }
 }
 
@@ -218,33 +242,35 @@ void FastDecoder::step(const int *rows, const int32_t *tokens, const int *pos, i
     }
     for (int l = 0; l < m_c.nLayers; ++l) {
         const FastLayer &L = m_w.layers[size_t(l)];
+        const PackedWeights::Layer &P = m_packed->layers[size_t(l)];
         layerNorm(x, n, L.ln1w, L.ln1b, y);
         for (int i = 0; i < n; ++i)   // bias first, then the GEMM accumulates onto it (beta = 1)
             std::memcpy(qkv + size_t(i) * 3 * ud, L.qkvb, 3 * ud * sizeof(float));
-        linear(y, n, d, L.qkvw, 3 * d, qkv, 1.0f);
+        linear(y, n, d, L.qkvw, P.qkv, 3 * d, qkv, 1.0f);
         attention(l, rows, pos, n);
         for (int i = 0; i < n; ++i)   // residual: x += bias + att * Wout^T
             for (int j = 0; j < d; ++j)
                 x[size_t(i) * ud + size_t(j)] += L.outb[j];
-        linear(att, n, d, L.outw, d, x, 1.0f);
+        linear(att, n, d, L.outw, P.out, d, x, 1.0f);
 
         layerNorm(x, n, L.ln2w, L.ln2b, y);
         for (int i = 0; i < n; ++i)
             std::memcpy(ff + size_t(i) * size_t(f), L.fc1b, size_t(f) * sizeof(float));
-        linear(y, n, d, L.fc1w, f, ff, 1.0f);
+        linear(y, n, d, L.fc1w, P.fc1, f, ff, 1.0f);
         const int64_t total = int64_t(n) * f;
 #if defined(_OPENMP)
 #pragma omp parallel for schedule(static) if (total >= 8192)
 #endif
         for (int i = 0; i < n; ++i)
             geluInPlace(ff + size_t(i) * size_t(f), f);
+        (void)total;
         for (int i = 0; i < n; ++i)
             for (int j = 0; j < d; ++j)
                 x[size_t(i) * ud + size_t(j)] += L.fc2b[j];
-        linear(ff, n, f, L.fc2w, d, x, 1.0f);
+        linear(ff, n, f, L.fc2w, P.fc2, d, x, 1.0f);
     }
     layerNorm(x, n, m_w.lnfW, m_w.lnfB, hidden);
-    linear(hidden, n, d, m_w.head, m_c.vocabSize, logits, 0.0f);
+    linear(hidden, n, d, m_w.head, m_packed->head, m_c.vocabSize, logits, 0.0f);
 }
 
 } // namespace cohort::rl

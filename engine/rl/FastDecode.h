@@ -5,7 +5,10 @@
 // one GEMM into the residual, LayerNorm, two GEMMs around GELU. Everything is preallocated: a step makes no heap
 // allocation and dispatches no LibTorch operator (when a CBLAS is found in the process; otherwise the GEMMs go
 // through at::mm_out on wrapped buffers). Internal to cohort_rl.
+#include "rl/PackedGemm.h"
 #include "rl/PolicyConfig.h"
+
+#include <memory>
 
 #include <cstdint>
 #include <vector>
@@ -20,9 +23,22 @@ struct FastWeights {
     std::vector<FastLayer> layers;
 };
 
+// The weight matrices packed for packedGemm; built once per weights version and cached by the policy.
+struct PackedWeights {
+    struct Layer {
+        PackedMatrix qkv, out, fc1, fc2;
+    };
+    std::vector<Layer> layers;
+    PackedMatrix head;
+    static std::shared_ptr<const PackedWeights> build(const PolicyConfig &config, const FastWeights &weights);
+};
+
+enum class GemmBackend { Packed, Cblas, Torch };
+
 class FastDecoder {
 public:
-    FastDecoder(const PolicyConfig &config, FastWeights weights, int batch, int seqCap);
+    FastDecoder(const PolicyConfig &config, FastWeights weights, std::shared_ptr<const PackedWeights> packed, int batch,
+                int seqCap);
 
     // Row-major [batch, len, heads, headDim] keys and values of positions 0..len-1 from the prefill.
     void importCache(int layer, const float *keys, const float *values, int len);
@@ -32,23 +48,27 @@ public:
 
     // True when a CBLAS sgemm/sgemv was found in the process (OpenBLAS behind Debian's LibTorch).
     static bool hasCblas();
-    // Tests: route the GEMMs through LibTorch even when CBLAS exists.
-    static void setForceTorchGemm(bool force);
+    // The GEMMs of a step: the packed kernel (default), CBLAS (when found) or at::mm_out on wrapped buffers.
+    // Process-wide; for tests and benchmarks.
+    static void setGemmBackend(GemmBackend backend);
+    static GemmBackend gemmBackend();
 
 private:
-    // Y[n, out] = X[n, in] * W[out, in]^T + beta * Y
-    void linear(const float *x, int n, int in, const float *w, int out, float *y, float beta);
+    // Y[n, out] = X[n, in] * W[out, in]^T + beta * Y (beta 0 or 1); pw is W packed.
+    void linear(const float *x, int n, int in, const float *w, const PackedMatrix &pw, int out, float *y, float beta);
     void layerNorm(const float *x, int n, const float *w, const float *b, float *y) const;
     void attention(int layer, const int *rows, const int *pos, int n);
-    float *keyRow(int layer, int row, int head, int slot);
+    float *keyBlock(int layer, int row, int head);   // [headDim][seqCap]
     float *valueRow(int layer, int row, int head, int slot);
 
     PolicyConfig m_c;
     FastWeights m_w;
     int m_batch, m_seqCap, m_headDim;
     std::vector<float> m_x, m_y, m_qkv, m_att, m_ff;
-    std::vector<std::vector<float>> m_k, m_v;   // per layer [batch][heads][seqCap][headDim]
-    std::vector<float> m_scores;                // per thread [seqCap]
+    // Per layer, per (row, head): keys transposed [headDim][seqCap], values [seqCap][headDim].
+    std::vector<std::vector<float>> m_k, m_v;
+    std::vector<float> m_scores;
+    std::shared_ptr<const PackedWeights> m_packed;                // per thread [seqCap]
 };
 
 } // namespace cohort::rl

@@ -173,7 +173,12 @@ Result<std::vector<Completion>> Policy::generate(const std::vector<std::vector<i
 
         std::optional<FastDecoder> dec;
         if (fast) {
-            dec.emplace(c, fastWeights(p), B, seqCap);
+            FastWeights w = fastWeights(p);
+            if (!p.packed || p.packedVersion != p.weightsVersion) {
+                p.packed = PackedWeights::build(c, w);
+                p.packedVersion = p.weightsVersion;
+            }
+            dec.emplace(c, std::move(w), p.packed, B, seqCap);
             for (int l = 0; l < c.nLayers; ++l)
                 dec->importCache(l, cache.k[size_t(l)].data_ptr<float>(), cache.v[size_t(l)].data_ptr<float>(), maxLen);
             cache = KvCache{};

@@ -7,6 +7,7 @@
 #include <ATen/CPUGeneratorImpl.h>
 #include <ATen/Context.h>
 #include <ATen/Functions.h>
+#include <ATen/Parallel.h>
 #include <ATen/TensorOperators.h>
 #include <c10/core/InferenceMode.h>
 
@@ -301,6 +302,12 @@ const PolicyConfig &Policy::config() const { return m_impl->config; }
 std::string Policy::device() const { return m_impl->device.str(); }
 void Policy::setFastDecode(bool enabled) { m_impl->fastDecode = enabled; }
 bool Policy::fastDecode() const { return m_impl->fastDecode; }
+void Policy::setComputeThreads(int threads)
+{
+    if (threads > 0)
+        at::set_num_threads(threads);
+}
+int Policy::computeThreads() { return at::get_num_threads(); }
 
 Result<Policy> Policy::clone() const
 {

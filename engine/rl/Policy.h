@@ -69,6 +69,9 @@ public:
     // benchmarks; both give the same log-probabilities to float rounding.
     void setFastDecode(bool enabled);
     bool fastDecode() const;
+    // Intra-op CPU threads for LibTorch and the fused decoder (process-wide; OpenMP pool shared with OpenBLAS).
+    static void setComputeThreads(int threads);
+    static int computeThreads();
 
     class Impl;
     Impl &impl() { return *m_impl; }   // for the trainer (same library)

@@ -6,11 +6,15 @@
 #include <ATen/core/Tensor.h>
 #include <c10/core/Device.h>
 
+#include <cstdint>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
 namespace cohort::rl {
+
+struct PackedWeights;
 
 struct LayerWeights {
     at::Tensor ln1w, ln1b, qkvw, qkvb, outw, outb, ln2w, ln2b, fc1w, fc1b, fc2w, fc2b;
@@ -28,6 +32,11 @@ public:
     c10::Device device{c10::kCPU};
     std::map<std::string, std::string> metadata;
     bool fastDecode = true;
+    // Bumped by every in-place weight update (the trainer's optimiser step); the fused decoder's packed copy of
+    // the weights is rebuilt when it is stale.
+    uint64_t weightsVersion = 0;
+    uint64_t packedVersion = 0;
+    std::shared_ptr<const PackedWeights> packed;
 
     // Canonical order (the checkpoint's tensor set); the named handles below alias these tensors.
     std::vector<std::string> names;

@@ -101,8 +101,10 @@ public:
                 if (p.grad().defined())
                     p.grad().mul_(scale);
         }
-        if (std::isfinite(total))
+        if (std::isfinite(total)) {
             optimizer.step();   // a non-finite gradient is skipped rather than poisoning the weights
+            ++policy.weightsVersion;
+        }
         optimizer.zero_grad();
         return total;
     }

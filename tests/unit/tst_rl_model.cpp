@@ -232,11 +232,11 @@ private Q_SLOTS:
         p.setFastDecode(false);
         auto ref = p.generate(prompts, s);
         QVERIFY(ref.ok());
-        for (bool torchGemm : {false, true}) {
-            FastDecoder::setForceTorchGemm(torchGemm);
+        for (GemmBackend backend : {GemmBackend::Packed, GemmBackend::Cblas, GemmBackend::Torch}) {
+            FastDecoder::setGemmBackend(backend);
             p.setFastDecode(true);
             auto fast = p.generate(prompts, s);
-            FastDecoder::setForceTorchGemm(false);
+            FastDecoder::setGemmBackend(GemmBackend::Packed);
             QVERIFY(fast.ok());
             for (size_t i = 0; i < prompts.size(); ++i) {
                 QCOMPARE((*fast)[i].tokens, (*ref)[i].tokens);
