@@ -23,9 +23,7 @@ void bindWindowToEngine(MainWindow *window, EngineController *controller)
     // The earnings signal does not say where the report came from; the heartbeat state does: a report that
     // arrives while the hub is not answering is the node's cached copy.
     EarningsPage *earnings = window->earningsPage();
-    QObject::connect(controller, &EngineController::earningsChanged, earnings, [earnings, controller](const EarningsReport &report) {
-        earnings->setReport(report, !hubReachable(controller->snapshot()));
-    });
+    QObject::connect(controller, &EngineController::earningsChanged, earnings, &EarningsPage::setReport);
     QObject::connect(controller, &EngineController::snapshotChanged, earnings,
                      [earnings](const EngineSnapshot &snapshot) { earnings->setHubReachable(hubReachable(snapshot)); });
     QObject::connect(window, &MainWindow::pauseRequested, controller, &EngineController::pause);

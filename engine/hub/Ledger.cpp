@@ -239,16 +239,16 @@ EarningsReport Ledger::earnings(const QString &nodeId, qint64 nowMs) const
     return report;
 }
 
-QList<QPair<int, double>> Ledger::meanRewardByVersion(const QString &taskId) const
+QList<Ledger::VersionReward> Ledger::meanRewardByVersion(const QString &taskId) const
 {
-    QList<QPair<int, double>> curve;
+    QList<VersionReward> curve;
     QSqlQuery q(QSqlDatabase::database(m_connection));
-    q.prepare(QStringLiteral("SELECT version, AVG(mean_reward) FROM submissions WHERE task=:task"
+    q.prepare(QStringLiteral("SELECT version, AVG(mean_reward), COUNT(*) FROM submissions WHERE task=:task"
                              " AND status IN ('accepted','confirmed') GROUP BY version ORDER BY version"));
     q.bindValue(QStringLiteral(":task"), taskId);
     if (q.exec())
         while (q.next())
-            curve.append({q.value(0).toInt(), q.value(1).toDouble()});
+            curve.append({q.value(0).toInt(), q.value(1).toDouble(), q.value(2).toLongLong()});
     return curve;
 }
 

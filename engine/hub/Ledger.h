@@ -61,7 +61,12 @@ public:
     // Totals, today (UTC), last 7 days, per task and hourly history for the last 7 days.
     EarningsReport earnings(const QString &nodeId, qint64 nowMs) const;
     // Mean reward of accepted (and later confirmed) rollouts per policy version of a task: the learning curve.
-    QList<QPair<int, double>> meanRewardByVersion(const QString &taskId) const;
+    struct VersionReward {
+        int version = 0;
+        double meanReward = 0;
+        qint64 batches = 0;
+    };
+    QList<VersionReward> meanRewardByVersion(const QString &taskId) const;
     qint64 acceptedCount(const QString &taskId) const;
 
 private:

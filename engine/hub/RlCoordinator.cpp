@@ -292,8 +292,10 @@ ApiResponse RlCoordinator::progress(const ApiRequest &request)
     if (!task)
         return unknownTask(taskId);
     QJsonArray curve;
-    for (const auto &[version, reward] : m_ledger.meanRewardByVersion(taskId))
-        curve.append(QJsonObject{{QStringLiteral("version"), version}, {QStringLiteral("mean_reward"), reward}});
+    for (const Ledger::VersionReward &v : m_ledger.meanRewardByVersion(taskId))
+        curve.append(QJsonObject{{QStringLiteral("version"), v.version},
+                                 {QStringLiteral("mean_reward"), v.meanReward},
+                                 {QStringLiteral("batches"), v.batches}});
     const TaskRuntime *runtime = m_tasks.value(taskId);
     QString state = QStringLiteral("idle");
     if (runtime)

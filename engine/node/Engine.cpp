@@ -4,6 +4,7 @@
 #include "net/HubClient.h"
 #include "net/Identity.h"
 #include "node/Outbox.h"
+#include "store/EarningsStore.h"
 #include "node/RolloutWorker.h"
 #include "platform/SystemSampler.h"
 #include "shardcast/Downloader.h"

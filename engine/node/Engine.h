@@ -16,6 +16,7 @@
 
 namespace cohort {
 
+class EarningsStore;
 class HubClient;
 class Outbox;
 class RolloutWorker;
@@ -84,6 +85,7 @@ private:
     void submitFromOutbox(const OutboxEntry &entry);
     void onSubmitted(const QString &submissionId, const HubReply &reply);
     void fetchEarnings();
+    void openEarningsCache();
     void onEarnings(const EarningsReport &report, bool fromCache);
     QString rolloutActivity(const TaskInfo &task) const;
 
@@ -123,7 +125,8 @@ private:
     QTimer m_rlTimer;
     QTimer m_earningsTimer;
     bool m_rlBusy = false;             // a work request, a generation or a submission is in flight
-    EarningsReport m_lastEarnings;
+    std::unique_ptr<EarningsStore> m_earningsStore; // <data>/cohort.sqlite; null if it cannot be opened
+    QString m_earningsHub;                          // which ledger the cache entries belong to
 };
 
 } // namespace cohort

@@ -67,8 +67,7 @@ void EngineController::startEngine(const QString &hubUrl, bool embedded)
     m_engine = engine;
     connect(engine, &Engine::snapshotReady, this, &EngineController::onEngineSnapshot, Qt::QueuedConnection);
     connect(engine, &Engine::eventOccurred, this, &EngineController::eventOccurred, Qt::QueuedConnection);
-    connect(engine, &Engine::earningsReady, this, [this](const EarningsReport &report, bool) { Q_EMIT earningsChanged(report); },
-            Qt::QueuedConnection);
+    connect(engine, &Engine::earningsReady, this, &EngineController::earningsChanged, Qt::QueuedConnection);
     connect(engine, &Engine::stopped, this, [this] {
         shutdownThreads();
         m_running = false;

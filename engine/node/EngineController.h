@@ -53,8 +53,9 @@ public Q_SLOTS:
 Q_SIGNALS:
     void snapshotChanged(const cohort::EngineSnapshot &snapshot);
     void eventOccurred(const cohort::EngineEvent &event);
-    // The hub ledger's report for this node: fetched after accepted work and every minute; on start, the cached copy.
-    void earningsChanged(const cohort::EarningsReport &report);
+    // The hub ledger's report for this node: fetched after accepted work and every minute (fromCache false);
+    // at start, the copy saved on disk (fromCache true), so figures show before the hub answers or while it is down.
+    void earningsChanged(const cohort::EarningsReport &report, bool fromCache);
     void stopped();
 
 private:

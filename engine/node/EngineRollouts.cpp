@@ -11,6 +11,7 @@
 #include "node/Outbox.h"
 #include "node/RolloutWorker.h"
 #include "rl/WorkSampling.h"
+#include "store/EarningsStore.h"
 #include "shardcast/Downloader.h"
 
 #include <QDir>
@@ -42,6 +43,7 @@ void Engine::startRolloutMachinery()
     connect(&m_computeThread, &QThread::finished, m_worker, &QObject::deleteLater);
     connect(m_worker, &RolloutWorker::finished, this, &Engine::onRolloutsGenerated);
     m_computeThread.start(QThread::LowPriority);
+    openEarningsCache();
     m_rlTimer.setSingleShot(true);
     connect(&m_rlTimer, &QTimer::timeout, this, &Engine::rlKick);
     m_earningsTimer.setInterval(kEarningsRefreshMs);
@@ -295,9 +297,29 @@ void Engine::fetchEarnings()
     });
 }
 
+void Engine::openEarningsCache()
+{
+    // Earnings of different hubs never mix: the embedded network is one ledger, a remote hub is keyed by its URL.
+    m_earningsHub = m_hubEmbedded ? QStringLiteral("embedded") : m_hubUrl;
+    auto store = EarningsStore::open(EarningsStore::defaultPath(m_options.dataDir));
+    if (!store) {
+        emitEvent(EngineEvent::warning(QStringLiteral("earnings"), QStringLiteral("Earnings history is not kept: %1").arg(store.error())));
+        return;
+    }
+    m_earningsStore = std::move(store).value();
+    auto cached = m_earningsStore->load(m_earningsHub, m_snapshot.nodeId);
+    if (!cached)
+        emitEvent(EngineEvent::warning(QStringLiteral("earnings"), cached.error()));
+    else if (cached->has_value())
+        Q_EMIT earningsReady(**cached, true);
+}
+
 void Engine::onEarnings(const EarningsReport &report, bool fromCache)
 {
-    m_lastEarnings = report;
+    if (!fromCache && m_earningsStore) {
+        if (Status saved = m_earningsStore->save(m_earningsHub, report); !saved)
+            qCWarning(lcEngine) << "earnings: not cached:" << saved.error();
+    }
     Q_EMIT earningsReady(report, fromCache);
 }
 

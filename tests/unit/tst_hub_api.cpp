@@ -134,6 +134,50 @@ private Q_SLOTS:
                     403, QStringLiteral("not_registered"));
     }
 
+    void rlRoutesRefuseBadInput()
+    {
+        QTemporaryDir dir;
+        auto stranger = Identity::loadOrCreate(dir.path());
+        QVERIFY(stranger);
+        expectError(sendSigned("POST", QStringLiteral("/v1/tasks/nope/work"), {}, *m_node), 404, QStringLiteral("unknown_task"));
+        expectError(sendSigned("POST", QStringLiteral("/v1/tasks/tiny-lm-diloco/work"), {}, *m_node), 409, QStringLiteral("not_rl"));
+        expectError(sendSigned("POST", QStringLiteral("/v1/tasks/arith-rl/work"), {}, *stranger), 403, QStringLiteral("not_registered"));
+        expectError(send("POST", QStringLiteral("/v1/tasks/arith-rl/work"), "{}"), 401, QStringLiteral("unsigned"));
+
+        const QString path = QStringLiteral("/v1/tasks/arith-rl/rollouts");
+        const QByteArray garbage = "{\"submission_id\": ";
+        expectError(send("POST", path, garbage, signRequest(*m_node, "POST", path.toUtf8(), garbage, QDateTime::currentMSecsSinceEpoch())),
+                    400, QStringLiteral("bad_request"));
+        expectError(sendSigned("POST", path, {{QStringLiteral("work_id"), QStringLiteral("w-x")}}, *m_node), 400, QStringLiteral("bad_request"));
+        const QJsonObject bogus{{QStringLiteral("submission_id"), QStringLiteral("s-00000000000000000000000000000abc")},
+                                {QStringLiteral("work_id"), QStringLiteral("w-never-issued")},
+                                {QStringLiteral("version"), 1},
+                                {QStringLiteral("groups"), QJsonArray()}};
+        const Reply first = sendSigned("POST", path, bogus, *m_node);
+        expectError(first, 422, QStringLiteral("unknown_work"));
+        QCOMPARE(first.body.value(QStringLiteral("status")).toString(), QStringLiteral("rejected"));
+        // A retry of the same submission gets the same answer, marked as a duplicate; another node cannot reuse the id.
+        const Reply retry = sendSigned("POST", path, bogus, *m_node);
+        expectError(retry, 422, QStringLiteral("unknown_work"));
+        QVERIFY(retry.body.value(QStringLiteral("duplicate")).toBool());
+        QCOMPARE(sendSigned("POST", QStringLiteral("/v1/nodes/register"), registration(), *stranger).status, 200);
+        expectError(sendSigned("POST", path, bogus, *stranger), 409, QStringLiteral("submission_id_taken"));
+
+        // Earnings: only a node's own, and a rejected batch earned nothing.
+        expectError(sendSigned("GET", QStringLiteral("/v1/nodes/%1/earnings").arg(m_node->nodeId()), {}, *stranger), 403,
+                    QStringLiteral("not_yours"));
+        const Reply mine = sendSigned("GET", QStringLiteral("/v1/nodes/%1/earnings").arg(m_node->nodeId()), {}, *m_node);
+        QCOMPARE(mine.status, 200);
+        QCOMPARE(mine.body.value(QStringLiteral("node")).toString(), m_node->nodeId());
+        const QJsonObject total = mine.body.value(QStringLiteral("total")).toObject();
+        QCOMPARE(total.value(QStringLiteral("pending")).toDouble() + total.value(QStringLiteral("confirmed")).toDouble(), 0.0);
+
+        const Reply progress = send("GET", QStringLiteral("/v1/tasks/arith-rl/progress"));
+        QCOMPARE(progress.status, 200);
+        QCOMPARE(progress.body.value(QStringLiteral("task")).toString(), QStringLiteral("arith-rl"));
+        QCOMPARE(send("GET", QStringLiteral("/v1/health")).status, 200); // still serving
+    }
+
     void signingFailuresAreRefused()
     {
         const QByteArray body = QJsonDocument(registration()).toJson(QJsonDocument::Compact);

@@ -1,0 +1,195 @@
+// PRIME-RL end to end with real processes on 127.0.0.1: one cohort-hub (trainer, ledger, SHARDCAST) and cohortd
+// nodes. Rollouts flow and are credited, the trainer publishes new versions that the nodes pick up, and a node
+// killed with -9 after submitting but before the hub's answer arrives is credited exactly once after a restart.
+#include "TestSupport.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QRegularExpression>
+#include <QSignalSpy>
+#include <QSqlDatabase>
+#include <QSqlQuery>
+#include <QTemporaryDir>
+#include <QTest>
+
+using cohort::test::ChildProcess;
+using cohort::test::programPath;
+
+namespace {
+// A tiny RL task so the warm-up and every trainer step take a moment, not minutes.
+const char kCatalogue[] = R"({"tasks":[{"id":"mini-rl","kind":"rl","title":"Mini sorting","reward_rate":2.0,
+  "rl":{"environments":["sort-digits","reverse"],"prompts_per_batch":4,"samples_per_prompt":4,"max_new_tokens":10,
+        "batches_per_step":1,"steps_per_version":1,"warmup_steps":15,"warmup_batch":16,"async_level":2,
+        "model":{"d_model":32,"n_layers":1,"n_heads":2,"d_ff":64,"max_seq_len":48}}}]})";
+} // namespace
+
+class TestRlE2e : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_dir;
+    QNetworkAccessManager m_net;
+
+    QString catalogue()
+    {
+        const QString path = m_dir.filePath(QStringLiteral("catalogue.json"));
+        QFile f(path);
+        if (f.open(QIODevice::WriteOnly))
+            f.write(kCatalogue);
+        return path;
+    }
+
+    std::unique_ptr<ChildProcess> startHub(const QString &dataDir, QString *url, const QStringList &extra = {})
+    {
+        auto hub = std::make_unique<ChildProcess>(
+            programPath(QStringLiteral("cohort-hub")),
+            QStringList{QStringLiteral("--port"), QStringLiteral("0"), QStringLiteral("--data-dir"), dataDir,
+                        QStringLiteral("--catalogue"), catalogue(), QStringLiteral("--heartbeat-interval"), QStringLiteral("1")} + extra);
+        if (!hub->start() || !hub->waitForOutput(QStringLiteral("listening on"), 20'000))
+            return nullptr;
+        const auto m = QRegularExpression(QStringLiteral("listening on (http://127\\.0\\.0\\.1:\\d+)")).match(hub->output());
+        *url = m.captured(1);
+        return hub;
+    }
+
+    std::unique_ptr<ChildProcess> startNode(const QString &hubUrl, const QString &dataDir)
+    {
+        auto node = std::make_unique<ChildProcess>(
+            programPath(QStringLiteral("cohortd")),
+            QStringList{QStringLiteral("--hub"), hubUrl, QStringLiteral("--data-dir"), dataDir, QStringLiteral("--json"),
+                        QStringLiteral("--task"), QStringLiteral("mini-rl"), QStringLiteral("--heartbeat-ms"), QStringLiteral("500"),
+                        QStringLiteral("--settings"), dataDir + QStringLiteral(".ini")});
+        return node->start() ? std::move(node) : nullptr;
+    }
+
+    static QJsonObject rollouts(ChildProcess &node)
+    {
+        const QStringList lines = node.output().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        for (qsizetype i = lines.size() - 1; i >= 0; --i) {
+            const QJsonObject o = QJsonDocument::fromJson(lines[i].toUtf8()).object();
+            if (o.contains(QStringLiteral("rollouts")))
+                return o.value(QStringLiteral("rollouts")).toObject();
+        }
+        return {};
+    }
+
+    QJsonObject get(const QString &url)
+    {
+        QNetworkReply *reply = m_net.get(QNetworkRequest(QUrl(url)));
+        QSignalSpy finished(reply, &QNetworkReply::finished);
+        if (!reply->isFinished())
+            finished.wait(10'000);
+        const QJsonObject body = QJsonDocument::fromJson(reply->readAll()).object();
+        reply->deleteLater();
+        return body;
+    }
+
+    // True if one line of the process's log mentions both texts.
+    static bool hasLine(ChildProcess &p, const QString &a, const QString &b)
+    {
+        for (const QString &line : p.errors().split(QLatin1Char('\n')))
+            if (line.contains(a) && line.contains(b))
+                return true;
+        return false;
+    }
+
+    // Rows of the hub's ledger for one submission id (read-only; the hub keeps writing in WAL mode).
+    static QList<QString> ledgerStatuses(const QString &hubDir, const QString &submissionId)
+    {
+        QList<QString> statuses;
+        {
+            QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("ledger-reader"));
+            db.setDatabaseName(QDir(hubDir).filePath(QStringLiteral("hub.sqlite")));
+            db.setConnectOptions(QStringLiteral("QSQLITE_OPEN_READONLY;QSQLITE_BUSY_TIMEOUT=5000"));
+            if (db.open()) {
+                QSqlQuery q(db);
+                q.prepare(QStringLiteral("SELECT status FROM submissions WHERE submission_id=:id"));
+                q.bindValue(QStringLiteral(":id"), submissionId);
+                if (q.exec())
+                    while (q.next())
+                        statuses.append(q.value(0).toString());
+            }
+        }
+        QSqlDatabase::removeDatabase(QStringLiteral("ledger-reader"));
+        return statuses;
+    }
+
+private Q_SLOTS:
+    void rolloutsFlowAndNewVersionsArePickedUp()
+    {
+        QString url;
+        const QString hubDir = m_dir.filePath(QStringLiteral("hub-a"));
+        auto hub = startHub(hubDir, &url);
+        QVERIFY(hub);
+        auto a = startNode(url, m_dir.filePath(QStringLiteral("a")));
+        auto b = startNode(url, m_dir.filePath(QStringLiteral("b")));
+        QVERIFY(a && b);
+        // Both nodes get work accepted, and the trainer's later versions reach them through SHARDCAST.
+        for (ChildProcess *node : {a.get(), b.get()})
+            QTRY_VERIFY_WITH_TIMEOUT(rollouts(*node).value(QStringLiteral("batches_accepted")).toInt() >= 3 &&
+                                         rollouts(*node).value(QStringLiteral("policy_version")).toInt() >= 3,
+                                     120'000);
+        const QJsonObject progress = get(url + QStringLiteral("/v1/tasks/mini-rl/progress"));
+        QVERIFY(progress.value(QStringLiteral("version")).toInt() >= 3);
+        QVERIFY(progress.value(QStringLiteral("steps")).toInt() >= 2);
+        QVERIFY(progress.value(QStringLiteral("accepted_batches")).toInt() >= 6);
+        QVERIFY(!progress.value(QStringLiteral("curve")).toArray().isEmpty());
+        QCOMPARE(rollouts(*a).value(QStringLiteral("batches_rejected")).toInt(), 0);
+        QVERIFY(hub->errors().contains(QStringLiteral("confirmed")));     // verified against the claimed version
+        QVERIFY(hub->errors().contains(QStringLiteral("warm-up: 15 supervised steps")));
+        int code = -1;
+        QVERIFY(a->terminateAndWait(15'000, &code));
+        QVERIFY(b->terminateAndWait(15'000, &code));
+        QVERIFY(hub->terminateAndWait(15'000, &code));
+        QCOMPARE(code, 0);
+    }
+
+    void killedBeforeTheAckIsCreditedOnce()
+    {
+        QString url;
+        const QString hubDir = m_dir.filePath(QStringLiteral("hub-b"));
+        // The hub answers submissions 4 s late: the window in which the node is killed.
+        auto hub = startHub(hubDir, &url, {QStringLiteral("--rollout-ack-delay-ms"), QStringLiteral("4000")});
+        QVERIFY(hub);
+        const QString nodeDir = m_dir.filePath(QStringLiteral("victim"));
+        auto node = startNode(url, nodeDir);
+        QVERIFY(node);
+        const QDir outbox(QDir(nodeDir).filePath(QStringLiteral("outbox")));
+        QString id;
+        // Wait for a batch that is durably in the outbox and already accepted by the hub, answer not yet sent.
+        QTRY_VERIFY_WITH_TIMEOUT(
+            [&] {
+                for (const QString &name : outbox.entryList({QStringLiteral("s-*.json")}, QDir::Files)) {
+                    const QString candidate = name.chopped(5);
+                    if (hasLine(*hub, candidate, QStringLiteral("accepted:"))) {
+                        id = candidate;
+                        return true;
+                    }
+                }
+                return false;
+            }(),
+            120'000);
+        node->process().kill(); // SIGKILL: no cleanup, no goodbye
+        QVERIFY(node->process().waitForFinished(10'000));
+        QVERIFY2(outbox.exists(id + QStringLiteral(".json")), "the unacknowledged batch must survive the kill");
+        QCOMPARE(ledgerStatuses(hubDir, id).size(), 1);
+
+        auto again = startNode(url, nodeDir);
+        QVERIFY(again);
+        QTRY_VERIFY_WITH_TIMEOUT(hasLine(*hub, id, QStringLiteral("is a retry")), 60'000);
+        QTRY_VERIFY_WITH_TIMEOUT(!outbox.exists(id + QStringLiteral(".json")), 30'000);
+        const QList<QString> statuses = ledgerStatuses(hubDir, id);
+        QCOMPARE(statuses.size(), 1); // one row: credited once
+        QVERIFY(statuses.first() == QLatin1String("accepted") || statuses.first() == QLatin1String("confirmed"));
+        QTRY_VERIFY_WITH_TIMEOUT(again->errors().contains(QStringLiteral("retry of a batch the hub already had")), 30'000);
+        int code = -1;
+        QVERIFY(again->terminateAndWait(15'000, &code));
+        QVERIFY(hub->terminateAndWait(15'000, &code));
+    }
+};
+
+QTEST_MAIN(TestRlE2e)
+#include "tst_rl_e2e.moc"
