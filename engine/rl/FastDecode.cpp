@@ -213,9 +213,11 @@ void FastDecoder::attention(int layer, const int *rows, const int *pos, int n)
     const int H = m_c.nHeads, hd = m_headDim, d = m_c.dModel;
     const float scale = 1.0f / std::sqrt(float(hd));
     const int tasks = n * H;
+    // Forking costs a few microseconds (more when the cores are shared): only for enough multiply-adds.
+    const long long work = (long long)tasks * (*std::max_element(pos, pos + n) + 1) * hd;
     // Each (row, head) task touches only its own cache block and output columns: no sharing between threads.
 #if defined(_OPENMP)
-#pragma omp parallel for schedule(static) if (tasks > 1)
+#pragma omp parallel for schedule(static) if (tasks > 1 && work >= 65536)
 #endif
     for (int t = 0; t < tasks; ++t) {
         const int i = t / H, h = t % H, b = rows[i], p = pos[i];
@@ -228,6 +230,7 @@ void FastDecoder::attention(int layer, const int *rows, const int *pos, int n)
         attendHead(qkv + h * hd, kt, valueRow(layer, b, h, 0), p, hd, m_seqCap, scale,
                    m_scores.data() + size_t(threadIndex()) * size_t(m_seqCap), m_att.data() + size_t(i) * size_t(d) + size_t(h * hd));
     }
+    (void)work;
 }
 
 void FastDecoder::step(const int *rows, const int32_t *tokens, const int *pos, int n, float *hidden, float *logits)
