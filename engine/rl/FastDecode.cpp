@@ -82,8 +82,14 @@ COHORT_HOT void attendHead(const float *q, const float *keysT, const float *valu
 {
     const int n = p + 1;
     std::fill(scores, scores + n, 0.0f);
-    for (int j = 0; j < hd; ++j)
+    // The key rows are short strided runs the hardware prefetcher picks up late: ask a few rows ahead.
+    constexpr int kAhead = 4;
+    for (int j = 0; j < hd; ++j) {
+        if (j + kAhead < hd)
+            for (int off = 0; off < n; off += 16)
+                __builtin_prefetch(keysT + size_t(j + kAhead) * size_t(seqCap) + size_t(off));
         axpy(q[j], keysT + size_t(j) * size_t(seqCap), scores, n);
+    }
     float mx = -INFINITY;
     for (int s = 0; s < n; ++s)
         mx = std::max(mx, scores[s]);
