@@ -7,6 +7,7 @@
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLocale>
 #include <QPushButton>
 #include <QVBoxLayout>
 
@@ -56,6 +57,7 @@ DashboardPage::DashboardPage(QWidget *parent) : QWidget(parent)
     m_lastHeartbeat = addValueRow(nodeForm, tr("Last heartbeat"), "lastHeartbeat");
     m_joinedTask = addValueRow(nodeForm, tr("Joined task"), "joinedTask");
     m_model = addValueRow(nodeForm, tr("Model"), "model");
+    m_rollouts = addValueRow(nodeForm, tr("Rollouts"), "rollouts");
     m_lastError = addValueRow(nodeForm, tr("Last problem"), "lastError");
 
     auto *machineBox = new QGroupBox(tr("This computer"), this);
@@ -118,6 +120,7 @@ void DashboardPage::showSnapshot(const EngineSnapshot &s)
     m_lastHeartbeat->setText(heartbeat);
     m_joinedTask->setText(display::taskTitle(s.tasks, s.joinedTaskId));
     m_model->setText(modelText(s));
+    m_rollouts->setText(rolloutsText(s));
     m_lastError->setText(s.lastError.isEmpty() ? tr("none") : s.lastError);
 
     m_computeDevice->setText(s.computeDevice.isEmpty() ? tr("detecting…") : s.computeDevice);
@@ -134,6 +137,27 @@ void DashboardPage::onPauseButtonClicked()
         Q_EMIT resumeRequested();
     else
         Q_EMIT pauseRequested();
+}
+
+QString DashboardPage::rolloutsText(const EngineSnapshot &s)
+{
+    // What the RL work loop did in this session, and what is still waiting to be acknowledged.
+    const RolloutStats &r = s.rollouts;
+    if (r.batchesAccepted == 0 && r.batchesRejected == 0 && r.outboxBatches == 0 && r.tokensGenerated == 0)
+        return tr("none yet");
+    QString text = r.batchesAccepted == 1 ? tr("1 batch accepted") : tr("%1 batches accepted").arg(r.batchesAccepted);
+    if (r.batchesRejected > 0)
+        text += tr(", %1 rejected").arg(r.batchesRejected);
+    text += tr(", %1 tokens generated").arg(QLocale().toString(r.tokensGenerated));
+    if (r.tokensPerSecond > 0)
+        text += tr(" (%1 tokens/s)").arg(r.tokensPerSecond, 0, 'f', 0);
+    if (r.lastMeanReward >= 0)
+        text += tr("; last batch scored %1 of 100 with version %2").arg(r.lastMeanReward * 100, 0, 'f', 0).arg(r.policyVersion);
+    if (r.outboxBatches > 0)
+        text += r.outboxBatches == 1 ? tr("; 1 batch waiting to be sent") : tr("; %1 batches waiting to be sent").arg(r.outboxBatches);
+    if (!r.lastRejection.isEmpty() && r.batchesRejected > 0)
+        text += tr("; last rejection: %1").arg(r.lastRejection);
+    return text;
 }
 
 QString DashboardPage::modelText(const EngineSnapshot &s)

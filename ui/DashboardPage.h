@@ -18,6 +18,7 @@ public:
     QString stateTitleText() const;
     QString whyText() const;
     static QString modelText(const cohort::EngineSnapshot &snapshot); // the "Model" row
+    static QString rolloutsText(const cohort::EngineSnapshot &snapshot); // the "Rollouts" row
 
 public Q_SLOTS:
     void showSnapshot(const cohort::EngineSnapshot &snapshot);
@@ -46,6 +47,7 @@ private:
     QLabel *m_processMemory = nullptr;
     QLabel *m_joinedTask = nullptr;
     QLabel *m_model = nullptr;
+    QLabel *m_rollouts = nullptr;
     bool m_userPaused = false;
 };
 

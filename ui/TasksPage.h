@@ -48,7 +48,7 @@ private:
     QPushButton *m_leaveButton = nullptr;
     QList<TaskInfo> m_tasks;
     QString m_joinedTaskId;
-    QStringList m_joinableKinds;
+    QStringList m_joinableKinds{QStringLiteral("rl")}; // kinds this build has a work loop for
 };
 
 } // namespace cohort

@@ -23,7 +23,7 @@ QJsonObject RlTaskConfig::toJson() const
         {QStringLiteral("warmup_batch"), warmupBatch},
         {QStringLiteral("learning_rate"), learningRate},
         {QStringLiteral("warmup_learning_rate"), warmupLearningRate},
-        {QStringLiteral("min_mean_logprob"), minMeanLogProb},
+        {QStringLiteral("plausibility_margin"), plausibilityMargin},
         {QStringLiteral("model"),
          QJsonObject{{QStringLiteral("d_model"), model.dModel},
                      {QStringLiteral("n_layers"), model.nLayers},
@@ -50,7 +50,7 @@ Expected<RlTaskConfig> RlTaskConfig::fromJson(const QJsonObject &json)
     c.warmupBatch = int(r.optionalInteger(QStringLiteral("warmup_batch"), c.warmupBatch, 1, 4096));
     c.learningRate = r.optionalNumber(QStringLiteral("learning_rate"), c.learningRate, 1e-8, 1);
     c.warmupLearningRate = r.optionalNumber(QStringLiteral("warmup_learning_rate"), c.warmupLearningRate, 1e-8, 1);
-    c.minMeanLogProb = r.optionalNumber(QStringLiteral("min_mean_logprob"), c.minMeanLogProb, -1000, 0);
+    c.plausibilityMargin = r.optionalNumber(QStringLiteral("plausibility_margin"), c.plausibilityMargin, 0.01, 100);
     JsonReader m(r.optionalObject(QStringLiteral("model")), QStringLiteral("rl model"));
     c.model.dModel = int(m.optionalInteger(QStringLiteral("d_model"), c.model.dModel, 8, 8192));
     c.model.nLayers = int(m.optionalInteger(QStringLiteral("n_layers"), c.model.nLayers, 1, 128));

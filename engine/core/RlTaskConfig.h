@@ -31,7 +31,10 @@ struct RlTaskConfig {
     int warmupBatch = 32;
     double learningRate = 5e-4;   // GRPO
     double warmupLearningRate = 2e-3;
-    double minMeanLogProb = -5.0; // verification: a rollout the claimed version would not plausibly produce is refused
+    // Verification until TOPLOC: under the version that sampled them, honest tokens' log-probabilities average minus
+    // the entropy of their distributions. A batch whose mean (log p + entropy) falls below -margin nats (or one
+    // sample below -6 x margin) was not sampled from that version and is refused.
+    double plausibilityMargin = 1.0;
     RlModelShape model;
 
     QJsonObject toJson() const;

@@ -127,7 +127,7 @@ void RlCoordinator::onVerdict(const QString &submissionId, bool confirmed, const
     if (!updated)
         qCWarning(lcHub) << "verdict for" << submissionId << "not stored:" << updated.error();
     qCInfo(lcHub).nospace() << "submission " << submissionId << (confirmed ? " confirmed" : " refused") << " (" << reason
-                            << ", mean log-prob " << meanLogProb << ")";
+                            << ", log p + entropy " << meanLogProb << " nats/token)";
 }
 
 void RlCoordinator::registerRoutes(ApiServer &server)

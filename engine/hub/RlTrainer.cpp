@@ -43,6 +43,9 @@ std::vector<std::string> toStd(const QStringList &list)
 }
 
 QString qs(const std::string &s) { return QString::fromStdString(s); }
+
+// Versions kept beyond the staleness window for batches still waiting in the trainer's queue.
+constexpr int kVerificationSlack = 4;
 } // namespace
 
 RlTrainer::RlTrainer(QString taskId, RlTaskConfig config, QString stateDir, QObject *parent)
@@ -183,8 +186,9 @@ void RlTrainer::applyPublished()
         m_versions[version] = std::move(m_unpublished);
     m_latestVersion = version;
     // Versions older than the staleness window can no longer be submitted against: forget them (memory and disk).
+    // A few more are kept because batches accepted just before this version appeared may still be in the queue.
     for (auto it = m_versions.begin(); it != m_versions.end();) {
-        if (it->first < version - m_config.asyncLevel) {
+        if (it->first < version - m_config.asyncLevel - kVerificationSlack) {
             QFile::remove(versionPath(it->first));
             it = m_versions.erase(it);
         } else {
@@ -226,30 +230,33 @@ void RlTrainer::submit(const ValidatedBatch &batch)
             prompts.push_back(g.promptTokens);
             completions.push_back(s.tokens);
         }
-    auto scored = claimed->scoreCompletions(prompts, completions, float(m_config.temperature));
+    std::vector<std::vector<float>> entropies;
+    auto scored = claimed->scoreCompletions(prompts, completions, float(m_config.temperature), &entropies);
     if (!scored) {
         Q_EMIT verdict(batch.submissionId, false, QStringLiteral("scoring failed: %1").arg(qs(scored.error)), 0);
         return;
     }
-    // Plausibility: sampled text has a typical per-token log-probability under the model that sampled it.
-    // Text the claimed version would not produce (hand-written answers, another model) falls far below.
-    double total = 0;
+    // Plausibility: a token sampled from a distribution has E[log p] = -entropy, so honest batches have a mean
+    // (log p + entropy) near 0. Text the claimed version would not produce (hand-written answers, another model,
+    // another version) falls well below. TOPLOC proofs will make this check exact.
+    double excess = 0;
     qint64 count = 0;
     double worstSample = 0;
-    for (const auto &row : *scored) {
+    for (size_t i = 0; i < scored->size(); ++i) {
         double sum = 0;
-        for (float lp : row)
-            sum += lp;
-        total += sum;
-        count += qint64(row.size());
-        if (!row.empty())
-            worstSample = std::min(worstSample, sum / double(row.size()));
+        for (size_t j = 0; j < (*scored)[i].size(); ++j)
+            sum += double((*scored)[i][j]) + double(entropies[i][j]);
+        excess += sum;
+        count += qint64((*scored)[i].size());
+        if (!(*scored)[i].empty())
+            worstSample = std::min(worstSample, sum / double((*scored)[i].size()));
     }
-    const double mean = count ? total / double(count) : 0;
-    if (mean < m_config.minMeanLogProb || worstSample < 2 * m_config.minMeanLogProb) {
+    const double mean = count ? excess / double(count) : 0;
+    if (mean < -m_config.plausibilityMargin || worstSample < -6 * m_config.plausibilityMargin) {
         Q_EMIT verdict(batch.submissionId, false,
-                       QStringLiteral("version %1 would not plausibly produce these rollouts (mean log-prob %2, worst sample %3)")
-                           .arg(batch.version).arg(mean, 0, 'f', 2).arg(worstSample, 0, 'f', 2),
+                       QStringLiteral("version %1 would not plausibly produce these rollouts (log-prob %2 nats/token below "
+                                      "its entropy, worst sample %3)")
+                           .arg(batch.version).arg(-mean, 0, 'f', 2).arg(-worstSample, 0, 'f', 2),
                        mean);
         return;
     }

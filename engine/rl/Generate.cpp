@@ -48,7 +48,9 @@ struct Sampler {
         for (int i = 0; i < V; ++i) {
             if (!std::isfinite(logits[i]))
                 return -1;
-            logp[size_t(i)] = double(logits[i]) / double(temperature);
+            // BOS and PAD are never generated (Policy::Impl::logits pins them the same way on the reference path).
+            const bool never = V == ByteTokenizer::kVocabSize && (i == ByteTokenizer::kBos || i == ByteTokenizer::kPad);
+            logp[size_t(i)] = (never ? kNeverLogit : double(logits[i])) / double(temperature);
             mx = std::max(mx, logp[size_t(i)]);
         }
         double sum = 0;

@@ -117,7 +117,16 @@ at::Tensor Policy::Impl::forwardHidden(const at::Tensor &tokens, KvCache *cache)
     return at::layer_norm(x, {d}, lnfW, lnfB, config.normEps);
 }
 
-at::Tensor Policy::Impl::logits(const at::Tensor &hidden) const { return at::linear(hidden, head); }
+at::Tensor Policy::Impl::logits(const at::Tensor &hidden) const
+{
+    at::Tensor out = at::linear(hidden, head);
+    // A completion never contains BOS or PAD: with the byte vocabulary their logits are pinned far below the rest,
+    // so sampling, scoring and training all see the same distribution over bytes and EOS (Sampler does the same).
+    if (config.vocabSize == ByteTokenizer::kVocabSize)
+        out = out.index_fill(-1, at::tensor({int64_t(ByteTokenizer::kBos), int64_t(ByteTokenizer::kPad)}, at::kLong).to(out.device()),
+                             kNeverLogit);
+    return out;
+}
 
 at::Tensor Policy::Impl::decodeStep(const at::Tensor &tokens, const at::Tensor &pos, const at::Tensor &rows,
                                     int64_t maxPos, KvCache &cache) const
@@ -330,7 +339,8 @@ Result<Policy> Policy::clone() const
 
 Result<std::vector<std::vector<float>>> Policy::scoreCompletions(const std::vector<std::vector<int32_t>> &prompts,
                                                                  const std::vector<std::vector<int32_t>> &completions,
-                                                                 float temperature)
+                                                                 float temperature,
+                                                                 std::vector<std::vector<float>> *entropies)
 {
     using R = Result<std::vector<std::vector<float>>>;
     const PolicyConfig &c = m_impl->config;
@@ -352,6 +362,8 @@ Result<std::vector<std::vector<float>>> Policy::scoreCompletions(const std::vect
         T = std::max<int64_t>(T, int64_t(len));
     }
     std::vector<std::vector<float>> out(prompts.size());
+    if (entropies)
+        entropies->assign(prompts.size(), {});
     try {
         c10::InferenceMode guard;
         // Chunks bound the [B, T, V] logits on big vocabularies.
@@ -370,10 +382,16 @@ Result<std::vector<std::vector<float>>> Policy::scoreCompletions(const std::vect
             // Double precision like generate()'s sampler, so both agree to float rounding of the logits.
             at::Tensor logp = at::log_softmax(m_impl->logits(hidden).to(at::kCPU, at::kDouble).div_(double(temperature)), -1);
             auto acc = logp.accessor<double, 3>();
+            at::Tensor entropy;
+            if (entropies)
+                entropy = -(logp.exp() * logp).sum(-1); // [B, T]
             for (size_t r = begin; r < end; ++r) {
                 const int64_t lp = int64_t(prompts[r].size());
-                for (size_t j = 0; j < completions[r].size(); ++j)
+                for (size_t j = 0; j < completions[r].size(); ++j) {
                     out[r].push_back(float(acc[int64_t(r - begin)][lp - 1 + int64_t(j)][completions[r][j]]));
+                    if (entropies)
+                        (*entropies)[r].push_back(float(entropy[int64_t(r - begin)][lp - 1 + int64_t(j)].item<double>()));
+                }
             }
         }
     } catch (const std::exception &e) {

@@ -16,6 +16,10 @@ namespace cohort::rl {
 
 struct PackedWeights;
 
+// The logit given to ids a completion may never contain (BOS, PAD): far below any real logit, but finite so that
+// p * log p stays 0 instead of NaN.
+inline constexpr double kNeverLogit = -1e4;
+
 struct LayerWeights {
     at::Tensor ln1w, ln1b, qkvw, qkvb, outw, outb, ln2w, ln2b, fc1w, fc1b, fc2w, fc2b;
 };

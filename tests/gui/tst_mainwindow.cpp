@@ -57,6 +57,26 @@ private Q_SLOTS:
         QVERIFY(DashboardPage::modelText(s).endsWith(QStringLiteral("download failed: disk full")));
     }
 
+    void dashboardShowsRolloutWork()
+    {
+        EngineSnapshot s;
+        QCOMPARE(DashboardPage::rolloutsText(s), QStringLiteral("none yet"));
+        s.rollouts.batchesAccepted = 3;
+        s.rollouts.tokensGenerated = 1234;
+        s.rollouts.tokensPerSecond = 812.4;
+        s.rollouts.lastMeanReward = 0.456;
+        s.rollouts.policyVersion = 7;
+        s.rollouts.outboxBatches = 1;
+        const QString text = DashboardPage::rolloutsText(s);
+        QVERIFY2(text.startsWith(QStringLiteral("3 batches accepted")), qPrintable(text));
+        QVERIFY(text.contains(QStringLiteral("812 tokens/s")));
+        QVERIFY(text.contains(QStringLiteral("scored 46 of 100 with version 7")));
+        QVERIFY(text.contains(QStringLiteral("1 batch waiting to be sent")));
+        s.rollouts.batchesRejected = 1;
+        s.rollouts.lastRejection = QStringLiteral("stale_version");
+        QVERIFY(DashboardPage::rolloutsText(s).endsWith(QStringLiteral("last rejection: stale_version")));
+    }
+
     void dashboardShowsSnapshot()
     {
         MainWindow window;
@@ -243,13 +263,10 @@ private Q_SLOTS:
         page->findChild<QPushButton *>(QStringLiteral("joinButton"))->click();
         QVERIFY2(page->noteText().contains(QStringLiteral("Joining DiLoCo tasks is coming in a later version")),
                  qPrintable(page->noteText()));
-        QVERIFY(page->selectTask(QStringLiteral("arith-rl")));
-        page->joinSelected();
-        QVERIFY(page->noteText().contains(QStringLiteral("Joining RL tasks is coming in a later version")));
         QCOMPARE(joins.count(), 0); // nothing was sent to the engine
 
-        // A build with a work loop only has to declare the kind joinable.
-        page->setJoinableKinds({QStringLiteral("rl")});
+        // RL tasks have a work loop in this build: joining goes to the engine.
+        QVERIFY(page->selectTask(QStringLiteral("arith-rl")));
         page->joinSelected();
         QCOMPARE(joins.count(), 1);
         QCOMPARE(joins.first().first().toString(), QStringLiteral("arith-rl"));

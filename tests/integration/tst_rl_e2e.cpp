@@ -24,7 +24,7 @@ namespace {
 // A tiny RL task so the warm-up and every trainer step take a moment, not minutes.
 const char kCatalogue[] = R"({"tasks":[{"id":"mini-rl","kind":"rl","title":"Mini sorting","reward_rate":2.0,
   "rl":{"environments":["sort-digits","reverse"],"prompts_per_batch":4,"samples_per_prompt":4,"max_new_tokens":10,
-        "batches_per_step":1,"steps_per_version":1,"warmup_steps":15,"warmup_batch":16,"async_level":2,
+        "batches_per_step":1,"steps_per_version":2,"warmup_steps":40,"warmup_batch":16,"async_level":2,
         "model":{"d_model":32,"n_layers":1,"n_heads":2,"d_ff":64,"max_seq_len":48}}}]})";
 } // namespace
 
@@ -137,9 +137,18 @@ private Q_SLOTS:
         QVERIFY(progress.value(QStringLiteral("steps")).toInt() >= 2);
         QVERIFY(progress.value(QStringLiteral("accepted_batches")).toInt() >= 6);
         QVERIFY(!progress.value(QStringLiteral("curve")).toArray().isEmpty());
-        QCOMPARE(rollouts(*a).value(QStringLiteral("batches_rejected")).toInt(), 0);
+        // Honest nodes are never refused for what they sent; a batch may only come too late (the trainer moved on).
+        for (ChildProcess *node : {a.get(), b.get()}) {
+            const QJsonObject r = rollouts(*node);
+            QVERIFY2(r.value(QStringLiteral("batches_rejected")).toInt() <= r.value(QStringLiteral("batches_accepted")).toInt() / 4,
+                     QJsonDocument(r).toJson().constData());
+            const QString last = r.value(QStringLiteral("last_rejection")).toString();
+            QVERIFY2(last.isEmpty() || last.contains(QStringLiteral("too old")), qPrintable(last));
+        }
+        QVERIFY(!hub->errors().contains(QStringLiteral("reward_mismatch")));
+        QVERIFY(!hub->errors().contains(QStringLiteral("bad_token")));
         QVERIFY(hub->errors().contains(QStringLiteral("confirmed")));     // verified against the claimed version
-        QVERIFY(hub->errors().contains(QStringLiteral("warm-up: 15 supervised steps")));
+        QVERIFY(hub->errors().contains(QStringLiteral("warm-up: 40 supervised steps")));
         int code = -1;
         QVERIFY(a->terminateAndWait(15'000, &code));
         QVERIFY(b->terminateAndWait(15'000, &code));
