@@ -49,7 +49,8 @@ private Q_SLOTS:
 
         controller.joinTask(QStringLiteral("arith-rl"));
         QTRY_COMPARE_WITH_TIMEOUT(controller.snapshot().joinedTaskId, QStringLiteral("arith-rl"), 5000);
-        QVERIFY(controller.snapshot().why.contains(QStringLiteral("cannot run rl work yet")));
+        // The embedded hub starts the task's trainer (warm-up); the node says it waits for that first policy.
+        QTRY_VERIFY_WITH_TIMEOUT(controller.snapshot().why.contains(QStringLiteral("first policy")), 5000);
         controller.joinTask(QStringLiteral("no-such-task"));
         QTRY_VERIFY_WITH_TIMEOUT(hasEvent(events, QStringLiteral("no task 'no-such-task'")), 5000);
 
