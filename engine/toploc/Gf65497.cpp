@@ -33,14 +33,26 @@ std::optional<std::vector<uint32_t>> interpolate(std::span<const uint32_t> xs, s
         x[i] = xs[i] % kP;
         d[i] = ys[i] % kP;
     }
-    // Divided differences in place: afterwards d[j] = f[x_0, ..., x_j]. A zero denominator means duplicate xs.
+    // Divided differences in place: afterwards d[j] = f[x_0, ..., x_j]. Each level needs k - level inverses of
+    // x[i] - x[i - level]; they are batch-inverted (one extended Euclid per level, three multiplications per
+    // element) since k^2/2 separate inversions would dominate a proof. A zero denominator means duplicate xs.
+    std::vector<uint32_t> prefix(k), inv(k);
     for (size_t level = 1; level < k; ++level) {
-        for (size_t i = k - 1; i >= level; --i) {
-            const auto inv = inverse(sub(x[i], x[i - level]));
-            if (!inv)
-                return std::nullopt;
-            d[i] = mul(sub(d[i], d[i - 1]), *inv);
+        uint32_t running = 1;
+        for (size_t i = level; i < k; ++i) {
+            prefix[i] = running; // product of the denominators before i
+            running = mul(running, sub(x[i], x[i - level]));
         }
+        const auto all = inverse(running);
+        if (!all)
+            return std::nullopt;
+        uint32_t suffix = *all; // inverse of the product of denominators level..i
+        for (size_t i = k - 1; i >= level; --i) {
+            inv[i] = mul(suffix, prefix[i]);
+            suffix = mul(suffix, sub(x[i], x[i - level]));
+        }
+        for (size_t i = k - 1; i >= level; --i)
+            d[i] = mul(sub(d[i], d[i - 1]), inv[i]);
     }
     // Expand P(x) = d0 + (x - x0)(d1 + (x - x1)(d2 + ...)) from the innermost bracket outwards; `poly` holds the
     // current bracket in the monomial basis, and each step multiplies it by (x - x_j) and adds d_j.

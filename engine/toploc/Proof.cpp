@@ -27,22 +27,35 @@ std::vector<size_t> topK(const float *values, size_t n, int k)
     if (k <= 0 || values == nullptr || n == 0)
         return {};
     const size_t keep = std::min(n, size_t(k));
-    // NaN gets magnitude -1 so the comparison below is a strict total order (no NaN comparisons, index tie-break).
-    auto magnitude = [values](size_t i) {
+    // NaN gets magnitude -1 so `better` is a strict total order (no NaN comparisons, index tie-break).
+    struct Entry {
+        float magnitude;
+        size_t index;
+    };
+    auto better = [](const Entry &a, const Entry &b) {
+        return a.magnitude != b.magnitude ? a.magnitude > b.magnitude : a.index < b.index;
+    };
+    // One pass with a heap of the best `keep` so far, its worst entry on top: most values cost one comparison,
+    // which matters at 32 x 4096 values per chunk. Indices arrive in increasing order, so a newcomer only displaces
+    // the worst on a strictly larger magnitude (an equal one loses the index tie-break).
+    std::vector<Entry> heap;
+    heap.reserve(keep);
+    for (size_t i = 0; i < n; ++i) {
         const float v = values[i];
-        return std::isnan(v) ? -1.0f : std::fabs(v);
-    };
-    auto before = [&](size_t a, size_t b) {
-        const float ma = magnitude(a), mb = magnitude(b);
-        return ma != mb ? ma > mb : a < b;
-    };
-    std::vector<size_t> order(n);
-    for (size_t i = 0; i < n; ++i)
-        order[i] = i;
-    if (keep < n)
-        std::nth_element(order.begin(), order.begin() + std::ptrdiff_t(keep), order.end(), before);
-    order.resize(keep);
-    std::sort(order.begin(), order.end(), before);
+        const Entry e{std::isnan(v) ? -1.0f : std::fabs(v), i};
+        if (heap.size() < keep) {
+            heap.push_back(e);
+            std::push_heap(heap.begin(), heap.end(), better);
+        } else if (e.magnitude > heap.front().magnitude) {
+            std::pop_heap(heap.begin(), heap.end(), better);
+            heap.back() = e;
+            std::push_heap(heap.begin(), heap.end(), better);
+        }
+    }
+    std::sort(heap.begin(), heap.end(), better);
+    std::vector<size_t> order(heap.size());
+    for (size_t i = 0; i < heap.size(); ++i)
+        order[i] = heap[i].index;
     return order;
 }
 

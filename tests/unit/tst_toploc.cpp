@@ -205,6 +205,26 @@ private Q_SLOTS:
         QVERIFY(topK(nullptr, 7, 3).empty());
     }
 
+    // The one-pass heap selection agrees with a full stable sort by magnitude, ties and NaNs included.
+    void topKMatchesFullSort()
+    {
+        std::mt19937_64 rng(21);
+        std::uniform_int_distribution<int> level(-40, 40); // few distinct magnitudes: many ties
+        for (size_t n : {1u, 127u, 128u, 129u, 5000u}) {
+            std::vector<float> v(n);
+            for (float &x : v)
+                x = level(rng) == 40 ? std::nanf("") : float(level(rng)) / 8.0f;
+            std::vector<size_t> reference(n);
+            for (size_t i = 0; i < n; ++i)
+                reference[i] = i;
+            auto magnitude = [&v](size_t i) { return std::isnan(v[i]) ? -1.0f : std::fabs(v[i]); };
+            std::stable_sort(reference.begin(), reference.end(),
+                             [&](size_t a, size_t b) { return magnitude(a) > magnitude(b); });
+            reference.resize(std::min<size_t>(n, 128));
+            QCOMPARE(topK(v.data(), n, 128), reference);
+        }
+    }
+
     void serializationIs258BytesPerChunkAndRoundTrips()
     {
         const auto hidden = gaussian(70 * 64, 1);
