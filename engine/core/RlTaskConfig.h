@@ -33,7 +33,7 @@ struct RlTaskConfig {
     double warmupLearningRate = 2e-3;
     // Verification until TOPLOC: under the version that sampled them, honest tokens' log-probabilities average minus
     // the entropy of their distributions. A batch whose mean (log p + entropy) falls below -margin nats (or one
-    // sample below -6 x margin) was not sampled from that version and is refused.
+    // sample below -20 x margin) was not sampled from that version and is refused.
     double plausibilityMargin = 1.0;
     RlModelShape model;
 

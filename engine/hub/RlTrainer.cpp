@@ -46,6 +46,9 @@ QString qs(const std::string &s) { return QString::fromStdString(s); }
 
 // Versions kept beyond the staleness window for batches still waiting in the trainer's queue.
 constexpr int kVerificationSlack = 4;
+
+// A single sample is refused only when its tokens average this many margins below their entropy.
+constexpr double kSampleMarginFactor = 20;
 } // namespace
 
 RlTrainer::RlTrainer(QString taskId, RlTaskConfig config, QString stateDir, QObject *parent)
@@ -252,7 +255,9 @@ void RlTrainer::submit(const ValidatedBatch &batch)
             worstSample = std::min(worstSample, sum / double((*scored)[i].size()));
     }
     const double mean = count ? excess / double(count) : 0;
-    if (mean < -m_config.plausibilityMargin || worstSample < -6 * m_config.plausibilityMargin) {
+    // Per sample only tokens the version could essentially never sample count: short samples with one unlucky token
+    // run several nats below their entropy honestly (a 6-nat limit refused 0.55% of honest batches in a 15-minute run).
+    if (mean < -m_config.plausibilityMargin || worstSample < -kSampleMarginFactor * m_config.plausibilityMargin) {
         Q_EMIT verdict(batch.submissionId, false,
                        QStringLiteral("version %1 would not plausibly produce these rollouts (log-prob %2 nats/token below "
                                       "its entropy, worst sample %3)")

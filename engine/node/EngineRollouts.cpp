@@ -143,6 +143,10 @@ void Engine::onWork(const HubReply &reply)
         checkForCheckpoint(step);
         return;
     }
+    // Still inside the staleness window but behind: fetch the newest version in the background, so the next
+    // batches are made with it before this one's version falls out of the window.
+    if (m_snapshot.checkpointVersion < step)
+        checkForCheckpoint(step);
     const RlTaskConfig &cfg = *task->rl;
     RolloutJob job;
     job.taskId = task->id;

@@ -156,6 +156,38 @@ private Q_SLOTS:
         QCOMPARE(code, 0);
     }
 
+    void outboxKeepsWorkWhileTheHubIsDown()
+    {
+        QString url;
+        const QString hubDir = m_dir.filePath(QStringLiteral("hub-c"));
+        // Slow answers keep a submitted batch waiting for its ack most of the time: the hub dies under it.
+        auto hub = startHub(hubDir, &url, {QStringLiteral("--rollout-ack-delay-ms"), QStringLiteral("2000")});
+        QVERIFY(hub);
+        const QString port = url.section(QLatin1Char(':'), -1);
+        auto node = startNode(url, m_dir.filePath(QStringLiteral("patient")));
+        QVERIFY(node);
+        QTRY_VERIFY_WITH_TIMEOUT(rollouts(*node).value(QStringLiteral("batches_accepted")).toInt() >= 1 &&
+                                     rollouts(*node).value(QStringLiteral("outbox_batches")).toInt() >= 1,
+                                 120'000);
+        int code = -1;
+        QVERIFY(hub->terminateAndWait(15'000, &code));
+        // The unacknowledged batch stays in the outbox while the hub is away.
+        QTRY_VERIFY_WITH_TIMEOUT(node->errors().contains(QStringLiteral("kept in the outbox")), 60'000);
+        QVERIFY(rollouts(*node).value(QStringLiteral("outbox_batches")).toInt() >= 1);
+        const int acceptedBefore = rollouts(*node).value(QStringLiteral("batches_accepted")).toInt();
+        // The hub comes back on the same address with the same data: the node flushes its outbox first.
+        auto back = std::make_unique<ChildProcess>(
+            programPath(QStringLiteral("cohort-hub")),
+            QStringList{QStringLiteral("--port"), port, QStringLiteral("--data-dir"), hubDir, QStringLiteral("--catalogue"), catalogue(),
+                        QStringLiteral("--heartbeat-interval"), QStringLiteral("1")});
+        QVERIFY(back->start() && back->waitForOutput(QStringLiteral("listening on"), 20'000));
+        QTRY_VERIFY_WITH_TIMEOUT(rollouts(*node).value(QStringLiteral("batches_accepted")).toInt() > acceptedBefore &&
+                                     rollouts(*node).value(QStringLiteral("outbox_batches")).toInt() == 0,
+                                 90'000);
+        QVERIFY(node->terminateAndWait(15'000, &code));
+        QVERIFY(back->terminateAndWait(15'000, &code));
+    }
+
     void killedBeforeTheAckIsCreditedOnce()
     {
         QString url;
