@@ -147,6 +147,7 @@ void Engine::leaveTask()
     m_snapshot.joinedTaskId.clear();
     m_snapshot.checkpointVersion = 0;
     m_checkpointModelPath.clear();
+    m_rlThrottled = false;
     m_options.taskId.clear();
     if (m_worker) {
         m_worker->cancel();
@@ -218,6 +219,9 @@ void Engine::sampleSystem()
 void Engine::updateState()
 {
     m_inputs.retryInSeconds = secondsUntilRetry();
+    // Working while the RL loop has work in hand (asking, generating, submitting), not only during generation,
+    // so the state does not flicker to Idle between batches.
+    m_inputs.working = m_generating || m_rlBusy || m_rlThrottled;
     const ResolvedState resolved = resolveState(m_inputs);
     if (resolved.state != m_snapshot.state || !m_snapshot.stateSince.isValid()) {
         if (m_snapshot.stateSince.isValid())

@@ -125,6 +125,8 @@ private:
     QTimer m_rlTimer;
     QTimer m_earningsTimer;
     bool m_rlBusy = false;             // a work request, a generation or a submission is in flight
+    bool m_generating = false;         // the compute thread is generating a batch
+    bool m_rlThrottled = false;        // the hub's trainer asked us to wait (back-pressure)
     std::unique_ptr<EarningsStore> m_earningsStore; // <data>/cohort.sqlite; null if it cannot be opened
     QString m_earningsHub;                          // which ledger the cache entries belong to
 };

@@ -103,7 +103,8 @@ void Engine::onWork(const HubReply &reply)
     if (!reply.ok()) {
         m_rlBusy = false;
         if (reply.errorCode == QLatin1String("busy")) {
-            rlRetryLater(1); // back-pressure from the trainer: ask again in a moment
+            m_rlThrottled = true; // back-pressure from the trainer: still at work, ask again in a moment
+            rlRetryLater(1);
             return;
         }
         if (reply.errorCode == QLatin1String("warming_up")) {
@@ -122,6 +123,7 @@ void Engine::onWork(const HubReply &reply)
         QTimer::singleShot(0, this, &Engine::rlKick);
         return;
     }
+    m_rlThrottled = false;
     JsonReader r(reply.body, QStringLiteral("work"));
     const QString workId = r.string(QStringLiteral("work_id"), 64);
     const int step = int(r.integer(QStringLiteral("step"), 1, 1 << 30));
@@ -165,7 +167,7 @@ void Engine::onWork(const HubReply &reply)
         rlRetryLater(300);
         return;
     }
-    m_inputs.working = true;
+    m_generating = true;
     refreshActivityDetail();
     updateState();
     QMetaObject::invokeMethod(m_worker, [worker = m_worker, job] { worker->run(job); }, Qt::QueuedConnection);
@@ -173,7 +175,7 @@ void Engine::onWork(const HubReply &reply)
 
 void Engine::onRolloutsGenerated(const RolloutJobResult &result)
 {
-    m_inputs.working = false;
+    m_generating = false;
     if (m_stopping)
         return;
     if (!result.error.isEmpty()) {
@@ -330,8 +332,11 @@ void Engine::onEarnings(const EarningsReport &report, bool fromCache)
 QString Engine::rolloutActivity(const TaskInfo &task) const
 {
     const RolloutStats &s = m_snapshot.rollouts;
-    if (m_inputs.working)
+    if (m_generating)
         return QStringLiteral("%1: generating rollouts with policy v%2").arg(task.id).arg(m_snapshot.checkpointVersion);
+    if (m_rlThrottled)
+        return QStringLiteral("%1: waiting for the hub's trainer to take the next batch (%2 accepted so far)")
+            .arg(task.id).arg(s.batchesAccepted);
     if (m_snapshot.checkpointVersion <= 0)
         return QStringLiteral("%1: waiting for the first policy version").arg(task.id);
     QString text = QStringLiteral("%1: policy v%2, %3 batches accepted").arg(task.id).arg(m_snapshot.checkpointVersion).arg(s.batchesAccepted);
