@@ -60,11 +60,12 @@ std::optional<std::vector<uint32_t>> interpolate(std::span<const uint32_t> xs, s
     poly[0] = d[k - 1];
     size_t degree = 0;
     for (size_t j = k - 1; j-- > 0;) {
-        // poly * (x - x_j): shift up by one, subtract x_j * poly.
+        // poly * (x - x_j): shift up by one, add (p - x_j) * poly; one reduction per term (the sum fits 64 bits).
+        const uint64_t minusX = (kP - x[j]) % kP;
         poly[degree + 1] = poly[degree];
         for (size_t i = degree; i > 0; --i)
-            poly[i] = sub(poly[i - 1], mul(x[j], poly[i]));
-        poly[0] = sub(d[j], mul(x[j], poly[0]));
+            poly[i] = reduce(poly[i - 1] + minusX * poly[i]);
+        poly[0] = reduce(d[j] + minusX * poly[0]);
         ++degree;
     }
     return poly;
@@ -76,7 +77,7 @@ template <typename T> uint32_t horner(std::span<const T> coefficients, uint32_t 
     const uint32_t xr = x % kP;
     uint32_t acc = 0;
     for (size_t i = coefficients.size(); i-- > 0;)
-        acc = add(mul(acc, xr), uint32_t(coefficients[i]) % kP);
+        acc = reduce(uint64_t(acc) * xr + uint64_t(coefficients[i]) % kP); // one reduction per step
     return acc;
 }
 } // namespace
