@@ -24,6 +24,7 @@ QJsonObject RlTaskConfig::toJson() const
         {QStringLiteral("learning_rate"), learningRate},
         {QStringLiteral("warmup_learning_rate"), warmupLearningRate},
         {QStringLiteral("plausibility_margin"), plausibilityMargin},
+        {QStringLiteral("toploc"), toploc},
         {QStringLiteral("model"),
          QJsonObject{{QStringLiteral("d_model"), model.dModel},
                      {QStringLiteral("n_layers"), model.nLayers},
@@ -50,6 +51,7 @@ Expected<RlTaskConfig> RlTaskConfig::fromJson(const QJsonObject &json)
     c.warmupBatch = int(r.optionalInteger(QStringLiteral("warmup_batch"), c.warmupBatch, 1, 4096));
     c.learningRate = r.optionalNumber(QStringLiteral("learning_rate"), c.learningRate, 1e-8, 1);
     c.warmupLearningRate = r.optionalNumber(QStringLiteral("warmup_learning_rate"), c.warmupLearningRate, 1e-8, 1);
+    c.toploc = r.optionalBool(QStringLiteral("toploc"), c.toploc);
     c.plausibilityMargin = r.optionalNumber(QStringLiteral("plausibility_margin"), c.plausibilityMargin, 0.01, 100);
     JsonReader m(r.optionalObject(QStringLiteral("model")), QStringLiteral("rl model"));
     c.model.dModel = int(m.optionalInteger(QStringLiteral("d_model"), c.model.dModel, 8, 8192));

@@ -35,6 +35,9 @@ struct RlTaskConfig {
     // the entropy of their distributions. A batch whose mean (log p + entropy) falls below -margin nats (or one
     // sample below -20 x margin) was not sampled from that version and is refused.
     double plausibilityMargin = 1.0;
+    // TOPLOC: every sample carries a proof (258 bytes per 32 generated tokens) of the final-norm hidden states that
+    // produced it; the hub re-runs prefill with the claimed version and checks it (prime-stack.md §3).
+    bool toploc = true;
     RlModelShape model;
 
     QJsonObject toJson() const;

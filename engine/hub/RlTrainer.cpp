@@ -5,6 +5,7 @@
 #include "rl/Tokenizer.h"
 #include "rl/Trainer.h"
 #include "rl/WorkSampling.h"
+#include "toploc/Verify.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -233,8 +234,9 @@ void RlTrainer::submit(const ValidatedBatch &batch)
             prompts.push_back(g.promptTokens);
             completions.push_back(s.tokens);
         }
-    std::vector<std::vector<float>> entropies;
-    auto scored = claimed->scoreCompletions(prompts, completions, float(m_config.temperature), &entropies);
+    std::vector<std::vector<float>> entropies, hidden;
+    auto scored = claimed->scoreCompletions(prompts, completions, float(m_config.temperature), &entropies,
+                                            m_config.toploc ? &hidden : nullptr);
     if (!scored) {
         Q_EMIT verdict(batch.submissionId, false, QStringLiteral("scoring failed: %1").arg(qs(scored.error)), 0);
         return;
@@ -265,7 +267,49 @@ void RlTrainer::submit(const ValidatedBatch &batch)
                        mean);
         return;
     }
-    Q_EMIT verdict(batch.submissionId, true, QStringLiteral("verified against version %1").arg(batch.version), mean);
+    QString toplocSummary;
+    if (m_config.toploc) {
+        // TOPLOC: the claimed version's own prefill must reproduce the committed top-128 hidden values of every
+        // 32-token chunk (exponents and mantissas within the thresholds of prime-stack.md §3.2).
+        const size_t dim = size_t(claimed->config().dModel);
+        int chunks = 0, worstMatches = 128, worstPoints = 128;
+        double worstMean = 0;
+        size_t row = 0;
+        for (size_t g = 0; g < batch.groups.size(); ++g) {
+            for (size_t i = 0; i < batch.groups[g].samples.size(); ++i, ++row) {
+                const RolloutSampleData &sample = batch.groups[g].samples[i];
+                const toploc::VerifyReport report = toploc::verifyProofs(sample.proofs, hidden[row].data(), sample.tokens.size(), dim);
+                for (size_t c = 0; c < report.chunks.size(); ++c) {
+                    const toploc::ChunkVerdict &v = report.chunks[c];
+                    ++chunks;
+                    if (v.points > 0 && double(v.expMatches) / v.points < double(worstMatches) / worstPoints) {
+                        worstMatches = v.expMatches;
+                        worstPoints = v.points;
+                    }
+                    worstMean = std::max(worstMean, v.mantissaMean);
+                    if (!v.accepted) {
+                        Q_EMIT verdict(batch.submissionId, false,
+                                       QStringLiteral("TOPLOC proof failed for group %1 sample %2 chunk %3 against version %4: "
+                                                      "%5/%6 exponent matches, mantissa error mean %7, median %8")
+                                           .arg(g).arg(i).arg(c).arg(batch.version).arg(v.expMatches).arg(v.points)
+                                           .arg(v.mantissaMean, 0, 'f', 2).arg(v.mantissaMedian, 0, 'f', 2),
+                                       mean);
+                        return;
+                    }
+                }
+                if (!report.accepted) {
+                    Q_EMIT verdict(batch.submissionId, false,
+                                   QStringLiteral("TOPLOC proof for group %1 sample %2 refused: %3").arg(g).arg(i)
+                                       .arg(qs(report.error)),
+                                   mean);
+                    return;
+                }
+            }
+        }
+        toplocSummary = QStringLiteral("; TOPLOC: %1 chunks, worst %2/%3 exponent matches, worst mantissa mean %4")
+                            .arg(chunks).arg(worstMatches).arg(worstPoints).arg(worstMean, 0, 'f', 2);
+    }
+    Q_EMIT verdict(batch.submissionId, true, QStringLiteral("verified against version %1%2").arg(batch.version).arg(toplocSummary), mean);
     m_buffer.push_back(batch);
     m_bufferLogProbs.push_back(std::move(*scored));
     if (int(m_buffer.size()) >= m_config.batchesPerStep)

@@ -127,6 +127,18 @@ IntakeResult checkSubmission(const QJsonObject &body, const QString &nodeId, con
                 else
                     text.push_back(char(id));
             }
+            if (cfg.toploc) {
+                // The proof's shape is checked here (cheap); whether it matches the model is the trainer's job.
+                const QJsonValue proof = samples[s].toObject().value(QStringLiteral("proof"));
+                const auto bytes = QByteArray::fromBase64Encoding(proof.toString().toLatin1(), QByteArray::AbortOnBase64DecodingErrors);
+                if (!proof.isString() || !bytes)
+                    return reject(QStringLiteral("bad_proof"), at + QStringLiteral(": field 'proof': expected base64 TOPLOC proofs"));
+                auto decoded = toploc::decode(std::string_view(bytes.decoded.constData(), size_t(bytes.decoded.size())),
+                                              toploc::chunkCount(sample.tokens.size()));
+                if (!decoded)
+                    return reject(QStringLiteral("bad_proof"), at + QStringLiteral(": ") + QString::fromStdString(decoded.error));
+                sample.proofs = std::move(*decoded.value);
+            }
             const rl::Environment *env = rl::findEnvironment(problem.environment);
             sample.reward = env->score(problem, text, sample.finished).total;
             if (!std::isfinite(claimed) || std::abs(claimed - sample.reward) > kRewardTolerance)

@@ -5,6 +5,7 @@
 #include "core/TaskInfo.h"
 #include "hub/Ledger.h"
 #include "rl/Environment.h"
+#include "toploc/Proof.h"
 
 #include <QJsonObject>
 #include <optional>
@@ -17,6 +18,7 @@ struct RolloutSampleData {
     bool finished = false;
     double reward = 0;           // recomputed by the hub
     double advantage = 0;        // recomputed by the hub
+    std::vector<toploc::ChunkProof> proofs; // TOPLOC, one per 32 tokens (task with toploc on)
 };
 
 struct RolloutGroupData {

@@ -161,6 +161,7 @@ void Engine::onWork(const HubReply &reply)
     job.temperature = cfg.temperature;
     job.topP = cfg.topP;
     job.samplingSeed = QRandomGenerator::system()->generate64();
+    job.toploc = cfg.toploc;
     if (int(job.problems.size()) != cfg.promptsPerBatch) {
         emitEvent(EngineEvent::error(QStringLiteral("rollouts"), QStringLiteral("This version does not know the task's environments (%1)")
                                                                    .arg(cfg.environments.join(QStringLiteral(", ")))));
@@ -201,7 +202,10 @@ void Engine::onRolloutsGenerated(const RolloutJobResult &result)
             QJsonArray tokens;
             for (int32_t t : s.tokens)
                 tokens.append(t);
-            samples.append(QJsonObject{{QStringLiteral("tokens"), tokens}, {QStringLiteral("reward"), s.reward}});
+            QJsonObject sample{{QStringLiteral("tokens"), tokens}, {QStringLiteral("reward"), s.reward}};
+            if (!s.proof.isEmpty())
+                sample.insert(QStringLiteral("proof"), QString::fromLatin1(s.proof.toBase64()));
+            samples.append(sample);
         }
         groups.append(QJsonObject{{QStringLiteral("prompt"), QString::fromStdString(result.job.problems[i].prompt)},
                                   {QStringLiteral("samples"), samples}});
@@ -220,7 +224,9 @@ void Engine::onRolloutsGenerated(const RolloutJobResult &result)
     }
     stats.outboxBatches = m_outbox->count();
     qCInfo(lcEngine).nospace() << "rollouts: " << result.tokens << " tokens in " << result.seconds << " s ("
-                               << stats.tokensPerSecond << " tok/s), mean reward " << result.meanReward << " with v"
+                               << stats.tokensPerSecond << " tok/s, TOPLOC proofs "
+                               << (result.seconds > 0 ? 100 * result.proofSeconds / result.seconds : 0)
+                               << "% of it), mean reward " << result.meanReward << " with v"
                                << result.job.version << "; submitting " << entry.submissionId;
     refreshActivityDetail();
     updateState();

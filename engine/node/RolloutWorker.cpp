@@ -3,6 +3,7 @@
 #include "rl/Policy.h"
 #include "rl/Tokenizer.h"
 #include "rl/WorkSampling.h"
+#include "toploc/Proof.h"
 
 #include <QElapsedTimer>
 
@@ -52,6 +53,7 @@ void RolloutWorker::run(const RolloutJob &job)
     sampling.topP = float(job.topP);
     sampling.maxNewTokens = job.maxNewTokens;
     sampling.seed = job.samplingSeed;
+    sampling.captureHidden = job.toploc;
     auto generated = m_policy->generate(prompts, sampling, &m_cancel);
     if (!generated) {
         result.error = QString::fromStdString(generated.error);
@@ -73,6 +75,14 @@ void RolloutWorker::run(const RolloutJob &job)
                 if (id < 256)
                     text.push_back(char(id));
             s.reward = env ? env->score(p, text, c.finished).total : 0.0;
+            if (job.toploc) {
+                QElapsedTimer proofClock;
+                proofClock.start();
+                const std::string bytes = toploc::serialize(
+                    toploc::buildProofs(c.hidden.data(), c.tokens.size(), size_t(m_policy->config().dModel)));
+                s.proof = QByteArray(bytes.data(), qsizetype(bytes.size()));
+                result.proofSeconds += double(proofClock.nsecsElapsed()) / 1e9;
+            }
             rewardSum += s.reward;
             result.tokens += qint64(c.tokens.size());
             group.push_back(std::move(s));

@@ -28,12 +28,14 @@ struct RolloutJob {
     double temperature = 1.0;
     double topP = 1.0;
     quint64 samplingSeed = 0;
+    bool toploc = true; // build a TOPLOC proof for every sample
 };
 
 struct RolloutSampleResult {
     std::vector<int32_t> tokens;
     bool finished = false;
     double reward = 0;
+    QByteArray proof; // serialized TOPLOC chunk proofs (258 bytes per 32 tokens); empty without TOPLOC
 };
 
 struct RolloutJobResult {
@@ -42,6 +44,7 @@ struct RolloutJobResult {
     std::vector<std::vector<RolloutSampleResult>> groups; // per problem, G samples
     qint64 tokens = 0;
     double seconds = 0;
+    double proofSeconds = 0; // of `seconds`, spent building TOPLOC proofs
     double meanReward = 0;
 };
 

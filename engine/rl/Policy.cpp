@@ -340,7 +340,8 @@ Result<Policy> Policy::clone() const
 Result<std::vector<std::vector<float>>> Policy::scoreCompletions(const std::vector<std::vector<int32_t>> &prompts,
                                                                  const std::vector<std::vector<int32_t>> &completions,
                                                                  float temperature,
-                                                                 std::vector<std::vector<float>> *entropies)
+                                                                 std::vector<std::vector<float>> *entropies,
+                                                                 std::vector<std::vector<float>> *hiddenStates)
 {
     using R = Result<std::vector<std::vector<float>>>;
     const PolicyConfig &c = m_impl->config;
@@ -364,6 +365,8 @@ Result<std::vector<std::vector<float>>> Policy::scoreCompletions(const std::vect
     std::vector<std::vector<float>> out(prompts.size());
     if (entropies)
         entropies->assign(prompts.size(), {});
+    if (hiddenStates)
+        hiddenStates->assign(prompts.size(), {});
     try {
         c10::InferenceMode guard;
         // Chunks bound the [B, T, V] logits on big vocabularies.
@@ -385,12 +388,21 @@ Result<std::vector<std::vector<float>>> Policy::scoreCompletions(const std::vect
             at::Tensor entropy;
             if (entropies)
                 entropy = -(logp.exp() * logp).sum(-1); // [B, T]
+            at::Tensor states;
+            if (hiddenStates)
+                states = hidden.to(at::kCPU, at::kFloat).contiguous(); // [B, T, d], final-norm output
+            const int64_t d = c.dModel;
             for (size_t r = begin; r < end; ++r) {
                 const int64_t lp = int64_t(prompts[r].size());
                 for (size_t j = 0; j < completions[r].size(); ++j) {
                     out[r].push_back(float(acc[int64_t(r - begin)][lp - 1 + int64_t(j)][completions[r][j]]));
                     if (entropies)
                         (*entropies)[r].push_back(float(entropy[int64_t(r - begin)][lp - 1 + int64_t(j)].item<double>()));
+                    if (hiddenStates) {
+                        // The state that produced completion token j sits one position before it.
+                        const float *row = states.data_ptr<float>() + (int64_t(r - begin) * T + lp - 1 + int64_t(j)) * d;
+                        (*hiddenStates)[r].insert((*hiddenStates)[r].end(), row, row + d);
+                    }
                 }
             }
         }

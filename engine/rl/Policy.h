@@ -62,11 +62,14 @@ public:
     // Teacher-forced log-probabilities of each completion token given prompt + preceding completion tokens,
     // with logits divided by `temperature`. Used by the hub to score rollouts; matches generate()'s logProbs.
     // With `entropies`, also the entropy of the distribution each token was drawn from (same shape): an honest
-    // sample's log-probabilities average about minus that entropy.
+    // sample's log-probabilities average about minus that entropy. With `hiddenStates`, the final-norm state that
+    // produced each completion token (tokens x dModel per completion, as generate()'s captureHidden): the
+    // verifier's side of a TOPLOC proof.
     Result<std::vector<std::vector<float>>> scoreCompletions(const std::vector<std::vector<int32_t>> &prompts,
                                                              const std::vector<std::vector<int32_t>> &completions,
                                                              float temperature = 1.0f,
-                                                             std::vector<std::vector<float>> *entropies = nullptr);
+                                                             std::vector<std::vector<float>> *entropies = nullptr,
+                                                             std::vector<std::vector<float>> *hiddenStates = nullptr);
 
     // The fused CPU decoder (on by default; only used on CPU). Off = the LibTorch reference path, for tests and
     // benchmarks; both give the same log-probabilities to float rounding.

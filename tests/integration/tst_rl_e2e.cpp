@@ -147,7 +147,8 @@ private Q_SLOTS:
         }
         QVERIFY(!hub->errors().contains(QStringLiteral("reward_mismatch")));
         QVERIFY(!hub->errors().contains(QStringLiteral("bad_token")));
-        QVERIFY(hub->errors().contains(QStringLiteral("confirmed")));     // verified against the claimed version
+        QVERIFY(hasLine(*hub, QStringLiteral("confirmed"), QStringLiteral("TOPLOC: "))); // proofs checked by prefill
+        QVERIFY(!hub->errors().contains(QStringLiteral("TOPLOC proof failed")));       // honest nodes always pass
         QVERIFY(hub->errors().contains(QStringLiteral("warm-up: 40 supervised steps")));
         int code = -1;
         QVERIFY(a->terminateAndWait(15'000, &code));

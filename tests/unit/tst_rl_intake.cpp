@@ -6,6 +6,7 @@
 #include "hub/RolloutIntake.h"
 #include "rl/Tokenizer.h"
 #include "rl/WorkSampling.h"
+#include "toploc/Proof.h"
 
 #include <QJsonArray>
 #include <QTemporaryDir>
@@ -29,6 +30,7 @@ TaskInfo rlTask()
     c.samplesPerPrompt = 4;
     c.maxNewTokens = 6;
     c.asyncLevel = 2;
+    c.toploc = false; // proofs have their own test below
     t.rl = c;
     return t;
 }
@@ -177,6 +179,49 @@ private Q_SLOTS:
         QVERIFY(!r.batch.has_value());
         QCOMPARE(r.code, code);
         QVERIFY(!r.message.isEmpty());
+    }
+
+    void toplocProofsAreRequiredAndShapeChecked()
+    {
+        TaskInfo task = rlTask();
+        task.rl->toploc = true;
+        const WorkRecord w = workFor();
+        QJsonObject body = honestSubmission(w);
+        QCOMPARE(checkSubmission(body, kNode, task, w, 5).code, QStringLiteral("bad_proof")); // no proofs at all
+        // Give every sample a well-formed proof for its token count (one chunk each).
+        QJsonArray groups = body.value(QStringLiteral("groups")).toArray();
+        for (qsizetype g = 0; g < groups.size(); ++g) {
+            QJsonObject group = groups[g].toObject();
+            QJsonArray samples = group.value(QStringLiteral("samples")).toArray();
+            for (qsizetype s = 0; s < samples.size(); ++s) {
+                QJsonObject sample = samples[s].toObject();
+                const size_t tokens = size_t(sample.value(QStringLiteral("tokens")).toArray().size());
+                std::vector<float> hidden(tokens * 16);
+                for (size_t i = 0; i < hidden.size(); ++i)
+                    hidden[i] = float(i % 7) - 3.0f + float(i) * 0.01f;
+                const std::string proof = toploc::serialize(toploc::buildProofs(hidden.data(), tokens, 16));
+                sample.insert(QStringLiteral("proof"), QString::fromLatin1(QByteArray(proof.data(), qsizetype(proof.size())).toBase64()));
+                samples[s] = sample;
+            }
+            group.insert(QStringLiteral("samples"), samples);
+            groups[g] = group;
+        }
+        body.insert(QStringLiteral("groups"), groups);
+        const IntakeResult ok = checkSubmission(body, kNode, task, w, 5);
+        QVERIFY2(ok.batch.has_value(), qPrintable(ok.message));
+        QCOMPARE(ok.batch->groups[0].samples[0].proofs.size(), size_t(1));
+        // Not base64, truncated, an extra chunk: each refused with a reason.
+        QCOMPARE(checkSubmission(withSample(body, 0, 0, QStringLiteral("proof"), QStringLiteral("%%%")), kNode, task, w, 5).code,
+                 QStringLiteral("bad_proof"));
+        QCOMPARE(checkSubmission(withSample(body, 0, 0, QStringLiteral("proof"), QString::fromLatin1(QByteArray(100, 'x').toBase64())), kNode, task, w, 5).code,
+                 QStringLiteral("bad_proof"));
+        QCOMPARE(checkSubmission(withSample(body, 0, 0, QStringLiteral("proof"), 42), kNode, task, w, 5).code, QStringLiteral("bad_proof"));
+        const QByteArray one = QByteArray::fromBase64(body.value(QStringLiteral("groups")).toArray()[0].toObject()
+                                                          .value(QStringLiteral("samples")).toArray()[0].toObject()
+                                                          .value(QStringLiteral("proof")).toString().toLatin1());
+        const IntakeResult twoChunks = checkSubmission(withSample(body, 0, 0, QStringLiteral("proof"), QString::fromLatin1(QByteArray(one + one).toBase64())), kNode, task, w, 5);
+        QCOMPARE(twoChunks.code, QStringLiteral("bad_proof"));
+        QVERIFY(!twoChunks.message.isEmpty());
     }
 
     void workOfAnotherNodeOrAlreadySubmitted()
