@@ -7,6 +7,14 @@
 
 namespace cohort {
 
+std::vector<std::string> RlTaskConfig::environmentIds() const
+{
+    std::vector<std::string> ids;
+    for (const QString &id : environments)
+        ids.push_back(id.toStdString());
+    return ids;
+}
+
 QJsonObject RlTaskConfig::toJson() const
 {
     return QJsonObject{

@@ -5,6 +5,8 @@
 
 #include <QJsonObject>
 #include <QStringList>
+#include <string>
+#include <vector>
 
 namespace cohort {
 
@@ -40,6 +42,7 @@ struct RlTaskConfig {
     bool toploc = true;
     RlModelShape model;
 
+    std::vector<std::string> environmentIds() const; // for the Qt-free engine/rl functions
     QJsonObject toJson() const;
     static Expected<RlTaskConfig> fromJson(const QJsonObject &json);
     bool operator==(const RlTaskConfig &) const = default;

@@ -138,20 +138,31 @@ void RlCoordinator::registerRoutes(ApiServer &server)
     server.addRoute("GET", QStringLiteral("/v1/nodes/{id}/earnings"), [this](const ApiRequest &r) { return earnings(r); });
 }
 
-ApiResponse RlCoordinator::work(const ApiRequest &request)
+std::optional<ApiResponse> RlCoordinator::rlRequest(const ApiRequest &request, const TaskInfo **task,
+                                                    std::optional<NodeRecord> *node)
 {
     VerifiedRequest signer;
     if (auto refused = m_authenticate(request, &signer))
-        return *refused;
+        return refused;
     const QString taskId = request.params.value(QStringLiteral("id"));
-    const TaskInfo *task = m_catalogue.find(taskId);
-    if (!task)
+    *task = m_catalogue.find(taskId);
+    if (!*task)
         return unknownTask(taskId);
-    if (!task->rl)
+    if (!(*task)->rl)
         return ApiResponse::error(409, QStringLiteral("not_rl"), QStringLiteral("task %1 is not an RL task").arg(taskId));
-    const auto node = m_store.nodeByKey(signer.publicKey);
-    if (!node)
+    *node = m_store.nodeByKey(signer.publicKey);
+    if (!*node)
         return ApiResponse::error(403, QStringLiteral("not_registered"), QStringLiteral("register this node first"));
+    return std::nullopt;
+}
+
+ApiResponse RlCoordinator::work(const ApiRequest &request)
+{
+    const TaskInfo *task = nullptr;
+    std::optional<NodeRecord> node;
+    if (auto refused = rlRequest(request, &task, &node))
+        return *refused;
+    const QString taskId = task->id;
     ensureTrainer(taskId);
     TaskRuntime *runtime = m_tasks.value(taskId);
     const int latest = latestVersion(taskId);
@@ -189,18 +200,11 @@ ApiResponse RlCoordinator::work(const ApiRequest &request)
 
 ApiResponse RlCoordinator::rollouts(const ApiRequest &request)
 {
-    VerifiedRequest signer;
-    if (auto refused = m_authenticate(request, &signer))
+    const TaskInfo *task = nullptr;
+    std::optional<NodeRecord> node;
+    if (auto refused = rlRequest(request, &task, &node))
         return *refused;
-    const QString taskId = request.params.value(QStringLiteral("id"));
-    const TaskInfo *task = m_catalogue.find(taskId);
-    if (!task)
-        return unknownTask(taskId);
-    if (!task->rl)
-        return ApiResponse::error(409, QStringLiteral("not_rl"), QStringLiteral("task %1 is not an RL task").arg(taskId));
-    const auto node = m_store.nodeByKey(signer.publicKey);
-    if (!node)
-        return ApiResponse::error(403, QStringLiteral("not_registered"), QStringLiteral("register this node first"));
+    const QString taskId = task->id;
     auto body = parseJsonObject(request.body, 8 << 20);
     if (!body)
         return ApiResponse::error(400, QStringLiteral("bad_request"), body.error());

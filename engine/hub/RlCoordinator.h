@@ -3,6 +3,7 @@
 // runs one trainer per RL task on a compute thread (started when the first node joins the task) and publishes
 // the trainer's versions through SHARDCAST. Lives in the hub's thread.
 #include "hub/ApiTypes.h"
+#include "hub/HubStore.h"
 #include "hub/Ledger.h"
 #include "hub/RolloutIntake.h"
 
@@ -15,7 +16,6 @@
 namespace cohort {
 
 class ApiServer;
-class HubStore;
 class RlTrainer;
 class TaskCatalogue;
 struct VerifiedRequest;
@@ -57,6 +57,8 @@ private:
         int inFlight = 0;             // batches queued to the trainer and not yet verified
     };
 
+    // The common checks of the signed RL routes: signature, known RL task, registered node. Fills task and node.
+    std::optional<ApiResponse> rlRequest(const ApiRequest &request, const TaskInfo **task, std::optional<NodeRecord> *node);
     ApiResponse work(const ApiRequest &request);
     ApiResponse rollouts(const ApiRequest &request);
     ApiResponse earnings(const ApiRequest &request);

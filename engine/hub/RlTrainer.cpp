@@ -35,13 +35,6 @@ rl::GrpoConfig grpoConfigFor(const RlTaskConfig &config, double learningRate)
     return g;
 }
 
-std::vector<std::string> toStd(const QStringList &list)
-{
-    std::vector<std::string> out;
-    for (const QString &s : list)
-        out.push_back(s.toStdString());
-    return out;
-}
 
 QString qs(const std::string &s) { return QString::fromStdString(s); }
 
@@ -120,7 +113,7 @@ void RlTrainer::bootstrap(int latestPublished)
         for (int step = 0; step < m_config.warmupSteps; ++step) {
             if (m_cancel)
                 return;
-            const auto problems = rl::problemsForWork(toStd(m_config.environments), stream.next(), m_config.warmupBatch);
+            const auto problems = rl::problemsForWork(m_config.environmentIds(), stream.next(), m_config.warmupBatch);
             std::vector<rl::SupervisedSample> batch;
             for (const rl::Problem &p : problems) {
                 rl::SupervisedSample s;

@@ -21,13 +21,6 @@ IntakeResult reject(const QString &code, const QString &message)
     return r;
 }
 
-std::vector<std::string> toStd(const QStringList &list)
-{
-    std::vector<std::string> out;
-    for (const QString &s : list)
-        out.push_back(s.toStdString());
-    return out;
-}
 } // namespace
 
 QString submissionIdOf(const QJsonObject &body)
@@ -64,7 +57,7 @@ IntakeResult checkSubmission(const QJsonObject &body, const QString &nodeId, con
                       QStringLiteral("rollouts from version %1 are too old: the latest is %2 and at most %3 versions behind are accepted")
                           .arg(version).arg(latestVersion).arg(cfg.asyncLevel));
 
-    const std::vector<rl::Problem> problems = rl::problemsForWork(toStd(cfg.environments), work->seed, cfg.promptsPerBatch);
+    const std::vector<rl::Problem> problems = rl::problemsForWork(cfg.environmentIds(), work->seed, cfg.promptsPerBatch);
     if (int(problems.size()) != cfg.promptsPerBatch)
         return reject(QStringLiteral("task_misconfigured"), QStringLiteral("the task's environments produce no problems"));
     if (groups.size() != cfg.promptsPerBatch)

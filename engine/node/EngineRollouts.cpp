@@ -24,13 +24,6 @@ namespace cohort {
 namespace {
 constexpr int kEarningsRefreshMs = 60'000;
 
-std::vector<std::string> toStd(const QStringList &list)
-{
-    std::vector<std::string> out;
-    for (const QString &s : list)
-        out.push_back(s.toStdString());
-    return out;
-}
 } // namespace
 
 void Engine::startRolloutMachinery()
@@ -155,7 +148,7 @@ void Engine::onWork(const HubReply &reply)
     job.workId = workId;
     job.version = m_snapshot.checkpointVersion;
     job.modelPath = m_checkpointModelPath;
-    job.problems = rl::problemsForWork(toStd(cfg.environments), seed, cfg.promptsPerBatch);
+    job.problems = rl::problemsForWork(cfg.environmentIds(), seed, cfg.promptsPerBatch);
     job.samplesPerPrompt = cfg.samplesPerPrompt;
     job.maxNewTokens = cfg.maxNewTokens;
     job.temperature = cfg.temperature;
