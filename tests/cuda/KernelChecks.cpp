@@ -174,6 +174,42 @@ const char *patternName(Pattern pattern)
     return "?";
 }
 
+std::string QuantCase::name() const { return format("n=%zu u%d %s", n, bits, patternName(pattern)); }
+
+std::string TopKCase::name() const { return format("%zux%zu k=%d %s", tokens, dim, k, patternName(pattern)); }
+
+std::vector<QuantCase> quantCases()
+{
+    std::vector<QuantCase> cases;
+    for (const size_t n : {size_t(1), size_t(7), size_t(1023), size_t(4097), size_t(65537), (size_t(1) << 22) + 3})
+        for (const int bits : {8, 16})
+            for (const Pattern p : {Pattern::Gaussian, Pattern::Offset, Pattern::Ties, Pattern::Special,
+                                    Pattern::NonFinite, Pattern::Constant})
+                cases.push_back({n, bits, p});
+    return cases;
+}
+
+std::vector<TopKCase> topKCases()
+{
+    std::vector<TopKCase> cases;
+    const std::pair<size_t, size_t> shapes[] = {{1, 1}, {3, 7}, {33, 5}, {32, 4}, {97, 256}, {64, 4096}, {45, 1023}};
+    for (const auto &[tokens, dim] : shapes)
+        for (const Pattern p : {Pattern::Gaussian, Pattern::Ties, Pattern::Bf16Grid, Pattern::Special,
+                                Pattern::NonFinite, Pattern::Constant})
+            cases.push_back({tokens, dim, toploc::kTopK, p});
+    cases.push_back({70, 33, 1, Pattern::Ties});
+    cases.push_back({70, 33, 1000, Pattern::Bf16Grid});
+    cases.push_back({64, 64, 1024, Pattern::Ties});
+    return cases;
+}
+
+std::string run(const QuantCase &c) { return quantMatches(c.n, c.bits, c.pattern, c.n * 131 + uint64_t(c.bits)); }
+
+std::string run(const TopKCase &c)
+{
+    return topKMatches(c.tokens, c.dim, toploc::kChunkTokens, c.k, c.pattern, c.tokens * 7919 + c.dim);
+}
+
 std::string quantMatches(size_t n, int bits, Pattern pattern, uint64_t seed)
 {
     const std::vector<float> values = makeValues(n, pattern, seed);

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace cohort::kernelchecks {
 
@@ -19,6 +20,25 @@ enum class Pattern {
     Constant,    // every value the same
 };
 const char *patternName(Pattern pattern);
+
+// The standard matrix both runners use: odd sizes (1, 7, 1023, 4097, 65537, 2^22 + 3) x uint8/uint16 x patterns,
+// and chunk shapes (partial last chunks, chunks smaller than k, the reference width 256, a Llama-8B-like 4096).
+struct QuantCase {
+    size_t n;
+    int bits;
+    Pattern pattern;
+    std::string name() const;
+};
+struct TopKCase {
+    size_t tokens, dim;
+    int k;
+    Pattern pattern;
+    std::string name() const;
+};
+std::vector<QuantCase> quantCases();
+std::vector<TopKCase> topKCases();
+std::string run(const QuantCase &c);  // quantMatches with a seed derived from the case
+std::string run(const TopKCase &c);   // topKMatches with chunks of toploc::kChunkTokens
 
 // computeParams, quantize, dequantize and dequantizeAccumulate (uint8 when bits == 8, else uint16) on n values.
 // For NaN/inf inputs both sides must refuse computeParams and then agree on the codes and the NonFinite report of

@@ -10,7 +10,6 @@
 #include <QTest>
 
 using namespace cohort;
-using kernelchecks::Pattern;
 
 #define REQUIRE_GPU()                                                                                                 \
     do {                                                                                                              \
@@ -51,54 +50,32 @@ private Q_SLOTS:
     void quantization_data()
     {
         REQUIRE_GPU(); // skips the whole function (one line instead of one per row)
-        QTest::addColumn<qulonglong>("n");
-        QTest::addColumn<int>("bits");
-        QTest::addColumn<int>("pattern");
-        const Pattern patterns[] = {Pattern::Gaussian, Pattern::Offset, Pattern::Ties, Pattern::Special,
-                                    Pattern::NonFinite, Pattern::Constant};
-        for (const qulonglong n : {1ull, 7ull, 1023ull, 4097ull, 65537ull, (1ull << 22) + 3})
-            for (const int bits : {8, 16})
-                for (const Pattern p : patterns)
-                    QTest::addRow("n=%llu u%d %s", n, bits, kernelchecks::patternName(p)) << n << bits << int(p);
+        QTest::addColumn<int>("index");
+        const auto cases = kernelchecks::quantCases();
+        for (size_t i = 0; i < cases.size(); ++i)
+            QTest::newRow(cases[i].name().c_str()) << int(i);
     }
     void quantization()
     {
         REQUIRE_GPU();
-        QFETCH(qulonglong, n);
-        QFETCH(int, bits);
-        QFETCH(int, pattern);
-        const std::string diff = kernelchecks::quantMatches(size_t(n), bits, Pattern(pattern), n * 131 + uint64_t(bits));
+        QFETCH(int, index);
+        const std::string diff = kernelchecks::run(kernelchecks::quantCases()[size_t(index)]);
         QVERIFY2(diff.empty(), diff.c_str());
     }
 
     void chunkTopK_data()
     {
         REQUIRE_GPU();
-        QTest::addColumn<qulonglong>("tokens");
-        QTest::addColumn<qulonglong>("dim");
-        QTest::addColumn<int>("k");
-        QTest::addColumn<int>("pattern");
-        const Pattern patterns[] = {Pattern::Gaussian, Pattern::Ties, Pattern::Bf16Grid, Pattern::Special,
-                                    Pattern::NonFinite, Pattern::Constant};
-        // (tokens, dim): partial last chunks, chunks smaller than k, the reference width, a Llama-8B-like width.
-        const std::pair<qulonglong, qulonglong> shapes[] = {{1, 1}, {3, 7}, {33, 5}, {32, 4}, {97, 256}, {64, 4096}, {45, 1023}};
-        for (const auto &[tokens, dim] : shapes)
-            for (const Pattern p : patterns)
-                QTest::addRow("%llux%llu k=128 %s", tokens, dim, kernelchecks::patternName(p))
-                    << tokens << dim << toploc::kTopK << int(p);
-        QTest::addRow("k=1") << 70ull << 33ull << 1 << int(Pattern::Ties);
-        QTest::addRow("k=1000") << 70ull << 33ull << 1000 << int(Pattern::Bf16Grid);
-        QTest::addRow("k=1024") << 64ull << 64ull << 1024 << int(Pattern::Ties);
+        QTest::addColumn<int>("index");
+        const auto cases = kernelchecks::topKCases();
+        for (size_t i = 0; i < cases.size(); ++i)
+            QTest::newRow(cases[i].name().c_str()) << int(i);
     }
     void chunkTopK()
     {
         REQUIRE_GPU();
-        QFETCH(qulonglong, tokens);
-        QFETCH(qulonglong, dim);
-        QFETCH(int, k);
-        QFETCH(int, pattern);
-        const std::string diff = kernelchecks::topKMatches(size_t(tokens), size_t(dim), toploc::kChunkTokens, k,
-                                                           Pattern(pattern), tokens * 7919 + dim);
+        QFETCH(int, index);
+        const std::string diff = kernelchecks::run(kernelchecks::topKCases()[size_t(index)]);
         QVERIFY2(diff.empty(), diff.c_str());
     }
 
