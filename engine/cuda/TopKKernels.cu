@@ -72,10 +72,19 @@ __global__ void __launch_bounds__(kThreads) chunkTopKKernel(const float *hidden,
             for (unsigned b = tid; b < 256; b += kThreads)
                 histogram[b] = 0;
             __syncthreads();
-            for (uint32_t i = tid; i < n; i += kThreads) {
-                const uint32_t m = magnitudeKey(x[i]);
-                if ((m & mask) == prefix)
-                    atomicAdd(&histogram[(m >> shift) & 0xFFu], 1u);
+            // Warp-aggregated: values cluster in a few bins (the top byte is mostly the exponent), so lanes with
+            // the same bin add once. The loop runs the same number of times in every thread (full-mask sync).
+            for (uint32_t base = 0; base < n; base += kThreads) {
+                const uint32_t i = base + tid;
+                uint32_t bin = 256; // no bin: out of range, or not under the prefix
+                if (i < n) {
+                    const uint32_t m = magnitudeKey(x[i]);
+                    if ((m & mask) == prefix)
+                        bin = (m >> shift) & 0xFFu;
+                }
+                const unsigned peers = __match_any_sync(0xFFFFFFFFu, bin);
+                if (bin < 256 && (tid & 31u) == unsigned(__ffs(int(peers)) - 1))
+                    atomicAdd(&histogram[bin], unsigned(__popc(peers)));
             }
             __syncthreads();
             if (tid == 0) {
