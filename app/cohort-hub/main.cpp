@@ -40,6 +40,8 @@ int main(int argc, char *argv[])
     const QCommandLineOption pollOption(QStringLiteral("poll-seconds"), QStringLiteral("With --relay-of: seconds between upstream checks (default 30)."), QStringLiteral("s"), QStringLiteral("30"));
     const QCommandLineOption ackDelayOption(QStringLiteral("rollout-ack-delay-ms"), QStringLiteral("Testing: answer rollout submissions this many ms late (default 0)."), QStringLiteral("ms"), QStringLiteral("0"));
     const QCommandLineOption trainOption(QStringLiteral("train"), QStringLiteral("Start the trainer of an RL task now instead of when the first node joins (repeatable)."), QStringLiteral("task"));
+    const QCommandLineOption unflagOption(QStringLiteral("unflag"), QStringLiteral("Lift a node's TOPLOC flag (node or node:task) in the hub database, then exit."), QStringLiteral("node[:task]"));
+    parser.addOption(unflagOption);
     parser.addOption(ackDelayOption);
     parser.addOption(trainOption);
     parser.addOptions({listenOption, portOption, dataOption, catalogueOption, heartbeatOption, publishOption, relayOption,
@@ -101,6 +103,18 @@ int main(int argc, char *argv[])
         QCoreApplication::quit();
     });
 
+    if (parser.isSet(unflagOption)) {
+        const QString spec = parser.value(unflagOption);
+        const qsizetype colon = spec.indexOf(QLatin1Char(':'));
+        const QString node = colon < 0 ? spec : spec.left(colon);
+        const QString task = colon < 0 ? QString() : spec.mid(colon + 1);
+        if (cohort::Status cleared = cohort::HubService::clearNodeFlag(config.dataDir, node, task); !cleared) {
+            std::fprintf(stderr, "cohort-hub: --unflag: %s\n", qPrintable(cleared.error()));
+            return 1;
+        }
+        std::fprintf(stdout, "cleared the TOPLOC flag of %s\n", qPrintable(spec));
+        return 0;
+    }
     if (parser.isSet(serveDirOption)) {
         // A plain relay for a copied tree: the same static server the hub uses for its own tree.
         cohort::shardcast::RelayServer relay(QDir(parser.value(serveDirOption)).absolutePath());

@@ -33,6 +33,12 @@ QJsonObject RlTaskConfig::toJson() const
         {QStringLiteral("warmup_learning_rate"), warmupLearningRate},
         {QStringLiteral("plausibility_margin"), plausibilityMargin},
         {QStringLiteral("toploc"), toploc},
+        {QStringLiteral("toploc_policy"),
+         QJsonObject{{QStringLiteral("min_exp_matches"), toplocPolicy.minExpMatches},
+                     {QStringLiteral("max_mantissa_mean"), toplocPolicy.maxMantissaMean},
+                     {QStringLiteral("max_mantissa_median"), toplocPolicy.maxMantissaMedian},
+                     {QStringLiteral("verify_fraction"), toplocPolicy.verifyFraction},
+                     {QStringLiteral("flag_after_failures"), toplocPolicy.flagAfterFailures}}},
         {QStringLiteral("model"),
          QJsonObject{{QStringLiteral("d_model"), model.dModel},
                      {QStringLiteral("n_layers"), model.nLayers},
@@ -61,6 +67,13 @@ Expected<RlTaskConfig> RlTaskConfig::fromJson(const QJsonObject &json)
     c.warmupLearningRate = r.optionalNumber(QStringLiteral("warmup_learning_rate"), c.warmupLearningRate, 1e-8, 1);
     c.toploc = r.optionalBool(QStringLiteral("toploc"), c.toploc);
     c.plausibilityMargin = r.optionalNumber(QStringLiteral("plausibility_margin"), c.plausibilityMargin, 0.01, 100);
+    JsonReader t(r.optionalObject(QStringLiteral("toploc_policy")), QStringLiteral("rl toploc_policy"));
+    RlToplocPolicy &tp = c.toplocPolicy;
+    tp.minExpMatches = int(t.optionalInteger(QStringLiteral("min_exp_matches"), tp.minExpMatches, 1, 128));
+    tp.maxMantissaMean = t.optionalNumber(QStringLiteral("max_mantissa_mean"), tp.maxMantissaMean, 0, 128);
+    tp.maxMantissaMedian = t.optionalNumber(QStringLiteral("max_mantissa_median"), tp.maxMantissaMedian, 0, 128);
+    tp.verifyFraction = t.optionalNumber(QStringLiteral("verify_fraction"), tp.verifyFraction, 0.01, 1);
+    tp.flagAfterFailures = int(t.optionalInteger(QStringLiteral("flag_after_failures"), tp.flagAfterFailures, 1, 1000000));
     JsonReader m(r.optionalObject(QStringLiteral("model")), QStringLiteral("rl model"));
     c.model.dModel = int(m.optionalInteger(QStringLiteral("d_model"), c.model.dModel, 8, 8192));
     c.model.nLayers = int(m.optionalInteger(QStringLiteral("n_layers"), c.model.nLayers, 1, 128));
@@ -71,6 +84,8 @@ Expected<RlTaskConfig> RlTaskConfig::fromJson(const QJsonObject &json)
         return fail(r.error());
     if (!m.ok())
         return fail(m.error());
+    if (!t.ok())
+        return fail(t.error());
     static const QRegularExpression idRe(QStringLiteral("^[a-z0-9][a-z0-9-]{0,31}$"));
     for (const QJsonValue &v : envs) {
         if (!v.isString() || !idRe.match(v.toString()).hasMatch())

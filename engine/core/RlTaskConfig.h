@@ -19,6 +19,19 @@ struct RlModelShape {
     bool operator==(const RlModelShape &) const = default;
 };
 
+// TOPLOC acceptance per chunk (prime-stack.md §3.2). The paper's 90/128, 10, 8 absorb bf16 GPU kernel noise; the
+// default here is for tasks that run in fp32, where an honest prefill reproduces the prover's bf16 bit patterns
+// almost exactly (worst honest chunk measured: 128/128 exponents, mantissa mean 0.01) while bf16 weights, 1e-3
+// weight noise or a changed prompt token give a mantissa mean of 0.1-2.8 (bench_toploc_detection).
+struct RlToplocPolicy {
+    int minExpMatches = 126;        // of 128 points
+    double maxMantissaMean = 0.05;  // mean |Δ mantissa| over the matching exponents
+    double maxMantissaMedian = 0;
+    double verifyFraction = 1.0;    // share of rollouts whose proofs the hub checks (chosen at random per rollout)
+    int flagAfterFailures = 3;      // proof failures after which the ledger flags a node (and the hub stops giving it work)
+    bool operator==(const RlToplocPolicy &) const = default;
+};
+
 struct RlTaskConfig {
     QStringList environments;     // ids from engine/rl (add-sub, sort-digits, reverse, linear-eq)
     int promptsPerBatch = 8;      // problems per work item
@@ -40,6 +53,7 @@ struct RlTaskConfig {
     // TOPLOC: every sample carries a proof (258 bytes per 32 generated tokens) of the final-norm hidden states that
     // produced it; the hub re-runs prefill with the claimed version and checks it (prime-stack.md §3).
     bool toploc = true;
+    RlToplocPolicy toplocPolicy;  // JSON "toploc_policy": {min_exp_matches, max_mantissa_mean, ...}
     RlModelShape model;
 
     std::vector<std::string> environmentIds() const; // for the Qt-free engine/rl functions

@@ -1,5 +1,7 @@
 #include "hub/HubService.h"
 
+#include "hub/Ledger.h"
+
 #include "core/Logging.h"
 #include "hub/ApiServer.h"
 #include "hub/HubStore.h"
@@ -9,6 +11,7 @@
 
 #include <QDateTime>
 #include <QDir>
+#include <QFileInfo>
 
 namespace cohort {
 
@@ -24,6 +27,17 @@ HubService::~HubService()
 {
     delete m_rl; // stops the trainer threads before the store they write to goes away
     m_rl = nullptr;
+}
+
+Status HubService::clearNodeFlag(const QString &dataDir, const QString &nodeId, const QString &taskId)
+{
+    const QString path = QDir(dataDir).filePath(QStringLiteral("hub.sqlite"));
+    if (!QFileInfo::exists(path))
+        return fail(QStringLiteral("no hub database at %1").arg(path));
+    auto store = HubStore::open(path);
+    if (!store)
+        return fail(store.error());
+    return Ledger((*store)->connectionName()).clearNodeFlag(nodeId, taskId);
 }
 
 Status HubService::start()

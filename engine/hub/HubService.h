@@ -49,6 +49,9 @@ public:
     ~HubService() override;
 
     Status start(); // opens the database, loads the catalogue, listens
+    // Operator action on a hub's database (running or not): forgets a node's TOPLOC proof failures and lifts its
+    // flag for one task, or for all tasks when taskId is empty.
+    static Status clearNodeFlag(const QString &dataDir, const QString &nodeId, const QString &taskId);
     quint16 port() const;
     QString url() const;
     QString hubKeyBase64() const { return m_identity ? m_identity->publicKeyBase64() : QString(); }

@@ -13,7 +13,7 @@
 namespace cohort {
 
 namespace {
-constexpr int kSchemaVersion = 2;
+constexpr int kSchemaVersion = 3;
 
 QJsonObject parseStoredJson(const QVariant &v)
 {
@@ -155,6 +155,30 @@ Status HubStore::migrate()
             q.exec(QStringLiteral("CREATE INDEX IF NOT EXISTS submissions_by_node ON submissions(node_id, created_at)")) &&
             q.exec(QStringLiteral("CREATE INDEX IF NOT EXISTS submissions_by_task ON submissions(task, version)")) &&
             q.exec(QStringLiteral("INSERT OR REPLACE INTO meta(key, value) VALUES('schema_version', '2')"));
+        if (!ok) {
+            const QString error = q.lastError().text();
+            db.rollback();
+            return fail(QStringLiteral("cannot upgrade the hub database schema in %1: %2").arg(m_path, error));
+        }
+        db.commit();
+    }
+    if (version < 3) {
+        // v3: TOPLOC verification statistics with each submission, and per-node proof failures (flags).
+        db.transaction();
+        const bool ok =
+            q.exec(QStringLiteral("ALTER TABLE submissions ADD COLUMN rollouts_checked INTEGER NOT NULL DEFAULT 0")) &&
+            q.exec(QStringLiteral("ALTER TABLE submissions ADD COLUMN proof_chunks INTEGER NOT NULL DEFAULT 0")) &&
+            q.exec(QStringLiteral("ALTER TABLE submissions ADD COLUMN proof_worst_exp INTEGER NOT NULL DEFAULT -1")) &&
+            q.exec(QStringLiteral("ALTER TABLE submissions ADD COLUMN proof_worst_points INTEGER NOT NULL DEFAULT 0")) &&
+            q.exec(QStringLiteral("ALTER TABLE submissions ADD COLUMN proof_worst_mean REAL NOT NULL DEFAULT -1")) &&
+            q.exec(QStringLiteral("ALTER TABLE submissions ADD COLUMN proof_worst_median REAL NOT NULL DEFAULT -1")) &&
+            q.exec(QStringLiteral("ALTER TABLE submissions ADD COLUMN proof_failed INTEGER NOT NULL DEFAULT 0")) &&
+            q.exec(QStringLiteral("ALTER TABLE submissions ADD COLUMN mean_log_prob REAL NOT NULL DEFAULT 0")) &&
+            q.exec(QStringLiteral("CREATE TABLE IF NOT EXISTS node_flags("
+                                  " node_id TEXT NOT NULL, task TEXT NOT NULL, proof_failures INTEGER NOT NULL DEFAULT 0,"
+                                  " last_failure_at INTEGER NOT NULL DEFAULT 0, flagged_at INTEGER NOT NULL DEFAULT 0,"
+                                  " reason TEXT NOT NULL DEFAULT '', PRIMARY KEY(node_id, task))")) &&
+            q.exec(QStringLiteral("INSERT OR REPLACE INTO meta(key, value) VALUES('schema_version', '3')"));
         if (!ok) {
             const QString error = q.lastError().text();
             db.rollback();

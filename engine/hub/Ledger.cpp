@@ -175,18 +175,123 @@ Status Ledger::recordSubmission(const SubmissionRecord &s)
     return {};
 }
 
-Expected<bool> Ledger::setVerdict(const QString &submissionId, bool confirmed, const QString &reason, qint64 nowMs)
+Expected<Ledger::VerdictOutcome> Ledger::setVerdict(const QString &submissionId, bool confirmed, const QString &reason,
+                                                    const VerificationStats &stats, int flagAfterFailures, qint64 nowMs)
 {
-    QSqlQuery q(QSqlDatabase::database(m_connection));
-    q.prepare(QStringLiteral("UPDATE submissions SET status=:status, reason=:reason, verified_at=:at"
+    QSqlDatabase db = QSqlDatabase::database(m_connection);
+    QSqlQuery q(db);
+    VerdictOutcome outcome;
+    db.transaction();
+    q.prepare(QStringLiteral("UPDATE submissions SET status=:status, reason=:reason, verified_at=:at,"
+                             " rollouts_checked=:checked, proof_chunks=:chunks, proof_worst_exp=:exp,"
+                             " proof_worst_points=:points, proof_worst_mean=:mean, proof_worst_median=:median,"
+                             " proof_failed=:failed, mean_log_prob=:logp"
                              " WHERE submission_id=:id AND status='accepted'"));
     q.bindValue(QStringLiteral(":status"), confirmed ? QStringLiteral("confirmed") : QStringLiteral("refused"));
     q.bindValue(QStringLiteral(":reason"), reason.isNull() ? QStringLiteral("") : reason);
     q.bindValue(QStringLiteral(":at"), nowMs);
+    q.bindValue(QStringLiteral(":checked"), stats.rolloutsChecked);
+    q.bindValue(QStringLiteral(":chunks"), stats.chunks);
+    q.bindValue(QStringLiteral(":exp"), stats.worstExpMatches);
+    q.bindValue(QStringLiteral(":points"), stats.worstPoints);
+    q.bindValue(QStringLiteral(":mean"), stats.worstMantissaMean);
+    q.bindValue(QStringLiteral(":median"), stats.worstMantissaMedian);
+    q.bindValue(QStringLiteral(":failed"), stats.proofFailed ? 1 : 0);
+    q.bindValue(QStringLiteral(":logp"), stats.meanLogProb);
     q.bindValue(QStringLiteral(":id"), submissionId);
+    if (!q.exec()) {
+        const QString error = q.lastError().text();
+        db.rollback();
+        return fail(QStringLiteral("cannot record the verdict: %1").arg(error));
+    }
+    outcome.updated = q.numRowsAffected() > 0;
+    if (outcome.updated && stats.proofFailed) {
+        const auto record = submission(submissionId);
+        QSqlQuery f(db);
+        f.prepare(QStringLiteral("INSERT INTO node_flags(node_id, task, proof_failures, last_failure_at, reason)"
+                                 " VALUES(:node, :task, 1, :at, :reason)"
+                                 " ON CONFLICT(node_id, task) DO UPDATE SET proof_failures=proof_failures+1,"
+                                 " last_failure_at=excluded.last_failure_at, reason=excluded.reason"));
+        f.bindValue(QStringLiteral(":node"), record ? record->nodeId : QString());
+        f.bindValue(QStringLiteral(":task"), record ? record->taskId : QString());
+        f.bindValue(QStringLiteral(":at"), nowMs);
+        f.bindValue(QStringLiteral(":reason"), reason.isNull() ? QStringLiteral("") : reason);
+        QSqlQuery flag(db);
+        flag.prepare(QStringLiteral("UPDATE node_flags SET flagged_at=:at"
+                                    " WHERE node_id=:node AND task=:task AND flagged_at=0 AND proof_failures>=:limit"));
+        flag.bindValue(QStringLiteral(":at"), nowMs);
+        flag.bindValue(QStringLiteral(":node"), record ? record->nodeId : QString());
+        flag.bindValue(QStringLiteral(":task"), record ? record->taskId : QString());
+        flag.bindValue(QStringLiteral(":limit"), std::max(1, flagAfterFailures));
+        if (!record || !f.exec() || !flag.exec()) {
+            const QString error = record ? QString(f.lastError().text() + flag.lastError().text()) : QStringLiteral("submission vanished");
+            db.rollback();
+            return fail(QStringLiteral("cannot record the proof failure: %1").arg(error));
+        }
+        const NodeFlag now = nodeFlag(record->nodeId, record->taskId);
+        outcome.proofFailures = now.proofFailures;
+        outcome.flagged = now.flaggedAtMs > 0;
+    }
+    if (!db.commit())
+        return fail(QStringLiteral("cannot record the verdict: %1").arg(db.lastError().text()));
+    return outcome;
+}
+
+std::optional<VerificationStats> Ledger::verificationStats(const QString &submissionId) const
+{
+    QSqlQuery q(QSqlDatabase::database(m_connection));
+    q.prepare(QStringLiteral("SELECT rollouts_checked, proof_chunks, proof_worst_exp, proof_worst_points, proof_worst_mean,"
+                             " proof_worst_median, proof_failed, mean_log_prob FROM submissions WHERE submission_id=:id"));
+    q.bindValue(QStringLiteral(":id"), submissionId);
+    if (!q.exec() || !q.next())
+        return std::nullopt;
+    VerificationStats s;
+    s.rolloutsChecked = q.value(0).toInt();
+    s.chunks = q.value(1).toInt();
+    s.worstExpMatches = q.value(2).toInt();
+    s.worstPoints = q.value(3).toInt();
+    s.worstMantissaMean = q.value(4).toDouble();
+    s.worstMantissaMedian = q.value(5).toDouble();
+    s.proofFailed = q.value(6).toInt() != 0;
+    s.meanLogProb = q.value(7).toDouble();
+    return s;
+}
+
+Ledger::NodeFlag Ledger::nodeFlag(const QString &nodeId, const QString &taskId) const
+{
+    QSqlQuery q(QSqlDatabase::database(m_connection));
+    q.prepare(QStringLiteral("SELECT proof_failures, flagged_at, reason FROM node_flags WHERE node_id=:node AND task=:task"));
+    q.bindValue(QStringLiteral(":node"), nodeId);
+    q.bindValue(QStringLiteral(":task"), taskId);
+    NodeFlag flag;
+    if (q.exec() && q.next()) {
+        flag.proofFailures = q.value(0).toInt();
+        flag.flaggedAtMs = q.value(1).toLongLong();
+        flag.reason = q.value(2).toString();
+    }
+    return flag;
+}
+
+int Ledger::flaggedNodeCount(const QString &taskId) const
+{
+    QSqlQuery q(QSqlDatabase::database(m_connection));
+    q.prepare(QStringLiteral("SELECT COUNT(*) FROM node_flags WHERE task=:task AND flagged_at>0"));
+    q.bindValue(QStringLiteral(":task"), taskId);
+    return q.exec() && q.next() ? q.value(0).toInt() : 0;
+}
+
+Status Ledger::clearNodeFlag(const QString &nodeId, const QString &taskId)
+{
+    QSqlQuery q(QSqlDatabase::database(m_connection));
+    q.prepare(QStringLiteral("DELETE FROM node_flags WHERE node_id=:node AND (task=:task OR :any=1)"));
+    q.bindValue(QStringLiteral(":node"), nodeId);
+    q.bindValue(QStringLiteral(":task"), taskId);
+    q.bindValue(QStringLiteral(":any"), taskId.isEmpty() ? 1 : 0);
     if (!q.exec())
-        return fail(QStringLiteral("cannot record the verdict: %1").arg(q.lastError().text()));
-    return q.numRowsAffected() > 0;
+        return fail(QStringLiteral("cannot clear the flag: %1").arg(q.lastError().text()));
+    if (q.numRowsAffected() == 0)
+        return fail(QStringLiteral("node %1 has no proof failures recorded%2").arg(nodeId, taskId.isEmpty() ? QString() : QStringLiteral(" for ") + taskId));
+    return {};
 }
 
 EarningsReport Ledger::earnings(const QString &nodeId, qint64 nowMs) const

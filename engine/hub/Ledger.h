@@ -8,6 +8,7 @@
 // retry with the same id (after a crash before the ack) gets the same answer and is credited once.
 #include "core/EarningsReport.h"
 #include "core/Expected.h"
+#include "hub/VerificationStats.h"
 
 #include <QByteArray>
 #include <QString>
@@ -55,8 +56,26 @@ public:
     std::optional<SubmissionRecord> submission(const QString &submissionId) const;
     // Stores the submission and marks its work item submitted, atomically. Fails if the id exists.
     Status recordSubmission(const SubmissionRecord &record);
-    // accepted -> confirmed / refused. Returns false if the submission is not in state accepted.
-    Expected<bool> setVerdict(const QString &submissionId, bool confirmed, const QString &reason, qint64 nowMs);
+    // accepted -> confirmed / refused, with the verification statistics. A failed TOPLOC proof also counts against
+    // the node for the task; at `flagAfterFailures` the node is flagged (the hub then hands it no more work).
+    struct VerdictOutcome {
+        bool updated = false;      // false if the submission was not in state accepted
+        int proofFailures = 0;     // the node's failed proofs for the task so far
+        bool flagged = false;      // the node is flagged for the task (now or before)
+    };
+    Expected<VerdictOutcome> setVerdict(const QString &submissionId, bool confirmed, const QString &reason,
+                                        const VerificationStats &stats, int flagAfterFailures, qint64 nowMs);
+    std::optional<VerificationStats> verificationStats(const QString &submissionId) const;
+
+    struct NodeFlag {
+        int proofFailures = 0;
+        qint64 flaggedAtMs = 0;    // 0: not flagged
+        QString reason;            // the last failure's reason
+    };
+    NodeFlag nodeFlag(const QString &nodeId, const QString &taskId) const;
+    int flaggedNodeCount(const QString &taskId) const;
+    // An operator's decision (cohort-hub --unflag): failures forgotten, work handed out again.
+    Status clearNodeFlag(const QString &nodeId, const QString &taskId);
 
     // Totals, today (UTC), last 7 days, per task and hourly history for the last 7 days.
     EarningsReport earnings(const QString &nodeId, qint64 nowMs) const;

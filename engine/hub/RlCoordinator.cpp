@@ -49,6 +49,7 @@ RlCoordinator::RlCoordinator(RlCoordinatorConfig config, HubStore &store, const 
       m_ledger(store.connectionName())
 {
     qRegisterMetaType<cohort::ValidatedBatch>();
+    qRegisterMetaType<cohort::VerificationStats>();
 }
 
 RlCoordinator::~RlCoordinator()
@@ -118,16 +119,27 @@ void RlCoordinator::onVersionReady(const QString &taskId, const QString &path, i
     Q_EMIT versionPublished(taskId, version);
 }
 
-void RlCoordinator::onVerdict(const QString &submissionId, bool confirmed, const QString &reason, double meanLogProb)
+void RlCoordinator::onVerdict(const QString &submissionId, bool confirmed, const QString &reason, const VerificationStats &stats)
 {
-    for (TaskRuntime *t : std::as_const(m_tasks))
-        if (t->trainer == sender())
-            t->inFlight = std::max(0, t->inFlight - 1);
-    auto updated = m_ledger.setVerdict(submissionId, confirmed, reason, QDateTime::currentMSecsSinceEpoch());
-    if (!updated)
-        qCWarning(lcHub) << "verdict for" << submissionId << "not stored:" << updated.error();
+    QString taskId;
+    for (auto it = m_tasks.cbegin(); it != m_tasks.cend(); ++it)
+        if (it.value()->trainer == sender()) {
+            it.value()->inFlight = std::max(0, it.value()->inFlight - 1);
+            taskId = it.key();
+        }
+    const TaskInfo *task = m_catalogue.find(taskId);
+    const int flagAfter = task && task->rl ? task->rl->toplocPolicy.flagAfterFailures : 3;
+    auto outcome = m_ledger.setVerdict(submissionId, confirmed, reason, stats, flagAfter, QDateTime::currentMSecsSinceEpoch());
+    if (!outcome)
+        qCWarning(lcHub) << "verdict for" << submissionId << "not stored:" << outcome.error();
     qCInfo(lcHub).nospace() << "submission " << submissionId << (confirmed ? " confirmed" : " refused") << " (" << reason
-                            << ", log p + entropy " << meanLogProb << " nats/token)";
+                            << ", log p + entropy " << stats.meanLogProb << " nats/token)";
+    if (outcome && stats.proofFailed) {
+        const auto record = m_ledger.submission(submissionId);
+        qCWarning(lcHub).nospace() << "node " << (record ? record->nodeId : QString()) << " failed a TOPLOC proof for "
+                                   << taskId << " (" << outcome->proofFailures << " so far"
+                                   << (outcome->flagged ? QStringLiteral("; flagged: no more work") : QString()) << ")";
+    }
 }
 
 void RlCoordinator::registerRoutes(ApiServer &server)
@@ -183,6 +195,11 @@ ApiResponse RlCoordinator::work(const ApiRequest &request)
         r.headers.append(qMakePair(QByteArray("Retry-After"), QByteArray("1")));
         return r;
     }
+    if (const Ledger::NodeFlag flag = m_ledger.nodeFlag(node->nodeId, taskId); flag.flaggedAtMs > 0)
+        return ApiResponse::error(403, QStringLiteral("node_flagged"),
+                                  QStringLiteral("this node failed %1 TOPLOC proofs for %2 and gets no more work until the hub's "
+                                                 "operator clears it (last: %3)")
+                                      .arg(flag.proofFailures).arg(taskId, flag.reason));
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
     m_ledger.expireOpenWork(node->nodeId, taskId, m_config.maxOpenWorkPerNode - 1);
     auto item = m_ledger.issueWork(node->nodeId, taskId, latest, now);
@@ -311,6 +328,7 @@ ApiResponse RlCoordinator::progress(const ApiRequest &request)
                               {QStringLiteral("steps"), runtime ? runtime->steps : 0},
                               {QStringLiteral("last_loss"), runtime ? runtime->lastLoss : 0.0},
                               {QStringLiteral("accepted_batches"), m_ledger.acceptedCount(taskId)},
+                              {QStringLiteral("flagged_nodes"), m_ledger.flaggedNodeCount(taskId)},
                               {QStringLiteral("curve"), curve}});
 }
 

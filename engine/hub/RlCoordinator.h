@@ -64,7 +64,7 @@ private:
     ApiResponse earnings(const ApiRequest &request);
     ApiResponse progress(const ApiRequest &request);
     void onVersionReady(const QString &taskId, const QString &path, int resumedVersion, const QString &summary);
-    void onVerdict(const QString &submissionId, bool confirmed, const QString &reason, double meanLogProb);
+    void onVerdict(const QString &submissionId, bool confirmed, const QString &reason, const cohort::VerificationStats &stats);
     void appendCurve(const QString &taskId, int version);
     int latestVersion(const QString &taskId) const;
 

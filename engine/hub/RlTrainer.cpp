@@ -211,14 +211,15 @@ rl::Policy *RlTrainer::policyForVersion(int version, QString *error)
 void RlTrainer::submit(const ValidatedBatch &batch)
 {
     applyPublished();
+    VerificationStats stats;
     if (!m_ready) {
-        Q_EMIT verdict(batch.submissionId, false, QStringLiteral("the trainer is not ready"), 0);
+        Q_EMIT verdict(batch.submissionId, false, QStringLiteral("the trainer is not ready"), stats);
         return;
     }
     QString error;
     rl::Policy *claimed = policyForVersion(batch.version, &error);
     if (!claimed) {
-        Q_EMIT verdict(batch.submissionId, false, error, 0);
+        Q_EMIT verdict(batch.submissionId, false, error, stats);
         return;
     }
     std::vector<std::vector<int32_t>> prompts, completions;
@@ -227,86 +228,120 @@ void RlTrainer::submit(const ValidatedBatch &batch)
             prompts.push_back(g.promptTokens);
             completions.push_back(s.tokens);
         }
+    stats.rollouts = int(completions.size());
+    // One prefill serves the trainer (old log-probs), the plausibility check and TOPLOC (hidden states).
     std::vector<std::vector<float>> entropies, hidden;
     auto scored = claimed->scoreCompletions(prompts, completions, float(m_config.temperature), &entropies,
                                             m_config.toploc ? &hidden : nullptr);
     if (!scored) {
-        Q_EMIT verdict(batch.submissionId, false, QStringLiteral("scoring failed: %1").arg(qs(scored.error)), 0);
+        Q_EMIT verdict(batch.submissionId, false, QStringLiteral("scoring failed: %1").arg(qs(scored.error)), stats);
         return;
     }
-    // Plausibility: a token sampled from a distribution has E[log p] = -entropy, so honest batches have a mean
-    // (log p + entropy) near 0. Text the claimed version would not produce (hand-written answers, another model,
-    // another version) falls well below. TOPLOC proofs will make this check exact.
-    double excess = 0;
-    qint64 count = 0;
-    double worstSample = 0;
-    for (size_t i = 0; i < scored->size(); ++i) {
-        double sum = 0;
-        for (size_t j = 0; j < (*scored)[i].size(); ++j)
-            sum += double((*scored)[i][j]) + double(entropies[i][j]);
-        excess += sum;
-        count += qint64((*scored)[i].size());
-        if (!(*scored)[i].empty())
-            worstSample = std::min(worstSample, sum / double((*scored)[i].size()));
-    }
-    const double mean = count ? excess / double(count) : 0;
-    // Per sample only tokens the version could essentially never sample count: short samples with one unlucky token
-    // run several nats below their entropy honestly (a 6-nat limit refused 0.55% of honest batches in a 15-minute run).
-    if (mean < -m_config.plausibilityMargin || worstSample < -kSampleMarginFactor * m_config.plausibilityMargin) {
-        Q_EMIT verdict(batch.submissionId, false,
-                       QStringLiteral("version %1 would not plausibly produce these rollouts (log-prob %2 nats/token below "
-                                      "its entropy, worst sample %3)")
-                           .arg(batch.version).arg(-mean, 0, 'f', 2).arg(-worstSample, 0, 'f', 2),
-                       mean);
+    if (QString refused = checkPlausibility(*scored, entropies, batch.version, &stats); !refused.isEmpty()) {
+        Q_EMIT verdict(batch.submissionId, false, refused, stats);
         return;
     }
     QString toplocSummary;
     if (m_config.toploc) {
-        // TOPLOC: the claimed version's own prefill must reproduce the committed top-128 hidden values of every
-        // 32-token chunk (exponents and mantissas within the thresholds of prime-stack.md §3.2).
-        const size_t dim = size_t(claimed->config().dModel);
-        int chunks = 0, worstMatches = 128, worstPoints = 128;
-        double worstMean = 0;
-        size_t row = 0;
-        for (size_t g = 0; g < batch.groups.size(); ++g) {
-            for (size_t i = 0; i < batch.groups[g].samples.size(); ++i, ++row) {
-                const RolloutSampleData &sample = batch.groups[g].samples[i];
-                const toploc::VerifyReport report = toploc::verifyProofs(sample.proofs, hidden[row].data(), sample.tokens.size(), dim);
-                for (size_t c = 0; c < report.chunks.size(); ++c) {
-                    const toploc::ChunkVerdict &v = report.chunks[c];
-                    ++chunks;
-                    if (v.points > 0 && double(v.expMatches) / v.points < double(worstMatches) / worstPoints) {
-                        worstMatches = v.expMatches;
-                        worstPoints = v.points;
-                    }
-                    worstMean = std::max(worstMean, v.mantissaMean);
-                    if (!v.accepted) {
-                        Q_EMIT verdict(batch.submissionId, false,
-                                       QStringLiteral("TOPLOC proof failed for group %1 sample %2 chunk %3 against version %4: "
-                                                      "%5/%6 exponent matches, mantissa error mean %7, median %8")
-                                           .arg(g).arg(i).arg(c).arg(batch.version).arg(v.expMatches).arg(v.points)
-                                           .arg(v.mantissaMean, 0, 'f', 2).arg(v.mantissaMedian, 0, 'f', 2),
-                                       mean);
-                        return;
-                    }
-                }
-                if (!report.accepted) {
-                    Q_EMIT verdict(batch.submissionId, false,
-                                   QStringLiteral("TOPLOC proof for group %1 sample %2 refused: %3").arg(g).arg(i)
-                                       .arg(qs(report.error)),
-                                   mean);
-                    return;
-                }
-            }
+        if (QString refused = checkProofs(batch, hidden, size_t(claimed->config().dModel), &stats); !refused.isEmpty()) {
+            Q_EMIT verdict(batch.submissionId, false, refused, stats);
+            return;
         }
-        toplocSummary = QStringLiteral("; TOPLOC: %1 chunks, worst %2/%3 exponent matches, worst mantissa mean %4")
-                            .arg(chunks).arg(worstMatches).arg(worstPoints).arg(worstMean, 0, 'f', 2);
+        toplocSummary = QStringLiteral("; TOPLOC: %1 of %2 rollouts checked, %3 chunks, worst %4/%5 exponent matches, "
+                                       "worst mantissa mean %6")
+                            .arg(stats.rolloutsChecked).arg(stats.rollouts).arg(stats.chunks).arg(stats.worstExpMatches)
+                            .arg(stats.worstPoints).arg(stats.worstMantissaMean, 0, 'f', 2);
     }
-    Q_EMIT verdict(batch.submissionId, true, QStringLiteral("verified against version %1%2").arg(batch.version).arg(toplocSummary), mean);
+    Q_EMIT verdict(batch.submissionId, true, QStringLiteral("verified against version %1%2").arg(batch.version).arg(toplocSummary), stats);
     m_buffer.push_back(batch);
     m_bufferLogProbs.push_back(std::move(*scored));
     if (int(m_buffer.size()) >= m_config.batchesPerStep)
         trainStep();
+}
+
+QString RlTrainer::checkPlausibility(const std::vector<std::vector<float>> &logProbs,
+                                     const std::vector<std::vector<float>> &entropies, int version, VerificationStats *stats) const
+{
+    // A token sampled from a distribution has E[log p] = -entropy, so honest batches have a mean (log p + entropy)
+    // near 0. Text the claimed version would not produce (hand-written answers, another model, another version)
+    // falls well below. Cheap and on every rollout; TOPLOC then checks the computation itself.
+    double excess = 0;
+    qint64 count = 0;
+    double worstSample = 0;
+    for (size_t i = 0; i < logProbs.size(); ++i) {
+        double sum = 0;
+        for (size_t j = 0; j < logProbs[i].size(); ++j)
+            sum += double(logProbs[i][j]) + double(entropies[i][j]);
+        excess += sum;
+        count += qint64(logProbs[i].size());
+        if (!logProbs[i].empty())
+            worstSample = std::min(worstSample, sum / double(logProbs[i].size()));
+    }
+    stats->meanLogProb = count ? excess / double(count) : 0;
+    // Per sample only tokens the version could essentially never sample count: short samples with one unlucky token
+    // run several nats below their entropy honestly (a 6-nat limit refused 0.55% of honest batches in a 15-minute run).
+    if (stats->meanLogProb < -m_config.plausibilityMargin || worstSample < -kSampleMarginFactor * m_config.plausibilityMargin)
+        return QStringLiteral("version %1 would not plausibly produce these rollouts (log-prob %2 nats/token below "
+                              "its entropy, worst sample %3)")
+            .arg(version).arg(-stats->meanLogProb, 0, 'f', 2).arg(-worstSample, 0, 'f', 2);
+    return {};
+}
+
+QString RlTrainer::checkProofs(const ValidatedBatch &batch, const std::vector<std::vector<float>> &hidden, size_t dim,
+                               VerificationStats *stats)
+{
+    // TOPLOC: the claimed version's own prefill must reproduce the committed top-128 hidden values of every 32-token
+    // chunk (prime-stack.md §3.2), under the task's thresholds. With verify_fraction < 1 each rollout is checked with
+    // that probability (at least one per batch); the node cannot know which, so cheating on any rollout still risks
+    // the whole batch's credit and, repeated, the flag.
+    const RlToplocPolicy &policy = m_config.toplocPolicy;
+    const toploc::VerifyThresholds thresholds{policy.minExpMatches, policy.maxMantissaMean, policy.maxMantissaMedian};
+    std::vector<char> check(size_t(stats->rollouts), 1);
+    if (policy.verifyFraction < 1.0 && !check.empty()) {
+        bool any = false;
+        for (char &c : check) {
+            c = m_random.generateDouble() < policy.verifyFraction;
+            any = any || c;
+        }
+        if (!any)
+            check[m_random.bounded(quint32(check.size()))] = 1;
+    }
+    double worstRatio = 2;
+    size_t row = 0;
+    for (size_t g = 0; g < batch.groups.size(); ++g) {
+        for (size_t i = 0; i < batch.groups[g].samples.size(); ++i, ++row) {
+            if (!check[row])
+                continue;
+            ++stats->rolloutsChecked;
+            const RolloutSampleData &sample = batch.groups[g].samples[i];
+            const toploc::VerifyReport report = toploc::verifyProofs(sample.proofs, hidden[row].data(), sample.tokens.size(), dim, thresholds);
+            if (!report.accepted && report.chunks.empty()) {
+                stats->proofFailed = true;
+                return QStringLiteral("TOPLOC proof for group %1 sample %2 refused: %3").arg(g).arg(i).arg(qs(report.error));
+            }
+            for (size_t c = 0; c < report.chunks.size(); ++c) {
+                const toploc::ChunkVerdict &v = report.chunks[c];
+                ++stats->chunks;
+                const double ratio = v.points > 0 ? double(v.expMatches) / v.points : 0;
+                if (ratio < worstRatio) {
+                    worstRatio = ratio;
+                    stats->worstExpMatches = v.expMatches;
+                    stats->worstPoints = v.points;
+                }
+                stats->worstMantissaMean = std::max(stats->worstMantissaMean, std::min(v.mantissaMean, 128.0));
+                stats->worstMantissaMedian = std::max(stats->worstMantissaMedian, std::min(v.mantissaMedian, 128.0));
+                if (!v.accepted) {
+                    stats->proofFailed = true;
+                    return QStringLiteral("TOPLOC proof failed for group %1 sample %2 chunk %3 against version %4: "
+                                          "%5/%6 exponent matches (need %7), mantissa error mean %8 (max %9), median %10 (max %11)")
+                        .arg(g).arg(i).arg(c).arg(batch.version).arg(v.expMatches).arg(v.points).arg(thresholds.minExpMatches)
+                        .arg(std::min(v.mantissaMean, 128.0), 0, 'f', 2).arg(thresholds.maxMantissaMean)
+                        .arg(std::min(v.mantissaMedian, 128.0), 0, 'f', 2).arg(thresholds.maxMantissaMedian);
+                }
+            }
+        }
+    }
+    return {};
 }
 
 void RlTrainer::trainStep()

@@ -10,9 +10,11 @@
 // Its own copies of every version (trusted, never downloaded) live in <stateDir>/v<N>.safetensors.
 #include "core/RlTaskConfig.h"
 #include "hub/RolloutIntake.h"
+#include "hub/VerificationStats.h"
 
 #include <QMutex>
 #include <QObject>
+#include <QRandomGenerator>
 #include <atomic>
 #include <map>
 #include <memory>
@@ -47,13 +49,18 @@ Q_SIGNALS:
     // A checkpoint to publish: the hub publishes `path` and answers with published(path, N).
     // resumed: the file is an existing version (already published as `resumedVersion`).
     void versionReady(const QString &taskId, const QString &path, int resumedVersion, const QString &summary);
-    void verdict(const QString &submissionId, bool confirmed, const QString &reason, double meanLogProb);
+    void verdict(const QString &submissionId, bool confirmed, const QString &reason, const cohort::VerificationStats &stats);
     void stepDone(const QString &taskId, int step, double loss, double meanReward, int samples);
     void failed(const QString &taskId, const QString &error);
 
 private:
     rl::Policy *policyForVersion(int version, QString *error);
     void trainStep();
+    // Both return the refusal reason, empty when the batch passes; they fill in `stats`.
+    QString checkPlausibility(const std::vector<std::vector<float>> &logProbs, const std::vector<std::vector<float>> &entropies,
+                              int version, VerificationStats *stats) const;
+    QString checkProofs(const ValidatedBatch &batch, const std::vector<std::vector<float>> &hidden, size_t dim,
+                        VerificationStats *stats);
     QString versionPath(int version) const;
 
     QString m_taskId;
@@ -66,6 +73,7 @@ private:
     std::unique_ptr<rl::Policy> m_unpublished;              // snapshot handed to the hub, waiting for its number
     std::vector<ValidatedBatch> m_buffer;
     std::vector<std::vector<std::vector<float>>> m_bufferLogProbs; // per batch, per sample (flattened groups)
+    QRandomGenerator m_random = QRandomGenerator::securelySeeded(); // which rollouts verify_fraction checks
     int m_steps = 0;
     int m_stepsSinceVersion = 0;
     int m_latestVersion = 0;

@@ -106,6 +106,15 @@ void Engine::onWork(const HubReply &reply)
             rlRetryLater(5);
             return;
         }
+        if (reply.errorCode == QLatin1String("node_flagged")) {
+            // Failed TOPLOC proofs (a broken GPU, modified weights or client): only the hub's operator can clear it,
+            // so say so plainly and ask again rarely.
+            m_inputs.activityDetail = QStringLiteral("The hub stopped giving this node work: %1").arg(reply.error);
+            markDirty();
+            emitEvent(EngineEvent::error(QStringLiteral("rollouts"), m_inputs.activityDetail));
+            rlRetryLater(600);
+            return;
+        }
         emitEvent(EngineEvent::warning(QStringLiteral("rollouts"), QStringLiteral("The hub gave no work: %1").arg(reply.error)));
         rlRetryLater(reply.networkFailure() ? 10 : 30);
         return;
@@ -231,7 +240,11 @@ void Engine::submitFromOutbox(const OutboxEntry &entry)
     m_rlBusy = true;
     auto body = parseJsonObject(entry.body, 64 << 20);
     if (!body) {
-        m_outbox->remove(entry.submissionId);
+        // Written by us and fsynced, so unreadable JSON here is disk damage: drop it rather than retry forever.
+        emitEvent(EngineEvent::warning(QStringLiteral("rollouts"),
+                                       QStringLiteral("Dropped an unreadable outbox batch %1: %2").arg(entry.submissionId, body.error())));
+        if (Status removed = m_outbox->remove(entry.submissionId); !removed)
+            qCWarning(lcEngine) << "cannot remove outbox batch" << entry.submissionId << ":" << removed.error();
         m_rlBusy = false;
         return;
     }

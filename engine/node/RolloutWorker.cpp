@@ -1,5 +1,6 @@
 #include "node/RolloutWorker.h"
 
+#include "core/Logging.h"
 #include "rl/Policy.h"
 #include "rl/Tokenizer.h"
 #include "rl/WorkSampling.h"
@@ -40,6 +41,13 @@ void RolloutWorker::run(const RolloutJob &job)
         }
         m_policy = std::make_unique<rl::Policy>(std::move(*loaded));
         m_loadedPath = job.modelPath;
+        // Testing only (tst_rl_e2e): act as a node whose weights were modified, which the hub's TOPLOC check must
+        // catch. Loud in the log so it can never go unnoticed.
+        if (const double noise = qEnvironmentVariable("COHORT_TESTING_WEIGHT_NOISE").toDouble(); noise > 0) {
+            qCWarning(lcEngine) << "COHORT_TESTING_WEIGHT_NOISE: running with weights perturbed by" << noise;
+            if (auto perturbed = m_policy->perturbWeights(noise, 1); !perturbed)
+                qCWarning(lcEngine) << perturbed.error.c_str();
+        }
     }
     // One batch of problems x G rows: the policy batches rows with different prompt lengths.
     std::vector<std::vector<int32_t>> prompts;

@@ -14,6 +14,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <random>
 
 namespace cohort::rl {
 
@@ -303,6 +304,25 @@ Outcome Policy::save(const std::string &path, const std::map<std::string, std::s
         return err.empty() ? Outcome::success() : Outcome::failure(err);
     } catch (const std::exception &e) {
         return Outcome::failure(std::string("cannot save policy: ") + e.what());
+    }
+}
+
+Outcome Policy::perturbWeights(double relative, uint64_t seed)
+{
+    try {
+        c10::InferenceMode guard(false);
+        std::mt19937_64 rng(seed);
+        std::normal_distribution<float> gauss(0.0f, 1.0f);
+        for (at::Tensor &p : m_impl->params) {
+            at::Tensor cpu = p.detach().to(at::kCPU, at::kFloat).contiguous().clone();
+            float *v = cpu.data_ptr<float>();
+            for (int64_t i = 0; i < cpu.numel(); ++i)
+                v[i] *= 1.0f + float(relative) * gauss(rng);
+            p.detach().copy_(cpu.to(p.device()));
+        }
+        return Outcome::success();
+    } catch (const std::exception &e) {
+        return Outcome::failure(std::string("cannot perturb the weights: ") + e.what());
     }
 }
 

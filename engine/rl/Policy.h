@@ -51,6 +51,9 @@ public:
     const PolicyConfig &config() const;
     std::string device() const;
     Result<Policy> clone() const;   // deep copy of the weights (the hub keeps old versions for staleness checks)
+    // Multiplies every weight by (1 + relative * N(0,1)), seeded: a node running modified weights, for the tests and
+    // benches that check the hub catches one (TOPLOC). Never called in normal operation.
+    Outcome perturbWeights(double relative, uint64_t seed);
 
     // Samples one completion per prompt (rows may have different lengths; each prompt must be non-empty and
     // prompt + maxNewTokens <= maxSeqLen). To get G samples of one prompt, pass it G times. Returns "cancelled"

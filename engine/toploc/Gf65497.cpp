@@ -23,6 +23,21 @@ std::optional<uint32_t> inverse(uint32_t a)
     return uint32_t(s);
 }
 
+namespace {
+// inv[a] * a = 1 (mod p) for a in [1, p); inv[0] = 0. Built with inv[a] = -(p / a) * inv[p mod a], in O(p).
+const uint16_t *inverseTable()
+{
+    static const std::vector<uint16_t> table = [] {
+        std::vector<uint16_t> t(kP, 0);
+        t[1] = 1;
+        for (uint32_t a = 2; a < kP; ++a)
+            t[a] = uint16_t(sub(0, mul(kP / a, t[kP % a])));
+        return t;
+    }();
+    return table.data();
+}
+} // namespace
+
 std::optional<std::vector<uint32_t>> interpolate(std::span<const uint32_t> xs, std::span<const uint32_t> ys)
 {
     const size_t k = xs.size();
@@ -33,26 +48,17 @@ std::optional<std::vector<uint32_t>> interpolate(std::span<const uint32_t> xs, s
         x[i] = xs[i] % kP;
         d[i] = ys[i] % kP;
     }
-    // Divided differences in place: afterwards d[j] = f[x_0, ..., x_j]. Each level needs k - level inverses of
-    // x[i] - x[i - level]; they are batch-inverted (one extended Euclid per level, three multiplications per
-    // element) since k^2/2 separate inversions would dominate a proof. A zero denominator means duplicate xs.
-    std::vector<uint32_t> prefix(k), inv(k);
+    // Divided differences in place: afterwards d[j] = f[x_0, ..., x_j]. The k^2/2 denominators x[i] - x[i - level]
+    // are inverted through a table of all inverses in the field (128 KiB, built once): no dependency chain per
+    // level, so the loop runs at the throughput of its multiplications. A zero denominator means duplicate xs.
+    const uint16_t *inv = inverseTable();
     for (size_t level = 1; level < k; ++level) {
-        uint32_t running = 1;
-        for (size_t i = level; i < k; ++i) {
-            prefix[i] = running; // product of the denominators before i
-            running = mul(running, sub(x[i], x[i - level]));
-        }
-        const auto all = inverse(running);
-        if (!all)
-            return std::nullopt;
-        uint32_t suffix = *all; // inverse of the product of denominators level..i
         for (size_t i = k - 1; i >= level; --i) {
-            inv[i] = mul(suffix, prefix[i]);
-            suffix = mul(suffix, sub(x[i], x[i - level]));
+            const uint32_t denominator = sub(x[i], x[i - level]);
+            if (denominator == 0)
+                return std::nullopt;
+            d[i] = mul(sub(d[i], d[i - 1]), inv[denominator]);
         }
-        for (size_t i = k - 1; i >= level; --i)
-            d[i] = mul(sub(d[i], d[i - 1]), inv[i]);
     }
     // Expand P(x) = d0 + (x - x0)(d1 + (x - x1)(d2 + ...)) from the innermost bracket outwards; `poly` holds the
     // current bracket in the monomial basis, and each step multiplies it by (x - x_j) and adds d_j.
@@ -60,24 +66,25 @@ std::optional<std::vector<uint32_t>> interpolate(std::span<const uint32_t> xs, s
     poly[0] = d[k - 1];
     size_t degree = 0;
     for (size_t j = k - 1; j-- > 0;) {
-        // poly * (x - x_j): shift up by one, add (p - x_j) * poly; one reduction per term (the sum fits 64 bits).
-        const uint64_t minusX = (kP - x[j]) % kP;
+        // poly * (x - x_j): shift up by one, add (p - x_j) * poly; one reduction per term (fits 32 bits, see mulAdd).
+        const uint32_t minusX = sub(0, x[j]);
         poly[degree + 1] = poly[degree];
         for (size_t i = degree; i > 0; --i)
-            poly[i] = reduce(poly[i - 1] + minusX * poly[i]);
-        poly[0] = reduce(d[j] + minusX * poly[0]);
+            poly[i] = mulAdd(minusX, poly[i], poly[i - 1]);
+        poly[0] = mulAdd(minusX, poly[0], d[j]);
         ++degree;
     }
     return poly;
 }
 
 namespace {
-template <typename T> uint32_t horner(std::span<const T> coefficients, uint32_t x)
+template <typename T>
+uint32_t horner(std::span<const T> coefficients, uint32_t x)
 {
     const uint32_t xr = x % kP;
     uint32_t acc = 0;
     for (size_t i = coefficients.size(); i-- > 0;)
-        acc = reduce(uint64_t(acc) * xr + uint64_t(coefficients[i]) % kP); // one reduction per step
+        acc = mulAdd(acc, xr, uint32_t(coefficients[i]) % kP); // one reduction per step (fits 32 bits)
     return acc;
 }
 } // namespace

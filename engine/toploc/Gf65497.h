@@ -11,18 +11,26 @@ namespace cohort::toploc::gf {
 
 inline constexpr uint32_t kP = 65497;
 
-// Operands must already be reduced (< kP).
+// Operands must already be reduced (< kP). Every product of two reduced values plus one more reduced value stays
+// below 2^32 (65496^2 + 65496 < 2^32), so the hot paths stay in 32-bit arithmetic: a 32-bit remainder by a
+// constant compiles to a multiply and a shift, and sums need one conditional subtraction instead of a division.
 constexpr uint32_t add(uint32_t a, uint32_t b)
 {
-    return (a + b) % kP;
+    const uint32_t s = a + b;
+    return s >= kP ? s - kP : s;
 }
 constexpr uint32_t sub(uint32_t a, uint32_t b)
 {
-    return (a + kP - b) % kP;
+    return a >= b ? a - b : a + kP - b;
 }
 constexpr uint32_t mul(uint32_t a, uint32_t b)
 {
-    return uint32_t((uint64_t(a) * uint64_t(b)) % kP);
+    return (a * b) % kP;
+}
+// a * b + c for reduced operands, one reduction.
+constexpr uint32_t mulAdd(uint32_t a, uint32_t b, uint32_t c)
+{
+    return (a * b + c) % kP;
 }
 constexpr uint32_t reduce(uint64_t a)
 {

@@ -64,10 +64,14 @@ ChunkVerdict verifyChunk(const ChunkProof &proof, const float *hidden, size_t to
         verdict.mantissaMean = sum / double(mantissaErrors.size());
         verdict.mantissaMedian = median(mantissaErrors);
     }
-    verdict.accepted =
-        verdict.points > 0 && verdict.expMatches >= requiredMatches(thresholds.minExpMatches, verdict.points) &&
-        verdict.mantissaMean <= thresholds.maxMantissaMean && verdict.mantissaMedian <= thresholds.maxMantissaMedian;
+    verdict.accepted = meetsThresholds(verdict, thresholds);
     return verdict;
+}
+
+bool meetsThresholds(const ChunkVerdict &verdict, const VerifyThresholds &thresholds)
+{
+    return verdict.points > 0 && verdict.expMatches >= requiredMatches(thresholds.minExpMatches, verdict.points) &&
+           verdict.mantissaMean <= thresholds.maxMantissaMean && verdict.mantissaMedian <= thresholds.maxMantissaMedian;
 }
 
 VerifyReport verifyProofs(const std::vector<ChunkProof> &proofs, const float *hidden, size_t tokens, size_t dim,

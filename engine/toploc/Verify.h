@@ -29,6 +29,10 @@ struct ChunkVerdict {
     int points = 0; // k_eff: the points compared (128 unless the chunk holds fewer values)
 };
 
+// Whether a chunk's statistics pass `thresholds` (the exponent threshold scaled for chunks with fewer than 128
+// points). verifyChunk sets `accepted` with this; callers may re-judge stored statistics under other thresholds.
+bool meetsThresholds(const ChunkVerdict &verdict, const VerifyThresholds &thresholds);
+
 // One chunk: `hidden` holds the verifier's own tokens x dim floats for it, row-major. A null proof, a null or
 // empty matrix rejects.
 ChunkVerdict verifyChunk(const ChunkProof &proof, const float *hidden, size_t tokens, size_t dim,

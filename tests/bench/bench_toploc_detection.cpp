@@ -1,183 +1,160 @@
-// TOPLOC's detection table on the real policy (reference config): a prover generates rollouts and proofs, the
-// verifier (the hub's side: one teacher-forced prefill with the claimed weights) checks them. Prints, per case, the
-// share of accepted chunks and the exponent/mantissa statistics. Not a ctest (the verdicts belong in a test once
-// the table is settled).
-//   bench_toploc_detection [samples=64]
+// TOPLOC's detection table and cost figures on the reference policy (d 256, 4 layers; tests/support/ToplocDetection):
+// a prover generates rollouts with proofs, the verifier (the hub's side: one teacher-forced prefill with the claimed
+// weights) checks them. Prints, per case, accepted chunks and rollouts with the exponent/mantissa statistics under
+// the paper's thresholds (90/10/8, for bf16 GPU inference) and under the fp32 task default (RlTaskConfig). Then the
+// costs: proof bytes per 32 tokens, proof building as a share of generation time, verification vs generation time.
+// tst_toploc_detection asserts the verdicts; this prints the figures.
+//   bench_toploc_detection [samples=64] [--threads 2]
+#include "ToplocDetection.h"
+
 #include "rl/Policy.h"
 #include "rl/Tokenizer.h"
-#include "store/safetensors/Safetensors.h"
 #include "toploc/Proof.h"
-#include "toploc/Verify.h"
 
-#include <cmath>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <functional>
-#include <random>
+#include <filesystem>
 #include <string>
 
 using namespace cohort;
-namespace sf = cohort::safetensors;
 
 namespace {
 
-rl::PolicyConfig referenceConfig()
+// The fp32 task default (RlTaskConfig::toplocPolicy; this bench has no Qt to read it); tst_toploc_detection
+// asserts the verdicts with the real default.
+constexpr toploc::VerifyThresholds kFp32{126, 0.05, 0.0};
+
+double seconds(std::chrono::steady_clock::time_point since)
 {
-    rl::PolicyConfig c;
-    c.dModel = 256;
-    c.nLayers = 4;
-    c.nHeads = 4;
-    c.dFF = 1024;
-    c.maxSeqLen = 160;
-    return c;
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
 }
 
-uint16_t toBf16(float f) { return toploc::bf16Bits(f); }
-float fromBf16(uint16_t b)
+void printTable(const std::vector<testing::DetectionCase> &table, const toploc::VerifyThresholds &t, const char *title)
 {
-    const uint32_t bits = uint32_t(b) << 16;
-    float f;
-    std::memcpy(&f, &bits, 4);
-    return f;
-}
-
-// Writes `source`'s weights to `path` after `edit` (float32 tensors), with EOS made unreachable so every sample
-// has the full length (ln_f.bias = 1 and head row EOS = -1 give a logit of -d).
-std::string writeVariant(rl::Policy &source, const std::string &path, const std::function<void(const std::string &, float *, size_t)> &edit)
-{
-    if (auto o = source.save(path); !o)
-        return o.error;
-    auto f = sf::readFile(path);
-    if (!f)
-        return f.error;
-    const size_t d = size_t(source.config().dModel);
-    std::vector<sf::TensorData> ts;
-    for (auto &info : f->header.tensors) {
-        auto b = f->tensorData(info);
-        sf::TensorData t{info.name, info.dtype, info.shape, {b.begin(), b.end()}};
-        auto *v = reinterpret_cast<float *>(t.bytes.data());
-        const size_t n = t.bytes.size() / 4;
-        if (t.name == "ln_f.bias")
-            std::fill(v, v + d, 1.0f);
-        if (t.name == "head.weight")
-            std::fill(v + size_t(rl::ByteTokenizer::kEos) * d, v + size_t(rl::ByteTokenizer::kEos + 1) * d, -1.0f);
-        if (edit)
-            edit(t.name, v, n);
-        ts.push_back(std::move(t));
+    std::printf("\n%s: exponent matches >= %d/128, mantissa mean <= %g, median <= %g\n", title, t.minExpMatches,
+                t.maxMantissaMean, t.maxMantissaMedian);
+    std::printf("%-52s %7s %9s %9s %9s %9s %9s %9s %9s %9s\n", "case", "chunks", "chunks ok", "rollouts", "exp mean",
+                "exp worst", "mant mean", "mant min", "mant max", "mant med");
+    for (const auto &c : table) {
+        const auto s = testing::summarize(c, t);
+        std::printf("%-52s %7d %8.1f%% %8.1f%% %9.1f %9d %9.3f %9.3f %9.3f %9.2f\n", c.name.c_str(), s.chunks,
+                    s.chunks ? 100.0 * s.acceptedChunks / s.chunks : 0.0,
+                    s.samples ? 100.0 * s.acceptedSamples / s.samples : 0.0, s.meanExpMatches, s.worstExpMatches,
+                    s.meanMantissaMean, s.bestMantissaMean, s.worstMantissaMean, s.meanMantissaMedian);
     }
-    return sf::writeFile(path, ts, f->header.metadata);
 }
 
-struct Row {
-    int chunks = 0, accepted = 0;
-    double expMatches = 0, mantissaMean = 0, mantissaMedian = 0;
-};
-
-Row run(rl::Policy &prover, const std::vector<std::vector<int32_t>> &proverPrompts, rl::Policy &verifier,
-        const std::vector<std::vector<int32_t>> &claimedPrompts, int verifierThreads, bool oneByOne)
+// Generation with and without proofs, and the verifier's prefill + checks, for the same rollouts.
+void printCosts(const rl::PolicyConfig &config, const char *label, int batch, int newTokens, int repeats)
 {
-    rl::SamplingConfig s;
-    s.maxNewTokens = 128;
-    s.seed = 99;
-    s.captureHidden = true;
-    rl::Policy::setComputeThreads(2);
-    auto gen = prover.generate(proverPrompts, s);
-    Row row;
-    if (!gen) {
-        std::fprintf(stderr, "%s\n", gen.error.c_str());
-        return row;
+    auto policy = rl::Policy::create(config, 3);
+    if (!policy) {
+        std::fprintf(stderr, "%s\n", policy.error.c_str());
+        return;
     }
-    rl::Policy::setComputeThreads(verifierThreads);
-    std::vector<std::vector<int32_t>> completions;
-    for (const auto &c : *gen)
-        completions.push_back(c.tokens);
-    std::vector<std::vector<float>> hidden(completions.size());
-    if (oneByOne) {
-        // A different batch composition on the verifier: each sample alone, in reverse order.
-        for (size_t k = completions.size(); k-- > 0;) {
-            std::vector<std::vector<float>> h;
-            auto r = verifier.scoreCompletions({claimedPrompts[k]}, {completions[k]}, 1.0f, nullptr, &h);
-            if (r)
-                hidden[k] = std::move(h[0]);
+    std::vector<std::vector<int32_t>> prompts;
+    for (int i = 0; i < batch; ++i)
+        prompts.push_back(rl::ByteTokenizer::encode("q" + std::to_string(100 + i) + " 12+34=", true));
+    rl::SamplingConfig plain;
+    plain.maxNewTokens = newTokens;
+    plain.seed = 5;
+    rl::SamplingConfig proving = plain;
+    proving.captureHidden = true;
+    const size_t dim = size_t(config.dModel);
+    double bestPlain = 1e9, bestProving = 1e9, bestBuild = 1e9, bestVerify = 1e9;
+    size_t tokens = 0, chunks = 0, proofBytes = 0;
+    for (int r = 0; r < repeats + 1; ++r) { // the first round warms up
+        auto t0 = std::chrono::steady_clock::now();
+        auto a = policy->generate(prompts, plain);
+        const double plainTime = seconds(t0);
+        t0 = std::chrono::steady_clock::now();
+        auto b = policy->generate(prompts, proving);
+        const double captureTime = seconds(t0);
+        if (!a || !b)
+            return;
+        t0 = std::chrono::steady_clock::now();
+        std::vector<std::string> proofs;
+        tokens = 0;
+        for (const auto &c : *b) {
+            proofs.push_back(toploc::serialize(toploc::buildProofs(c.hidden.data(), c.tokens.size(), dim)));
+            tokens += c.tokens.size();
         }
-    } else {
-        verifier.scoreCompletions(claimedPrompts, completions, 1.0f, nullptr, &hidden);
-    }
-    const size_t dim = size_t(prover.config().dModel);
-    for (size_t k = 0; k < completions.size(); ++k) {
-        const auto &c = (*gen)[k];
-        const auto proofs = toploc::buildProofs(c.hidden.data(), c.tokens.size(), dim);
-        const auto report = toploc::verifyProofs(proofs, hidden[k].data(), c.tokens.size(), dim);
-        for (const auto &v : report.chunks) {
-            ++row.chunks;
-            row.accepted += v.accepted;
-            row.expMatches += v.expMatches;
-            row.mantissaMean += v.mantissaMean > 1e6 ? 128 : v.mantissaMean;
-            row.mantissaMedian += v.mantissaMedian > 1e6 ? 128 : v.mantissaMedian;
+        const double buildTime = seconds(t0);
+        std::vector<std::vector<int32_t>> completions;
+        for (const auto &c : *b)
+            completions.push_back(c.tokens);
+        t0 = std::chrono::steady_clock::now();
+        std::vector<std::vector<float>> hidden;
+        auto scored = policy->scoreCompletions(prompts, completions, 1.0f, nullptr, &hidden);
+        bool all = bool(scored);
+        chunks = proofBytes = 0;
+        for (size_t k = 0; all && k < completions.size(); ++k) {
+            auto decoded = toploc::decode(proofs[k], toploc::chunkCount(completions[k].size()));
+            all = decoded && toploc::verifyProofs(*decoded, hidden[k].data(), completions[k].size(), dim).accepted;
+            chunks += decoded ? decoded->size() : 0;
+            proofBytes += proofs[k].size();
         }
+        const double verifyTime = seconds(t0);
+        if (!all)
+            std::printf("  (honest rollouts were refused in round %d)\n", r);
+        if (r == 0)
+            continue;
+        bestPlain = std::min(bestPlain, plainTime);
+        bestProving = std::min(bestProving, captureTime);
+        bestBuild = std::min(bestBuild, buildTime);
+        bestVerify = std::min(bestVerify, verifyTime);
     }
-    return row;
+    const double overhead = 100.0 * (bestProving + bestBuild - bestPlain) / bestPlain;
+    std::printf("%-26s %5d %6zu %7.0f %10.1f %10.1f %9.1f %8.2f%% %10.1f %8.1fx %9.1f\n", label, batch, tokens,
+                tokens / bestPlain, 1e3 * bestPlain, 1e3 * (bestProving - bestPlain), 1e3 * bestBuild, overhead,
+                1e3 * bestVerify, bestPlain / bestVerify, chunks ? double(proofBytes) / chunks : 0.0);
 }
 
 } // namespace
 
 int main(int argc, char **argv)
 {
-    const int samples = argc > 1 ? std::max(8, std::atoi(argv[1] + (std::strncmp(argv[1], "samples=", 8) == 0 ? 8 : 0))) : 64;
-    auto base = rl::Policy::create(referenceConfig(), 1);
-    auto other = rl::Policy::create(referenceConfig(), 2);
-    if (!base || !other)
-        return 1;
-    const std::string dir = "/tmp";
-    std::mt19937 rng(7);
-    std::normal_distribution<float> gauss(0.0f, 1.0f);
-    struct Variant {
-        const char *name;
-        std::string path;
-    };
-    const auto make = [&](rl::Policy &src, const char *file, std::function<void(const std::string &, float *, size_t)> edit) {
-        const std::string path = dir + "/toploc-" + file + ".safetensors";
-        if (auto e = writeVariant(src, path, edit); !e.empty())
-            std::fprintf(stderr, "%s\n", e.c_str());
-        return rl::Policy::load(path);
-    };
-    auto honest = make(*base, "honest", nullptr);
-    auto verifier = make(*base, "verifier", nullptr);
-    auto otherVersion = make(*other, "other", nullptr);
-    auto noise1 = make(*base, "noise1e-2", [&](const std::string &, float *v, size_t n) {
-        for (size_t i = 0; i < n; ++i) v[i] *= 1.0f + 1e-2f * gauss(rng);
-    });
-    auto noise2 = make(*base, "noise1e-3", [&](const std::string &, float *v, size_t n) {
-        for (size_t i = 0; i < n; ++i) v[i] *= 1.0f + 1e-3f * gauss(rng);
-    });
-    auto bf16 = make(*base, "bf16", [&](const std::string &, float *v, size_t n) {
-        for (size_t i = 0; i < n; ++i) v[i] = fromBf16(toBf16(v[i]));
-    });
-    if (!honest || !verifier || !otherVersion || !noise1 || !noise2 || !bf16) {
-        std::fprintf(stderr, "cannot build the variants\n");
+    int samples = 64, threads = 2;
+    for (int i = 1; i < argc; ++i) {
+        if (std::strcmp(argv[i], "--threads") == 0 && i + 1 < argc)
+            threads = std::max(1, std::atoi(argv[++i]));
+        else
+            samples = std::max(8, std::atoi(argv[i] + (std::strncmp(argv[i], "samples=", 8) == 0 ? 8 : 0)));
+    }
+    rl::Policy::setComputeThreads(threads);
+    const std::string dir = (std::filesystem::temp_directory_path() / "cohort-toploc-detection").string();
+    std::filesystem::create_directories(dir);
+    testing::DetectionSetup setup;
+    setup.model = testing::referencePolicyConfig();
+    setup.samples = samples;
+    setup.workDir = dir;
+    std::string error;
+    const auto table = testing::runDetectionTable(setup, toploc::VerifyThresholds{}, &error);
+    if (table.empty()) {
+        std::fprintf(stderr, "detection table failed: %s\n", error.c_str());
         return 1;
     }
-    std::vector<std::vector<int32_t>> prompts, changed;
-    for (int i = 0; i < samples; ++i) {
-        prompts.push_back(rl::ByteTokenizer::encode("question " + std::to_string(1000 + i) + ": ab", true)); // 16 tokens
-        changed.push_back(prompts.back());
-        changed.back()[5] = changed.back()[5] == 'x' ? 'y' : 'x'; // one prompt token differs
+    std::printf("TOPLOC detection on the reference policy (d 256, 4 layers), %d rollouts x %d tokens per case\n", samples,
+                setup.newTokens);
+    printTable(table, toploc::VerifyThresholds{}, "Paper thresholds (bf16 GPU inference)");
+    printTable(table, kFp32, "fp32 task default");
+
+    std::printf("\nCosts on %d thread(s): generation without proofs, the extra for capturing hidden states and building "
+                "proofs, and the hub's verification (prefill + checks) of the same rollouts; best of 3\n", threads);
+    std::printf("%-26s %5s %6s %7s %10s %10s %9s %9s %10s %9s %9s\n", "model", "batch", "tokens", "tok/s", "gen ms",
+                "capture ms", "build ms", "overhead", "verify ms", "gen/verify", "B/chunk");
+    rl::PolicyConfig task; // the default task model (RlTaskConfig::model)
+    task.dModel = 128;
+    task.nLayers = 3;
+    task.nHeads = 4;
+    task.dFF = 512;
+    task.maxSeqLen = 160;
+    for (const int batch : {1, 8, 64}) {
+        printCosts(setup.model, "reference d256 x 4", batch, 128, 3);
+        printCosts(task, "task default d128 x 3", batch, 128, 3);
     }
-    std::printf("TOPLOC detection on the reference policy (d 256, 4 layers), %d samples x 128 tokens, thresholds 90/128, "
-                "mean <= 10, median <= 8\n", samples);
-    std::printf("%-58s %8s %10s %10s %10s %10s\n", "case", "chunks", "accepted", "exp match", "mant mean", "mant med");
-    const auto print = [](const char *name, const Row &r) {
-        std::printf("%-58s %8d %9.1f%% %10.1f %10.2f %10.2f\n", name, r.chunks, r.chunks ? 100.0 * r.accepted / r.chunks : 0,
-                    r.chunks ? r.expMatches / r.chunks : 0, r.chunks ? r.mantissaMean / r.chunks : 0,
-                    r.chunks ? r.mantissaMedian / r.chunks : 0);
-    };
-    print("honest, same thread count (2)", run(*honest, prompts, *verifier, prompts, 2, false));
-    print("honest, verifier on 1 thread, one sample per batch", run(*honest, prompts, *verifier, prompts, 1, true));
-    print("other version (different weights)", run(*otherVersion, prompts, *verifier, prompts, 2, false));
-    print("weights x (1 + 1e-2 noise)", run(*noise1, prompts, *verifier, prompts, 2, false));
-    print("weights x (1 + 1e-3 noise)", run(*noise2, prompts, *verifier, prompts, 2, false));
-    print("one prompt token changed", run(*honest, changed, *verifier, prompts, 2, false));
-    print("generated with bf16-rounded weights", run(*bf16, prompts, *verifier, prompts, 2, false));
+    std::filesystem::remove_all(dir);
     return 0;
 }

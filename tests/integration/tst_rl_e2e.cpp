@@ -14,6 +14,7 @@
 #include <QSignalSpy>
 #include <QSqlDatabase>
 #include <QSqlQuery>
+#include <QSqlRecord>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -55,13 +56,18 @@ class TestRlE2e : public QObject {
         return hub;
     }
 
-    std::unique_ptr<ChildProcess> startNode(const QString &hubUrl, const QString &dataDir)
+    std::unique_ptr<ChildProcess> startNode(const QString &hubUrl, const QString &dataDir, double weightNoise = 0)
     {
         auto node = std::make_unique<ChildProcess>(
             programPath(QStringLiteral("cohortd")),
             QStringList{QStringLiteral("--hub"), hubUrl, QStringLiteral("--data-dir"), dataDir, QStringLiteral("--json"),
                         QStringLiteral("--task"), QStringLiteral("mini-rl"), QStringLiteral("--heartbeat-ms"), QStringLiteral("500"),
                         QStringLiteral("--settings"), dataDir + QStringLiteral(".ini")});
+        if (weightNoise > 0) {
+            QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+            env.insert(QStringLiteral("COHORT_TESTING_WEIGHT_NOISE"), QString::number(weightNoise));
+            node->process().setProcessEnvironment(env);
+        }
         return node->start() ? std::move(node) : nullptr;
     }
 
@@ -96,25 +102,36 @@ class TestRlE2e : public QObject {
         return false;
     }
 
-    // Rows of the hub's ledger for one submission id (read-only; the hub keeps writing in WAL mode).
-    static QList<QString> ledgerStatuses(const QString &hubDir, const QString &submissionId)
+    // Rows of a query on the hub's ledger, columns joined by '|' (read-only; the hub keeps writing in WAL mode).
+    static QStringList ledgerRows(const QString &hubDir, const QString &sql, const QVariantMap &bindings = {})
     {
-        QList<QString> statuses;
+        QStringList rows;
         {
             QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("ledger-reader"));
             db.setDatabaseName(QDir(hubDir).filePath(QStringLiteral("hub.sqlite")));
             db.setConnectOptions(QStringLiteral("QSQLITE_OPEN_READONLY;QSQLITE_BUSY_TIMEOUT=5000"));
             if (db.open()) {
                 QSqlQuery q(db);
-                q.prepare(QStringLiteral("SELECT status FROM submissions WHERE submission_id=:id"));
-                q.bindValue(QStringLiteral(":id"), submissionId);
+                q.prepare(sql);
+                for (auto it = bindings.cbegin(); it != bindings.cend(); ++it)
+                    q.bindValue(it.key(), it.value());
                 if (q.exec())
-                    while (q.next())
-                        statuses.append(q.value(0).toString());
+                    while (q.next()) {
+                        QStringList columns;
+                        for (int c = 0; c < q.record().count(); ++c)
+                            columns.append(q.value(c).toString());
+                        rows.append(columns.join(QLatin1Char('|')));
+                    }
             }
         }
         QSqlDatabase::removeDatabase(QStringLiteral("ledger-reader"));
-        return statuses;
+        return rows;
+    }
+
+    static QStringList ledgerStatuses(const QString &hubDir, const QString &submissionId)
+    {
+        return ledgerRows(hubDir, QStringLiteral("SELECT status FROM submissions WHERE submission_id=:id"),
+                          {{QStringLiteral(":id"), submissionId}});
     }
 
 private Q_SLOTS:
@@ -223,12 +240,68 @@ private Q_SLOTS:
         QVERIFY(again);
         QTRY_VERIFY_WITH_TIMEOUT(hasLine(*hub, id, QStringLiteral("is a retry")), 60'000);
         QTRY_VERIFY_WITH_TIMEOUT(!outbox.exists(id + QStringLiteral(".json")), 30'000);
-        const QList<QString> statuses = ledgerStatuses(hubDir, id);
+        const QStringList statuses = ledgerStatuses(hubDir, id);
         QCOMPARE(statuses.size(), 1); // one row: credited once
         QVERIFY(statuses.first() == QLatin1String("accepted") || statuses.first() == QLatin1String("confirmed"));
         QTRY_VERIFY_WITH_TIMEOUT(again->errors().contains(QStringLiteral("retry of a batch the hub already had")), 30'000);
         int code = -1;
         QVERIFY(again->terminateAndWait(15'000, &code));
+        QVERIFY(hub->terminateAndWait(15'000, &code));
+    }
+
+    // A node running modified weights (1% noise: its rewards and log-probabilities still look plausible) is caught
+    // by TOPLOC: each batch is refused with its pending credit cancelled, the third failure flags the node, the hub
+    // then gives it no work and the node says why; the operator's --unflag lifts it.
+    void modifiedWeightsAreRefusedAndFlagged()
+    {
+        QString url;
+        const QString hubDir = m_dir.filePath(QStringLiteral("hub-d"));
+        auto hub = startHub(hubDir, &url);
+        QVERIFY(hub);
+        auto node = startNode(url, m_dir.filePath(QStringLiteral("tampered")), 0.01);
+        QVERIFY(node);
+        QTRY_VERIFY_WITH_TIMEOUT(get(url + QStringLiteral("/v1/tasks/mini-rl/progress")).value(QStringLiteral("flagged_nodes")).toInt() == 1,
+                                 150'000);
+        QVERIFY(hub->errors().contains(QStringLiteral("TOPLOC proof failed")));
+        QVERIFY(hasLine(*hub, QStringLiteral("failed a TOPLOC proof"), QStringLiteral("flagged: no more work")));
+        QVERIFY(node->errors().contains(QStringLiteral("COHORT_TESTING_WEIGHT_NOISE")));
+        QTRY_VERIFY_WITH_TIMEOUT(node->errors().contains(QStringLiteral("The hub stopped giving this node work")) ||
+                                     node->output().contains(QStringLiteral("The hub stopped giving this node work")),
+                                 30'000);
+        // Every verified batch of this node was refused for its proof, none confirmed; the statistics are stored.
+        const QStringList rows = ledgerRows(hubDir, QStringLiteral("SELECT status, proof_failed, proof_chunks, proof_worst_mean,"
+                                                                   " node_id FROM submissions"));
+        int failed = 0;
+        QString nodeId;
+        for (const QString &row : rows) {
+            const QStringList c = row.split(QLatin1Char('|'));
+            QVERIFY2(c[0] != QLatin1String("confirmed"), qPrintable(row));
+            if (c[1] == QLatin1String("1")) {
+                ++failed;
+                QCOMPARE(c[0], QStringLiteral("refused"));
+                QVERIFY2(c[2].toInt() >= 1 && c[3].toDouble() > 0.05, qPrintable(row));
+            }
+            nodeId = c[4];
+        }
+        QVERIFY2(failed >= 3, qPrintable(rows.join(QLatin1Char('\n'))));
+        const QStringList flag = ledgerRows(hubDir, QStringLiteral("SELECT proof_failures, flagged_at FROM node_flags"));
+        QCOMPARE(flag.size(), 1);
+        QVERIFY(flag.first().section(QLatin1Char('|'), 1).toLongLong() > 0);
+        // The operator lifts the flag while the hub runs.
+        ChildProcess unflag(programPath(QStringLiteral("cohort-hub")),
+                            {QStringLiteral("--data-dir"), hubDir, QStringLiteral("--unflag"), nodeId + QStringLiteral(":mini-rl")});
+        QVERIFY(unflag.start());
+        QVERIFY(unflag.process().waitForFinished(20'000));
+        QCOMPARE(unflag.process().exitCode(), 0);
+        QVERIFY(unflag.output().contains(QStringLiteral("cleared the TOPLOC flag")));
+        QCOMPARE(get(url + QStringLiteral("/v1/tasks/mini-rl/progress")).value(QStringLiteral("flagged_nodes")).toInt(), 0);
+        ChildProcess again(programPath(QStringLiteral("cohort-hub")),
+                           {QStringLiteral("--data-dir"), hubDir, QStringLiteral("--unflag"), nodeId});
+        QVERIFY(again.start());
+        QVERIFY(again.process().waitForFinished(20'000));
+        QCOMPARE(again.process().exitCode(), 1); // nothing left to clear: said plainly
+        int code = -1;
+        QVERIFY(node->terminateAndWait(15'000, &code));
         QVERIFY(hub->terminateAndWait(15'000, &code));
     }
 };

@@ -286,9 +286,27 @@ private Q_SLOTS:
         QCOMPARE(r.tasks[0].tokens, 2000);
         QCOMPARE(r.tasks[0].batches, 2);
 
-        QCOMPARE(*ledger.setVerdict(s.submissionId, true, QStringLiteral("verified"), now), true);
-        QCOMPARE(*ledger.setVerdict(s.submissionId, false, QStringLiteral("again"), now), false); // only once
-        QCOMPARE(*ledger.setVerdict(other.submissionId, false, QStringLiteral("implausible"), now), true);
+        VerificationStats verified;
+        verified.rollouts = 64;
+        verified.rolloutsChecked = 32;
+        verified.chunks = 40;
+        verified.worstExpMatches = 127;
+        verified.worstPoints = 128;
+        verified.worstMantissaMean = 0.01;
+        verified.worstMantissaMedian = 0;
+        verified.meanLogProb = -0.05;
+        QCOMPARE(ledger.setVerdict(s.submissionId, true, QStringLiteral("verified"), verified, 3, now)->updated, true);
+        QCOMPARE(ledger.setVerdict(s.submissionId, false, QStringLiteral("again"), {}, 3, now)->updated, false); // only once
+        QCOMPARE(ledger.setVerdict(other.submissionId, false, QStringLiteral("implausible"), {}, 3, now)->updated, true);
+        const auto stored = ledger.verificationStats(s.submissionId);
+        QVERIFY(stored);
+        QCOMPARE(stored->rolloutsChecked, 32);
+        QCOMPARE(stored->chunks, 40);
+        QCOMPARE(stored->worstExpMatches, 127);
+        QCOMPARE(stored->worstMantissaMean, 0.01);
+        QCOMPARE(stored->meanLogProb, -0.05);
+        QVERIFY(!stored->proofFailed);
+        QCOMPARE(ledger.nodeFlag(kNode, QStringLiteral("arith-rl")).proofFailures, 0); // implausible is not a proof failure
         r = ledger.earnings(kNode, now + 60000);
         QCOMPARE(r.total.confirmed, 1.5);
         QCOMPARE(r.total.refused, 0.5);
@@ -302,6 +320,53 @@ private Q_SLOTS:
             QVERIFY(ledger.issueWork(kNode, QStringLiteral("arith-rl"), 3, now + i).ok());
         ledger.expireOpenWork(kNode, QStringLiteral("arith-rl"), 2);
         QCOMPARE(ledger.openWorkCount(kNode, QStringLiteral("arith-rl")), 2);
+    }
+
+    // Failed TOPLOC proofs cancel the batch's credit and count against the node; at the task's limit it is flagged,
+    // and only an operator clears the flag.
+    void ledgerFlagsRepeatedProofFailures()
+    {
+        QTemporaryDir dir;
+        auto store = HubStore::open(dir.filePath(QStringLiteral("hub.sqlite")));
+        QVERIFY2(store.ok(), qPrintable(store.error()));
+        Ledger ledger((*store)->connectionName());
+        const qint64 now = QDateTime::currentMSecsSinceEpoch();
+        const QString task = QStringLiteral("arith-rl");
+        VerificationStats failed;
+        failed.proofFailed = true;
+        failed.chunks = 3;
+        failed.worstExpMatches = 40;
+        failed.worstPoints = 128;
+        for (int i = 1; i <= 4; ++i) {
+            auto w = ledger.issueWork(kNode, task, 1, now);
+            QVERIFY(w.ok());
+            SubmissionRecord s;
+            s.submissionId = QStringLiteral("s-%1").arg(i, 32, 10, QLatin1Char('0'));
+            s.nodeId = kNode;
+            s.taskId = task;
+            s.workId = w->workId;
+            s.version = 1;
+            s.status = QStringLiteral("accepted");
+            s.credit = 1;
+            s.createdAtMs = now;
+            QVERIFY(ledger.recordSubmission(s).ok());
+            const auto outcome = ledger.setVerdict(s.submissionId, false, QStringLiteral("TOPLOC proof failed"), failed, 3, now + i);
+            QVERIFY2(outcome.ok(), qPrintable(outcome.error()));
+            QCOMPARE(outcome->proofFailures, i);
+            QCOMPARE(outcome->flagged, i >= 3);
+            QVERIFY(ledger.verificationStats(s.submissionId)->proofFailed);
+        }
+        const Ledger::NodeFlag flag = ledger.nodeFlag(kNode, task);
+        QCOMPARE(flag.proofFailures, 4);
+        QCOMPARE(flag.flaggedAtMs, now + 3); // flagged once, at the third failure
+        QCOMPARE(flag.reason, QStringLiteral("TOPLOC proof failed"));
+        QCOMPARE(ledger.flaggedNodeCount(task), 1);
+        QCOMPARE(ledger.flaggedNodeCount(QStringLiteral("sort-rl")), 0);
+        QCOMPARE(ledger.earnings(kNode, now + 10).total.refused, 4.0);
+        QCOMPARE(ledger.earnings(kNode, now + 10).total.pending, 0.0);
+        QVERIFY(ledger.clearNodeFlag(kNode, task).ok());
+        QCOMPARE(ledger.nodeFlag(kNode, task).flaggedAtMs, 0);
+        QVERIFY(!ledger.clearNodeFlag(kNode, task).ok()); // nothing left to clear: said, not silently ignored
     }
 };
 
