@@ -29,6 +29,10 @@
 #ifndef COHORT_DEVICE_DIR
 #define COHORT_DEVICE_DIR "."
 #endif
+#ifdef _WIN32
+#define popen _popen
+#define pclose _pclose
+#endif
 
 using namespace cohort::rl;
 
