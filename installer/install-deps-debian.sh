@@ -25,6 +25,9 @@ packages=(
   nginx-light curl aria2
   # fuzzing (libFuzzer ships with clang)
   clang libclang-rt-dev
+  # packaging (cpack -G DEB, tests/package/check-deb.sh): dpkg-shlibdeps, the desktop-file and AppStream
+  # validators, man for the man-page check, the icon theme the package installs into
+  dpkg-dev desktop-file-utils appstream man-db hicolor-icon-theme
 )
 
 if [ "$(id -u)" -eq 0 ]; then

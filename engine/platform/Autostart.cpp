@@ -12,6 +12,32 @@ namespace cohort {
 
 namespace {
 
+// Desktop Entry strings escape the backslash (and control characters, which paths here do not contain).
+QString desktopEntryString(const QString &text)
+{
+    QString out = text;
+    out.replace(QLatin1Char('\\'), QStringLiteral("\\\\"));
+    return out;
+}
+
+// One Exec= argument: double-quoted, with ", `, $ and \ backslash-escaped and % doubled (Desktop Entry spec,
+// "The Exec key"), then escaped once more as a Desktop Entry string.
+QString desktopExecArgument(const QString &argument)
+{
+    QString quoted;
+    quoted.reserve(argument.size() + 2);
+    quoted += QLatin1Char('"');
+    for (const QChar c : argument) {
+        if (c == QLatin1Char('"') || c == QLatin1Char('`') || c == QLatin1Char('$') || c == QLatin1Char('\\'))
+            quoted += QLatin1Char('\\');
+        else if (c == QLatin1Char('%'))
+            quoted += QLatin1Char('%');
+        quoted += c;
+    }
+    quoted += QLatin1Char('"');
+    return desktopEntryString(quoted);
+}
+
 // Linux/BSD desktops: a .desktop file in the XDG autostart folder. The delay and the "needs a tray"
 // keys let the panel come up first, so the tray icon is not lost at login.
 class XdgAutostart final : public Autostart {
@@ -44,21 +70,24 @@ public:
         QSaveFile file(m_path);
         if (!file.open(QIODevice::WriteOnly))
             return fail(QStringLiteral("Could not write %1: %2").arg(m_path, file.errorString()));
-        const QString exec = QLatin1Char('"') + program + QLatin1Char('"') +
+        const QString exec = desktopExecArgument(program) +
                              (m_arguments.isEmpty() ? QString() : QLatin1Char(' ') + m_arguments);
+        // TryExec: once the program is uninstalled, desktops skip this entry (the package cannot remove
+        // files in home folders, so the entry may outlive it).
         const QString text = QStringLiteral(
                                  "[Desktop Entry]\n"
                                  "Type=Application\n"
                                  "Name=Cohort\n"
                                  "Comment=Lend your computer to decentralized AI training\n"
                                  "Exec=%1\n"
+                                 "TryExec=%2\n"
                                  "Icon=io.cohort.Cohort\n"
                                  "Terminal=false\n"
                                  "X-GNOME-Autostart-enabled=true\n"
                                  "X-GNOME-Autostart-Delay=10\n"
                                  "X-KDE-autostart-after=panel\n"
                                  "X-LXQt-Need-Tray=true\n")
-                                 .arg(exec);
+                                 .arg(exec, desktopEntryString(program));
         file.write(text.toUtf8());
         if (!file.commit())
             return fail(QStringLiteral("Could not write %1: %2").arg(m_path, file.errorString()));

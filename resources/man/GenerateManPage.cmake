@@ -1,0 +1,118 @@
+# Writes a man page: the hand-written troff template with its OPTIONS section made from the built program's --help,
+# so the page lists exactly the options the program has. Run at build time (cmake -P) by resources/CMakeLists.txt:
+#   -DPROGRAM=<built executable> -DTEMPLATE=<name.1.in> -DOUTPUT=<name.1> -DPROJECT_VERSION=<x.y.z> -DCOHORT_MAN_DATE=<date>
+# The template names @COHORT_MAN_OPTIONS@, @PROJECT_VERSION@ and @COHORT_MAN_DATE@.
+cmake_minimum_required(VERSION 3.25)
+
+foreach(var PROGRAM TEMPLATE OUTPUT PROJECT_VERSION COHORT_MAN_DATE)
+  if(NOT DEFINED ${var})
+    message(FATAL_ERROR "GenerateManPage.cmake: -D${var}=... missing")
+  endif()
+endforeach()
+
+# The desktop app creates a QApplication before it parses its arguments; no display is needed for --help.
+set(ENV{QT_QPA_PLATFORM} offscreen)
+execute_process(COMMAND "${PROGRAM}" --help
+                OUTPUT_VARIABLE help ERROR_VARIABLE help_errors RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "${PROGRAM} --help failed (${rc}): ${help_errors}")
+endif()
+
+# CMake lists split on ';' (and treat brackets specially): park those characters while iterating over lines.
+string(ASCII 1 semicolon)
+string(ASCII 2 open_bracket)
+string(ASCII 3 close_bracket)
+string(REPLACE ";" "${semicolon}" help "${help}")
+string(REPLACE "[" "${open_bracket}" help "${help}")
+string(REPLACE "]" "${close_bracket}" help "${help}")
+string(REPLACE "\n" ";" lines "${help}")
+
+# troff-safe text: backslashes, and option names written as \-\- so they render as the dashes one types.
+function(cohort_troff_text out text)
+  string(REPLACE "\\" "\\e" text "${text}")
+  string(REGEX REPLACE "(^|[ (])--([a-zA-Z])" "\\1\\\\-\\\\-\\2" text "${text}")
+  string(REGEX REPLACE "(^|[ (])-([a-zA-Z])" "\\1\\\\-\\2" text "${text}")
+  if(text MATCHES "^[.']")
+    set(text "\\&${text}")
+  endif()
+  set(${out} "${text}" PARENT_SCOPE)
+endfunction()
+
+# "-h, --help" -> \fB\-h\fR, \fB\-\-help\fR ; "--hub <url>" -> \fB\-\-hub\fR \fIurl\fR
+function(cohort_troff_names out names)
+  string(REPLACE " " ";" tokens "${names}")
+  set(result "")
+  foreach(token IN LISTS tokens)
+    set(comma "")
+    if(token MATCHES "^(.*),$")
+      set(token "${CMAKE_MATCH_1}")
+      set(comma ",")
+    endif()
+    if(token MATCHES "^<(.*)>$")
+      set(piece "\\fI${CMAKE_MATCH_1}\\fR")
+    else()
+      string(REPLACE "-" "\\-" token "${token}")
+      set(piece "\\fB${token}\\fR")
+    endif()
+    if(result STREQUAL "")
+      set(result "${piece}${comma}")
+    else()
+      string(APPEND result " ${piece}${comma}")
+    endif()
+  endforeach()
+  set(${out} "${result}" PARENT_SCOPE)
+endfunction()
+
+set(options_troff "")
+set(in_options FALSE)
+set(names "")
+set(text "")
+macro(cohort_flush_option)
+  if(NOT names STREQUAL "")
+    cohort_troff_names(names_troff "${names}")
+    cohort_troff_text(text_troff "${text}")
+    string(APPEND options_troff ".TP\n${names_troff}\n${text_troff}\n")
+  endif()
+  set(names "")
+  set(text "")
+endmacro()
+
+foreach(line IN LISTS lines)
+  if(line STREQUAL "Options:")
+    set(in_options TRUE)
+    continue()
+  endif()
+  if(NOT in_options)
+    continue()
+  endif()
+  if(line MATCHES "^  (-[^ ]*( [^ ]+)*)  +([^ ].*)$")        # "  --name <arg>   Description"
+    cohort_flush_option()
+    set(names "${CMAKE_MATCH_1}")
+    set(text "${CMAKE_MATCH_3}")
+  elseif(line MATCHES "^  (-[^ ]*( [^ ]+)*)$")               # a name too long for the column; text follows
+    cohort_flush_option()
+    set(names "${CMAKE_MATCH_1}")
+  elseif(line MATCHES "^   +([^ ].*)$" AND NOT names STREQUAL "") # the description, continued
+    if(text STREQUAL "")
+      set(text "${CMAKE_MATCH_1}")
+    else()
+      string(APPEND text " ${CMAKE_MATCH_1}")
+    endif()
+  else()                                                      # a blank line or the next section ends the list
+    cohort_flush_option()
+    if(NOT line STREQUAL "")
+      set(in_options FALSE)
+    endif()
+  endif()
+endforeach()
+cohort_flush_option()
+
+if(options_troff STREQUAL "")
+  message(FATAL_ERROR "${PROGRAM} --help listed no options")
+endif()
+string(REPLACE "${semicolon}" ";" options_troff "${options_troff}")
+string(REPLACE "${open_bracket}" "[" options_troff "${options_troff}")
+string(REPLACE "${close_bracket}" "]" options_troff "${options_troff}")
+string(REGEX REPLACE "\n$" "" COHORT_MAN_OPTIONS "${options_troff}")
+
+configure_file("${TEMPLATE}" "${OUTPUT}" @ONLY)
