@@ -66,8 +66,10 @@ echo "Recommends: $(dpkg-deb -f "$deb" Recommends)"
 
 # --- 2. contents ---------------------------------------------------------------------------------------------------
 say "checking the package contents"
-for dep in libtorch1.13 libqt6core6 libqt6network6 libqt6httpserver6 libqt6sql6 libqt6sql6-sqlite libqt6widgets6 \
-           libqt6charts6 libqt6svg6 libsodium23 libssl3 libopenblas0-openmp; do
+# Names as on Debian 12; newer releases add a t64 suffix to some, and the LibTorch package carries its version.
+for dep in 'libtorch[0-9.]+' 'libqt6core6(t64)?' 'libqt6network6(t64)?' libqt6httpserver6 'libqt6sql6(t64)?' \
+           libqt6sql6-sqlite 'libqt6widgets6(t64)?' libqt6charts6 libqt6svg6 libsodium23 'libssl3(t64)?' \
+           libopenblas0-openmp; do
   grep -Eq "(^|, )$dep( |,|$)" <<<"$depends" || fail "Depends lacks $dep"
 done
 
