@@ -26,8 +26,9 @@ packages=(
   # fuzzing (libFuzzer ships with clang)
   clang libclang-rt-dev
   # packaging (cpack -G DEB, tests/package/check-deb.sh): dpkg-shlibdeps, the desktop-file and AppStream
-  # validators, man for the man-page check, the icon theme the package installs into
-  dpkg-dev desktop-file-utils appstream man-db hicolor-icon-theme
+  # validators, man for the man-page check, the icon theme the package installs into; makensis to compile the
+  # Windows installer definition (tests/package/check-nsis.sh)
+  dpkg-dev desktop-file-utils appstream man-db hicolor-icon-theme nsis
 )
 
 if [ "$(id -u)" -eq 0 ]; then
