@@ -1,5 +1,7 @@
 #include "ui/DesktopApp.h"
 
+#include "core/Scheduler.h"
+
 #include "platform/Autostart.h"
 #include "platform/TerminationSignals.h"
 #include "ui/EngineBinding.h"
@@ -60,6 +62,7 @@ EngineOptions DesktopApp::engineOptions() const
     options.dataDir = m_launch.dataDir ? *m_launch.dataDir : m_settings->effectiveDataDir();
     options.nodeName = m_settings->effectiveNodeName();
     options.maxDownloadBytesPerSecond = qint64(m_settings->values().downloadLimitKiBps) * 1024;
+    options.scheduler = Settings::schedulerPolicy(m_settings->values());
     return options;
 }
 
@@ -168,7 +171,7 @@ void DesktopApp::onSettingsChanged(const SettingsValues &, const QStringList &ch
     // The controller compares the options itself and restarts the engine only if they differ (it keeps
     // the joined task), so a change of "start minimized" alone costs nothing.
     const QStringList engineKeys{QStringLiteral("hubUrl"), QStringLiteral("dataDir"), QStringLiteral("nodeName"),
-                                 QStringLiteral("downloadLimitKiBps")};
+                                 QStringLiteral("downloadLimitKiBps"), QStringLiteral("scheduler")};
     if (std::none_of(engineKeys.begin(), engineKeys.end(), [&changedKeys](const QString &key) { return changedKeys.contains(key); }))
         return;
     qCInfo(lcUi) << "engine settings changed:" << changedKeys;

@@ -28,7 +28,10 @@ int main(int argc, char *argv[])
     const QCommandLineOption settingsOption(QStringLiteral("settings"), QStringLiteral("Settings file (default: the desktop app's)."), QStringLiteral("file"));
     const QCommandLineOption rateOption(QStringLiteral("max-download-rate"), QStringLiteral("Checkpoint download limit in KiB/s (default: from settings; 0: none)."), QStringLiteral("KiB/s"));
     const QCommandLineOption heartbeatOption(QStringLiteral("heartbeat-ms"), QStringLiteral("Heartbeat interval override in milliseconds."), QStringLiteral("ms"));
-    parser.addOptions({hubOption, dataOption, taskOption, durationOption, jsonOption, nameOption, settingsOption, heartbeatOption, rateOption});
+    const QCommandLineOption idleOnlyOption(QStringLiteral("idle-only"), QStringLiteral("Work only while nobody uses this computer's desktop (off by default on a server, whatever the settings say)."));
+    const QCommandLineOption scheduleOption(QStringLiteral("schedule"), QStringLiteral("Work only in this window, e.g. \"mon-fri 22:00-06:00\" (repeatable; replaces the settings' schedule)."), QStringLiteral("window"));
+    parser.addOptions({hubOption, dataOption, taskOption, durationOption, jsonOption, nameOption, settingsOption, heartbeatOption, rateOption,
+                       idleOnlyOption, scheduleOption});
     parser.process(app);
 
     cohort::Settings settings(parser.value(settingsOption));
@@ -48,8 +51,12 @@ int main(int argc, char *argv[])
     }
     options.engine.maxDownloadBytesPerSecond = qint64(rateKiB) * 1024;
     options.json = parser.isSet(jsonOption);
+    cohort::SettingsValues scheduling = settings.values();
+    scheduling.runOnlyWhenIdle = parser.isSet(idleOnlyOption);
+    if (parser.isSet(scheduleOption))
+        scheduling.schedule = parser.values(scheduleOption);
 
-    cohort::SettingsValues check = settings.values();
+    cohort::SettingsValues check = scheduling;
     check.hubUrl = options.engine.hubUrl;
     check.dataDir = options.engine.dataDir;
     check.nodeName = options.engine.nodeName;
@@ -57,6 +64,7 @@ int main(int argc, char *argv[])
         std::fprintf(stderr, "cohortd: %s: %s\n", qPrintable(e.key), qPrintable(e.message));
         return 2;
     }
+    options.engine.scheduler = cohort::Settings::schedulerPolicy(scheduling);
     bool ok = true;
     if (parser.isSet(durationOption)) {
         options.durationSeconds = parser.value(durationOption).toInt(&ok);

@@ -11,6 +11,24 @@ QJsonValue isoOrNull(const QDateTime &t)
 }
 } // namespace
 
+QJsonObject ScheduleStatus::toJson() const
+{
+    QJsonArray throttle;
+    for (PauseReason r : throttleReasons)
+        throttle.append(pauseReasonName(r));
+    return QJsonObject{{QStringLiteral("mode"), mode},
+                       {QStringLiteral("duty_cycle"), dutyCycle},
+                       {QStringLiteral("throttle_reasons"), throttle},
+                       {QStringLiteral("next_change"), isoOrNull(nextChange)},
+                       {QStringLiteral("snoozed_until"), isoOrNull(snoozedUntil)},
+                       {QStringLiteral("pause_after_step"), pauseAfterStep},
+                       {QStringLiteral("idle_source"), idleSource.isEmpty() ? QJsonValue() : QJsonValue(idleSource)},
+                       {QStringLiteral("input_idle_seconds"), inputIdleSeconds < 0 ? QJsonValue() : QJsonValue(inputIdleSeconds)},
+                       {QStringLiteral("on_battery"), onBattery < 0 ? QJsonValue() : QJsonValue(onBattery == 1)},
+                       {QStringLiteral("work_at_risk_seconds"), workAtRiskSeconds},
+                       {QStringLiteral("work_at_risk_tokens"), workAtRiskTokens}};
+}
+
 QJsonObject EngineSnapshot::toJson() const
 {
     QJsonArray reasons;
@@ -53,6 +71,7 @@ QJsonObject EngineSnapshot::toJson() const
                      {QStringLiteral("policy_version"), rollouts.policyVersion},
                      {QStringLiteral("hub_step"), rollouts.hubStep},
                      {QStringLiteral("last_rejection"), rollouts.lastRejection}}},
+        {QStringLiteral("schedule"), schedule.toJson()},
     };
 }
 

@@ -35,6 +35,22 @@ struct RolloutStats {
     bool operator==(const RolloutStats &) const = default;
 };
 
+// What the scheduler decided and what pausing now would cost.
+struct ScheduleStatus {
+    QString mode = QStringLiteral("run");  // run, throttle, pause (runModeName)
+    double dutyCycle = 1.0;
+    QList<PauseReason> throttleReasons;
+    QDateTime nextChange;                  // when a time-based reason ends by itself
+    QDateTime snoozedUntil;
+    bool pauseAfterStep = false;           // "Pause after this step" is pending
+    QString idleSource;                    // empty: idle time unknown (no desktop session)
+    int inputIdleSeconds = -1;
+    int onBattery = -1;                    // -1 unknown, 0 mains, 1 battery
+    double workAtRiskSeconds = 0;          // compute since the last safe point, lost if paused now
+    qint64 workAtRiskTokens = 0;           // estimated from the recent generation rate
+    QJsonObject toJson() const;
+};
+
 struct EngineSnapshot {
     quint64 sequence = 0;
     QDateTime takenAt;
@@ -63,6 +79,7 @@ struct EngineSnapshot {
     int checkpointVersion = 0;  // newest verified ("stable") checkpoint of the joined task; 0: none
     DownloadProgress download;  // the current or last checkpoint download
     RolloutStats rollouts;
+    ScheduleStatus schedule;
 
     bool userPaused() const { return pauseReasons.contains(PauseReason::User); }
     QJsonObject toJson() const;

@@ -1,5 +1,7 @@
 #include "node/Engine.h"
 
+#include "platform/DesktopIdle.h"
+
 #include "core/Logging.h"
 #include "net/HubClient.h"
 #include "net/Identity.h"
@@ -51,6 +53,14 @@ void Engine::start()
     m_sampler = createSystemSampler();
     sampleSystem();
     m_sampleTimer.start();
+    m_scheduler.setPolicy(m_options.scheduler);
+    if (m_options.scheduler.runOnlyWhenIdle) {
+        m_idle = createDesktopIdle();
+        emitEvent(m_idle ? EngineEvent::info(QStringLiteral("schedule"), QStringLiteral("Idle time from %1").arg(m_idle->source()))
+                         : EngineEvent::warning(QStringLiteral("schedule"),
+                                                QStringLiteral("\"Run only when idle\" is on, but this session cannot tell idle time; it is ignored")));
+    }
+    applySchedule();
 
     auto identity = Identity::loadOrCreate(QDir(m_options.dataDir).filePath(QStringLiteral("identity")));
     if (!identity) {
@@ -77,34 +87,6 @@ void Engine::start()
     m_inputs.hubLink = HubLink::Connecting;
     updateState();
     registerWithHub();
-}
-
-void Engine::pause()
-{
-    if (m_inputs.pauseReasons.contains(PauseReason::User))
-        return;
-    m_inputs.pauseReasons.append(PauseReason::User);
-    if (m_downloader)
-        m_downloader->pause(); // keeps every byte on disk
-    if (m_worker)
-        m_worker->cancel(); // generation stops within a token
-    emitEvent(EngineEvent::info(QStringLiteral("lifecycle"), QStringLiteral("Paused by you")));
-    updateState();
-    if (m_inputs.hubLink == HubLink::Online)
-        sendHeartbeat(); // the hub learns at once, not at the next tick
-}
-
-void Engine::resume()
-{
-    if (!m_inputs.pauseReasons.removeAll(PauseReason::User))
-        return;
-    emitEvent(EngineEvent::info(QStringLiteral("lifecycle"), QStringLiteral("Resumed")));
-    if (m_downloader && m_inputs.pauseReasons.isEmpty())
-        m_downloader->resume();
-    updateState();
-    if (m_inputs.hubLink == HubLink::Online)
-        sendHeartbeat();
-    rlKick();
 }
 
 void Engine::joinTask(const QString &taskId)
@@ -213,7 +195,7 @@ void Engine::sampleSystem()
     if (!m_sampler)
         return;
     m_snapshot.system = m_sampler->sample();
-    markDirty();
+    applySchedule(); // marks the snapshot dirty
 }
 
 void Engine::updateState()

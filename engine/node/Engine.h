@@ -16,6 +16,7 @@
 
 namespace cohort {
 
+class DesktopIdle;
 class EarningsStore;
 class HubClient;
 class Outbox;
@@ -41,7 +42,10 @@ public:
 public Q_SLOTS:
     void start();
     void pause();
-    void resume();
+    void resume();                  // also ends a snooze and a pending pause-after-step
+    void snooze(int seconds);       // pause until now + seconds (0 ends the snooze)
+    void pauseAfterStep();          // pause at the next safe point: when the batch in hand is in the outbox
+    void setSchedulerPolicy(const cohort::SchedulerPolicy &policy);
     void joinTask(const QString &taskId);
     void leaveTask();
     void stop(); // final heartbeat (best effort, bounded), then stopped()
@@ -89,6 +93,13 @@ private:
     void onEarnings(const EarningsReport &report, bool fromCache);
     QString rolloutActivity(const TaskInfo &task) const;
 
+    // Scheduler (EngineSchedule.cpp): readings once a second -> Run / Throttle / Pause with one reason.
+    void applySchedule();
+    void enterPause();
+    void leavePause();
+    void updateWorkAtRisk();
+    qint64 dataFolderBytes() const;
+
     void sampleSystem();
     void updateState();
     void markDirty();
@@ -127,6 +138,17 @@ private:
     bool m_rlBusy = false;             // a work request, a generation or a submission is in flight
     bool m_generating = false;         // the compute thread is generating a batch
     bool m_rlThrottled = false;        // the hub's trainer asked us to wait (back-pressure)
+    Scheduler m_scheduler;
+    std::unique_ptr<DesktopIdle> m_idle;   // null: no desktop session (idle time unknown)
+    bool m_userPaused = false;
+    bool m_pauseAfterStepPending = false;
+    bool m_downloadDiskFull = false;       // the last download stopped for lack of space
+    QDateTime m_snoozedUntil;
+    bool m_scheduledPause = false;         // the scheduler's last decision was Pause
+    QDateTime m_throttleUntil;             // throttled: no new batch before this (duty cycle)
+    QElapsedTimer m_generationClock;       // since the batch in hand started
+    qint64 m_dataBytes = -1;               // Cohort's data folder, measured every minute
+    QElapsedTimer m_sinceDataMeasured;
     std::unique_ptr<EarningsStore> m_earningsStore; // <data>/cohort.sqlite; null if it cannot be opened
     QString m_earningsHub;                          // which ledger the cache entries belong to
 };

@@ -78,7 +78,7 @@ void Engine::onCheckpointInfo(const HubReply &reply)
         m_downloader->disconnect(this);
         m_downloader->deleteLater(); // persists its progress; a newer version replaces it
     }
-    m_inputs.pauseReasons.removeAll(PauseReason::DiskFull);
+    m_downloadDiskFull = false; // re-checked by the new download itself
     m_downloader = new shardcast::Downloader(request, this);
     connect(m_downloader, &shardcast::Downloader::progressChanged, this, &Engine::onDownloadProgress);
     connect(m_downloader, &shardcast::Downloader::finished, this, &Engine::onDownloadFinished);
@@ -123,14 +123,14 @@ void Engine::onDownloadFailed(const QString &error)
     auto *failed = qobject_cast<shardcast::Downloader *>(sender());
     if (failed) {
         m_snapshot.download = failed->progress();
-        if (failed->progress().diskFull && !m_inputs.pauseReasons.contains(PauseReason::DiskFull))
-            m_inputs.pauseReasons.append(PauseReason::DiskFull);
+        m_downloadDiskFull = failed->progress().diskFull;
     }
     m_inputs.downloading = false;
     m_snapshot.lastError = error;
     m_retryDownloadAfter = QDateTime::currentDateTimeUtc().addSecs(60); // the next heartbeat after this tries again
     emitEvent(EngineEvent::error(QStringLiteral("checkpoint"), error));
     refreshActivityDetail();
+    applySchedule();
     updateState();
 }
 

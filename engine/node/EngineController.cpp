@@ -115,6 +115,18 @@ void EngineController::togglePause()
         pause();
 }
 
+void EngineController::snooze(int seconds)
+{
+    if (m_engine)
+        QMetaObject::invokeMethod(m_engine, [engine = m_engine, seconds] { engine->snooze(seconds); }, Qt::QueuedConnection);
+}
+
+void EngineController::pauseAfterStep()
+{
+    if (m_engine)
+        QMetaObject::invokeMethod(m_engine, &Engine::pauseAfterStep, Qt::QueuedConnection);
+}
+
 void EngineController::joinTask(const QString &taskId)
 {
     m_options.taskId = taskId;
@@ -152,6 +164,16 @@ void EngineController::reconfigure(const EngineOptions &options)
     next.taskId = m_options.taskId; // keep the joined task across a restart
     if (next == m_options)
         return;
+    // Only the schedule changed: the running engine takes it as it is, no restart.
+    EngineOptions sameSchedule = next;
+    sameSchedule.scheduler = m_options.scheduler;
+    if (sameSchedule == m_options) {
+        m_options = next;
+        if (m_engine)
+            QMetaObject::invokeMethod(m_engine, [engine = m_engine, policy = next.scheduler] { engine->setSchedulerPolicy(policy); },
+                                      Qt::QueuedConnection);
+        return;
+    }
     m_options = next;
     if (!m_running)
         return;

@@ -5,6 +5,7 @@
 #include "core/EarningsReport.h"
 #include "core/EngineEvent.h"
 #include "core/EngineSnapshot.h"
+#include "core/Scheduler.h"
 
 #include <QObject>
 #include <QPointer>
@@ -23,6 +24,7 @@ struct EngineOptions {
     QString taskId;              // join this task once registered (cohortd --task)
     int heartbeatIntervalMs = 0; // 0: what the hub asks for (default 10 s)
     qint64 maxDownloadBytesPerSecond = 0; // checkpoint downloads; 0: unlimited
+    SchedulerPolicy scheduler;            // when to work (settings); the user's pause is not part of it
     bool operator==(const EngineOptions &) const = default;
 };
 
@@ -42,6 +44,8 @@ public Q_SLOTS:
     void pause();
     void resume();
     void togglePause();
+    void snooze(int seconds);   // pause for a while (0: end the snooze)
+    void pauseAfterStep();      // pause at the next safe point (the batch in hand finished and saved)
     void joinTask(const QString &taskId);
     void leaveTask();
     // Restarts the engine with new options (e.g. the hub URL changed in settings). No-op if unchanged.

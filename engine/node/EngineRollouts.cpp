@@ -70,6 +70,15 @@ void Engine::rlKick()
 {
     if (m_rlBusy || !rlMayRun())
         return;
+    // Throttled (temperature or power limit): rest between batches so compute takes only the duty cycle's share.
+    if (m_throttleUntil.isValid()) {
+        const qint64 wait = QDateTime::currentDateTimeUtc().msecsTo(m_throttleUntil);
+        if (wait > 0 && m_snapshot.schedule.dutyCycle < 1.0) {
+            m_rlTimer.start(int(std::min<qint64>(wait, 60'000)));
+            return;
+        }
+        m_throttleUntil = {};
+    }
     const TaskInfo *task = joinedTask();
     // Unacknowledged batches go first: they are finished work waiting to be credited.
     const QList<OutboxEntry> waiting = m_outbox->entries(task->id);
@@ -171,6 +180,7 @@ void Engine::onWork(const HubReply &reply)
         return;
     }
     m_generating = true;
+    m_generationClock.start();
     refreshActivityDetail();
     updateState();
     QMetaObject::invokeMethod(m_worker, [worker = m_worker, job] { worker->run(job); }, Qt::QueuedConnection);
@@ -191,6 +201,9 @@ void Engine::onRolloutsGenerated(const RolloutJobResult &result)
         updateState();
         return;
     }
+    // Throttled: the next batch waits so that compute / (compute + rest) is the duty cycle.
+    if (const double duty = m_snapshot.schedule.dutyCycle; duty > 0 && duty < 1.0 && result.seconds > 0)
+        m_throttleUntil = QDateTime::currentDateTimeUtc().addMSecs(qint64(1000 * result.seconds * (1.0 / duty - 1.0)));
     RolloutStats &stats = m_snapshot.rollouts;
     stats.tokensGenerated += result.tokens;
     stats.tokensPerSecond = result.seconds > 0 ? double(result.tokens) / result.seconds : 0;
@@ -233,6 +246,10 @@ void Engine::onRolloutsGenerated(const RolloutJobResult &result)
     refreshActivityDetail();
     updateState();
     submitFromOutbox(entry);
+    if (m_pauseAfterStepPending) { // the batch is safe in the outbox: this is the safe point the user asked for
+        m_pauseAfterStepPending = false;
+        pause();
+    }
 }
 
 void Engine::submitFromOutbox(const OutboxEntry &entry)

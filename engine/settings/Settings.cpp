@@ -1,6 +1,7 @@
 #include "settings/Settings.h"
 
 #include "core/Logging.h"
+#include "core/Scheduler.h"
 #include "settings/SettingsMigrations.h"
 
 #include <QDir>
@@ -18,6 +19,20 @@ const QString kDataDir = QStringLiteral("storage/dataDir");
 const QString kNodeName = QStringLiteral("node/name");
 const QString kStartMinimized = QStringLiteral("ui/startMinimized");
 const QString kDownloadLimit = QStringLiteral("network/downloadLimitKiBps");
+const QString kIdleOnly = QStringLiteral("schedule/runOnlyWhenIdle");
+const QString kIdleMinutes = QStringLiteral("schedule/idleMinutes");
+const QString kPauseOnBattery = QStringLiteral("schedule/pauseOnBattery");
+const QString kSchedule = QStringLiteral("schedule/windows");
+const QString kGpuTempLimit = QStringLiteral("limits/gpuTempLimitC");
+const QString kGpuPowerLimit = QStringLiteral("limits/gpuPowerLimitW");
+const QString kDiskCap = QStringLiteral("limits/diskCapGiB");
+
+int intValue(const QSettings &store, const QString &key, int fallback)
+{
+    bool ok = false;
+    const int v = store.value(key, fallback).toInt(&ok);
+    return ok ? v : -1; // refused by validate(), with a warning, then the default
+}
 } // namespace
 
 Settings::Settings(const QString &filePath, QObject *parent)
@@ -75,6 +90,23 @@ QList<SettingsError> Settings::validate(const SettingsValues &v)
     }
     if (v.downloadLimitKiBps < 0 || v.downloadLimitKiBps > kMaxDownloadLimitKiBps)
         errors.append({QStringLiteral("downloadLimitKiBps"), QStringLiteral("Use 0 (no limit) up to %1 KiB/s.").arg(kMaxDownloadLimitKiBps)});
+    if (v.idleMinutes < 1 || v.idleMinutes > 240)
+        errors.append({QStringLiteral("idleMinutes"), QStringLiteral("Use 1 to 240 minutes.")});
+    for (const QString &window : v.schedule) {
+        QString why;
+        if (!ScheduleWindow::fromText(window, &why)) {
+            errors.append({QStringLiteral("schedule"), why});
+            break;
+        }
+    }
+    if (v.schedule.size() > 28)
+        errors.append({QStringLiteral("schedule"), QStringLiteral("Use at most 28 time windows.")});
+    if (v.gpuTempLimitC != 0 && (v.gpuTempLimitC < 50 || v.gpuTempLimitC > 100))
+        errors.append({QStringLiteral("gpuTempLimitC"), QStringLiteral("Use 0 (no limit) or 50 to 100 °C.")});
+    if (v.gpuPowerLimitW != 0 && (v.gpuPowerLimitW < 10 || v.gpuPowerLimitW > 2000))
+        errors.append({QStringLiteral("gpuPowerLimitW"), QStringLiteral("Use 0 (no limit) or 10 to 2000 W.")});
+    if (v.diskCapGiB < 0 || v.diskCapGiB > 1'000'000)
+        errors.append({QStringLiteral("diskCapGiB"), QStringLiteral("Use 0 (no cap) up to 1000000 GiB.")});
     if (v.nodeName.size() > 64)
         errors.append({QStringLiteral("nodeName"), QStringLiteral("Use at most 64 characters.")});
     else {
@@ -101,6 +133,13 @@ void Settings::load()
     v.downloadLimitKiBps = store.value(kDownloadLimit, v.downloadLimitKiBps).toInt(&numeric);
     if (!numeric)
         v.downloadLimitKiBps = -1; // refused below, with a warning
+    v.runOnlyWhenIdle = store.value(kIdleOnly, v.runOnlyWhenIdle).toBool();
+    v.idleMinutes = intValue(store, kIdleMinutes, v.idleMinutes);
+    v.pauseOnBattery = store.value(kPauseOnBattery, v.pauseOnBattery).toBool();
+    v.schedule = store.value(kSchedule, v.schedule).toStringList();
+    v.gpuTempLimitC = intValue(store, kGpuTempLimit, v.gpuTempLimitC);
+    v.gpuPowerLimitW = intValue(store, kGpuPowerLimit, v.gpuPowerLimitW);
+    v.diskCapGiB = intValue(store, kDiskCap, v.diskCapGiB);
 
     // A value that no longer validates (edited by hand, or a folder that became a file) falls back
     // to its default with a warning rather than stopping the app.
@@ -115,6 +154,16 @@ void Settings::load()
             v.nodeName = fallback.nodeName;
         else if (e.key == QLatin1String("downloadLimitKiBps"))
             v.downloadLimitKiBps = fallback.downloadLimitKiBps;
+        else if (e.key == QLatin1String("idleMinutes"))
+            v.idleMinutes = fallback.idleMinutes;
+        else if (e.key == QLatin1String("schedule"))
+            v.schedule = fallback.schedule;
+        else if (e.key == QLatin1String("gpuTempLimitC"))
+            v.gpuTempLimitC = fallback.gpuTempLimitC;
+        else if (e.key == QLatin1String("gpuPowerLimitW"))
+            v.gpuPowerLimitW = fallback.gpuPowerLimitW;
+        else if (e.key == QLatin1String("diskCapGiB"))
+            v.diskCapGiB = fallback.diskCapGiB;
     }
     v.hubUrl = normalizedHubUrl(v.hubUrl);
     m_values = v;
@@ -143,6 +192,8 @@ QList<SettingsError> Settings::apply(const SettingsValues &requested)
         changedKeys << QStringLiteral("startMinimized");
     if (v.downloadLimitKiBps != m_values.downloadLimitKiBps)
         changedKeys << QStringLiteral("downloadLimitKiBps");
+    if (schedulerPolicy(v) != schedulerPolicy(m_values) || v.schedule != m_values.schedule)
+        changedKeys << QStringLiteral("scheduler");
     if (changedKeys.isEmpty())
         return {};
 
@@ -153,6 +204,13 @@ QList<SettingsError> Settings::apply(const SettingsValues &requested)
     store.setValue(kNodeName, v.nodeName);
     store.setValue(kStartMinimized, v.startMinimized);
     store.setValue(kDownloadLimit, v.downloadLimitKiBps);
+    store.setValue(kIdleOnly, v.runOnlyWhenIdle);
+    store.setValue(kIdleMinutes, v.idleMinutes);
+    store.setValue(kPauseOnBattery, v.pauseOnBattery);
+    store.setValue(kSchedule, v.schedule);
+    store.setValue(kGpuTempLimit, v.gpuTempLimitC);
+    store.setValue(kGpuPowerLimit, v.gpuPowerLimitW);
+    store.setValue(kDiskCap, v.diskCapGiB);
     store.sync();
     if (store.status() != QSettings::NoError)
         return {{QString(), QStringLiteral("Could not save settings to %1.").arg(m_filePath)}};
@@ -160,6 +218,21 @@ QList<SettingsError> Settings::apply(const SettingsValues &requested)
     m_values = v;
     Q_EMIT changed(m_values, changedKeys);
     return {};
+}
+
+SchedulerPolicy Settings::schedulerPolicy(const SettingsValues &v)
+{
+    SchedulerPolicy p;
+    p.runOnlyWhenIdle = v.runOnlyWhenIdle;
+    p.idleAfterSeconds = v.idleMinutes * 60;
+    p.pauseOnBattery = v.pauseOnBattery;
+    for (const QString &text : v.schedule)
+        if (const auto window = ScheduleWindow::fromText(text))
+            p.schedule.append(*window);
+    p.gpuTempLimitC = v.gpuTempLimitC;
+    p.gpuPowerLimitW = v.gpuPowerLimitW;
+    p.diskCapBytes = qint64(v.diskCapGiB) << 30;
+    return p;
 }
 
 QString Settings::effectiveDataDir() const

@@ -16,11 +16,22 @@ struct SettingsValues {
     bool startMinimized = false;
     int downloadLimitKiBps = 0; // checkpoint downloads; 0: unlimited
 
+    // When to work (the engine's Scheduler): all off/unlimited except pausing on battery.
+    bool runOnlyWhenIdle = false;
+    int idleMinutes = 5;          // no keyboard/mouse input this long counts as idle (1..240)
+    bool pauseOnBattery = true;
+    QStringList schedule;         // allowed windows, e.g. "mon-fri 22:00-06:00"; empty: any time
+    int gpuTempLimitC = 0;        // 0: none, else 50..100: throttle at the limit, pause 8 °C above
+    int gpuPowerLimitW = 0;       // 0: none, else 10..2000 (all GPUs in use together)
+    int diskCapGiB = 0;           // 0: none; Cohort's data folder may not grow beyond this
+
     bool operator==(const SettingsValues &) const = default;
 };
 
+struct SchedulerPolicy;
+
 struct SettingsError {
-    QString key;     // "hubUrl", "dataDir", "nodeName", "downloadLimitKiBps"
+    QString key;     // the field's name: "hubUrl", "dataDir", "nodeName", "downloadLimitKiBps", "schedule", ...
     QString message; // for people, shown next to the field
 };
 
@@ -37,6 +48,8 @@ public:
     static SettingsValues defaults();
     static QList<SettingsError> validate(const SettingsValues &values);
     static QString normalizedHubUrl(const QString &url);
+    // The scheduler's policy from the (validated) values.
+    static SchedulerPolicy schedulerPolicy(const SettingsValues &values);
 
     // Validates and, if valid, writes everything and emits changed() once. Returns the errors otherwise.
     QList<SettingsError> apply(const SettingsValues &values);

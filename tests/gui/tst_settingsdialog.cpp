@@ -167,7 +167,13 @@ private Q_SLOTS:
 
     void restoreDefaultsAndCancelChangeNothingStored()
     {
-        QVERIFY(m_settings->apply({QStringLiteral("https://hub.example.org"), QString(), QStringLiteral("box"), true}).isEmpty());
+        QVERIFY(m_settings->apply([] {
+            SettingsValues v;
+            v.hubUrl = QStringLiteral("https://hub.example.org");
+            v.nodeName = QStringLiteral("box");
+            v.startMinimized = true;
+            return v;
+        }()).isEmpty());
         m_dialog->load();
         QCOMPARE(field<QLineEdit>("hubUrlEdit")->text(), QStringLiteral("https://hub.example.org"));
 

@@ -24,7 +24,7 @@ private Q_SLOTS:
     void lifecycleOnEmbeddedNetwork()
     {
         QTemporaryDir dir;
-        EngineController controller(EngineOptions{dir.path(), {}, QStringLiteral("tester"), {}, 0});
+        EngineController controller(EngineOptions{dir.path(), {}, QStringLiteral("tester"), {}, 0, 0, {}});
         QSignalSpy events(&controller, &EngineController::eventOccurred);
         controller.start();
         QTRY_COMPARE_WITH_TIMEOUT(controller.snapshot().state, NodeState::Idle, 20'000);
@@ -64,7 +64,7 @@ private Q_SLOTS:
     void snapshotsAreRateLimited()
     {
         QTemporaryDir dir;
-        EngineController controller(EngineOptions{dir.path(), {}, {}, {}, 0});
+        EngineController controller(EngineOptions{dir.path(), {}, {}, {}, 0, 0, {}});
         controller.start();
         QTRY_COMPARE_WITH_TIMEOUT(controller.snapshot().state, NodeState::Idle, 20'000);
         QSignalSpy snapshots(&controller, &EngineController::snapshotChanged);
@@ -89,12 +89,12 @@ private Q_SLOTS:
     void reconfigureRestartsWithNewOptions()
     {
         QTemporaryDir a, b;
-        EngineController controller(EngineOptions{a.path(), {}, {}, {}, 0});
+        EngineController controller(EngineOptions{a.path(), {}, {}, {}, 0, 0, {}});
         controller.start();
         QTRY_COMPARE_WITH_TIMEOUT(controller.snapshot().state, NodeState::Idle, 20'000);
         const QString firstId = controller.snapshot().nodeId;
         QSignalSpy stoppedDuringRestart(&controller, &EngineController::stopped);
-        controller.reconfigure(EngineOptions{b.path(), {}, {}, {}, 0});
+        controller.reconfigure(EngineOptions{b.path(), {}, {}, {}, 0, 0, {}});
         QTRY_VERIFY_WITH_TIMEOUT(controller.snapshot().state == NodeState::Idle && controller.snapshot().nodeId != firstId &&
                                      !controller.snapshot().nodeId.isEmpty(),
                                  20'000);
@@ -113,7 +113,7 @@ private Q_SLOTS:
         QVERIFY(key.open(QIODevice::WriteOnly));
         key.write("{ truncated");
         key.close();
-        EngineController controller(EngineOptions{dir.path(), {}, {}, {}, 0});
+        EngineController controller(EngineOptions{dir.path(), {}, {}, {}, 0, 0, {}});
         controller.start();
         QTRY_COMPARE_WITH_TIMEOUT(controller.snapshot().state, NodeState::Error, 20'000);
         QVERIFY(controller.snapshot().why.contains(QStringLiteral("damaged")));
@@ -127,7 +127,7 @@ private Q_SLOTS:
     void unreachableHubIsOfflineAndSaysWhy()
     {
         QTemporaryDir dir;
-        EngineController controller(EngineOptions{dir.path(), QStringLiteral("http://127.0.0.1:9"), {}, {}, 0});
+        EngineController controller(EngineOptions{dir.path(), QStringLiteral("http://127.0.0.1:9"), {}, {}, 0, 0, {}});
         controller.start();
         QTRY_COMPARE_WITH_TIMEOUT(controller.snapshot().state, NodeState::Offline, 20'000);
         QVERIFY(controller.snapshot().why.startsWith(QStringLiteral("Cannot reach the hub")));
