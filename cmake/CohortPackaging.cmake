@@ -98,6 +98,7 @@ endif()
 set(CPACK_VERBATIM_VARIABLES ON)
 set(CPACK_PACKAGE_NAME "cohort")
 set(CPACK_PACKAGE_VENDOR "The Cohort authors")
+# Debian wants "Name <email>" here; give it when publishing: -DCPACK_PACKAGE_CONTACT="Name <address>".
 set(CPACK_PACKAGE_CONTACT "The Cohort authors" CACHE STRING "Package maintainer (Debian: Name <email>)")
 set(CPACK_PACKAGE_VERSION "${PROJECT_VERSION}")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "${PROJECT_DESCRIPTION}")

@@ -51,7 +51,8 @@ start=$(date +%s)
 
 # --- 1. build ------------------------------------------------------------------------------------------------------
 say "building the .deb from $build_dir"
-cmake --build "$build_dir" -j "$(nproc 2>/dev/null || echo 2)" >/dev/null
+cmake --build "$build_dir" -j "$(nproc 2>/dev/null || echo 2)" >"$work/build.log" 2>&1 ||
+  { tail -n 40 "$work/build.log" >&2; fail "cmake --build $build_dir"; }
 (cd "$work" && cpack --config "$build_dir/CPackConfig.cmake" -G DEB -B "$work/pkg" >"$work/cpack.log" 2>&1) ||
   { cat "$work/cpack.log" >&2; fail "cpack -G DEB failed"; }
 mapfile -t debs < <(find "$work/pkg" -maxdepth 1 -name "${package}_*.deb")
