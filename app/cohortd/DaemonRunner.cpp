@@ -32,6 +32,13 @@ void DaemonRunner::start()
 {
     m_clock.start();
     m_controller.start();
+    if (m_options.controlApi) {
+        m_control = std::make_unique<ControlServer>(m_controller, m_options.engine.dataDir);
+        if (Status started = m_control->start(m_options.controlPort); !started) {
+            std::fprintf(stderr, "cohortd: %s (continuing without it)\n", qPrintable(started.error()));
+            m_control.reset();
+        }
+    }
     m_statusTimer.start();
     if (m_options.durationSeconds > 0)
         QTimer::singleShot(m_options.durationSeconds * 1000, this,

@@ -1,11 +1,13 @@
 #pragma once
 // Wires an EngineController to the terminal: progress line or JSON lines, events on stderr,
 // --duration, and clean shutdown on SIGINT/SIGTERM.
+#include "node/ControlApi.h"
 #include "node/EngineController.h"
 
 #include <QElapsedTimer>
 #include <QObject>
 #include <QTimer>
+#include <memory>
 
 namespace cohort {
 
@@ -16,6 +18,8 @@ public:
         EngineOptions engine;
         int durationSeconds = 0; // 0: until a signal
         bool json = false;
+        bool controlApi = true;   // the local control API on 127.0.0.1 (token in <data>/control.json)
+        quint16 controlPort = 0;  // 0: any free port
     };
     explicit DaemonRunner(Options options, QObject *parent = nullptr);
     void start();
@@ -27,6 +31,7 @@ private:
 
     Options m_options;
     EngineController m_controller;
+    std::unique_ptr<ControlServer> m_control;
     QTimer m_statusTimer;
     QElapsedTimer m_clock;
     bool m_terminal = false;

@@ -1,4 +1,5 @@
 // cohortd: the Cohort engine without a window, for servers, scripts and tests.
+#include "ControlCommand.h"
 #include "DaemonRunner.h"
 #include "settings/Settings.h"
 #include "platform/TerminationSignals.h"
@@ -30,11 +31,18 @@ int main(int argc, char *argv[])
     const QCommandLineOption heartbeatOption(QStringLiteral("heartbeat-ms"), QStringLiteral("Heartbeat interval override in milliseconds."), QStringLiteral("ms"));
     const QCommandLineOption idleOnlyOption(QStringLiteral("idle-only"), QStringLiteral("Work only while nobody uses this computer's desktop (off by default on a server, whatever the settings say)."));
     const QCommandLineOption scheduleOption(QStringLiteral("schedule"), QStringLiteral("Work only in this window, e.g. \"mon-fri 22:00-06:00\" (repeatable; replaces the settings' schedule)."), QStringLiteral("window"));
+    const QCommandLineOption controlOption(QStringLiteral("control"), QStringLiteral("Tell the node running on --data-dir to: status, pause, resume, pause-after-step, snooze:SECONDS; then exit."), QStringLiteral("command"));
+    const QCommandLineOption noControlOption(QStringLiteral("no-control-api"), QStringLiteral("Do not offer the local control API."));
+    const QCommandLineOption controlPortOption(QStringLiteral("control-port"), QStringLiteral("Port of the local control API on 127.0.0.1 (default: any free port)."), QStringLiteral("port"));
     parser.addOptions({hubOption, dataOption, taskOption, durationOption, jsonOption, nameOption, settingsOption, heartbeatOption, rateOption,
-                       idleOnlyOption, scheduleOption});
+                       idleOnlyOption, scheduleOption, controlOption, noControlOption, controlPortOption});
     parser.process(app);
 
     cohort::Settings settings(parser.value(settingsOption));
+    if (parser.isSet(controlOption)) {
+        const QString dataDir = parser.isSet(dataOption) ? QDir(parser.value(dataOption)).absolutePath() : settings.effectiveDataDir();
+        return cohort::runControlCommand(dataDir, parser.value(controlOption));
+    }
     cohort::DaemonRunner::Options options;
     options.engine.hubUrl = parser.isSet(hubOption) ? cohort::Settings::normalizedHubUrl(parser.value(hubOption)) : settings.values().hubUrl;
     options.engine.dataDir = parser.isSet(dataOption) ? QDir(parser.value(dataOption)).absolutePath() : settings.effectiveDataDir();
@@ -51,6 +59,16 @@ int main(int argc, char *argv[])
     }
     options.engine.maxDownloadBytesPerSecond = qint64(rateKiB) * 1024;
     options.json = parser.isSet(jsonOption);
+    options.controlApi = !parser.isSet(noControlOption);
+    if (parser.isSet(controlPortOption)) {
+        bool portOk = false;
+        const uint port = parser.value(controlPortOption).toUInt(&portOk);
+        if (!portOk || port > 65535) {
+            std::fprintf(stderr, "cohortd: --control-port must be 0..65535\n");
+            return 2;
+        }
+        options.controlPort = quint16(port);
+    }
     cohort::SettingsValues scheduling = settings.values();
     scheduling.runOnlyWhenIdle = parser.isSet(idleOnlyOption);
     if (parser.isSet(scheduleOption))

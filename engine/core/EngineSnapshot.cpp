@@ -26,7 +26,8 @@ QJsonObject ScheduleStatus::toJson() const
                        {QStringLiteral("input_idle_seconds"), inputIdleSeconds < 0 ? QJsonValue() : QJsonValue(inputIdleSeconds)},
                        {QStringLiteral("on_battery"), onBattery < 0 ? QJsonValue() : QJsonValue(onBattery == 1)},
                        {QStringLiteral("work_at_risk_seconds"), workAtRiskSeconds},
-                       {QStringLiteral("work_at_risk_tokens"), workAtRiskTokens}};
+                       {QStringLiteral("work_at_risk_tokens"), workAtRiskTokens},
+                       {QStringLiteral("last_pause_latency_ms"), lastPauseLatencyMs < 0 ? QJsonValue() : QJsonValue(lastPauseLatencyMs)}};
 }
 
 QJsonObject EngineSnapshot::toJson() const

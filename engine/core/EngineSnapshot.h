@@ -48,6 +48,7 @@ struct ScheduleStatus {
     int onBattery = -1;                    // -1 unknown, 0 mains, 1 battery
     double workAtRiskSeconds = 0;          // compute since the last safe point, lost if paused now
     qint64 workAtRiskTokens = 0;           // estimated from the recent generation rate
+    int lastPauseLatencyMs = -1;           // pause requested -> compute stopped, for the last pause (-1: none yet)
     QJsonObject toJson() const;
 };
 

@@ -147,6 +147,7 @@ private:
     bool m_scheduledPause = false;         // the scheduler's last decision was Pause
     QDateTime m_throttleUntil;             // throttled: no new batch before this (duty cycle)
     QElapsedTimer m_generationClock;       // since the batch in hand started
+    QElapsedTimer m_pauseClock;            // since a pause cancelled the batch in hand (until the compute thread stops)
     qint64 m_dataBytes = -1;               // Cohort's data folder, measured every minute
     QElapsedTimer m_sinceDataMeasured;
     std::unique_ptr<EarningsStore> m_earningsStore; // <data>/cohort.sqlite; null if it cannot be opened

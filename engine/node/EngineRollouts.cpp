@@ -189,6 +189,11 @@ void Engine::onWork(const HubReply &reply)
 void Engine::onRolloutsGenerated(const RolloutJobResult &result)
 {
     m_generating = false;
+    if (m_pauseClock.isValid()) {
+        m_snapshot.schedule.lastPauseLatencyMs = int(m_pauseClock.elapsed());
+        m_pauseClock.invalidate();
+        qCInfo(lcEngine) << "compute stopped" << m_snapshot.schedule.lastPauseLatencyMs << "ms after the pause";
+    }
     if (m_stopping)
         return;
     if (!result.error.isEmpty()) {

@@ -139,8 +139,12 @@ void Engine::enterPause()
 {
     if (m_downloader)
         m_downloader->pause(); // keeps every byte on disk
-    if (m_worker && m_generating)
+    if (m_worker && m_generating) {
+        m_pauseClock.start();  // measured until the compute thread reports the cancellation
         m_worker->cancel();    // generation stops within a token
+    } else {
+        m_snapshot.schedule.lastPauseLatencyMs = 0; // nothing was running: paused at once
+    }
     m_pauseAfterStepPending = false;
 }
 

@@ -2,6 +2,8 @@
 // nodes. Rollouts flow and are credited, the trainer publishes new versions that the nodes pick up, and a node
 // killed with -9 after submitting but before the hub's answer arrives is credited exactly once after a restart.
 #include "TestSupport.h"
+#include "node/ControlApi.h"
+#include "platform/FilePermissions.h"
 
 #include <QDir>
 #include <QFile>
@@ -26,7 +28,11 @@ namespace {
 const char kCatalogue[] = R"({"tasks":[{"id":"mini-rl","kind":"rl","title":"Mini sorting","reward_rate":2.0,
   "rl":{"environments":["sort-digits","reverse"],"prompts_per_batch":4,"samples_per_prompt":4,"max_new_tokens":10,
         "batches_per_step":1,"steps_per_version":2,"warmup_steps":40,"warmup_batch":16,"async_level":2,
-        "model":{"d_model":32,"n_layers":1,"n_heads":2,"d_ff":64,"max_seq_len":48}}}]})";
+        "model":{"d_model":32,"n_layers":1,"n_heads":2,"d_ff":64,"max_seq_len":48}}},
+  {"id":"long-rl","kind":"rl","title":"Long generations","reward_rate":1.0,
+  "rl":{"environments":["reverse"],"prompts_per_batch":8,"samples_per_prompt":8,"max_new_tokens":200,
+        "batches_per_step":1,"steps_per_version":1000,"warmup_steps":2,"warmup_batch":4,"async_level":2,
+        "model":{"d_model":64,"n_layers":2,"n_heads":2,"d_ff":128,"max_seq_len":256}}}]})";
 } // namespace
 
 class TestRlE2e : public QObject {
@@ -56,12 +62,13 @@ class TestRlE2e : public QObject {
         return hub;
     }
 
-    std::unique_ptr<ChildProcess> startNode(const QString &hubUrl, const QString &dataDir, double weightNoise = 0)
+    std::unique_ptr<ChildProcess> startNode(const QString &hubUrl, const QString &dataDir, double weightNoise = 0,
+                                           const QString &task = QStringLiteral("mini-rl"))
     {
         auto node = std::make_unique<ChildProcess>(
             programPath(QStringLiteral("cohortd")),
             QStringList{QStringLiteral("--hub"), hubUrl, QStringLiteral("--data-dir"), dataDir, QStringLiteral("--json"),
-                        QStringLiteral("--task"), QStringLiteral("mini-rl"), QStringLiteral("--heartbeat-ms"), QStringLiteral("500"),
+                        QStringLiteral("--task"), task, QStringLiteral("--heartbeat-ms"), QStringLiteral("500"),
                         QStringLiteral("--settings"), dataDir + QStringLiteral(".ini")});
         if (weightNoise > 0) {
             QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
@@ -302,6 +309,89 @@ private Q_SLOTS:
         QCOMPARE(again.process().exitCode(), 1); // nothing left to clear: said plainly
         int code = -1;
         QVERIFY(node->terminateAndWait(15'000, &code));
+        QVERIFY(hub->terminateAndWait(15'000, &code));
+    }
+
+    // The local control API of a running cohortd: owner-only token file, refused without the token, pause within a
+    // token while rollouts are generated (latency measured by the engine: pause -> compute thread stopped), snooze,
+    // resume, pause after the step in hand, and the command-line client.
+    void controlApiPausesAndSnoozes()
+    {
+        QString url;
+        const QString hubDir = m_dir.filePath(QStringLiteral("hub-e"));
+        auto hub = startHub(hubDir, &url);
+        QVERIFY(hub);
+        const QString nodeDir = m_dir.filePath(QStringLiteral("controlled"));
+        auto node = startNode(url, nodeDir, 0, QStringLiteral("long-rl")); // batches of 64 x 200 tokens: pauses land mid-batch
+        QVERIFY(node);
+        const QString controlFile = QDir(nodeDir).filePath(QStringLiteral("control.json"));
+        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(controlFile), 20'000);
+        QVERIFY(cohort::isOwnerOnly(controlFile));
+        auto endpoint = cohort::ControlEndpoint::fromDataDir(nodeDir);
+        QVERIFY2(endpoint.ok(), qPrintable(endpoint.error()));
+        cohort::ControlEndpoint forged = *endpoint;
+        forged.token = QByteArray(forged.token.size(), 'a');
+        auto refused = cohort::controlRequest(forged, "POST", QStringLiteral("/v1/pause"));
+        QVERIFY(!refused.ok());
+        QVERIFY2(refused.error().contains(QStringLiteral("HTTP 401")), qPrintable(refused.error()));
+
+        const auto status = [&] {
+            auto s = cohort::controlRequest(*endpoint, "GET", QStringLiteral("/v1/status"));
+            return s.ok() ? *s : QJsonObject{};
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(status().value(QStringLiteral("rollouts")).toObject().value(QStringLiteral("batches_accepted")).toInt() >= 1,
+                                 120'000);
+        // Pause while a batch is being generated, ten times; the engine measures how long the compute thread took.
+        QList<int> latencies;
+        for (int round = 0; round < 10; ++round) {
+            QTRY_VERIFY_WITH_TIMEOUT(status().value(QStringLiteral("schedule")).toObject().value(QStringLiteral("work_at_risk_seconds")).toDouble() > 0,
+                                     30'000);
+            QVERIFY(cohort::controlRequest(*endpoint, "POST", QStringLiteral("/v1/pause")).ok());
+            QTRY_VERIFY_WITH_TIMEOUT(status().value(QStringLiteral("state")).toString() == QLatin1String("paused"), 5'000);
+            QCOMPARE(status().value(QStringLiteral("reason")).toString(), QStringLiteral("user"));
+            QTRY_VERIFY_WITH_TIMEOUT(!status().value(QStringLiteral("schedule")).toObject().value(QStringLiteral("last_pause_latency_ms")).isNull(),
+                                     5'000);
+            latencies.append(status().value(QStringLiteral("schedule")).toObject().value(QStringLiteral("last_pause_latency_ms")).toInt());
+            QVERIFY(cohort::controlRequest(*endpoint, "POST", QStringLiteral("/v1/resume")).ok());
+            QTRY_VERIFY_WITH_TIMEOUT(status().value(QStringLiteral("state")).toString() != QLatin1String("paused"), 5'000);
+        }
+        std::sort(latencies.begin(), latencies.end());
+        qInfo("pause latency over %d pauses during generation: median %d ms, max %d ms", int(latencies.size()),
+              latencies[latencies.size() / 2], latencies.last());
+        QVERIFY2(latencies.last() <= 1500, qPrintable(QString::number(latencies.last())));
+
+        // Snooze: paused for that reason, with the time it ends; resume ends it early.
+        auto snoozed = cohort::controlRequest(*endpoint, "POST", QStringLiteral("/v1/snooze"), {{QStringLiteral("seconds"), 3600}});
+        QVERIFY2(snoozed.ok(), qPrintable(snoozed.error()));
+        QTRY_VERIFY_WITH_TIMEOUT(status().value(QStringLiteral("reason")).toString() == QLatin1String("snoozed"), 5'000);
+        QVERIFY(!status().value(QStringLiteral("schedule")).toObject().value(QStringLiteral("snoozed_until")).isNull());
+        QVERIFY(!cohort::controlRequest(*endpoint, "POST", QStringLiteral("/v1/snooze"), {{QStringLiteral("seconds"), -5}}).ok());
+        QVERIFY(!cohort::controlRequest(*endpoint, "POST", QStringLiteral("/v1/snooze"), {{QStringLiteral("minutes"), 5}}).ok());
+        QVERIFY(cohort::controlRequest(*endpoint, "POST", QStringLiteral("/v1/resume")).ok());
+        QTRY_VERIFY_WITH_TIMEOUT(status().value(QStringLiteral("state")).toString() != QLatin1String("paused"), 5'000);
+
+        // Pause after this step: the batch in hand is finished and kept, then the node pauses.
+        const int acceptedBefore = status().value(QStringLiteral("rollouts")).toObject().value(QStringLiteral("batches_accepted")).toInt();
+        QVERIFY(cohort::controlRequest(*endpoint, "POST", QStringLiteral("/v1/pause-after-step")).ok());
+        QTRY_VERIFY_WITH_TIMEOUT(status().value(QStringLiteral("reason")).toString() == QLatin1String("user"), 30'000);
+        QTRY_VERIFY_WITH_TIMEOUT(status().value(QStringLiteral("rollouts")).toObject().value(QStringLiteral("outbox_batches")).toInt() == 0, 30'000);
+        QVERIFY(status().value(QStringLiteral("rollouts")).toObject().value(QStringLiteral("batches_accepted")).toInt() >= acceptedBefore);
+
+        // The command-line client.
+        ChildProcess cli(programPath(QStringLiteral("cohortd")), {QStringLiteral("--data-dir"), nodeDir, QStringLiteral("--control"), QStringLiteral("resume")});
+        QVERIFY(cli.start() && cli.process().waitForFinished(20'000));
+        QCOMPARE(cli.process().exitCode(), 0);
+        QVERIFY(cli.output().contains(QStringLiteral("\"done\":\"resume\"")));
+        ChildProcess bad(programPath(QStringLiteral("cohortd")), {QStringLiteral("--data-dir"), nodeDir, QStringLiteral("--control"), QStringLiteral("explode")});
+        QVERIFY(bad.start() && bad.process().waitForFinished(20'000));
+        QCOMPARE(bad.process().exitCode(), 2);
+        int code = -1;
+        QVERIFY(node->terminateAndWait(15'000, &code));
+        QVERIFY(!QFile::exists(controlFile)); // no stale address left behind
+        ChildProcess gone(programPath(QStringLiteral("cohortd")), {QStringLiteral("--data-dir"), nodeDir, QStringLiteral("--control"), QStringLiteral("status")});
+        QVERIFY(gone.start() && gone.process().waitForFinished(20'000));
+        QCOMPARE(gone.process().exitCode(), 1);
+        QVERIFY(gone.errors().contains(QStringLiteral("no running node")));
         QVERIFY(hub->terminateAndWait(15'000, &code));
     }
 };

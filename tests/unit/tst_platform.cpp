@@ -1,6 +1,9 @@
 #include "platform/Autostart.h"
+#include "platform/DesktopIdle.h"
+#include "platform/PowerSource.h"
 #include "platform/SystemSampler.h"
 
+#include <QDir>
 #include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
@@ -9,7 +12,57 @@ using namespace cohort;
 
 class TestPlatform : public QObject {
     Q_OBJECT
+    static void writeSupply(const QString &root, const QString &name, const QList<QPair<QString, QString>> &files)
+    {
+        QDir().mkpath(root + QStringLiteral("/power_supply/") + name);
+        for (const auto &[file, value] : files) {
+            QFile f(root + QStringLiteral("/power_supply/") + name + QLatin1Char('/') + file);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(value.toLatin1() + '\n');
+        }
+    }
+
 private Q_SLOTS:
+    // /sys/class/power_supply as laptops, desktops and odd machines lay it out.
+    void powerSourceFromSysfs()
+    {
+        QTemporaryDir desktop;
+        PowerStatus s = readPowerStatus(desktop.path()); // no power_supply folder at all: a desktop
+        QVERIFY(!s.hasBattery);
+        QCOMPARE(s.onBattery, std::optional<bool>(false));
+
+        QTemporaryDir laptop;
+        writeSupply(laptop.path(), QStringLiteral("AC"), {{QStringLiteral("type"), QStringLiteral("Mains")}, {QStringLiteral("online"), QStringLiteral("1")}});
+        writeSupply(laptop.path(), QStringLiteral("BAT0"), {{QStringLiteral("type"), QStringLiteral("Battery")}, {QStringLiteral("status"), QStringLiteral("Charging")},
+                                                             {QStringLiteral("capacity"), QStringLiteral("81")}});
+        writeSupply(laptop.path(), QStringLiteral("hidpp_battery_0"), {{QStringLiteral("type"), QStringLiteral("Battery")}, {QStringLiteral("scope"), QStringLiteral("Device")},
+                                                                        {QStringLiteral("status"), QStringLiteral("Discharging")}}); // a mouse
+        s = readPowerStatus(laptop.path());
+        QVERIFY(s.hasBattery);
+        QCOMPARE(s.onBattery, std::optional<bool>(false));
+        QCOMPARE(s.batteryPercent, 81);
+        writeSupply(laptop.path(), QStringLiteral("AC"), {{QStringLiteral("online"), QStringLiteral("0")}}); // unplugged
+        QCOMPARE(readPowerStatus(laptop.path()).onBattery, std::optional<bool>(true));
+
+        QTemporaryDir noAdapter; // a battery but no mains entry: its status decides
+        writeSupply(noAdapter.path(), QStringLiteral("BAT1"), {{QStringLiteral("type"), QStringLiteral("Battery")}, {QStringLiteral("status"), QStringLiteral("Discharging")}});
+        QCOMPARE(readPowerStatus(noAdapter.path()).onBattery, std::optional<bool>(true));
+        writeSupply(noAdapter.path(), QStringLiteral("BAT1"), {{QStringLiteral("status"), QStringLiteral("Full")}});
+        QCOMPARE(readPowerStatus(noAdapter.path()).onBattery, std::optional<bool>(false));
+    }
+
+    // Without a desktop session (this test runs offscreen, usually without DISPLAY) there is no idle source, and
+    // with one the answer is a plausible number of seconds.
+    void desktopIdleAnswersOrSaysItCannot()
+    {
+        auto idle = createDesktopIdle();
+        if (!idle)
+            QSKIP("no desktop session here: idle time unknown (the scheduler then never holds the node back)");
+        const auto seconds = idle->idleSeconds();
+        QVERIFY2(seconds.has_value(), qPrintable(idle->source()));
+        QVERIFY(*seconds >= 0 && *seconds < 10 * 365 * 24 * 3600);
+    }
+
     void samplerReportsMachineFigures()
     {
         auto sampler = createSystemSampler();

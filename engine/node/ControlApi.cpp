@@ -1,0 +1,174 @@
+#include "node/ControlApi.h"
+
+#include "core/JsonReader.h"
+#include "core/Logging.h"
+#include "hub/ApiServer.h"
+#include "node/EngineController.h"
+#include "platform/FilePermissions.h"
+
+#include <QDir>
+#include <QEventLoop>
+#include <QFile>
+#include <QHostAddress>
+#include <QJsonDocument>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QRandomGenerator>
+#include <QSaveFile>
+#include <QTimer>
+
+namespace cohort {
+
+namespace {
+constexpr int kMaxSnoozeSeconds = 7 * 24 * 3600;
+
+QString fileIn(const QString &dataDir)
+{
+    return QDir(dataDir).filePath(QStringLiteral("control.json"));
+}
+
+// Compares without an early exit, so response timing says nothing about how much of a guess was right.
+bool sameToken(const QByteArray &a, const QByteArray &b)
+{
+    if (a.size() != b.size())
+        return false;
+    unsigned char diff = 0;
+    for (qsizetype i = 0; i < a.size(); ++i)
+        diff |= static_cast<unsigned char>(a[i] ^ b[i]);
+    return diff == 0;
+}
+} // namespace
+
+ControlServer::ControlServer(EngineController &controller, QString dataDir, QObject *parent)
+    : QObject(parent), m_controller(controller), m_dataDir(std::move(dataDir))
+{
+}
+
+ControlServer::~ControlServer()
+{
+    if (m_server)
+        QFile::remove(controlFile()); // a stale file would point clients at a port someone else may own
+}
+
+QString ControlServer::controlFile() const
+{
+    return fileIn(m_dataDir);
+}
+
+QString ControlServer::url() const
+{
+    return m_server ? QStringLiteral("http://127.0.0.1:%1").arg(m_server->port()) : QString();
+}
+
+Status ControlServer::start(quint16 port)
+{
+    QByteArray raw(32, Qt::Uninitialized);
+    QRandomGenerator::system()->generate(reinterpret_cast<quint32 *>(raw.data()), reinterpret_cast<quint32 *>(raw.data() + raw.size()));
+    m_token = raw.toHex();
+    auto server = std::make_unique<ApiServer>(4096);
+    const auto guarded = [this](auto action) {
+        return [this, action](const ApiRequest &r) -> ApiResponse {
+            const QByteArray auth = r.header("authorization");
+            if (!auth.startsWith("Bearer ") || !sameToken(auth.mid(7).trimmed(), m_token))
+                return ApiResponse::error(401, QStringLiteral("unauthorized"),
+                                          QStringLiteral("send the token from control.json as 'Authorization: Bearer <token>'"));
+            return action(r);
+        };
+    };
+    const auto ok = [this](const QString &done) {
+        return ApiResponse::json({{QStringLiteral("ok"), true}, {QStringLiteral("done"), done},
+                                  {QStringLiteral("status"), m_controller.snapshot().toJson()}});
+    };
+    server->addRoute("GET", QStringLiteral("/v1/status"), guarded([this](const ApiRequest &) {
+                         return ApiResponse::json(m_controller.snapshot().toJson());
+                     }));
+    server->addRoute("POST", QStringLiteral("/v1/pause"), guarded([this, ok](const ApiRequest &) {
+                         m_controller.pause();
+                         return ok(QStringLiteral("pause"));
+                     }));
+    server->addRoute("POST", QStringLiteral("/v1/pause-after-step"), guarded([this, ok](const ApiRequest &) {
+                         m_controller.pauseAfterStep();
+                         return ok(QStringLiteral("pause-after-step"));
+                     }));
+    server->addRoute("POST", QStringLiteral("/v1/resume"), guarded([this, ok](const ApiRequest &) {
+                         m_controller.resume();
+                         return ok(QStringLiteral("resume"));
+                     }));
+    server->addRoute("POST", QStringLiteral("/v1/snooze"), guarded([this, ok](const ApiRequest &r) {
+                         auto body = parseJsonObject(r.body, 4096);
+                         if (!body)
+                             return ApiResponse::error(400, QStringLiteral("bad_request"), body.error());
+                         JsonReader reader(*body, QStringLiteral("snooze"));
+                         const qint64 seconds = reader.integer(QStringLiteral("seconds"), 0, kMaxSnoozeSeconds);
+                         if (!reader.ok())
+                             return ApiResponse::error(400, QStringLiteral("bad_request"), reader.error());
+                         m_controller.snooze(int(seconds));
+                         return ok(QStringLiteral("snooze"));
+                     }));
+    QString error;
+    if (server->listenOn(QHostAddress::LocalHost, port, &error) == 0)
+        return fail(QStringLiteral("the control API cannot listen: %1").arg(error));
+    m_server = std::move(server);
+
+    QDir().mkpath(m_dataDir);
+    QSaveFile file(controlFile());
+    if (!file.open(QIODevice::WriteOnly))
+        return fail(QStringLiteral("cannot write %1: %2").arg(controlFile(), file.errorString()));
+    file.write(QJsonDocument(QJsonObject{{QStringLiteral("url"), url()}, {QStringLiteral("token"), QString::fromLatin1(m_token)}})
+                   .toJson(QJsonDocument::Compact));
+    if (!file.commit())
+        return fail(QStringLiteral("cannot write %1: %2").arg(controlFile(), file.errorString()));
+    if (Status restricted = restrictToOwner(controlFile()); !restricted)
+        return restricted;
+    qCInfo(lcEngine) << "control API on" << url() << "(token in" << controlFile() << ")";
+    return {};
+}
+
+Expected<ControlEndpoint> ControlEndpoint::fromDataDir(const QString &dataDir)
+{
+    QFile file(fileIn(dataDir));
+    if (!file.open(QIODevice::ReadOnly))
+        return fail(QStringLiteral("no running node found (%1: %2)").arg(file.fileName(), file.errorString()));
+    auto object = parseJsonObject(file.read(4096), 4096);
+    if (!object)
+        return fail(QStringLiteral("%1 is damaged: %2").arg(file.fileName(), object.error()));
+    JsonReader r(*object, QStringLiteral("control.json"));
+    ControlEndpoint e;
+    e.url = r.string(QStringLiteral("url"), 64);
+    e.token = r.string(QStringLiteral("token"), 128).toLatin1();
+    if (!r.ok())
+        return fail(r.error());
+    const QUrl url(e.url);
+    if (url.scheme() != QLatin1String("http") || url.host() != QLatin1String("127.0.0.1") || url.port() <= 0)
+        return fail(QStringLiteral("control.json names %1, not a 127.0.0.1 address").arg(e.url));
+    return e;
+}
+
+Expected<QJsonObject> controlRequest(const ControlEndpoint &endpoint, const QByteArray &method, const QString &path,
+                                     const QJsonObject &body, int timeoutMs)
+{
+    QNetworkAccessManager net;
+    QNetworkRequest request(QUrl(endpoint.url + path));
+    request.setRawHeader("Authorization", "Bearer " + endpoint.token);
+    request.setHeader(QNetworkRequest::ContentTypeHeader, QStringLiteral("application/json"));
+    request.setTransferTimeout(timeoutMs);
+    QNetworkReply *reply = net.sendCustomRequest(request, method, method == "GET" ? QByteArray() : QJsonDocument(body).toJson(QJsonDocument::Compact));
+    QEventLoop loop;
+    QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
+    if (!reply->isFinished())
+        loop.exec();
+    const QByteArray answer = reply->readAll();
+    const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    const QString networkError = reply->error() == QNetworkReply::NoError ? QString() : reply->errorString();
+    reply->deleteLater();
+    auto object = parseJsonObject(answer, 4 << 20);
+    if (status == 200 && object)
+        return *object;
+    if (object && object->value(QStringLiteral("error")).isObject())
+        return fail(QStringLiteral("%1 (HTTP %2)")
+                        .arg(object->value(QStringLiteral("error")).toObject().value(QStringLiteral("message")).toString())
+                        .arg(status));
+    return fail(networkError.isEmpty() ? QStringLiteral("unexpected answer (HTTP %1)").arg(status) : networkError);
+}
+
+} // namespace cohort

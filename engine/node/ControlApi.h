@@ -1,0 +1,48 @@
+#pragma once
+// The local control API: a running node (cohortd or the desktop app) can be asked for its status and told to
+// pause, resume, pause after the step in hand, or snooze, over HTTP on 127.0.0.1 only. Every request carries
+// "Authorization: Bearer <token>"; the token and the address are in <data>/control.json, readable by the owner
+// only, so other users of the machine cannot steer the node. ControlClient is the other end (cohortd --control,
+// and the desktop app when it controls a cohortd).
+#include "core/Expected.h"
+
+#include <QJsonObject>
+#include <QObject>
+#include <QString>
+#include <functional>
+#include <memory>
+
+namespace cohort {
+
+class ApiServer;
+class EngineController;
+
+class ControlServer : public QObject {
+    Q_OBJECT
+public:
+    ControlServer(EngineController &controller, QString dataDir, QObject *parent = nullptr);
+    ~ControlServer() override;
+    // Listens on 127.0.0.1:port (0: any free port) and writes control.json. Removed again by the destructor.
+    Status start(quint16 port = 0);
+    QString url() const;
+    QString controlFile() const;
+
+private:
+    EngineController &m_controller;
+    QString m_dataDir;
+    QByteArray m_token;
+    std::unique_ptr<ApiServer> m_server;
+};
+
+struct ControlEndpoint {
+    QString url;
+    QByteArray token;
+    static Expected<ControlEndpoint> fromDataDir(const QString &dataDir); // reads control.json strictly
+};
+
+// Blocking client for command-line use (a nested event loop with a timeout); the desktop app would use the
+// same requests asynchronously.
+Expected<QJsonObject> controlRequest(const ControlEndpoint &endpoint, const QByteArray &method, const QString &path,
+                                     const QJsonObject &body = {}, int timeoutMs = 10'000);
+
+} // namespace cohort
