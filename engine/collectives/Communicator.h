@@ -1,0 +1,158 @@
+#pragma once
+// The peer side of the collectives (prime-stack.md §1): connects to the master, joins the ring, and runs all-reduce
+// as a pipelined ring reduce-scatter + all-gather over TCP links to its two ring neighbours.
+//
+// Threading: a Communicator belongs to one thread — the one that calls it (give it a dedicated QThread in an app).
+// Every call blocks that thread; every wait in it has a timeout (CommunicatorOptions), so no call hangs forever.
+// It uses plain sockets (Socket.h), not Qt's event loop.
+//
+// All-reduce semantics:
+//   * sum or average of f32 values; bf16/f16 inputs are widened to f32, reduced, and rounded back.
+//   * optional min-max quantization on the wire (uint8/uint16, engine/quant), one header per block: each hop sends
+//     its partial sums quantized; the owner of a fully reduced chunk quantizes it once, replaces its own copy by the
+//     de-quantized values, and the codes are forwarded untouched, so every peer ends BIT-IDENTICAL. Without
+//     quantization every peer also ends bit-identical (each chunk is summed once, by a fixed order, and copied).
+//   * error bound with quantization: each reduce-scatter hop adds at most half a step of that block's partial sums
+//     (plus float rounding, see Quantize.h), and the all-gather adds half a step of the final block; with n peers:
+//       |result - exact| <= sum over hops h=1..n-1 of (scale_h / 2) + scale_final / 2  (+ float rounding)
+//     where scale = (max - min) / 255 (or 65535) of the block being sent.
+//   * the caller's buffer is written only when the master reports that every peer completed the operation; on any
+//     failure it holds the input, unchanged.
+//   * failures: a peer vanishing or a link breaking mid-operation makes the master abort it for everyone; the call
+//     returns Code::Aborted (retryable): call again, and the ring re-forms with the peers that are left first. With
+//     one peer left the operation completes at once (the sum of one), `ReduceInfo::worldSize` says 1.
+#include "collectives/Socket.h"
+#include "collectives/Wire.h"
+#include "quant/Quantize.h"
+
+#include <QByteArray>
+#include <QDeadlineTimer>
+#include <QHostAddress>
+#include <QString>
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <optional>
+#include <span>
+#include <vector>
+
+namespace cohort::collectives {
+
+enum class Code : uint8_t {
+    Ok,
+    Aborted,         // the operation or ring formation was aborted (a peer left, a link broke): retry
+    Timeout,         // a wait ran out (peers too slow to begin, no progress on a link): retry or give up
+    MasterLost,      // the connection to the master is gone: reconnect (a new Communicator)
+    Refused,         // the master refused this peer
+    InvalidArgument, // e.g. non-finite values with quantization, a bad dtype
+    NotConnected,
+};
+
+struct [[nodiscard]] Result {
+    Code code = Code::Ok;
+    QString message;
+    bool ok() const { return code == Code::Ok; }
+    explicit operator bool() const { return ok(); }
+    bool retryable() const { return code == Code::Aborted || code == Code::Timeout; }
+    static Result success() { return {}; }
+};
+
+const char *codeName(Code code);
+
+struct ReduceInfo {
+    int worldSize = 0;    // peers that took part (1: nothing to exchange)
+    uint64_t opId = 0;    // the master's id of the operation
+    uint64_t txBytes = 0; // ring bytes sent / received, frame headers included
+    uint64_t rxBytes = 0;
+};
+
+struct CommunicatorOptions {
+    QHostAddress masterAddress = QHostAddress(QHostAddress::LocalHost);
+    uint16_t masterPort = 0;
+    QByteArray secretKey;  // ed25519 secret key (64 bytes, libsodium layout; its second half is the public key)
+    QHostAddress bindAddress = QHostAddress(QHostAddress::AnyIPv4); // where the ring listener listens
+    uint16_t p2pPort = 0;  // 0: any free port
+    int connectTimeoutMs = 60'000; // connect(): until admitted into a ring
+    int controlTimeoutMs = 10'000; // a reply from the master, linking to ring neighbours
+    int beginTimeoutMs = 60'000;   // every peer to begin the same operation / vote
+    int ioTimeoutMs = 10'000;      // no progress at all on the ring links
+    size_t blockElements = 256 * 1024; // values per pipelined block (<= kMaxBlockElements)
+    // Test hook: sign the challenge with this key instead (a peer that cannot prove its key).
+    QByteArray challengeKeyOverride;
+};
+
+class Communicator {
+public:
+    explicit Communicator(CommunicatorOptions options);
+    ~Communicator();
+    Communicator(const Communicator &) = delete;
+    Communicator &operator=(const Communicator &) = delete;
+
+    // Registers with the master and waits until admitted into a ring (the ring's members vote with updateTopology).
+    Result connect();
+    // A collective vote of the ring's members: admit pending peers (re-linking the ring), or nothing when none wait.
+    Result updateTopology();
+    // In-place all-reduce of `data`. Every ring member must call it with the same tag, count, op and quantization.
+    Result allReduce(std::span<float> data, ReduceOp op, Quant quant, uint64_t tag, ReduceInfo *info = nullptr);
+    // bf16 or f16 values given as their 16-bit patterns (dtype BF16 or F16).
+    Result allReduce(std::span<uint16_t> data, DataType dtype, ReduceOp op, Quant quant, uint64_t tag,
+                     ReduceInfo *info = nullptr);
+    void close();
+
+    bool connected() const { return m_master.valid(); }
+    uint32_t peerId() const { return m_peerId; }
+    int worldSize() const { return int(m_ring.size()); }
+    int rank() const { return m_rank; }
+    uint64_t epoch() const { return m_epoch; }
+    uint32_t pendingPeers() const { return m_pendingPeers; }
+    std::vector<uint32_t> ringPeerIds() const;
+    uint16_t p2pPort() const { return m_listener.port(); }
+
+private:
+    Result fail(Code code, QString message);
+    Result sendToMaster(const QByteArray &frame);
+    // Reads whatever the master sent (waiting up to timeoutMs for something) into the inbox.
+    Result pumpMaster(int timeoutMs);
+    Result waitFor(const std::function<bool()> &condition, QDeadlineTimer deadline, const char *what);
+    std::optional<Frame> take(Type type, const std::function<bool(const Frame &)> &match = {});
+    void purgeInbox();
+    // Links to the ring of m_nextTopology and waits for the master's verdict on it.
+    Result applyTopology();
+    Result acceptPredecessor(const TopologyMsg &topology, uint32_t predecessor, QDeadlineTimer deadline,
+                             TcpSocket *out);
+    Result reduceF32(std::span<const float> input, ReduceOp op, Quant quant, DataType dtype, uint64_t tag,
+                     ReduceInfo *info);
+    // The data exchange of one operation on m_work; Ok, or why it stopped.
+    Result runRing(uint64_t opId, uint64_t tag, Quant quant, ReduceInfo *info);
+
+    CommunicatorOptions m_options;
+    QByteArray m_publicKey;
+    TcpSocket m_master;
+    FrameDecoder m_decoder{Channel::FromMaster};
+    std::deque<Frame> m_inbox;
+    TcpListener m_listener;
+    struct EarlyLink {
+        PeerHelloMsg hello;
+        TcpSocket socket;
+    };
+    std::vector<EarlyLink> m_early; // links for a ring epoch this peer has not seen yet
+    TcpSocket m_next, m_prev;
+    uint32_t m_peerId = 0;
+    uint64_t m_epoch = 0;
+    std::vector<Member> m_ring;
+    int m_rank = -1;
+    uint32_t m_pendingPeers = 0;
+    std::optional<TopologyMsg> m_nextTopology;
+
+    // Per-operation buffers, kept between calls.
+    std::vector<float> m_work;
+    std::vector<float> m_scratch;
+    // Codes of quantized operations, in uint16 storage (uint8 codes use its bytes).
+    std::vector<uint16_t> m_codes;   // the all-gather's codes, whole buffer
+    std::vector<uint16_t> m_txCodes; // one block of reduce-scatter codes being sent
+    std::vector<uint16_t> m_rxCodes; // one block of reduce-scatter codes received
+    std::vector<quant::QuantParams> m_blockParams; // all-gather headers, per block of the whole buffer
+};
+
+} // namespace cohort::collectives

@@ -1,0 +1,486 @@
+#include "collectives/Master.h"
+
+#include "collectives/Logging.h"
+#include "net/Ed25519.h"
+
+#include <QRandomGenerator>
+#include <QTcpSocket>
+#include <QTimer>
+
+#include <algorithm>
+
+namespace cohort::collectives {
+
+struct Master::Peer {
+    enum class Phase { AwaitHello, AwaitProof, Pending, Member, Closing };
+    QTcpSocket *socket = nullptr;
+    FrameDecoder decoder{Channel::ToMaster};
+    Phase phase = Phase::AwaitHello;
+    uint32_t id = 0;
+    QByteArray publicKey;
+    QByteArray nonce;
+    uint16_t p2pPort = 0;
+    QHostAddress address;
+    QTimer *handshakeTimer = nullptr;
+};
+
+namespace {
+
+QByteArray randomBytes(size_t n)
+{
+    QByteArray out(qsizetype(n), Qt::Uninitialized);
+    QRandomGenerator *rng = QRandomGenerator::system();
+    for (qsizetype i = 0; i < out.size(); ++i)
+        out[i] = char(rng->generate() & 0xff);
+    return out;
+}
+
+} // namespace
+
+Master::Master(MasterOptions options, QObject *parent) : QObject(parent), m_options(std::move(options))
+{
+    connect(&m_server, &QTcpServer::newConnection, this, &Master::onNewConnection);
+}
+
+Master::~Master()
+{
+    for (auto &[socket, peer] : m_peers) {
+        socket->disconnect(this);
+        socket->abort();
+        socket->deleteLater();
+    }
+}
+
+Status Master::listen(const QHostAddress &address, uint16_t port)
+{
+    if (!m_server.listen(address, port))
+        return fail(QStringLiteral("collectives master cannot listen on %1:%2: %3")
+                        .arg(address.toString())
+                        .arg(port)
+                        .arg(m_server.errorString()));
+    return Status::success();
+}
+
+uint16_t Master::port() const { return m_server.serverPort(); }
+
+int Master::pendingPeers() const { return int(pendingIds().size()); }
+
+void Master::onNewConnection()
+{
+    while (QTcpSocket *socket = m_server.nextPendingConnection()) {
+        auto peer = std::make_unique<Peer>();
+        peer->socket = socket;
+        peer->address = socket->peerAddress();
+        peer->handshakeTimer = new QTimer(socket);
+        peer->handshakeTimer->setSingleShot(true);
+        connect(peer->handshakeTimer, &QTimer::timeout, socket, [this, socket] {
+            auto it = m_peers.find(socket);
+            if (it != m_peers.end() && (it->second->phase == Peer::Phase::AwaitHello ||
+                                        it->second->phase == Peer::Phase::AwaitProof))
+                kick(*it->second, QStringLiteral("handshake timed out"));
+        });
+        peer->handshakeTimer->start(m_options.handshakeTimeoutMs);
+        socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
+        connect(socket, &QTcpSocket::readyRead, this, [this, socket] { onReadyRead(socket); });
+        connect(socket, &QTcpSocket::disconnected, this, [this, socket] { onDisconnected(socket); });
+        m_peers.emplace(socket, std::move(peer));
+    }
+}
+
+void Master::onReadyRead(QTcpSocket *socket)
+{
+    auto it = m_peers.find(socket);
+    if (it == m_peers.end())
+        return;
+    Peer &peer = *it->second;
+    if (peer.phase == Peer::Phase::Closing) {
+        socket->readAll();
+        return;
+    }
+    peer.decoder.feed(socket->readAll());
+    Frame frame;
+    for (;;) {
+        const FrameDecoder::Result r = peer.decoder.next(frame);
+        if (r == FrameDecoder::Result::NeedMore)
+            return;
+        if (r == FrameDecoder::Result::Error) {
+            kick(peer, peer.decoder.error());
+            return;
+        }
+        handleFrame(peer, frame);
+        // handleFrame may have closed the connection (and onDisconnected erased it).
+        it = m_peers.find(socket);
+        if (it == m_peers.end() || it->second->phase == Peer::Phase::Closing)
+            return;
+    }
+}
+
+void Master::handleFrame(Peer &peer, const Frame &frame)
+{
+    const QByteArrayView p = frame.payload;
+    switch (frame.type) {
+    case Type::Hello:
+        if (peer.phase != Peer::Phase::AwaitHello)
+            return kick(peer, QStringLiteral("unexpected Hello"));
+        if (const auto m = parseHello(p))
+            return handleHello(peer, *m);
+        return kick(peer, QStringLiteral("malformed Hello"));
+    case Type::Proof:
+        if (peer.phase != Peer::Phase::AwaitProof)
+            return kick(peer, QStringLiteral("unexpected Proof"));
+        if (const auto m = parseProof(p))
+            return handleProof(peer, *m);
+        return kick(peer, QStringLiteral("malformed Proof"));
+    case Type::Vote:
+        if (peer.phase != Peer::Phase::Member || !parseVote(p))
+            return kick(peer, QStringLiteral("unexpected Vote"));
+        return handleVote(peer);
+    case Type::Ready:
+        if (peer.phase != Peer::Phase::Member && peer.phase != Peer::Phase::Pending)
+            return kick(peer, QStringLiteral("unexpected Ready"));
+        if (const auto m = parseReady(p))
+            return handleReady(peer, *m);
+        return kick(peer, QStringLiteral("malformed Ready"));
+    case Type::Begin:
+        if (peer.phase != Peer::Phase::Member)
+            return kick(peer, QStringLiteral("Begin from a peer outside the ring"));
+        if (const auto m = parseBegin(p))
+            return handleBegin(peer, *m);
+        return kick(peer, QStringLiteral("malformed Begin"));
+    case Type::Done:
+        if (peer.phase != Peer::Phase::Member)
+            return kick(peer, QStringLiteral("Done from a peer outside the ring"));
+        if (const auto m = parseDone(p))
+            return handleDone(peer, *m);
+        return kick(peer, QStringLiteral("malformed Done"));
+    default:
+        return kick(peer, QStringLiteral("frame type %1 not expected by the master").arg(uint16_t(frame.type)));
+    }
+}
+
+void Master::handleHello(Peer &peer, const HelloMsg &msg)
+{
+    if (msg.version != kProtocolVersion)
+        return refuse(peer, QStringLiteral("protocol version %1 not supported (master speaks %2)")
+                                .arg(msg.version)
+                                .arg(kProtocolVersion));
+    peer.publicKey = msg.publicKey;
+    peer.p2pPort = msg.p2pPort;
+    peer.nonce = randomBytes(kNonceBytes);
+    peer.phase = Peer::Phase::AwaitProof;
+    send(peer, encode(ChallengeMsg{peer.nonce}));
+}
+
+void Master::handleProof(Peer &peer, const ProofMsg &msg)
+{
+    if (!ed25519::verify(admissionMessage(peer.nonce, peer.publicKey), msg.signature, peer.publicKey))
+        return refuse(peer, QStringLiteral("challenge not answered: bad signature"));
+    if (m_options.admit && !m_options.admit(peer.publicKey))
+        return refuse(peer, QStringLiteral("not admitted: key %1 is not registered for this group")
+                                .arg(ed25519::fingerprint(peer.publicKey)));
+    for (const auto &[socket, other] : m_peers)
+        if (other.get() != &peer && other->id != 0 && other->publicKey == peer.publicKey)
+            return refuse(peer, QStringLiteral("this key is already connected"));
+    peer.handshakeTimer->stop();
+    peer.id = m_nextPeerId++;
+    peer.phase = Peer::Phase::Pending;
+    send(peer, encode(WelcomeMsg{peer.id}));
+    qCInfo(lcCollectives) << "peer" << peer.id << "admitted from" << peer.address.toString()
+                          << ed25519::fingerprint(peer.publicKey);
+    Q_EMIT peerAdmitted(peer.id);
+    if (m_ring.empty() && !m_forming)
+        formRing(pendingIds()); // nobody to vote: the first peers form the ring at once
+    else
+        broadcastPending();
+}
+
+void Master::handleVote(Peer &peer)
+{
+    if (m_forming)
+        return; // the voter is a member of the formation under way and gets its Topology anyway
+    m_votes.insert(peer.id);
+    // A topology vote and an operation cannot overlap: operations still gathering Begins are refused.
+    std::vector<uint64_t> gathering;
+    for (const auto &[tag, op] : m_ops)
+        if (!op.commenced)
+            gathering.push_back(tag);
+    for (const uint64_t tag : gathering)
+        abortOperation(tag, QStringLiteral("a topology vote is under way"));
+    checkVotes();
+}
+
+void Master::checkVotes()
+{
+    if (m_forming || m_ring.empty() || m_votes.empty())
+        return;
+    for (const uint32_t id : m_ring)
+        if (!m_votes.count(id))
+            return;
+    m_votes.clear();
+    const std::vector<uint32_t> pending = pendingIds();
+    if (pending.empty()) {
+        for (const uint32_t id : m_ring)
+            send(id, encodeCommitted(m_committedEpoch));
+        return;
+    }
+    std::vector<uint32_t> members = m_ring;
+    members.insert(members.end(), pending.begin(), pending.end());
+    formRing(std::move(members));
+}
+
+bool Master::votesOutstanding() const { return !m_votes.empty(); }
+
+void Master::handleReady(Peer &peer, const ReadyMsg &msg)
+{
+    if (!m_forming || msg.epoch != m_forming->epoch)
+        return; // a late answer to a formation that already failed
+    if (std::find(m_forming->members.begin(), m_forming->members.end(), peer.id) == m_forming->members.end())
+        return kick(peer, QStringLiteral("Ready from a peer outside the formation"));
+    if (!msg.ok)
+        return failFormation(QStringLiteral("peer %1 could not link to its neighbours").arg(peer.id));
+    m_forming->ready.insert(peer.id);
+    if (m_forming->ready.size() == m_forming->members.size())
+        commitFormation();
+}
+
+void Master::handleBegin(Peer &peer, const BeginMsg &msg)
+{
+    if (m_forming || votesOutstanding()) {
+        send(peer, encode(OutcomeMsg{msg.tag, 0, true, QStringLiteral("the topology is changing; retry")}));
+        return;
+    }
+    auto it = m_ops.find(msg.tag);
+    if (it == m_ops.end()) {
+        Operation op;
+        op.tag = msg.tag;
+        op.opId = m_nextOpId++;
+        op.descriptor = msg;
+        op.participants = std::set<uint32_t>(m_ring.begin(), m_ring.end());
+        it = m_ops.emplace(msg.tag, std::move(op)).first;
+    }
+    Operation &op = it->second;
+    if (op.commenced || op.begun.count(peer.id))
+        return kick(peer, QStringLiteral("Begin for tag %1 twice").arg(msg.tag));
+    op.begun.insert(peer.id);
+    if (!(op.descriptor == msg)) {
+        abortOperation(msg.tag, QStringLiteral("peers disagree on the operation (count, op, type or quantization)"));
+        return;
+    }
+    if (op.begun == op.participants) {
+        op.commenced = true;
+        for (const uint32_t id : op.participants)
+            send(id, encode(CommenceMsg{op.tag, op.opId, m_committedEpoch}));
+    }
+}
+
+void Master::handleDone(Peer &peer, const DoneMsg &msg)
+{
+    auto it = m_ops.find(msg.tag);
+    if (it == m_ops.end() || it->second.opId != msg.opId)
+        return; // already aborted: that peer has its Outcome (or gets it) from the abort
+    Operation &op = it->second;
+    if (!op.commenced || !op.participants.count(peer.id) || op.done.count(peer.id))
+        return kick(peer, QStringLiteral("unexpected Done for tag %1").arg(msg.tag));
+    if (msg.aborted) {
+        if (abortOperation(msg.tag, QStringLiteral("peer %1 lost its ring link").arg(peer.id)))
+            formRing(m_ring);
+        return;
+    }
+    op.done.insert(peer.id);
+    if (op.done == op.participants) {
+        const uint64_t tag = op.tag, opId = op.opId;
+        for (const uint32_t id : op.participants)
+            send(id, encode(OutcomeMsg{tag, opId, false, QString()}));
+        m_ops.erase(it);
+        Q_EMIT operationFinished(tag, opId, false, QString());
+    }
+}
+
+bool Master::abortOperation(uint64_t tag, const QString &reason)
+{
+    auto it = m_ops.find(tag);
+    if (it == m_ops.end())
+        return false;
+    const Operation op = std::move(it->second);
+    m_ops.erase(it);
+    for (const uint32_t id : op.begun)
+        send(id, encode(OutcomeMsg{op.tag, op.opId, true, reason}));
+    qCInfo(lcCollectives) << "operation" << op.opId << "tag" << op.tag << "aborted:" << reason;
+    Q_EMIT operationFinished(op.tag, op.opId, true, reason);
+    return op.commenced;
+}
+
+void Master::abortOperationsOf(uint32_t peerId, const QString &reason)
+{
+    std::vector<uint64_t> tags;
+    for (const auto &[tag, op] : m_ops)
+        if (op.participants.count(peerId))
+            tags.push_back(tag);
+    for (const uint64_t tag : tags)
+        abortOperation(tag, reason);
+}
+
+void Master::formRing(std::vector<uint32_t> members)
+{
+    // Only members still connected.
+    members.erase(std::remove_if(members.begin(), members.end(), [this](uint32_t id) { return !peerById(id); }),
+                  members.end());
+    m_votes.clear();
+    if (members.empty()) {
+        m_forming.reset();
+        m_ring.clear();
+        return;
+    }
+    Formation formation;
+    formation.epoch = m_nextEpoch++;
+    formation.members = members;
+    TopologyMsg topology;
+    topology.epoch = formation.epoch;
+    topology.ringToken = randomBytes(kRingTokenBytes);
+    for (const uint32_t id : members) {
+        const Peer *peer = peerById(id);
+        topology.ring.push_back(Member{id, peer->address, peer->p2pPort});
+    }
+    const std::vector<uint32_t> pending = pendingIds();
+    topology.pendingPeers = uint32_t(std::count_if(pending.begin(), pending.end(), [&](uint32_t id) {
+        return std::find(members.begin(), members.end(), id) == members.end();
+    }));
+    m_forming = std::move(formation);
+    const QByteArray frame = encode(topology);
+    for (const uint32_t id : members)
+        send(id, frame);
+    qCDebug(lcCollectives) << "forming ring epoch" << topology.epoch << "of" << members.size() << "peers";
+}
+
+void Master::failFormation(const QString &reason)
+{
+    if (!m_forming)
+        return;
+    const Formation failed = std::move(*m_forming);
+    m_forming.reset();
+    qCInfo(lcCollectives) << "ring formation" << failed.epoch << "failed:" << reason;
+    for (const uint32_t id : failed.members)
+        send(id, encodeFailed(failed.epoch));
+    // Members of the committed ring that vanished are gone from m_ring already; try again shortly.
+    std::vector<uint32_t> members = failed.members;
+    if (m_reformScheduled)
+        return;
+    m_reformScheduled = true;
+    QTimer::singleShot(m_options.reformDelayMs, this, [this, members] {
+        m_reformScheduled = false;
+        if (!m_forming)
+            formRing(members);
+    });
+}
+
+void Master::commitFormation()
+{
+    const Formation formation = std::move(*m_forming);
+    m_forming.reset();
+    m_ring = formation.members;
+    m_committedEpoch = formation.epoch;
+    for (const uint32_t id : m_ring) {
+        Peer *peer = peerById(id);
+        peer->phase = Peer::Phase::Member;
+        send(*peer, encodeCommitted(formation.epoch));
+    }
+    qCInfo(lcCollectives) << "ring epoch" << formation.epoch << "committed with" << m_ring.size() << "peers";
+    Q_EMIT topologyCommitted(formation.epoch, int(m_ring.size()));
+    m_lastPendingBroadcast = -1;
+    broadcastPending();
+}
+
+void Master::onDisconnected(QTcpSocket *socket)
+{
+    auto it = m_peers.find(socket);
+    if (it == m_peers.end())
+        return;
+    std::unique_ptr<Peer> peer = std::move(it->second);
+    m_peers.erase(it);
+    socket->deleteLater();
+    if (peer->id == 0)
+        return;
+    const uint32_t id = peer->id;
+    qCInfo(lcCollectives) << "peer" << id << "left";
+    Q_EMIT peerLeft(id);
+    const bool inRing = std::find(m_ring.begin(), m_ring.end(), id) != m_ring.end();
+    const bool inFormation =
+        m_forming && std::find(m_forming->members.begin(), m_forming->members.end(), id) != m_forming->members.end();
+    m_votes.erase(id);
+    abortOperationsOf(id, QStringLiteral("peer %1 left").arg(id));
+    if (inRing)
+        m_ring.erase(std::remove(m_ring.begin(), m_ring.end(), id), m_ring.end());
+    if (inFormation) {
+        failFormation(QStringLiteral("peer %1 left").arg(id));
+    } else if (inRing) {
+        // The ring is broken: re-link whoever is left (their operations were aborted above).
+        if (!m_forming)
+            formRing(m_ring);
+    } else {
+        broadcastPending();
+    }
+}
+
+void Master::refuse(Peer &peer, const QString &reason)
+{
+    qCInfo(lcCollectives) << "refused" << peer.address.toString() << reason;
+    Q_EMIT peerRefused(reason);
+    send(peer, encodeRefused(reason));
+    peer.phase = Peer::Phase::Closing;
+    peer.socket->disconnectFromHost(); // flushes the Refused frame, then onDisconnected
+}
+
+void Master::kick(Peer &peer, const QString &reason)
+{
+    qCInfo(lcCollectives) << "closing connection of peer" << peer.id << peer.address.toString() << reason;
+    if (peer.id == 0)
+        Q_EMIT peerRefused(reason);
+    peer.phase = Peer::Phase::Closing;
+    peer.socket->abort(); // emits disconnected synchronously when connected
+}
+
+void Master::send(Peer &peer, const QByteArray &frame)
+{
+    if (peer.phase != Peer::Phase::Closing)
+        peer.socket->write(frame);
+}
+
+void Master::send(uint32_t peerId, const QByteArray &frame)
+{
+    if (Peer *peer = peerById(peerId))
+        send(*peer, frame);
+}
+
+Master::Peer *Master::peerById(uint32_t peerId)
+{
+    for (auto &[socket, peer] : m_peers)
+        if (peer->id == peerId && peer->phase != Peer::Phase::Closing)
+            return peer.get();
+    return nullptr;
+}
+
+std::vector<uint32_t> Master::pendingIds() const
+{
+    std::vector<uint32_t> ids;
+    for (const auto &[socket, peer] : m_peers)
+        if (peer->phase == Peer::Phase::Pending)
+            ids.push_back(peer->id);
+    std::sort(ids.begin(), ids.end());
+    return ids;
+}
+
+void Master::broadcastPending()
+{
+    const int pending = pendingPeers();
+    if (pending == m_lastPendingBroadcast)
+        return;
+    m_lastPendingBroadcast = pending;
+    const QByteArray frame = encode(PendingMsg{uint32_t(pending)});
+    for (const uint32_t id : m_ring)
+        send(id, frame);
+    // With the ring gone (everyone left) the pending peers form a new one themselves.
+    if (m_ring.empty() && !m_forming && pending > 0)
+        formRing(pendingIds());
+}
+
+} // namespace cohort::collectives

@@ -1,0 +1,122 @@
+#pragma once
+// The collectives master: membership, admission, ring order, topology votes and per-operation bookkeeping for a group
+// of peers (prime-stack.md §1). It never carries tensor data. Event-driven (QTcpServer) in whichever thread owns it:
+// its own process (cohort-collective-peer master) or, later, inside cohort-hub.
+//
+// Peers and phases:
+//   connect -> Hello -> Challenge (random nonce) -> Proof (ed25519 signature over admissionMessage) -> Welcome: the
+//   peer is *pending*. A peer whose signature does not verify, whose key `admit` refuses, or whose key is already
+//   connected is sent Refused and closed; so is any connection that breaks the wire format (Wire.h) or the protocol.
+//   Pending peers join the ring when every ring member has voted (Vote); with no ring at all, they form one at once.
+// Ring formation (one at a time): the master sends Topology{epoch, token, ring order} to every member; each links to
+//   its successor and predecessor and answers Ready; when all are ready it sends Committed, and the epoch is in use.
+//   Ready{ok=false} or a member vanishing sends Failed to the rest, and a new formation follows.
+// Operations: every ring member sends Begin{tag, descriptor}; when all have, the master assigns an opId and sends
+//   Commence. Each then sends Done{aborted?}; when all are done, Outcome{ok}. A member vanishing, a Done{aborted} or
+//   mismatching descriptors abort the operation: Outcome{aborted} to every member that began it — exactly one
+//   Outcome per operation per peer — and, since the ring links may hold a half-sent block, a new ring is formed with
+//   whoever is left (a new epoch: fresh links).
+#include "collectives/Wire.h"
+#include "core/Expected.h"
+
+#include <QHostAddress>
+#include <QObject>
+#include <QTcpServer>
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <vector>
+
+class QTcpSocket;
+
+namespace cohort::collectives {
+
+struct MasterOptions {
+    // Whether a public key (32 bytes) that proved possession of its secret key may join. Null: every key that answers
+    // the challenge. (cohort-hub will pass "registered with the hub for this task".)
+    std::function<bool(const QByteArray &publicKey)> admit;
+    int handshakeTimeoutMs = 10'000;
+    int reformDelayMs = 100; // pause before a new formation after a failed one
+};
+
+class Master : public QObject {
+    Q_OBJECT
+public:
+    explicit Master(MasterOptions options = {}, QObject *parent = nullptr);
+    ~Master() override;
+
+    Status listen(const QHostAddress &address, uint16_t port);
+    uint16_t port() const;
+    int ringSize() const { return int(m_ring.size()); }
+    int pendingPeers() const;
+    uint64_t epoch() const { return m_committedEpoch; }
+
+Q_SIGNALS:
+    void peerRefused(const QString &reason);
+    void peerAdmitted(quint32 peerId);
+    void peerLeft(quint32 peerId);
+    void topologyCommitted(quint64 epoch, int worldSize);
+    void operationFinished(quint64 tag, quint64 opId, bool aborted, const QString &reason);
+
+private:
+    struct Peer;
+    struct Operation {
+        uint64_t tag = 0;
+        uint64_t opId = 0;
+        BeginMsg descriptor;
+        std::set<uint32_t> participants;
+        std::set<uint32_t> begun;
+        std::set<uint32_t> done;
+        bool commenced = false;
+    };
+    struct Formation {
+        uint64_t epoch = 0;
+        std::vector<uint32_t> members;
+        std::set<uint32_t> ready;
+    };
+
+    void onNewConnection();
+    void onReadyRead(QTcpSocket *socket);
+    void onDisconnected(QTcpSocket *socket);
+    void handleFrame(Peer &peer, const Frame &frame);
+    void handleHello(Peer &peer, const HelloMsg &msg);
+    void handleProof(Peer &peer, const ProofMsg &msg);
+    void handleVote(Peer &peer);
+    void handleReady(Peer &peer, const ReadyMsg &msg);
+    void handleBegin(Peer &peer, const BeginMsg &msg);
+    void handleDone(Peer &peer, const DoneMsg &msg);
+    void refuse(Peer &peer, const QString &reason);
+    void kick(Peer &peer, const QString &reason);
+    void send(uint32_t peerId, const QByteArray &frame);
+    void send(Peer &peer, const QByteArray &frame);
+    Peer *peerById(uint32_t peerId);
+    std::vector<uint32_t> pendingIds() const;
+    void broadcastPending();
+    void formRing(std::vector<uint32_t> members);
+    void failFormation(const QString &reason);
+    void commitFormation();
+    // Sends Outcome{aborted} to the operation's members that began it, forgets it. Returns whether it had commenced.
+    bool abortOperation(uint64_t tag, const QString &reason);
+    void abortOperationsOf(uint32_t peerId, const QString &reason);
+    bool votesOutstanding() const;
+    void checkVotes();
+
+    MasterOptions m_options;
+    QTcpServer m_server;
+    std::map<QTcpSocket *, std::unique_ptr<Peer>> m_peers;
+    uint32_t m_nextPeerId = 1;
+    uint64_t m_nextEpoch = 1;
+    uint64_t m_nextOpId = 1;
+    uint64_t m_committedEpoch = 0;
+    std::vector<uint32_t> m_ring; // committed ring order
+    std::optional<Formation> m_forming;
+    std::set<uint32_t> m_votes;
+    std::map<uint64_t, Operation> m_ops; // by tag
+    bool m_reformScheduled = false;
+    int m_lastPendingBroadcast = -1;
+};
+
+} // namespace cohort::collectives

@@ -1,0 +1,544 @@
+#include "collectives/Wire.h"
+
+#include <cstring>
+
+namespace cohort::collectives {
+
+namespace {
+
+constexpr size_t kMemberMaxBytes = 4 + 1 + 16 + 2;
+
+// Appends big-endian integers and raw bytes to a QByteArray.
+class Writer {
+public:
+    void u8(uint8_t v) { m_out.append(char(v)); }
+    void u16(uint16_t v) { uint8_t b[2]; putU16(b, v); raw(b, 2); }
+    void u32(uint32_t v) { uint8_t b[4]; putU32(b, v); raw(b, 4); }
+    void u64(uint64_t v) { uint8_t b[8]; putU64(b, v); raw(b, 8); }
+    void raw(const void *p, size_t n) { m_out.append(static_cast<const char *>(p), qsizetype(n)); }
+    void bytes(QByteArrayView b) { m_out.append(b); }
+    void text(const QString &s)
+    {
+        QByteArray utf8 = s.toUtf8();
+        if (size_t(utf8.size()) > kMaxReasonBytes)
+            utf8.truncate(qsizetype(kMaxReasonBytes));
+        u16(uint16_t(utf8.size()));
+        bytes(utf8);
+    }
+    QByteArray take() { return std::move(m_out); }
+
+private:
+    QByteArray m_out;
+};
+
+// Bounds-checked big-endian reader; any overrun latches `bad`.
+class Reader {
+public:
+    explicit Reader(QByteArrayView v) : m_p(reinterpret_cast<const uint8_t *>(v.data())), m_n(size_t(v.size())) {}
+    bool take(size_t n, const uint8_t **out)
+    {
+        if (m_bad || m_n - m_at < n) {
+            m_bad = true;
+            return false;
+        }
+        *out = m_p + m_at;
+        m_at += n;
+        return true;
+    }
+    uint8_t u8() { const uint8_t *p; return take(1, &p) ? p[0] : 0; }
+    uint16_t u16() { const uint8_t *p; return take(2, &p) ? getU16(p) : 0; }
+    uint32_t u32() { const uint8_t *p; return take(4, &p) ? getU32(p) : 0; }
+    uint64_t u64() { const uint8_t *p; return take(8, &p) ? getU64(p) : 0; }
+    QByteArray bytes(size_t n)
+    {
+        const uint8_t *p;
+        return take(n, &p) ? QByteArray(reinterpret_cast<const char *>(p), qsizetype(n)) : QByteArray();
+    }
+    std::optional<QString> text()
+    {
+        const size_t n = u16();
+        if (n > kMaxReasonBytes) {
+            m_bad = true;
+            return std::nullopt;
+        }
+        const uint8_t *p;
+        if (!take(n, &p))
+            return std::nullopt;
+        return QString::fromUtf8(reinterpret_cast<const char *>(p), qsizetype(n));
+    }
+    // True when everything was read and nothing is left over.
+    bool done() const { return !m_bad && m_at == m_n; }
+    bool bad() const { return m_bad; }
+
+private:
+    const uint8_t *m_p;
+    size_t m_n;
+    size_t m_at = 0;
+    bool m_bad = false;
+};
+
+template <typename T> std::optional<T> finish(const Reader &r, T value)
+{
+    if (!r.done())
+        return std::nullopt;
+    return value;
+}
+
+std::optional<bool> flag(uint8_t v)
+{
+    if (v > 1)
+        return std::nullopt;
+    return v == 1;
+}
+
+} // namespace
+
+std::optional<size_t> payloadCap(Channel channel, uint16_t type)
+{
+    switch (channel) {
+    case Channel::ToMaster:
+        switch (Type(type)) {
+        case Type::Hello: return 2 + 2 + kPublicKeyBytes;
+        case Type::Proof: return kSignatureBytes;
+        case Type::Vote: return 0;
+        case Type::Ready: return 9;
+        case Type::Begin: return 19;
+        case Type::Done: return 17;
+        default: return std::nullopt;
+        }
+    case Channel::FromMaster:
+        switch (Type(type)) {
+        case Type::Challenge: return kNonceBytes;
+        case Type::Welcome: return 4;
+        case Type::Refused: return 2 + kMaxReasonBytes;
+        case Type::Topology: return 8 + kRingTokenBytes + 4 + 2 + kMaxMembers * kMemberMaxBytes;
+        case Type::Committed:
+        case Type::Failed: return 8;
+        case Type::Pending: return 4;
+        case Type::Commence: return 24;
+        case Type::Outcome: return 8 + 8 + 1 + 2 + kMaxReasonBytes;
+        default: return std::nullopt;
+        }
+    case Channel::Ring:
+        switch (Type(type)) {
+        case Type::PeerHello: return 8 + kRingTokenBytes + 4;
+        case Type::Block: return kBlockHeaderBytes + 8 + kMaxBlockElements * sizeof(float);
+        default: return std::nullopt;
+        }
+    }
+    return std::nullopt;
+}
+
+std::optional<FrameHeader> parseHeader(Channel channel, const uint8_t *bytes)
+{
+    const uint32_t length = getU32(bytes);
+    const uint16_t type = getU16(bytes + 4);
+    if (length < 2)
+        return std::nullopt;
+    const std::optional<size_t> cap = payloadCap(channel, type);
+    if (!cap || size_t(length) - 2 > *cap)
+        return std::nullopt;
+    return FrameHeader{type, size_t(length) - 2};
+}
+
+std::array<uint8_t, kFrameHeaderBytes> encodeHeader(Type type, size_t payloadBytes)
+{
+    std::array<uint8_t, kFrameHeaderBytes> h{};
+    putU32(h.data(), uint32_t(payloadBytes + 2));
+    putU16(h.data() + 4, uint16_t(type));
+    return h;
+}
+
+QByteArray encodeFrame(Type type, QByteArrayView payload)
+{
+    const auto h = encodeHeader(type, size_t(payload.size()));
+    QByteArray out;
+    out.reserve(qsizetype(kFrameHeaderBytes) + payload.size());
+    out.append(reinterpret_cast<const char *>(h.data()), qsizetype(h.size()));
+    out.append(payload);
+    return out;
+}
+
+void FrameDecoder::feed(const char *data, size_t size)
+{
+    if (failed() || size == 0)
+        return;
+    // Drop consumed bytes now and then so the buffer does not grow without bound.
+    if (m_offset > 0 && m_offset * 2 >= size_t(m_buffer.size())) {
+        m_buffer.remove(0, qsizetype(m_offset));
+        m_offset = 0;
+    }
+    m_buffer.append(data, qsizetype(size));
+}
+
+FrameDecoder::Result FrameDecoder::next(Frame &out)
+{
+    if (failed())
+        return Result::Error;
+    const size_t available = size_t(m_buffer.size()) - m_offset;
+    if (available < kFrameHeaderBytes)
+        return Result::NeedMore;
+    const auto *base = reinterpret_cast<const uint8_t *>(m_buffer.constData()) + m_offset;
+    const std::optional<FrameHeader> header = parseHeader(m_channel, base);
+    if (!header) {
+        const uint16_t type = getU16(base + 4);
+        m_error = payloadCap(m_channel, type) ? QStringLiteral("oversized or malformed frame of type %1").arg(type)
+                                              : QStringLiteral("unknown frame type %1").arg(type);
+        m_buffer.clear();
+        m_offset = 0;
+        return Result::Error;
+    }
+    if (available - kFrameHeaderBytes < header->payloadBytes)
+        return Result::NeedMore;
+    out.type = Type(header->type);
+    out.payload = QByteArray(reinterpret_cast<const char *>(base + kFrameHeaderBytes), qsizetype(header->payloadBytes));
+    m_offset += kFrameHeaderBytes + header->payloadBytes;
+    if (m_offset == size_t(m_buffer.size())) {
+        m_buffer.clear();
+        m_offset = 0;
+    }
+    return Result::Frame;
+}
+
+QByteArray admissionMessage(QByteArrayView nonce, QByteArrayView publicKey)
+{
+    QByteArray m("cohort-collectives/1 admission\n");
+    m.append(nonce);
+    m.append(publicKey);
+    return m;
+}
+
+// ---- encoders ----------------------------------------------------------------------------------------------------
+
+QByteArray encode(const HelloMsg &m)
+{
+    Writer w;
+    w.u16(m.version);
+    w.u16(m.p2pPort);
+    w.bytes(m.publicKey);
+    return encodeFrame(Type::Hello, w.take());
+}
+
+QByteArray encode(const ChallengeMsg &m) { return encodeFrame(Type::Challenge, m.nonce); }
+QByteArray encode(const ProofMsg &m) { return encodeFrame(Type::Proof, m.signature); }
+
+QByteArray encode(const WelcomeMsg &m)
+{
+    Writer w;
+    w.u32(m.peerId);
+    return encodeFrame(Type::Welcome, w.take());
+}
+
+QByteArray encodeRefused(const QString &reason)
+{
+    Writer w;
+    w.text(reason);
+    return encodeFrame(Type::Refused, w.take());
+}
+
+QByteArray encodeVote() { return encodeFrame(Type::Vote, {}); }
+
+QByteArray encode(const TopologyMsg &m)
+{
+    Writer w;
+    w.u64(m.epoch);
+    w.bytes(m.ringToken);
+    w.u32(m.pendingPeers);
+    w.u16(uint16_t(m.ring.size()));
+    for (const Member &member : m.ring) {
+        w.u32(member.peerId);
+        bool isV4 = false;
+        const quint32 v4 = member.address.toIPv4Address(&isV4);
+        if (isV4) {
+            w.u8(4);
+            w.u32(v4);
+        } else {
+            w.u8(6);
+            const Q_IPV6ADDR v6 = member.address.toIPv6Address();
+            w.raw(v6.c, 16);
+        }
+        w.u16(member.port);
+    }
+    return encodeFrame(Type::Topology, w.take());
+}
+
+QByteArray encode(const ReadyMsg &m)
+{
+    Writer w;
+    w.u64(m.epoch);
+    w.u8(m.ok ? 1 : 0);
+    return encodeFrame(Type::Ready, w.take());
+}
+
+QByteArray encodeCommitted(uint64_t epoch)
+{
+    Writer w;
+    w.u64(epoch);
+    return encodeFrame(Type::Committed, w.take());
+}
+
+QByteArray encodeFailed(uint64_t epoch)
+{
+    Writer w;
+    w.u64(epoch);
+    return encodeFrame(Type::Failed, w.take());
+}
+
+QByteArray encode(const PendingMsg &m)
+{
+    Writer w;
+    w.u32(m.pendingPeers);
+    return encodeFrame(Type::Pending, w.take());
+}
+
+QByteArray encode(const BeginMsg &m)
+{
+    Writer w;
+    w.u64(m.tag);
+    w.u64(m.count);
+    w.u8(uint8_t(m.op));
+    w.u8(uint8_t(m.dtype));
+    w.u8(uint8_t(m.quant));
+    return encodeFrame(Type::Begin, w.take());
+}
+
+QByteArray encode(const CommenceMsg &m)
+{
+    Writer w;
+    w.u64(m.tag);
+    w.u64(m.opId);
+    w.u64(m.epoch);
+    return encodeFrame(Type::Commence, w.take());
+}
+
+QByteArray encode(const DoneMsg &m)
+{
+    Writer w;
+    w.u64(m.tag);
+    w.u64(m.opId);
+    w.u8(m.aborted ? 1 : 0);
+    return encodeFrame(Type::Done, w.take());
+}
+
+QByteArray encode(const OutcomeMsg &m)
+{
+    Writer w;
+    w.u64(m.tag);
+    w.u64(m.opId);
+    w.u8(m.aborted ? 1 : 0);
+    w.text(m.reason);
+    return encodeFrame(Type::Outcome, w.take());
+}
+
+QByteArray encode(const PeerHelloMsg &m)
+{
+    Writer w;
+    w.u64(m.epoch);
+    w.bytes(m.ringToken);
+    w.u32(m.fromPeerId);
+    return encodeFrame(Type::PeerHello, w.take());
+}
+
+// ---- parsers -----------------------------------------------------------------------------------------------------
+
+std::optional<HelloMsg> parseHello(QByteArrayView p)
+{
+    Reader r(p);
+    HelloMsg m;
+    m.version = r.u16();
+    m.p2pPort = r.u16();
+    m.publicKey = r.bytes(kPublicKeyBytes);
+    if (m.p2pPort == 0)
+        return std::nullopt;
+    return finish(r, m);
+}
+
+std::optional<ChallengeMsg> parseChallenge(QByteArrayView p)
+{
+    Reader r(p);
+    ChallengeMsg m{r.bytes(kNonceBytes)};
+    return finish(r, m);
+}
+
+std::optional<ProofMsg> parseProof(QByteArrayView p)
+{
+    Reader r(p);
+    ProofMsg m{r.bytes(kSignatureBytes)};
+    return finish(r, m);
+}
+
+std::optional<WelcomeMsg> parseWelcome(QByteArrayView p)
+{
+    Reader r(p);
+    WelcomeMsg m{r.u32()};
+    if (m.peerId == 0)
+        return std::nullopt;
+    return finish(r, m);
+}
+
+std::optional<ReasonMsg> parseRefused(QByteArrayView p)
+{
+    Reader r(p);
+    const std::optional<QString> text = r.text();
+    if (!text)
+        return std::nullopt;
+    return finish(r, ReasonMsg{*text});
+}
+
+bool parseVote(QByteArrayView p) { return p.isEmpty(); }
+
+std::optional<TopologyMsg> parseTopology(QByteArrayView p)
+{
+    Reader r(p);
+    TopologyMsg m;
+    m.epoch = r.u64();
+    m.ringToken = r.bytes(kRingTokenBytes);
+    m.pendingPeers = r.u32();
+    const size_t n = r.u16();
+    if (r.bad() || n == 0 || n > kMaxMembers)
+        return std::nullopt;
+    m.ring.reserve(n);
+    for (size_t i = 0; i < n; ++i) {
+        Member member;
+        member.peerId = r.u32();
+        const uint8_t family = r.u8();
+        if (family == 4) {
+            member.address = QHostAddress(r.u32());
+        } else if (family == 6) {
+            const QByteArray raw = r.bytes(16);
+            if (raw.size() != 16)
+                return std::nullopt;
+            Q_IPV6ADDR v6;
+            std::memcpy(v6.c, raw.constData(), 16);
+            member.address = QHostAddress(v6);
+        } else {
+            return std::nullopt;
+        }
+        member.port = r.u16();
+        if (r.bad() || member.peerId == 0 || member.port == 0)
+            return std::nullopt;
+        for (const Member &seen : m.ring)
+            if (seen.peerId == member.peerId)
+                return std::nullopt;
+        m.ring.push_back(member);
+    }
+    return finish(r, m);
+}
+
+std::optional<ReadyMsg> parseReady(QByteArrayView p)
+{
+    Reader r(p);
+    ReadyMsg m;
+    m.epoch = r.u64();
+    const std::optional<bool> ok = flag(r.u8());
+    if (!ok)
+        return std::nullopt;
+    m.ok = *ok;
+    return finish(r, m);
+}
+
+std::optional<EpochMsg> parseEpoch(QByteArrayView p)
+{
+    Reader r(p);
+    EpochMsg m{r.u64()};
+    return finish(r, m);
+}
+
+std::optional<PendingMsg> parsePending(QByteArrayView p)
+{
+    Reader r(p);
+    PendingMsg m{r.u32()};
+    return finish(r, m);
+}
+
+std::optional<BeginMsg> parseBegin(QByteArrayView p)
+{
+    Reader r(p);
+    BeginMsg m;
+    m.tag = r.u64();
+    m.count = r.u64();
+    const uint8_t op = r.u8(), dtype = r.u8(), quant = r.u8();
+    if (op > uint8_t(ReduceOp::Avg) || dtype > uint8_t(DataType::F16) || quant > uint8_t(Quant::U16))
+        return std::nullopt;
+    m.op = ReduceOp(op);
+    m.dtype = DataType(dtype);
+    m.quant = Quant(quant);
+    return finish(r, m);
+}
+
+std::optional<CommenceMsg> parseCommence(QByteArrayView p)
+{
+    Reader r(p);
+    CommenceMsg m;
+    m.tag = r.u64();
+    m.opId = r.u64();
+    m.epoch = r.u64();
+    if (m.opId == 0)
+        return std::nullopt;
+    return finish(r, m);
+}
+
+std::optional<DoneMsg> parseDone(QByteArrayView p)
+{
+    Reader r(p);
+    DoneMsg m;
+    m.tag = r.u64();
+    m.opId = r.u64();
+    const std::optional<bool> aborted = flag(r.u8());
+    if (!aborted)
+        return std::nullopt;
+    m.aborted = *aborted;
+    return finish(r, m);
+}
+
+std::optional<OutcomeMsg> parseOutcome(QByteArrayView p)
+{
+    Reader r(p);
+    OutcomeMsg m;
+    m.tag = r.u64();
+    m.opId = r.u64();
+    const std::optional<bool> aborted = flag(r.u8());
+    const std::optional<QString> reason = r.text();
+    if (!aborted || !reason)
+        return std::nullopt;
+    m.aborted = *aborted;
+    m.reason = *reason;
+    return finish(r, m);
+}
+
+std::optional<PeerHelloMsg> parsePeerHello(QByteArrayView p)
+{
+    Reader r(p);
+    PeerHelloMsg m;
+    m.epoch = r.u64();
+    m.ringToken = r.bytes(kRingTokenBytes);
+    m.fromPeerId = r.u32();
+    return finish(r, m);
+}
+
+bool parseAny(const Frame &frame)
+{
+    const QByteArrayView p = frame.payload;
+    switch (frame.type) {
+    case Type::Hello: return parseHello(p).has_value();
+    case Type::Challenge: return parseChallenge(p).has_value();
+    case Type::Proof: return parseProof(p).has_value();
+    case Type::Welcome: return parseWelcome(p).has_value();
+    case Type::Refused: return parseRefused(p).has_value();
+    case Type::Vote: return parseVote(p);
+    case Type::Topology: return parseTopology(p).has_value();
+    case Type::Ready: return parseReady(p).has_value();
+    case Type::Committed:
+    case Type::Failed: return parseEpoch(p).has_value();
+    case Type::Pending: return parsePending(p).has_value();
+    case Type::Begin: return parseBegin(p).has_value();
+    case Type::Commence: return parseCommence(p).has_value();
+    case Type::Done: return parseDone(p).has_value();
+    case Type::Outcome: return parseOutcome(p).has_value();
+    case Type::PeerHello: return parsePeerHello(p).has_value();
+    case Type::Block: return p.size() >= qsizetype(kBlockHeaderBytes);
+    }
+    return false;
+}
+
+} // namespace cohort::collectives

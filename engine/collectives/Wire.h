@@ -1,0 +1,250 @@
+#pragma once
+// The collectives' wire format: every byte a peer or the master reads from the network is parsed here.
+//
+// Frames (both channels):
+//
+//     [u32 length][u16 type][payload: length - 2 bytes]
+//
+// All integers are big-endian; floats travel as their IEEE-754 bits (engine/quant's 8-byte header for min/scale).
+// `length` counts the type and the payload, so it is at least 2. Every type has its own payload cap (kTypes below),
+// checked as soon as the 6-byte header is in: a frame of an unknown type, of a type not allowed on that channel, or
+// longer than its type's cap is never buffered — the receiver closes the connection. Parsers of each payload check
+// the exact layout as well (a trailing byte is an error too).
+//
+// Control channel (peer <-> master, one TCP connection per peer; the master never carries tensor data):
+//   C2M Hello      u16 version, u16 p2pPort, u8[32] ed25519 public key
+//   M2C Challenge  u8[32] nonce
+//   C2M Proof      u8[64] signature over admissionMessage(nonce, public key)
+//   M2C Welcome    u32 peerId                       (admitted: the peer is now *pending*)
+//   M2C Refused    u16 n, n bytes UTF-8 reason      (then the master closes)
+//   C2M Vote       -                                (updateTopology: accept pending peers)
+//   M2C Topology   u64 epoch, u8[16] ring token, u32 pendingPeers, u16 n, n x Member
+//                  Member = u32 peerId, u8 family (4|6), u8[4|16] address, u16 p2pPort   (the ring order)
+//   C2M Ready      u64 epoch, u8 ok                 (p2p links to both ring neighbours are up)
+//   M2C Committed  u64 epoch                        (every member is ready: the ring is in use)
+//   M2C Failed     u64 epoch                        (formation failed; a new Topology follows when one is possible)
+//   M2C Pending    u32 pendingPeers                 (peers waiting for a vote)
+//   C2M Begin      u64 tag, u64 count, u8 op, u8 dtype, u8 quant
+//   M2C Commence   u64 tag, u64 opId, u64 epoch
+//   C2M Done       u64 tag, u64 opId, u8 aborted
+//   M2C Outcome    u64 tag, u64 opId, u8 aborted, u16 n, n bytes UTF-8 reason   (exactly one per operation per peer;
+//                                                    opId 0: the Begin itself was refused)
+//
+// Ring channel (peer -> its ring successor; one connection per neighbour and direction):
+//   P2P PeerHello  u64 epoch, u8[16] ring token, u32 fromPeerId
+//   P2P Block      u64 opId, u16 step, u32 block, [u8[8] quant params when quantized], payload
+//                  payload: the block's values as little-endian f32, or one code per value (uint8, or little-endian
+//                  uint16) when quantized. The receiver knows the exact length of every (step, block) from the
+//                  operation's descriptor and refuses any other length, opId, step or block. (Ring payloads are
+//                  little-endian so they can be sent from and received into tensor memory without copies; the ring
+//                  code static_asserts a little-endian host.)
+#include <QByteArray>
+#include <QByteArrayView>
+#include <QHostAddress>
+#include <QString>
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace cohort::collectives {
+
+inline constexpr uint16_t kProtocolVersion = 1;
+inline constexpr size_t kFrameHeaderBytes = 6;  // u32 length + u16 type
+inline constexpr size_t kPublicKeyBytes = 32;
+inline constexpr size_t kSignatureBytes = 64;
+inline constexpr size_t kNonceBytes = 32;
+inline constexpr size_t kRingTokenBytes = 16;
+inline constexpr size_t kMaxMembers = 1024;       // a Topology larger than this is refused
+inline constexpr size_t kMaxReasonBytes = 512;
+inline constexpr size_t kMaxBlockElements = 1u << 20; // a ring block holds at most this many values (4 MiB of f32)
+inline constexpr size_t kBlockHeaderBytes = 8 + 2 + 4; // opId, step, block (then params when quantized)
+
+enum class Channel : uint8_t { ToMaster, FromMaster, Ring };
+
+enum class Type : uint16_t {
+    Hello = 1,
+    Challenge = 2,
+    Proof = 3,
+    Welcome = 4,
+    Refused = 5,
+    Vote = 6,
+    Topology = 7,
+    Ready = 8,
+    Committed = 9,
+    Failed = 10,
+    Pending = 11,
+    Begin = 12,
+    Commence = 13,
+    Done = 14,
+    Outcome = 15,
+    PeerHello = 32,
+    Block = 33,
+};
+
+// The largest payload `type` may carry on `channel`; nullopt for a type that does not belong there (or is unknown).
+std::optional<size_t> payloadCap(Channel channel, uint16_t type);
+
+struct FrameHeader {
+    uint16_t type = 0;
+    size_t payloadBytes = 0;
+};
+
+// Parses and checks a 6-byte header: nullopt for length < 2, an unknown/foreign type, or a payload over its cap.
+std::optional<FrameHeader> parseHeader(Channel channel, const uint8_t *bytes);
+std::array<uint8_t, kFrameHeaderBytes> encodeHeader(Type type, size_t payloadBytes);
+
+struct Frame {
+    Type type{};
+    QByteArray payload;
+};
+
+// Incremental frame reader for a byte stream: feed what the socket gave, take frames out. After an error it stays in
+// error (the connection is to be closed) and tells why.
+class FrameDecoder {
+public:
+    explicit FrameDecoder(Channel channel) : m_channel(channel) {}
+    void feed(const char *data, size_t size);
+    void feed(QByteArrayView bytes) { feed(bytes.data(), size_t(bytes.size())); }
+    enum class Result { NeedMore, Frame, Error };
+    Result next(Frame &out);
+    bool failed() const { return !m_error.isEmpty(); }
+    const QString &error() const { return m_error; }
+    size_t buffered() const { return size_t(m_buffer.size()) - m_offset; }
+
+private:
+    Channel m_channel;
+    QByteArray m_buffer;
+    size_t m_offset = 0;
+    QString m_error;
+};
+
+QByteArray encodeFrame(Type type, QByteArrayView payload);
+
+// ---- messages ----------------------------------------------------------------------------------------------------
+
+enum class ReduceOp : uint8_t { Sum = 0, Avg = 1 };
+enum class DataType : uint8_t { F32 = 0, BF16 = 1, F16 = 2 };
+enum class Quant : uint8_t { None = 0, U8 = 1, U16 = 2 };
+
+struct HelloMsg {
+    uint16_t version = kProtocolVersion;
+    uint16_t p2pPort = 0;
+    QByteArray publicKey; // 32 bytes
+};
+struct ChallengeMsg {
+    QByteArray nonce; // 32 bytes
+};
+struct ProofMsg {
+    QByteArray signature; // 64 bytes
+};
+struct WelcomeMsg {
+    uint32_t peerId = 0;
+};
+struct ReasonMsg { // Refused
+    QString reason;
+};
+struct Member {
+    uint32_t peerId = 0;
+    QHostAddress address;
+    uint16_t port = 0;
+    bool operator==(const Member &) const = default;
+};
+struct TopologyMsg {
+    uint64_t epoch = 0;
+    QByteArray ringToken; // 16 bytes
+    uint32_t pendingPeers = 0;
+    std::vector<Member> ring;
+};
+struct EpochMsg { // Committed, Failed
+    uint64_t epoch = 0;
+};
+struct ReadyMsg {
+    uint64_t epoch = 0;
+    bool ok = false;
+};
+struct PendingMsg {
+    uint32_t pendingPeers = 0;
+};
+struct BeginMsg {
+    uint64_t tag = 0;
+    uint64_t count = 0;
+    ReduceOp op = ReduceOp::Sum;
+    DataType dtype = DataType::F32;
+    Quant quant = Quant::None;
+    bool operator==(const BeginMsg &) const = default;
+};
+struct CommenceMsg {
+    uint64_t tag = 0;
+    uint64_t opId = 0;
+    uint64_t epoch = 0;
+};
+struct DoneMsg {
+    uint64_t tag = 0;
+    uint64_t opId = 0;
+    bool aborted = false;
+};
+struct OutcomeMsg {
+    uint64_t tag = 0;
+    uint64_t opId = 0;
+    bool aborted = false;
+    QString reason;
+};
+struct PeerHelloMsg {
+    uint64_t epoch = 0;
+    QByteArray ringToken; // 16 bytes
+    uint32_t fromPeerId = 0;
+};
+
+// What a peer signs to answer a challenge: a fixed context string, the nonce and its own public key.
+QByteArray admissionMessage(QByteArrayView nonce, QByteArrayView publicKey);
+
+QByteArray encode(const HelloMsg &m);
+QByteArray encode(const ChallengeMsg &m);
+QByteArray encode(const ProofMsg &m);
+QByteArray encode(const WelcomeMsg &m);
+QByteArray encodeRefused(const QString &reason);
+QByteArray encodeVote();
+QByteArray encode(const TopologyMsg &m);
+QByteArray encode(const ReadyMsg &m);
+QByteArray encodeCommitted(uint64_t epoch);
+QByteArray encodeFailed(uint64_t epoch);
+QByteArray encode(const PendingMsg &m);
+QByteArray encode(const BeginMsg &m);
+QByteArray encode(const CommenceMsg &m);
+QByteArray encode(const DoneMsg &m);
+QByteArray encode(const OutcomeMsg &m);
+QByteArray encode(const PeerHelloMsg &m);
+
+// Payload parsers (the frame's type is known already): nullopt for any malformed payload.
+std::optional<HelloMsg> parseHello(QByteArrayView p);
+std::optional<ChallengeMsg> parseChallenge(QByteArrayView p);
+std::optional<ProofMsg> parseProof(QByteArrayView p);
+std::optional<WelcomeMsg> parseWelcome(QByteArrayView p);
+std::optional<ReasonMsg> parseRefused(QByteArrayView p);
+bool parseVote(QByteArrayView p);
+std::optional<TopologyMsg> parseTopology(QByteArrayView p);
+std::optional<ReadyMsg> parseReady(QByteArrayView p);
+std::optional<EpochMsg> parseEpoch(QByteArrayView p); // Committed and Failed
+std::optional<PendingMsg> parsePending(QByteArrayView p);
+std::optional<BeginMsg> parseBegin(QByteArrayView p);
+std::optional<CommenceMsg> parseCommence(QByteArrayView p);
+std::optional<DoneMsg> parseDone(QByteArrayView p);
+std::optional<OutcomeMsg> parseOutcome(QByteArrayView p);
+std::optional<PeerHelloMsg> parsePeerHello(QByteArrayView p);
+
+// Parses a frame of any control/ring type with the matching parser; false if the payload is malformed. For the fuzzer
+// and for logging.
+bool parseAny(const Frame &frame);
+
+// Big-endian helpers shared with the ring code.
+inline void putU16(uint8_t *p, uint16_t v) { p[0] = uint8_t(v >> 8); p[1] = uint8_t(v); }
+inline void putU32(uint8_t *p, uint32_t v) { for (int i = 0; i < 4; ++i) p[i] = uint8_t(v >> (24 - 8 * i)); }
+inline void putU64(uint8_t *p, uint64_t v) { for (int i = 0; i < 8; ++i) p[i] = uint8_t(v >> (56 - 8 * i)); }
+inline uint16_t getU16(const uint8_t *p) { return uint16_t((uint16_t(p[0]) << 8) | p[1]); }
+inline uint32_t getU32(const uint8_t *p) { uint32_t v = 0; for (int i = 0; i < 4; ++i) v = (v << 8) | p[i]; return v; }
+inline uint64_t getU64(const uint8_t *p) { uint64_t v = 0; for (int i = 0; i < 8; ++i) v = (v << 8) | p[i]; return v; }
+
+} // namespace cohort::collectives
