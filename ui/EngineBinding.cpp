@@ -40,6 +40,8 @@ void bindTrayToEngine(TrayIcon *tray, EngineController *controller)
     QObject::connect(controller, &EngineController::snapshotChanged, tray, &TrayIcon::showSnapshot);
     QObject::connect(tray, &TrayIcon::pauseRequested, controller, &EngineController::pause);
     QObject::connect(tray, &TrayIcon::resumeRequested, controller, &EngineController::resume);
+    QObject::connect(tray, &TrayIcon::pauseAfterStepRequested, controller, &EngineController::pauseAfterStep);
+    QObject::connect(tray, &TrayIcon::snoozeRequested, controller, &EngineController::snooze);
     if (controller->snapshot().sequence > 0)
         tray->showSnapshot(controller->snapshot());
 }

@@ -19,6 +19,10 @@ TrayIcon::TrayIcon(QObject *parent) : QObject(parent), m_menu(std::make_unique<Q
     connect(open, &QAction::triggered, this, &TrayIcon::openRequested);
     m_pauseAction = m_menu->addAction(tr("Pause"));
     connect(m_pauseAction, &QAction::triggered, this, &TrayIcon::onPauseActionTriggered);
+    m_pauseAfterStepAction = m_menu->addAction(tr("Pause after this batch"));
+    connect(m_pauseAfterStepAction, &QAction::triggered, this, &TrayIcon::pauseAfterStepRequested);
+    m_snoozeAction = m_menu->addAction(tr("Snooze for 1 hour"));
+    connect(m_snoozeAction, &QAction::triggered, this, [this] { Q_EMIT snoozeRequested(3600); });
     QAction *settings = m_menu->addAction(tr("Settings…"));
     connect(settings, &QAction::triggered, this, &TrayIcon::settingsRequested);
     m_menu->addSeparator();
@@ -85,9 +89,20 @@ void TrayIcon::showSnapshot(const EngineSnapshot &snapshot)
     if (tip != m_tray->toolTip())
         m_tray->setToolTip(tip);
 
-    m_userPaused = snapshot.userPaused();
-    m_pauseAction->setText(m_userPaused ? tr("Resume") : tr("Pause"));
+    // "Resume" also ends a snooze; pausing now says what it costs (the batch in hand is dropped).
+    m_userPaused = snapshot.userPaused() || snapshot.pauseReasons.contains(PauseReason::Snoozed);
+    const ScheduleStatus &schedule = snapshot.schedule;
+    if (m_userPaused)
+        m_pauseAction->setText(tr("Resume"));
+    else if (schedule.workAtRiskSeconds >= 1)
+        m_pauseAction->setText(tr("Pause now (drops %n s of work in hand)", nullptr, int(schedule.workAtRiskSeconds)));
+    else
+        m_pauseAction->setText(tr("Pause"));
     m_pauseAction->setEnabled(snapshot.state != NodeState::Stopping);
+    m_pauseAfterStepAction->setVisible(!m_userPaused);
+    m_pauseAfterStepAction->setEnabled(!schedule.pauseAfterStep && snapshot.state != NodeState::Stopping);
+    m_pauseAfterStepAction->setText(schedule.pauseAfterStep ? tr("Pausing after this batch…") : tr("Pause after this batch"));
+    m_snoozeAction->setVisible(!m_userPaused);
 }
 
 void TrayIcon::onActivated(QSystemTrayIcon::ActivationReason reason)

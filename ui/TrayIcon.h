@@ -29,6 +29,8 @@ public:
     QString iconPath() const { return m_iconPath; }
     QMenu *menu() const { return m_menu.get(); }
     QAction *pauseAction() const { return m_pauseAction; }
+    QAction *pauseAfterStepAction() const { return m_pauseAfterStepAction; }
+    QAction *snoozeAction() const { return m_snoozeAction; }
 
 public Q_SLOTS:
     void showSnapshot(const cohort::EngineSnapshot &snapshot);
@@ -37,6 +39,8 @@ Q_SIGNALS:
     void openRequested();
     void pauseRequested();
     void resumeRequested();
+    void pauseAfterStepRequested();
+    void snoozeRequested(int seconds);
     void settingsRequested();
     void quitRequested();
 
@@ -47,6 +51,8 @@ private:
     std::unique_ptr<QMenu> m_menu; // a QMenu needs a widget parent or an owner; the tray icon is neither
     QSystemTrayIcon *m_tray = nullptr;
     QAction *m_pauseAction = nullptr;
+    QAction *m_pauseAfterStepAction = nullptr; // "Pause after this batch": no work lost
+    QAction *m_snoozeAction = nullptr;
     QString m_iconPath;
     bool m_userPaused = false;
 };

@@ -177,13 +177,36 @@ private Q_SLOTS:
         tray.pauseAction()->trigger();
         QCOMPARE(resumes.count(), 1);
 
-        // The menu offers exactly what the brief promises, in order.
+        // The menu offers exactly what the brief promises, in order (hidden entries are for a running node).
         QStringList texts;
         for (QAction *action : tray.menu()->actions())
-            if (!action->isSeparator())
+            if (!action->isSeparator() && action->isVisible())
                 texts << action->text();
         QCOMPARE(texts, (QStringList{QStringLiteral("Open Cohort"), QStringLiteral("Resume"), QStringLiteral("Settings…"),
                                      QStringLiteral("Quit")}));
+
+        // Working with a batch in hand: pausing now says what it drops; pause-after-batch and snooze are offered.
+        EngineSnapshot working = samples::snapshot(NodeState::Working, QStringLiteral("task arith-rl"));
+        working.schedule.workAtRiskSeconds = 12.4;
+        tray.showSnapshot(working);
+        QCOMPARE(tray.pauseAction()->text(), QStringLiteral("Pause now (drops 12 s of work in hand)"));
+        QVERIFY(tray.pauseAfterStepAction()->isVisible() && tray.pauseAfterStepAction()->isEnabled());
+        QSignalSpy afterStep(&tray, &TrayIcon::pauseAfterStepRequested);
+        tray.pauseAfterStepAction()->trigger();
+        QCOMPARE(afterStep.count(), 1);
+        working.schedule.pauseAfterStep = true;
+        tray.showSnapshot(working);
+        QVERIFY(!tray.pauseAfterStepAction()->isEnabled()); // already asked: said, not offered twice
+        QSignalSpy snoozes(&tray, &TrayIcon::snoozeRequested);
+        tray.snoozeAction()->trigger();
+        QCOMPARE(snoozes.count(), 1);
+        QCOMPARE(snoozes.first().first().toInt(), 3600);
+        // Snoozed: the one action is Resume (which ends the snooze).
+        EngineSnapshot snoozed = samples::snapshot(NodeState::Paused, QStringLiteral("snoozed"));
+        snoozed.pauseReasons = {PauseReason::Snoozed};
+        tray.showSnapshot(snoozed);
+        QCOMPARE(tray.pauseAction()->text(), QStringLiteral("Resume"));
+        QVERIFY(!tray.snoozeAction()->isVisible());
 
         s.why = QString(300, QLatin1Char('x'));
         QVERIFY(TrayIcon::toolTipFor(s).size() <= 127);
