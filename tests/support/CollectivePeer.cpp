@@ -1,0 +1,258 @@
+// cohort-collective-peer: the collectives as real processes, for tst_collectives and bench_allreduce.
+//
+//   cohort-collective-peer master [--port P] [--allow FILE]
+//       Runs a master on 127.0.0.1; prints "master listening <port>". FILE: one base64 ed25519 public key per line
+//       (only those may join); without it every key that answers the challenge may.
+//   cohort-collective-peer peer --master-port P --key FILE --seed S --world N --count C --ops K
+//                               [--quant none|u8|u16] [--dtype f32|bf16|f16] [--op sum|avg] [--ints] [--out FILE]
+//                               [--io-timeout MS] [--block ELEMENTS] [--bad-proof]
+//       Joins, votes until the ring has N peers, then runs K all-reduces of `inputFor(S, op, C)`, retrying each
+//       after an abort with whoever is left; checks after every failure that its buffer still holds the input.
+//       Prints one line per event ("op 3 ok world 4 ring 1,2,3,4 hash ... ms ..."); writes the last result to FILE
+//       (raw little-endian values). Exit codes: 0 ok, 2 usage, 3 refused, 4 buffer not restored, 5 gave up.
+#include "collectives/Communicator.h"
+#include "collectives/HalfFloat.h"
+#include "collectives/Master.h"
+#include "net/Ed25519.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QSet>
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <random>
+#include <vector>
+
+using namespace cohort::collectives;
+
+namespace {
+
+void say(const QString &line)
+{
+    std::fputs(line.toUtf8().constData(), stdout);
+    std::fputc('\n', stdout);
+    std::fflush(stdout);
+}
+
+// The input of peer `seed` for operation `op`: tests recompute it to know the exact sum.
+std::vector<float> inputFor(uint64_t seed, int op, size_t count, bool ints)
+{
+    std::mt19937_64 rng(seed * 1000003ull + uint64_t(op));
+    std::normal_distribution<float> normal(0.0f, 1.0f);
+    std::vector<float> v(count);
+    for (float &x : v)
+        x = ints ? std::round(normal(rng) * 100.0f) : normal(rng);
+    return v;
+}
+
+uint64_t fnv1a(const void *data, size_t size)
+{
+    uint64_t h = 1469598103934665603ull;
+    const auto *p = static_cast<const uint8_t *>(data);
+    for (size_t i = 0; i < size; ++i)
+        h = (h ^ p[i]) * 1099511628211ull;
+    return h;
+}
+
+int runMaster(const QStringList &args)
+{
+    QCommandLineParser parser;
+    parser.addOption({QStringLiteral("port"), QStringLiteral("port"), QStringLiteral("port"), QStringLiteral("0")});
+    parser.addOption({QStringLiteral("allow"), QStringLiteral("allowed keys"), QStringLiteral("file")});
+    parser.process(args);
+    MasterOptions options;
+    if (parser.isSet(QStringLiteral("allow"))) {
+        QFile file(parser.value(QStringLiteral("allow")));
+        if (!file.open(QIODevice::ReadOnly)) {
+            say(QStringLiteral("cannot read %1").arg(file.fileName()));
+            return 2;
+        }
+        QSet<QByteArray> keys;
+        for (const QByteArray &line : file.readAll().split('\n'))
+            if (!line.trimmed().isEmpty())
+                keys.insert(QByteArray::fromBase64(line.trimmed()));
+        options.admit = [keys](const QByteArray &key) { return keys.contains(key); };
+    }
+    Master master(options);
+    if (const auto s = master.listen(QHostAddress::LocalHost, uint16_t(parser.value(QStringLiteral("port")).toUInt()));
+        !s) {
+        say(s.error());
+        return 2;
+    }
+    QObject::connect(&master, &Master::topologyCommitted, &master, [](quint64 epoch, int size) {
+        say(QStringLiteral("master ring epoch %1 size %2").arg(epoch).arg(size));
+    });
+    QObject::connect(&master, &Master::peerRefused, &master,
+                     [](const QString &reason) { say(QStringLiteral("master refused: %1").arg(reason)); });
+    say(QStringLiteral("master listening %1").arg(master.port()));
+    return QCoreApplication::exec();
+}
+
+int runPeer(const QStringList &args)
+{
+    QCommandLineParser parser;
+    const auto opt = [&](const char *name, const char *def = nullptr) {
+        parser.addOption({QString::fromLatin1(name), QString::fromLatin1(name), QStringLiteral("value"),
+                          def ? QString::fromLatin1(def) : QString()});
+    };
+    opt("master-port");
+    opt("key");
+    opt("seed", "1");
+    opt("world", "1");
+    opt("count", "1000");
+    opt("ops", "1");
+    opt("quant", "none");
+    opt("dtype", "f32");
+    opt("op", "sum");
+    opt("out");
+    opt("io-timeout", "10000");
+    opt("block", "262144");
+    parser.addOption({QStringLiteral("ints"), QStringLiteral("integer-valued inputs")});
+    parser.addOption({QStringLiteral("bad-proof"), QStringLiteral("answer the challenge with another key")});
+    parser.process(args);
+
+    CommunicatorOptions options;
+    options.masterPort = uint16_t(parser.value(QStringLiteral("master-port")).toUInt());
+    options.bindAddress = QHostAddress(QHostAddress::LocalHost);
+    options.ioTimeoutMs = parser.value(QStringLiteral("io-timeout")).toInt();
+    options.controlTimeoutMs = 10'000;
+    options.beginTimeoutMs = 30'000;
+    options.connectTimeoutMs = 30'000;
+    options.blockElements = parser.value(QStringLiteral("block")).toULongLong();
+    if (parser.isSet(QStringLiteral("key"))) {
+        QFile file(parser.value(QStringLiteral("key")));
+        if (!file.open(QIODevice::ReadOnly))
+            return 2;
+        options.secretKey = QByteArray::fromBase64(file.readAll().trimmed());
+    } else {
+        options.secretKey = cohort::ed25519::generate().secretKey;
+    }
+    if (parser.isSet(QStringLiteral("bad-proof")))
+        options.challengeKeyOverride = cohort::ed25519::generate().secretKey;
+    const uint64_t seed = parser.value(QStringLiteral("seed")).toULongLong();
+    const int world = parser.value(QStringLiteral("world")).toInt();
+    const size_t count = parser.value(QStringLiteral("count")).toULongLong();
+    const int ops = parser.value(QStringLiteral("ops")).toInt();
+    const bool ints = parser.isSet(QStringLiteral("ints"));
+    const QString quantName = parser.value(QStringLiteral("quant"));
+    const Quant quant = quantName == QLatin1String("u8") ? Quant::U8 : quantName == QLatin1String("u16") ? Quant::U16
+                                                                                                       : Quant::None;
+    const QString dtypeName = parser.value(QStringLiteral("dtype"));
+    const DataType dtype = dtypeName == QLatin1String("bf16") ? DataType::BF16
+                           : dtypeName == QLatin1String("f16") ? DataType::F16
+                                                               : DataType::F32;
+    const ReduceOp reduceOp = parser.value(QStringLiteral("op")) == QLatin1String("avg") ? ReduceOp::Avg : ReduceOp::Sum;
+
+    Communicator comm(options);
+    Result r = comm.connect();
+    if (!r) {
+        say(QStringLiteral("%1: %2").arg(QString::fromLatin1(codeName(r.code)), r.message));
+        return r.code == Code::Refused ? 3 : 5;
+    }
+    say(QStringLiteral("peer %1 admitted seed %2").arg(comm.peerId()).arg(seed));
+    QElapsedTimer joining;
+    joining.start();
+    while (comm.worldSize() < world) {
+        if (joining.hasExpired(60'000)) {
+            say(QStringLiteral("ring never reached %1 peers").arg(world));
+            return 5;
+        }
+        r = comm.updateTopology();
+        if (!r && !r.retryable()) {
+            say(QStringLiteral("update failed: %1").arg(r.message));
+            return 5;
+        }
+    }
+    say(QStringLiteral("ring size %1 rank %2").arg(comm.worldSize()).arg(comm.rank()));
+
+    std::vector<float> result;
+    std::vector<uint16_t> result16;
+    for (int k = 0; k < ops; ++k) {
+        const std::vector<float> input = inputFor(seed, k, count, ints);
+        std::vector<uint16_t> input16(count);
+        if (dtype == DataType::BF16)
+            floatToBf16(input, input16);
+        else if (dtype == DataType::F16)
+            floatToF16(input, input16);
+        QElapsedTimer attemptTime;
+        QElapsedTimer total;
+        total.start();
+        for (int attempt = 0;; ++attempt) {
+            std::vector<float> buffer = input;
+            std::vector<uint16_t> buffer16 = input16;
+            ReduceInfo info;
+            attemptTime.start();
+            r = dtype == DataType::F32 ? comm.allReduce(buffer, reduceOp, quant, uint64_t(k), &info)
+                                       : comm.allReduce(buffer16, dtype, reduceOp, quant, uint64_t(k), &info);
+            const qint64 ms = attemptTime.elapsed();
+            if (r) {
+                QStringList ids;
+                for (const uint32_t id : comm.ringPeerIds())
+                    ids << QString::number(id);
+                const uint64_t hash = dtype == DataType::F32 ? fnv1a(buffer.data(), buffer.size() * 4)
+                                                             : fnv1a(buffer16.data(), buffer16.size() * 2);
+                say(QStringLiteral("op %1 ok world %2 ring %3 hash %4 ms %5 attempts %6 tx %7 rx %8")
+                        .arg(k)
+                        .arg(info.worldSize)
+                        .arg(ids.join(QLatin1Char(',')))
+                        .arg(hash, 16, 16, QLatin1Char('0'))
+                        .arg(ms)
+                        .arg(attempt + 1)
+                        .arg(info.txBytes)
+                        .arg(info.rxBytes));
+                result = std::move(buffer);
+                result16 = std::move(buffer16);
+                break;
+            }
+            const bool restored = dtype == DataType::F32
+                                      ? std::memcmp(buffer.data(), input.data(), count * 4) == 0
+                                      : std::memcmp(buffer16.data(), input16.data(), count * 2) == 0;
+            say(QStringLiteral("op %1 error %2 after %3 ms world %4: %5")
+                    .arg(k)
+                    .arg(QString::fromLatin1(codeName(r.code)))
+                    .arg(ms)
+                    .arg(comm.worldSize())
+                    .arg(r.message));
+            if (!restored) {
+                say(QStringLiteral("op %1 input not restored").arg(k));
+                return 4;
+            }
+            if (!r.retryable() || total.hasExpired(60'000))
+                return 5;
+        }
+    }
+    if (parser.isSet(QStringLiteral("out"))) {
+        QFile out(parser.value(QStringLiteral("out")));
+        if (!out.open(QIODevice::WriteOnly))
+            return 5;
+        if (dtype == DataType::F32)
+            out.write(reinterpret_cast<const char *>(result.data()), qint64(result.size() * 4));
+        else
+            out.write(reinterpret_cast<const char *>(result16.data()), qint64(result16.size() * 2));
+    }
+    say(QStringLiteral("done"));
+    return 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    QCoreApplication app(argc, argv);
+    QStringList args = app.arguments();
+    if (args.size() < 2) {
+        say(QStringLiteral("usage: cohort-collective-peer master|peer [options]"));
+        return 2;
+    }
+    const QString mode = args.takeAt(1);
+    if (mode == QLatin1String("master"))
+        return runMaster(args);
+    if (mode == QLatin1String("peer"))
+        return runPeer(args);
+    say(QStringLiteral("unknown mode %1").arg(mode));
+    return 2;
+}
