@@ -37,7 +37,8 @@ QByteArray randomBytes(size_t n)
 
 } // namespace
 
-Master::Master(MasterOptions options, QObject *parent) : QObject(parent), m_options(std::move(options))
+Master::Master(MasterOptions options, QObject *parent)
+    : QObject(parent), m_options(std::move(options)), m_server(this) // a child: moveToThread takes it along
 {
     connect(&m_server, &QTcpServer::newConnection, this, &Master::onNewConnection);
 }

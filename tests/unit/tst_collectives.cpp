@@ -1,0 +1,426 @@
+// engine/collectives without processes: the frame codec (truncated, oversized, unknown and misplaced types, every
+// message round trip), the ring schedule for every world size 2..8 (chunks, ownership, and a symbolic run proving
+// every rank ends with every contribution), bf16/f16 conversion, and the master refusing connections that break the
+// wire format or cannot answer its challenge.
+#include "collectives/HalfFloat.h"
+#include "collectives/Master.h"
+#include "collectives/Ring.h"
+#include "collectives/Wire.h"
+#include "net/Ed25519.h"
+
+#include <QThread>
+#include <QTcpSocket>
+#include <QTest>
+
+#include <atomic>
+#include <bit>
+#include <cmath>
+#include <set>
+
+using namespace cohort::collectives;
+
+class TestCollectives : public QObject {
+    Q_OBJECT
+
+private:
+    // A master with its own event loop, so this thread can use blocking socket calls against it.
+    struct MasterInThread {
+        QThread thread;
+        Master *master = nullptr;
+        uint16_t port = 0;
+        std::atomic<int> refused{0};
+        std::atomic<int> admitted{0};
+        explicit MasterInThread(MasterOptions options = {})
+        {
+            master = new Master(std::move(options));
+            QObject::connect(master, &Master::peerRefused, master, [this] { ++refused; }, Qt::DirectConnection);
+            QObject::connect(master, &Master::peerAdmitted, master, [this] { ++admitted; }, Qt::DirectConnection);
+            master->moveToThread(&thread);
+            thread.start();
+            QMetaObject::invokeMethod(
+                master,
+                [this] {
+                    if (master->listen(QHostAddress::LocalHost, 0))
+                        port = master->port();
+                },
+                Qt::BlockingQueuedConnection);
+        }
+        ~MasterInThread()
+        {
+            QMetaObject::invokeMethod(master, [this] { delete master; }, Qt::BlockingQueuedConnection);
+            thread.quit();
+            thread.wait();
+        }
+    };
+
+    static QByteArray rawFrame(uint32_t length, uint16_t type, QByteArrayView payload = {})
+    {
+        QByteArray out(6, '\0');
+        putU32(reinterpret_cast<uint8_t *>(out.data()), length);
+        putU16(reinterpret_cast<uint8_t *>(out.data()) + 4, type);
+        out.append(payload);
+        return out;
+    }
+
+    // Connects a raw socket to the master; returns it connected.
+    static std::unique_ptr<QTcpSocket> connectRaw(const MasterInThread &master)
+    {
+        auto socket = std::make_unique<QTcpSocket>();
+        socket->connectToHost(QHostAddress::LocalHost, master.port);
+        if (!socket->waitForConnected(5000))
+            return {};
+        return socket;
+    }
+
+    // Reads frames from the master until one arrives or the connection closes.
+    static std::optional<Frame> readFrame(QTcpSocket &socket, FrameDecoder &decoder, int timeoutMs = 5000)
+    {
+        QDeadlineTimer deadline(timeoutMs);
+        Frame frame;
+        for (;;) {
+            const auto r = decoder.next(frame);
+            if (r == FrameDecoder::Result::Frame)
+                return frame;
+            if (r == FrameDecoder::Result::Error || deadline.hasExpired())
+                return std::nullopt;
+            if (socket.bytesAvailable() == 0 && !socket.waitForReadyRead(int(deadline.remainingTime())))
+                return std::nullopt;
+            decoder.feed(socket.readAll());
+        }
+    }
+
+    static bool waitClosed(QTcpSocket &socket, int timeoutMs = 5000)
+    {
+        if (socket.state() == QAbstractSocket::UnconnectedState)
+            return true;
+        return socket.waitForDisconnected(timeoutMs) || socket.state() == QAbstractSocket::UnconnectedState;
+    }
+
+private Q_SLOTS:
+    void framesRoundTrip()
+    {
+        TopologyMsg topology;
+        topology.epoch = 7;
+        topology.ringToken = QByteArray(16, 'k');
+        topology.pendingPeers = 2;
+        topology.ring = {Member{1, QHostAddress(QStringLiteral("127.0.0.1")), 4000},
+                         Member{9, QHostAddress(QStringLiteral("::1")), 4001}};
+        QByteArray stream = encode(topology) + encode(OutcomeMsg{5, 3, true, QStringLiteral("peer 4 left")}) +
+                            encodeCommitted(7);
+        FrameDecoder decoder(Channel::FromMaster);
+        // Byte by byte: a truncated frame is simply not ready yet.
+        std::vector<Frame> frames;
+        Frame frame;
+        for (const char c : stream) {
+            decoder.feed(&c, 1);
+            while (decoder.next(frame) == FrameDecoder::Result::Frame)
+                frames.push_back(frame);
+        }
+        QVERIFY(!decoder.failed());
+        QCOMPARE(frames.size(), size_t(3));
+        QCOMPARE(frames[0].type, Type::Topology);
+        QCOMPARE(frames[1].type, Type::Outcome);
+        QCOMPARE(frames[2].type, Type::Committed);
+        QCOMPARE(parseEpoch(frames[2].payload)->epoch, uint64_t(7));
+    }
+
+    void channelsKeepTheirTypes()
+    {
+        // Begin belongs to the peer->master direction: a master sending it is an unknown type for the peer.
+        FrameDecoder fromMaster(Channel::FromMaster);
+        fromMaster.feed(encode(BeginMsg{}));
+        Frame frame;
+        QCOMPARE(fromMaster.next(frame), FrameDecoder::Result::Error);
+        QVERIFY(fromMaster.error().contains(QStringLiteral("unknown")));
+
+        FrameDecoder toMaster(Channel::ToMaster);
+        toMaster.feed(encode(BeginMsg{5, 1234567, ReduceOp::Avg, DataType::BF16, Quant::U8}));
+        QCOMPARE(toMaster.next(frame), FrameDecoder::Result::Frame);
+        const auto begin = parseBegin(frame.payload);
+        QVERIFY(begin);
+        QCOMPARE(begin->count, uint64_t(1234567));
+        QCOMPARE(begin->dtype, DataType::BF16);
+        QCOMPARE(begin->quant, Quant::U8);
+        QCOMPARE(begin->op, ReduceOp::Avg);
+    }
+
+    void messagesParseBack()
+    {
+        TopologyMsg topology;
+        topology.epoch = 7;
+        topology.ringToken = QByteArray(16, 'k');
+        topology.pendingPeers = 2;
+        topology.ring = {Member{1, QHostAddress(QStringLiteral("127.0.0.1")), 4000},
+                         Member{9, QHostAddress(QStringLiteral("::1")), 4001}};
+        FrameDecoder decoder(Channel::FromMaster);
+        decoder.feed(QByteArray(encode(topology) + encode(OutcomeMsg{5, 3, true, QStringLiteral("peer 4 left")})));
+        Frame frame;
+        QCOMPARE(decoder.next(frame), FrameDecoder::Result::Frame);
+        QCOMPARE(frame.type, Type::Topology);
+        const auto t = parseTopology(frame.payload);
+        QVERIFY(t);
+        QCOMPARE(t->epoch, uint64_t(7));
+        QCOMPARE(t->pendingPeers, uint32_t(2));
+        QCOMPARE(t->ring.size(), size_t(2));
+        QCOMPARE(t->ring[1].address, QHostAddress(QStringLiteral("::1")));
+        QCOMPARE(t->ring[1].port, uint16_t(4001));
+        QCOMPARE(decoder.next(frame), FrameDecoder::Result::Frame);
+        const auto o = parseOutcome(frame.payload);
+        QVERIFY(o);
+        QVERIFY(o->aborted);
+        QCOMPARE(o->reason, QStringLiteral("peer 4 left"));
+        QCOMPARE(decoder.next(frame), FrameDecoder::Result::NeedMore);
+
+        // Trailing or missing bytes in a payload are refused by the parsers.
+        const QByteArray hello = encode(HelloMsg{kProtocolVersion, 5000, QByteArray(32, 'p')}).mid(6);
+        QVERIFY(parseHello(hello));
+        QVERIFY(!parseHello(hello.left(hello.size() - 1)));
+        QVERIFY(!parseHello(QByteArray(hello + 'x')));
+        QVERIFY(!parseReady(QByteArray(QByteArray(8, '\0') + char(2)))); // a flag is 0 or 1
+        QVERIFY(!parseBegin(QByteArray(QByteArray(16, '\0') + char(0) + char(0) + char(9)))); // unknown quantization
+        // A Topology naming the same peer twice, or no peer at all.
+        TopologyMsg twice = topology;
+        twice.ring[1].peerId = 1;
+        QVERIFY(!parseTopology(encode(twice).mid(6)));
+        TopologyMsg empty = topology;
+        empty.ring.clear();
+        QVERIFY(!parseTopology(encode(empty).mid(6)));
+    }
+
+    void truncatedFramesWait()
+    {
+        const QByteArray frame = encode(DoneMsg{1, 2, false});
+        for (int cut = 0; cut < frame.size(); ++cut) {
+            FrameDecoder decoder(Channel::ToMaster);
+            decoder.feed(frame.left(cut));
+            Frame out;
+            QCOMPARE(decoder.next(out), FrameDecoder::Result::NeedMore);
+            decoder.feed(frame.mid(cut));
+            QCOMPARE(decoder.next(out), FrameDecoder::Result::Frame);
+            QVERIFY(parseDone(out.payload));
+        }
+    }
+
+    void oversizedAndUnknownFramesFail()
+    {
+        Frame out;
+        {
+            // Length below 2 (no room for the type).
+            FrameDecoder d(Channel::ToMaster);
+            d.feed(rawFrame(1, uint16_t(Type::Vote)));
+            QCOMPARE(d.next(out), FrameDecoder::Result::Error);
+        }
+        {
+            // A Hello one byte longer than its cap: refused from the header alone, before any payload arrives.
+            FrameDecoder d(Channel::ToMaster);
+            d.feed(rawFrame(2 + 36 + 1, uint16_t(Type::Hello)));
+            QCOMPARE(d.next(out), FrameDecoder::Result::Error);
+            QVERIFY(d.error().contains(QStringLiteral("oversized")));
+            // And it stays failed.
+            d.feed(encodeVote());
+            QCOMPARE(d.next(out), FrameDecoder::Result::Error);
+        }
+        {
+            // 4 GiB announced.
+            FrameDecoder d(Channel::Ring);
+            d.feed(rawFrame(0xffffffffu, uint16_t(Type::Block)));
+            QCOMPARE(d.next(out), FrameDecoder::Result::Error);
+        }
+        {
+            FrameDecoder d(Channel::ToMaster);
+            d.feed(rawFrame(2, 999));
+            QCOMPARE(d.next(out), FrameDecoder::Result::Error);
+            QVERIFY(d.error().contains(QStringLiteral("unknown")));
+        }
+        // The caps themselves.
+        QCOMPARE(payloadCap(Channel::ToMaster, uint16_t(Type::Vote)), std::optional<size_t>(0));
+        QVERIFY(!payloadCap(Channel::Ring, uint16_t(Type::Hello)));
+        QVERIFY(*payloadCap(Channel::Ring, uint16_t(Type::Block)) >= kBlockHeaderBytes + 8 + kMaxBlockElements * 4);
+        QVERIFY(*payloadCap(Channel::FromMaster, uint16_t(Type::Topology)) < 64 * 1024);
+    }
+
+    void ringChunks_data()
+    {
+        QTest::addColumn<int>("world");
+        for (int n = 2; n <= 8; ++n)
+            QTest::addRow("world %d", n) << n;
+    }
+
+    void ringChunks()
+    {
+        QFETCH(int, world);
+        for (const size_t total : {size_t(0), size_t(1), size_t(world - 1), size_t(world), size_t(world + 1),
+                                   size_t(1000), size_t(1000003), size_t(7 * world + 3)}) {
+            size_t next = 0, smallest = SIZE_MAX, largest = 0;
+            for (int c = 0; c < world; ++c) {
+                const ring::Range r = ring::chunk(total, world, c);
+                QCOMPARE(r.begin, next); // contiguous, in order
+                next += r.count;
+                smallest = std::min(smallest, r.count);
+                largest = std::max(largest, r.count);
+            }
+            QCOMPARE(next, total); // covers everything
+            QVERIFY(largest - smallest <= 1);
+            // Blocks of a chunk cover it too.
+            const ring::Range last = ring::chunk(total, world, world - 1);
+            size_t covered = 0;
+            for (size_t b = 0; b < ring::blockCount(last.count, 3); ++b) {
+                const ring::Range blk = ring::block(last, 3, b);
+                QCOMPARE(blk.begin, last.begin + covered);
+                covered += blk.count;
+            }
+            QCOMPARE(covered, last.count);
+        }
+    }
+
+    void ringSchedule_data() { ringChunks_data(); }
+
+    void ringSchedule()
+    {
+        // A symbolic run: each rank's chunk holds the set of ranks whose contribution it contains.
+        QFETCH(int, world);
+        const size_t n = static_cast<size_t>(world);
+        std::vector<std::vector<std::set<int>>> held(n, std::vector<std::set<int>>(n));
+        for (int r = 0; r < world; ++r)
+            for (int c = 0; c < world; ++c)
+                held[size_t(r)][size_t(c)] = {r};
+        for (int t = 0; t < ring::steps(world); ++t) {
+            std::vector<std::set<int>> sent(n);
+            for (int r = 0; r < world; ++r) {
+                if (t > 0) // what goes out at step t came in at step t-1
+                    QCOMPARE(ring::sendChunk(r, world, t), ring::recvChunk(r, world, t - 1));
+                sent[size_t(r)] = held[size_t(r)][size_t(ring::sendChunk(r, world, t))];
+            }
+            for (int r = 0; r < world; ++r) {
+                const int from = (r + world - 1) % world;
+                const int c = ring::recvChunk(r, world, t);
+                QCOMPARE(ring::sendChunk(from, world, t), c); // sender and receiver agree
+                if (ring::isReduceStep(world, t)) {
+                    // Never add a contribution twice.
+                    for (const int x : sent[size_t(from)])
+                        QVERIFY(!held[size_t(r)][size_t(c)].count(x));
+                    held[size_t(r)][size_t(c)].insert(sent[size_t(from)].begin(), sent[size_t(from)].end());
+                } else {
+                    held[size_t(r)][size_t(c)] = sent[size_t(from)];
+                }
+            }
+            if (t == world - 2) // after the reduce-scatter, each rank owns one complete chunk
+                for (int r = 0; r < world; ++r)
+                    QCOMPARE(int(held[size_t(r)][size_t(ring::ownedChunk(r, world))].size()), world);
+        }
+        for (int r = 0; r < world; ++r)
+            for (int c = 0; c < world; ++c)
+                QCOMPARE(int(held[size_t(r)][size_t(c)].size()), world);
+    }
+
+    void halfFloats()
+    {
+        // Every f16 value survives f16 -> f32 -> f16; widening matches the IEEE definition.
+        for (uint32_t bits = 0; bits < 0x10000; ++bits) {
+            const float f = f16ToFloat(uint16_t(bits));
+            if (std::isnan(f))
+                QVERIFY(std::isnan(f16ToFloat(floatToF16(f))));
+            else
+                QCOMPARE(floatToF16(f), uint16_t(bits));
+        }
+        QCOMPARE(f16ToFloat(0x3c00), 1.0f);
+        QCOMPARE(f16ToFloat(0x0001), std::ldexp(1.0f, -24)); // smallest subnormal
+        QCOMPARE(f16ToFloat(0x7bff), 65504.0f);
+        QCOMPARE(floatToF16(65520.0f), uint16_t(0x7c00));    // rounds to infinity
+        QCOMPARE(floatToF16(65519.0f), uint16_t(0x7bff));
+        QCOMPARE(floatToF16(1.0f + std::ldexp(1.0f, -11)), uint16_t(0x3c00)); // tie to even
+        QCOMPARE(floatToF16(1.0f + 3 * std::ldexp(1.0f, -11)), uint16_t(0x3c02));
+        QCOMPARE(floatToF16(std::ldexp(1.0f, -25)), uint16_t(0x0000)); // half the smallest subnormal: tie to 0
+        QCOMPARE(floatToF16(std::ldexp(1.5f, -25)), uint16_t(0x0001));
+        // bf16: every pattern round-trips; rounding to nearest even.
+        for (uint32_t bits = 0; bits < 0x10000; ++bits) {
+            const float f = bf16ToFloat(uint16_t(bits));
+            if (std::isnan(f))
+                QVERIFY(std::isnan(bf16ToFloat(floatToBf16(f))));
+            else
+                QCOMPARE(floatToBf16(f), uint16_t(bits));
+        }
+        QCOMPARE(floatToBf16(std::bit_cast<float>(0x3f808000u)), uint16_t(0x3f80)); // tie, even stays
+        QCOMPARE(floatToBf16(std::bit_cast<float>(0x3f818000u)), uint16_t(0x3f82)); // tie, odd rounds up
+        QCOMPARE(floatToBf16(std::bit_cast<float>(0x3f808001u)), uint16_t(0x3f81));
+        QVERIFY(std::isinf(bf16ToFloat(floatToBf16(std::numeric_limits<float>::max()))));
+    }
+
+    void masterClosesBrokenConnections()
+    {
+        MasterInThread master;
+        QVERIFY(master.port != 0);
+        const auto cases = {
+            rawFrame(2, 999),                                   // unknown type
+            rawFrame(2 + 37, uint16_t(Type::Hello)),            // oversized Hello
+            rawFrame(2, uint16_t(Type::Commence)),              // a master-to-peer type sent to the master
+            encode(BeginMsg{}),                                 // Begin before admission
+            rawFrame(2 + 36, uint16_t(Type::Hello), QByteArray(36, '\0')), // port 0: malformed Hello
+        };
+        for (const QByteArray &bytes : cases) {
+            auto socket = connectRaw(master);
+            QVERIFY(socket);
+            socket->write(bytes);
+            QVERIFY(socket->waitForBytesWritten(2000));
+            QVERIFY2(waitClosed(*socket), bytes.toHex().constData());
+        }
+    }
+
+    void masterRefusesPeersWithoutTheKey()
+    {
+        const auto allowed = cohort::ed25519::generate();
+        const auto stranger = cohort::ed25519::generate();
+        MasterOptions options;
+        options.admit = [key = allowed.publicKey](const QByteArray &k) { return k == key; };
+        MasterInThread master(options);
+        QVERIFY(master.port != 0);
+
+        // Returns the master's last frame to a peer announcing `announced` and signing with `signer`.
+        auto attempt = [&](const QByteArray &announced, const QByteArray &signer) -> std::optional<Frame> {
+            auto socket = connectRaw(master);
+            if (!socket)
+                return std::nullopt;
+            FrameDecoder decoder(Channel::FromMaster);
+            socket->write(encode(HelloMsg{kProtocolVersion, 4000, announced}));
+            const auto challenge = readFrame(*socket, decoder);
+            if (!challenge || challenge->type != Type::Challenge)
+                return std::nullopt;
+            const QByteArray nonce = parseChallenge(challenge->payload)->nonce;
+            socket->write(encode(ProofMsg{cohort::ed25519::sign(admissionMessage(nonce, announced), signer)}));
+            auto reply = readFrame(*socket, decoder);
+            if (reply && reply->type == Type::Refused && !waitClosed(*socket))
+                return std::nullopt; // a refused peer must be disconnected
+            return reply;
+        };
+        // A key it does not hold.
+        auto reply = attempt(allowed.publicKey, stranger.secretKey);
+        QVERIFY(reply);
+        QCOMPARE(reply->type, Type::Refused);
+        QVERIFY(parseRefused(reply->payload)->reason.contains(QStringLiteral("signature")));
+        // A key that is not admitted.
+        reply = attempt(stranger.publicKey, stranger.secretKey);
+        QVERIFY(reply);
+        QCOMPARE(reply->type, Type::Refused);
+        QVERIFY(parseRefused(reply->payload)->reason.contains(QStringLiteral("not admitted")));
+        QCOMPARE(master.refused.load(), 2);
+        QCOMPARE(master.admitted.load(), 0);
+        // The allowed key: welcomed, then (first peer) a ring of one.
+        auto socket = connectRaw(master);
+        QVERIFY(socket);
+        FrameDecoder decoder(Channel::FromMaster);
+        socket->write(encode(HelloMsg{kProtocolVersion, 4000, allowed.publicKey}));
+        const auto challenge = readFrame(*socket, decoder);
+        QVERIFY(challenge && challenge->type == Type::Challenge);
+        socket->write(encode(ProofMsg{cohort::ed25519::sign(
+            admissionMessage(parseChallenge(challenge->payload)->nonce, allowed.publicKey), allowed.secretKey)}));
+        const auto welcome = readFrame(*socket, decoder);
+        QVERIFY(welcome && welcome->type == Type::Welcome);
+        const auto topology = readFrame(*socket, decoder);
+        QVERIFY(topology && topology->type == Type::Topology);
+        QCOMPARE(parseTopology(topology->payload)->ring.size(), size_t(1));
+        QCOMPARE(master.admitted.load(), 1);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCollectives)
+#include "tst_collectives.moc"
