@@ -9,7 +9,48 @@ QJsonValue isoOrNull(const QDateTime &t)
 {
     return t.isValid() ? QJsonValue(t.toUTC().toString(Qt::ISODate)) : QJsonValue();
 }
+template <typename T>
+QJsonValue orNull(const std::optional<T> &v)
+{
+    return v ? QJsonValue(*v) : QJsonValue();
+}
 } // namespace
+
+QJsonObject GpuSample::toJson() const
+{
+    return QJsonObject{{QStringLiteral("index"), index},
+                       {QStringLiteral("name"), name},
+                       {QStringLiteral("uuid"), uuid},
+                       {QStringLiteral("utilization_percent"), orNull(utilizationPercent)},
+                       {QStringLiteral("memory_utilization_percent"), orNull(memoryUtilizationPercent)},
+                       {QStringLiteral("memory_used_bytes"), orNull(memoryUsedBytes)},
+                       {QStringLiteral("memory_total_bytes"), orNull(memoryTotalBytes)},
+                       {QStringLiteral("temperature_c"), orNull(temperatureC)},
+                       {QStringLiteral("power_w"), orNull(powerW)},
+                       {QStringLiteral("power_limit_w"), orNull(powerLimitW)},
+                       {QStringLiteral("sm_clock_mhz"), orNull(smClockMHz)},
+                       {QStringLiteral("memory_clock_mhz"), orNull(memoryClockMHz)},
+                       {QStringLiteral("fan_percent"), orNull(fanPercent)},
+                       {QStringLiteral("notes"), QJsonArray::fromStringList(notes)}};
+}
+
+std::optional<double> hottestGpuTemperatureC(const QList<GpuSample> &gpus)
+{
+    std::optional<double> hottest;
+    for (const GpuSample &g : gpus)
+        if (g.temperatureC && (!hottest || *g.temperatureC > *hottest))
+            hottest = *g.temperatureC;
+    return hottest;
+}
+
+std::optional<double> totalGpuPowerW(const QList<GpuSample> &gpus)
+{
+    std::optional<double> total;
+    for (const GpuSample &g : gpus)
+        if (g.powerW)
+            total = total.value_or(0) + *g.powerW;
+    return total;
+}
 
 QJsonObject ScheduleStatus::toJson() const
 {
@@ -38,6 +79,9 @@ QJsonObject EngineSnapshot::toJson() const
     QJsonArray taskIds;
     for (const TaskInfo &t : tasks)
         taskIds.append(t.id);
+    QJsonArray gpuList;
+    for (const GpuSample &g : gpus)
+        gpuList.append(g.toJson());
     return QJsonObject{
         {QStringLiteral("seq"), qint64(sequence)},
         {QStringLiteral("time"), isoOrNull(takenAt)},
@@ -58,6 +102,8 @@ QJsonObject EngineSnapshot::toJson() const
         {QStringLiteral("mem_total_bytes"), system.memTotalBytes},
         {QStringLiteral("process_rss_bytes"), system.processRssBytes},
         {QStringLiteral("compute_device"), computeDevice},
+        {QStringLiteral("gpus"), gpuList},
+        {QStringLiteral("gpu_telemetry_note"), gpuTelemetryNote},
         {QStringLiteral("tasks"), taskIds},
         {QStringLiteral("joined_task"), joinedTaskId.isEmpty() ? QJsonValue() : QJsonValue(joinedTaskId)},
         {QStringLiteral("checkpoint_version"), checkpointVersion},

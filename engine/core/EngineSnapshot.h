@@ -9,6 +9,8 @@
 #include <QJsonObject>
 #include <QList>
 #include <QMetaType>
+#include <QStringList>
+#include <optional>
 
 namespace cohort {
 
@@ -20,6 +22,31 @@ struct SystemSample {
     int cpuCores = 0;
     bool operator==(const SystemSample &) const = default;
 };
+
+// One GPU's reading at one instant (NVML, 1 Hz). A value NVML could not give (not supported, an error, a function
+// the installed driver lacks) is nullopt: shown as unknown, never as 0. `notes` says why, per value.
+struct GpuSample {
+    int index = 0;                            // NVML's device index
+    QString name;
+    QString uuid;                             // "GPU-…"; stable across reboots, keys the history
+    std::optional<int> utilizationPercent;    // SM busy, 0..100
+    std::optional<int> memoryUtilizationPercent;
+    std::optional<qint64> memoryUsedBytes;
+    std::optional<qint64> memoryTotalBytes;
+    std::optional<int> temperatureC;
+    std::optional<double> powerW;
+    std::optional<double> powerLimitW;        // the enforced limit
+    std::optional<int> smClockMHz;
+    std::optional<int> memoryClockMHz;
+    std::optional<int> fanPercent;
+    QStringList notes;                        // "temperature: GPU is lost", ...
+    bool operator==(const GpuSample &) const = default;
+    QJsonObject toJson() const;
+};
+
+// What the scheduler's GPU limits read: the hottest GPU, and the power drawn by all of them (known values only).
+std::optional<double> hottestGpuTemperatureC(const QList<GpuSample> &gpus);
+std::optional<double> totalGpuPowerW(const QList<GpuSample> &gpus);
 
 // The node's RL work (PRIME-RL rollouts) since this process started, plus the outbox that survives restarts.
 struct RolloutStats {
@@ -74,6 +101,8 @@ struct EngineSnapshot {
 
     SystemSample system;
     QString computeDevice; // "CPU (LibTorch 1.13.1, 2 threads)"
+    QList<GpuSample> gpus;     // NVML's GPUs, sampled once a second; empty without NVML
+    QString gpuTelemetryNote;  // why there are no (or only partial) GPU readings; empty when all is well
 
     QList<TaskInfo> tasks;
     QString joinedTaskId;

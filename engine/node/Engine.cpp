@@ -4,10 +4,12 @@
 
 #include "core/Logging.h"
 #include "net/HubClient.h"
+#include "node/GpuTelemetry.h"
 #include "net/Identity.h"
 #include "node/Outbox.h"
 #include "store/EarningsStore.h"
 #include "node/RolloutWorker.h"
+#include "platform/Nvml.h"
 #include "platform/SystemSampler.h"
 #include "shardcast/Downloader.h"
 
@@ -51,6 +53,8 @@ void Engine::start()
 {
     qCInfo(lcEngine) << "engine starting in thread" << QThread::currentThread()->objectName();
     m_sampler = createSystemSampler();
+    m_gpu = std::make_unique<GpuTelemetry>(Nvml::defaultLibrary(), EarningsStore::defaultPath(m_options.dataDir));
+    m_snapshot.gpuTelemetryNote = m_gpu->note();
     sampleSystem();
     m_sampleTimer.start();
     m_scheduler.setPolicy(m_options.scheduler);
@@ -195,6 +199,11 @@ void Engine::sampleSystem()
     if (!m_sampler)
         return;
     m_snapshot.system = m_sampler->sample();
+    if (m_gpu) {
+        m_snapshot.gpus = m_gpu->sample();
+        for (EngineEvent &event : m_gpu->takeEvents())
+            emitEvent(std::move(event));
+    }
     applySchedule(); // marks the snapshot dirty
 }
 

@@ -18,6 +18,7 @@ namespace cohort {
 
 class DesktopIdle;
 class EarningsStore;
+class GpuTelemetry;
 class HubClient;
 class Outbox;
 class RolloutWorker;
@@ -113,6 +114,7 @@ private:
     std::unique_ptr<Identity> m_identity;
     HubClient *m_hub = nullptr;
     std::unique_ptr<SystemSampler> m_sampler;
+    std::unique_ptr<GpuTelemetry> m_gpu;   // NVML readings, 1 Hz with m_sampler (GpuTelemetry.h)
     ComputeInfo m_compute;
 
     StateInputs m_inputs;

@@ -1,5 +1,5 @@
 // The engine's side of the scheduler: once a second it gathers the readings (clock, input idle time, power
-// source, disk, GPU limits once telemetry provides them) and the user's choices (pause, snooze, pause after this
+// source, disk, GPU temperature and power from GpuTelemetry) and the user's choices (pause, snooze, pause after this
 // step), asks the Scheduler for Run / Throttle / Pause, and applies the change at a safe point: generation is
 // cancelled within a token (the half-made batch is dropped: its work item simply expires), downloads keep every
 // byte on disk, batches already in the outbox stay there.
@@ -88,6 +88,9 @@ void Engine::applySchedule()
         in.inputIdleSeconds = m_idle->idleSeconds();
     const PowerStatus power = readPowerStatus();
     in.onBattery = power.onBattery;
+    // GPU limits: the hottest GPU and the power all of them draw, from the last telemetry sample (GpuTelemetry).
+    in.gpuTempC = hottestGpuTemperatureC(m_snapshot.gpus);
+    in.gpuPowerW = totalGpuPowerW(m_snapshot.gpus);
     const QStorageInfo disk(m_options.dataDir);
     if (disk.isValid())
         in.freeDiskBytes = disk.bytesAvailable();

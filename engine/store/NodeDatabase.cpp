@@ -29,6 +29,11 @@ const Migration kMigrations[] = {
       "CREATE TABLE earnings_history(hub TEXT NOT NULL, node_id TEXT NOT NULL, hour INTEGER NOT NULL,"
       " pending REAL NOT NULL, confirmed REAL NOT NULL, refused REAL NOT NULL, tokens INTEGER NOT NULL,"
       " PRIMARY KEY(hub, node_id, hour)) WITHOUT ROWID"}},
+    {2,
+     {// GPU telemetry (GpuHistoryStore): one row per GPU per minute, averages; NULL where a value was unknown.
+      "CREATE TABLE gpu_history(minute INTEGER NOT NULL, gpu TEXT NOT NULL, name TEXT NOT NULL, samples INTEGER NOT NULL,"
+      " utilization REAL, memory_used REAL, memory_total REAL, temperature REAL, power REAL,"
+      " PRIMARY KEY(minute, gpu)) WITHOUT ROWID"}},
 };
 static_assert(std::size(kMigrations) == NodeDatabase::kSchemaVersion, "one migration step per schema version");
 } // namespace

@@ -1,5 +1,5 @@
 #pragma once
-// <dataDir>/cohort.sqlite: what the node keeps about itself between runs (today: the earnings cache).
+// <dataDir>/cohort.sqlite: what the node keeps about itself between runs (the earnings cache, GPU telemetry history).
 // One QtSql connection per instance, in WAL mode with a busy timeout, so a second instance (a test, cohortd
 // next to the desktop app) waits for a writer instead of failing. Use an instance only from the thread that
 // opened it: QtSql connections are bound to their thread.
@@ -15,7 +15,7 @@ namespace cohort {
 
 class NodeDatabase {
 public:
-    static constexpr int kSchemaVersion = 1;
+    static constexpr int kSchemaVersion = 2;
 
     static Expected<std::unique_ptr<NodeDatabase>> open(const QString &path);
     ~NodeDatabase();

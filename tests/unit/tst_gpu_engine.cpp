@@ -1,0 +1,145 @@
+// GPU telemetry in the running engine: the fake NVML (tests/support/fakenvml) through COHORT_NVML_LIBRARY, readings
+// in every snapshot, and the scheduler's GPU temperature limit acting on them.
+#include "node/EngineController.h"
+#include "store/GpuHistoryStore.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QSaveFile>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace cohort;
+
+namespace {
+const QString kFake = QStringLiteral(COHORT_FAKENVML);
+
+QJsonObject gpu(const QString &uuid, int temperature, int powerMw)
+{
+    return QJsonObject{{QStringLiteral("name"), QString(QStringLiteral("Fake GPU ") + uuid)},
+                       {QStringLiteral("uuid"), uuid},
+                       {QStringLiteral("utilization_gpu"), 90},
+                       {QStringLiteral("memory_total"), double(8LL << 30)},
+                       {QStringLiteral("memory_used"), double(2LL << 30)},
+                       {QStringLiteral("temperature"), temperature},
+                       {QStringLiteral("power_mw"), powerMw}};
+}
+} // namespace
+
+class TestGpuEngine : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir m_configDir;
+    QString m_config;
+
+    void configure(int hotTemperature)
+    {
+        QSaveFile f(m_config);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QJsonDocument(QJsonObject{{QStringLiteral("devices"),
+                                           QJsonArray{gpu(QStringLiteral("GPU-cool"), 55, 100'000),
+                                                      gpu(QStringLiteral("GPU-hot"), hotTemperature, 200'000)}}})
+                    .toJson());
+        QVERIFY(f.commit());
+    }
+
+    static EngineOptions options(const QString &dir, double tempLimit)
+    {
+        EngineOptions o{dir, {}, QStringLiteral("gpu-tester"), {}, 0, 0, {}};
+        o.scheduler.gpuTempLimitC = tempLimit;
+        return o;
+    }
+
+    static void stop(EngineController &controller)
+    {
+        QSignalSpy stopped(&controller, &EngineController::stopped);
+        controller.stop();
+        QVERIFY(stopped.wait(10'000));
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(m_configDir.isValid());
+        m_config = m_configDir.filePath(QStringLiteral("fakenvml.json"));
+        qputenv("COHORT_FAKENVML_CONFIG", m_config.toUtf8());
+        qputenv("COHORT_NVML_LIBRARY", kFake.toUtf8());
+    }
+
+    void snapshotsCarryTheGpus()
+    {
+        configure(60);
+        QTemporaryDir dir;
+        EngineController controller(options(dir.path(), 0));
+        QSignalSpy events(&controller, &EngineController::eventOccurred);
+        controller.start();
+        QTRY_COMPARE_WITH_TIMEOUT(controller.snapshot().gpus.size(), 2, 10'000);
+        const EngineSnapshot s = controller.snapshot();
+        QCOMPARE(s.gpus[1].uuid, QStringLiteral("GPU-hot"));
+        QCOMPARE(s.gpus[1].temperatureC, 60);
+        QCOMPARE(s.gpus[0].powerW, 100.0);
+        QVERIFY2(s.gpuTelemetryNote.isEmpty(), qPrintable(s.gpuTelemetryNote));
+        const QJsonArray json = s.toJson()[QStringLiteral("gpus")].toArray();
+        QCOMPARE(json.size(), 2);
+        QCOMPARE(json[1].toObject()[QStringLiteral("temperature_c")].toInt(), 60);
+        bool found = false;
+        for (const auto &args : events)
+            found = found || args.at(0).value<EngineEvent>().message.startsWith(QStringLiteral("2 GPUs via NVML"));
+        QVERIFY(found);
+        // A new reading every second: the hot GPU warms up and the snapshot follows.
+        configure(66);
+        QTRY_COMPARE_WITH_TIMEOUT(controller.snapshot().gpus.value(1).temperatureC, 66, 5000);
+        QCOMPARE(controller.snapshot().schedule.mode, QStringLiteral("run")); // no limit set
+        stop(controller);
+    }
+
+    void aGpuOverTheLimitThrottlesThenPauses()
+    {
+        configure(83); // limit 80: over it, under the hard margin (88) -> throttle
+        QTemporaryDir dir;
+        EngineController controller(options(dir.path(), 80));
+        controller.start();
+        QTRY_COMPARE_WITH_TIMEOUT(controller.snapshot().schedule.mode, QStringLiteral("throttle"), 10'000);
+        QCOMPARE(controller.snapshot().schedule.throttleReasons, QList<PauseReason>{PauseReason::TooHot});
+        QCOMPARE(controller.snapshot().schedule.dutyCycle, 0.5);
+        QTRY_COMPARE_WITH_TIMEOUT(controller.snapshot().state, NodeState::Throttled, 20'000);
+        QCOMPARE(controller.snapshot().reason, PauseReason::TooHot);
+
+        configure(95); // beyond limit + hard margin: paused at once
+        QTRY_COMPARE_WITH_TIMEOUT(controller.snapshot().state, NodeState::Paused, 5000);
+        QCOMPARE(controller.snapshot().reason, PauseReason::TooHot);
+        QCOMPARE(controller.snapshot().schedule.mode, QStringLiteral("pause"));
+        QVERIFY(controller.snapshot().pauseReasons.contains(PauseReason::TooHot));
+        QCOMPARE(controller.snapshot().toJson()[QStringLiteral("reason")].toString(), pauseReasonName(PauseReason::TooHot));
+        stop(controller);
+
+        // The history went to <data>/cohort.sqlite (the minute in progress, at the latest when the engine ended).
+        auto store = GpuHistoryStore::open(dir.filePath(QStringLiteral("cohort.sqlite")));
+        QVERIFY2(store, qPrintable(store.error()));
+        auto rows = (*store)->load(0);
+        QVERIFY2(rows, qPrintable(rows.error()));
+        QVERIFY(rows->size() >= 2);
+        QCOMPARE(rows->first().name.startsWith(QStringLiteral("Fake GPU")), true);
+    }
+
+    void withoutNvmlTheSnapshotSaysSo()
+    {
+        qputenv("COHORT_NVML_LIBRARY", m_configDir.filePath(QStringLiteral("libnvidia-ml.so.1")).toUtf8()); // not there
+        QTemporaryDir dir;
+        EngineController controller(options(dir.path(), 80));
+        controller.start();
+        QTRY_VERIFY_WITH_TIMEOUT(!controller.snapshot().gpuTelemetryNote.isEmpty(), 10'000);
+        const EngineSnapshot s = controller.snapshot();
+        QVERIFY(s.gpus.isEmpty());
+        QVERIFY2(s.gpuTelemetryNote.startsWith(QStringLiteral("No NVML")), qPrintable(s.gpuTelemetryNote));
+        QVERIFY(s.gpuTelemetryNote.endsWith(QStringLiteral("CPU and memory only")));
+        QCOMPARE(s.toJson()[QStringLiteral("gpu_telemetry_note")].toString(), s.gpuTelemetryNote);
+        QCOMPARE(s.schedule.mode, QStringLiteral("run")); // no reading: the limit cannot hold the node back
+        stop(controller);
+        qputenv("COHORT_NVML_LIBRARY", kFake.toUtf8());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestGpuEngine)
+#include "tst_gpu_engine.moc"
