@@ -6,10 +6,11 @@
 //   cohort-collective-peer peer --master-port P --key FILE --seed S --world N --count C --ops K
 //                               [--quant none|u8|u16] [--dtype f32|bf16|f16] [--op sum|avg] [--ints] [--out FILE]
 //                               [--io-timeout MS] [--block ELEMENTS] [--bad-proof]
-//       Joins, votes until the ring has N peers, then runs K all-reduces of `inputFor(S, op, C)`, retrying each
+//       Joins, votes until the ring has N peers, then runs K all-reduces of `collectiveInput(S, op, C)`, retrying each
 //       after an abort with whoever is left; checks after every failure that its buffer still holds the input.
 //       Prints one line per event ("op 3 ok world 4 ring 1,2,3,4 hash ... ms ..."); writes the last result to FILE
 //       (raw little-endian values). Exit codes: 0 ok, 2 usage, 3 refused, 4 buffer not restored, 5 gave up.
+#include "CollectiveInputs.h"
 #include "collectives/Communicator.h"
 #include "collectives/HalfFloat.h"
 #include "collectives/Master.h"
@@ -24,7 +25,6 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <random>
 #include <vector>
 
 using namespace cohort::collectives;
@@ -36,17 +36,6 @@ void say(const QString &line)
     std::fputs(line.toUtf8().constData(), stdout);
     std::fputc('\n', stdout);
     std::fflush(stdout);
-}
-
-// The input of peer `seed` for operation `op`: tests recompute it to know the exact sum.
-std::vector<float> inputFor(uint64_t seed, int op, size_t count, bool ints)
-{
-    std::mt19937_64 rng(seed * 1000003ull + uint64_t(op));
-    std::normal_distribution<float> normal(0.0f, 1.0f);
-    std::vector<float> v(count);
-    for (float &x : v)
-        x = ints ? std::round(normal(rng) * 100.0f) : normal(rng);
-    return v;
 }
 
 uint64_t fnv1a(const void *data, size_t size)
@@ -172,7 +161,7 @@ int runPeer(const QStringList &args)
     std::vector<float> result;
     std::vector<uint16_t> result16;
     for (int k = 0; k < ops; ++k) {
-        const std::vector<float> input = inputFor(seed, k, count, ints);
+        const std::vector<float> input = cohort::test::collectiveInput(seed, k, count, ints);
         std::vector<uint16_t> input16(count);
         if (dtype == DataType::BF16)
             floatToBf16(input, input16);

@@ -1,0 +1,406 @@
+// The collectives as real processes on 127.0.0.1 (cohort-collective-peer): a master and 2-4 peers.
+//   * f32 sum: every peer ends bit-identical, equal to the exact sum (integer-valued inputs: exactly; random inputs:
+//     within float rounding); counts not divisible by the world size.
+//   * uint8 / uint16 quantization: bit-identical across peers, within the bound documented in Communicator.h.
+//   * bf16 inputs: bit-identical, within bf16 rounding of the sum.
+//   * kill -9 of a random peer at a random moment, three times: the survivors notice within seconds, retry with the
+//     smaller ring and finish with identical results equal to the survivors' sum; each peer checks that a failed
+//     call left its input untouched (exit code 4 otherwise).
+//   * a peer whose key is not admitted, or that cannot prove its key, is refused.
+#include "CollectiveInputs.h"
+#include "TestSupport.h"
+#include "net/Ed25519.h"
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QRandomGenerator>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QThread>
+
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <memory>
+
+using cohort::test::ChildProcess;
+
+namespace {
+
+QString peerProgram()
+{
+    return QDir(qEnvironmentVariable("COHORT_BUILD_DIR")).filePath(QStringLiteral("tests/integration/cohort-collective-peer"));
+}
+
+struct Peer {
+    std::unique_ptr<ChildProcess> process;
+    uint64_t seed = 0;
+    QString out;
+    uint32_t id = 0;
+};
+
+struct OpLine {
+    int op = -1;
+    int world = 0;
+    QList<uint32_t> ring;
+    QString hash;
+};
+
+// The last "op N ok ..." line of a peer's output.
+std::optional<OpLine> lastOk(const QString &output)
+{
+    static const QRegularExpression re(QStringLiteral("^op (\\d+) ok world (\\d+) ring ([0-9,]+) hash ([0-9a-f]+)"),
+                                       QRegularExpression::MultilineOption);
+    std::optional<OpLine> last;
+    auto it = re.globalMatch(output);
+    while (it.hasNext()) {
+        const auto m = it.next();
+        OpLine line;
+        line.op = m.captured(1).toInt();
+        line.world = m.captured(2).toInt();
+        for (const QString &id : m.captured(3).split(QLatin1Char(',')))
+            line.ring << id.toUInt();
+        line.hash = m.captured(4);
+        last = line;
+    }
+    return last;
+}
+
+uint32_t admittedId(const QString &output)
+{
+    static const QRegularExpression re(QStringLiteral("peer (\\d+) admitted"));
+    const auto m = re.match(output);
+    return m.hasMatch() ? m.captured(1).toUInt() : 0;
+}
+
+QByteArray readAll(const QString &path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+} // namespace
+
+class TestCollectivesE2E : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+
+    std::unique_ptr<ChildProcess> startMaster(uint16_t *port, const QString &allowFile = {})
+    {
+        QStringList args{QStringLiteral("master"), QStringLiteral("--port"), QStringLiteral("0")};
+        if (!allowFile.isEmpty())
+            args << QStringLiteral("--allow") << allowFile;
+        auto master = std::make_unique<ChildProcess>(peerProgram(), args);
+        if (!master->start() || !master->waitForOutput(QStringLiteral("master listening"), 10'000))
+            return {};
+        static const QRegularExpression re(QStringLiteral("master listening (\\d+)"));
+        *port = uint16_t(re.match(master->output()).captured(1).toUInt());
+        return master;
+    }
+
+    Peer startPeer(uint16_t port, uint64_t seed, const QStringList &extra)
+    {
+        Peer peer;
+        peer.seed = seed;
+        peer.out = m_dir.filePath(QStringLiteral("out-%1-%2").arg(port).arg(seed));
+        QStringList args{QStringLiteral("peer"), QStringLiteral("--master-port"), QString::number(port),
+                         QStringLiteral("--seed"), QString::number(seed), QStringLiteral("--out"), peer.out};
+        args << extra;
+        peer.process = std::make_unique<ChildProcess>(peerProgram(), args);
+        peer.process->start();
+        return peer;
+    }
+
+    static bool finish(Peer &peer, int timeoutMs)
+    {
+        QProcess &p = peer.process->process();
+        if (!p.waitForFinished(timeoutMs))
+            return false;
+        peer.id = admittedId(peer.process->output());
+        return p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0;
+    }
+
+    // Runs `world` peers to the end; returns their results (raw bytes), checked bit-identical.
+    QList<QByteArray> runGroup(int world, const QStringList &extra, std::vector<Peer> *peersOut = nullptr)
+    {
+        uint16_t port = 0;
+        auto master = startMaster(&port);
+        if (!master)
+            return {};
+        std::vector<Peer> peers;
+        for (int i = 0; i < world; ++i)
+            peers.push_back(startPeer(port, uint64_t(i + 1), QStringList{QStringLiteral("--world"), QString::number(world)} + extra));
+        QList<QByteArray> results;
+        for (Peer &peer : peers) {
+            const bool ok = finish(peer, 60'000);
+            if (!ok) {
+                qWarning().noquote() << "peer" << peer.seed << "failed:" << peer.process->output() << peer.process->errors();
+                return {};
+            }
+            results << readAll(peer.out);
+        }
+        if (peersOut)
+            *peersOut = std::move(peers);
+        return results;
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        QVERIFY2(QFile::exists(peerProgram()), qPrintable(peerProgram()));
+    }
+
+    void f32SumIsExactAndIdentical()
+    {
+        // Integer-valued floats: every partial sum is exact, so the result must equal the sum exactly.
+        const size_t count = 1'000'003; // not divisible by 4
+        const QList<QByteArray> results = runGroup(
+            4, {QStringLiteral("--count"), QString::number(count), QStringLiteral("--ops"), QStringLiteral("2"),
+                QStringLiteral("--ints"), QStringLiteral("--block"), QStringLiteral("65536")});
+        QCOMPARE(results.size(), 4);
+        for (const QByteArray &r : results) {
+            QCOMPARE(r.size(), qsizetype(count * 4));
+            QVERIFY(r == results[0]);
+        }
+        std::vector<double> exact(count, 0.0);
+        for (uint64_t seed = 1; seed <= 4; ++seed) {
+            const auto in = cohort::test::collectiveInput(seed, 1, count, true);
+            for (size_t i = 0; i < count; ++i)
+                exact[i] += in[i];
+        }
+        const auto *got = reinterpret_cast<const float *>(results[0].constData());
+        for (size_t i = 0; i < count; ++i)
+            if (double(got[i]) != exact[i])
+                QFAIL(qPrintable(QStringLiteral("element %1: %2, expected %3").arg(i).arg(got[i]).arg(exact[i])));
+    }
+
+    void f32RandomSumWithinRounding()
+    {
+        const size_t count = 300'001;
+        const QList<QByteArray> results =
+            runGroup(3, {QStringLiteral("--count"), QString::number(count), QStringLiteral("--ops"), QStringLiteral("1")});
+        QCOMPARE(results.size(), 3);
+        for (const QByteArray &r : results)
+            QVERIFY(r == results[0]);
+        std::vector<double> exact(count, 0.0), magnitude(count, 0.0);
+        for (uint64_t seed = 1; seed <= 3; ++seed) {
+            const auto in = cohort::test::collectiveInput(seed, 0, count, false);
+            for (size_t i = 0; i < count; ++i) {
+                exact[i] += in[i];
+                magnitude[i] += std::fabs(in[i]);
+            }
+        }
+        const auto *got = reinterpret_cast<const float *>(results[0].constData());
+        for (size_t i = 0; i < count; ++i)
+            QVERIFY(std::fabs(double(got[i]) - exact[i]) <= 3 * 0x1p-24 * magnitude[i]);
+    }
+
+    void quantizedWithinBound_data()
+    {
+        QTest::addColumn<QString>("quant");
+        QTest::addColumn<double>("levels");
+        QTest::newRow("uint8") << QStringLiteral("u8") << 255.0;
+        QTest::newRow("uint16") << QStringLiteral("u16") << 65535.0;
+    }
+
+    void quantizedWithinBound()
+    {
+        QFETCH(QString, quant);
+        QFETCH(double, levels);
+        const int world = 4;
+        const size_t count = 200'003;
+        const QList<QByteArray> results =
+            runGroup(world, {QStringLiteral("--count"), QString::number(count), QStringLiteral("--ops"),
+                             QStringLiteral("1"), QStringLiteral("--quant"), quant, QStringLiteral("--block"),
+                             QStringLiteral("16384")});
+        QCOMPARE(results.size(), world);
+        for (const QByteArray &r : results)
+            QVERIFY(r == results[0]); // bit-identical across peers
+        std::vector<double> exact(count, 0.0);
+        double maxAbs = 0;
+        for (uint64_t seed = 1; seed <= uint64_t(world); ++seed) {
+            const auto in = cohort::test::collectiveInput(seed, 0, count, false);
+            for (size_t i = 0; i < count; ++i) {
+                exact[i] += in[i];
+                maxAbs = std::max(maxAbs, std::fabs(double(in[i])));
+            }
+        }
+        // Communicator.h: |error| <= n * W / (2L) + float rounding, W bounding any block's width of partial sums,
+        // W <= 2 * n * max|x|.
+        const double width = 2.0 * world * maxAbs;
+        const double bound = world * width / (2.0 * levels) + 1e-5 * world * maxAbs;
+        const auto *got = reinterpret_cast<const float *>(results[0].constData());
+        double worst = 0, sumSq = 0;
+        for (size_t i = 0; i < count; ++i) {
+            const double err = std::fabs(double(got[i]) - exact[i]);
+            worst = std::max(worst, err);
+            sumSq += err * err;
+        }
+        qInfo("%s: max error %.3g (bound %.3g), rms %.3g", qPrintable(quant), worst, bound, std::sqrt(sumSq / double(count)));
+        QVERIFY(worst <= bound);
+        QVERIFY(worst > 0); // it did quantize
+    }
+
+    void bf16Inputs()
+    {
+        const size_t count = 100'003;
+        const QList<QByteArray> results =
+            runGroup(3, {QStringLiteral("--count"), QString::number(count), QStringLiteral("--ops"), QStringLiteral("1"),
+                         QStringLiteral("--dtype"), QStringLiteral("bf16")});
+        QCOMPARE(results.size(), 3);
+        for (const QByteArray &r : results) {
+            QCOMPARE(r.size(), qsizetype(count * 2));
+            QVERIFY(r == results[0]);
+        }
+        std::vector<double> exact(count, 0.0), magnitude(count, 0.0);
+        for (uint64_t seed = 1; seed <= 3; ++seed) {
+            const auto in = cohort::test::collectiveInput(seed, 0, count, false);
+            for (size_t i = 0; i < count; ++i) {
+                exact[i] += in[i];
+                magnitude[i] += std::fabs(in[i]);
+            }
+        }
+        const auto *bits = reinterpret_cast<const uint16_t *>(results[0].constData());
+        for (size_t i = 0; i < count; ++i) {
+            uint32_t widened = uint32_t(bits[i]) << 16;
+            float value;
+            std::memcpy(&value, &widened, 4);
+            // Each input rounded to bf16 (unit roundoff 2^-8), then the sum rounded to bf16 again.
+            if (std::fabs(double(value) - exact[i]) > 0x1p-7 * magnitude[i])
+                QFAIL(qPrintable(QStringLiteral("element %1: %2, expected %3").arg(i).arg(value).arg(exact[i])));
+        }
+    }
+
+    void killedPeerMidAllReduce()
+    {
+        const int world = 4, rounds = 3;
+        const size_t count = 2'000'003;
+        int sawError = 0;
+        for (int round = 0; round < rounds; ++round) {
+            uint16_t port = 0;
+            auto master = startMaster(&port);
+            QVERIFY(master);
+            std::vector<Peer> peers;
+            for (int i = 0; i < world; ++i)
+                peers.push_back(startPeer(port, uint64_t(10 * round + i + 1),
+                                          {QStringLiteral("--world"), QString::number(world), QStringLiteral("--count"),
+                                           QString::number(count), QStringLiteral("--ops"), QStringLiteral("14"),
+                                           QStringLiteral("--io-timeout"), QStringLiteral("5000")}));
+            for (Peer &peer : peers)
+                QVERIFY2(peer.process->waitForOutput(QStringLiteral("op 1 ok"), 30'000),
+                         qPrintable(peer.process->output()));
+            // A random moment inside the next operations, a random victim.
+            const int victim = int(QRandomGenerator::global()->bounded(world));
+            QThread::msleep(QRandomGenerator::global()->bounded(120u));
+            peers[size_t(victim)].process->process().kill();
+            QElapsedTimer sinceKill;
+            sinceKill.start();
+            peers[size_t(victim)].process->process().waitForFinished(5000);
+            // Every survivor notices within seconds: an error, or (if it was between operations) the smaller ring.
+            for (int i = 0; i < world; ++i) {
+                if (i == victim)
+                    continue;
+                ChildProcess &p = *peers[size_t(i)].process;
+                QVERIFY2(p.waitForOutput(QStringLiteral("world 3"), 10'000), qPrintable(p.output()));
+            }
+            qInfo("round %d: victim %d, every survivor in the smaller ring %lld ms after the kill", round, victim,
+                  sinceKill.elapsed());
+            QVERIFY(sinceKill.elapsed() < 10'000);
+            std::optional<OpLine> reference;
+            QByteArray referenceBytes;
+            for (int i = 0; i < world; ++i) {
+                if (i == victim)
+                    continue;
+                Peer &peer = peers[size_t(i)];
+                QVERIFY2(finish(peer, 30'000), qPrintable(peer.process->output() + peer.process->errors()));
+                const QString output = peer.process->output();
+                if (output.contains(QStringLiteral(" error ")))
+                    ++sawError;
+                const auto last = lastOk(output);
+                QVERIFY(last);
+                QCOMPARE(last->op, 13);
+                QCOMPARE(last->world, world - 1);
+                const QByteArray bytes = readAll(peer.out);
+                if (!reference) {
+                    reference = last;
+                    referenceBytes = bytes;
+                } else {
+                    QCOMPARE(last->hash, reference->hash);
+                    QCOMPARE(last->ring, reference->ring);
+                    QVERIFY(bytes == referenceBytes);
+                }
+            }
+            // The last result is the sum of exactly the survivors' inputs.
+            std::map<uint32_t, uint64_t> seedOf;
+            for (const Peer &peer : peers)
+                if (peer.id)
+                    seedOf[peer.id] = peer.seed;
+            std::vector<double> exact(count, 0.0), magnitude(count, 0.0);
+            for (const uint32_t id : reference->ring) {
+                QVERIFY(seedOf.count(id));
+                const auto in = cohort::test::collectiveInput(seedOf[id], 13, count, false);
+                for (size_t k = 0; k < count; ++k) {
+                    exact[k] += in[k];
+                    magnitude[k] += std::fabs(in[k]);
+                }
+            }
+            const auto *got = reinterpret_cast<const float *>(referenceBytes.constData());
+            QCOMPARE(referenceBytes.size(), qsizetype(count * 4));
+            for (size_t k = 0; k < count; k += 7)
+                QVERIFY(std::fabs(double(got[k]) - exact[k]) <= 3 * 0x1p-24 * magnitude[k]);
+        }
+        qInfo("survivors that saw an aborted operation: %d of %d", sawError, rounds * (world - 1));
+        QVERIFY(sawError > 0);
+    }
+
+    void unadmittedPeersAreRefused()
+    {
+        // Keys of two admitted peers in the master's allow-list; a third key outside it.
+        QStringList allowed;
+        QStringList keyFiles;
+        for (int i = 0; i < 3; ++i) {
+            const auto key = cohort::ed25519::generate();
+            const QString path = m_dir.filePath(QStringLiteral("key%1").arg(i));
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(key.secretKey.toBase64());
+            keyFiles << path;
+            if (i < 2)
+                allowed << QString::fromLatin1(key.publicKey.toBase64());
+        }
+        const QString allowFile = m_dir.filePath(QStringLiteral("allowed"));
+        {
+            QFile f(allowFile);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(allowed.join(QLatin1Char('\n')).toLatin1());
+        }
+        uint16_t port = 0;
+        auto master = startMaster(&port, allowFile);
+        QVERIFY(master);
+        const QStringList common{QStringLiteral("--world"), QStringLiteral("2"), QStringLiteral("--count"),
+                                 QStringLiteral("1000"), QStringLiteral("--ops"), QStringLiteral("1")};
+        Peer stranger = startPeer(port, 7, common + QStringList{QStringLiteral("--key"), keyFiles[2]});
+        Peer impostor = startPeer(port, 8, common + QStringList{QStringLiteral("--key"), keyFiles[0],
+                                                                QStringLiteral("--bad-proof")});
+        for (Peer *p : {&stranger, &impostor}) {
+            QVERIFY(p->process->process().waitForFinished(20'000));
+            QCOMPARE(p->process->process().exitCode(), 3);
+        }
+        QVERIFY2(stranger.process->output().contains(QStringLiteral("not admitted")), qPrintable(stranger.process->output()));
+        QVERIFY2(impostor.process->output().contains(QStringLiteral("signature")), qPrintable(impostor.process->output()));
+        // The admitted keys still work.
+        Peer a = startPeer(port, 1, common + QStringList{QStringLiteral("--key"), keyFiles[0]});
+        Peer b = startPeer(port, 2, common + QStringList{QStringLiteral("--key"), keyFiles[1]});
+        QVERIFY2(finish(a, 30'000), qPrintable(a.process->output()));
+        QVERIFY2(finish(b, 30'000), qPrintable(b.process->output()));
+        QVERIFY(readAll(a.out) == readAll(b.out));
+        QCOMPARE(lastOk(a.process->output())->world, 2);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCollectivesE2E)
+#include "tst_collectives_e2e.moc"
