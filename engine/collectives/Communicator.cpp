@@ -1,5 +1,6 @@
 #include "collectives/Communicator.h"
 
+#include "collectives/FastQuant.h"
 #include "collectives/HalfFloat.h"
 #include "collectives/Logging.h"
 #include "collectives/Ring.h"
@@ -37,39 +38,49 @@ uint32_t levelsOf(Quant q) { return q == Quant::U8 ? quant::kLevels<uint8_t> : q
 
 // Quantizes src into codes (uint8 or uint16 at `codes`), returning the header.
 // `codes` points into uint16 storage (Communicator::m_codes): uint8 codes use its bytes, uint16 codes its elements.
+// FastQuant gives engine/quant's results bit for bit, vectorized.
 quant::ParamsResult quantizeInto(Quant q, std::span<const float> src, uint8_t *codes)
 {
     if (q == Quant::U8) {
-        const auto params = quant::computeParams<uint8_t>(src);
-        if (!params)
-            return params;
-        return {params.params, quant::quantize<uint8_t>(src, params.params, {codes, src.size()})};
-    }
-    const auto params = quant::computeParams<uint16_t>(src);
-    if (!params)
+        const auto params = fastquant::computeParams<uint8_t>(src);
+        if (params)
+            fastquant::quantize<uint8_t>(src, params.params, codes);
         return params;
-    return {params.params,
-            quant::quantize<uint16_t>(src, params.params, {reinterpret_cast<uint16_t *>(codes), src.size()})};
+    }
+    const auto params = fastquant::computeParams<uint16_t>(src);
+    if (params)
+        fastquant::quantize<uint16_t>(src, params.params, reinterpret_cast<uint16_t *>(codes));
+    return params;
 }
 
+// The owner's step: quantize, then keep the de-quantized copy (quant::requantize).
 quant::ParamsResult requantizeInto(Quant q, std::span<float> values, uint8_t *codes)
 {
+    const auto params = quantizeInto(q, values, codes);
+    if (!params)
+        return params;
     if (q == Quant::U8)
-        return quant::requantize<uint8_t>(values, {codes, values.size()});
-    return quant::requantize<uint16_t>(values, {reinterpret_cast<uint16_t *>(codes), values.size()});
+        fastquant::dequantize<uint8_t>(codes, params.params, values);
+    else
+        fastquant::dequantize<uint16_t>(reinterpret_cast<const uint16_t *>(codes), params.params, values);
+    return params;
 }
 
-quant::Status decodeInto(Quant q, const uint8_t *codes, const quant::QuantParams &params, std::span<float> dst,
-                         bool accumulate)
+// Params come from decodeParams (validated) or from quantizeInto.
+void decodeInto(Quant q, const uint8_t *codes, const quant::QuantParams &params, std::span<float> dst, bool accumulate)
 {
     if (q == Quant::U8) {
-        const std::span<const uint8_t> src{codes, dst.size()};
-        return accumulate ? quant::dequantizeAccumulate<uint8_t>(src, params, dst)
-                          : quant::dequantize<uint8_t>(src, params, dst);
+        if (accumulate)
+            fastquant::dequantizeAccumulate<uint8_t>(codes, params, dst);
+        else
+            fastquant::dequantize<uint8_t>(codes, params, dst);
+        return;
     }
-    const std::span<const uint16_t> src{reinterpret_cast<const uint16_t *>(codes), dst.size()};
-    return accumulate ? quant::dequantizeAccumulate<uint16_t>(src, params, dst)
-                      : quant::dequantize<uint16_t>(src, params, dst);
+    const auto *codes16 = reinterpret_cast<const uint16_t *>(codes);
+    if (accumulate)
+        fastquant::dequantizeAccumulate<uint16_t>(codes16, params, dst);
+    else
+        fastquant::dequantize<uint16_t>(codes16, params, dst);
 }
 
 } // namespace
@@ -467,10 +478,7 @@ Result Communicator::applyTopology()
 
 Result Communicator::allReduce(std::span<float> data, ReduceOp op, Quant quant, uint64_t tag, ReduceInfo *info)
 {
-    const Result r = reduceF32(data, op, quant, DataType::F32, tag, info);
-    if (r)
-        std::copy(m_work.begin(), m_work.end(), data.begin());
-    return r;
+    return reduceF32(data, op, quant, DataType::F32, tag, info);
 }
 
 Result Communicator::allReduce(std::span<uint16_t> data, DataType dtype, ReduceOp op, Quant quant, uint64_t tag,
@@ -486,14 +494,14 @@ Result Communicator::allReduce(std::span<uint16_t> data, DataType dtype, ReduceO
     const Result r = reduceF32(widened, op, quant, dtype, tag, info);
     if (r) {
         if (dtype == DataType::BF16)
-            floatToBf16(m_work, data);
+            floatToBf16(widened, data);
         else
-            floatToF16(m_work, data);
+            floatToF16(widened, data);
     }
     return r;
 }
 
-Result Communicator::reduceF32(std::span<const float> input, ReduceOp op, Quant quant, DataType dtype, uint64_t tag,
+Result Communicator::reduceF32(std::span<float> data, ReduceOp op, Quant quant, DataType dtype, uint64_t tag,
                                ReduceInfo *info)
 {
     ReduceInfo local;
@@ -509,15 +517,14 @@ Result Communicator::reduceF32(std::span<const float> input, ReduceOp op, Quant 
         if (Result r = applyTopology(); !r)
             return r;
     }
-    m_work.assign(input.begin(), input.end());
     info->worldSize = worldSize();
     if (worldSize() <= 1)
         return Result::success(); // the sum (and mean) of one
     if (quant != Quant::None &&
-        std::any_of(input.begin(), input.end(), [](float x) { return !std::isfinite(x); }))
+        std::any_of(data.begin(), data.end(), [](float x) { return !std::isfinite(x); }))
         qCWarning(lcCollectives) << "non-finite values cannot be quantized; this operation will abort";
 
-    if (Result r = sendToMaster(encode(BeginMsg{tag, uint64_t(input.size()), op, dtype, quant})); !r)
+    if (Result r = sendToMaster(encode(BeginMsg{tag, uint64_t(data.size()), op, dtype, quant})); !r)
         return r;
     std::optional<Frame> reply;
     Result r = waitFor(
@@ -535,6 +542,9 @@ Result Communicator::reduceF32(std::span<const float> input, ReduceOp op, Quant 
     const CommenceMsg commence = *parseCommence(reply->payload);
     info->opId = commence.opId;
 
+    // The ring reduces in the caller's buffer; a copy restores it if the operation does not complete everywhere.
+    m_backup.assign(data.begin(), data.end());
+    m_buffer = data;
     Result ring = commence.epoch == m_epoch
                       ? runRing(commence.opId, tag, quant, info)
                       : fail(Code::Aborted, QStringLiteral("operation began on ring epoch %1, this peer is on %2")
@@ -550,14 +560,18 @@ Result Communicator::reduceF32(std::span<const float> input, ReduceOp op, Quant 
             m_next.close();
             m_prev.close();
         }
-        if (Result s = sendToMaster(encode(DoneMsg{tag, commence.opId, !ring.ok()})); !s)
+        Result s = sendToMaster(encode(DoneMsg{tag, commence.opId, !ring.ok()}));
+        if (s)
+            s = waitFor([&] { return (outcome = take(Type::Outcome, sameOp)).has_value(); },
+                        QDeadlineTimer(m_options.controlTimeoutMs), "the operation's outcome");
+        if (!s) {
+            std::copy(m_backup.begin(), m_backup.end(), data.begin());
             return s;
-        r = waitFor([&] { return (outcome = take(Type::Outcome, sameOp)).has_value(); },
-                    QDeadlineTimer(m_options.controlTimeoutMs), "the operation's outcome");
-        if (!r)
-            return r;
+        }
     }
     const OutcomeMsg verdict = *parseOutcome(outcome->payload);
+    if (verdict.aborted || !ring)
+        std::copy(m_backup.begin(), m_backup.end(), data.begin());
     if (verdict.aborted) {
         m_next.close(); // the master re-forms the ring: these links may hold half a block
         m_prev.close();
@@ -569,7 +583,7 @@ Result Communicator::reduceF32(std::span<const float> input, ReduceOp op, Quant 
         return ring;
     if (op == ReduceOp::Avg) {
         const float n = float(worldSize());
-        for (float &x : m_work)
+        for (float &x : data)
             x /= n;
     }
     return Result::success();
@@ -578,7 +592,7 @@ Result Communicator::reduceF32(std::span<const float> input, ReduceOp op, Quant 
 Result Communicator::runRing(uint64_t opId, uint64_t tag, Quant quant, ReduceInfo *info)
 {
     const int n = worldSize(), rank = m_rank, T = ring::steps(n);
-    const size_t total = m_work.size(), B = m_options.blockElements;
+    const size_t total = m_buffer.size(), B = m_options.blockElements;
     const bool quantized = quant != Quant::None;
     const size_t elemBytes = codeBytes(quant);
     const size_t subHeader = kBlockHeaderBytes + (quantized ? quant::kParamsWireBytes : 0);
@@ -631,7 +645,7 @@ Result Communicator::runRing(uint64_t opId, uint64_t tag, Quant quant, ReduceInf
     auto prepareTx = [&]() -> Result {
         const int c = ring::sendChunk(rank, n, tx.step);
         const ring::Range range = ring::block(chunks[size_t(c)], B, tx.block);
-        float *values = m_work.data() + range.begin;
+        float *values = m_buffer.data() + range.begin;
         quant::QuantParams params;
         if (!quantized) {
             txPayload = reinterpret_cast<const uint8_t *>(values);
@@ -688,7 +702,7 @@ Result Communicator::runRing(uint64_t opId, uint64_t tag, Quant quant, ReduceInf
         const bool reduce = ring::isReduceStep(n, rx.step);
         if (!quantized)
             rxDst = reduce ? reinterpret_cast<uint8_t *>(m_scratch.data())
-                           : reinterpret_cast<uint8_t *>(m_work.data() + rxRange.begin);
+                           : reinterpret_cast<uint8_t *>(m_buffer.data() + rxRange.begin);
         else if (reduce)
             rxDst = codeBytesAt(m_rxCodes, 0);
         else
@@ -716,14 +730,13 @@ Result Communicator::runRing(uint64_t opId, uint64_t tag, Quant quant, ReduceInf
     };
     auto finishRx = [&]() -> Result {
         const bool reduce = ring::isReduceStep(n, rx.step);
-        const std::span<float> dst{m_work.data() + rxRange.begin, rxRange.count};
+        const std::span<float> dst{m_buffer.data() + rxRange.begin, rxRange.count};
         if (!quantized) {
             if (reduce)
                 for (size_t i = 0; i < dst.size(); ++i)
                     dst[i] += m_scratch[i];
         } else {
-            if (decodeInto(quant, rxDst, rxParams, dst, reduce) != quant::Status::Ok)
-                return fail(Code::Aborted, QStringLiteral("cannot de-quantize a block"));
+            decodeInto(quant, rxDst, rxParams, dst, reduce);
             if (!reduce)
                 m_blockParams[blockBase[size_t(ring::recvChunk(rank, n, rx.step))] + rx.block] = rxParams;
         }

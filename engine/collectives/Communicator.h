@@ -12,12 +12,13 @@
 //     its partial sums quantized; the owner of a fully reduced chunk quantizes it once, replaces its own copy by the
 //     de-quantized values, and the codes are forwarded untouched, so every peer ends BIT-IDENTICAL. Without
 //     quantization every peer also ends bit-identical (each chunk is summed once, by a fixed order, and copied).
-//   * error bound with quantization: each reduce-scatter hop adds at most half a step of that block's partial sums
-//     (plus float rounding, see Quantize.h), and the all-gather adds half a step of the final block; with n peers:
-//       |result - exact| <= sum over hops h=1..n-1 of (scale_h / 2) + scale_final / 2  (+ float rounding)
-//     where scale = (max - min) / 255 (or 65535) of the block being sent.
-//   * the caller's buffer is written only when the master reports that every peer completed the operation; on any
-//     failure it holds the input, unchanged.
+//   * error bound with quantization (tst_collectives_e2e checks it): a value passes n-1 reduce-scatter hops, each
+//     adding at most half a step of the block it travelled in, then the owner's quantization adds half a step more:
+//       |result - exact sum| <= n * W / (2L) + float rounding,   L = 255 (uint8) or 65535 (uint16),
+//     W bounding the width (max - min) of any block of partial sums; W <= 2 n max|x| for inputs x.
+//     Blocks (CommunicatorOptions::blockElements values each) have their own min/scale, so W is usually far smaller.
+//   * the result stands only when the master reports that every peer completed the operation; on any failure the
+//     caller's buffer holds its input again, bit for bit (the ring works in it and restores it from a copy).
 //   * failures: a peer vanishing or a link breaking mid-operation makes the master abort it for everyone; the call
 //     returns Code::Aborted (retryable): call again, and the ring re-forms with the peers that are left first. With
 //     one peer left the operation completes at once (the sum of one), `ReduceInfo::worldSize` says 1.
@@ -121,7 +122,7 @@ private:
     Result applyTopology();
     Result acceptPredecessor(const TopologyMsg &topology, uint32_t predecessor, QDeadlineTimer deadline,
                              TcpSocket *out);
-    Result reduceF32(std::span<const float> input, ReduceOp op, Quant quant, DataType dtype, uint64_t tag,
+    Result reduceF32(std::span<float> data, ReduceOp op, Quant quant, DataType dtype, uint64_t tag,
                      ReduceInfo *info);
     // The data exchange of one operation on m_work; Ok, or why it stopped.
     Result runRing(uint64_t opId, uint64_t tag, Quant quant, ReduceInfo *info);
@@ -146,7 +147,8 @@ private:
     std::optional<TopologyMsg> m_nextTopology;
 
     // Per-operation buffers, kept between calls.
-    std::vector<float> m_work;
+    std::span<float> m_buffer;     // what the ring reduces: the caller's f32 buffer, or the widened bf16/f16 copy
+    std::vector<float> m_backup;   // its input, to restore it when the operation does not complete
     std::vector<float> m_scratch;
     // Codes of quantized operations, in uint16 storage (uint8 codes use its bytes).
     std::vector<uint16_t> m_codes;   // the all-gather's codes, whole buffer

@@ -177,7 +177,7 @@ int runPeer(const QStringList &args)
             attemptTime.start();
             r = dtype == DataType::F32 ? comm.allReduce(buffer, reduceOp, quant, uint64_t(k), &info)
                                        : comm.allReduce(buffer16, dtype, reduceOp, quant, uint64_t(k), &info);
-            const qint64 ms = attemptTime.elapsed();
+            const double ms = double(attemptTime.nsecsElapsed()) / 1e6;
             if (r) {
                 QStringList ids;
                 for (const uint32_t id : comm.ringPeerIds())
@@ -189,7 +189,7 @@ int runPeer(const QStringList &args)
                         .arg(info.worldSize)
                         .arg(ids.join(QLatin1Char(',')))
                         .arg(hash, 16, 16, QLatin1Char('0'))
-                        .arg(ms)
+                        .arg(ms, 0, 'f', 2)
                         .arg(attempt + 1)
                         .arg(info.txBytes)
                         .arg(info.rxBytes));
@@ -203,7 +203,7 @@ int runPeer(const QStringList &args)
             say(QStringLiteral("op %1 error %2 after %3 ms world %4: %5")
                     .arg(k)
                     .arg(QString::fromLatin1(codeName(r.code)))
-                    .arg(ms)
+                    .arg(ms, 0, 'f', 1)
                     .arg(comm.worldSize())
                     .arg(r.message));
             if (!restored) {

@@ -1,7 +1,8 @@
 // engine/collectives without processes: the frame codec (truncated, oversized, unknown and misplaced types, every
 // message round trip), the ring schedule for every world size 2..8 (chunks, ownership, and a symbolic run proving
 // every rank ends with every contribution), bf16/f16 conversion, and the master refusing connections that break the
-// wire format or cannot answer its challenge.
+// wire format or cannot answer its challenge; the vectorized quantization equal to engine/quant bit for bit.
+#include "collectives/FastQuant.h"
 #include "collectives/HalfFloat.h"
 #include "collectives/Master.h"
 #include "collectives/Ring.h"
@@ -15,6 +16,8 @@
 #include <atomic>
 #include <bit>
 #include <cmath>
+#include <cstring>
+#include <random>
 #include <set>
 
 using namespace cohort::collectives;
@@ -344,6 +347,62 @@ private Q_SLOTS:
         QCOMPARE(floatToBf16(std::bit_cast<float>(0x3f818000u)), uint16_t(0x3f82)); // tie, odd rounds up
         QCOMPARE(floatToBf16(std::bit_cast<float>(0x3f808001u)), uint16_t(0x3f81));
         QVERIFY(std::isinf(bf16ToFloat(floatToBf16(std::numeric_limits<float>::max()))));
+    }
+
+    void fastQuantMatchesReference_data()
+    {
+        QTest::addColumn<int>("kind");
+        QTest::newRow("gaussian") << 0;
+        QTest::newRow("ties") << 1;
+        QTest::newRow("constant") << 2;
+        QTest::newRow("signed zeros and subnormals") << 3;
+        QTest::newRow("huge range") << 4;
+        QTest::newRow("odd length") << 5;
+    }
+
+    void fastQuantMatchesReference()
+    {
+        QFETCH(int, kind);
+        std::mt19937_64 rng(uint64_t(kind) + 11);
+        std::normal_distribution<float> normal(0.0f, 3.0f);
+        size_t n = kind == 5 ? 1037 : 4096;
+        std::vector<float> v(n);
+        for (size_t i = 0; i < n; ++i) {
+            switch (kind) {
+            case 1: v[i] = float(int(i % 511)) * 0.5f; break;          // codes land exactly on .5
+            case 2: v[i] = 1.25f; break;
+            case 3: v[i] = i % 3 == 0 ? -0.0f : i % 3 == 1 ? 0.0f : std::ldexp(float(i % 7) - 3.0f, -140); break;
+            case 4: v[i] = normal(rng) * 1e37f; break;
+            default: v[i] = normal(rng); break;
+            }
+        }
+        auto check = [&]<typename Q>(Q) {
+            const auto reference = cohort::quant::computeParams<Q>(v);
+            const auto fast = fastquant::computeParams<Q>(v);
+            QCOMPARE(fast.status, reference.status);
+            if (!reference)
+                return;
+            QCOMPARE(std::bit_cast<uint32_t>(fast.params.min), std::bit_cast<uint32_t>(reference.params.min));
+            QCOMPARE(std::bit_cast<uint32_t>(fast.params.scale), std::bit_cast<uint32_t>(reference.params.scale));
+            std::vector<Q> a(n), b(n);
+            QCOMPARE(cohort::quant::quantize<Q>(v, reference.params, a), cohort::quant::Status::Ok);
+            fastquant::quantize<Q>(v, fast.params, b.data());
+            QVERIFY(a == b);
+            std::vector<float> x(v), y(v);
+            QCOMPARE(cohort::quant::dequantizeAccumulate<Q>(a, reference.params, x), cohort::quant::Status::Ok);
+            fastquant::dequantizeAccumulate<Q>(b.data(), fast.params, y);
+            QVERIFY(std::memcmp(x.data(), y.data(), n * 4) == 0);
+            QCOMPARE(cohort::quant::dequantize<Q>(a, reference.params, x), cohort::quant::Status::Ok);
+            fastquant::dequantize<Q>(b.data(), fast.params, y);
+            QVERIFY(std::memcmp(x.data(), y.data(), n * 4) == 0);
+        };
+        check(uint8_t{});
+        check(uint16_t{});
+        // Non-finite input is refused by both.
+        v[n / 2] = std::numeric_limits<float>::infinity();
+        QCOMPARE(fastquant::computeParams<uint8_t>(v).status, cohort::quant::Status::NonFinite);
+        v[n / 2] = std::numeric_limits<float>::quiet_NaN();
+        QCOMPARE(fastquant::computeParams<uint16_t>(v).status, cohort::quant::Status::NonFinite);
     }
 
     void masterClosesBrokenConnections()

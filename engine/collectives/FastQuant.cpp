@@ -1,0 +1,89 @@
+#include "collectives/FastQuant.h"
+
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+
+// Built with -O3 (CMakeLists.txt) and, through cohort_quant, -ffp-contract=off: every operation rounds separately,
+// exactly as QuantMath.h does.
+namespace cohort::collectives::fastquant {
+
+// A float's bits as an integer that orders like the float (for non-NaN values; -0 just below +0), so the min/max
+// reductions are integer ones, which the compiler vectorizes (float min/max reductions it does not, without
+// -ffast-math). Min and max of finite values do not depend on the order they are taken in; the only order-dependent
+// detail of the reference, the sign of a zero, paramsFromRange normalizes.
+inline int32_t orderedKey(float x)
+{
+    const int32_t bits = std::bit_cast<int32_t>(x);
+    return bits ^ int32_t(uint32_t(bits >> 31) >> 1);
+}
+
+inline float fromOrderedKey(int32_t key) { return std::bit_cast<float>(key ^ int32_t(uint32_t(key >> 31) >> 1)); }
+
+template <quant::Word Q> quant::ParamsResult computeParams(std::span<const float> src)
+{
+    if (src.empty())
+        return quant::computeParams<Q>(src);
+    const size_t n = src.size();
+    int32_t lo = orderedKey(src[0]), hi = lo;
+    uint32_t exponentOr = 0;  // any all-ones exponent (inf/NaN) shows up as a lane with 0x7f800000 set
+    for (size_t i = 0; i < n; ++i) {
+        const uint32_t b = std::bit_cast<uint32_t>(src[i]);
+        const int32_t key = int32_t(b ^ (uint32_t(int32_t(b) >> 31) >> 1));
+        lo = key < lo ? key : lo;
+        hi = key > hi ? key : hi;
+        exponentOr |= uint32_t((b & 0x7f800000u) == 0x7f800000u);
+    }
+    if (exponentOr)
+        return {{}, quant::Status::NonFinite};
+    return quant::paramsFromRange(fromOrderedKey(lo), fromOrderedKey(hi), quant::kLevels<Q>);
+}
+
+template <quant::Word Q> void quantize(std::span<const float> src, const quant::QuantParams &params, Q *dst)
+{
+    const size_t n = src.size();
+    if (!(params.scale > 0.0f)) { // QuantMath::encode: every value is code 0
+        for (size_t i = 0; i < n; ++i)
+            dst[i] = 0;
+        return;
+    }
+    const float min = params.min, scale = params.scale, top = float(quant::kLevels<Q>);
+    const float *p = src.data();
+    for (size_t i = 0; i < n; ++i) {
+        float v = (p[i] - min) / scale;
+        // encode(): v <= 0 -> 0, v >= L -> L, otherwise round half away from zero. With v clamped to [0, L],
+        // trunc + (fraction >= 0.5) is that rounding (v - trunc(v) is exact for v < 2^23).
+        v = v > 0.0f ? v : 0.0f;
+        v = v < top ? v : top;
+        const int32_t t = int32_t(v);
+        const float fraction = v - float(t);
+        dst[i] = Q(t + int32_t(fraction >= 0.5f));
+    }
+}
+
+template <quant::Word Q> void dequantize(const Q *src, const quant::QuantParams &params, std::span<float> dst)
+{
+    const float min = params.min, scale = params.scale;
+    float *d = dst.data();
+    for (size_t i = 0; i < dst.size(); ++i)
+        d[i] = min + float(src[i]) * scale;
+}
+
+template <quant::Word Q> void dequantizeAccumulate(const Q *src, const quant::QuantParams &params, std::span<float> dst)
+{
+    const float min = params.min, scale = params.scale;
+    float *d = dst.data();
+    for (size_t i = 0; i < dst.size(); ++i)
+        d[i] = d[i] + (min + float(src[i]) * scale);
+}
+
+#define COHORT_FASTQUANT_INSTANTIATE(Q)                                                                               \
+    template quant::ParamsResult computeParams<Q>(std::span<const float>);                                           \
+    template void quantize<Q>(std::span<const float>, const quant::QuantParams &, Q *);                              \
+    template void dequantize<Q>(const Q *, const quant::QuantParams &, std::span<float>);                            \
+    template void dequantizeAccumulate<Q>(const Q *, const quant::QuantParams &, std::span<float>);
+
+COHORT_FASTQUANT_INSTANTIATE(uint8_t)
+COHORT_FASTQUANT_INSTANTIATE(uint16_t)
+
+} // namespace cohort::collectives::fastquant

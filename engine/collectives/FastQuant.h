@@ -1,0 +1,20 @@
+#pragma once
+// The min-max quantization of engine/quant (Quantize.h), rewritten so the compiler can vectorize it: the same results
+// bit for bit (tst_collectives compares them on random, tie, constant and extreme data), about 10x faster than the
+// scalar reference at -O2. The ring calls these on every block, where the reference would cap the quantized
+// all-reduce at a few hundred MB/s per core.
+//
+// Differences in contract from the reference: quantize() expects finite input and params from computeParams() (the
+// ring checks computeParams' status first), and returns nothing.
+#include "quant/Quantize.h"
+
+#include <span>
+
+namespace cohort::collectives::fastquant {
+
+template <quant::Word Q> quant::ParamsResult computeParams(std::span<const float> src);
+template <quant::Word Q> void quantize(std::span<const float> src, const quant::QuantParams &params, Q *dst);
+template <quant::Word Q> void dequantize(const Q *src, const quant::QuantParams &params, std::span<float> dst);
+template <quant::Word Q> void dequantizeAccumulate(const Q *src, const quant::QuantParams &params, std::span<float> dst);
+
+} // namespace cohort::collectives::fastquant

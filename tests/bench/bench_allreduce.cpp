@@ -1,0 +1,177 @@
+// bench_allreduce: ring all-reduce bus bandwidth on 127.0.0.1, Cohort's collectives next to torch.distributed Gloo
+// measured in the same invocation (allreduce_gloo.py, Debian's python3-torch).
+//
+//   bench_allreduce [--mib 64] [--iters 5] [--procs 2,4] [--block 262144] [--python PY] [--no-gloo]
+//
+// For each process count N: a master and N cohort-collective-peer processes all-reduce (sum) a float32 buffer of
+// --mib MiB, 1 warm-up + --iters times, without quantization and with uint8 quantization; then Gloo the same way.
+// Bus bandwidth = 2(N-1)/N x bytes / time (the bytes every link carries in a ring); with quantization the f32 bytes
+// count (effective bandwidth). Time of one operation: Gloo — the slowest rank after a barrier; Cohort — the peer that
+// began last (the master starts an operation when every peer has begun it, so that peer's call spans exactly
+// "everyone ready" to "everyone has the result", including the copy into and out of the caller's buffer).
+// The median over the iterations is printed.
+#include <QCoreApplication>
+#include <QDir>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QStringList>
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <vector>
+
+namespace {
+
+QString peerProgram()
+{
+    return QDir(QStringLiteral(COHORT_BUILD_DIR)).filePath(QStringLiteral("tests/integration/cohort-collective-peer"));
+}
+
+double median(std::vector<double> v)
+{
+    if (v.empty())
+        return 0;
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+}
+
+// Per-operation times (ms) of one Cohort run, or empty on failure.
+std::vector<double> runCohort(int procs, int mib, int iters, const QString &quant, const QString &block)
+{
+    QProcess master;
+    master.start(peerProgram(), {QStringLiteral("master"), QStringLiteral("--port"), QStringLiteral("0")});
+    if (!master.waitForStarted(10'000) || !master.waitForReadyRead(10'000))
+        return {};
+    static const QRegularExpression portRe(QStringLiteral("master listening (\\d+)"));
+    const QString port = portRe.match(QString::fromUtf8(master.readAllStandardOutput())).captured(1);
+    if (port.isEmpty())
+        return {};
+    const int ops = 1 + iters;
+    std::vector<std::unique_ptr<QProcess>> peers;
+    for (int i = 0; i < procs; ++i) {
+        auto p = std::make_unique<QProcess>();
+        p->setProcessChannelMode(QProcess::MergedChannels);
+        p->start(peerProgram(), {QStringLiteral("peer"), QStringLiteral("--master-port"), port, QStringLiteral("--seed"),
+                                 QString::number(i + 1), QStringLiteral("--world"), QString::number(procs),
+                                 QStringLiteral("--count"), QString::number(qint64(mib) * 1024 * 1024 / 4),
+                                 QStringLiteral("--ops"), QString::number(ops), QStringLiteral("--quant"), quant,
+                                 QStringLiteral("--block"), block});
+        peers.push_back(std::move(p));
+    }
+    // op -> the smallest call time over the peers (the one that began last).
+    std::map<int, double> perOp;
+    static const QRegularExpression opRe(QStringLiteral("^op (\\d+) ok world (\\d+) .* ms ([0-9.]+)"),
+                                         QRegularExpression::MultilineOption);
+    bool ok = true;
+    for (auto &p : peers) {
+        if (!p->waitForFinished(300'000) || p->exitCode() != 0)
+            ok = false;
+        const QString out = QString::fromUtf8(p->readAll());
+        auto it = opRe.globalMatch(out);
+        while (it.hasNext()) {
+            const auto m = it.next();
+            if (m.captured(2).toInt() != procs)
+                ok = false;
+            const int op = m.captured(1).toInt();
+            const double ms = m.captured(3).toDouble();
+            perOp[op] = perOp.count(op) ? std::min(perOp[op], ms) : ms;
+        }
+        if (!ok)
+            std::fprintf(stderr, "peer failed:\n%s\n", out.toUtf8().constData());
+    }
+    master.kill();
+    master.waitForFinished(5000);
+    if (!ok)
+        return {};
+    std::vector<double> times;
+    for (const auto &[op, ms] : perOp)
+        if (op >= 1) // op 0 is the warm-up
+            times.push_back(ms);
+    return times;
+}
+
+std::vector<double> runGloo(const QString &python, int procs, int mib, int iters)
+{
+    QProcess p;
+    p.start(python, {QStringLiteral(COHORT_BENCH_DIR "/allreduce_gloo.py"), QStringLiteral("--procs"),
+                     QString::number(procs), QStringLiteral("--mib"), QString::number(mib), QStringLiteral("--iters"),
+                     QString::number(iters)});
+    if (!p.waitForFinished(600'000) || p.exitCode() != 0) {
+        std::fprintf(stderr, "gloo failed: %s\n", p.readAllStandardError().constData());
+        return {};
+    }
+    static const QRegularExpression msRe(QStringLiteral("\"ms\": \\[([^\\]]*)\\]"));
+    const auto m = msRe.match(QString::fromUtf8(p.readAllStandardOutput()));
+    std::vector<double> times;
+    for (const QString &v : m.captured(1).split(QLatin1Char(','), Qt::SkipEmptyParts))
+        times.push_back(v.trimmed().toDouble());
+    return times;
+}
+
+QString findPython(const QString &given)
+{
+    QStringList candidates;
+    if (!given.isEmpty())
+        candidates << given;
+    candidates << QStringLiteral("python3") << QStringLiteral("/usr/bin/python3"); // Debian's python3-torch
+    for (const QString &py : candidates) {
+        QProcess p;
+        p.start(py, {QStringLiteral("-c"), QStringLiteral("import torch.distributed as d; assert d.is_gloo_available()")});
+        if (p.waitForFinished(60'000) && p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0)
+            return py;
+    }
+    return {};
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    QCoreApplication app(argc, argv);
+    const QStringList args = app.arguments();
+    auto value = [&](const char *name, const QString &def) {
+        const int i = int(args.indexOf(QString::fromLatin1(name)));
+        return i >= 0 && i + 1 < args.size() ? args[i + 1] : def;
+    };
+    const int mib = value("--mib", QStringLiteral("64")).toInt();
+    const int iters = value("--iters", QStringLiteral("5")).toInt();
+    const QString block = value("--block", QStringLiteral("262144"));
+    QList<int> procsList;
+    for (const QString &p : value("--procs", QStringLiteral("2,4")).split(QLatin1Char(',')))
+        procsList << p.toInt();
+    const bool gloo = !args.contains(QStringLiteral("--no-gloo"));
+    const QString python = gloo ? findPython(value("--python", QString())) : QString();
+    if (gloo && python.isEmpty())
+        std::fprintf(stderr, "no python with torch.distributed (Gloo) found; pass --python or --no-gloo\n");
+
+    std::printf("all-reduce (sum) of %d MiB float32 on 127.0.0.1, median of %d after 1 warm-up; bus bandwidth = "
+                "2(n-1)/n x bytes / time\n",
+                mib, iters);
+    std::printf("%-6s %-22s %10s %12s %10s\n", "procs", "implementation", "ms", "bus GB/s", "vs Gloo");
+    const double bytes = double(mib) * 1024 * 1024;
+    for (const int procs : procsList) {
+        const double factor = 2.0 * (procs - 1) / procs;
+        double glooBus = 0;
+        std::vector<std::pair<QString, std::vector<double>>> rows;
+        if (!python.isEmpty())
+            rows.push_back({QStringLiteral("torch.distributed Gloo"), runGloo(python, procs, mib, iters)});
+        rows.push_back({QStringLiteral("Cohort f32"), runCohort(procs, mib, iters, QStringLiteral("none"), block)});
+        rows.push_back({QStringLiteral("Cohort uint8 (eff.)"), runCohort(procs, mib, iters, QStringLiteral("u8"), block)});
+        for (const auto &[name, times] : rows) {
+            if (times.empty()) {
+                std::printf("%-6d %-22s %10s\n", procs, qPrintable(name), "failed");
+                continue;
+            }
+            const double ms = median(times);
+            const double bus = factor * bytes / (ms / 1000.0) / 1e9;
+            if (name.startsWith(QStringLiteral("torch")))
+                glooBus = bus;
+            std::printf("%-6d %-22s %10.1f %12.3f %9s\n", procs, qPrintable(name), ms, bus,
+                        glooBus > 0 ? qPrintable(QStringLiteral("%1x").arg(bus / glooBus, 0, 'f', 2)) : "-");
+            std::fflush(stdout);
+        }
+    }
+    return 0;
+}
