@@ -6,6 +6,8 @@
 #include "collectives/Ring.h"
 #include "net/Ed25519.h"
 
+#include <QElapsedTimer>
+
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -524,6 +526,8 @@ Result Communicator::reduceF32(std::span<float> data, ReduceOp op, Quant quant, 
         std::any_of(data.begin(), data.end(), [](float x) { return !std::isfinite(x); }))
         qCWarning(lcCollectives) << "non-finite values cannot be quantized; this operation will abort";
 
+    QElapsedTimer phase;
+    phase.start();
     if (Result r = sendToMaster(encode(BeginMsg{tag, uint64_t(data.size()), op, dtype, quant})); !r)
         return r;
     std::optional<Frame> reply;
@@ -541,10 +545,19 @@ Result Communicator::reduceF32(std::span<float> data, ReduceOp op, Quant quant, 
         return fail(Code::Aborted, QStringLiteral("operation refused: %1").arg(parseOutcome(reply->payload)->reason));
     const CommenceMsg commence = *parseCommence(reply->payload);
     info->opId = commence.opId;
+    info->beginMs = double(phase.nsecsElapsed()) / 1e6;
+    phase.restart();
 
-    // The ring reduces in the caller's buffer; a copy restores it if the operation does not complete everywhere.
-    m_backup.assign(data.begin(), data.end());
+    // The ring reduces in the caller's buffer; each block is copied aside right before it is first changed, so the
+    // buffer can be restored if the operation does not complete everywhere.
+    m_backup.resize(data.size());
+    m_saved.clear();
     m_buffer = data;
+    const auto restore = [&] {
+        for (const ring::Range &r : m_saved)
+            std::copy_n(m_backup.begin() + std::ptrdiff_t(r.begin), r.count, data.begin() + std::ptrdiff_t(r.begin));
+        m_saved.clear();
+    };
     Result ring = commence.epoch == m_epoch
                       ? runRing(commence.opId, tag, quant, info)
                       : fail(Code::Aborted, QStringLiteral("operation began on ring epoch %1, this peer is on %2")
@@ -554,6 +567,8 @@ Result Communicator::reduceF32(std::span<float> data, ReduceOp op, Quant quant, 
         const auto o = parseOutcome(f.payload);
         return o->tag == tag && o->opId == commence.opId;
     };
+    info->ringMs = double(phase.nsecsElapsed()) / 1e6;
+    phase.restart();
     std::optional<Frame> outcome = take(Type::Outcome, sameOp);
     if (!outcome) {
         if (!ring) {
@@ -565,13 +580,14 @@ Result Communicator::reduceF32(std::span<float> data, ReduceOp op, Quant quant, 
             s = waitFor([&] { return (outcome = take(Type::Outcome, sameOp)).has_value(); },
                         QDeadlineTimer(m_options.controlTimeoutMs), "the operation's outcome");
         if (!s) {
-            std::copy(m_backup.begin(), m_backup.end(), data.begin());
+            restore();
             return s;
         }
     }
+    info->outcomeMs = double(phase.nsecsElapsed()) / 1e6;
     const OutcomeMsg verdict = *parseOutcome(outcome->payload);
     if (verdict.aborted || !ring)
-        std::copy(m_backup.begin(), m_backup.end(), data.begin());
+        restore();
     if (verdict.aborted) {
         m_next.close(); // the master re-forms the ring: these links may hold half a block
         m_prev.close();
@@ -614,6 +630,16 @@ Result Communicator::runRing(uint64_t opId, uint64_t tag, Quant quant, ReduceInf
     auto codeBytesAt = [&](std::vector<uint16_t> &store, size_t element) -> uint8_t * {
         return quant == Quant::U8 ? reinterpret_cast<uint8_t *>(store.data()) + element
                                   : reinterpret_cast<uint8_t *>(store.data() + element);
+    };
+    std::vector<uint8_t> saved(blockBase.back(), 0);
+    auto protect = [&](int c, size_t b, const ring::Range &range) {
+        uint8_t &flag = saved[blockBase[size_t(c)] + b];
+        if (flag)
+            return;
+        flag = 1;
+        std::copy_n(m_buffer.begin() + std::ptrdiff_t(range.begin), range.count,
+                    m_backup.begin() + std::ptrdiff_t(range.begin));
+        m_saved.push_back(range);
     };
     auto blocksAt = [&](int step, bool sending) {
         const int c = sending ? ring::sendChunk(rank, n, step) : ring::recvChunk(rank, n, step);
@@ -660,6 +686,7 @@ Result Communicator::runRing(uint64_t opId, uint64_t tag, Quant quant, ReduceInf
             uint8_t *at = codeBytesAt(m_codes, range.begin);
             const size_t index = blockBase[size_t(c)] + tx.block;
             if (tx.step == n - 1) { // owner: quantize once, keep the de-quantized copy
+                protect(c, tx.block, range);
                 const auto p = requantizeInto(quant, {values, range.count}, at);
                 if (!p)
                     return fail(Code::InvalidArgument, QStringLiteral("cannot quantize: %1")
@@ -690,6 +717,7 @@ Result Communicator::runRing(uint64_t opId, uint64_t tag, Quant quant, ReduceInf
     std::array<uint8_t, kFrameHeaderBytes + kBlockHeaderBytes + quant::kParamsWireBytes> rxHeader{};
     const size_t rxHeaderLen = kFrameHeaderBytes + subHeader;
     size_t rxHeaderGot = 0, rxPayloadLen = 0, rxPayloadGot = 0;
+    size_t rxConsumed = 0; // values of the block already added / decoded
     uint8_t *rxDst = nullptr;
     quant::QuantParams rxParams;
     ring::Range rxRange;
@@ -698,7 +726,8 @@ Result Communicator::runRing(uint64_t opId, uint64_t tag, Quant quant, ReduceInf
         const int c = ring::recvChunk(rank, n, rx.step);
         rxRange = ring::block(chunks[size_t(c)], B, rx.block);
         rxPayloadLen = rxRange.count * elemBytes;
-        rxHeaderGot = rxPayloadGot = 0;
+        rxHeaderGot = rxPayloadGot = rxConsumed = 0;
+        protect(c, rx.block, rxRange);
         const bool reduce = ring::isReduceStep(n, rx.step);
         if (!quantized)
             rxDst = reduce ? reinterpret_cast<uint8_t *>(m_scratch.data())
@@ -728,18 +757,30 @@ Result Communicator::runRing(uint64_t opId, uint64_t tag, Quant quant, ReduceInf
         }
         return Result::success();
     };
-    auto finishRx = [&]() -> Result {
+    // Adds (reduce-scatter) or decodes (quantized all-gather) the values that have fully arrived, while the block is
+    // still coming in: the bytes are hot in cache right after the kernel copied them.
+    auto consumeRx = [&] {
+        const size_t ready = rxPayloadGot / elemBytes;
+        if (ready <= rxConsumed)
+            return;
         const bool reduce = ring::isReduceStep(n, rx.step);
-        const std::span<float> dst{m_buffer.data() + rxRange.begin, rxRange.count};
+        float *dst = m_buffer.data() + rxRange.begin + rxConsumed;
+        const size_t count = ready - rxConsumed;
         if (!quantized) {
-            if (reduce)
-                for (size_t i = 0; i < dst.size(); ++i)
-                    dst[i] += m_scratch[i];
+            if (reduce) {
+                const float *src = m_scratch.data() + rxConsumed;
+                for (size_t i = 0; i < count; ++i)
+                    dst[i] += src[i];
+            }
         } else {
-            decodeInto(quant, rxDst, rxParams, dst, reduce);
-            if (!reduce)
-                m_blockParams[blockBase[size_t(ring::recvChunk(rank, n, rx.step))] + rx.block] = rxParams;
+            decodeInto(quant, rxDst + rxConsumed * elemBytes, rxParams, {dst, count}, reduce);
         }
+        rxConsumed = ready;
+    };
+    auto finishRx = [&]() -> Result {
+        consumeRx();
+        if (quantized && !ring::isReduceStep(n, rx.step))
+            m_blockParams[blockBase[size_t(ring::recvChunk(rank, n, rx.step))] + rx.block] = rxParams;
         ++rx.block;
         normalize(rx, false);
         if (rx.step < T)
@@ -812,6 +853,8 @@ Result Communicator::runRing(uint64_t opId, uint64_t tag, Quant quant, ReduceInf
             } else {
                 io = m_prev.recv(rxDst + rxPayloadGot, rxPayloadLen - rxPayloadGot);
                 rxPayloadGot += io.bytes;
+                if (io.bytes > 0 && rxPayloadGot < rxPayloadLen)
+                    consumeRx();
             }
             info->rxBytes += io.bytes;
             if (io.bytes > 0)

@@ -22,6 +22,7 @@
 //   * failures: a peer vanishing or a link breaking mid-operation makes the master abort it for everyone; the call
 //     returns Code::Aborted (retryable): call again, and the ring re-forms with the peers that are left first. With
 //     one peer left the operation completes at once (the sum of one), `ReduceInfo::worldSize` says 1.
+#include "collectives/Ring.h"
 #include "collectives/Socket.h"
 #include "collectives/Wire.h"
 #include "quant/Quantize.h"
@@ -66,6 +67,9 @@ struct ReduceInfo {
     uint64_t opId = 0;    // the master's id of the operation
     uint64_t txBytes = 0; // ring bytes sent / received, frame headers included
     uint64_t rxBytes = 0;
+    double beginMs = 0;   // waiting for every peer to begin (the master's Commence)
+    double ringMs = 0;    // the data exchange
+    double outcomeMs = 0; // waiting for the master's verdict
 };
 
 struct CommunicatorOptions {
@@ -149,6 +153,7 @@ private:
     // Per-operation buffers, kept between calls.
     std::span<float> m_buffer;     // what the ring reduces: the caller's f32 buffer, or the widened bf16/f16 copy
     std::vector<float> m_backup;   // its input, to restore it when the operation does not complete
+    std::vector<ring::Range> m_saved; // the parts of m_backup that hold a saved copy
     std::vector<float> m_scratch;
     // Codes of quantized operations, in uint16 storage (uint8 codes use its bytes).
     std::vector<uint16_t> m_codes;   // the all-gather's codes, whole buffer

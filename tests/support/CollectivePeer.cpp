@@ -184,7 +184,8 @@ int runPeer(const QStringList &args)
                     ids << QString::number(id);
                 const uint64_t hash = dtype == DataType::F32 ? fnv1a(buffer.data(), buffer.size() * 4)
                                                              : fnv1a(buffer16.data(), buffer16.size() * 2);
-                say(QStringLiteral("op %1 ok world %2 ring %3 hash %4 ms %5 attempts %6 tx %7 rx %8")
+                say(QStringLiteral("op %1 ok world %2 ring %3 hash %4 ms %5 attempts %6 tx %7 rx %8 begin %9 ring %10 "
+                                   "outcome %11")
                         .arg(k)
                         .arg(info.worldSize)
                         .arg(ids.join(QLatin1Char(',')))
@@ -192,7 +193,10 @@ int runPeer(const QStringList &args)
                         .arg(ms, 0, 'f', 2)
                         .arg(attempt + 1)
                         .arg(info.txBytes)
-                        .arg(info.rxBytes));
+                        .arg(info.rxBytes)
+                        .arg(info.beginMs, 0, 'f', 2)
+                        .arg(info.ringMs, 0, 'f', 2)
+                        .arg(info.outcomeMs, 0, 'f', 2));
                 result = std::move(buffer);
                 result16 = std::move(buffer16);
                 break;
