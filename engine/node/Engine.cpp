@@ -1,5 +1,6 @@
 #include "node/Engine.h"
 
+#include "node/EngineBundle.h"
 #include "platform/DesktopIdle.h"
 
 #include "core/Logging.h"
@@ -78,6 +79,7 @@ void Engine::start()
                                     ? QStringLiteral("Created node identity %1 (key %2)").arg(m_identity->nodeId(), m_identity->fingerprint())
                                     : QStringLiteral("Loaded node identity %1").arg(m_identity->nodeId())));
 
+    restoreFromBundle(); // before anything runs: the pause and the work item in hand come back first
     m_compute = probeCompute();
     m_snapshot.computeDevice = m_compute.description;
     startRolloutMachinery();
@@ -170,7 +172,8 @@ void Engine::stop()
     m_rlTimer.stop();
     m_earningsTimer.stop();
     if (m_worker)
-        m_worker->cancel(); // the batch in progress is dropped; finished batches are in the outbox
+        m_worker->cancel(); // the batch in progress stops; its work item is in the bundle, finished batches in the outbox
+    writeBundle("quit");
     if (m_downloader)
         m_downloader->pause(); // progress on disk; the next start resumes
     updateState();

@@ -16,6 +16,7 @@
 
 namespace cohort {
 
+class BundleStore;
 class DesktopIdle;
 class EarningsStore;
 class GpuTelemetry;
@@ -86,6 +87,15 @@ private:
     void rlKick();
     void rlRetryLater(int seconds);
     void onWork(const HubReply &reply);
+    struct WorkInHand {
+        QString taskId;
+        QString workId;
+        int step = 0;
+        int minVersion = 0;
+        quint64 seed = 0;
+        quint64 samplingSeed = 0;
+    };
+    void startWork(const WorkInHand &work);
     void onRolloutsGenerated(const cohort::RolloutJobResult &result);
     void submitFromOutbox(const OutboxEntry &entry);
     void onSubmitted(const QString &submissionId, const HubReply &reply);
@@ -100,6 +110,11 @@ private:
     void leavePause();
     void updateWorkAtRisk();
     qint64 dataFolderBytes() const;
+
+    // Engine checkpoints (EngineResume.cpp): the state in progress as an atomic bundle, restored at start.
+    void writeBundle(const char *why);
+    void writeBundleSoon(); // coalesces bursts (pause toggled 100 times) into one write within 250 ms
+    void restoreFromBundle();
 
     void sampleSystem();
     void updateState();
@@ -140,6 +155,9 @@ private:
     bool m_rlBusy = false;             // a work request, a generation or a submission is in flight
     bool m_generating = false;         // the compute thread is generating a batch
     bool m_rlThrottled = false;        // the hub's trainer asked us to wait (back-pressure)
+    std::unique_ptr<BundleStore> m_bundles; // <data>/bundles
+    QTimer m_bundleTimer;
+    std::optional<WorkInHand> m_workInHand; // issued by the hub, not yet in the outbox
     Scheduler m_scheduler;
     std::unique_ptr<DesktopIdle> m_idle;   // null: no desktop session (idle time unknown)
     bool m_userPaused = false;

@@ -88,6 +88,14 @@ void Engine::rlKick()
     }
     if (m_snapshot.checkpointVersion <= 0 || m_checkpointModelPath.isEmpty())
         return; // the download (or the hub's warm-up) comes first; its end kicks us again
+    // A work item already in hand (cancelled by a pause, or restored from the engine bundle after a crash) is
+    // finished before asking for another: the hub issued it to us, so it would otherwise only expire.
+    if (m_workInHand && m_workInHand->taskId == task->id) {
+        m_rlBusy = true;
+        startWork(*m_workInHand);
+        return;
+    }
+    m_workInHand.reset();
     m_rlBusy = true;
     m_hub->post(QStringLiteral("/v1/tasks/%1/work").arg(task->id), QJsonObject{}, [this](const HubReply &reply) { onWork(reply); });
 }
@@ -147,8 +155,29 @@ void Engine::onWork(const HubReply &reply)
         rlRetryLater(30);
         return;
     }
+    WorkInHand work;
+    work.taskId = task->id;
+    work.workId = workId;
+    work.step = step;
+    work.minVersion = minVersion;
+    work.seed = seed;
+    work.samplingSeed = QRandomGenerator::system()->generate64();
+    m_workInHand = work;
+    writeBundle("work received"); // from here on a crash resumes this work item instead of losing it
+    startWork(work);
+}
+
+void Engine::startWork(const WorkInHand &work)
+{
+    const TaskInfo *task = joinedTask();
+    if (!task || !task->rl || task->id != work.taskId) {
+        m_rlBusy = false;
+        return;
+    }
+    const QString workId = work.workId;
+    const int step = work.step;
     m_snapshot.rollouts.hubStep = step;
-    if (m_snapshot.checkpointVersion < minVersion) {
+    if (m_snapshot.checkpointVersion < work.minVersion) {
         // Too stale to be accepted: fetch the newer version first (async_level, as PRIME-RL workers do).
         emitEvent(EngineEvent::info(QStringLiteral("rollouts"), QStringLiteral("Policy v%1 is too old for step %2; fetching v%2 first")
                                                                   .arg(m_snapshot.checkpointVersion).arg(step)));
@@ -166,12 +195,12 @@ void Engine::onWork(const HubReply &reply)
     job.workId = workId;
     job.version = m_snapshot.checkpointVersion;
     job.modelPath = m_checkpointModelPath;
-    job.problems = rl::problemsForWork(cfg.environmentIds(), seed, cfg.promptsPerBatch);
+    job.problems = rl::problemsForWork(cfg.environmentIds(), work.seed, cfg.promptsPerBatch);
     job.samplesPerPrompt = cfg.samplesPerPrompt;
     job.maxNewTokens = cfg.maxNewTokens;
     job.temperature = cfg.temperature;
     job.topP = cfg.topP;
-    job.samplingSeed = QRandomGenerator::system()->generate64();
+    job.samplingSeed = work.samplingSeed; // a resumed work item is generated again exactly as before
     job.toploc = cfg.toploc;
     if (int(job.problems.size()) != cfg.promptsPerBatch) {
         emitEvent(EngineEvent::error(QStringLiteral("rollouts"), QStringLiteral("This version does not know the task's environments (%1)")
@@ -179,6 +208,7 @@ void Engine::onWork(const HubReply &reply)
         rlRetryLater(300);
         return;
     }
+    qCInfo(lcEngine).nospace() << "rollouts: generating work " << workId << " (step " << step << ", v" << job.version << ")";
     m_generating = true;
     m_generationClock.start();
     refreshActivityDetail();
@@ -198,8 +228,10 @@ void Engine::onRolloutsGenerated(const RolloutJobResult &result)
         return;
     if (!result.error.isEmpty()) {
         m_rlBusy = false;
-        if (result.error != QLatin1String("cancelled")) {
+        if (result.error != QLatin1String("cancelled")) { // cancelled (pause): the work item stays in hand
             emitEvent(EngineEvent::error(QStringLiteral("rollouts"), result.error));
+            m_workInHand.reset();
+            writeBundle("work failed");
             rlRetryLater(30);
         }
         refreshActivityDetail();
@@ -243,6 +275,8 @@ void Engine::onRolloutsGenerated(const RolloutJobResult &result)
         emitEvent(EngineEvent::warning(QStringLiteral("rollouts"), saved.error()));
     }
     stats.outboxBatches = m_outbox->count();
+    m_workInHand.reset(); // the batch is in the outbox now: that is its durable copy
+    writeBundle("batch saved");
     qCInfo(lcEngine).nospace() << "rollouts: " << result.tokens << " tokens in " << result.seconds << " s ("
                                << stats.tokensPerSecond << " tok/s, TOPLOC proofs "
                                << (result.seconds > 0 ? 100 * result.proofSeconds / result.seconds : 0)

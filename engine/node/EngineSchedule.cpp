@@ -127,6 +127,9 @@ void Engine::applySchedule()
         enterPause();
     else if (!m_scheduledPause && pausedBefore)
         leavePause();
+    if (before.contains(PauseReason::User) != reasons.contains(PauseReason::User) ||
+        before.contains(PauseReason::Snoozed) != reasons.contains(PauseReason::Snoozed))
+        writeBundleSoon(); // the user's pause and snooze survive a restart
     if (before != reasons) {
         if (m_scheduledPause)
             qCInfo(lcEngine) << "paused:" << pauseReasonText(primaryReason(reasons));

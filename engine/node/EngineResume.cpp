@@ -1,0 +1,91 @@
+// Engine checkpoints: what the node is in the middle of, as an atomic bundle in <data>/bundles (EngineBundle),
+// written at the safe points (work received, batch saved in the outbox, pause/resume, quit) and read back at start.
+// Finished batches live in the outbox and download progress in the downloader's own files; the bundle holds the
+// rest: the work item in hand (so a crash mid-batch regenerates it, same seeds, instead of letting it expire),
+// the user's pause and snooze (a paused node stays paused across a reboot), and the task and policy version.
+#include "node/Engine.h"
+
+#include "core/Logging.h"
+#include "node/EngineBundle.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QElapsedTimer>
+
+namespace cohort {
+
+void Engine::writeBundleSoon()
+{
+    if (!m_bundleTimer.isActive())
+        m_bundleTimer.start();
+}
+
+void Engine::writeBundle(const char *why)
+{
+    m_bundleTimer.stop(); // this write covers a pending one
+    if (!m_bundles)
+        return;
+    EngineBundle bundle;
+    QJsonObject state{{QStringLiteral("task"), joinedTask() ? joinedTask()->id : QString()},
+                      {QStringLiteral("policy_version"), m_snapshot.checkpointVersion},
+                      {QStringLiteral("user_paused"), m_userPaused},
+                      {QStringLiteral("snoozed_until"), m_snoozedUntil.isValid() ? m_snoozedUntil.toMSecsSinceEpoch() : 0},
+                      {QStringLiteral("why"), QString::fromLatin1(why)}};
+    if (m_workInHand)
+        state.insert(QStringLiteral("work"), QJsonObject{{QStringLiteral("task"), m_workInHand->taskId},
+                                                         {QStringLiteral("work_id"), m_workInHand->workId},
+                                                         {QStringLiteral("step"), m_workInHand->step},
+                                                         {QStringLiteral("min_version"), m_workInHand->minVersion},
+                                                         {QStringLiteral("seed"), QString::number(m_workInHand->seed)},
+                                                         {QStringLiteral("sampling_seed"), QString::number(m_workInHand->samplingSeed)}});
+    bundle.state = state;
+    QElapsedTimer clock;
+    clock.start();
+    auto written = m_bundles->write(bundle);
+    if (!written) {
+        emitEvent(EngineEvent::warning(QStringLiteral("checkpoint"), QStringLiteral("Cannot save the engine state: %1").arg(written.error())));
+        return;
+    }
+    qCDebug(lcEngine).nospace() << "engine bundle (" << why << "): " << QFileInfo(*written).size() << " bytes in "
+                                << clock.nsecsElapsed() / 1000 << " us";
+}
+
+void Engine::restoreFromBundle()
+{
+    m_bundles = std::make_unique<BundleStore>(QDir(m_options.dataDir).filePath(QStringLiteral("bundles")));
+    m_bundleTimer.setSingleShot(true);
+    m_bundleTimer.setInterval(250);
+    connect(&m_bundleTimer, &QTimer::timeout, this, [this] { writeBundle("pause changed"); });
+    QStringList discarded;
+    auto bundle = m_bundles->readNewest(&discarded);
+    for (const QString &why : discarded)
+        emitEvent(EngineEvent::warning(QStringLiteral("checkpoint"), QStringLiteral("Set aside a damaged engine bundle (%1)").arg(why)));
+    if (!bundle)
+        return; // first start, or nothing valid: start afresh
+    const QJsonObject &s = bundle->state;
+    if (s.value(QStringLiteral("user_paused")).toBool())
+        m_userPaused = true;
+    const qint64 snooze = qint64(s.value(QStringLiteral("snoozed_until")).toDouble());
+    if (snooze > QDateTime::currentMSecsSinceEpoch())
+        m_snoozedUntil = QDateTime::fromMSecsSinceEpoch(snooze);
+    const QJsonObject work = s.value(QStringLiteral("work")).toObject();
+    bool seedOk = false, samplingOk = false;
+    WorkInHand w;
+    w.taskId = work.value(QStringLiteral("task")).toString();
+    w.workId = work.value(QStringLiteral("work_id")).toString();
+    w.step = work.value(QStringLiteral("step")).toInt();
+    w.minVersion = work.value(QStringLiteral("min_version")).toInt();
+    w.seed = work.value(QStringLiteral("seed")).toString().toULongLong(&seedOk);
+    w.samplingSeed = work.value(QStringLiteral("sampling_seed")).toString().toULongLong(&samplingOk);
+    if (!work.isEmpty() && seedOk && samplingOk && !w.workId.isEmpty() && w.workId.size() <= 64 && w.step > 0) {
+        m_workInHand = w;
+        emitEvent(EngineEvent::info(QStringLiteral("rollouts"),
+                                    QStringLiteral("Resuming work %1 from the engine bundle (the batch in hand when Cohort stopped)").arg(w.workId)));
+    }
+    if (m_userPaused || m_snoozedUntil.isValid()) {
+        emitEvent(EngineEvent::info(QStringLiteral("lifecycle"), QStringLiteral("Still paused, as before Cohort stopped")));
+        applySchedule();
+    }
+}
+
+} // namespace cohort
