@@ -1,14 +1,17 @@
 #include "ui/DashboardPage.h"
 
 #include "ui/DisplayFormat.h"
+#include "ui/GpuCard.h"
 #include "ui/StateIcons.h"
 
+#include <QComboBox>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLocale>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QVBoxLayout>
 
 namespace cohort {
@@ -66,13 +69,48 @@ DashboardPage::DashboardPage(QWidget *parent) : QWidget(parent)
     m_cpu = addValueRow(machineForm, tr("CPU use"), "cpuUsage");
     m_memory = addValueRow(machineForm, tr("Memory in use"), "memoryUsage");
     m_processMemory = addValueRow(machineForm, tr("Used by Cohort"), "processMemory");
+    m_gpuSummary = addValueRow(machineForm, tr("GPUs"), "gpuSummary");
 
-    auto *layout = new QVBoxLayout(this);
+    // Per-GPU cards with charts, under one range choice; hidden while there is no GPU reading.
+    m_gpuSection = new QWidget(this);
+    m_gpuSection->setObjectName(QStringLiteral("gpuSection"));
+    m_gpuRange = new QComboBox(m_gpuSection);
+    m_gpuRange->setObjectName(QStringLiteral("gpuRange"));
+    m_gpuRange->addItem(tr("Last 5 minutes"), int(GpuHistoryRange::FiveMinutes));
+    m_gpuRange->addItem(tr("Last hour"), int(GpuHistoryRange::OneHour));
+    m_gpuRange->addItem(tr("Last 24 hours"), int(GpuHistoryRange::OneDay));
+    m_gpuRange->setAccessibleName(tr("GPU chart range"));
+    connect(m_gpuRange, &QComboBox::currentIndexChanged, this, [this] { showGpus(m_lastGpus, m_gpuFedAt); });
+    auto *gpuHeader = new QHBoxLayout;
+    auto *gpuTitle = new QLabel(tr("GPUs"), m_gpuSection);
+    QFont sectionFont = gpuTitle->font();
+    sectionFont.setBold(true);
+    gpuTitle->setFont(sectionFont);
+    gpuHeader->addWidget(gpuTitle, 1);
+    gpuHeader->addWidget(m_gpuRange);
+    auto *gpuLayout = new QVBoxLayout(m_gpuSection);
+    gpuLayout->setContentsMargins(0, 0, 0, 0);
+    gpuLayout->addLayout(gpuHeader);
+    m_gpuCardsLayout = new QVBoxLayout;
+    gpuLayout->addLayout(m_gpuCardsLayout);
+
+    // Several GPU cards do not fit a small window: the page scrolls.
+    auto *content = new QWidget;
+    auto *layout = new QVBoxLayout(content);
     layout->setSpacing(16);
     layout->addLayout(headline);
     layout->addWidget(nodeBox);
     layout->addWidget(machineBox);
+    layout->addWidget(m_gpuSection);
     layout->addStretch(1);
+    auto *scroll = new QScrollArea(this);
+    scroll->setObjectName(QStringLiteral("dashboardScroll"));
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setWidgetResizable(true);
+    scroll->setWidget(content);
+    auto *outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    outer->addWidget(scroll);
 
     showSnapshot(EngineSnapshot{});
 }
@@ -127,6 +165,66 @@ void DashboardPage::showSnapshot(const EngineSnapshot &s)
     m_cpu->setText(display::cpuUsage(s.system));
     m_memory->setText(display::memoryUsage(s.system));
     m_processMemory->setText(s.system.processRssBytes > 0 ? display::bytes(s.system.processRssBytes) : unknown);
+    m_gpuSummary->setText(gpuSummaryText(s));
+
+    // One reading per second into the history: snapshots come up to 4 times a second, GPU readings once.
+    const qint64 now = (s.takenAt.isValid() ? s.takenAt : QDateTime::currentDateTimeUtc()).toSecsSinceEpoch();
+    const bool newSecond = now != m_gpuFedAt;
+    if (!s.gpus.isEmpty() && newSecond)
+        m_gpuHistory.add(s.gpus, now);
+    m_gpuFedAt = now;
+    m_lastGpus = s.gpus;
+    if (newSecond || s.gpus.size() != m_gpuCards.size()) // charts redrawn once a second at most
+        showGpus(s.gpus, now);
+}
+
+QString DashboardPage::gpuSummaryText(const EngineSnapshot &s)
+{
+    if (s.gpus.isEmpty())
+        return s.gpuTelemetryNote.isEmpty() ? tr("not yet") : s.gpuTelemetryNote;
+    QStringList names;
+    for (const GpuSample &g : s.gpus)
+        names << g.name;
+    QString text = s.gpus.size() == 1 ? tr("1 GPU: %1").arg(names.first())
+                                      : tr("%1 GPUs: %2").arg(s.gpus.size()).arg(names.join(QStringLiteral(", ")));
+    if (!s.gpuTelemetryNote.isEmpty())
+        text += QStringLiteral(" (") + s.gpuTelemetryNote + QLatin1Char(')');
+    return text;
+}
+
+GpuHistoryRange DashboardPage::gpuRange() const
+{
+    return GpuHistoryRange(m_gpuRange->currentData().toInt());
+}
+
+void DashboardPage::setGpuRange(GpuHistoryRange range)
+{
+    m_gpuRange->setCurrentIndex(m_gpuRange->findData(int(range)));
+}
+
+void DashboardPage::seedGpuHistory(const QList<GpuHistoryRecord> &minutes)
+{
+    m_gpuHistory.seed(minutes);
+    showGpus(m_lastGpus, m_gpuFedAt >= 0 ? m_gpuFedAt : QDateTime::currentSecsSinceEpoch());
+}
+
+void DashboardPage::showGpus(const QList<GpuSample> &gpus, qint64 now)
+{
+    m_gpuSection->setVisible(!gpus.isEmpty());
+    while (m_gpuCards.size() > gpus.size())
+        delete m_gpuCards.takeLast();
+    while (m_gpuCards.size() < gpus.size()) {
+        auto *card = new GpuCard(m_gpuSection);
+        card->setObjectName(QStringLiteral("gpuCard%1").arg(m_gpuCards.size()));
+        m_gpuCardsLayout->addWidget(card);
+        card->show(); // now, not at the next event loop turn (the layout's own show is queued)
+        m_gpuCards.append(card);
+    }
+    const GpuHistoryRange range = gpuRange();
+    for (qsizetype i = 0; i < gpus.size(); ++i) {
+        m_gpuCards[i]->showSample(gpus[i]);
+        m_gpuCards[i]->showHistory(m_gpuHistory.points(GpuHistory::keyOf(gpus[i]), range), range, now);
+    }
 }
 
 void DashboardPage::onPauseButtonClicked()

@@ -1,14 +1,19 @@
 #pragma once
 // The first page: what the node is doing and why, who it is, and what this computer is spending on it.
 #include "core/EngineSnapshot.h"
+#include "core/GpuHistory.h"
 
 #include <QWidget>
 
+class QComboBox;
 class QLabel;
 class QFormLayout;
 class QPushButton;
+class QVBoxLayout;
 
 namespace cohort {
+
+class GpuCard;
 
 class DashboardPage : public QWidget {
     Q_OBJECT
@@ -19,6 +24,14 @@ public:
     QString whyText() const;
     static QString modelText(const cohort::EngineSnapshot &snapshot); // the "Model" row
     static QString rolloutsText(const cohort::EngineSnapshot &snapshot); // the "Rollouts" row
+    static QString gpuSummaryText(const cohort::EngineSnapshot &snapshot); // the "GPUs" row
+
+    // GPU cards: one per GPU in the last snapshot, charts over the chosen range. The history is built from the
+    // snapshots (one reading per second); seedGpuHistory() adds minutes stored by earlier runs (GpuHistoryStore).
+    QList<GpuCard *> gpuCards() const { return m_gpuCards; }
+    GpuHistoryRange gpuRange() const;
+    void setGpuRange(GpuHistoryRange range);
+    void seedGpuHistory(const QList<GpuHistoryRecord> &minutes);
 
 public Q_SLOTS:
     void showSnapshot(const cohort::EngineSnapshot &snapshot);
@@ -30,6 +43,7 @@ Q_SIGNALS:
 private:
     QLabel *addValueRow(QFormLayout *form, const QString &label, const char *objectName);
     void onPauseButtonClicked();
+    void showGpus(const QList<GpuSample> &gpus, qint64 now);
 
     QLabel *m_stateIcon = nullptr;
     QLabel *m_stateTitle = nullptr;
@@ -45,6 +59,14 @@ private:
     QLabel *m_cpu = nullptr;
     QLabel *m_memory = nullptr;
     QLabel *m_processMemory = nullptr;
+    QLabel *m_gpuSummary = nullptr;
+    QWidget *m_gpuSection = nullptr;
+    QComboBox *m_gpuRange = nullptr;
+    QVBoxLayout *m_gpuCardsLayout = nullptr;
+    QList<GpuCard *> m_gpuCards;
+    GpuHistory m_gpuHistory;
+    QList<GpuSample> m_lastGpus;
+    qint64 m_gpuFedAt = -1; // the second of the last reading added to m_gpuHistory
     QLabel *m_joinedTask = nullptr;
     QLabel *m_model = nullptr;
     QLabel *m_rollouts = nullptr;

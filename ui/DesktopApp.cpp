@@ -4,6 +4,9 @@
 
 #include "platform/Autostart.h"
 #include "platform/TerminationSignals.h"
+#include "store/EarningsStore.h"
+#include "store/GpuHistoryStore.h"
+#include "ui/DashboardPage.h"
 #include "ui/EngineBinding.h"
 #include "ui/MainWindow.h"
 #include "ui/SettingsDialog.h"
@@ -12,6 +15,8 @@
 #include "ui/UiLogging.h"
 
 #include <QApplication>
+#include <QDateTime>
+#include <QFile>
 #include <QSystemTrayIcon>
 
 #include <algorithm>
@@ -94,6 +99,7 @@ void DesktopApp::start()
     connect(m_window.get(), &MainWindow::settingsRequested, this, &DesktopApp::showSettings);
     connect(m_window.get(), &MainWindow::quitRequested, this, &DesktopApp::quit);
     connect(m_window.get(), &MainWindow::hiddenToTray, this, &DesktopApp::onWindowHiddenToTray);
+    seedGpuCharts();
 
     const bool trayNow = QSystemTrayIcon::isSystemTrayAvailable();
     if (trayNow)
@@ -108,6 +114,24 @@ void DesktopApp::start()
         m_trayRetry.start();
     }
     m_controller->start();
+}
+
+void DesktopApp::seedGpuCharts()
+{
+    // The GPU charts' hour and day start with the minutes earlier runs stored; read once, only if the file exists.
+    const QString path = EarningsStore::defaultPath(engineOptions().dataDir);
+    if (!QFile::exists(path))
+        return;
+    auto store = GpuHistoryStore::open(path);
+    if (!store) {
+        qCWarning(lcUi) << "GPU history:" << store.error();
+        return;
+    }
+    const auto minutes = (*store)->load(QDateTime::currentSecsSinceEpoch() - 24 * 3600);
+    if (minutes)
+        m_window->dashboardPage()->seedGpuHistory(*minutes);
+    else
+        qCWarning(lcUi) << "GPU history:" << minutes.error();
 }
 
 void DesktopApp::checkForTray()

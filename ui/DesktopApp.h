@@ -47,6 +47,7 @@ public Q_SLOTS:
 private:
     void start();
     void checkForTray();
+    void seedGpuCharts(); // GPU history of earlier runs into the dashboard
     void createTray();
     void onSettingsChanged(const cohort::SettingsValues &values, const QStringList &changedKeys);
     void onWindowHiddenToTray();
