@@ -81,6 +81,8 @@ SettingsDialog::SettingsDialog(Settings *settings, Autostart *autostart, QWidget
     desktopLayout->addWidget(m_startMinimized);
     desktopLayout->addWidget(withErrorLabel(m_startAtLogin, QStringLiteral("autostart")));
 
+    QWidget *scheduleBox = buildScheduleBox();
+
     auto *restartNote = new QLabel(tr("Changing the hub, the node name or the data folder restarts the engine."), this);
     restartNote->setWordWrap(true);
 
@@ -96,20 +98,70 @@ SettingsDialog::SettingsDialog(Settings *settings, Autostart *autostart, QWidget
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(networkBox);
     layout->addWidget(nodeBox);
+    layout->addWidget(scheduleBox);
     layout->addWidget(desktopBox);
     layout->addWidget(restartNote);
     layout->addWidget(withErrorLabel(new QWidget(this), QString())); // failures not tied to one field
     layout->addStretch(1);
     layout->addWidget(m_buttons);
 
-    for (QLineEdit *edit : {m_hubUrl, m_nodeName, m_dataDir})
+    for (QLineEdit *edit : {m_hubUrl, m_nodeName, m_dataDir, m_schedule})
         connect(edit, &QLineEdit::textChanged, this, &SettingsDialog::onFieldEdited);
-    for (QCheckBox *check : {m_startMinimized, m_startAtLogin})
+    for (QCheckBox *check : {m_startMinimized, m_startAtLogin, m_idleOnly, m_pauseOnBattery})
         connect(check, &QCheckBox::toggled, this, &SettingsDialog::onFieldEdited);
-    connect(m_downloadLimit, &QSpinBox::valueChanged, this, &SettingsDialog::onFieldEdited);
+    for (QSpinBox *spin : {m_downloadLimit, m_idleMinutes, m_gpuTempLimit, m_gpuPowerLimit, m_diskCap})
+        connect(spin, &QSpinBox::valueChanged, this, &SettingsDialog::onFieldEdited);
+    connect(m_idleOnly, &QCheckBox::toggled, m_idleMinutes, &QSpinBox::setEnabled);
 
     setMinimumWidth(520);
     load();
+}
+
+QWidget *SettingsDialog::buildScheduleBox()
+{
+    const auto spin = [this](const char *name, int min, int max, const QString &suffix, const QString &none) {
+        auto *box = new QSpinBox(this);
+        box->setObjectName(QLatin1String(name));
+        box->setRange(min, max);
+        box->setSuffix(suffix);
+        if (!none.isEmpty())
+            box->setSpecialValueText(none);
+        return box;
+    };
+    m_idleOnly = new QCheckBox(tr("Only when idle for"), this);
+    m_idleOnly->setToolTip(tr("Work only after this long without keyboard or mouse input, and stop as soon as you are back."));
+    m_idleOnly->setObjectName(QStringLiteral("idleOnlyCheck"));
+    m_idleMinutes = spin("idleMinutesSpin", 1, 240, tr(" minutes"), {});
+    m_pauseOnBattery = new QCheckBox(tr("Pause on battery power"), this);
+    m_pauseOnBattery->setObjectName(QStringLiteral("pauseOnBatteryCheck"));
+    m_schedule = new QLineEdit(this);
+    m_schedule->setObjectName(QStringLiteral("scheduleEdit"));
+    m_schedule->setPlaceholderText(tr("Any time, e.g. mon-fri 22:00-06:00; weekend 00:00-24:00"));
+    m_schedule->setToolTip(tr("Time windows when Cohort may work, separated by ';'. Days: mon … sun, ranges (mon-fri), "
+                              "daily, weekdays, weekend. A window ending before it starts runs past midnight."));
+    m_gpuTempLimit = spin("gpuTempLimitSpin", 0, 100, tr(" °C"), tr("No limit"));
+    m_gpuTempLimit->setToolTip(tr("At this GPU temperature Cohort slows down (half, then a quarter of the time); 8 °C above it, "
+                                  "it pauses. It speeds up again 5 °C below the limit."));
+    m_gpuPowerLimit = spin("gpuPowerLimitSpin", 0, 2000, tr(" W"), tr("No limit"));
+    m_gpuPowerLimit->setSingleStep(10);
+    m_diskCap = spin("diskCapSpin", 0, 1'000'000, tr(" GiB"), tr("No cap"));
+    m_diskCap->setToolTip(tr("The most space Cohort's data folder may use; at the cap it pauses and says so."));
+
+    auto *box = new QGroupBox(tr("When to work"), this);
+    auto *form = new QFormLayout(box);
+    auto *idleRow = new QWidget(this);
+    auto *idleLayout = new QHBoxLayout(idleRow);
+    idleLayout->setContentsMargins(0, 0, 0, 0);
+    idleLayout->addWidget(m_idleOnly);
+    idleLayout->addWidget(m_idleMinutes);
+    idleLayout->addStretch(1);
+    form->addRow(tr("Idle:"), withErrorLabel(idleRow, QStringLiteral("idleMinutes")));
+    form->addRow(tr("Schedule:"), withErrorLabel(m_schedule, QStringLiteral("schedule")));
+    form->addRow(tr("Battery:"), m_pauseOnBattery);
+    form->addRow(tr("GPU temperature limit:"), withErrorLabel(m_gpuTempLimit, QStringLiteral("gpuTempLimitC")));
+    form->addRow(tr("GPU power limit:"), withErrorLabel(m_gpuPowerLimit, QStringLiteral("gpuPowerLimitW")));
+    form->addRow(tr("Disk space cap:"), withErrorLabel(m_diskCap, QStringLiteral("diskCapGiB")));
+    return box;
 }
 
 QWidget *SettingsDialog::withErrorLabel(QWidget *field, const QString &key)
@@ -156,6 +208,16 @@ SettingsValues SettingsDialog::fieldValues() const
     v.nodeName = m_nodeName->text().trimmed();
     v.startMinimized = m_startMinimized->isChecked();
     v.downloadLimitKiBps = m_downloadLimit->value();
+    v.runOnlyWhenIdle = m_idleOnly->isChecked();
+    v.idleMinutes = m_idleMinutes->value();
+    v.pauseOnBattery = m_pauseOnBattery->isChecked();
+    v.schedule.clear();
+    for (const QString &window : m_schedule->text().split(QLatin1Char(';'), Qt::SkipEmptyParts))
+        if (!window.trimmed().isEmpty())
+            v.schedule.append(window.trimmed());
+    v.gpuTempLimitC = m_gpuTempLimit->value();
+    v.gpuPowerLimitW = m_gpuPowerLimit->value();
+    v.diskCapGiB = m_diskCap->value();
     return v;
 }
 
@@ -170,11 +232,7 @@ void SettingsDialog::load()
     m_loading = true;
     m_loadedValues = m_settings->values();
     m_loadedAutostart = m_autostart && m_autostart->isSupported() && m_autostart->isEnabled();
-    m_hubUrl->setText(m_loadedValues.hubUrl);
-    m_dataDir->setText(m_loadedValues.dataDir);
-    m_nodeName->setText(m_loadedValues.nodeName);
-    m_startMinimized->setChecked(m_loadedValues.startMinimized);
-    m_downloadLimit->setValue(m_loadedValues.downloadLimitKiBps);
+    setFields(m_loadedValues);
     m_startAtLogin->setChecked(m_loadedAutostart);
     m_loading = false;
     clearErrors();
@@ -215,15 +273,27 @@ bool SettingsDialog::apply()
     return ok;
 }
 
+void SettingsDialog::setFields(const SettingsValues &v)
+{
+    m_hubUrl->setText(v.hubUrl);
+    m_dataDir->setText(v.dataDir);
+    m_nodeName->setText(v.nodeName);
+    m_startMinimized->setChecked(v.startMinimized);
+    m_downloadLimit->setValue(v.downloadLimitKiBps);
+    m_idleOnly->setChecked(v.runOnlyWhenIdle);
+    m_idleMinutes->setValue(v.idleMinutes);
+    m_idleMinutes->setEnabled(v.runOnlyWhenIdle);
+    m_pauseOnBattery->setChecked(v.pauseOnBattery);
+    m_schedule->setText(v.schedule.join(QStringLiteral("; ")));
+    m_gpuTempLimit->setValue(v.gpuTempLimitC);
+    m_gpuPowerLimit->setValue(v.gpuPowerLimitW);
+    m_diskCap->setValue(v.diskCapGiB);
+}
+
 void SettingsDialog::restoreDefaults()
 {
     // Start-at-login is left alone: it is the system's setting, not one of ours.
-    const SettingsValues defaults = Settings::defaults();
-    m_hubUrl->setText(defaults.hubUrl);
-    m_dataDir->setText(defaults.dataDir);
-    m_nodeName->setText(defaults.nodeName);
-    m_startMinimized->setChecked(defaults.startMinimized);
-    m_downloadLimit->setValue(defaults.downloadLimitKiBps);
+    setFields(Settings::defaults());
 }
 
 void SettingsDialog::openAndRaise()

@@ -46,6 +46,8 @@ protected:
 private:
     QWidget *withErrorLabel(QWidget *field, const QString &key);
     void browseDataDir();
+    QWidget *buildScheduleBox();
+    void setFields(const SettingsValues &values);
     void onFieldEdited();
     void showErrors(const QList<SettingsError> &errors);
     void clearErrors();
@@ -58,6 +60,14 @@ private:
     QCheckBox *m_startMinimized = nullptr;
     QSpinBox *m_downloadLimit = nullptr;
     QCheckBox *m_startAtLogin = nullptr;
+    // When to work (the engine's scheduler)
+    QCheckBox *m_idleOnly = nullptr;
+    QSpinBox *m_idleMinutes = nullptr;
+    QCheckBox *m_pauseOnBattery = nullptr;
+    QLineEdit *m_schedule = nullptr;  // windows separated by ';'
+    QSpinBox *m_gpuTempLimit = nullptr;
+    QSpinBox *m_gpuPowerLimit = nullptr;
+    QSpinBox *m_diskCap = nullptr;
     QDialogButtonBox *m_buttons = nullptr;
     QHash<QString, InlineErrorLabel *> m_errorLabels;
     SettingsValues m_loadedValues;

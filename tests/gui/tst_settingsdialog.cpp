@@ -9,6 +9,7 @@
 #include <QDialogButtonBox>
 #include <QFile>
 #include <QLineEdit>
+#include <QSpinBox>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -127,6 +128,41 @@ private Q_SLOTS:
         QVERIFY(!m_dialog->isVisible());
         QCOMPARE(m_settings->values().hubUrl, QStringLiteral("http://127.0.0.1:8080"));
         QCOMPARE(m_settings->values().nodeName, QStringLiteral("render-box"));
+    }
+
+    // "When to work": the fields load, apply and persist; a bad schedule or temperature is refused next to its field.
+    void whenToWorkFields()
+    {
+        field<QCheckBox>("idleOnlyCheck")->setChecked(true);
+        QVERIFY(field<QSpinBox>("idleMinutesSpin")->isEnabled());
+        field<QSpinBox>("idleMinutesSpin")->setValue(15);
+        field<QLineEdit>("scheduleEdit")->setText(QStringLiteral("mon-fri 22:00-06:00; weekend 00:00-24:00"));
+        field<QSpinBox>("gpuTempLimitSpin")->setValue(82);
+        field<QSpinBox>("diskCapSpin")->setValue(40);
+        field<QCheckBox>("pauseOnBatteryCheck")->setChecked(false);
+        QVERIFY(m_dialog->applyButton()->isEnabled());
+        QTest::mouseClick(m_dialog->applyButton(), Qt::LeftButton);
+        const SettingsValues &v = m_settings->values();
+        QVERIFY(v.runOnlyWhenIdle);
+        QCOMPARE(v.idleMinutes, 15);
+        QCOMPARE(v.schedule, (QStringList{QStringLiteral("mon-fri 22:00-06:00"), QStringLiteral("weekend 00:00-24:00")}));
+        QCOMPARE(v.gpuTempLimitC, 82);
+        QCOMPARE(v.diskCapGiB, 40);
+        QVERIFY(!v.pauseOnBattery);
+        QCOMPARE(Settings(iniPath()).values(), v);
+
+        field<QLineEdit>("scheduleEdit")->setText(QStringLiteral("mon 9-5"));
+        field<QSpinBox>("gpuTempLimitSpin")->setValue(30);
+        QTest::mouseClick(m_dialog->applyButton(), Qt::LeftButton);
+        QVERIFY(m_dialog->errorLabel(QStringLiteral("schedule"))->isVisibleTo(m_dialog.get()));
+        QVERIFY(m_dialog->errorLabel(QStringLiteral("schedule"))->text().contains(QStringLiteral("mon 9-5")));
+        QVERIFY(m_dialog->errorLabel(QStringLiteral("gpuTempLimitC"))->isVisibleTo(m_dialog.get()));
+        QCOMPARE(m_settings->values().gpuTempLimitC, 82); // nothing saved
+
+        m_dialog->restoreDefaults();
+        QVERIFY(!field<QCheckBox>("idleOnlyCheck")->isChecked());
+        QVERIFY(field<QLineEdit>("scheduleEdit")->text().isEmpty());
+        QCOMPARE(field<QSpinBox>("gpuTempLimitSpin")->value(), 0);
     }
 
     void relativeDataDirIsRefusedInline()

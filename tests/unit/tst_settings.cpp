@@ -1,4 +1,7 @@
 #include "settings/Settings.h"
+#include "core/Scheduler.h"
+
+#include <functional>
 
 #include <QFile>
 #include <QSettings>
@@ -155,6 +158,55 @@ private Q_SLOTS:
         Settings s(path);
         QCOMPARE(s.versionOnDisk(), 1);
         QVERIFY(s.values().hubUrl.isEmpty());
+    }
+
+    // The scheduler's settings: stored, validated field by field, turned into the engine's policy; a hand-edited
+    // bad value falls back to its default alone.
+    void schedulingSettings()
+    {
+        const QString path = file(QStringLiteral("schedule.ini"));
+        Settings s(path);
+        SettingsValues v = s.values();
+        QVERIFY(v.pauseOnBattery && !v.runOnlyWhenIdle && v.schedule.isEmpty() && v.gpuTempLimitC == 0);
+        v.runOnlyWhenIdle = true;
+        v.idleMinutes = 10;
+        v.schedule = {QStringLiteral("mon-fri 22:00-06:00"), QStringLiteral("weekend 00:00-24:00")};
+        v.gpuTempLimitC = 80;
+        v.gpuPowerLimitW = 250;
+        v.diskCapGiB = 50;
+        QVERIFY(s.apply(v).isEmpty());
+        Settings reread(path);
+        QCOMPARE(reread.values(), v);
+        const SchedulerPolicy p = Settings::schedulerPolicy(reread.values());
+        QVERIFY(p.runOnlyWhenIdle);
+        QCOMPARE(p.idleAfterSeconds, 600);
+        QCOMPARE(p.schedule.size(), 2);
+        QCOMPARE(p.schedule[0].toText(), QStringLiteral("mon-fri 22:00-06:00"));
+        QCOMPARE(p.gpuTempLimitC, 80.0);
+        QCOMPARE(p.gpuPowerLimitW, 250.0);
+        QCOMPARE(p.diskCapBytes, 50LL << 30);
+
+        for (const auto &[key, edit] : std::initializer_list<std::pair<const char *, std::function<void(SettingsValues &)>>>{
+                 {"idleMinutes", [](SettingsValues &x) { x.idleMinutes = 0; }},
+                 {"schedule", [](SettingsValues &x) { x.schedule = {QStringLiteral("someday 25:00-26:00")}; }},
+                 {"gpuTempLimitC", [](SettingsValues &x) { x.gpuTempLimitC = 30; }},
+                 {"gpuPowerLimitW", [](SettingsValues &x) { x.gpuPowerLimitW = 5; }},
+                 {"diskCapGiB", [](SettingsValues &x) { x.diskCapGiB = -1; }}}) {
+            SettingsValues bad = v;
+            edit(bad);
+            QVERIFY2(hasErrorFor(Settings::validate(bad), QString::fromLatin1(key)), key);
+            QVERIFY(!s.apply(bad).isEmpty());
+        }
+        QCOMPARE(s.values(), v); // refused changes change nothing
+        {
+            QSettings edited(path, QSettings::IniFormat);
+            edited.setValue(QStringLiteral("schedule/windows"), QStringList{QStringLiteral("never o'clock")});
+            edited.setValue(QStringLiteral("limits/gpuTempLimitC"), QStringLiteral("hot"));
+        }
+        Settings fallback(path);
+        QVERIFY(fallback.values().schedule.isEmpty());
+        QCOMPARE(fallback.values().gpuTempLimitC, 0);
+        QCOMPARE(fallback.values().idleMinutes, 10); // the rest is kept
     }
 
     void invalidStoredValueFallsBackToDefault()
