@@ -15,6 +15,7 @@
 #include "ui/UiLogging.h"
 
 #include <QApplication>
+#include <QSessionManager>
 #include <QDateTime>
 #include <QFile>
 #include <QSystemTrayIcon>
@@ -93,6 +94,9 @@ void DesktopApp::start()
     // Logging out or `kill` sends SIGTERM: take the same clean path as Quit.
     m_termination = std::make_unique<TerminationSignals>();
     connect(m_termination.get(), &TerminationSignals::terminationRequested, this, &DesktopApp::quit);
+    // Logging out or shutting down through the desktop's session manager: the same clean stop, which writes the
+    // engine bundle first, so the work item in hand and the pause survive the reboot.
+    connect(qApp, &QGuiApplication::commitDataRequest, this, [this](QSessionManager &) { quit(); });
 
     m_window = std::make_unique<MainWindow>();
     bindWindowToEngine(m_window.get(), m_controller.get());
