@@ -308,6 +308,23 @@ Result Communicator::connect()
     }
 }
 
+Result Communicator::ensureRing()
+{
+    if (Result r = pumpMaster(0); !r)
+        return r;
+    if (!m_nextTopology && m_ring.empty()) {
+        // The last formation failed: the master forms a new ring as soon as it can. Never treat "no ring" as a
+        // ring of one.
+        Result r = waitFor([this] { return m_nextTopology.has_value(); }, QDeadlineTimer(m_options.beginTimeoutMs),
+                           "a new ring");
+        if (!r)
+            return r;
+    }
+    if (m_nextTopology)
+        return applyTopology();
+    return Result::success();
+}
+
 Result Communicator::updateTopology()
 {
     if (!m_master.valid())
@@ -315,8 +332,8 @@ Result Communicator::updateTopology()
     purgeInbox();
     if (Result r = pumpMaster(0); !r)
         return r;
-    if (m_nextTopology)
-        return applyTopology();
+    if (m_nextTopology || m_ring.empty())
+        return ensureRing();
     if (Result r = sendToMaster(encodeVote()); !r)
         return r;
     const uint64_t current = m_epoch;
@@ -513,12 +530,8 @@ Result Communicator::reduceF32(std::span<float> data, ReduceOp op, Quant quant, 
     if (!m_master.valid())
         return fail(Code::NotConnected, QStringLiteral("not connected"));
     purgeInbox();
-    if (Result r = pumpMaster(0); !r)
+    if (Result r = ensureRing(); !r)
         return r;
-    if (m_nextTopology) {
-        if (Result r = applyTopology(); !r)
-            return r;
-    }
     info->worldSize = worldSize();
     if (worldSize() <= 1)
         return Result::success(); // the sum (and mean) of one
@@ -539,8 +552,11 @@ Result Communicator::reduceF32(std::span<float> data, ReduceOp op, Quant quant, 
             return reply.has_value();
         },
         QDeadlineTimer(m_options.beginTimeoutMs), "the other peers to begin");
-    if (!r)
+    if (!r) {
+        if (r.code == Code::Timeout) // withdraw, so the master does not start the operation without us
+            (void)sendToMaster(encode(DoneMsg{tag, 0, true}));
         return r;
+    }
     if (reply->type == Type::Outcome)
         return fail(Code::Aborted, QStringLiteral("operation refused: %1").arg(parseOutcome(reply->payload)->reason));
     const CommenceMsg commence = *parseCommence(reply->payload);

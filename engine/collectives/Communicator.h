@@ -122,6 +122,8 @@ private:
     Result waitFor(const std::function<bool()> &condition, QDeadlineTimer deadline, const char *what);
     std::optional<Frame> take(Type type, const std::function<bool(const Frame &)> &match = {});
     void purgeInbox();
+    // Applies a pending Topology, or waits for one when this peer has no ring (after a failed formation).
+    Result ensureRing();
     // Links to the ring of m_nextTopology and waits for the master's verdict on it.
     Result applyTopology();
     Result acceptPredecessor(const TopologyMsg &topology, uint32_t predecessor, QDeadlineTimer deadline,

@@ -246,6 +246,7 @@ void Master::handleReady(Peer &peer, const ReadyMsg &msg)
 
 void Master::handleBegin(Peer &peer, const BeginMsg &msg)
 {
+    m_votes.erase(peer.id); // a peer that begins an operation is not waiting on a vote any more (it gave up on it)
     if (m_forming || votesOutstanding()) {
         send(peer, encode(OutcomeMsg{msg.tag, 0, true, QStringLiteral("the topology is changing; retry")}));
         return;
@@ -276,6 +277,14 @@ void Master::handleBegin(Peer &peer, const BeginMsg &msg)
 
 void Master::handleDone(Peer &peer, const DoneMsg &msg)
 {
+    if (msg.opId == 0) {
+        // The peer gave up waiting for the others to begin `tag`: it will not take part, so nobody can.
+        auto op = m_ops.find(msg.tag);
+        if (op != m_ops.end() && op->second.participants.count(peer.id) &&
+            abortOperation(msg.tag, QStringLiteral("peer %1 stopped waiting for the others").arg(peer.id)))
+            formRing(m_ring);
+        return;
+    }
     auto it = m_ops.find(msg.tag);
     if (it == m_ops.end() || it->second.opId != msg.opId)
         return; // already aborted: that peer has its Outcome (or gets it) from the abort
@@ -347,6 +356,21 @@ void Master::formRing(std::vector<uint32_t> members)
         return std::find(members.begin(), members.end(), id) == members.end();
     }));
     m_forming = std::move(formation);
+    // Members that never answer (alive but not calling their communicator) must not stall the group for ever.
+    const uint64_t epoch = topology.epoch;
+    QTimer::singleShot(m_options.formationTimeoutMs, this, [this, epoch] {
+        if (!m_forming || m_forming->epoch != epoch)
+            return;
+        std::vector<uint32_t> silent;
+        for (const uint32_t id : m_forming->members)
+            if (!m_forming->ready.count(id))
+                silent.push_back(id);
+        for (const uint32_t id : silent)
+            if (Peer *peer = peerById(id))
+                kick(*peer, QStringLiteral("did not answer ring formation %1 in time").arg(epoch));
+        if (m_forming && m_forming->epoch == epoch)
+            failFormation(QStringLiteral("ring formation %1 timed out").arg(epoch));
+    });
     const QByteArray frame = encode(topology);
     for (const uint32_t id : members)
         send(id, frame);

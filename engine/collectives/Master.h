@@ -12,7 +12,7 @@
 //   its successor and predecessor and answers Ready; when all are ready it sends Committed, and the epoch is in use.
 //   Ready{ok=false} or a member vanishing sends Failed to the rest, and a new formation follows.
 // Operations: every ring member sends Begin{tag, descriptor}; when all have, the master assigns an opId and sends
-//   Commence. Each then sends Done{aborted?}; when all are done, Outcome{ok}. A member vanishing, a Done{aborted} or
+//   Commence (a peer that gives up waiting sends Done{tag, opId 0, aborted}, which aborts the operation). Each then sends Done{aborted?}; when all are done, Outcome{ok}. A member vanishing, a Done{aborted} or
 //   mismatching descriptors abort the operation: Outcome{aborted} to every member that began it — exactly one
 //   Outcome per operation per peer — and, since the ring links may hold a half-sent block, a new ring is formed with
 //   whoever is left (a new epoch: fresh links).
@@ -40,6 +40,8 @@ struct MasterOptions {
     std::function<bool(const QByteArray &publicKey)> admit;
     int handshakeTimeoutMs = 10'000;
     int reformDelayMs = 100; // pause before a new formation after a failed one
+    // A ring member that has not answered a formation by then is disconnected (the others go on without it).
+    int formationTimeoutMs = 60'000;
 };
 
 class Master : public QObject {

@@ -26,7 +26,7 @@
 //   M2C Pending    u32 pendingPeers                 (peers waiting for a vote)
 //   C2M Begin      u64 tag, u64 count, u8 op, u8 dtype, u8 quant
 //   M2C Commence   u64 tag, u64 opId, u64 epoch
-//   C2M Done       u64 tag, u64 opId, u8 aborted
+//   C2M Done       u64 tag, u64 opId, u8 aborted    (opId 0: withdraw the Begin for tag; aborts that operation)
 //   M2C Outcome    u64 tag, u64 opId, u8 aborted, u16 n, n bytes UTF-8 reason   (exactly one per operation per peer;
 //                                                    opId 0: the Begin itself was refused)
 //

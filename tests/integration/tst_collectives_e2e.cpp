@@ -3,8 +3,8 @@
 //     within float rounding); counts not divisible by the world size.
 //   * uint8 / uint16 quantization: bit-identical across peers, within the bound documented in Communicator.h.
 //   * bf16 inputs: bit-identical, within bf16 rounding of the sum.
-//   * kill -9 of a random peer at a random moment, three times: the survivors notice within seconds, retry with the
-//     smaller ring and finish with identical results equal to the survivors' sum; each peer checks that a failed
+//   * kill -9 of a random peer shortly after it started an operation, ten times: the survivors notice within
+//     seconds, retry with the smaller ring and finish with identical results equal to the survivors' sum; each peer checks that a failed
 //     call left its input untouched (exit code 4 otherwise).
 //   * a peer whose key is not admitted, or that cannot prove its key, is refused.
 #include "CollectiveInputs.h"
@@ -277,7 +277,7 @@ private Q_SLOTS:
 
     void killedPeerMidAllReduce()
     {
-        const int world = 4, rounds = 3;
+        const int world = 4, rounds = 10;
         const size_t count = 2'000'003;
         int sawError = 0;
         for (int round = 0; round < rounds; ++round) {
@@ -293,9 +293,11 @@ private Q_SLOTS:
             for (Peer &peer : peers)
                 QVERIFY2(peer.process->waitForOutput(QStringLiteral("op 1 ok"), 30'000),
                          qPrintable(peer.process->output()));
-            // A random moment inside the next operations, a random victim.
+            // A random victim, at a random moment shortly after it started an operation (2..5).
             const int victim = int(QRandomGenerator::global()->bounded(world));
-            QThread::msleep(QRandomGenerator::global()->bounded(120u));
+            const int op = 2 + int(QRandomGenerator::global()->bounded(4));
+            QVERIFY(peers[size_t(victim)].process->waitForOutput(QStringLiteral("op %1 start").arg(op), 30'000));
+            QThread::msleep(QRandomGenerator::global()->bounded(40u));
             peers[size_t(victim)].process->process().kill();
             QElapsedTimer sinceKill;
             sinceKill.start();
@@ -307,8 +309,8 @@ private Q_SLOTS:
                 ChildProcess &p = *peers[size_t(i)].process;
                 QVERIFY2(p.waitForOutput(QStringLiteral("world 3"), 10'000), qPrintable(p.output()));
             }
-            qInfo("round %d: victim %d, every survivor in the smaller ring %lld ms after the kill", round, victim,
-                  sinceKill.elapsed());
+            qInfo("round %d: victim %d killed during op %d, every survivor in the smaller ring %lld ms later", round,
+                  victim, op, sinceKill.elapsed());
             QVERIFY(sinceKill.elapsed() < 10'000);
             std::optional<OpLine> reference;
             QByteArray referenceBytes;
@@ -320,6 +322,8 @@ private Q_SLOTS:
                 const QString output = peer.process->output();
                 if (output.contains(QStringLiteral(" error ")))
                     ++sawError;
+                if (qEnvironmentVariableIsSet("COHORT_TEST_VERBOSE"))
+                    qInfo().noquote() << "survivor" << i << output;
                 const auto last = lastOk(output);
                 QVERIFY(last);
                 QCOMPARE(last->op, 13);
@@ -354,7 +358,7 @@ private Q_SLOTS:
                 QVERIFY(std::fabs(double(got[k]) - exact[k]) <= 3 * 0x1p-24 * magnitude[k]);
         }
         qInfo("survivors that saw an aborted operation: %d of %d", sawError, rounds * (world - 1));
-        QVERIFY(sawError > 0);
+        QVERIFY(sawError >= rounds); // kills land inside operations: most survivors see the abort
     }
 
     void unadmittedPeersAreRefused()
