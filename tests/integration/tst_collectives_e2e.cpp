@@ -4,8 +4,8 @@
 //   * uint8 / uint16 quantization: bit-identical across peers, within the bound documented in Communicator.h.
 //   * bf16 inputs: bit-identical, within bf16 rounding of the sum.
 //   * kill -9 of a random peer shortly after it started an operation, ten times: the survivors notice within
-//     seconds, retry with the smaller ring and finish with identical results equal to the survivors' sum; each peer checks that a failed
-//     call left its input untouched (exit code 4 otherwise).
+//     seconds, retry with the smaller ring and finish with identical results equal to the survivors' sum; each peer
+//     checks that a failed call left its input untouched (exit code 4 otherwise).
 //   * a peer whose key is not admitted, or that cannot prove its key, is refused.
 #include "CollectiveInputs.h"
 #include "TestSupport.h"
