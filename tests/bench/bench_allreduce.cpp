@@ -57,7 +57,7 @@ std::vector<double> runCohort(int procs, int mib, int iters, const QString &quan
                                  QString::number(i + 1), QStringLiteral("--world"), QString::number(procs),
                                  QStringLiteral("--count"), QString::number(qint64(mib) * 1024 * 1024 / 4),
                                  QStringLiteral("--ops"), QString::number(ops), QStringLiteral("--quant"), quant,
-                                 QStringLiteral("--block"), block});
+                                 QStringLiteral("--block"), block, QStringLiteral("--bench")});
         peers.push_back(std::move(p));
     }
     // op -> the smallest call time over the peers (the one that began last).

@@ -5,7 +5,7 @@
 //       (only those may join); without it every key that answers the challenge may.
 //   cohort-collective-peer peer --master-port P --key FILE --seed S --world N --count C --ops K
 //                               [--quant none|u8|u16] [--dtype f32|bf16|f16] [--op sum|avg] [--ints] [--out FILE]
-//                               [--io-timeout MS] [--block ELEMENTS] [--bad-proof]
+//                               [--io-timeout MS] [--block ELEMENTS] [--bad-proof] [--bench]
 //       Joins, votes until the ring has N peers, then runs K all-reduces of `collectiveInput(S, op, C)`, retrying each
 //       after an abort with whoever is left; checks after every failure that its buffer still holds the input.
 //       Prints one line per event ("op 3 ok world 4 ring 1,2,3,4 hash ... ms ..."); writes the last result to FILE
@@ -109,6 +109,7 @@ int runPeer(const QStringList &args)
     opt("block", "262144");
     parser.addOption({QStringLiteral("ints"), QStringLiteral("integer-valued inputs")});
     parser.addOption({QStringLiteral("bad-proof"), QStringLiteral("answer the challenge with another key")});
+    parser.addOption({QStringLiteral("bench"), QStringLiteral("reuse the first input, no result hash (bench_allreduce)")});
     parser.process(args);
 
     CommunicatorOptions options;
@@ -134,6 +135,7 @@ int runPeer(const QStringList &args)
     const size_t count = parser.value(QStringLiteral("count")).toULongLong();
     const int ops = parser.value(QStringLiteral("ops")).toInt();
     const bool ints = parser.isSet(QStringLiteral("ints"));
+    const bool bench = parser.isSet(QStringLiteral("bench"));
     const QString quantName = parser.value(QStringLiteral("quant"));
     const Quant quant = quantName == QLatin1String("u8") ? Quant::U8 : quantName == QLatin1String("u16") ? Quant::U16
                                                                                                        : Quant::None;
@@ -168,7 +170,10 @@ int runPeer(const QStringList &args)
     std::vector<float> result;
     std::vector<uint16_t> result16;
     for (int k = 0; k < ops; ++k) {
-        const std::vector<float> input = cohort::test::collectiveInput(seed, k, count, ints);
+        static std::vector<float> benchInput;
+        if (bench && benchInput.empty())
+            benchInput = cohort::test::collectiveInput(seed, 0, count, ints);
+        const std::vector<float> input = bench ? benchInput : cohort::test::collectiveInput(seed, k, count, ints);
         std::vector<uint16_t> input16;
         if (dtype != DataType::F32) {
             input16.resize(count);
@@ -193,8 +198,9 @@ int runPeer(const QStringList &args)
                 QStringList ids;
                 for (const uint32_t id : comm.ringPeerIds())
                     ids << QString::number(id);
-                const uint64_t hash = dtype == DataType::F32 ? fnv1a(buffer.data(), buffer.size() * 4)
-                                                             : fnv1a(buffer16.data(), buffer16.size() * 2);
+                const uint64_t hash = bench                  ? 0
+                                      : dtype == DataType::F32 ? fnv1a(buffer.data(), buffer.size() * 4)
+                                                               : fnv1a(buffer16.data(), buffer16.size() * 2);
                 say(QStringLiteral("op %1 ok world %2 ring %3 hash %4 ms %5 attempts %6 tx %7 rx %8 begin %9 ring %10 "
                                    "outcome %11")
                         .arg(k)
