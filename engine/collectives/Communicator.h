@@ -21,7 +21,8 @@
 //     caller's buffer holds its input again, bit for bit (the ring works in it and restores it from a copy).
 //   * failures: a peer vanishing or a link breaking mid-operation makes the master abort it for everyone; the call
 //     returns Code::Aborted (retryable): call again, and the ring re-forms with the peers that are left first. With
-//     one peer left the operation completes at once (the sum of one), `ReduceInfo::worldSize` says 1.
+//     one peer left the operation completes at once (the sum of one), `ReduceInfo::worldSize` says 1. NaN or infinity
+//     with quantization: Code::InvalidArgument for the peer that holds them, Code::Aborted for the others.
 #include "collectives/Ring.h"
 #include "collectives/Socket.h"
 #include "collectives/Wire.h"

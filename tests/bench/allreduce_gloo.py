@@ -23,8 +23,9 @@ def worker(rank, world, port, mib, warmup, iters, threads, queue):
     g = torch.Generator().manual_seed(rank)
     data = torch.rand(count, generator=g, dtype=torch.float32) * 8 - 4
     times = []
+    work = torch.empty_like(data)
     for i in range(warmup + iters):
-        work = data.clone()
+        work.copy_(data)
         dist.barrier()
         t0 = time.perf_counter()
         dist.all_reduce(work, op=dist.ReduceOp.SUM)

@@ -6,6 +6,7 @@
 //   * kill -9 of a random peer shortly after it started an operation, ten times: the survivors notice within
 //     seconds, retry with the smaller ring and finish with identical results equal to the survivors' sum; each peer
 //     checks that a failed call left its input untouched (exit code 4 otherwise).
+//   * the last peer standing completes its calls alone (average of one = its input).
 //   * a peer whose key is not admitted, or that cannot prove its key, is refused.
 #include "CollectiveInputs.h"
 #include "TestSupport.h"
@@ -359,6 +360,33 @@ private Q_SLOTS:
         }
         qInfo("survivors that saw an aborted operation: %d of %d", sawError, rounds * (world - 1));
         QVERIFY(sawError >= rounds); // kills land inside operations: most survivors see the abort
+    }
+
+    void lastPeerStandingCompletesAlone()
+    {
+        // Two peers; one is killed mid-run: the other's calls complete with a world of one (its own values), never hang.
+        uint16_t port = 0;
+        auto master = startMaster(&port);
+        QVERIFY(master);
+        const size_t count = 1'000'001;
+        std::vector<Peer> peers;
+        for (int i = 0; i < 2; ++i)
+            peers.push_back(startPeer(port, uint64_t(i + 1),
+                                      {QStringLiteral("--world"), QStringLiteral("2"), QStringLiteral("--count"),
+                                       QString::number(count), QStringLiteral("--ops"), QStringLiteral("8"),
+                                       QStringLiteral("--op"), QStringLiteral("avg")}));
+        QVERIFY2(peers[1].process->waitForOutput(QStringLiteral("op 2 start"), 30'000), qPrintable(peers[1].process->output()));
+        peers[1].process->process().kill();
+        QVERIFY2(finish(peers[0], 30'000), qPrintable(peers[0].process->output()));
+        const auto last = lastOk(peers[0].process->output());
+        QVERIFY(last);
+        QCOMPARE(last->op, 7);
+        QCOMPARE(last->world, 1);
+        // The average of one is the input itself.
+        const auto input = cohort::test::collectiveInput(1, 7, count, false);
+        const QByteArray got = readAll(peers[0].out);
+        QCOMPARE(got.size(), qsizetype(count * 4));
+        QVERIFY(std::memcmp(got.constData(), input.data(), count * 4) == 0);
     }
 
     void unadmittedPeersAreRefused()
