@@ -2,7 +2,11 @@
 
 #include "ui/ActivityModel.h"
 
+#include <QApplication>
+#include <QClipboard>
+#include <QComboBox>
 #include <QHeaderView>
+#include <QSortFilterProxyModel>
 #include <QLabel>
 #include <QPushButton>
 #include <QHBoxLayout>
@@ -10,15 +14,44 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace cohort {
+
+namespace {
+// Rows at or above a severity, from one subsystem or all.
+class EventFilter final : public QSortFilterProxyModel {
+public:
+    using QSortFilterProxyModel::QSortFilterProxyModel;
+    void set(int minimumSeverity, const QString &subsystem)
+    {
+        m_minimum = minimumSeverity;
+        m_subsystem = subsystem;
+        invalidateFilter();
+    }
+
+protected:
+    bool filterAcceptsRow(int row, const QModelIndex &) const override
+    {
+        const EngineEvent &e = static_cast<const ActivityModel *>(sourceModel())->eventAt(row);
+        return int(e.severity) >= m_minimum && (m_subsystem.isEmpty() || e.category == m_subsystem);
+    }
+
+private:
+    int m_minimum = 0;
+    QString m_subsystem;
+};
+} // namespace
 
 ActivityPage::ActivityPage(QWidget *parent) : QWidget(parent)
 {
     m_model = new ActivityModel(ActivityModel::kDefaultCapacity, this);
+    m_filter = new EventFilter(this);
+    m_filter->setSourceModel(m_model);
 
     m_view = new QTableView(this);
     m_view->setObjectName(QStringLiteral("activityView"));
-    m_view->setModel(m_model);
+    m_view->setModel(m_filter);
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_view->setWordWrap(false);
     m_view->setAlternatingRowColors(true);
@@ -47,9 +80,31 @@ ActivityPage::ActivityPage(QWidget *parent) : QWidget(parent)
     auto *clearButton = new QPushButton(tr("Clear"), this);
     clearButton->setToolTip(tr("Empty this list; the engine keeps running"));
     connect(clearButton, &QPushButton::clicked, m_model, &ActivityModel::clear);
+    m_severityBox = new QComboBox(this);
+    m_severityBox->setObjectName(QStringLiteral("severityFilter"));
+    m_severityBox->addItems({tr("Everything"), tr("Warnings and errors"), tr("Errors only")});
+    m_severityBox->setAccessibleName(tr("Show events of this severity"));
+    m_subsystemBox = new QComboBox(this);
+    m_subsystemBox->setObjectName(QStringLiteral("subsystemFilter"));
+    m_subsystemBox->addItem(tr("All subsystems"), QString());
+    m_subsystemBox->setAccessibleName(tr("Show events of this subsystem"));
+    const auto refilter = [this] { setFilter(m_severityBox->currentIndex(), m_subsystemBox->currentData().toString()); };
+    connect(m_severityBox, &QComboBox::currentIndexChanged, this, refilter);
+    connect(m_subsystemBox, &QComboBox::currentIndexChanged, this, refilter);
+    auto *copyButton = new QPushButton(tr("Copy"), this);
+    copyButton->setToolTip(tr("Copy the selected events (or all shown) as text"));
+    connect(copyButton, &QPushButton::clicked, this, &ActivityPage::copyToClipboard);
+    auto *diagnosticsButton = new QPushButton(tr("Save diagnostics…"), this);
+    diagnosticsButton->setObjectName(QStringLiteral("saveDiagnosticsButton"));
+    diagnosticsButton->setToolTip(tr("A zip of events, status, settings and versions for a bug report; never your key"));
+    connect(diagnosticsButton, &QPushButton::clicked, this, &ActivityPage::saveDiagnosticsRequested);
     auto *caption = new QLabel(tr("What the engine has been doing, newest at the bottom."), this);
     auto *top = new QHBoxLayout;
     top->addWidget(caption, 1);
+    top->addWidget(m_severityBox);
+    top->addWidget(m_subsystemBox);
+    top->addWidget(copyButton);
+    top->addWidget(diagnosticsButton);
     top->addWidget(clearButton);
 
     auto *layout = new QVBoxLayout(this);
@@ -60,6 +115,57 @@ ActivityPage::ActivityPage(QWidget *parent) : QWidget(parent)
 void ActivityPage::appendEvent(const EngineEvent &event)
 {
     m_model->append(event);
+    updateSubsystems(event.category);
+}
+
+void ActivityPage::updateSubsystems(const QString &category)
+{
+    if (category.isEmpty() || m_subsystemBox->findData(category) >= 0)
+        return;
+    m_subsystemBox->addItem(category, category);
+}
+
+void ActivityPage::setFilter(int minimumSeverity, const QString &subsystem)
+{
+    static_cast<EventFilter *>(m_filter)->set(minimumSeverity, subsystem);
+    if (m_severityBox->currentIndex() != minimumSeverity)
+        m_severityBox->setCurrentIndex(minimumSeverity);
+    updateSubsystems(subsystem);
+    if (const int at = m_subsystemBox->findData(subsystem); at >= 0 && at != m_subsystemBox->currentIndex())
+        m_subsystemBox->setCurrentIndex(at);
+}
+
+int ActivityPage::visibleRowCount() const
+{
+    return m_filter->rowCount();
+}
+
+QString ActivityPage::visibleText(bool selectedOnly) const
+{
+    QStringList lines;
+    const QModelIndexList selected = m_view->selectionModel() ? m_view->selectionModel()->selectedRows() : QModelIndexList{};
+    for (int row = 0; row < m_filter->rowCount(); ++row) {
+        if (selectedOnly && !selected.isEmpty() &&
+            std::none_of(selected.begin(), selected.end(), [row](const QModelIndex &i) { return i.row() == row; }))
+            continue;
+        const EngineEvent &e = m_model->eventAt(m_filter->mapToSource(m_filter->index(row, 0)).row());
+        lines.append(e.time.toLocalTime().toString(Qt::ISODate) + QLatin1Char('\t') + EngineEvent::severityName(e.severity) +
+                     QLatin1Char('\t') + e.category + QLatin1Char('\t') + e.message);
+    }
+    return lines.join(QLatin1Char('\n'));
+}
+
+void ActivityPage::copyToClipboard()
+{
+    QApplication::clipboard()->setText(visibleText(true));
+}
+
+QList<EngineEvent> ActivityPage::allEvents() const
+{
+    QList<EngineEvent> events;
+    for (int row = 0; row < m_model->rowCount(); ++row)
+        events.append(m_model->eventAt(row));
+    return events;
 }
 
 } // namespace cohort

@@ -5,6 +5,8 @@
 
 #include <QWidget>
 
+class QComboBox;
+class QSortFilterProxyModel;
 class QTableView;
 
 namespace cohort {
@@ -19,12 +21,26 @@ public:
     ActivityModel *model() const { return m_model; }
     QTableView *view() const { return m_view; }
     bool isFollowingNewest() const { return m_followNewest; }
+    // Severity filter: 0 everything, 1 warnings and errors, 2 errors only. Subsystem: empty = all.
+    void setFilter(int minimumSeverity, const QString &subsystem);
+    int visibleRowCount() const;
+    QString visibleText(bool selectedOnly) const; // tab-separated lines, what Copy puts on the clipboard
+    QList<EngineEvent> allEvents() const;
 
 public Q_SLOTS:
     void appendEvent(const cohort::EngineEvent &event);
+    void copyToClipboard();
+
+Q_SIGNALS:
+    void saveDiagnosticsRequested();
 
 private:
+    void updateSubsystems(const QString &category);
+
     ActivityModel *m_model = nullptr;
+    QSortFilterProxyModel *m_filter = nullptr;
+    QComboBox *m_severityBox = nullptr;
+    QComboBox *m_subsystemBox = nullptr;
     QTableView *m_view = nullptr;
     bool m_followNewest = true;
 };

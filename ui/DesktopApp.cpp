@@ -2,6 +2,8 @@
 
 #include "core/Scheduler.h"
 
+#include "node/Diagnostics.h"
+#include "ui/ActivityPage.h"
 #include "platform/Autostart.h"
 #include "platform/TerminationSignals.h"
 #include "store/EarningsStore.h"
@@ -15,6 +17,10 @@
 #include "ui/UiLogging.h"
 
 #include <QApplication>
+#include <QDir>
+#include <QStandardPaths>
+#include <QMessageBox>
+#include <QFileDialog>
 #include <QSessionManager>
 #include <QDateTime>
 #include <QFile>
@@ -101,6 +107,7 @@ void DesktopApp::start()
     m_window = std::make_unique<MainWindow>();
     bindWindowToEngine(m_window.get(), m_controller.get());
     connect(m_window.get(), &MainWindow::settingsRequested, this, &DesktopApp::showSettings);
+    connect(m_window->activityPage(), &ActivityPage::saveDiagnosticsRequested, this, &DesktopApp::saveDiagnostics);
     connect(m_window.get(), &MainWindow::quitRequested, this, &DesktopApp::quit);
     connect(m_window.get(), &MainWindow::hiddenToTray, this, &DesktopApp::onWindowHiddenToTray);
     seedGpuCharts();
@@ -204,6 +211,30 @@ void DesktopApp::onSettingsChanged(const SettingsValues &, const QStringList &ch
         return;
     qCInfo(lcUi) << "engine settings changed:" << changedKeys;
     m_controller->reconfigure(engineOptions());
+}
+
+void DesktopApp::saveDiagnostics()
+{
+    const QString suggested = QDir(QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation))
+                                  .filePath(QStringLiteral("cohort-diagnostics-%1.zip")
+                                                .arg(QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmm"))));
+    const QString path = QFileDialog::getSaveFileName(m_window.get(), tr("Save diagnostics"), suggested, tr("Zip archives (*.zip)"));
+    if (path.isEmpty())
+        return;
+    DiagnosticsInput input;
+    input.events = m_window->activityPage()->allEvents();
+    input.snapshot = m_controller->snapshot().toJson();
+    input.settingsFile = m_settings->filePath();
+    input.dataDir = m_controller->options().dataDir;
+    const auto written = writeDiagnostics(path, input);
+    if (!written) {
+        QMessageBox::warning(m_window.get(), tr("Save diagnostics"), tr("The diagnostics were not saved: %1").arg(written.error()));
+        return;
+    }
+    qCInfo(lcUi) << "diagnostics saved to" << path << "(" << written->join(QStringLiteral(", ")) << ")";
+    QMessageBox::information(m_window.get(), tr("Save diagnostics"),
+                             tr("Saved %1.\nIt contains the recent events, the status, your settings and the names of the files in "
+                                "the data folder; never your node key.").arg(QDir::toNativeSeparators(path)));
 }
 
 void DesktopApp::quit()

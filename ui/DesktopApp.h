@@ -43,6 +43,7 @@ public:
 public Q_SLOTS:
     void quit();
     void showSettings();
+    void saveDiagnostics(); // asks where, then writes the diagnostics zip (engine/node/Diagnostics)
 
 private:
     void start();

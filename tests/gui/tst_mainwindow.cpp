@@ -17,6 +17,9 @@
 #include <QPushButton>
 #include <QScrollBar>
 #include <QSet>
+#include <QClipboard>
+#include <QComboBox>
+#include <QApplication>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTableWidget>
@@ -264,6 +267,38 @@ private Q_SLOTS:
             page->appendEvent(samples::event(EngineEvent::Severity::Info, QStringLiteral("hub"), QString::number(i)));
         QTRY_VERIFY(bar->maximum() > before);
         QTRY_COMPARE(bar->value(), bar->maximum());
+    }
+
+    void activityFiltersAndCopies()
+    {
+        ActivityPage page;
+        page.appendEvent(samples::event(EngineEvent::Severity::Info, QStringLiteral("lifecycle"), QStringLiteral("Started")));
+        page.appendEvent(samples::event(EngineEvent::Severity::Warning, QStringLiteral("checkpoint"), QStringLiteral("Slow relay")));
+        page.appendEvent(samples::event(EngineEvent::Severity::Error, QStringLiteral("checkpoint"), QStringLiteral("Disk full")));
+        page.appendEvent(samples::event(EngineEvent::Severity::Error, QStringLiteral("rollouts"), QStringLiteral("Refused")));
+        QCOMPARE(page.visibleRowCount(), 4);
+        auto *subsystems = page.findChild<QComboBox *>(QStringLiteral("subsystemFilter"));
+        QVERIFY(subsystems);
+        QCOMPARE(subsystems->count(), 4); // all + the three seen
+        page.setFilter(1, QString());
+        QCOMPARE(page.visibleRowCount(), 3);
+        page.setFilter(2, QString());
+        QCOMPARE(page.visibleRowCount(), 2);
+        page.setFilter(0, QStringLiteral("checkpoint"));
+        QCOMPARE(page.visibleRowCount(), 2);
+        QCOMPARE(subsystems->currentData().toString(), QStringLiteral("checkpoint"));
+        const QString text = page.visibleText(false);
+        QVERIFY(text.contains(EngineEvent::severityName(EngineEvent::Severity::Warning) + QStringLiteral("\tcheckpoint\tSlow relay")));
+        QVERIFY(text.contains(QStringLiteral("Disk full")));
+        QVERIFY(!text.contains(QStringLiteral("Refused")));
+        page.copyToClipboard();
+        QCOMPARE(QApplication::clipboard()->text(), text); // nothing selected: everything shown
+        page.setFilter(0, QString());
+        QCOMPARE(page.allEvents().size(), 4); // diagnostics get everything, whatever the filter
+        QVERIFY(page.findChild<QPushButton *>(QStringLiteral("saveDiagnosticsButton")));
+        QSignalSpy save(&page, &ActivityPage::saveDiagnosticsRequested);
+        page.findChild<QPushButton *>(QStringLiteral("saveDiagnosticsButton"))->click();
+        QCOMPARE(save.count(), 1);
     }
 
     void tasksPageListsTasksAndExplainsJoin()
