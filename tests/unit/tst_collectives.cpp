@@ -1,7 +1,9 @@
 // engine/collectives without processes: the frame codec (truncated, oversized, unknown and misplaced types, every
 // message round trip), the ring schedule for every world size 2..8 (chunks, ownership, and a symbolic run proving
 // every rank ends with every contribution), bf16/f16 conversion, and the master refusing connections that break the
-// wire format or cannot answer its challenge; the vectorized quantization equal to engine/quant bit for bit.
+// wire format or cannot answer its challenge; the vectorized quantization equal to engine/quant bit for bit; peers
+// that disagree on an operation both get an abort (inputs untouched), then go on.
+#include "collectives/Communicator.h"
 #include "collectives/FastQuant.h"
 #include "collectives/HalfFloat.h"
 #include "collectives/Master.h"
@@ -19,6 +21,7 @@
 #include <cstring>
 #include <random>
 #include <set>
+#include <thread>
 
 using namespace cohort::collectives;
 
@@ -403,6 +406,54 @@ private Q_SLOTS:
         QCOMPARE(fastquant::computeParams<uint8_t>(v).status, cohort::quant::Status::NonFinite);
         v[n / 2] = std::numeric_limits<float>::quiet_NaN();
         QCOMPARE(fastquant::computeParams<uint16_t>(v).status, cohort::quant::Status::NonFinite);
+    }
+
+    void mismatchedOperationsAbortForEveryone()
+    {
+        // Two communicators in threads against an in-process master: a count mismatch aborts the operation for both
+        // (never a hang) and leaves both inputs untouched; the next matching call succeeds.
+        MasterInThread master;
+        QVERIFY(master.port != 0);
+        auto run = [&](uint64_t seed, std::vector<std::pair<size_t, float>> calls, std::vector<Code> *codes,
+                       std::vector<std::vector<float>> *results) {
+            CommunicatorOptions options;
+            options.masterPort = master.port;
+            options.secretKey = cohort::ed25519::generate().secretKey;
+            options.bindAddress = QHostAddress(QHostAddress::LocalHost);
+            options.controlTimeoutMs = 5000;
+            options.beginTimeoutMs = 5000;
+            Communicator comm(options);
+            Result r = comm.connect();
+            for (int i = 0; r && comm.worldSize() < 2 && i < 50; ++i)
+                r = comm.updateTopology();
+            if (!r || comm.worldSize() != 2) {
+                codes->push_back(Code::NotConnected);
+                return;
+            }
+            uint64_t tag = 0;
+            for (const auto &[count, value] : calls) {
+                std::vector<float> data(count, value + float(seed));
+                const std::vector<float> before = data;
+                const Result result = comm.allReduce(data, ReduceOp::Sum, Quant::None, tag++);
+                codes->push_back(result.code);
+                results->push_back(result ? data : (data == before ? std::vector<float>{} : data));
+            }
+        };
+        std::vector<Code> codesA, codesB;
+        std::vector<std::vector<float>> resultsA, resultsB;
+        std::thread a(run, 1, std::vector<std::pair<size_t, float>>{{1000, 1.0f}, {10, 2.0f}}, &codesA, &resultsA);
+        std::thread b(run, 2, std::vector<std::pair<size_t, float>>{{999, 1.0f}, {10, 2.0f}}, &codesB, &resultsB);
+        a.join();
+        b.join();
+        QCOMPARE(codesA.size(), size_t(2));
+        QCOMPARE(codesB.size(), size_t(2));
+        QCOMPARE(codesA[0], Code::Aborted);
+        QCOMPARE(codesB[0], Code::Aborted);
+        QVERIFY(resultsA[0].empty() && resultsB[0].empty()); // inputs restored
+        QCOMPARE(codesA[1], Code::Ok);
+        QCOMPARE(codesB[1], Code::Ok);
+        QCOMPARE(resultsA[1], std::vector<float>(10, 7.0f)); // (2 + 1) + (2 + 2)
+        QCOMPARE(resultsB[1], resultsA[1]);
     }
 
     void masterClosesBrokenConnections()
