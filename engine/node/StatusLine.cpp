@@ -22,6 +22,16 @@ QString statusLine(const EngineSnapshot &s, qint64 elapsedSeconds)
         line += QStringLiteral(" | CPU %1%").arg(s.system.cpuPercent, 0, 'f', 0);
     if (s.system.memTotalBytes > 0)
         line += QStringLiteral(" | RAM %1/%2").arg(humanBytes(s.system.memUsedBytes), humanBytes(s.system.memTotalBytes));
+    for (const GpuSample &g : s.gpus) { // "GPU0 87% 71°C 350 W"; what NVML could not read is left out
+        QStringList parts;
+        if (g.utilizationPercent)
+            parts << QStringLiteral("%1%").arg(*g.utilizationPercent);
+        if (g.temperatureC)
+            parts << QStringLiteral("%1°C").arg(*g.temperatureC);
+        if (g.powerW)
+            parts << QStringLiteral("%1 W").arg(*g.powerW, 0, 'f', 0);
+        line += QStringLiteral(" | GPU%1 %2").arg(g.index).arg(parts.isEmpty() ? QStringLiteral("?") : parts.join(QLatin1Char(' ')));
+    }
     if (!s.tasks.isEmpty())
         line += QStringLiteral(" | %1 tasks").arg(s.tasks.size());
     if (!s.nodeId.isEmpty())

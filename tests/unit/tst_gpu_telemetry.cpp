@@ -2,6 +2,7 @@
 // tests/support/fakenvml (values from a JSON file), GpuHistory averages, GpuHistoryStore keeps minutes in SQLite.
 #include "core/GpuHistory.h"
 #include "node/GpuTelemetry.h"
+#include "node/StatusLine.h"
 #include "platform/Nvml.h"
 #include "store/GpuHistoryStore.h"
 
@@ -445,6 +446,11 @@ private Q_SLOTS:
         QCOMPARE(a[QStringLiteral("memory_clock_mhz")].toInt(), 10501);
         QCOMPARE(a[QStringLiteral("fan_percent")].toInt(), 65);
         QCOMPARE(json[QStringLiteral("gpu_telemetry_note")].toString(), QStringLiteral("note"));
+
+        // cohortd's progress line too.
+        s.gpus[1].temperatureC.reset();
+        const QString line = statusLine(s, 5);
+        QVERIFY2(line.contains(QStringLiteral(" | GPU0 87% 71°C 350 W | GPU1 87% 120 W")), qPrintable(line));
     }
 };
 
