@@ -42,6 +42,7 @@ void bindTrayToEngine(TrayIcon *tray, EngineController *controller)
     QObject::connect(tray, &TrayIcon::resumeRequested, controller, &EngineController::resume);
     QObject::connect(tray, &TrayIcon::pauseAfterStepRequested, controller, &EngineController::pauseAfterStep);
     QObject::connect(tray, &TrayIcon::snoozeRequested, controller, &EngineController::snooze);
+    QObject::connect(controller, &EngineController::earningsChanged, tray, &TrayIcon::showEarnings);
     if (controller->snapshot().sequence > 0)
         tray->showSnapshot(controller->snapshot());
 }

@@ -3,7 +3,10 @@
 #include "ui/StateIcons.h"
 
 #include <QAction>
+#include <QDateTime>
 #include <QMenu>
+
+#include <algorithm>
 
 namespace cohort {
 
@@ -21,8 +24,16 @@ TrayIcon::TrayIcon(QObject *parent) : QObject(parent), m_menu(std::make_unique<Q
     connect(m_pauseAction, &QAction::triggered, this, &TrayIcon::onPauseActionTriggered);
     m_pauseAfterStepAction = m_menu->addAction(tr("Pause after this batch"));
     connect(m_pauseAfterStepAction, &QAction::triggered, this, &TrayIcon::pauseAfterStepRequested);
-    m_snoozeAction = m_menu->addAction(tr("Snooze for 1 hour"));
-    connect(m_snoozeAction, &QAction::triggered, this, [this] { Q_EMIT snoozeRequested(3600); });
+    // Snooze: 15 minutes, an hour, or until tomorrow morning (07:00 local time).
+    m_snoozeMenu = std::make_unique<QMenu>(tr("Snooze"));
+    m_snoozeAction = m_menu->addMenu(m_snoozeMenu.get());
+    connect(m_snoozeMenu->addAction(tr("For 15 minutes")), &QAction::triggered, this, [this] { Q_EMIT snoozeRequested(15 * 60); });
+    connect(m_snoozeMenu->addAction(tr("For 1 hour")), &QAction::triggered, this, [this] { Q_EMIT snoozeRequested(3600); });
+    connect(m_snoozeMenu->addAction(tr("Until tomorrow")), &QAction::triggered, this, [this] {
+        const QDateTime now = QDateTime::currentDateTime();
+        const QDateTime morning(now.date().addDays(1), QTime(7, 0));
+        Q_EMIT snoozeRequested(int(std::max<qint64>(60, now.secsTo(morning))));
+    });
     QAction *settings = m_menu->addAction(tr("Settings…"));
     connect(settings, &QAction::triggered, this, &TrayIcon::settingsRequested);
     m_menu->addSeparator();
@@ -43,13 +54,26 @@ TrayIcon::~TrayIcon()
 
 QString TrayIcon::toolTipFor(const EngineSnapshot &snapshot)
 {
+    return toolTipFor(snapshot, -1);
+}
+
+QString TrayIcon::toolTipFor(const EngineSnapshot &snapshot, double creditsToday)
+{
     const QString head = tr("Cohort — %1").arg(nodeStateTitle(snapshot.state));
-    if (snapshot.why.isEmpty())
-        return head;
-    QString text = head + QStringLiteral(": ") + snapshot.why;
+    // The earnings go first in what may be cut: the state and its reason matter more.
+    const QString earnings = creditsToday >= 0 ? tr(" · today %1 credits").arg(creditsToday, 0, 'f', 2) : QString();
+    QString text = snapshot.why.isEmpty() ? head : head + QStringLiteral(": ") + snapshot.why;
+    if (text.size() + earnings.size() <= kMaxToolTipLength)
+        return text + earnings;
     if (text.size() > kMaxToolTipLength)
         text = text.left(kMaxToolTipLength - 1).trimmed() + QChar(0x2026); // …
     return text;
+}
+
+void TrayIcon::showEarnings(const EarningsReport &report)
+{
+    m_creditsToday = report.today.pending + report.today.confirmed;
+    showSnapshot(m_lastSnapshot);
 }
 
 void TrayIcon::show()
@@ -85,7 +109,8 @@ void TrayIcon::showSnapshot(const EngineSnapshot &snapshot)
         m_iconPath = path;
         m_tray->setIcon(QIcon(path));
     }
-    const QString tip = toolTipFor(snapshot);
+    m_lastSnapshot = snapshot;
+    const QString tip = toolTipFor(snapshot, m_creditsToday);
     if (tip != m_tray->toolTip())
         m_tray->setToolTip(tip);
 

@@ -1,6 +1,7 @@
 #pragma once
 // The notification-area icon: one picture per node state, a tooltip with the state and its reason,
 // and a small menu. It only shows and asks; DesktopApp decides what the requests do.
+#include "core/EarningsReport.h"
 #include "core/EngineSnapshot.h"
 
 #include <QObject>
@@ -32,8 +33,12 @@ public:
     QAction *pauseAfterStepAction() const { return m_pauseAfterStepAction; }
     QAction *snoozeAction() const { return m_snoozeAction; }
 
+    // "Cohort — Working: task arith-rl · today 1.25 credits". Shortened to what every platform can show.
+    static QString toolTipFor(const EngineSnapshot &snapshot, double creditsToday);
+
 public Q_SLOTS:
     void showSnapshot(const cohort::EngineSnapshot &snapshot);
+    void showEarnings(const cohort::EarningsReport &report); // today's credits (pending + confirmed) in the tooltip
 
 Q_SIGNALS:
     void openRequested();
@@ -52,9 +57,12 @@ private:
     QSystemTrayIcon *m_tray = nullptr;
     QAction *m_pauseAction = nullptr;
     QAction *m_pauseAfterStepAction = nullptr; // "Pause after this batch": no work lost
-    QAction *m_snoozeAction = nullptr;
+    QAction *m_snoozeAction = nullptr;           // the Snooze submenu's entry
+    std::unique_ptr<QMenu> m_snoozeMenu;
     QString m_iconPath;
     bool m_userPaused = false;
+    double m_creditsToday = -1; // -1: not known yet
+    EngineSnapshot m_lastSnapshot;
 };
 
 } // namespace cohort

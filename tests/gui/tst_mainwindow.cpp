@@ -201,9 +201,21 @@ private Q_SLOTS:
         tray.showSnapshot(working);
         QVERIFY(!tray.pauseAfterStepAction()->isEnabled()); // already asked: said, not offered twice
         QSignalSpy snoozes(&tray, &TrayIcon::snoozeRequested);
-        tray.snoozeAction()->trigger();
-        QCOMPARE(snoozes.count(), 1);
-        QCOMPARE(snoozes.first().first().toInt(), 3600);
+        const QList<QAction *> snoozeChoices = tray.snoozeAction()->menu()->actions();
+        QCOMPARE(snoozeChoices.size(), 3);
+        for (QAction *choice : snoozeChoices)
+            choice->trigger();
+        QCOMPARE(snoozes.count(), 3);
+        QCOMPARE(snoozes[0].first().toInt(), 15 * 60);
+        QCOMPARE(snoozes[1].first().toInt(), 3600);
+        const int untilTomorrow = snoozes[2].first().toInt();
+        QVERIFY2(untilTomorrow >= 7 * 3600 && untilTomorrow <= 31 * 3600 + 60, qPrintable(QString::number(untilTomorrow))); // 07:00 tomorrow
+        // Today's credits join the tooltip once the ledger has answered.
+        EarningsReport report;
+        report.today.pending = 1.0;
+        report.today.confirmed = 0.25;
+        tray.showEarnings(report);
+        QVERIFY2(tray.toolTip().endsWith(QStringLiteral(" · today 1.25 credits")), qPrintable(tray.toolTip()));
         // Snoozed: the one action is Resume (which ends the snooze).
         EngineSnapshot snoozed = samples::snapshot(NodeState::Paused, QStringLiteral("snoozed"));
         snoozed.pauseReasons = {PauseReason::Snoozed};
