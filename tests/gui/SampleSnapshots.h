@@ -4,6 +4,8 @@
 #include "core/EngineEvent.h"
 #include "core/EngineSnapshot.h"
 
+#include <cmath>
+
 namespace cohort::samples {
 
 inline TaskInfo task(const QString &id, const QString &kind, const QString &title, double rate)
@@ -49,6 +51,35 @@ inline EngineSnapshot snapshot(NodeState state, const QString &why)
     s.system.processRssBytes = qint64(180) * 1024 * 1024;
     s.tasks = {task(QStringLiteral("arith-rl"), QStringLiteral("rl"), QStringLiteral("Arithmetic reasoning (RL)"), 1.5),
                task(QStringLiteral("sort-diloco"), QStringLiteral("diloco"), QStringLiteral("Sorting model (DiLoCo)"), 0.2)};
+    return s;
+}
+
+// Two GPUs `second` seconds into some work: values that wander, so charts have a shape. The second GPU's fan is
+// not supported (as on many data-centre cards).
+inline EngineSnapshot withGpus(EngineSnapshot s, int second)
+{
+    s.takenAt = QDateTime::fromSecsSinceEpoch(1'800'000'000 + second, Qt::UTC);
+    for (int i = 0; i < 2; ++i) {
+        const double wave = std::sin((second + 97 * i) / 40.0);
+        GpuSample g;
+        g.index = i;
+        g.name = i == 0 ? QStringLiteral("NVIDIA GeForce RTX 4090") : QStringLiteral("NVIDIA RTX A4000");
+        g.uuid = i == 0 ? QStringLiteral("GPU-5f1c0a2e-8d7b-4c39-a1e4-2b9f60d3c871") : QStringLiteral("GPU-0b7e44d2-1c55-4f0e-9a63-7d2c8e19f405");
+        g.utilizationPercent = int(80 + 15 * wave);
+        g.memoryUtilizationPercent = int(35 + 10 * wave);
+        g.memoryTotalBytes = (i == 0 ? 24LL : 16LL) << 30;
+        g.memoryUsedBytes = qint64(double(*g.memoryTotalBytes) * (0.55 + 0.05 * wave));
+        g.temperatureC = int(64 + 6 * wave + second / 60);
+        g.powerW = (i == 0 ? 330 : 120) + (i == 0 ? 60 : 15) * wave;
+        g.powerLimitW = i == 0 ? 450 : 140;
+        g.smClockMHz = int(2400 + 120 * wave);
+        g.memoryClockMHz = i == 0 ? 10501 : 7001;
+        if (i == 0)
+            g.fanPercent = int(55 + 10 * wave);
+        else
+            g.notes = {QStringLiteral("fan: Not Supported")};
+        s.gpus.append(g);
+    }
     return s;
 }
 

@@ -4,6 +4,7 @@
 #include "platform/Autostart.h"
 #include "settings/Settings.h"
 #include "ui/EarningsPage.h"
+#include "ui/DashboardPage.h"
 #include "ui/InlineErrorLabel.h"
 #include "ui/MainWindow.h"
 #include "ui/SettingsDialog.h"
@@ -98,6 +99,12 @@ int main(int argc, char *argv[])
     window.showPage(MainWindow::DashboardPageIndex);
     window.showSnapshot(samples::userPaused());
     ok &= save(window, out + QStringLiteral("/cohort-dashboard-paused.png"));
+    // Ten minutes of two GPUs: the dashboard's GPU cards and their 5-minute charts.
+    const EngineSnapshot working = samples::snapshot(NodeState::Working, QStringLiteral("Generating rollouts for Arithmetic reasoning (RL)"));
+    for (int second = 0; second < 600; ++second)
+        window.showSnapshot(samples::withGpus(working, second));
+    ok &= save(window, out + QStringLiteral("/cohort-dashboard-working.png"));
+    ok &= save(*window.dashboardPage()->findChild<QWidget *>(QStringLiteral("gpuSection")), out + QStringLiteral("/cohort-dashboard-gpus.png"));
 
     QTemporaryDir dir;
     qputenv("COHORT_AUTOSTART_DIR", dir.filePath(QStringLiteral("autostart")).toLocal8Bit());
