@@ -17,6 +17,8 @@
 #include "ui/UiLogging.h"
 
 #include <QApplication>
+#include <QLocale>
+#include <QTranslator>
 #include <QDir>
 #include <QStandardPaths>
 #include <QMessageBox>
@@ -94,6 +96,11 @@ int DesktopApp::run()
 
 void DesktopApp::start()
 {
+    // The system language's translation, when one is shipped (ui/translations); otherwise English as written.
+    auto *translator = new QTranslator(this);
+    if (translator->load(QLocale(), QStringLiteral("cohort"), QStringLiteral("_"), QStringLiteral(":/i18n")))
+        QCoreApplication::installTranslator(translator);
+
     // Quitting always goes through quit() so the engine can stop first; never as a side effect of
     // the last window closing.
     QApplication::setQuitOnLastWindowClosed(false);

@@ -21,6 +21,7 @@
 #include <QComboBox>
 #include <QApplication>
 #include <QSignalSpy>
+#include <QTranslator>
 #include <QTableView>
 #include <QTableWidget>
 #include <QtTest>
@@ -279,6 +280,16 @@ private Q_SLOTS:
             page->appendEvent(samples::event(EngineEvent::Severity::Info, QStringLiteral("hub"), QString::number(i)));
         QTRY_VERIFY(bar->maximum() > before);
         QTRY_COMPARE(bar->value(), bar->maximum());
+    }
+
+    // i18n scaffolding: the compiled translations are embedded and load.
+    void translationsAreEmbedded()
+    {
+        for (const char *language : {"de", "fr"}) {
+            QTranslator translator;
+            QVERIFY2(translator.load(QStringLiteral(":/i18n/cohort_") + QLatin1String(language)), language);
+            QCOMPARE(translator.language().left(2), QString::fromLatin1(language));
+        }
     }
 
     void activityFiltersAndCopies()

@@ -1,0 +1,975 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="de_DE">
+<context>
+    <name>cohort::ActivityModel</name>
+    <message>
+        <source>Info</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Warning</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Severity</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Category</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Message</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>cohort::ActivityPage</name>
+    <message>
+        <source>Clear</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Empty this list; the engine keeps running</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Everything</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Warnings and errors</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Errors only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show events of this severity</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>All subsystems</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show events of this subsystem</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copy the selected events (or all shown) as text</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save diagnostics…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A zip of events, status, settings and versions for a bug report; never your key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What the engine has been doing, newest at the bottom.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>cohort::DashboardPage</name>
+    <message>
+        <source>This node</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Node ID</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Hub</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Registered</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Last heartbeat</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Joined task</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rollouts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Last problem</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This computer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compute device</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CPU use</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Memory in use</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Used by Cohort</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPUs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Last 5 minutes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Last hour</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Last 24 hours</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPU chart range</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Let this computer work again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop working until you resume; nothing is lost</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> (1 failure since)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> (%1 failures since)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>detecting…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>1 GPU: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 GPUs: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>1 batch accepted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 batches accepted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>, %1 rejected</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>, %1 tokens generated</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> (%1 tokens/s)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>; last batch scored %1 of 100 with version %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>; 1 batch waiting to be sent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>; %1 batches waiting to be sent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>; last rejection: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>version %1, verified</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>downloading version %1: %2% of %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> at %1/s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>, %1 s left</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source> (%n relay(s))</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>; download of version %1 paused at %2%</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>; download failed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>cohort::DesktopApp</name>
+    <message>
+        <source>Cohort is still running</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>It keeps working in the notification area. Use Quit in its menu to stop it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save diagnostics</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Zip archives (*.zip)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The diagnostics were not saved: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Saved %1.
+It contains the recent events, the status, your settings and the names of the files in the data folder; never your node key.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>cohort::EarningsChart</name>
+    <message>
+        <source>Confirmed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pending</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>credits</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 / hour</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>cohort::EarningsPage</name>
+    <message>
+        <source>Last 24 hours</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Last 7 days</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Last 30 days</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export CSV…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save the hourly history as a spreadsheet file (times in UTC)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pending</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Confirmed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Refused</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Pending&lt;/b&gt; is work you have reported that the hub has not checked yet. &lt;b&gt;Confirmed&lt;/b&gt; is work the hub has verified and credited to this node. &lt;b&gt;Refused&lt;/b&gt; was accepted at first, then failed verification.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No earnings yet — earnings appear here once your machine&apos;s work is verified by the hub.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Task</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Batches</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Today %1 · 7 days %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Last updated %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The hub cannot be reached right now. These are the figures saved on this computer; they update when the hub answers again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export earnings</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Saved %n hour(s) of history to %1</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Could not save %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>cohort::GpuCard</name>
+    <message>
+        <source>% · °C</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>W</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Utilization %</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>VRAM %</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Temperature °C</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Power W</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1% busy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>utilization %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 °C</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>temperature %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>VRAM %1 of %2%3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>VRAM %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 W of %2 W</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 W</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>power %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>clocks: SM %1, memory %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 MHz</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>fan %1%</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not read: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPU %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPU %1: %2 (%3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>hours ago</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>minutes ago</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>cohort::MainWindow</name>
+    <message>
+        <source>Cohort</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Dashboard</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tasks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Earnings</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Activity</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Settings…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Cohort</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Main</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Resume</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Pause</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>cohort::SettingsDialog</name>
+    <message>
+        <source>Cohort Settings</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Empty: run a local network on this computer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The address of the hub that hands out work, e.g. https://hub.example.org.
+Leave it empty to try Cohort with a small network that runs on this computer.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>How this computer is shown to the hub&apos;s operator. Empty: the computer&apos;s name.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Where the node keeps its identity key, downloaded models and history.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> KiB/s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No limit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The most bandwidth model downloads may use. 0: no limit.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Start minimized to the notification area</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Start Cohort when I log in</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Starting at login is not available on this system.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Managed by the system: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Network</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Hub address:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Download limit:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This node</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Node name:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Data folder:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Desktop</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Changing the hub, the node name or the data folder restarts the engine.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Only when idle for</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Work only after this long without keyboard or mouse input, and stop as soon as you are back.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> minutes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pause on battery power</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Any time, e.g. mon-fri 22:00-06:00; weekend 00:00-24:00</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Time windows when Cohort may work, separated by &apos;;&apos;. Days: mon … sun, ranges (mon-fri), daily, weekdays, weekend. A window ending before it starts runs past midnight.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> °C</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>At this GPU temperature Cohort slows down (half, then a quarter of the time); 8 °C above it, it pauses. It speeds up again 5 °C below the limit.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> W</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> GiB</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No cap</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The most space Cohort&apos;s data folder may use; at the cap it pauses and says so.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>When to work</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Idle:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Schedule:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Battery:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPU temperature limit:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPU power limit:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Disk space cap:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>There is no notification area right now, so the window opens at start even when this is ticked.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose the data folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>cohort::TasksPage</name>
+    <message>
+        <source>Tasks offered by the hub. Pick one to lend this computer to it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Task</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reward</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Needs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Join</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Leave</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Joined</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not part of any task yet.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Joined: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Waiting for the hub&apos;s list of tasks…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Select a task to read what it does.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Needs: %1. Reward: %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Joining %1 tasks is coming in a later version. This version connects to the hub, shows its tasks and reports your computer&apos;s state; it does not run task work yet.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>cohort::TrayIcon</name>
+    <message>
+        <source>Open Cohort</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pause after this batch</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Snooze</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>For 15 minutes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>For 1 hour</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Until tomorrow</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Settings…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Quit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cohort — %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> · today %1 credits</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Pause now (drops %n s of work in hand)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Pausing after this batch…</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>cohort::display</name>
+    <message>
+        <source>measuring…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 of 1 core</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 of %2 cores</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 of %2 (%3%)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>never</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Local network (embedded)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Local network (embedded) at %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not connected yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>RL rollouts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>DiLoCo training</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>RL</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>DiLoCo</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>credits</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 %2 / verified step</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 %2 / 1k verified tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>1+ CPU core</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1+ CPU cores</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 RAM</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPU (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no GPU needed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 disk</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>1+ core</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1+ cores</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPU %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+</TS>
