@@ -221,10 +221,19 @@ void DashboardPage::showGpus(const QList<GpuSample> &gpus, qint64 now)
         m_gpuCards.append(card);
     }
     const GpuHistoryRange range = gpuRange();
+    // Charts are refilled only while they can be seen (the window often lives in the tray); showEvent catches up.
+    const bool drawCharts = isVisible();
     for (qsizetype i = 0; i < gpus.size(); ++i) {
         m_gpuCards[i]->showSample(gpus[i]);
-        m_gpuCards[i]->showHistory(m_gpuHistory.points(GpuHistory::keyOf(gpus[i]), range), range, now);
+        if (drawCharts)
+            m_gpuCards[i]->showHistory(m_gpuHistory.points(GpuHistory::keyOf(gpus[i]), range), range, now);
     }
+}
+
+void DashboardPage::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    showGpus(m_lastGpus, m_gpuFedAt);
 }
 
 void DashboardPage::onPauseButtonClicked()

@@ -40,6 +40,9 @@ Q_SIGNALS:
     void pauseRequested();
     void resumeRequested();
 
+protected:
+    void showEvent(QShowEvent *event) override;
+
 private:
     QLabel *addValueRow(QFormLayout *form, const QString &label, const char *objectName);
     void onPauseButtonClicked();

@@ -141,6 +141,9 @@ private Q_SLOTS:
         s.gpus = {gpu(0, QStringLiteral("GPU-aaaa"), 60, 200)};
         s.takenAt = start;
         restarted.showSnapshot(s);
+        // Not shown yet: the chart is left alone until it can be seen.
+        QCOMPARE(restarted.gpuCards().value(0)->series(2)->count(), 0);
+        restarted.show();
         QCOMPARE(restarted.gpuCards().value(0)->series(2)->count(), 2);
         QCOMPARE(restarted.gpuCards().value(0)->series(2)->at(0).y(), 40.0);
     }
