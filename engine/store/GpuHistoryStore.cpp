@@ -98,6 +98,17 @@ Expected<QList<GpuHistoryRecord>> GpuHistoryStore::load(qint64 since) const
     return out;
 }
 
+Expected<double> GpuHistoryStore::energyWattHours(qint64 since, qint64 until) const
+{
+    QSqlQuery q(m_db->connection());
+    q.prepare(QStringLiteral("SELECT TOTAL(power * samples) FROM gpu_history WHERE minute >= ? AND minute < ?"));
+    q.addBindValue(since);
+    q.addBindValue(until);
+    if (!q.exec() || !q.next())
+        return fail(QStringLiteral("GPU history %1: cannot read: %2").arg(path(), q.lastError().text()));
+    return q.value(0).toDouble() / 3600.0;
+}
+
 Expected<int> GpuHistoryStore::prune(qint64 now)
 {
     QSqlQuery q(m_db->connection());

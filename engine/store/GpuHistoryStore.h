@@ -26,6 +26,9 @@ public:
     Status save(const QList<GpuHistoryRecord> &minutes);
     // Minutes at or after `since` (seconds since the epoch), ascending by time.
     Expected<QList<GpuHistoryRecord>> load(qint64 since) const;
+    // Energy the GPUs drew in [since, until) (minutes by their start), in watt-hours: each minute's mean power times
+    // the seconds it was read (1 Hz). Minutes without a power reading, and time Cohort did not run, count nothing.
+    Expected<double> energyWattHours(qint64 since, qint64 until) const;
     // Deletes minutes older than kKeepDays before `now`; returns how many rows went.
     Expected<int> prune(qint64 now);
 

@@ -390,6 +390,10 @@ private Q_SLOTS:
         QCOMPARE(rows->at(2).gpu, QStringLiteral("GPU-bbbb"));
         QCOMPARE(rows->at(6).point.time, t0 + 120);
         QCOMPARE(rows->at(6).point.samples, 30);
+        // Energy: 150 s at 350.25 W + 120 W.
+        QCOMPARE(*(*store)->energyWattHours(t0, t0 + 180), 150 * (350.25 + 120) / 3600);
+        QCOMPARE(*(*store)->energyWattHours(t0 + 60, t0 + 120), 60 * (350.25 + 120) / 3600);
+        QCOMPARE(*(*store)->energyWattHours(t0 + 600, t0 + 900), 0.0);
 
         // Restarted: the stored minutes fill the hour and day views before any new reading.
         {
