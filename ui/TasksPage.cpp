@@ -12,7 +12,7 @@
 namespace cohort {
 
 namespace {
-enum Column { TitleColumn, KindColumn, RewardColumn, RequirementsColumn, StatusColumn, ColumnCount };
+enum Column { TitleColumn, KindColumn, RewardColumn, RequirementsColumn, FitColumn, StatusColumn, ColumnCount };
 }
 
 TasksPage::TasksPage(QWidget *parent) : QWidget(parent)
@@ -22,7 +22,7 @@ TasksPage::TasksPage(QWidget *parent) : QWidget(parent)
 
     m_table = new QTableWidget(0, ColumnCount, this);
     m_table->setObjectName(QStringLiteral("taskTable"));
-    m_table->setHorizontalHeaderLabels({tr("Task"), tr("Kind"), tr("Reward"), tr("Needs"), tr("Status")});
+    m_table->setHorizontalHeaderLabels({tr("Task"), tr("Kind"), tr("Reward"), tr("Needs"), tr("This computer"), tr("Status")});
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -78,11 +78,45 @@ void TasksPage::showSnapshot(const EngineSnapshot &snapshot)
     const bool catalogueChanged = snapshot.tasks != m_tasks;
     const bool joinedChanged = snapshot.joinedTaskId != m_joinedTaskId;
     m_joinedTaskId = snapshot.joinedTaskId;
+    m_snapshot = snapshot;
     if (catalogueChanged) {
         m_tasks = snapshot.tasks;
         rebuildTable();
-    } else if (joinedChanged) {
-        updateJoinedMarks();
+    } else {
+        updateFits(); // the measured speed moves the estimates
+        if (joinedChanged)
+            updateJoinedMarks();
+    }
+}
+
+TaskFit TasksPage::fitOf(const QString &taskId) const
+{
+    for (int row = 0; row < m_tasks.size() && row < m_fits.size(); ++row)
+        if (m_tasks.at(row).id == taskId)
+            return m_fits.at(row);
+    return {};
+}
+
+void TasksPage::updateFits()
+{
+    m_fits.clear();
+    for (int row = 0; row < m_tasks.size(); ++row) {
+        const TaskFit fit = assessTask(m_tasks.at(row), m_snapshot, m_joinableKinds);
+        m_fits.append(fit);
+        QTableWidgetItem *cell = m_table->item(row, FitColumn);
+        if (!cell)
+            continue;
+        const QString text = fit.summary();
+        if (cell->text() != text) {
+            cell->setText(text);
+            cell->setToolTip(text);
+        }
+        // Tasks this machine cannot run stay listed, greyed, with the reason in the column.
+        const QBrush brush = fit.canRun ? palette().brush(QPalette::Active, QPalette::Text)
+                                        : palette().brush(QPalette::Disabled, QPalette::Text);
+        for (int column = 0; column < ColumnCount; ++column)
+            if (QTableWidgetItem *item = m_table->item(row, column); item && item->foreground() != brush)
+                item->setForeground(brush);
     }
 }
 
@@ -95,17 +129,19 @@ void TasksPage::rebuildTable()
         const TaskInfo &task = m_tasks.at(row);
         const QString requirements = display::taskRequirements(task.requirements);
         const QStringList cells{task.title, display::taskKindShort(task.kind), display::taskReward(task),
-                                display::taskRequirementsBrief(task.requirements), QString()};
+                                display::taskRequirementsBrief(task.requirements), QString(), QString()};
         for (int column = 0; column < ColumnCount; ++column) {
             auto *item = new QTableWidgetItem(cells.at(column));
             // Narrow windows elide the wider cells; the tooltip always has the whole text.
             item->setToolTip(column == RequirementsColumn ? requirements
                              : column == KindColumn       ? display::taskKind(task.kind)
+                             : column == FitColumn        ? QString()
                                                           : task.description);
             m_table->setItem(row, column, item);
         }
         m_table->item(row, TitleColumn)->setData(Qt::UserRole, task.id);
     }
+    updateFits();
     if (!previousId.isEmpty())
         selectTask(previousId);
     else if (!m_tasks.isEmpty())
@@ -138,10 +174,12 @@ void TasksPage::updateDetails()
         m_details->setText(tr("Select a task to read what it does."));
     else {
         const TaskInfo &task = m_tasks.at(row);
+        const TaskFit fit = row < m_fits.size() ? m_fits.at(row) : TaskFit{};
         m_details->setText(task.description + QStringLiteral("\n") +
-                           tr("Needs: %1. Reward: %2.").arg(display::taskRequirements(task.requirements), display::taskReward(task)));
+                           tr("Needs: %1. Reward: %2.").arg(display::taskRequirements(task.requirements), display::taskReward(task)) +
+                           QStringLiteral("\n") + tr("On this computer: %1").arg(fit.summary()));
     }
-    m_joinButton->setEnabled(row >= 0 && m_tasks.at(row).id != m_joinedTaskId);
+    m_joinButton->setEnabled(row >= 0 && m_tasks.at(row).id != m_joinedTaskId && (row >= m_fits.size() || m_fits.at(row).canRun));
 }
 
 int TasksPage::selectedRow() const

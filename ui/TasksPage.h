@@ -1,6 +1,7 @@
 #pragma once
 // The hub's task catalogue and the Join/Leave buttons.
 #include "core/EngineSnapshot.h"
+#include "core/TaskFit.h"
 
 #include <QStringList>
 #include <QWidget>
@@ -25,6 +26,7 @@ public:
     int taskCount() const { return m_tasks.size(); }
     QString noteText() const;                  // the message under the table, empty when hidden
     bool selectTask(const QString &taskId);    // for keyboard-free callers and tests
+    TaskFit fitOf(const QString &taskId) const; // what the "This computer" column says about a task
 
 public Q_SLOTS:
     void showSnapshot(const cohort::EngineSnapshot &snapshot);
@@ -38,6 +40,7 @@ private:
     void rebuildTable();
     void updateJoinedMarks();
     void updateDetails();
+    void updateFits();
     int selectedRow() const;
 
     QTableWidget *m_table = nullptr;
@@ -48,6 +51,8 @@ private:
     QPushButton *m_leaveButton = nullptr;
     QList<TaskInfo> m_tasks;
     QString m_joinedTaskId;
+    EngineSnapshot m_snapshot;  // the latest, for the fit of each task on this machine
+    QList<TaskFit> m_fits;      // per row
     QStringList m_joinableKinds{QStringLiteral("rl")}; // kinds this build has a work loop for
 };
 

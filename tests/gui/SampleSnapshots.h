@@ -26,6 +26,10 @@ inline TaskInfo task(const QString &id, const QString &kind, const QString &titl
         t.requirements.gpuRequired = true;
         t.requirements.minVramMb = 8192;
     }
+    if (kind == QLatin1String("rl")) {
+        t.rl = RlTaskConfig{};
+        t.rl->environments = {QStringLiteral("add-sub")};
+    }
     return t;
 }
 

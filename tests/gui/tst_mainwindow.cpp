@@ -339,12 +339,27 @@ private Q_SLOTS:
         QVERIFY(table->item(0, 2)->text().contains(QStringLiteral("1.5 credits")));
         QVERIFY(table->item(1, 3)->text().contains(QStringLiteral("GPU")));
 
+        // This machine: the RL task fits (no speed measured yet); the DiLoCo one is greyed with its reasons.
+        QCOMPARE(table->item(0, 4)->text(), QStringLiteral("Fits (speed not measured yet)"));
+        QVERIFY2(table->item(1, 4)->text().startsWith(QStringLiteral("Cannot run: ")) &&
+                     table->item(1, 4)->text().contains(QStringLiteral("needs an NVIDIA GPU")),
+                 qPrintable(table->item(1, 4)->text()));
+        QVERIFY(table->item(1, 0)->foreground() != table->item(0, 0)->foreground());
         QVERIFY(page->noteText().isEmpty());
         QVERIFY(page->selectTask(QStringLiteral("sort-diloco")));
-        page->findChild<QPushButton *>(QStringLiteral("joinButton"))->click();
+        QVERIFY(!page->findChild<QPushButton *>(QStringLiteral("joinButton"))->isEnabled());
+        page->joinSelected(); // a double click still explains
         QVERIFY2(page->noteText().contains(QStringLiteral("Joining DiLoCo tasks is coming in a later version")),
                  qPrintable(page->noteText()));
         QCOMPARE(joins.count(), 0); // nothing was sent to the engine
+
+        // Once the joined task's speed is measured, the estimate follows from it.
+        EngineSnapshot measured = samples::snapshot(NodeState::Working, QStringLiteral("task arith-rl"));
+        measured.joinedTaskId = QStringLiteral("arith-rl");
+        measured.rollouts.tokensPerSecond = 2000;
+        window.showSnapshot(measured);
+        QCOMPARE(table->item(0, 4)->text(), QStringLiteral("Fits: about 10800 credits/h (2000 tokens/s)")); // 2000 x 3.6 x 1.5
+        window.showSnapshot(samples::snapshot(NodeState::Idle, QStringLiteral("Connected; no task joined")));
 
         // RL tasks have a work loop in this build: joining goes to the engine.
         QVERIFY(page->selectTask(QStringLiteral("arith-rl")));
@@ -357,8 +372,8 @@ private Q_SLOTS:
         EngineSnapshot joined = samples::snapshot(NodeState::Working, QStringLiteral("Working"));
         joined.joinedTaskId = QStringLiteral("arith-rl");
         window.showSnapshot(joined);
-        QCOMPARE(table->item(0, 4)->text(), QStringLiteral("Joined"));
-        QCOMPARE(table->item(1, 4)->text(), QString());
+        QCOMPARE(table->item(0, 5)->text(), QStringLiteral("Joined"));
+        QCOMPARE(table->item(1, 5)->text(), QString());
         QVERIFY(table->item(0, 0)->isSelected());
         QVERIFY(!page->findChild<QPushButton *>(QStringLiteral("joinButton"))->isEnabled());
         QVERIFY(page->findChild<QPushButton *>(QStringLiteral("leaveButton"))->isEnabled());

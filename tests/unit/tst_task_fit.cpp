@@ -1,0 +1,94 @@
+// Can this machine run a task, and what would it earn: every requirement that can fail, named in the reason, and
+// estimates only from a measured speed, scaled by compute per token.
+#include "core/TaskFit.h"
+
+#include <QTest>
+
+using namespace cohort;
+
+namespace {
+TaskInfo rlTask(const QString &id, int dModel, int layers, double rate)
+{
+    TaskInfo t;
+    t.id = id;
+    t.kind = QStringLiteral("rl");
+    t.rewardRate = rate;
+    t.rl = RlTaskConfig{};
+    t.rl->environments = {QStringLiteral("add-sub")};
+    t.rl->model.dModel = dModel;
+    t.rl->model.nLayers = layers;
+    t.rl->model.dFF = 4 * dModel;
+    return t;
+}
+
+EngineSnapshot machine(int cores, qint64 memGb)
+{
+    EngineSnapshot s;
+    s.system.cpuCores = cores;
+    s.system.memTotalBytes = memGb << 30;
+    return s;
+}
+} // namespace
+
+class TestTaskFit : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void requirementsSayWhy()
+    {
+        const QStringList rl{QStringLiteral("rl")};
+        TaskInfo t = rlTask(QStringLiteral("a"), 128, 3, 1.0);
+        t.requirements.minCpuCores = 4;
+        t.requirements.minRamMb = 8192;
+        TaskFit fit = assessTask(t, machine(2, 4), rl);
+        QVERIFY(!fit.canRun);
+        QCOMPARE(fit.reasons.size(), 2);
+        QVERIFY(fit.summary().contains(QStringLiteral("needs 4 CPU cores, this computer has 2")));
+        QVERIFY(fit.summary().contains(QStringLiteral("needs 8 GB of memory, this computer has 4")));
+        QVERIFY(assessTask(t, machine(8, 16), rl).canRun);
+
+        t.requirements = {};
+        t.requirements.gpuRequired = true;
+        t.requirements.minVramMb = 16384;
+        QVERIFY(assessTask(t, machine(8, 16), rl).summary().contains(QStringLiteral("needs an NVIDIA GPU")));
+        EngineSnapshot withGpu = machine(8, 16);
+        GpuSample g;
+        g.memoryTotalBytes = qint64(8) << 30;
+        withGpu.gpus = {g};
+        QVERIFY(assessTask(t, withGpu, rl).summary().contains(QStringLiteral("needs 16 GB of GPU memory, the largest GPU here has 8")));
+        withGpu.gpus[0].memoryTotalBytes = qint64(24) << 30;
+        QVERIFY(assessTask(t, withGpu, rl).canRun);
+
+        TaskInfo diloco = t;
+        diloco.kind = QStringLiteral("diloco");
+        QVERIFY(assessTask(diloco, withGpu, rl).summary().contains(QStringLiteral("cannot run diloco tasks yet")));
+        // Unknown machine figures (0) never refuse: only what is known can.
+        t.requirements = {};
+        t.requirements.minCpuCores = 64;
+        QVERIFY(assessTask(t, EngineSnapshot{}, rl).canRun);
+    }
+
+    void estimatesScaleTheMeasuredSpeed()
+    {
+        const QStringList rl{QStringLiteral("rl")};
+        const TaskInfo small = rlTask(QStringLiteral("small"), 128, 3, 1.5);
+        const TaskInfo big = rlTask(QStringLiteral("big"), 256, 4, 3.0);
+        EngineSnapshot s = machine(8, 16);
+        s.tasks = {small, big};
+        QVERIFY(!assessTask(big, s, rl).tokensPerSecond); // nothing measured: no number
+        QCOMPARE(assessTask(big, s, rl).summary(), QStringLiteral("Fits (speed not measured yet)"));
+        s.joinedTaskId = QStringLiteral("small");
+        s.rollouts.tokensPerSecond = 4000;
+        const TaskFit same = assessTask(small, s, rl);
+        QCOMPARE(*same.tokensPerSecond, 4000.0);
+        QCOMPARE(*same.creditsPerHour, 4000.0 * 3.6 * 1.5);
+        const TaskFit scaled = assessTask(big, s, rl);
+        const double ratio = flopsPerToken(small.rl->model) / flopsPerToken(big.rl->model);
+        QVERIFY(ratio > 0.1 && ratio < 0.5); // the bigger policy costs 2-10x per token
+        QCOMPARE(*scaled.tokensPerSecond, 4000.0 * ratio);
+        QCOMPARE(*scaled.creditsPerHour, 4000.0 * ratio * 3.6 * 3.0);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTaskFit)
+#include "tst_task_fit.moc"
