@@ -73,6 +73,23 @@ struct ReduceInfo {
     double outcomeMs = 0; // waiting for the master's verdict
 };
 
+// One tensor of the shared state: a name and its bytes (the caller's memory; a sync may overwrite it).
+struct SharedTensor {
+    QString name;
+    std::span<uint8_t> bytes;
+};
+
+struct SyncInfo {
+    uint64_t revision = 0; // the revision every peer holds now
+    uint64_t txBytes = 0;  // shared-state bytes this peer sent to others / received
+    uint64_t rxBytes = 0;
+    int fetched = 0;       // tensors this peer fetched
+};
+
+// The shared state's per-tensor hash: deterministic, fast (four independent multiply-xorshift lanes over 8-byte
+// words), not cryptographic — it detects divergence between honest peers, not forgery.
+uint64_t stateHash(std::span<const uint8_t> bytes);
+
 struct CommunicatorOptions {
     QHostAddress masterAddress = QHostAddress(QHostAddress::LocalHost);
     uint16_t masterPort = 0;
@@ -104,6 +121,13 @@ public:
     // bf16 or f16 values given as their 16-bit patterns (dtype BF16 or F16).
     Result allReduce(std::span<uint16_t> data, DataType dtype, ReduceOp op, Quant quant, uint64_t tag,
                      ReduceInfo *info = nullptr);
+    // Shared-state synchronization, a collective of the ring (prime-stack.md §1.3): every member declares the same
+    // tensors (names, sizes, order) and its revision; the master elects the content held by most peers that advanced
+    // the revision by exactly one (any at the first sync), and each peer whose tensors differ fetches them from a
+    // peer holding the elected content, checks their hashes, and takes the elected revision. Peers that apply the same
+    // updates bit-identically receive 0 bytes after their first sync. On failure the call returns an error; fetched
+    // tensors may then be partly overwritten (sync again).
+    Result syncSharedState(uint64_t revision, std::span<const SharedTensor> tensors, SyncInfo *info = nullptr);
     void close();
 
     bool connected() const { return m_master.valid(); }
@@ -129,6 +153,8 @@ private:
     Result applyTopology();
     Result acceptPredecessor(const TopologyMsg &topology, uint32_t predecessor, QDeadlineTimer deadline,
                              TcpSocket *out);
+    Result serveState(std::span<const SharedTensor> tensors, SyncInfo *info);
+    Result fetchState(const SyncPlanMsg &plan, std::span<const SharedTensor> tensors, SyncInfo *info);
     Result reduceF32(std::span<float> data, ReduceOp op, Quant quant, DataType dtype, uint64_t tag,
                      ReduceInfo *info);
     // The data exchange of one operation on m_work; Ok, or why it stopped.
@@ -148,6 +174,7 @@ private:
     TcpSocket m_next, m_prev;
     uint32_t m_peerId = 0;
     uint64_t m_epoch = 0;
+    QByteArray m_ringToken; // of the committed ring: shared-state requests must show it
     std::vector<Member> m_ring;
     int m_rank = -1;
     uint32_t m_pendingPeers = 0;

@@ -154,6 +154,18 @@ void Master::handleFrame(Peer &peer, const Frame &frame)
         if (const auto m = parseDone(p))
             return handleDone(peer, *m);
         return kick(peer, QStringLiteral("malformed Done"));
+    case Type::SyncState:
+        if (peer.phase != Peer::Phase::Member)
+            return kick(peer, QStringLiteral("SyncState from a peer outside the ring"));
+        if (const auto m = parseSyncState(p))
+            return handleSyncState(peer, *m);
+        return kick(peer, QStringLiteral("malformed SyncState"));
+    case Type::SyncDone:
+        if (peer.phase != Peer::Phase::Member)
+            return kick(peer, QStringLiteral("SyncDone from a peer outside the ring"));
+        if (const auto ok = parseSyncDone(p))
+            return handleSyncDone(peer, *ok);
+        return kick(peer, QStringLiteral("malformed SyncDone"));
     default:
         return kick(peer, QStringLiteral("frame type %1 not expected by the master").arg(uint16_t(frame.type)));
     }
@@ -199,6 +211,8 @@ void Master::handleVote(Peer &peer)
 {
     if (m_forming)
         return; // the voter is a member of the formation under way and gets its Topology anyway
+    if (m_sync)
+        finishSync(false, QStringLiteral("peer %1 voted during a shared-state sync").arg(peer.id));
     m_votes.insert(peer.id);
     // A topology vote and an operation cannot overlap: operations still gathering Begins are refused.
     std::vector<uint64_t> gathering;
@@ -247,7 +261,7 @@ void Master::handleReady(Peer &peer, const ReadyMsg &msg)
 void Master::handleBegin(Peer &peer, const BeginMsg &msg)
 {
     m_votes.erase(peer.id); // a peer that begins an operation is not waiting on a vote any more (it gave up on it)
-    if (m_forming || votesOutstanding()) {
+    if (m_forming || votesOutstanding() || m_sync) {
         send(peer, encode(OutcomeMsg{msg.tag, 0, true, QStringLiteral("the topology is changing; retry")}));
         return;
     }
@@ -304,6 +318,103 @@ void Master::handleDone(Peer &peer, const DoneMsg &msg)
         m_ops.erase(it);
         Q_EMIT operationFinished(tag, opId, false, QString());
     }
+}
+
+void Master::handleSyncState(Peer &peer, const SyncStateMsg &msg)
+{
+    if (m_forming || votesOutstanding() || !m_ops.empty()) {
+        send(peer, encode(SyncCompleteMsg{false, QStringLiteral("the group is busy; retry")}));
+        return;
+    }
+    if (!m_sync) {
+        m_sync = StateSync{};
+        m_sync->participants = m_ring;
+    }
+    if (m_sync->planned || m_sync->states.count(peer.id))
+        return kick(peer, QStringLiteral("SyncState twice"));
+    m_sync->states[peer.id] = msg;
+    if (m_sync->states.size() == m_sync->participants.size())
+        planSync();
+}
+
+void Master::planSync()
+{
+    StateSync &sync = *m_sync;
+    // Every peer must declare the same tensors: names, sizes, order.
+    const SyncStateMsg &first = sync.states.begin()->second;
+    for (const auto &[id, state] : sync.states) {
+        if (state.tensors.size() != first.tensors.size())
+            return finishSync(false, QStringLiteral("peers declare different shared state"));
+        for (size_t i = 0; i < state.tensors.size(); ++i)
+            if (state.tensors[i].name != first.tensors[i].name || state.tensors[i].bytes != first.tensors[i].bytes)
+                return finishSync(false, QStringLiteral("peers declare different shared state (%1)")
+                                             .arg(state.tensors[i].name));
+    }
+    // Elect: the largest group of identical (revision, hashes) among the peers that advanced by exactly one.
+    const auto hashesOf = [](const SyncStateMsg &s) {
+        std::vector<uint64_t> h;
+        for (const TensorDigest &t : s.tensors)
+            h.push_back(t.hash);
+        return h;
+    };
+    std::map<std::pair<uint64_t, std::vector<uint64_t>>, std::vector<uint32_t>> groups; // ids ascending per group
+    for (const auto &[id, state] : sync.states)
+        if (!m_haveStateRevision || state.revision == m_stateRevision + 1)
+            groups[{state.revision, hashesOf(state)}].push_back(id);
+    if (groups.empty())
+        return finishSync(false, QStringLiteral("no peer advanced the shared state by exactly one revision (last %1)")
+                                     .arg(m_stateRevision));
+    auto best = groups.begin();
+    for (auto it = groups.begin(); it != groups.end(); ++it)
+        if (it->second.size() > best->second.size() ||
+            (it->second.size() == best->second.size() && it->second.front() < best->second.front()))
+            best = it;
+    const std::vector<uint64_t> elected = best->first.second;
+    const std::vector<uint32_t> distributors = best->second;
+    sync.revision = best->first.first;
+    sync.planned = true;
+    size_t next = 0;
+    for (const auto &[id, state] : sync.states) {
+        SyncPlanMsg plan;
+        plan.revision = sync.revision;
+        for (size_t i = 0; i < state.tensors.size(); ++i)
+            if (state.tensors[i].hash != elected[i])
+                plan.fetch.emplace_back(uint16_t(i), elected[i]);
+        if (!plan.fetch.empty()) {
+            const Peer *from = peerById(distributors[next++ % distributors.size()]);
+            if (!from)
+                return finishSync(false, QStringLiteral("the distributor left"));
+            plan.distributor = from->address;
+            plan.port = from->p2pPort;
+        }
+        send(id, encode(plan));
+    }
+}
+
+void Master::handleSyncDone(Peer &peer, bool ok)
+{
+    if (!m_sync || !m_sync->planned || !m_sync->states.count(peer.id) || m_sync->done.count(peer.id))
+        return kick(peer, QStringLiteral("unexpected SyncDone"));
+    if (!ok)
+        return finishSync(false, QStringLiteral("peer %1 could not fetch the shared state").arg(peer.id));
+    m_sync->done.insert(peer.id);
+    if (m_sync->done.size() == m_sync->participants.size()) {
+        m_stateRevision = m_sync->revision;
+        m_haveStateRevision = true;
+        finishSync(true, QString());
+    }
+}
+
+void Master::finishSync(bool ok, const QString &reason)
+{
+    if (!m_sync)
+        return;
+    const StateSync sync = std::move(*m_sync);
+    m_sync.reset();
+    for (const auto &[id, state] : sync.states)
+        send(id, encode(SyncCompleteMsg{ok, reason}));
+    if (!ok)
+        qCInfo(lcCollectives) << "shared-state sync failed:" << reason;
 }
 
 bool Master::abortOperation(uint64_t tag, const QString &reason)
@@ -402,6 +513,11 @@ void Master::commitFormation()
 {
     const Formation formation = std::move(*m_forming);
     m_forming.reset();
+    // A ring with nobody from the previous one starts the shared state's revision count afresh.
+    if (std::none_of(formation.members.begin(), formation.members.end(), [this](uint32_t id) {
+            return std::find(m_ring.begin(), m_ring.end(), id) != m_ring.end();
+        }))
+        m_haveStateRevision = false;
     m_ring = formation.members;
     m_committedEpoch = formation.epoch;
     for (const uint32_t id : m_ring) {
@@ -433,6 +549,8 @@ void Master::onDisconnected(QTcpSocket *socket)
         m_forming && std::find(m_forming->members.begin(), m_forming->members.end(), id) != m_forming->members.end();
     m_votes.erase(id);
     abortOperationsOf(id, QStringLiteral("peer %1 left").arg(id));
+    if (m_sync && std::find(m_sync->participants.begin(), m_sync->participants.end(), id) != m_sync->participants.end())
+        finishSync(false, QStringLiteral("peer %1 left").arg(id));
     if (inRing)
         m_ring.erase(std::remove(m_ring.begin(), m_ring.end(), id), m_ring.end());
     if (inFormation) {

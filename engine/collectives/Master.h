@@ -16,6 +16,12 @@
 //   mismatching descriptors abort the operation: Outcome{aborted} to every member that began it — exactly one
 //   Outcome per operation per peer — and, since the ring links may hold a half-sent block, a new ring is formed with
 //   whoever is left (a new epoch: fresh links).
+// Shared state (a collective, like an operation): every ring member sends SyncState{revision, tensor digests}. The
+//   declared tensors (names, sizes, order) must agree. The master elects the content: among peers whose revision is
+//   exactly one past the last sync (any revision at the first sync), the largest group with identical hashes (ties:
+//   the group holding the smallest peer id). Every peer gets a SyncPlan naming the tensors whose hash differs and a
+//   distributor from the elected group; it fetches them from that peer directly (the master carries no tensor data),
+//   checks the hashes and answers SyncDone; when all have, SyncComplete{ok}. A peer leaving fails the sync for all.
 #include "collectives/Wire.h"
 #include "core/Expected.h"
 
@@ -74,6 +80,13 @@ private:
         std::set<uint32_t> done;
         bool commenced = false;
     };
+    struct StateSync {
+        std::vector<uint32_t> participants;
+        std::map<uint32_t, SyncStateMsg> states;
+        std::set<uint32_t> done;
+        bool planned = false;
+        uint64_t revision = 0; // elected
+    };
     struct Formation {
         uint64_t epoch = 0;
         std::vector<uint32_t> members;
@@ -90,6 +103,10 @@ private:
     void handleReady(Peer &peer, const ReadyMsg &msg);
     void handleBegin(Peer &peer, const BeginMsg &msg);
     void handleDone(Peer &peer, const DoneMsg &msg);
+    void handleSyncState(Peer &peer, const SyncStateMsg &msg);
+    void handleSyncDone(Peer &peer, bool ok);
+    void planSync();
+    void finishSync(bool ok, const QString &reason);
     void refuse(Peer &peer, const QString &reason);
     void kick(Peer &peer, const QString &reason);
     void send(uint32_t peerId, const QByteArray &frame);
@@ -118,6 +135,9 @@ private:
     std::set<uint32_t> m_votes;
     std::map<uint64_t, Operation> m_ops; // by tag
     bool m_reformScheduled = false;
+    std::optional<StateSync> m_sync;
+    uint64_t m_stateRevision = 0; // of the last completed shared-state sync
+    bool m_haveStateRevision = false;
     int m_lastPendingBroadcast = -1;
 };
 

@@ -104,6 +104,8 @@ std::optional<size_t> payloadCap(Channel channel, uint16_t type)
         case Type::Ready: return 9;
         case Type::Begin: return 19;
         case Type::Done: return 17;
+        case Type::SyncState: return 8 + 2 + kMaxSharedTensors * (2 + kMaxNameBytes + 8 + 8);
+        case Type::SyncDone: return 1;
         default: return std::nullopt;
         }
     case Channel::FromMaster:
@@ -117,12 +119,16 @@ std::optional<size_t> payloadCap(Channel channel, uint16_t type)
         case Type::Pending: return 4;
         case Type::Commence: return 24;
         case Type::Outcome: return 8 + 8 + 1 + 2 + kMaxReasonBytes;
+        case Type::SyncPlan: return 8 + 1 + 16 + 2 + 2 + kMaxSharedTensors * (2 + 8);
+        case Type::SyncComplete: return 1 + 2 + kMaxReasonBytes;
         default: return std::nullopt;
         }
     case Channel::Ring:
         switch (Type(type)) {
         case Type::PeerHello: return 8 + kRingTokenBytes + 4;
         case Type::Block: return kBlockHeaderBytes + 8 + kMaxBlockElements * sizeof(float);
+        case Type::StateRequest: return kRingTokenBytes + 8 + 2 + kMaxSharedTensors * 2;
+        case Type::StateData: return kStateDataHeaderBytes + kMaxStateDataBytes;
         default: return std::nullopt;
         }
     }
@@ -339,6 +345,98 @@ QByteArray encode(const PeerHelloMsg &m)
     return encodeFrame(Type::PeerHello, w.take());
 }
 
+QByteArray encode(const SyncStateMsg &m)
+{
+    Writer w;
+    w.u64(m.revision);
+    w.u16(uint16_t(m.tensors.size()));
+    for (const TensorDigest &t : m.tensors) {
+        QByteArray name = t.name.toUtf8();
+        name.truncate(qsizetype(kMaxNameBytes));
+        w.u16(uint16_t(name.size()));
+        w.bytes(name);
+        w.u64(t.bytes);
+        w.u64(t.hash);
+    }
+    return encodeFrame(Type::SyncState, w.take());
+}
+
+namespace {
+void writeAddress(Writer &w, const QHostAddress &address)
+{
+    bool isV4 = false;
+    const quint32 v4 = address.toIPv4Address(&isV4);
+    if (address.isNull()) {
+        w.u8(0);
+    } else if (isV4) {
+        w.u8(4);
+        w.u32(v4);
+    } else {
+        w.u8(6);
+        const Q_IPV6ADDR v6 = address.toIPv6Address();
+        w.raw(v6.c, 16);
+    }
+}
+
+std::optional<QHostAddress> readAddress(Reader &r)
+{
+    const uint8_t family = r.u8();
+    if (family == 0)
+        return QHostAddress();
+    if (family == 4)
+        return QHostAddress(r.u32());
+    if (family == 6) {
+        const QByteArray raw = r.bytes(16);
+        if (raw.size() != 16)
+            return std::nullopt;
+        Q_IPV6ADDR v6;
+        std::memcpy(v6.c, raw.constData(), 16);
+        return QHostAddress(v6);
+    }
+    return std::nullopt;
+}
+} // namespace
+
+QByteArray encode(const SyncPlanMsg &m)
+{
+    Writer w;
+    w.u64(m.revision);
+    writeAddress(w, m.distributor);
+    w.u16(m.port);
+    w.u16(uint16_t(m.fetch.size()));
+    for (const auto &[index, hash] : m.fetch) {
+        w.u16(index);
+        w.u64(hash);
+    }
+    return encodeFrame(Type::SyncPlan, w.take());
+}
+
+QByteArray encodeSyncDone(bool ok)
+{
+    Writer w;
+    w.u8(ok ? 1 : 0);
+    return encodeFrame(Type::SyncDone, w.take());
+}
+
+QByteArray encode(const SyncCompleteMsg &m)
+{
+    Writer w;
+    w.u8(m.ok ? 1 : 0);
+    w.text(m.reason);
+    return encodeFrame(Type::SyncComplete, w.take());
+}
+
+QByteArray encode(const StateRequestMsg &m)
+{
+    Writer w;
+    w.bytes(m.ringToken);
+    w.u64(m.revision);
+    w.u16(uint16_t(m.indices.size()));
+    for (const uint16_t i : m.indices)
+        w.u16(i);
+    return encodeFrame(Type::StateRequest, w.take());
+}
+
 // ---- parsers -----------------------------------------------------------------------------------------------------
 
 std::optional<HelloMsg> parseHello(QByteArrayView p)
@@ -516,6 +614,87 @@ std::optional<PeerHelloMsg> parsePeerHello(QByteArrayView p)
     return finish(r, m);
 }
 
+std::optional<SyncStateMsg> parseSyncState(QByteArrayView p)
+{
+    Reader r(p);
+    SyncStateMsg m;
+    m.revision = r.u64();
+    const size_t n = r.u16();
+    if (r.bad() || n > kMaxSharedTensors)
+        return std::nullopt;
+    for (size_t i = 0; i < n; ++i) {
+        TensorDigest t;
+        const size_t len = r.u16();
+        if (r.bad() || len > kMaxNameBytes)
+            return std::nullopt;
+        const QByteArray name = r.bytes(len);
+        t.name = QString::fromUtf8(name);
+        t.bytes = r.u64();
+        t.hash = r.u64();
+        if (r.bad())
+            return std::nullopt;
+        m.tensors.push_back(t);
+    }
+    return finish(r, m);
+}
+
+std::optional<SyncPlanMsg> parseSyncPlan(QByteArrayView p)
+{
+    Reader r(p);
+    SyncPlanMsg m;
+    m.revision = r.u64();
+    const auto address = readAddress(r);
+    if (!address)
+        return std::nullopt;
+    m.distributor = *address;
+    m.port = r.u16();
+    const size_t n = r.u16();
+    if (r.bad() || n > kMaxSharedTensors || (n > 0 && (m.distributor.isNull() || m.port == 0)))
+        return std::nullopt;
+    for (size_t i = 0; i < n; ++i) {
+        const uint16_t index = r.u16();
+        const uint64_t hash = r.u64();
+        m.fetch.emplace_back(index, hash);
+    }
+    return finish(r, m);
+}
+
+std::optional<bool> parseSyncDone(QByteArrayView p)
+{
+    Reader r(p);
+    const std::optional<bool> ok = flag(r.u8());
+    if (!ok || !r.done())
+        return std::nullopt;
+    return ok;
+}
+
+std::optional<SyncCompleteMsg> parseSyncComplete(QByteArrayView p)
+{
+    Reader r(p);
+    SyncCompleteMsg m;
+    const std::optional<bool> ok = flag(r.u8());
+    const std::optional<QString> reason = r.text();
+    if (!ok || !reason)
+        return std::nullopt;
+    m.ok = *ok;
+    m.reason = *reason;
+    return finish(r, m);
+}
+
+std::optional<StateRequestMsg> parseStateRequest(QByteArrayView p)
+{
+    Reader r(p);
+    StateRequestMsg m;
+    m.ringToken = r.bytes(kRingTokenBytes);
+    m.revision = r.u64();
+    const size_t n = r.u16();
+    if (r.bad() || n > kMaxSharedTensors)
+        return std::nullopt;
+    for (size_t i = 0; i < n; ++i)
+        m.indices.push_back(r.u16());
+    return finish(r, m);
+}
+
 bool parseAny(const Frame &frame)
 {
     const QByteArrayView p = frame.payload;
@@ -537,6 +716,12 @@ bool parseAny(const Frame &frame)
     case Type::Outcome: return parseOutcome(p).has_value();
     case Type::PeerHello: return parsePeerHello(p).has_value();
     case Type::Block: return p.size() >= qsizetype(kBlockHeaderBytes);
+    case Type::SyncState: return parseSyncState(p).has_value();
+    case Type::SyncPlan: return parseSyncPlan(p).has_value();
+    case Type::SyncDone: return parseSyncDone(p).has_value();
+    case Type::SyncComplete: return parseSyncComplete(p).has_value();
+    case Type::StateRequest: return parseStateRequest(p).has_value();
+    case Type::StateData: return p.size() >= qsizetype(kStateDataHeaderBytes);
     }
     return false;
 }

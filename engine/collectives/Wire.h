@@ -29,9 +29,17 @@
 //   C2M Done       u64 tag, u64 opId, u8 aborted    (opId 0: withdraw the Begin for tag; aborts that operation)
 //   M2C Outcome    u64 tag, u64 opId, u8 aborted, u16 n, n bytes UTF-8 reason   (exactly one per operation per peer;
 //                                                    opId 0: the Begin itself was refused)
+//   C2M SyncState  u64 revision, u16 n, n x {u16 len, name (UTF-8, <= 128 bytes), u64 bytes, u64 hash}
+//   M2C SyncPlan   u64 revision (elected), u8 family (0: none, 4, 6), u8[0|4|16] address, u16 port (distributor),
+//                  u16 n, n x {u16 index, u64 expected hash}          (the tensors this peer must fetch)
+//   C2M SyncDone   u8 ok
+//   M2C SyncComplete u8 ok, u16 n, n bytes UTF-8 reason
 //
 // Ring channel (peer -> its ring successor; one connection per neighbour and direction):
 //   P2P PeerHello  u64 epoch, u8[16] ring token, u32 fromPeerId
+//   P2P StateRequest u8[16] ring token, u64 revision, u16 n, n x u16 index   (shared state: to a distributor)
+//   P2P StateData  u16 index, u64 offset, payload (<= 4 MiB of the tensor's bytes; the distributor sends every
+//                  requested tensor in order, in pieces, then closes)
 //   P2P Block      u64 opId, u16 step, u32 block, [u8[8] quant params when quantized], payload
 //                  payload: the block's values as little-endian f32, or one code per value (uint8, or little-endian
 //                  uint16) when quantized. The receiver knows the exact length of every (step, block) from the
@@ -61,6 +69,10 @@ inline constexpr size_t kMaxMembers = 1024;       // a Topology larger than this
 inline constexpr size_t kMaxReasonBytes = 512;
 inline constexpr size_t kMaxBlockElements = 1u << 20; // a ring block holds at most this many values (4 MiB of f32)
 inline constexpr size_t kBlockHeaderBytes = 8 + 2 + 4; // opId, step, block (then params when quantized)
+inline constexpr size_t kMaxSharedTensors = 1024;
+inline constexpr size_t kMaxNameBytes = 128;
+inline constexpr size_t kStateDataHeaderBytes = 2 + 8;  // index, offset
+inline constexpr size_t kMaxStateDataBytes = 4u << 20;
 
 enum class Channel : uint8_t { ToMaster, FromMaster, Ring };
 
@@ -80,8 +92,14 @@ enum class Type : uint16_t {
     Commence = 13,
     Done = 14,
     Outcome = 15,
+    SyncState = 16,
+    SyncPlan = 17,
+    SyncDone = 18,
+    SyncComplete = 19,
     PeerHello = 32,
     Block = 33,
+    StateRequest = 34,
+    StateData = 35,
 };
 
 // The largest payload `type` may carry on `channel`; nullopt for a type that does not belong there (or is unknown).
@@ -192,6 +210,31 @@ struct OutcomeMsg {
     bool aborted = false;
     QString reason;
 };
+struct TensorDigest {
+    QString name;
+    uint64_t bytes = 0;
+    uint64_t hash = 0;
+    bool operator==(const TensorDigest &) const = default;
+};
+struct SyncStateMsg {
+    uint64_t revision = 0;
+    std::vector<TensorDigest> tensors;
+};
+struct SyncPlanMsg {
+    uint64_t revision = 0;
+    QHostAddress distributor; // null when nothing is to be fetched
+    uint16_t port = 0;
+    std::vector<std::pair<uint16_t, uint64_t>> fetch; // tensor index, expected hash
+};
+struct SyncCompleteMsg {
+    bool ok = false;
+    QString reason;
+};
+struct StateRequestMsg {
+    QByteArray ringToken;
+    uint64_t revision = 0;
+    std::vector<uint16_t> indices;
+};
 struct PeerHelloMsg {
     uint64_t epoch = 0;
     QByteArray ringToken; // 16 bytes
@@ -217,6 +260,11 @@ QByteArray encode(const CommenceMsg &m);
 QByteArray encode(const DoneMsg &m);
 QByteArray encode(const OutcomeMsg &m);
 QByteArray encode(const PeerHelloMsg &m);
+QByteArray encode(const SyncStateMsg &m);
+QByteArray encode(const SyncPlanMsg &m);
+QByteArray encodeSyncDone(bool ok);
+QByteArray encode(const SyncCompleteMsg &m);
+QByteArray encode(const StateRequestMsg &m);
 
 // Payload parsers (the frame's type is known already): nullopt for any malformed payload.
 std::optional<HelloMsg> parseHello(QByteArrayView p);
@@ -234,6 +282,11 @@ std::optional<CommenceMsg> parseCommence(QByteArrayView p);
 std::optional<DoneMsg> parseDone(QByteArrayView p);
 std::optional<OutcomeMsg> parseOutcome(QByteArrayView p);
 std::optional<PeerHelloMsg> parsePeerHello(QByteArrayView p);
+std::optional<SyncStateMsg> parseSyncState(QByteArrayView p);
+std::optional<SyncPlanMsg> parseSyncPlan(QByteArrayView p);
+std::optional<bool> parseSyncDone(QByteArrayView p);
+std::optional<SyncCompleteMsg> parseSyncComplete(QByteArrayView p);
+std::optional<StateRequestMsg> parseStateRequest(QByteArrayView p);
 
 // Parses a frame of any control/ring type with the matching parser; false if the payload is malformed. For the fuzzer
 // and for logging.

@@ -59,6 +59,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         case Type::Ready: roundTrip(frame, channel, parseReady); break;
         case Type::Commence: roundTrip(frame, channel, parseCommence); break;
         case Type::PeerHello: roundTrip(frame, channel, parsePeerHello); break;
+        case Type::SyncState: roundTrip(frame, channel, parseSyncState); break;
+        case Type::SyncPlan: roundTrip(frame, channel, parseSyncPlan); break;
+        case Type::SyncComplete: roundTrip(frame, channel, parseSyncComplete); break;
+        case Type::StateRequest: roundTrip(frame, channel, parseStateRequest); break;
         default: break;
         }
     }

@@ -7,6 +7,7 @@
 //     seconds, retry with the smaller ring and finish with identical results equal to the survivors' sum; each peer
 //     checks that a failed call left its input untouched (exit code 4 otherwise).
 //   * the last peer standing completes its calls alone (average of one = its input).
+//   * shared state: a peer joining mid-run fetches the elected state once, then receives 0 bytes; hashes stay equal.
 //   * a peer whose key is not admitted, or that cannot prove its key, is refused.
 #include "CollectiveInputs.h"
 #include "TestSupport.h"
@@ -387,6 +388,71 @@ private Q_SLOTS:
         const QByteArray got = readAll(peers[0].out);
         QCOMPARE(got.size(), qsizetype(count * 4));
         QVERIFY(std::memcmp(got.constData(), input.data(), count * 4) == 0);
+    }
+
+    void sharedStateJoinerCatchesUp()
+    {
+        // Two peers step a shared state (sync, all-reduce, apply); a third joins mid-run from zeros: its first sync
+        // fetches every tensor, then it receives 0 bytes, and every peer holds the same hash after every step.
+        uint16_t port = 0;
+        auto master = startMaster(&port);
+        QVERIFY(master);
+        const int steps = 30;
+        auto start = [&](uint64_t seed, bool join) {
+            QStringList args{QStringLiteral("state"), QStringLiteral("--master-port"), QString::number(port),
+                             QStringLiteral("--seed"), QString::number(seed), QStringLiteral("--world"),
+                             QStringLiteral("2"), QStringLiteral("--steps"), QString::number(steps)};
+            if (join)
+                args << QStringLiteral("--join");
+            auto p = std::make_unique<ChildProcess>(peerProgram(), args);
+            p->start();
+            return p;
+        };
+        auto a = start(1, false);
+        auto b = start(2, false);
+        QVERIFY2(a->waitForOutput(QStringLiteral("step 3 "), 30'000), qPrintable(a->output()));
+        auto joiner = start(3, true);
+        for (ChildProcess *p : {a.get(), b.get(), joiner.get()}) {
+            QVERIFY(p->process().waitForFinished(60'000));
+            QVERIFY2(p->process().exitCode() == 0, qPrintable(p->output()));
+        }
+        static const QRegularExpression re(
+            QStringLiteral("^step (\\d+) revision (\\d+) world (\\d+) rx (\\d+) tx \\d+ fetched (\\d+) hash ([0-9a-f]+)"),
+            QRegularExpression::MultilineOption);
+        struct Step {
+            int world;
+            qint64 rx;
+            QString hash;
+        };
+        auto parse = [&](const QString &out) {
+            std::map<int, Step> result;
+            auto it = re.globalMatch(out);
+            while (it.hasNext()) {
+                const auto m = it.next();
+                result[m.captured(1).toInt()] = {m.captured(3).toInt(), m.captured(4).toLongLong(), m.captured(6)};
+            }
+            return result;
+        };
+        const auto stepsA = parse(a->output()), stepsB = parse(b->output()), stepsJ = parse(joiner->output());
+        QCOMPARE(int(stepsA.size()), steps);
+        QCOMPARE(int(stepsB.size()), steps);
+        QVERIFY(!stepsJ.empty());
+        const int joinedAt = stepsJ.begin()->first;
+        QVERIFY(joinedAt > 0);
+        QCOMPARE(stepsJ.rbegin()->first, steps - 1);
+        for (const auto &[step, s] : stepsA) {
+            QCOMPARE(s.hash, stepsB.at(step).hash);
+            QCOMPARE(s.rx, qint64(0)); // the members never need anything
+            if (step >= joinedAt) {
+                QCOMPARE(stepsJ.at(step).hash, s.hash);
+                QCOMPARE(stepsJ.at(step).world, 3);
+            }
+        }
+        const qint64 stateBytes = (1'000'003 + 1001) * 4;
+        QCOMPARE(stepsJ.at(joinedAt).rx, stateBytes); // the first sync fetched everything
+        for (const auto &[step, s] : stepsJ)
+            if (step > joinedAt)
+                QCOMPARE(s.rx, qint64(0)); // 0 bytes after the first sync
     }
 
     void unadmittedPeersAreRefused()

@@ -10,6 +10,8 @@
 //       after an abort with whoever is left; checks after every failure that its buffer still holds the input.
 //       Prints one line per event ("op 3 ok world 4 ring 1,2,3,4 hash ... ms ..."); writes the last result to FILE
 //       (raw little-endian values). Exit codes: 0 ok, 2 usage, 3 refused, 4 buffer not restored, 5 gave up.
+//   cohort-collective-peer state --master-port P --seed S --world N --steps K [--join]
+//       A DiLoCo-shaped loop over a shared state (see runState); prints "step k revision r ... rx B ... hash H".
 #include "CollectiveInputs.h"
 #include "collectives/Communicator.h"
 #include "collectives/HalfFloat.h"
@@ -247,6 +249,103 @@ int runPeer(const QStringList &args)
     return 0;
 }
 
+// `state` mode: a DiLoCo-shaped loop over a shared state of two tensors. Each step: updateTopology (admits joiners),
+// syncSharedState (revision = step + 1), all-reduce (average) of this peer's "gradient", state += 0.01 x average.
+// Members start from the same content; a --join peer starts from zeros and must fetch it, then stays identical.
+int runState(const QStringList &args)
+{
+    QCommandLineParser parser;
+    for (const char *name : {"master-port", "seed", "world", "steps"})
+        parser.addOption({QString::fromLatin1(name), QString::fromLatin1(name), QStringLiteral("value")});
+    parser.addOption({QStringLiteral("join"), QStringLiteral("start empty and catch up")});
+    parser.process(args);
+    CommunicatorOptions options;
+    options.masterPort = uint16_t(parser.value(QStringLiteral("master-port")).toUInt());
+    options.bindAddress = QHostAddress(QHostAddress::LocalHost);
+    options.secretKey = cohort::ed25519::generate().secretKey;
+    options.beginTimeoutMs = 30'000;
+    options.connectTimeoutMs = 30'000;
+    const uint64_t seed = parser.value(QStringLiteral("seed")).toULongLong();
+    const int world = parser.value(QStringLiteral("world")).toInt();
+    const int steps = parser.value(QStringLiteral("steps")).toInt();
+    const bool join = parser.isSet(QStringLiteral("join"));
+
+    std::vector<float> weights(1'000'003, 0.0f), bias(1001, 0.0f);
+    if (!join) {
+        weights = cohort::test::collectiveInput(777, 0, weights.size(), false);
+        bias = cohort::test::collectiveInput(778, 0, bias.size(), false);
+    }
+    const SharedTensor tensors[] = {
+        {QStringLiteral("weights"), {reinterpret_cast<uint8_t *>(weights.data()), weights.size() * 4}},
+        {QStringLiteral("bias"), {reinterpret_cast<uint8_t *>(bias.data()), bias.size() * 4}},
+    };
+    Communicator comm(options);
+    Result r = comm.connect();
+    if (!r) {
+        say(QStringLiteral("connect: %1").arg(r.message));
+        return 5;
+    }
+    say(QStringLiteral("peer %1 admitted").arg(comm.peerId()));
+    QElapsedTimer clock;
+    clock.start();
+    while (!join && comm.worldSize() < world) {
+        if (clock.hasExpired(60'000))
+            return 5;
+        (void)comm.updateTopology();
+    }
+    uint64_t revision = 0;
+    int step = 0;
+    bool first = true;
+    while (step < steps) {
+        if (clock.hasExpired(120'000))
+            return 5;
+        if (!first || !join) { // a joiner was admitted by the others' updateTopology: it starts with the sync
+            r = comm.updateTopology();
+            if (!r) {
+                say(QStringLiteral("step %1 update error: %2").arg(step).arg(r.message));
+                if (!r.retryable())
+                    return 5;
+                continue;
+            }
+        }
+        SyncInfo sync;
+        r = comm.syncSharedState(join && first ? 0 : uint64_t(step + 1), tensors, &sync);
+        if (!r) {
+            say(QStringLiteral("step %1 sync error: %2").arg(step).arg(r.message));
+            if (!r.retryable())
+                return 5;
+            continue;
+        }
+        first = false;
+        revision = sync.revision;
+        step = int(revision) - 1;
+        std::vector<float> gradient = cohort::test::collectiveInput(seed, step, weights.size(), false);
+        r = comm.allReduce(gradient, ReduceOp::Avg, Quant::None, uint64_t(step));
+        if (!r) {
+            say(QStringLiteral("step %1 all-reduce error: %2").arg(step).arg(r.message));
+            if (!r.retryable())
+                return 5;
+            continue; // the next sync puts everyone back on the same content
+        }
+        for (size_t i = 0; i < weights.size(); ++i)
+            weights[i] += 0.01f * gradient[i];
+        for (size_t i = 0; i < bias.size(); ++i)
+            bias[i] += 0.01f * gradient[i];
+        const uint64_t hash = stateHash(tensors[0].bytes) ^ (stateHash(tensors[1].bytes) * 31);
+        say(QStringLiteral("step %1 revision %2 world %3 rx %4 tx %5 fetched %6 hash %7")
+                .arg(step)
+                .arg(revision)
+                .arg(comm.worldSize())
+                .arg(sync.rxBytes)
+                .arg(sync.txBytes)
+                .arg(sync.fetched)
+                .arg(hash, 16, 16, QLatin1Char('0')));
+        ++step;
+    }
+    say(QStringLiteral("done"));
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -262,6 +361,8 @@ int main(int argc, char **argv)
         return runMaster(args);
     if (mode == QLatin1String("peer"))
         return runPeer(args);
+    if (mode == QLatin1String("state"))
+        return runState(args);
     say(QStringLiteral("unknown mode %1").arg(mode));
     return 2;
 }
