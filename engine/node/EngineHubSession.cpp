@@ -21,7 +21,7 @@ void Engine::registerWithHub()
     const QJsonObject body{
         {QStringLiteral("name"), m_options.nodeName.isEmpty() ? m_identity->nodeId() : m_options.nodeName},
         {QStringLiteral("client_version"), QStringLiteral(COHORT_VERSION_STRING)},
-        {QStringLiteral("hardware"), hardwareInventory(m_compute, m_snapshot.system.memTotalBytes)},
+        {QStringLiteral("hardware"), hardwareInventory(m_compute, m_snapshot.system.memTotalBytes, m_snapshot.gpus)},
     };
     m_hub->post(QStringLiteral("/v1/nodes/register"), body, [this](const HubReply &reply) { onRegistered(reply); });
 }

@@ -25,8 +25,19 @@ ComputeInfo probeCompute()
     return out;
 }
 
-QJsonObject hardwareInventory(const ComputeInfo &compute, qint64 memTotalBytes)
+QJsonObject hardwareInventory(const ComputeInfo &compute, qint64 memTotalBytes, const QList<GpuSample> &gpus)
 {
+    QJsonArray gpuList;
+    for (const GpuSample &g : gpus) {
+        QJsonObject o{{QStringLiteral("index"), g.index}, {QStringLiteral("name"), g.name}};
+        if (!g.uuid.isEmpty())
+            o.insert(QStringLiteral("uuid"), g.uuid);
+        if (g.memoryTotalBytes)
+            o.insert(QStringLiteral("vram_mb"), *g.memoryTotalBytes / (1024 * 1024));
+        if (g.powerLimitW)
+            o.insert(QStringLiteral("power_limit_w"), *g.powerLimitW);
+        gpuList.append(o);
+    }
     return QJsonObject{
         {QStringLiteral("os"), QSysInfo::prettyProductName()},
         {QStringLiteral("kernel"), QSysInfo::kernelVersion()},
@@ -34,7 +45,7 @@ QJsonObject hardwareInventory(const ComputeInfo &compute, qint64 memTotalBytes)
         {QStringLiteral("cpu_cores"), QThread::idealThreadCount()},
         {QStringLiteral("ram_mb"), memTotalBytes / (1024 * 1024)},
         {QStringLiteral("compute"), compute.json},
-        {QStringLiteral("gpus"), QJsonArray()},
+        {QStringLiteral("gpus"), gpuList},
     };
 }
 

@@ -1,5 +1,7 @@
 #pragma once
-// The machine description sent with registration and heartbeats (GPU details arrive with the NVML loader).
+// The machine description sent with registration and heartbeats; GPUs from NVML (GpuTelemetry's first reading).
+#include "core/EngineSnapshot.h"
+
 #include <QJsonObject>
 #include <QString>
 
@@ -11,6 +13,7 @@ struct ComputeInfo {
 };
 
 ComputeInfo probeCompute(); // runs a tiny LibTorch self-test; call off the GUI thread
-QJsonObject hardwareInventory(const ComputeInfo &compute, qint64 memTotalBytes);
+// gpus: index, name, uuid, vram_mb and power_limit_w of each (what NVML could not read is left out).
+QJsonObject hardwareInventory(const ComputeInfo &compute, qint64 memTotalBytes, const QList<GpuSample> &gpus = {});
 
 } // namespace cohort

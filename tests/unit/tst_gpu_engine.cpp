@@ -5,6 +5,8 @@
 
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
 #include <QSaveFile>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -91,6 +93,18 @@ private Q_SLOTS:
         configure(66);
         QTRY_COMPARE_WITH_TIMEOUT(controller.snapshot().gpus.value(1).temperatureC, 66, 5000);
         QCOMPARE(controller.snapshot().schedule.mode, QStringLiteral("run")); // no limit set
+
+        // The hub learned the GPUs at registration.
+        QTRY_COMPARE_WITH_TIMEOUT(controller.snapshot().state, NodeState::Idle, 20'000);
+        QNetworkAccessManager net;
+        std::unique_ptr<QNetworkReply> reply(
+            net.get(QNetworkRequest(QUrl(controller.embeddedHubUrl() + QStringLiteral("/v1/nodes/") + controller.snapshot().nodeId))));
+        QTRY_VERIFY_WITH_TIMEOUT(reply->isFinished(), 10'000);
+        const QJsonArray hardwareGpus =
+            QJsonDocument::fromJson(reply->readAll()).object()[QStringLiteral("hardware")].toObject()[QStringLiteral("gpus")].toArray();
+        QCOMPARE(hardwareGpus.size(), 2);
+        QCOMPARE(hardwareGpus[1].toObject()[QStringLiteral("uuid")].toString(), QStringLiteral("GPU-hot"));
+        QCOMPARE(hardwareGpus[1].toObject()[QStringLiteral("vram_mb")].toInt(), 8192);
         stop(controller);
     }
 

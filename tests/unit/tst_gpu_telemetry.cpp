@@ -2,6 +2,7 @@
 // tests/support/fakenvml (values from a JSON file), GpuHistory averages, GpuHistoryStore keeps minutes in SQLite.
 #include "core/GpuHistory.h"
 #include "node/GpuTelemetry.h"
+#include "node/HardwareInventory.h"
 #include "node/StatusLine.h"
 #include "platform/Nvml.h"
 #include "store/GpuHistoryStore.h"
@@ -450,6 +451,15 @@ private Q_SLOTS:
         QCOMPARE(a[QStringLiteral("memory_clock_mhz")].toInt(), 10501);
         QCOMPARE(a[QStringLiteral("fan_percent")].toInt(), 65);
         QCOMPARE(json[QStringLiteral("gpu_telemetry_note")].toString(), QStringLiteral("note"));
+
+        // The hub learns the GPUs at registration.
+        const QJsonArray inventory = hardwareInventory(ComputeInfo{}, 8 * kGiB, s.gpus)[QStringLiteral("gpus")].toArray();
+        QCOMPARE(inventory.size(), 2);
+        QCOMPARE(inventory[0].toObject(), (QJsonObject{{QStringLiteral("index"), 0},
+                                                       {QStringLiteral("name"), QStringLiteral("Fake RTX 4090")},
+                                                       {QStringLiteral("uuid"), QStringLiteral("GPU-aaaa")},
+                                                       {QStringLiteral("vram_mb"), 24 * 1024},
+                                                       {QStringLiteral("power_limit_w"), 450}}));
 
         // cohortd's progress line too.
         s.gpus[1].temperatureC.reset();
