@@ -393,8 +393,10 @@ void Master::planSync()
 
 void Master::handleSyncDone(Peer &peer, bool ok)
 {
-    if (!m_sync || !m_sync->planned || !m_sync->states.count(peer.id) || m_sync->done.count(peer.id))
-        return kick(peer, QStringLiteral("unexpected SyncDone"));
+    if (!m_sync || !m_sync->planned || !m_sync->states.count(peer.id))
+        return; // late: that sync already failed and the peer has (or gets) its SyncComplete
+    if (m_sync->done.count(peer.id))
+        return kick(peer, QStringLiteral("SyncDone twice"));
     if (!ok)
         return finishSync(false, QStringLiteral("peer %1 could not fetch the shared state").arg(peer.id));
     m_sync->done.insert(peer.id);
