@@ -10,6 +10,7 @@
 #include "store/GpuHistoryStore.h"
 #include "ui/DashboardPage.h"
 #include "ui/EngineBinding.h"
+#include "ui/WelcomeDialog.h"
 #include "ui/MainWindow.h"
 #include "ui/SettingsDialog.h"
 #include "ui/StateIcons.h"
@@ -132,6 +133,17 @@ void DesktopApp::start()
         m_trayRetry.start();
     }
     m_controller->start();
+    if (!m_settings->values().welcomed)
+        showWelcome();
+}
+
+void DesktopApp::showWelcome()
+{
+    // Non-modal and on top of the main window: the first run explains itself, and nothing waits on the answer.
+    auto *welcome = new WelcomeDialog(m_settings.get(), m_autostart.get(), m_window.get());
+    welcome->setAttribute(Qt::WA_DeleteOnClose);
+    welcome->show();
+    welcome->raise();
 }
 
 void DesktopApp::seedGpuCharts()

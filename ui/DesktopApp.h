@@ -44,6 +44,7 @@ public Q_SLOTS:
     void quit();
     void showSettings();
     void saveDiagnostics(); // asks where, then writes the diagnostics zip (engine/node/Diagnostics)
+    void showWelcome();     // the first-run welcome (once: settings remember it was seen)
 
 private:
     void start();

@@ -18,6 +18,7 @@ const QString kHubUrl = QStringLiteral("network/hubUrl");
 const QString kDataDir = QStringLiteral("storage/dataDir");
 const QString kNodeName = QStringLiteral("node/name");
 const QString kStartMinimized = QStringLiteral("ui/startMinimized");
+const QString kWelcomed = QStringLiteral("ui/welcomed");
 const QString kDownloadLimit = QStringLiteral("network/downloadLimitKiBps");
 const QString kIdleOnly = QStringLiteral("schedule/runOnlyWhenIdle");
 const QString kIdleMinutes = QStringLiteral("schedule/idleMinutes");
@@ -122,6 +123,7 @@ QList<SettingsError> Settings::validate(const SettingsValues &v)
 
 void Settings::load()
 {
+    const bool existed = QFileInfo::exists(m_filePath);
     QSettings store(m_filePath, QSettings::IniFormat);
     m_versionOnDisk = migrateSettings(store, kCurrentVersion);
     SettingsValues v = defaults();
@@ -129,6 +131,9 @@ void Settings::load()
     v.dataDir = store.value(kDataDir, v.dataDir).toString();
     v.nodeName = store.value(kNodeName, v.nodeName).toString();
     v.startMinimized = store.value(kStartMinimized, v.startMinimized).toBool();
+    v.welcomed = store.value(kWelcomed, existed).toBool(); // people who already use Cohort are not welcomed again
+    if (!existed)
+        store.setValue(kWelcomed, false); // the file is created below: keep saying "not welcomed yet" in it
     bool numeric = false;
     v.downloadLimitKiBps = store.value(kDownloadLimit, v.downloadLimitKiBps).toInt(&numeric);
     if (!numeric)
@@ -190,6 +195,8 @@ QList<SettingsError> Settings::apply(const SettingsValues &requested)
         changedKeys << QStringLiteral("nodeName");
     if (v.startMinimized != m_values.startMinimized)
         changedKeys << QStringLiteral("startMinimized");
+    if (v.welcomed != m_values.welcomed)
+        changedKeys << QStringLiteral("welcomed");
     if (v.downloadLimitKiBps != m_values.downloadLimitKiBps)
         changedKeys << QStringLiteral("downloadLimitKiBps");
     if (schedulerPolicy(v) != schedulerPolicy(m_values) || v.schedule != m_values.schedule)
@@ -203,6 +210,7 @@ QList<SettingsError> Settings::apply(const SettingsValues &requested)
     store.setValue(kDataDir, v.dataDir);
     store.setValue(kNodeName, v.nodeName);
     store.setValue(kStartMinimized, v.startMinimized);
+    store.setValue(kWelcomed, v.welcomed);
     store.setValue(kDownloadLimit, v.downloadLimitKiBps);
     store.setValue(kIdleOnly, v.runOnlyWhenIdle);
     store.setValue(kIdleMinutes, v.idleMinutes);

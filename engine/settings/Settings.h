@@ -14,6 +14,7 @@ struct SettingsValues {
     QString dataDir;     // empty: the platform's application data location
     QString nodeName;    // shown to the hub operator; empty: the host name
     bool startMinimized = false;
+    bool welcomed = false;      // the first-run welcome was shown (and answered); true for settings from before it existed
     int downloadLimitKiBps = 0; // checkpoint downloads; 0: unlimited
 
     // When to work (the engine's Scheduler): all off/unlimited except pausing on battery.

@@ -4,6 +4,7 @@
 #include "settings/Settings.h"
 #include "ui/InlineErrorLabel.h"
 #include "ui/SettingsDialog.h"
+#include "ui/WelcomeDialog.h"
 
 #include <QCheckBox>
 #include <QDialogButtonBox>
@@ -11,6 +12,7 @@
 #include <QLineEdit>
 #include <QSpinBox>
 #include <QPushButton>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -163,6 +165,46 @@ private Q_SLOTS:
         QVERIFY(!field<QCheckBox>("idleOnlyCheck")->isChecked());
         QVERIFY(field<QLineEdit>("scheduleEdit")->text().isEmpty());
         QCOMPARE(field<QSpinBox>("gpuTempLimitSpin")->value(), 0);
+    }
+
+    // The first-run welcome: shown for a new settings file only; Start saves the choices (and start at login),
+    // Not now keeps the defaults; either way it is remembered.
+    void welcomeOnFirstRunOnly()
+    {
+        QVERIFY(!m_settings->values().welcomed); // a new settings file
+        {
+            WelcomeDialog welcome(m_settings.get(), m_autostart.get());
+            welcome.findChild<QCheckBox *>(QStringLiteral("welcomeIdleOnly"))->setChecked(true);
+            welcome.findChild<QCheckBox *>(QStringLiteral("welcomeAutostart"))->setChecked(true);
+            QCOMPARE(welcome.findChild<QSpinBox *>(QStringLiteral("welcomeGpuTempLimit"))->value(), 83);
+            welcome.findChild<QPushButton *>(QStringLiteral("welcomeStart"))->click();
+            QCOMPARE(welcome.result(), int(QDialog::Accepted));
+        }
+        QVERIFY(m_settings->values().welcomed);
+        QVERIFY(m_settings->values().runOnlyWhenIdle);
+        QCOMPARE(m_settings->values().gpuTempLimitC, 83);
+        QVERIFY(m_autostart->isEnabled());
+        QVERIFY(Settings(iniPath()).values().welcomed); // on disk
+
+        // "Not now" on another fresh file: defaults kept, the welcome remembered.
+        const QString other = m_dir->filePath(QStringLiteral("other.ini"));
+        Settings fresh(other);
+        QVERIFY(!fresh.values().welcomed);
+        WelcomeDialog later(&fresh, nullptr);
+        QVERIFY(!later.findChild<QCheckBox *>(QStringLiteral("welcomeAutostart"))->isEnabled()); // no autostart here
+        later.findChild<QPushButton *>(QStringLiteral("welcomeNotNow"))->click();
+        QVERIFY(fresh.values().welcomed);
+        QVERIFY(!fresh.values().runOnlyWhenIdle);
+        QCOMPARE(fresh.values().gpuTempLimitC, 0);
+
+        // Settings written before the welcome existed: the user is not welcomed again.
+        const QString old = m_dir->filePath(QStringLiteral("old.ini"));
+        {
+            QSettings legacy(old, QSettings::IniFormat);
+            legacy.setValue(QStringLiteral("meta/version"), Settings::kCurrentVersion);
+            legacy.setValue(QStringLiteral("node/name"), QStringLiteral("veteran"));
+        }
+        QVERIFY(Settings(old).values().welcomed);
     }
 
     void relativeDataDirIsRefusedInline()
