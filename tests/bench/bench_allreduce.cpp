@@ -1,7 +1,7 @@
 // bench_allreduce: ring all-reduce bus bandwidth on 127.0.0.1, Cohort's collectives next to torch.distributed Gloo
 // measured in the same invocation (allreduce_gloo.py, Debian's python3-torch).
 //
-//   bench_allreduce [--mib 64] [--iters 5] [--procs 2,4] [--block 262144] [--python PY] [--no-gloo]
+//   bench_allreduce [--mib 64] [--iters 5] [--rounds 3] [--procs 2,4] [--block 262144] [--python PY] [--no-gloo]
 //
 // For each process count N: a master and N cohort-collective-peer processes all-reduce (sum) a float32 buffer of
 // --mib MiB, 1 warm-up + --iters times, without quantization and with uint8 quantization; then Gloo the same way.
@@ -9,7 +9,7 @@
 // count (effective bandwidth). Time of one operation: Gloo — the slowest rank after a barrier; Cohort — the peer that
 // began last (the master starts an operation when every peer has begun it, so that peer's call spans exactly
 // "everyone ready" to "everyone has the result", including the copy into and out of the caller's buffer).
-// The median over the iterations is printed.
+// The implementations take turns (--rounds), and the median over all their operations is printed.
 #include <QCoreApplication>
 #include <QDir>
 #include <QProcess>
@@ -137,6 +137,7 @@ int main(int argc, char **argv)
     };
     const int mib = value("--mib", QStringLiteral("64")).toInt();
     const int iters = value("--iters", QStringLiteral("5")).toInt();
+    const int rounds = value("--rounds", QStringLiteral("3")).toInt();
     const QString block = value("--block", QStringLiteral("262144"));
     QList<int> procsList;
     for (const QString &p : value("--procs", QStringLiteral("2,4")).split(QLatin1Char(',')))
@@ -146,25 +147,42 @@ int main(int argc, char **argv)
     if (gloo && python.isEmpty())
         std::fprintf(stderr, "no python with torch.distributed (Gloo) found; pass --python or --no-gloo\n");
 
-    std::printf("all-reduce (sum) of %d MiB float32 on 127.0.0.1, median of %d after 1 warm-up; bus bandwidth = "
-                "2(n-1)/n x bytes / time\n",
-                mib, iters);
+    std::printf("all-reduce (sum) of %d MiB float32 on 127.0.0.1, median of %d rounds x %d operations (1 warm-up each); "
+                "bus bandwidth = 2(n-1)/n x bytes / time\n",
+                mib, rounds, iters);
     std::printf("%-6s %-22s %10s %12s %10s\n", "procs", "implementation", "ms", "bus GB/s", "vs Gloo");
     const double bytes = double(mib) * 1024 * 1024;
     for (const int procs : procsList) {
         const double factor = 2.0 * (procs - 1) / procs;
-        double glooBus = 0;
-        std::vector<std::pair<QString, std::vector<double>>> rows;
+        // The implementations take turns, --rounds times, so a change in the machine's load hits them alike; each
+        // row is the median over all rounds' operations.
+        std::vector<QString> names;
         if (!python.isEmpty())
-            rows.push_back({QStringLiteral("torch.distributed Gloo"), runGloo(python, procs, mib, iters)});
-        rows.push_back({QStringLiteral("Cohort f32"), runCohort(procs, mib, iters, QStringLiteral("none"), block)});
-        rows.push_back({QStringLiteral("Cohort uint8 (eff.)"), runCohort(procs, mib, iters, QStringLiteral("u8"), block)});
-        for (const auto &[name, times] : rows) {
-            if (times.empty()) {
+            names.push_back(QStringLiteral("torch.distributed Gloo"));
+        names.push_back(QStringLiteral("Cohort f32"));
+        names.push_back(QStringLiteral("Cohort uint8 (eff.)"));
+        std::map<QString, std::vector<double>> times;
+        std::map<QString, bool> failed;
+        for (int round = 0; round < rounds; ++round) {
+            for (const QString &name : names) {
+                std::vector<double> t = name.startsWith(QStringLiteral("torch"))
+                                            ? runGloo(python, procs, mib, iters)
+                                            : runCohort(procs, mib, iters,
+                                                        name.contains(QStringLiteral("uint8")) ? QStringLiteral("u8")
+                                                                                               : QStringLiteral("none"),
+                                                        block);
+                if (t.empty())
+                    failed[name] = true;
+                times[name].insert(times[name].end(), t.begin(), t.end());
+            }
+        }
+        double glooBus = 0;
+        for (const QString &name : names) {
+            if (failed[name] || times[name].empty()) {
                 std::printf("%-6d %-22s %10s\n", procs, qPrintable(name), "failed");
                 continue;
             }
-            const double ms = median(times);
+            const double ms = median(times[name]);
             const double bus = factor * bytes / (ms / 1000.0) / 1e9;
             if (name.startsWith(QStringLiteral("torch")))
                 glooBus = bus;
