@@ -37,8 +37,9 @@ double median(std::vector<double> v)
     return v[v.size() / 2];
 }
 
-// Per-operation times (ms) of one Cohort run, or empty on failure.
-std::vector<double> runCohort(int procs, int mib, int iters, const QString &quant, const QString &block)
+// Per-operation times (ms) of one Cohort run, or empty on failure; `ringOnly` gets the data-exchange part of each
+// (without the two round trips to the master that bracket every operation).
+std::vector<double> runCohort(std::vector<double> *ringOnly, int procs, int mib, int iters, const QString &quant, const QString &block)
 {
     QProcess master;
     master.start(peerProgram(), {QStringLiteral("master"), QStringLiteral("--port"), QStringLiteral("0")});
@@ -61,9 +62,10 @@ std::vector<double> runCohort(int procs, int mib, int iters, const QString &quan
         peers.push_back(std::move(p));
     }
     // op -> the smallest call time over the peers (the one that began last).
-    std::map<int, double> perOp;
-    static const QRegularExpression opRe(QStringLiteral("^op (\\d+) ok world (\\d+) .* ms ([0-9.]+)"),
-                                         QRegularExpression::MultilineOption);
+    std::map<int, std::pair<double, double>> perOp; // total, ring
+    static const QRegularExpression opRe(
+        QStringLiteral("^op (\\d+) ok world (\\d+) .* ms ([0-9.]+) .* ring ([0-9.]+) outcome"),
+        QRegularExpression::MultilineOption);
     bool ok = true;
     for (auto &p : peers) {
         if (!p->waitForFinished(300'000) || p->exitCode() != 0)
@@ -75,8 +77,9 @@ std::vector<double> runCohort(int procs, int mib, int iters, const QString &quan
             if (m.captured(2).toInt() != procs)
                 ok = false;
             const int op = m.captured(1).toInt();
-            const double ms = m.captured(3).toDouble();
-            perOp[op] = perOp.count(op) ? std::min(perOp[op], ms) : ms;
+            const double ms = m.captured(3).toDouble(), ring = m.captured(4).toDouble();
+            if (!perOp.count(op) || ms < perOp[op].first)
+                perOp[op] = {ms, ring};
         }
         if (!ok)
             std::fprintf(stderr, "peer failed:\n%s\n", out.toUtf8().constData());
@@ -86,9 +89,12 @@ std::vector<double> runCohort(int procs, int mib, int iters, const QString &quan
     if (!ok)
         return {};
     std::vector<double> times;
-    for (const auto &[op, ms] : perOp)
-        if (op >= 1) // op 0 is the warm-up
-            times.push_back(ms);
+    for (const auto &[op, t] : perOp) {
+        if (op >= 1) { // op 0 is the warm-up
+            times.push_back(t.first);
+            ringOnly->push_back(t.second);
+        }
+    }
     return times;
 }
 
@@ -150,7 +156,8 @@ int main(int argc, char **argv)
     std::printf("all-reduce (sum) of %d MiB float32 on 127.0.0.1, median of %d rounds x %d operations (1 warm-up each); "
                 "bus bandwidth = 2(n-1)/n x bytes / time\n",
                 mib, rounds, iters);
-    std::printf("%-6s %-22s %10s %12s %10s\n", "procs", "implementation", "ms", "bus GB/s", "vs Gloo");
+    std::printf("%-6s %-22s %10s %12s %10s   %s\n", "procs", "implementation", "ms", "bus GB/s", "vs Gloo",
+                "ring exchange only (no master round trips)");
     const double bytes = double(mib) * 1024 * 1024;
     for (const int procs : procsList) {
         const double factor = 2.0 * (procs - 1) / procs;
@@ -161,13 +168,13 @@ int main(int argc, char **argv)
             names.push_back(QStringLiteral("torch.distributed Gloo"));
         names.push_back(QStringLiteral("Cohort f32"));
         names.push_back(QStringLiteral("Cohort uint8 (eff.)"));
-        std::map<QString, std::vector<double>> times;
+        std::map<QString, std::vector<double>> times, ringTimes;
         std::map<QString, bool> failed;
         for (int round = 0; round < rounds; ++round) {
             for (const QString &name : names) {
                 std::vector<double> t = name.startsWith(QStringLiteral("torch"))
                                             ? runGloo(python, procs, mib, iters)
-                                            : runCohort(procs, mib, iters,
+                                            : runCohort(&ringTimes[name], procs, mib, iters,
                                                         name.contains(QStringLiteral("uint8")) ? QStringLiteral("u8")
                                                                                                : QStringLiteral("none"),
                                                         block);
@@ -186,8 +193,14 @@ int main(int argc, char **argv)
             const double bus = factor * bytes / (ms / 1000.0) / 1e9;
             if (name.startsWith(QStringLiteral("torch")))
                 glooBus = bus;
-            std::printf("%-6d %-22s %10.1f %12.3f %9s\n", procs, qPrintable(name), ms, bus,
-                        glooBus > 0 ? qPrintable(QStringLiteral("%1x").arg(bus / glooBus, 0, 'f', 2)) : "-");
+            QString ringOnly;
+            if (!ringTimes[name].empty())
+                ringOnly = QStringLiteral("%1 ms, %2 GB/s")
+                               .arg(median(ringTimes[name]), 0, 'f', 1)
+                               .arg(factor * bytes / (median(ringTimes[name]) / 1000.0) / 1e9, 0, 'f', 3);
+            std::printf("%-6d %-22s %10.1f %12.3f %9s   %s\n", procs, qPrintable(name), ms, bus,
+                        glooBus > 0 ? qPrintable(QStringLiteral("%1x").arg(bus / glooBus, 0, 'f', 2)) : "-",
+                        qPrintable(ringOnly));
             std::fflush(stdout);
         }
     }
