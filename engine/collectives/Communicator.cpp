@@ -68,6 +68,15 @@ quant::ParamsResult requantizeInto(Quant q, std::span<float> values, uint8_t *co
     return params;
 }
 
+// out[i] = in[i] + decoded code (in may be out): a received quantized chunk reduced into this peer's values.
+void addDecoded(Quant q, const uint8_t *codes, const quant::QuantParams &params, const float *in, std::span<float> out)
+{
+    if (q == Quant::U8)
+        fastquant::dequantizeAdd<uint8_t>(codes, params, in, out);
+    else
+        fastquant::dequantizeAdd<uint16_t>(reinterpret_cast<const uint16_t *>(codes), params, in, out);
+}
+
 // Params come from decodeParams (validated) or from quantizeInto.
 void decodeInto(Quant q, const uint8_t *codes, const quant::QuantParams &params, std::span<float> dst, bool accumulate)
 {
@@ -713,7 +722,18 @@ Result Communicator::syncSharedState(uint64_t revision, std::span<const SharedTe
 
 Result Communicator::allReduce(std::span<float> data, ReduceOp op, Quant quant, uint64_t tag, ReduceInfo *info)
 {
-    return reduceF32(data, op, quant, DataType::F32, tag, info);
+    return reduceF32(data, data, op, quant, DataType::F32, tag, info);
+}
+
+Result Communicator::allReduce(std::span<const float> input, std::span<float> output, ReduceOp op, Quant quant,
+                               uint64_t tag, ReduceInfo *info)
+{
+    if (input.size() != output.size())
+        return fail(Code::InvalidArgument, QStringLiteral("input and output sizes differ"));
+    if (input.data() != output.data() && input.data() < output.data() + output.size() &&
+        output.data() < input.data() + input.size())
+        return fail(Code::InvalidArgument, QStringLiteral("input and output overlap"));
+    return reduceF32(input, output, op, quant, DataType::F32, tag, info);
 }
 
 Result Communicator::allReduce(std::span<uint16_t> data, DataType dtype, ReduceOp op, Quant quant, uint64_t tag,
@@ -726,7 +746,7 @@ Result Communicator::allReduce(std::span<uint16_t> data, DataType dtype, ReduceO
         bf16ToFloat(data, widened);
     else
         f16ToFloat(data, widened);
-    const Result r = reduceF32(widened, op, quant, dtype, tag, info);
+    const Result r = reduceF32(widened, widened, op, quant, dtype, tag, info);
     if (r) {
         if (dtype == DataType::BF16)
             floatToBf16(widened, data);
@@ -736,9 +756,10 @@ Result Communicator::allReduce(std::span<uint16_t> data, DataType dtype, ReduceO
     return r;
 }
 
-Result Communicator::reduceF32(std::span<float> data, ReduceOp op, Quant quant, DataType dtype, uint64_t tag,
-                               ReduceInfo *info)
+Result Communicator::reduceF32(std::span<const float> input, std::span<float> data, ReduceOp op, Quant quant,
+                               DataType dtype, uint64_t tag, ReduceInfo *info)
 {
+    const bool inPlace = input.data() == data.data();
     ReduceInfo local;
     if (!info)
         info = &local;
@@ -749,8 +770,11 @@ Result Communicator::reduceF32(std::span<float> data, ReduceOp op, Quant quant, 
     if (Result r = ensureRing(); !r)
         return r;
     info->worldSize = worldSize();
-    if (worldSize() <= 1)
-        return Result::success(); // the sum (and mean) of one
+    if (worldSize() <= 1) { // the sum (and mean) of one
+        if (!inPlace)
+            std::copy(input.begin(), input.end(), data.begin());
+        return Result::success();
+    }
 
     QElapsedTimer phase;
     phase.start();
@@ -777,11 +801,14 @@ Result Communicator::reduceF32(std::span<float> data, ReduceOp op, Quant quant, 
     info->beginMs = double(phase.nsecsElapsed()) / 1e6;
     phase.restart();
 
-    // The ring reduces in the caller's buffer; each block is copied aside right before it is first changed, so the
-    // buffer can be restored if the operation does not complete everywhere.
-    m_backup.resize(data.size());
+    // In place, the ring reduces in the caller's buffer; each block is copied aside right before it is first changed,
+    // so the buffer can be restored if the operation does not complete everywhere. Out of place, the input is only
+    // read and nothing needs saving.
+    if (inPlace)
+        m_backup.resize(data.size());
     m_saved.clear();
     m_buffer = data;
+    m_input = input;
     const auto restore = [&] {
         for (const ring::Range &r : m_saved)
             std::copy_n(m_backup.begin() + std::ptrdiff_t(r.begin), r.count, data.begin() + std::ptrdiff_t(r.begin));
@@ -861,9 +888,10 @@ Result Communicator::runRing(uint64_t opId, uint64_t tag, Quant quant, ReduceInf
                                   : reinterpret_cast<uint8_t *>(store.data() + element);
     };
     std::vector<uint8_t> saved(blockBase.back(), 0);
+    const bool inPlace = m_input.data() == m_buffer.data();
     auto protect = [&](int c, size_t b, const ring::Range &range) {
         uint8_t &flag = saved[blockBase[size_t(c)] + b];
-        if (flag)
+        if (flag || !inPlace)
             return;
         flag = 1;
         std::copy_n(m_buffer.begin() + std::ptrdiff_t(range.begin), range.count,
@@ -901,11 +929,13 @@ Result Communicator::runRing(uint64_t opId, uint64_t tag, Quant quant, ReduceInf
         const int c = ring::sendChunk(rank, n, tx.step);
         const ring::Range range = ring::block(chunks[size_t(c)], B, tx.block);
         float *values = m_buffer.data() + range.begin;
+        // Step 0 sends this peer's own input; later steps send what arrived (and was reduced) at the step before.
+        const float *source = tx.step == 0 ? m_input.data() + range.begin : values;
         quant::QuantParams params;
         if (!quantized) {
-            txPayload = reinterpret_cast<const uint8_t *>(values);
+            txPayload = reinterpret_cast<const uint8_t *>(source);
         } else if (ring::isReduceStep(n, tx.step)) {
-            const auto p = quantizeInto(quant, {values, range.count}, codeBytesAt(m_txCodes, 0));
+            const auto p = quantizeInto(quant, {source, range.count}, codeBytesAt(m_txCodes, 0));
             if (!p)
                 return fail(Code::InvalidArgument, QStringLiteral("cannot quantize: %1")
                                                        .arg(QString::fromLatin1(quant::describe(p.status))));
@@ -994,15 +1024,19 @@ Result Communicator::runRing(uint64_t opId, uint64_t tag, Quant quant, ReduceInf
             return;
         const bool reduce = ring::isReduceStep(n, rx.step);
         float *dst = m_buffer.data() + rxRange.begin + rxConsumed;
+        // Each chunk arrives once in the reduce-scatter: it adds to this peer's input (the same memory in place).
+        const float *own = m_input.data() + rxRange.begin + rxConsumed;
         const size_t count = ready - rxConsumed;
         if (!quantized) {
             if (reduce) {
                 const float *src = m_scratch.data() + rxConsumed;
                 for (size_t i = 0; i < count; ++i)
-                    dst[i] += src[i];
+                    dst[i] = own[i] + src[i];
             }
+        } else if (reduce) {
+            addDecoded(quant, rxDst + rxConsumed * elemBytes, rxParams, own, {dst, count});
         } else {
-            decodeInto(quant, rxDst + rxConsumed * elemBytes, rxParams, {dst, count}, reduce);
+            decodeInto(quant, rxDst + rxConsumed * elemBytes, rxParams, {dst, count}, false);
         }
         rxConsumed = ready;
     };

@@ -118,6 +118,11 @@ public:
     Result updateTopology();
     // In-place all-reduce of `data`. Every ring member must call it with the same tag, count, op and quantization.
     Result allReduce(std::span<float> data, ReduceOp op, Quant quant, uint64_t tag, ReduceInfo *info = nullptr);
+    // Out of place: `output` gets the result, `input` is only read (no copy is kept: the cheaper call when the caller
+    // has both buffers). On failure `output` holds nothing useful. The two must not overlap (or be the same span,
+    // which is the in-place call).
+    Result allReduce(std::span<const float> input, std::span<float> output, ReduceOp op, Quant quant, uint64_t tag,
+                     ReduceInfo *info = nullptr);
     // bf16 or f16 values given as their 16-bit patterns (dtype BF16 or F16).
     Result allReduce(std::span<uint16_t> data, DataType dtype, ReduceOp op, Quant quant, uint64_t tag,
                      ReduceInfo *info = nullptr);
@@ -155,8 +160,8 @@ private:
                              TcpSocket *out);
     Result serveState(std::span<const SharedTensor> tensors, SyncInfo *info);
     Result fetchState(const SyncPlanMsg &plan, std::span<const SharedTensor> tensors, SyncInfo *info);
-    Result reduceF32(std::span<float> data, ReduceOp op, Quant quant, DataType dtype, uint64_t tag,
-                     ReduceInfo *info);
+    Result reduceF32(std::span<const float> input, std::span<float> data, ReduceOp op, Quant quant, DataType dtype,
+                     uint64_t tag, ReduceInfo *info);
     // The data exchange of one operation on m_work; Ok, or why it stopped.
     Result runRing(uint64_t opId, uint64_t tag, Quant quant, ReduceInfo *info);
 
@@ -182,6 +187,7 @@ private:
 
     // Per-operation buffers, kept between calls.
     std::span<float> m_buffer;     // what the ring reduces: the caller's f32 buffer, or the widened bf16/f16 copy
+    std::span<const float> m_input; // this peer's input: m_buffer itself in place, the caller's input otherwise
     std::vector<float> m_backup;   // its input, to restore it when the operation does not complete
     std::vector<ring::Range> m_saved; // the parts of m_backup that hold a saved copy
     std::vector<float> m_scratch;

@@ -89,11 +89,22 @@ COHORT_VECTOR_CLONES void dequantizeAccumulate(const Q *src, const quant::QuantP
         d[i] = d[i] + (min + float(src[i]) * scale);
 }
 
+template <quant::Word Q>
+COHORT_VECTOR_CLONES void dequantizeAdd(const Q *src, const quant::QuantParams &params, const float *in,
+                                        std::span<float> out)
+{
+    const float min = params.min, scale = params.scale;
+    float *d = out.data();
+    for (size_t i = 0; i < out.size(); ++i)
+        d[i] = in[i] + (min + float(src[i]) * scale);
+}
+
 #define COHORT_FASTQUANT_INSTANTIATE(Q)                                                                               \
     template quant::ParamsResult computeParams<Q>(std::span<const float>);                                           \
     template void quantize<Q>(std::span<const float>, const quant::QuantParams &, Q *);                              \
     template void dequantize<Q>(const Q *, const quant::QuantParams &, std::span<float>);                            \
-    template void dequantizeAccumulate<Q>(const Q *, const quant::QuantParams &, std::span<float>);
+    template void dequantizeAccumulate<Q>(const Q *, const quant::QuantParams &, std::span<float>);                  \
+    template void dequantizeAdd<Q>(const Q *, const quant::QuantParams &, const float *, std::span<float>);
 
 COHORT_FASTQUANT_INSTANTIATE(uint8_t)
 COHORT_FASTQUANT_INSTANTIATE(uint16_t)

@@ -16,5 +16,8 @@ template <quant::Word Q> quant::ParamsResult computeParams(std::span<const float
 template <quant::Word Q> void quantize(std::span<const float> src, const quant::QuantParams &params, Q *dst);
 template <quant::Word Q> void dequantize(const Q *src, const quant::QuantParams &params, std::span<float> dst);
 template <quant::Word Q> void dequantizeAccumulate(const Q *src, const quant::QuantParams &params, std::span<float> dst);
+// out[i] = in[i] + (min + src[i] * scale): dequantizeAccumulate with the addend elsewhere (in may equal out.data()).
+template <quant::Word Q>
+void dequantizeAdd(const Q *src, const quant::QuantParams &params, const float *in, std::span<float> out);
 
 } // namespace cohort::collectives::fastquant

@@ -9,7 +9,9 @@
 // count (effective bandwidth). Time of one operation: Gloo — the slowest rank after a barrier; Cohort — the peer that
 // began last (the master starts an operation when every peer has begun it, so that peer's call spans exactly
 // "everyone ready" to "everyone has the result", including the copy into and out of the caller's buffer).
-// The implementations take turns (--rounds), and the median over all their operations is printed.
+// The implementations take turns (--rounds), and the median over all their operations is printed. Cohort runs the
+// out-of-place call (input read, result in a second buffer: no copy kept); the in-place call adds one copy of the
+// buffer, made block by block during the exchange, to restore it on failure.
 #include <QCoreApplication>
 #include <QDir>
 #include <QProcess>
@@ -58,7 +60,8 @@ std::vector<double> runCohort(std::vector<double> *ringOnly, int procs, int mib,
                                  QString::number(i + 1), QStringLiteral("--world"), QString::number(procs),
                                  QStringLiteral("--count"), QString::number(qint64(mib) * 1024 * 1024 / 4),
                                  QStringLiteral("--ops"), QString::number(ops), QStringLiteral("--quant"), quant,
-                                 QStringLiteral("--block"), block, QStringLiteral("--bench")});
+                                 QStringLiteral("--block"), block, QStringLiteral("--bench"),
+                                 QStringLiteral("--out-of-place")});
         peers.push_back(std::move(p));
     }
     // op -> the smallest call time over the peers (the one that began last).

@@ -1,6 +1,6 @@
 // The collectives as real processes on 127.0.0.1 (cohort-collective-peer): a master and 2-4 peers.
 //   * f32 sum: every peer ends bit-identical, equal to the exact sum (integer-valued inputs: exactly; random inputs:
-//     within float rounding); counts not divisible by the world size.
+//     within float rounding); counts not divisible by the world size; in place and out of place.
 //   * uint8 / uint16 quantization: bit-identical across peers, within the bound documented in Communicator.h.
 //   * bf16 inputs: bit-identical, within bf16 rounding of the sum.
 //   * kill -9 of a random peer shortly after it started an operation, ten times: the survivors notice within
@@ -184,7 +184,8 @@ private Q_SLOTS:
     {
         const size_t count = 300'001;
         const QList<QByteArray> results =
-            runGroup(3, {QStringLiteral("--count"), QString::number(count), QStringLiteral("--ops"), QStringLiteral("1")});
+            runGroup(3, {QStringLiteral("--count"), QString::number(count), QStringLiteral("--ops"), QStringLiteral("1"),
+                         QStringLiteral("--out-of-place")});
         QCOMPARE(results.size(), 3);
         for (const QByteArray &r : results)
             QVERIFY(r == results[0]);
@@ -218,7 +219,7 @@ private Q_SLOTS:
         const QList<QByteArray> results =
             runGroup(world, {QStringLiteral("--count"), QString::number(count), QStringLiteral("--ops"),
                              QStringLiteral("1"), QStringLiteral("--quant"), quant, QStringLiteral("--block"),
-                             QStringLiteral("16384")});
+                             QStringLiteral("16384"), QStringLiteral("--out-of-place")});
         QCOMPARE(results.size(), world);
         for (const QByteArray &r : results)
             QVERIFY(r == results[0]); // bit-identical across peers
@@ -287,11 +288,13 @@ private Q_SLOTS:
             auto master = startMaster(&port);
             QVERIFY(master);
             std::vector<Peer> peers;
+            QStringList args{QStringLiteral("--world"), QString::number(world), QStringLiteral("--count"),
+                             QString::number(count), QStringLiteral("--ops"), QStringLiteral("14"),
+                             QStringLiteral("--io-timeout"), QStringLiteral("5000")};
+            if (round % 2) // odd rounds: the out-of-place call
+                args << QStringLiteral("--out-of-place");
             for (int i = 0; i < world; ++i)
-                peers.push_back(startPeer(port, uint64_t(10 * round + i + 1),
-                                          {QStringLiteral("--world"), QString::number(world), QStringLiteral("--count"),
-                                           QString::number(count), QStringLiteral("--ops"), QStringLiteral("14"),
-                                           QStringLiteral("--io-timeout"), QStringLiteral("5000")}));
+                peers.push_back(startPeer(port, uint64_t(10 * round + i + 1), args));
             for (Peer &peer : peers)
                 QVERIFY2(peer.process->waitForOutput(QStringLiteral("op 1 ok"), 30'000),
                          qPrintable(peer.process->output()));

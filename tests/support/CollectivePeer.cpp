@@ -5,7 +5,7 @@
 //       (only those may join); without it every key that answers the challenge may.
 //   cohort-collective-peer peer --master-port P --key FILE --seed S --world N --count C --ops K
 //                               [--quant none|u8|u16] [--dtype f32|bf16|f16] [--op sum|avg] [--ints] [--out FILE]
-//                               [--io-timeout MS] [--block ELEMENTS] [--bad-proof] [--bench]
+//                               [--io-timeout MS] [--block ELEMENTS] [--bad-proof] [--bench] [--out-of-place]
 //       Joins, votes until the ring has N peers, then runs K all-reduces of `collectiveInput(S, op, C)`, retrying each
 //       after an abort with whoever is left; checks after every failure that its buffer still holds the input.
 //       Prints one line per event ("op 3 ok world 4 ring 1,2,3,4 hash ... ms ..."); writes the last result to FILE
@@ -112,6 +112,7 @@ int runPeer(const QStringList &args)
     parser.addOption({QStringLiteral("ints"), QStringLiteral("integer-valued inputs")});
     parser.addOption({QStringLiteral("bad-proof"), QStringLiteral("answer the challenge with another key")});
     parser.addOption({QStringLiteral("bench"), QStringLiteral("reuse the first input, no result hash (bench_allreduce)")});
+    parser.addOption({QStringLiteral("out-of-place"), QStringLiteral("f32: reduce input into a separate output")});
     parser.process(args);
 
     CommunicatorOptions options;
@@ -138,6 +139,7 @@ int runPeer(const QStringList &args)
     const int ops = parser.value(QStringLiteral("ops")).toInt();
     const bool ints = parser.isSet(QStringLiteral("ints"));
     const bool bench = parser.isSet(QStringLiteral("bench"));
+    const bool outOfPlace = parser.isSet(QStringLiteral("out-of-place"));
     const QString quantName = parser.value(QStringLiteral("quant"));
     const Quant quant = quantName == QLatin1String("u8") ? Quant::U8 : quantName == QLatin1String("u16") ? Quant::U16
                                                                                                        : Quant::None;
@@ -188,12 +190,20 @@ int runPeer(const QStringList &args)
         QElapsedTimer total;
         total.start();
         for (int attempt = 0;; ++attempt) {
-            buffer.assign(input.begin(), input.end());
+            if (outOfPlace)
+                buffer.resize(input.size()); // the output: nothing to copy in
+            else
+                buffer.assign(input.begin(), input.end());
             buffer16.assign(input16.begin(), input16.end());
             ReduceInfo info;
             attemptTime.start();
-            r = dtype == DataType::F32 ? comm.allReduce(buffer, reduceOp, quant, uint64_t(k), &info)
-                                       : comm.allReduce(buffer16, dtype, reduceOp, quant, uint64_t(k), &info);
+            if (dtype != DataType::F32)
+                r = comm.allReduce(buffer16, dtype, reduceOp, quant, uint64_t(k), &info);
+            else if (outOfPlace)
+                r = comm.allReduce(std::span<const float>(input), std::span<float>(buffer), reduceOp, quant,
+                                   uint64_t(k), &info);
+            else
+                r = comm.allReduce(buffer, reduceOp, quant, uint64_t(k), &info);
             const double ms = double(attemptTime.nsecsElapsed()) / 1e6;
             if (r) {
                 QStringList ids;
@@ -219,9 +229,11 @@ int runPeer(const QStringList &args)
                 result16.swap(buffer16);
                 break;
             }
-            const bool restored = dtype == DataType::F32
-                                      ? std::memcmp(buffer.data(), input.data(), count * 4) == 0
-                                      : std::memcmp(buffer16.data(), input16.data(), count * 2) == 0;
+            // In place, a failed call must leave the input in the buffer; out of place it never writes the input.
+            bool restored = true;
+            if (!outOfPlace)
+                restored = dtype == DataType::F32 ? std::memcmp(buffer.data(), input.data(), count * 4) == 0
+                                                  : std::memcmp(buffer16.data(), input16.data(), count * 2) == 0;
             say(QStringLiteral("op %1 error %2 after %3 ms world %4: %5")
                     .arg(k)
                     .arg(QString::fromLatin1(codeName(r.code)))

@@ -395,6 +395,9 @@ private Q_SLOTS:
             QCOMPARE(cohort::quant::dequantizeAccumulate<Q>(a, reference.params, x), cohort::quant::Status::Ok);
             fastquant::dequantizeAccumulate<Q>(b.data(), fast.params, y);
             QVERIFY(std::memcmp(x.data(), y.data(), n * 4) == 0);
+            std::vector<float> z(n);
+            fastquant::dequantizeAdd<Q>(b.data(), fast.params, v.data(), z); // out of place, same sums
+            QVERIFY(std::memcmp(x.data(), z.data(), n * 4) == 0);
             QCOMPARE(cohort::quant::dequantize<Q>(a, reference.params, x), cohort::quant::Status::Ok);
             fastquant::dequantize<Q>(b.data(), fast.params, y);
             QVERIFY(std::memcmp(x.data(), y.data(), n * 4) == 0);
