@@ -55,26 +55,31 @@ quant::ParamsResult quantizeInto(Quant q, std::span<const float> src, uint8_t *c
     return params;
 }
 
-// The owner's step: quantize, then keep the de-quantized copy (quant::requantize).
-quant::ParamsResult requantizeInto(Quant q, std::span<float> values, uint8_t *codes)
+// out[i] = in[i] + decoded code (in may be out): a received quantized chunk reduced into this peer's values, with
+// the range of the sums tracked on the way (so sending them on needs no separate min/max pass).
+void addDecodedTracked(Quant q, const uint8_t *codes, const quant::QuantParams &params, const float *in,
+                       std::span<float> out, fastquant::RangeKeys &range)
 {
-    const auto params = quantizeInto(q, values, codes);
-    if (!params)
-        return params;
     if (q == Quant::U8)
-        fastquant::dequantize<uint8_t>(codes, params.params, values);
+        fastquant::dequantizeAddTracked<uint8_t>(codes, params, in, out, range);
     else
-        fastquant::dequantize<uint16_t>(reinterpret_cast<const uint16_t *>(codes), params.params, values);
-    return params;
+        fastquant::dequantizeAddTracked<uint16_t>(reinterpret_cast<const uint16_t *>(codes), params, in, out, range);
 }
 
-// out[i] = in[i] + decoded code (in may be out): a received quantized chunk reduced into this peer's values.
-void addDecoded(Quant q, const uint8_t *codes, const quant::QuantParams &params, const float *in, std::span<float> out)
+// quantizeInto for values whose range was tracked while they were summed.
+quant::ParamsResult quantizeTracked(Quant q, std::span<const float> src, const fastquant::RangeKeys &range,
+                                    uint8_t *codes)
 {
-    if (q == Quant::U8)
-        fastquant::dequantizeAdd<uint8_t>(codes, params, in, out);
-    else
-        fastquant::dequantizeAdd<uint16_t>(reinterpret_cast<const uint16_t *>(codes), params, in, out);
+    if (q == Quant::U8) {
+        const auto params = fastquant::paramsOf<uint8_t>(range);
+        if (params)
+            fastquant::quantize<uint8_t>(src, params.params, codes);
+        return params;
+    }
+    const auto params = fastquant::paramsOf<uint16_t>(range);
+    if (params)
+        fastquant::quantize<uint16_t>(src, params.params, reinterpret_cast<uint16_t *>(codes));
+    return params;
 }
 
 // Params come from decodeParams (validated) or from quantizeInto.
@@ -882,6 +887,9 @@ Result Communicator::runRing(uint64_t opId, uint64_t tag, Quant quant, ReduceInf
         m_rxCodes.resize(B);
         m_blockParams.assign(blockBase.back(), quant::QuantParams{});
     }
+    // Quantized: the range of every block summed in the reduce-scatter, tracked while summing.
+    std::vector<fastquant::RangeKeys> sumRanges(quantized ? blockBase.back() : 0);
+    fastquant::RangeKeys rxKeys;
     // Codes live in uint16 storage; uint8 codes use its bytes.
     auto codeBytesAt = [&](std::vector<uint16_t> &store, size_t element) -> uint8_t * {
         return quant == Quant::U8 ? reinterpret_cast<uint8_t *>(store.data()) + element
@@ -935,7 +943,10 @@ Result Communicator::runRing(uint64_t opId, uint64_t tag, Quant quant, ReduceInf
         if (!quantized) {
             txPayload = reinterpret_cast<const uint8_t *>(source);
         } else if (ring::isReduceStep(n, tx.step)) {
-            const auto p = quantizeInto(quant, {source, range.count}, codeBytesAt(m_txCodes, 0));
+            const auto p = tx.step == 0 ? quantizeInto(quant, {source, range.count}, codeBytesAt(m_txCodes, 0))
+                                        : quantizeTracked(quant, {source, range.count},
+                                                          sumRanges[blockBase[size_t(c)] + tx.block],
+                                                          codeBytesAt(m_txCodes, 0));
             if (!p)
                 return fail(Code::InvalidArgument, QStringLiteral("cannot quantize: %1")
                                                        .arg(QString::fromLatin1(quant::describe(p.status))));
@@ -946,7 +957,15 @@ Result Communicator::runRing(uint64_t opId, uint64_t tag, Quant quant, ReduceInf
             const size_t index = blockBase[size_t(c)] + tx.block;
             if (tx.step == n - 1) { // owner: quantize once, keep the de-quantized copy
                 protect(c, tx.block, range);
-                const auto p = requantizeInto(quant, {values, range.count}, at);
+                // requantize: quantize once (range known from the last sum), keep the de-quantized values.
+                const auto p = quantizeTracked(quant, {values, range.count}, sumRanges[index], at);
+                if (p) {
+                    if (quant == Quant::U8)
+                        fastquant::dequantize<uint8_t>(at, p.params, {values, range.count});
+                    else
+                        fastquant::dequantize<uint16_t>(reinterpret_cast<const uint16_t *>(at), p.params,
+                                                        {values, range.count});
+                }
                 if (!p)
                     return fail(Code::InvalidArgument, QStringLiteral("cannot quantize: %1")
                                                            .arg(QString::fromLatin1(quant::describe(p.status))));
@@ -986,6 +1005,7 @@ Result Communicator::runRing(uint64_t opId, uint64_t tag, Quant quant, ReduceInf
         rxRange = ring::block(chunks[size_t(c)], B, rx.block);
         rxPayloadLen = rxRange.count * elemBytes;
         rxHeaderGot = rxPayloadGot = rxConsumed = 0;
+        rxKeys = fastquant::RangeKeys{};
         protect(c, rx.block, rxRange);
         const bool reduce = ring::isReduceStep(n, rx.step);
         if (!quantized)
@@ -1034,7 +1054,7 @@ Result Communicator::runRing(uint64_t opId, uint64_t tag, Quant quant, ReduceInf
                     dst[i] = own[i] + src[i];
             }
         } else if (reduce) {
-            addDecoded(quant, rxDst + rxConsumed * elemBytes, rxParams, own, {dst, count});
+            addDecodedTracked(quant, rxDst + rxConsumed * elemBytes, rxParams, own, {dst, count}, rxKeys);
         } else {
             decodeInto(quant, rxDst + rxConsumed * elemBytes, rxParams, {dst, count}, false);
         }
@@ -1042,8 +1062,11 @@ Result Communicator::runRing(uint64_t opId, uint64_t tag, Quant quant, ReduceInf
     };
     auto finishRx = [&]() -> Result {
         consumeRx();
+        const size_t index = blockBase[size_t(ring::recvChunk(rank, n, rx.step))] + rx.block;
         if (quantized && !ring::isReduceStep(n, rx.step))
-            m_blockParams[blockBase[size_t(ring::recvChunk(rank, n, rx.step))] + rx.block] = rxParams;
+            m_blockParams[index] = rxParams;
+        else if (quantized)
+            sumRanges[index] = rxKeys;
         ++rx.block;
         normalize(rx, false);
         if (rx.step < T)

@@ -99,12 +99,46 @@ COHORT_VECTOR_CLONES void dequantizeAdd(const Q *src, const quant::QuantParams &
         d[i] = in[i] + (min + float(src[i]) * scale);
 }
 
+template <quant::Word Q>
+COHORT_VECTOR_CLONES void dequantizeAddTracked(const Q *src, const quant::QuantParams &params, const float *in,
+                                               std::span<float> out, RangeKeys &range)
+{
+    const float min = params.min, scale = params.scale;
+    float *d = out.data();
+    int32_t lo = range.lo, hi = range.hi;
+    uint32_t special = range.nonFinite;
+    for (size_t i = 0; i < out.size(); ++i) {
+        const float v = in[i] + (min + float(src[i]) * scale);
+        d[i] = v;
+        const uint32_t b = std::bit_cast<uint32_t>(v);
+        const int32_t key = int32_t(b ^ (uint32_t(int32_t(b) >> 31) >> 1));
+        lo = key < lo ? key : lo;
+        hi = key > hi ? key : hi;
+        special |= uint32_t((b & 0x7f800000u) == 0x7f800000u);
+    }
+    range.lo = lo;
+    range.hi = hi;
+    range.nonFinite = special;
+}
+
+template <quant::Word Q> quant::ParamsResult paramsOf(const RangeKeys &range)
+{
+    if (range.nonFinite)
+        return {{}, quant::Status::NonFinite};
+    if (range.lo > range.hi) // nothing tracked
+        return quant::computeParams<Q>(std::span<const float>());
+    return quant::paramsFromRange(fromOrderedKey(range.lo), fromOrderedKey(range.hi), quant::kLevels<Q>);
+}
+
 #define COHORT_FASTQUANT_INSTANTIATE(Q)                                                                               \
     template quant::ParamsResult computeParams<Q>(std::span<const float>);                                           \
     template void quantize<Q>(std::span<const float>, const quant::QuantParams &, Q *);                              \
     template void dequantize<Q>(const Q *, const quant::QuantParams &, std::span<float>);                            \
     template void dequantizeAccumulate<Q>(const Q *, const quant::QuantParams &, std::span<float>);                  \
-    template void dequantizeAdd<Q>(const Q *, const quant::QuantParams &, const float *, std::span<float>);
+    template void dequantizeAdd<Q>(const Q *, const quant::QuantParams &, const float *, std::span<float>);          \
+    template void dequantizeAddTracked<Q>(const Q *, const quant::QuantParams &, const float *, std::span<float>,    \
+                                          RangeKeys &);                                                               \
+    template quant::ParamsResult paramsOf<Q>(const RangeKeys &);
 
 COHORT_FASTQUANT_INSTANTIATE(uint8_t)
 COHORT_FASTQUANT_INSTANTIATE(uint16_t)

@@ -8,6 +8,7 @@
 // ring checks computeParams' status first), and returns nothing.
 #include "quant/Quantize.h"
 
+#include <cstdint>
 #include <span>
 
 namespace cohort::collectives::fastquant {
@@ -19,5 +20,18 @@ template <quant::Word Q> void dequantizeAccumulate(const Q *src, const quant::Qu
 // out[i] = in[i] + (min + src[i] * scale): dequantizeAccumulate with the addend elsewhere (in may equal out.data()).
 template <quant::Word Q>
 void dequantizeAdd(const Q *src, const quant::QuantParams &params, const float *in, std::span<float> out);
+
+// A running min/max over values as they are produced, for params without a second pass (see rangeOf).
+struct RangeKeys {
+    int32_t lo = INT32_MAX;
+    int32_t hi = INT32_MIN;
+    uint32_t nonFinite = 0;
+};
+// dequantizeAdd that also folds the outputs into `range`.
+template <quant::Word Q>
+void dequantizeAddTracked(const Q *src, const quant::QuantParams &params, const float *in, std::span<float> out,
+                          RangeKeys &range);
+// The params computeParams<Q> would give for values whose range was tracked (an empty range: {0, 0}).
+template <quant::Word Q> quant::ParamsResult paramsOf(const RangeKeys &range);
 
 } // namespace cohort::collectives::fastquant

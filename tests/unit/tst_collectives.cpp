@@ -398,6 +398,20 @@ private Q_SLOTS:
             std::vector<float> z(n);
             fastquant::dequantizeAdd<Q>(b.data(), fast.params, v.data(), z); // out of place, same sums
             QVERIFY(std::memcmp(x.data(), z.data(), n * 4) == 0);
+            // The same sums with their range tracked, in two pieces as blocks arrive: the params of the result.
+            fastquant::RangeKeys keys;
+            std::vector<float> t(n);
+            const size_t half = n / 3;
+            fastquant::dequantizeAddTracked<Q>(b.data(), fast.params, v.data(), {t.data(), half}, keys);
+            fastquant::dequantizeAddTracked<Q>(b.data() + half, fast.params, v.data() + half, {t.data() + half, n - half},
+                                               keys);
+            QVERIFY(std::memcmp(t.data(), z.data(), n * 4) == 0);
+            const auto tracked = fastquant::paramsOf<Q>(keys), direct = cohort::quant::computeParams<Q>(t);
+            QCOMPARE(tracked.status, direct.status);
+            if (direct) {
+                QCOMPARE(std::bit_cast<uint32_t>(tracked.params.min), std::bit_cast<uint32_t>(direct.params.min));
+                QCOMPARE(std::bit_cast<uint32_t>(tracked.params.scale), std::bit_cast<uint32_t>(direct.params.scale));
+            }
             QCOMPARE(cohort::quant::dequantize<Q>(a, reference.params, x), cohort::quant::Status::Ok);
             fastquant::dequantize<Q>(b.data(), fast.params, y);
             QVERIFY(std::memcmp(x.data(), y.data(), n * 4) == 0);
