@@ -1,6 +1,7 @@
 #pragma once
-// The peer side of the collectives (prime-stack.md §1): connects to the master, joins the ring, and runs all-reduce
-// as a pipelined ring reduce-scatter + all-gather over TCP links to its two ring neighbours.
+// The peer side of the collectives (prime-stack.md §1): connects to the master, joins the ring, runs all-reduce as a
+// pipelined ring reduce-scatter + all-gather over TCP links to its two ring neighbours (one connection per neighbour
+// and direction; one operation at a time), and synchronizes shared state (syncSharedState).
 //
 // Threading: a Communicator belongs to one thread — the one that calls it (give it a dedicated QThread in an app).
 // Every call blocks that thread; every wait in it has a timeout (CommunicatorOptions), so no call hangs forever.
@@ -18,7 +19,8 @@
 //     W bounding the width (max - min) of any block of partial sums; W <= 2 n max|x| for inputs x.
 //     Blocks (CommunicatorOptions::blockElements values each) have their own min/scale, so W is usually far smaller.
 //   * the result stands only when the master reports that every peer completed the operation; on any failure the
-//     caller's buffer holds its input again, bit for bit (the ring works in it and restores it from a copy).
+//     in-place call's buffer holds its input again, bit for bit (the ring works in it and restores it from a copy
+//     made block by block); the out-of-place call never writes its input and needs no copy.
 //   * failures: a peer vanishing or a link breaking mid-operation makes the master abort it for everyone; the call
 //     returns Code::Aborted (retryable): call again, and the ring re-forms with the peers that are left first. With
 //     one peer left the operation completes at once (the sum of one), `ReduceInfo::worldSize` says 1. NaN or infinity
