@@ -6,6 +6,8 @@
 
 #include <QComboBox>
 #include <QFormLayout>
+#include <QHeaderView>
+#include <QTableWidget>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -63,6 +65,18 @@ DashboardPage::DashboardPage(QWidget *parent) : QWidget(parent)
     m_rollouts = addValueRow(nodeForm, tr("Rollouts"), "rollouts");
     m_lastError = addValueRow(nodeForm, tr("Last problem"), "lastError");
 
+    m_relays = new QTableWidget(0, 6, this);
+    m_relays->setObjectName(QStringLiteral("relayTable"));
+    m_relays->setHorizontalHeaderLabels({tr("Relay"), tr("Success"), tr("Speed"), tr("Fetched"), tr("In flight"), tr("Last problem")});
+    m_relays->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_relays->setSelectionMode(QAbstractItemView::NoSelection);
+    m_relays->verticalHeader()->hide();
+    m_relays->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_relays->horizontalHeader()->setStretchLastSection(true);
+    m_relays->setAccessibleName(tr("Checkpoint relays"));
+    m_relays->hide();
+    nodeForm->addRow(m_relays);
+
     auto *machineBox = new QGroupBox(tr("This computer"), this);
     auto *machineForm = new QFormLayout(machineBox);
     m_computeDevice = addValueRow(machineForm, tr("Compute device"), "computeDevice");
@@ -115,6 +129,37 @@ DashboardPage::DashboardPage(QWidget *parent) : QWidget(parent)
     showSnapshot(EngineSnapshot{});
 }
 
+void DashboardPage::showRelays(const DownloadProgress &d)
+{
+    // Shown while a download runs (or stopped): which relays serve it, and how well. Hidden otherwise.
+    const bool show = !d.relays.isEmpty() && d.phase != DownloadProgress::Phase::None && d.phase != DownloadProgress::Phase::Done;
+    m_relays->setVisible(show);
+    if (!show)
+        return;
+    m_relays->setRowCount(int(d.relays.size()));
+    for (int row = 0; row < d.relays.size(); ++row) {
+        const RelayProgress &r = d.relays.at(row);
+        const QStringList cells{r.url,
+                                QStringLiteral("%1%").arg(qRound(100 * r.successRate)),
+                                r.bandwidthMBps > 0 ? tr("%1 MB/s").arg(r.bandwidthMBps, 0, 'f', 1) : tr("not measured"),
+                                display::bytes(r.bytes),
+                                QString::number(r.active),
+                                r.failures > 0 ? tr("%n failure(s): %1", nullptr, r.failures).arg(r.lastError) : QString()};
+        for (int column = 0; column < cells.size(); ++column) {
+            QTableWidgetItem *item = m_relays->item(row, column);
+            if (!item) {
+                item = new QTableWidgetItem;
+                m_relays->setItem(row, column, item);
+            }
+            if (item->text() != cells[column]) {
+                item->setText(cells[column]);
+                item->setToolTip(cells[column]);
+            }
+        }
+    }
+    m_relays->setFixedHeight(m_relays->horizontalHeader()->height() + m_relays->rowHeight(0) * int(d.relays.size()) + 4);
+}
+
 QLabel *DashboardPage::addValueRow(QFormLayout *form, const QString &label, const char *objectName)
 {
     auto *value = new QLabel(form->parentWidget());
@@ -158,6 +203,7 @@ void DashboardPage::showSnapshot(const EngineSnapshot &s)
     m_lastHeartbeat->setText(heartbeat);
     m_joinedTask->setText(display::taskTitle(s.tasks, s.joinedTaskId));
     m_model->setText(modelText(s));
+    showRelays(s.download);
     m_rollouts->setText(rolloutsText(s));
     m_lastError->setText(s.lastError.isEmpty() ? tr("none") : s.lastError);
 

@@ -7,6 +7,7 @@
 
 class QComboBox;
 class QLabel;
+class QTableWidget;
 class QFormLayout;
 class QPushButton;
 class QVBoxLayout;
@@ -44,6 +45,7 @@ protected:
     void showEvent(QShowEvent *event) override;
 
 private:
+    void showRelays(const DownloadProgress &download);
     QLabel *addValueRow(QFormLayout *form, const QString &label, const char *objectName);
     void onPauseButtonClicked();
     void showGpus(const QList<GpuSample> &gpus, qint64 now);
@@ -73,6 +75,7 @@ private:
     QLabel *m_joinedTask = nullptr;
     QLabel *m_model = nullptr;
     QLabel *m_rollouts = nullptr;
+    QTableWidget *m_relays = nullptr; // the download's relays: score, speed, bytes, failures (hidden without a download)
     bool m_userPaused = false;
 };
 

@@ -53,8 +53,27 @@ private Q_SLOTS:
         QVERIFY2(downloading.contains(QStringLiteral("version 3: 25%")), qPrintable(downloading));
         QVERIFY(downloading.contains(QStringLiteral("15 s left")));
         QVERIFY(downloading.contains(QStringLiteral("2 relay")));
+        // The relays serving the download, each with its score, speed and bytes.
+        DashboardPage page;
+        s.download.relays[0].url = QStringLiteral("http://relay-a:8421");
+        s.download.relays[0].bandwidthMBps = 212.5;
+        s.download.relays[0].bytes = 30LL << 20;
+        s.download.relays[1].url = QStringLiteral("http://relay-b:8421");
+        s.download.relays[1].successRate = 0.5;
+        s.download.relays[1].failures = 2;
+        s.download.relays[1].lastError = QStringLiteral("connection refused");
+        page.showSnapshot(s);
+        auto *relays = page.findChild<QTableWidget *>(QStringLiteral("relayTable"));
+        QVERIFY(relays && !relays->isHidden());
+        QCOMPARE(relays->rowCount(), 2);
+        QCOMPARE(relays->item(0, 2)->text(), QStringLiteral("212.5 MB/s"));
+        QCOMPARE(relays->item(0, 3)->text(), display::bytes(30LL << 20));
+        QCOMPARE(relays->item(1, 1)->text(), QStringLiteral("50%"));
+        QVERIFY(relays->item(1, 5)->text().contains(QStringLiteral("connection refused")));
         s.download.phase = DownloadProgress::Phase::Done;
         s.checkpointVersion = 3;
+        page.showSnapshot(s);
+        QVERIFY(relays->isHidden()); // finished: nothing to watch
         QCOMPARE(DashboardPage::modelText(s), QStringLiteral("version 3, verified"));
         s.download.phase = DownloadProgress::Phase::Failed;
         s.download.error = QStringLiteral("disk full");

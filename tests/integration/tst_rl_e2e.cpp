@@ -3,7 +3,6 @@
 // killed with -9 after submitting but before the hub's answer arrives is credited exactly once after a restart.
 #include "TestSupport.h"
 #include "node/ControlApi.h"
-#include "node/EngineBundle.h"
 #include "platform/FilePermissions.h"
 
 #include <QDir>
@@ -13,7 +12,6 @@
 #include <QJsonObject>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
-#include <QRandomGenerator>
 #include <QRegularExpression>
 #include <QSignalSpy>
 #include <QSqlDatabase>
@@ -397,66 +395,6 @@ private Q_SLOTS:
         QVERIFY(hub->terminateAndWait(15'000, &code));
     }
 
-    // kill -9 in the middle of generating a batch, at several moments: after each restart the node resumes the work
-    // item it held (from its engine bundle) instead of letting it expire, and the hub credits that work item once.
-    void killedMidBatchResumesItsWorkItem()
-    {
-        QString url;
-        const QString hubDir = m_dir.filePath(QStringLiteral("hub-f"));
-        auto hub = startHub(hubDir, &url);
-        QVERIFY(hub);
-        const QString nodeDir = m_dir.filePath(QStringLiteral("crashy"));
-        auto node = startNode(url, nodeDir, 0, QStringLiteral("long-rl"));
-        QVERIFY(node);
-        QRandomGenerator rng(20261129);
-        QList<double> lost;
-        int attempts = 0;
-        // The status line is up to a second old, so a kill can land just after the batch was saved (nothing in
-        // hand then: the outbox has it). Those kills do not count; four must land mid-batch.
-        while (lost.size() < 4 && attempts++ < 12) {
-            // Generating, at a random point of the batch (0.1 .. 0.9 s in).
-            const double killAt = 0.1 + 0.8 * rng.generateDouble();
-            QTRY_VERIFY_WITH_TIMEOUT([&] {
-                                             const QStringList lines = node->output().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
-                                             const QJsonObject last = lines.isEmpty() ? QJsonObject{} : QJsonDocument::fromJson(lines.last().toUtf8()).object();
-                                             return last.value(QStringLiteral("schedule")).toObject().value(QStringLiteral("work_at_risk_seconds")).toDouble() >= killAt;
-                                         }(),
-                                     120'000);
-            const QStringList before = node->output().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
-            lost.append(QJsonDocument::fromJson(before.last().toUtf8()).object().value(QStringLiteral("schedule")).toObject()
-                            .value(QStringLiteral("work_at_risk_seconds")).toDouble());
-            node->process().kill();
-            QVERIFY(node->process().waitForFinished(10'000));
-            cohort::BundleStore bundles(QDir(nodeDir).filePath(QStringLiteral("bundles")));
-            auto bundle = bundles.readNewest();
-            QVERIFY2(bundle.ok(), qPrintable(bundle.error()));
-            const QString workId = bundle->state.value(QStringLiteral("work")).toObject().value(QStringLiteral("work_id")).toString();
-            node = startNode(url, nodeDir, 0, QStringLiteral("long-rl"));
-            QVERIFY(node);
-            if (workId.isEmpty()) { // killed between batches
-                lost.removeLast();
-                continue;
-            }
-            QTRY_VERIFY_WITH_TIMEOUT(node->errors().contains(QStringLiteral("Resuming work ") + workId), 30'000);
-            // The resumed batch reaches the hub under the same work item, and is recorded once.
-            QTRY_VERIFY_WITH_TIMEOUT(ledgerRows(hubDir, QStringLiteral("SELECT status FROM submissions WHERE work_id=:w"),
-                                                {{QStringLiteral(":w"), workId}}).size() == 1,
-                                     90'000);
-            const QString status = ledgerRows(hubDir, QStringLiteral("SELECT status FROM submissions WHERE work_id=:w"),
-                                              {{QStringLiteral(":w"), workId}}).first();
-            QVERIFY2(status != QLatin1String("rejected"), qPrintable(status));
-        }
-        QCOMPARE(lost.size(), 4);
-        // What a kill costs: the compute of the batch in hand (regenerated after the restart), never the work item.
-        double sum = 0;
-        for (double s : lost)
-            sum += s;
-        qInfo("work lost per kill -9 (compute of the batch in hand, redone after restart): mean %.2f s over %d kills",
-              sum / lost.size(), int(lost.size()));
-        int code = -1;
-        QVERIFY(node->terminateAndWait(15'000, &code));
-        QVERIFY(hub->terminateAndWait(15'000, &code));
-    }
 };
 
 QTEST_MAIN(TestRlE2e)
