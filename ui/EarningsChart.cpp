@@ -163,10 +163,8 @@ void EarningsChart::changeEvent(QEvent *event)
 }
 
 // QChart has its own light theme; follow the desktop's palette instead so a dark desktop gets a dark chart.
-void EarningsChart::applyPalette()
+void applyChartPalette(QChart *c, const QPalette &p)
 {
-    const QPalette p = palette();
-    QChart *c = chart();
     c->legend()->setLabelColor(p.color(QPalette::WindowText));
     for (QAbstractAxis *axis : c->axes()) {
         axis->setLabelsColor(p.color(QPalette::WindowText));
@@ -174,6 +172,11 @@ void EarningsChart::applyPalette()
         axis->setGridLineColor(p.color(QPalette::Midlight));
         axis->setLinePenColor(p.color(QPalette::Mid));
     }
+}
+
+void EarningsChart::applyPalette()
+{
+    applyChartPalette(chart(), palette());
 }
 
 } // namespace cohort

@@ -13,6 +13,9 @@ class QValueAxis;
 
 namespace cohort {
 
+// Colours a chart's legend and axes from a widget palette (QChart's own theme ignores the desktop's dark/light).
+void applyChartPalette(QChart *chart, const QPalette &palette);
+
 class EarningsChart : public QChartView {
     Q_OBJECT
 public:

@@ -1,5 +1,7 @@
 #include "ui/GpuCard.h"
 
+#include "ui/EarningsChart.h"
+
 #include "ui/DisplayFormat.h"
 
 #include <QChart>
@@ -163,18 +165,9 @@ void GpuCard::changeEvent(QEvent *event)
         applyPalette();
 }
 
-// Follow the desktop's palette (dark desktop, dark chart), as EarningsChart does.
 void GpuCard::applyPalette()
 {
-    const QPalette p = palette();
-    QChart *c = m_chart->chart();
-    c->legend()->setLabelColor(p.color(QPalette::WindowText));
-    for (QAbstractAxis *axis : c->axes()) {
-        axis->setLabelsColor(p.color(QPalette::WindowText));
-        axis->setTitleBrush(p.color(QPalette::WindowText));
-        axis->setGridLineColor(p.color(QPalette::Midlight));
-        axis->setLinePenColor(p.color(QPalette::Mid));
-    }
+    applyChartPalette(m_chart->chart(), palette());
 }
 
 } // namespace cohort
