@@ -35,6 +35,8 @@ QJsonObject TaskInfo::toJson() const
     };
     if (rl)
         json.insert(QStringLiteral("rl"), rl->toJson());
+    if (diloco)
+        json.insert(QStringLiteral("diloco"), diloco->toJson());
     return json;
 }
 
@@ -69,6 +71,16 @@ Expected<TaskInfo> TaskInfo::fromJson(const QJsonObject &object)
         if (!rl)
             return fail(QStringLiteral("task %1: %2").arg(t.id, rl.error()));
         t.rl = *rl;
+    }
+    if (object.contains(QStringLiteral("diloco"))) {
+        if (!object.value(QStringLiteral("diloco")).isObject())
+            return fail(QStringLiteral("task %1: field 'diloco': expected an object").arg(t.id));
+        auto diloco = DilocoTaskConfig::fromJson(object.value(QStringLiteral("diloco")).toObject());
+        if (!diloco)
+            return fail(QStringLiteral("task %1: %2").arg(t.id, diloco.error()));
+        t.diloco = *diloco;
+    } else if (t.kind == QLatin1String("diloco")) {
+        t.diloco = DilocoTaskConfig{}; // the defaults: a catalogue entry may leave them out
     }
     return t;
 }

@@ -1,6 +1,7 @@
 #pragma once
 // A task from the hub's catalogue, validated strictly because it arrives over the network.
 #include "core/Expected.h"
+#include "core/DilocoTaskConfig.h"
 #include "core/RlTaskConfig.h"
 
 #include <QJsonObject>
@@ -29,6 +30,7 @@ struct TaskInfo {
     double rewardRate = 0; // credits per 1,000 verified tokens (rl) or per verified inner step (diloco)
     QString rewardUnit;
     std::optional<RlTaskConfig> rl; // kind "rl": how rollouts are made and trained (required for that kind)
+    std::optional<DilocoTaskConfig> diloco; // kind "diloco": how the collective training runs
 
     QJsonObject toJson() const;
     static Expected<TaskInfo> fromJson(const QJsonObject &object);

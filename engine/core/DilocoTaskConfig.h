@@ -1,0 +1,30 @@
+#pragma once
+// How a DiLoCo task trains (prime-stack.md §1.9): the language model's shape, the inner AdamW steps each node takes
+// locally, the outer Nesterov step applied to the averaged pseudo-gradient, and where the collectives master listens.
+// Part of the task's JSON ("diloco": {...}); strict because it arrives over the network.
+#include "core/Expected.h"
+#include "core/RlTaskConfig.h"
+
+#include <QJsonObject>
+
+namespace cohort {
+
+struct DilocoTaskConfig {
+    int innerSteps = 20;           // H: local AdamW steps between all-reduces
+    double innerLearningRate = 1e-3;
+    double innerWeightDecay = 0.01;
+    double outerLearningRate = 0.7; // DiLoCo's outer Nesterov SGD
+    double outerMomentum = 0.9;
+    int batchSize = 8;              // sequences per inner step
+    int sequenceLength = 48;        // tokens per sequence (<= model.maxSeqLen)
+    QString quantization = QStringLiteral("uint8"); // pseudo-gradient on the wire: none, uint8, uint16
+    quint64 seed = 1;               // the initial weights (every node starts from the same model)
+    quint16 masterPort = 0;         // set by the hub: where its collectives master listens (same host as the hub)
+    RlModelShape model{64, 2, 4, 256, 64};
+
+    QJsonObject toJson() const;
+    static Expected<DilocoTaskConfig> fromJson(const QJsonObject &json);
+    bool operator==(const DilocoTaskConfig &) const = default;
+};
+
+} // namespace cohort

@@ -1,0 +1,358 @@
+#include "diloco/DilocoRunner.h"
+
+#include "diloco/DilocoCheckpoint.h"
+#include "diloco/Optimizers.h"
+#include "diloco/SyntheticText.h"
+#include "node/EngineBundle.h"
+#include "rl/LanguageModel.h"
+#include "rl/Policy.h"
+
+#include <QDeadlineTimer>
+#include <QElapsedTimer>
+#include <QLoggingCategory>
+#include <QThread>
+
+#include <cmath>
+#include <optional>
+
+Q_LOGGING_CATEGORY(lcDiloco, "cohort.diloco")
+
+namespace cohort::diloco {
+
+using collectives::Code;
+using collectives::Communicator;
+
+const char *phaseName(DilocoProgress::Phase phase)
+{
+    switch (phase) {
+    case DilocoProgress::Phase::Connecting: return "connecting";
+    case DilocoProgress::Phase::Syncing: return "syncing";
+    case DilocoProgress::Phase::Training: return "training";
+    case DilocoProgress::Phase::Averaging: return "averaging";
+    case DilocoProgress::Phase::Stopped: return "stopped";
+    }
+    return "?";
+}
+
+namespace {
+
+std::span<uint8_t> bytesOf(std::vector<float> &values)
+{
+    return {reinterpret_cast<uint8_t *>(values.data()), values.size() * sizeof(float)};
+}
+
+collectives::Quant quantFor(const QString &name)
+{
+    if (name == QLatin1String("uint8"))
+        return collectives::Quant::U8;
+    if (name == QLatin1String("uint16"))
+        return collectives::Quant::U16;
+    return collectives::Quant::None;
+}
+
+// Waits up to `ms`, returning early when cancelled: a back-off between reconnects, not synchronisation.
+void pauseCancellable(const std::atomic<bool> &cancel, int ms)
+{
+    QDeadlineTimer deadline(ms);
+    while (!cancel.load() && !deadline.hasExpired())
+        QThread::msleep(50);
+}
+
+} // namespace
+
+class DilocoRunner::Impl {
+public:
+    Impl(const DilocoRunnerOptions &options, const std::atomic<bool> &cancel,
+         const std::function<void(const DilocoProgress &)> &onProgress)
+        : o(options), cancel(cancel), report(onProgress)
+    {}
+
+    Status run();
+
+private:
+    Status prepare();
+    void checkpoint(const char *why);
+    void publish(DilocoProgress::Phase phase, const QString &note = {});
+    // One connection to the master: returns when cancelled, done, or the connection is unusable (reconnect).
+    Status session(bool *done);
+    Status innerSteps(bool *cancelled);
+    Status averageAndStep(Communicator &comm, bool *reconnect);
+    uint64_t currentHash();
+
+    const DilocoRunnerOptions &o;
+    const std::atomic<bool> &cancel;
+    const std::function<void(const DilocoProgress &)> &report;
+    std::optional<rl::Policy> policy;
+    DilocoCheckpoint st;
+    std::vector<float> gradient, delta;
+    std::optional<BundleStore> store;
+    QElapsedTimer sinceCheckpoint;
+    DilocoProgress progress;
+    double lossSum = 0;
+    int lossCount = 0;
+    uint64_t completedThisRun = 0;
+};
+
+DilocoRunner::DilocoRunner(DilocoRunnerOptions options) : m_options(std::move(options)) {}
+DilocoRunner::~DilocoRunner() = default;
+
+Status DilocoRunner::run(const std::atomic<bool> &cancel,
+                         const std::function<void(const DilocoProgress &)> &onProgress)
+{
+    Impl impl(m_options, cancel, onProgress);
+    return impl.run();
+}
+
+Status DilocoRunner::Impl::prepare()
+{
+    const DilocoTaskConfig &c = o.config;
+    rl::PolicyConfig pc;
+    pc.dModel = c.model.dModel;
+    pc.nLayers = c.model.nLayers;
+    pc.nHeads = c.model.nHeads;
+    pc.dFF = c.model.dFF;
+    pc.maxSeqLen = c.model.maxSeqLen;
+    auto created = rl::Policy::create(pc, c.seed);
+    if (!created)
+        return fail(QStringLiteral("DiLoCo model: %1").arg(QString::fromStdString(created.error)));
+    policy.emplace(std::move(*created));
+    const size_t n = rl::flatParameterCount(*policy);
+    st.taskId = o.taskId;
+    st.global.assign(n, 0.0f);
+    if (rl::Outcome read = rl::readFlatParameters(*policy, st.global); !read)
+        return fail(QString::fromStdString(read.error));
+    st.momentum.assign(n, 0.0f);
+    st.local = st.global;
+    st.adam.reset(n);
+    gradient.assign(n, 0.0f);
+    delta.assign(n, 0.0f);
+    progress.innerSteps = c.innerSteps;
+    if (!o.checkpointDir.isEmpty()) {
+        store.emplace(o.checkpointDir);
+        QStringList discarded;
+        auto newest = store->readNewest(&discarded);
+        for (const QString &why : discarded)
+            qCWarning(lcDiloco) << "set aside a damaged checkpoint:" << why;
+        if (newest) {
+            auto restored = DilocoCheckpoint::fromBundle(*newest, o.taskId, n);
+            if (restored) {
+                st = std::move(restored).value();
+                progress.resumed = true;
+                progress.outerStep = st.outerStep;
+                progress.innerStep = st.innerStep;
+                qCInfo(lcDiloco) << "resumed from checkpoint: outer step" << st.outerStep << "inner step" << st.innerStep;
+            } else {
+                qCWarning(lcDiloco) << "ignoring checkpoint" << newest->path << ":" << restored.error();
+            }
+        }
+    }
+    if (rl::Outcome w = rl::writeFlatParameters(*policy, st.local); !w)
+        return fail(QString::fromStdString(w.error));
+    progress.stateHash = currentHash();
+    sinceCheckpoint.start();
+    return {};
+}
+
+uint64_t DilocoRunner::Impl::currentHash()
+{
+    // Both tensors of the shared state, combined so that either differing changes it.
+    const uint64_t g = collectives::stateHash(bytesOf(st.global));
+    const uint64_t m = collectives::stateHash(bytesOf(st.momentum));
+    return g ^ (m * 0x9E3779B97F4A7C15ull + 0x7F4A7C15ull);
+}
+
+void DilocoRunner::Impl::checkpoint(const char *why)
+{
+    sinceCheckpoint.restart();
+    if (!store)
+        return;
+    auto written = store->write(st.toBundle());
+    if (!written)
+        qCWarning(lcDiloco) << "checkpoint (" << why << ") failed:" << written.error();
+}
+
+void DilocoRunner::Impl::publish(DilocoProgress::Phase phase, const QString &note)
+{
+    progress.phase = phase;
+    progress.outerStep = st.outerStep;
+    progress.innerStep = st.innerStep;
+    progress.note = note;
+    if (report)
+        report(progress);
+    progress.outerStepDone = false;
+    progress.note.clear();
+}
+
+Status DilocoRunner::Impl::run()
+{
+    if (Status ready = prepare(); !ready)
+        return ready;
+    bool done = false;
+    while (!cancel.load() && !done) {
+        Status s = session(&done);
+        if (!s) {
+            publish(DilocoProgress::Phase::Stopped, s.error());
+            return s;
+        }
+        if (!done && !cancel.load())
+            pauseCancellable(cancel, o.reconnectDelayMs);
+    }
+    checkpoint(cancel.load() ? "cancelled" : "finished");
+    publish(DilocoProgress::Phase::Stopped);
+    return {};
+}
+
+Status DilocoRunner::Impl::session(bool *done)
+{
+    Communicator comm(o.communicator);
+    progress.worldSize = 0;
+    publish(DilocoProgress::Phase::Connecting);
+    collectives::Result r = comm.connect();
+    if (!r) {
+        if (r.code == Code::Refused)
+            return fail(QStringLiteral("the collectives master refused this node: %1").arg(r.message));
+        publish(DilocoProgress::Phase::Connecting,
+                QStringLiteral("could not join the training ring (%1); trying again").arg(r.message));
+        return {};
+    }
+    bool firstRound = true; // connect() was this round's admission vote
+    while (!cancel.load()) {
+        if (!firstRound) {
+            r = comm.updateTopology();
+            if (!r) {
+                if (r.retryable())
+                    continue;
+                return {}; // reconnect
+            }
+        }
+        firstRound = false;
+        progress.worldSize = comm.worldSize();
+        publish(DilocoProgress::Phase::Syncing);
+        const collectives::SharedTensor tensors[] = {{QStringLiteral("global"), bytesOf(st.global)},
+                                                     {QStringLiteral("momentum"), bytesOf(st.momentum)}};
+        collectives::SyncInfo sync;
+        r = comm.syncSharedState(st.outerStep, tensors, &sync);
+        if (!r) {
+            if (r.retryable())
+                continue;
+            return {};
+        }
+        progress.lastSyncRxBytes = sync.rxBytes;
+        progress.lastSyncTxBytes = sync.txBytes;
+        if (sync.fetched > 0 || sync.revision != st.outerStep) {
+            // Behind the others (a joiner, or back from a pause): their state replaces ours, local work restarts.
+            qCInfo(lcDiloco) << "synced shared state revision" << sync.revision << "(" << sync.rxBytes << "bytes)";
+            st.outerStep = sync.revision;
+            st.local = st.global;
+            st.innerStep = 0;
+            if (rl::Outcome w = rl::writeFlatParameters(*policy, st.local); !w)
+                return fail(QString::fromStdString(w.error));
+            checkpoint("synced");
+        }
+        progress.stateHash = currentHash();
+        bool cancelled = false;
+        if (Status s = innerSteps(&cancelled); !s)
+            return s;
+        if (cancelled)
+            return {};
+        bool reconnect = false;
+        if (Status s = averageAndStep(comm, &reconnect); !s)
+            return s;
+        if (reconnect || cancel.load())
+            return {};
+        if (o.maxOuterSteps && completedThisRun >= o.maxOuterSteps) {
+            *done = true;
+            return {};
+        }
+    }
+    return {};
+}
+
+Status DilocoRunner::Impl::innerSteps(bool *cancelled)
+{
+    const DilocoTaskConfig &c = o.config;
+    rl::Policy &model = *policy;
+    while (st.innerStep < c.innerSteps) {
+        if (cancel.load()) {
+            *cancelled = true;
+            return {};
+        }
+        // Batches are a function of (node seed, outer step, inner step): a resumed node trains on what it would have.
+        const uint64_t step = (st.outerStep << 20) + uint64_t(st.innerStep);
+        const auto batch = SyntheticText::batch(o.dataSeed, step, c.batchSize, c.sequenceLength);
+        auto loss = rl::languageModelLoss(model, batch, gradient, &cancel);
+        if (!loss) {
+            if (cancel.load()) {
+                *cancelled = true;
+                return {};
+            }
+            return fail(QStringLiteral("inner step: %1").arg(QString::fromStdString(loss.error)));
+        }
+        AdamWOptions adam;
+        adam.learningRate = c.innerLearningRate;
+        adam.weightDecay = c.innerWeightDecay;
+        adamWStep(st.local, gradient, st.adam, adam);
+        if (rl::Outcome w = rl::writeFlatParameters(model, st.local); !w)
+            return fail(QString::fromStdString(w.error));
+        ++st.innerStep;
+        st.lastLoss = *loss;
+        progress.loss = *loss;
+        lossSum += *loss;
+        ++lossCount;
+        publish(DilocoProgress::Phase::Training);
+        if (sinceCheckpoint.elapsed() >= o.checkpointIntervalMs)
+            checkpoint("interval");
+    }
+    return {};
+}
+
+Status DilocoRunner::Impl::averageAndStep(Communicator &comm, bool *reconnect)
+{
+    const DilocoTaskConfig &c = o.config;
+    const size_t n = st.global.size();
+    for (size_t i = 0; i < n; ++i)
+        delta[i] = st.global[i] - st.local[i];
+    publish(DilocoProgress::Phase::Averaging);
+    collectives::ReduceInfo info;
+    for (;;) {
+        if (cancel.load()) {
+            checkpoint("cancelled before averaging");
+            *reconnect = true;
+            return {};
+        }
+        collectives::Result r = comm.allReduce(std::span<float>(delta), collectives::ReduceOp::Avg,
+                                               quantFor(c.quantization), st.outerStep + 1, &info);
+        if (r)
+            break;
+        if (r.code == Code::InvalidArgument)
+            return fail(QStringLiteral("averaging: %1").arg(r.message)); // non-finite weights: nothing to retry
+        if (!r.retryable()) {
+            *reconnect = true;
+            return {};
+        }
+        progress.worldSize = comm.worldSize();
+        publish(DilocoProgress::Phase::Averaging, QStringLiteral("a peer left mid-average (%1); retrying").arg(r.message));
+    }
+    nesterovOuterStep(st.global, st.momentum, delta, float(c.outerLearningRate), float(c.outerMomentum));
+    st.local = st.global;
+    if (rl::Outcome w = rl::writeFlatParameters(*policy, st.local); !w)
+        return fail(QString::fromStdString(w.error));
+    ++st.outerStep;
+    st.innerStep = 0;
+    ++completedThisRun;
+    checkpoint("outer step");
+    progress.worldSize = info.worldSize;
+    progress.lastReduceWorld = info.worldSize;
+    progress.lastReduceTxBytes = info.txBytes;
+    progress.lastReduceRxBytes = info.rxBytes;
+    progress.lastOpId = info.opId;
+    progress.outerLoss = lossCount ? lossSum / lossCount : st.lastLoss;
+    lossSum = 0;
+    lossCount = 0;
+    progress.stateHash = currentHash();
+    progress.outerStepDone = true;
+    publish(DilocoProgress::Phase::Training);
+    return {};
+}
+
+} // namespace cohort::diloco
