@@ -66,6 +66,13 @@ Expected<QByteArray> readEntry(QuaZip &zip, const QString &name, qint64 expected
 }
 } // namespace
 
+// The zero-padded time in "bundle-<ms>.zip" (0 when the name is not one of ours).
+static qint64 writtenAtFromName(const QString &path)
+{
+    const QString name = QFileInfo(path).fileName();
+    return name.startsWith(QLatin1String("bundle-")) ? name.mid(7, 14).toLongLong() : 0;
+}
+
 QStringList BundleStore::bundleFiles() const
 {
     QStringList files = QDir(m_dir).entryList({QStringLiteral("bundle-*.zip")}, QDir::Files, QDir::Name);
@@ -79,10 +86,18 @@ Expected<QString> BundleStore::write(const EngineBundle &bundle)
 {
     if (!QDir().mkpath(m_dir))
         return fail(QStringLiteral("cannot create %1").arg(m_dir));
-    const qint64 now = std::max(bundle.writtenAtMs, QDateTime::currentMSecsSinceEpoch());
-    QString path = QDir(m_dir).filePath(QStringLiteral("bundle-%1.zip").arg(now, 14, 10, QLatin1Char('0')));
-    for (int n = 1; QFile::exists(path); ++n) // two bundles in one millisecond
-        path = QDir(m_dir).filePath(QStringLiteral("bundle-%1-%2.zip").arg(now, 14, 10, QLatin1Char('0')).arg(n));
+    qint64 now = std::max(bundle.writtenAtMs, QDateTime::currentMSecsSinceEpoch());
+    auto nameFor = [this](qint64 ms) {
+        return QDir(m_dir).filePath(QStringLiteral("bundle-%1.zip").arg(ms, 14, 10, QLatin1Char('0')));
+    };
+    // Two bundles in one millisecond: the later one takes the next free millisecond, so that name order stays
+    // write order (a suffix like "-1" would sort before ".zip" and make the older bundle look newer).
+    const QStringList existing = bundleFiles();
+    if (!existing.isEmpty())
+        now = std::max(now, writtenAtFromName(existing.first()) + 1);
+    QString path = nameFor(now);
+    while (QFile::exists(path))
+        path = nameFor(++now);
     const QString part = path + QStringLiteral(".part");
 
     QList<EngineBundle::Blob> entries{{kState, QJsonDocument(bundle.state).toJson(QJsonDocument::Compact)}};

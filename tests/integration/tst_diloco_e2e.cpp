@@ -1,0 +1,227 @@
+// DiLoCo as real processes on 127.0.0.1: a collectives master (cohort-collective-peer master) and nodes running the
+// engine's training loop (cohort-diloco-peer = engine/diloco's DilocoRunner with a tiny model).
+//   * three nodes train: the loss falls, and after every outer step every node reports the same shared-state hash
+//     (the outer step is applied bit-identically), with 0 bytes of shared state received after a node's first sync;
+//   * a node joining mid-run fetches the state once (exactly global + momentum bytes), then receives 0 bytes and
+//     agrees with the others;
+//   * kill -9 of a node mid inner steps: the survivors' next outer steps complete without it; restarted on the same
+//     checkpoint folder, it resumes from its last bundle (a torn newest bundle is set aside and the previous one
+//     used), catches up by shared-state sync and agrees again.
+#include "TestSupport.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <map>
+#include <memory>
+
+using cohort::test::ChildProcess;
+
+namespace {
+
+QString program(const char *name)
+{
+    return QDir(qEnvironmentVariable("COHORT_BUILD_DIR")).filePath(QStringLiteral("tests/integration/") + QLatin1String(name));
+}
+
+QList<QJsonObject> events(const QString &output, const QString &kind)
+{
+    QList<QJsonObject> list;
+    for (const QString &line : output.split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
+        const QJsonObject o = QJsonDocument::fromJson(line.toUtf8()).object();
+        if (o.value(QStringLiteral("event")).toString() == kind)
+            list << o;
+    }
+    return list;
+}
+
+// outer step -> hash, from one node's "outer" lines.
+std::map<int, QString> hashesByStep(const QString &output)
+{
+    std::map<int, QString> hashes;
+    for (const QJsonObject &o : events(output, QStringLiteral("outer")))
+        hashes[o.value(QStringLiteral("outer")).toInt()] = o.value(QStringLiteral("hash")).toString();
+    return hashes;
+}
+
+} // namespace
+
+class TestDilocoE2E : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    std::unique_ptr<ChildProcess> m_master;
+    uint16_t m_port = 0;
+
+    std::unique_ptr<ChildProcess> node(int seed, int outerSteps, const QString &checkpointDir = {})
+    {
+        QStringList args{QStringLiteral("--master-port"), QString::number(m_port), QStringLiteral("--data-seed"),
+                         QString::number(seed), QStringLiteral("--outer-steps"), QString::number(outerSteps)};
+        if (!checkpointDir.isEmpty())
+            args << QStringLiteral("--checkpoint-dir") << checkpointDir;
+        auto p = std::make_unique<ChildProcess>(program("cohort-diloco-peer"), args);
+        if (!p->start())
+            return {};
+        return p;
+    }
+
+    static bool finished(ChildProcess &p, int timeoutMs)
+    {
+        QProcess &q = p.process();
+        if (!q.waitForFinished(timeoutMs))
+            return false;
+        p.output(); // drain
+        return q.exitStatus() == QProcess::NormalExit && q.exitCode() == 0;
+    }
+
+    // Stops a node that would train on (after its output has been read: what it printed stays readable).
+    static void stop(ChildProcess &p)
+    {
+        p.output();
+        int code = 0;
+        p.terminateAndWait(10'000, &code);
+        p.output();
+    }
+
+    // Every step reported by more than one node has one hash; returns how many steps all `nodes` reported.
+    static int checkAgreement(const QList<ChildProcess *> &nodes)
+    {
+        std::map<int, std::map<QString, int>> seen;
+        for (ChildProcess *n : nodes)
+            for (const auto &[step, hash] : hashesByStep(n->output()))
+                ++seen[step][hash];
+        int all = 0;
+        for (const auto &[step, hashes] : seen) {
+            if (hashes.size() != 1) {
+                qWarning() << "outer step" << step << "has" << hashes.size() << "different shared-state hashes";
+                return -1;
+            }
+            if (hashes.begin()->second == nodes.size())
+                ++all;
+        }
+        return all;
+    }
+
+private Q_SLOTS:
+    void init()
+    {
+        QVERIFY(m_dir.isValid());
+        m_master = std::make_unique<ChildProcess>(program("cohort-collective-peer"),
+                                                  QStringList{QStringLiteral("master"), QStringLiteral("--port"), QStringLiteral("0")});
+        QVERIFY(m_master->start());
+        QVERIFY(m_master->waitForOutput(QStringLiteral("master listening"), 10'000));
+        static const QRegularExpression re(QStringLiteral("master listening (\\d+)"));
+        m_port = uint16_t(re.match(m_master->output()).captured(1).toUInt());
+        QVERIFY(m_port != 0);
+    }
+
+    void cleanup() { m_master.reset(); }
+
+    void threeNodesTrainAndAgree()
+    {
+        std::unique_ptr<ChildProcess> a = node(1, 10), b = node(2, 10), c = node(3, 10);
+        QVERIFY(a && b && c);
+        for (ChildProcess *n : {a.get(), b.get(), c.get()})
+            QVERIFY2(finished(*n, 120'000), qPrintable(n->output().right(2000) + n->errors().right(2000)));
+        const int together = checkAgreement({a.get(), b.get(), c.get()});
+        QVERIFY2(together >= 6, qPrintable(QStringLiteral("outer steps all three nodes took together: %1").arg(together)));
+        // Loss falls: from the first outer step any node took (uniform bytes would be 5.56 nats) to the last.
+        double first = 0, last = 0;
+        int firstStep = 1 << 30, lastStep = -1;
+        for (ChildProcess *n : {a.get(), b.get(), c.get()}) {
+            const QList<QJsonObject> outer = events(n->output(), QStringLiteral("outer"));
+            QCOMPARE(outer.size(), 10);
+            for (const QJsonObject &o : outer) {
+                const int step = o.value(QStringLiteral("outer")).toInt();
+                if (step < firstStep)
+                    firstStep = step, first = o.value(QStringLiteral("loss")).toDouble();
+                if (step > lastStep)
+                    lastStep = step, last = o.value(QStringLiteral("loss")).toDouble();
+            }
+            // Bit-identical outer steps: after a node's first outer step it never needs shared state again.
+            for (qsizetype i = 1; i < outer.size(); ++i)
+                QCOMPARE(outer[i].value(QStringLiteral("sync_rx")).toInteger(), qint64(0));
+        }
+        QVERIFY2(last < 0.6 * first && last < 2.5,
+                 qPrintable(QStringLiteral("loss %1 (outer step %2) -> %3 (outer step %4)").arg(first).arg(firstStep).arg(last).arg(lastStep)));
+        qInfo("three nodes: %d outer steps together; loss %.3f at outer step %d -> %.3f at outer step %d", together,
+              first, firstStep, last, lastStep);
+    }
+
+    void joinerFetchesOnceThenAgrees()
+    {
+        // The founders train on until the joiner is done (outer steps take ~0.2 s here: a fixed count could end
+        // before the joiner has even loaded LibTorch); they are stopped afterwards.
+        std::unique_ptr<ChildProcess> a = node(11, 1000), b = node(12, 1000);
+        QVERIFY(a && b);
+        // Join once the pair has trained for a while: the joiner's fresh model differs from theirs.
+        QVERIFY(a->waitForOutput(QStringLiteral("\"outer\":3,"), 60'000));
+        std::unique_ptr<ChildProcess> joiner = node(13, 4);
+        QVERIFY(joiner);
+        QVERIFY2(finished(*joiner, 120'000), qPrintable(joiner->output().right(2000) + joiner->errors().right(2000)));
+        stop(*a);
+        stop(*b);
+        const QList<QJsonObject> syncs = events(joiner->output(), QStringLiteral("sync"));
+        QVERIFY2(!syncs.isEmpty(), qPrintable(joiner->output().left(3000)));
+        // Exactly the shared state: global weights + outer momentum in f32 for cohort-diloco-peer's model (d 32,
+        // 1 layer, d_ff 128, 64 positions, 259 ids): embeddings 8288 + positions 2048 + layer 12704 + final norm 64 +
+        // head 8288 = 31392 weights, twice, 4 bytes each.
+        const qint64 fetched = syncs.first().value(QStringLiteral("rx")).toInteger();
+        QCOMPARE(fetched, qint64(2 * 31392 * 4));
+        const QList<QJsonObject> outer = events(joiner->output(), QStringLiteral("outer"));
+        QCOMPARE(outer.size(), 4);
+        QVERIFY(outer.first().value(QStringLiteral("outer")).toInt() > 3);
+        for (qsizetype i = 1; i < outer.size(); ++i)
+            QCOMPARE(outer[i].value(QStringLiteral("sync_rx")).toInteger(), qint64(0));
+        QVERIFY(checkAgreement({a.get(), b.get(), joiner.get()}) >= 3);
+        qInfo("joiner fetched %lld bytes once, then 0 for %lld outer steps", fetched, qint64(outer.size() - 1));
+    }
+
+    void killedNodeResumesFromItsCheckpoint()
+    {
+        const QString ckA = m_dir.filePath(QStringLiteral("kill-a")), ckB = m_dir.filePath(QStringLiteral("kill-b")),
+                      ckC = m_dir.filePath(QStringLiteral("kill-c"));
+        std::unique_ptr<ChildProcess> a = node(21, 1000, ckA), b = node(22, 1000, ckB), c = node(23, 1000, ckC);
+        QVERIFY(a && b && c);
+        // Kill c in the middle of its inner steps of outer step 3 (every inner step is checkpointed in this tool).
+        QVERIFY(c->waitForOutput(QStringLiteral("\"inner\":5,\"outer\":3,"), 60'000));
+        c->process().kill();
+        QVERIFY(c->process().waitForFinished(10'000));
+        // The survivors go on without it: an outer step with a ring of two.
+        QVERIFY2(a->waitForOutput(QStringLiteral("\"world\":2}"), 60'000), qPrintable(a->output().right(2000)));
+        // Tear c's newest bundle: the restart must set it aside and use the previous one.
+        QDir dir(ckC);
+        const QStringList bundles = dir.entryList({QStringLiteral("*.zip")}, QDir::Files, QDir::Name | QDir::Reversed);
+        QVERIFY2(bundles.size() >= 2, qPrintable(bundles.join(u',')));
+        {
+            QFile newest(dir.filePath(bundles.first()));
+            QVERIFY(newest.open(QIODevice::ReadWrite));
+            QVERIFY(newest.resize(newest.size() / 2));
+        }
+        std::unique_ptr<ChildProcess> restarted = node(23, 3, ckC);
+        QVERIFY(restarted);
+        QVERIFY2(finished(*restarted, 120'000), qPrintable(restarted->output().right(2000) + restarted->errors().right(2000)));
+        stop(*a);
+        stop(*b);
+        const QList<QJsonObject> training = events(restarted->output(), QStringLiteral("training"));
+        QVERIFY(!training.isEmpty());
+        QVERIFY2(training.first().value(QStringLiteral("resumed")).toBool(), "the restarted node must resume from its bundle");
+        QVERIFY2(QDir(dir.filePath(QStringLiteral("damaged"))).exists(), "the torn bundle must be set aside");
+        QCOMPARE(events(restarted->output(), QStringLiteral("outer")).size(), 3);
+        QVERIFY(checkAgreement({a.get(), b.get(), restarted.get()}) >= 2);
+        // What the kill cost: the inner steps taken since the last outer step that the restart could not keep.
+        const int killedAt = 5;
+        const int resumedAt = training.first().value(QStringLiteral("inner")).toInt() - 1;
+        qInfo("killed at inner step %d of outer step 3; the restart continued from inner step %d of outer step %d "
+              "(the ring had moved on, so the node synced and restarted its inner steps)",
+              killedAt, resumedAt, training.first().value(QStringLiteral("outer")).toInt());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestDilocoE2E)
+#include "tst_diloco_e2e.moc"
