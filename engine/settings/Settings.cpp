@@ -4,12 +4,16 @@
 #include "core/Scheduler.h"
 #include "settings/SettingsMigrations.h"
 
+#include <QCryptographicHash>
 #include <QDir>
 #include <QFileInfo>
 #include <QSysInfo>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QUrl>
+#include <QtNumeric>
+
+#include <algorithm>
 
 namespace cohort {
 
@@ -27,6 +31,40 @@ const QString kSchedule = QStringLiteral("schedule/windows");
 const QString kGpuTempLimit = QStringLiteral("limits/gpuTempLimitC");
 const QString kGpuPowerLimit = QStringLiteral("limits/gpuPowerLimitW");
 const QString kDiskCap = QStringLiteral("limits/diskCapGiB");
+const QString kLanguage = QStringLiteral("ui/language");
+const QString kNotifications = QStringLiteral("ui/notifications");
+const QString kGpus = QStringLiteral("compute/gpus");
+const QString kUploadLimit = QStringLiteral("network/uploadLimitKiBps");
+const QString kProxyMode = QStringLiteral("network/proxyMode");
+const QString kProxy = QStringLiteral("network/proxy");
+const QString kPayoutAddress = QStringLiteral("account/payoutAddress");
+const QString kPricePerKWh = QStringLiteral("energy/pricePerKWh");
+const QString kCurrency = QStringLiteral("energy/currency");
+const QString kCreditValue = QStringLiteral("energy/creditValue");
+
+// A stored number that is not one reads as NaN, which validate() refuses (then the default, with a warning).
+double doubleValue(const QSettings &store, const QString &key, double fallback)
+{
+    bool ok = false;
+    const double v = store.value(key, fallback).toDouble(&ok);
+    return ok ? v : qQNaN();
+}
+
+bool isAsciiHexDigit(QChar c)
+{
+    return (c >= QLatin1Char('0') && c <= QLatin1Char('9')) || (c >= QLatin1Char('a') && c <= QLatin1Char('f')) ||
+           (c >= QLatin1Char('A') && c <= QLatin1Char('F'));
+}
+
+bool isPrintable(const QString &text)
+{
+    return std::all_of(text.begin(), text.end(), [](QChar c) { return c.isPrint(); });
+}
+
+bool isHex(const QString &text)
+{
+    return std::all_of(text.begin(), text.end(), [](QChar c) { return isAsciiHexDigit(c); });
+}
 
 int intValue(const QSettings &store, const QString &key, int fallback)
 {
@@ -63,6 +101,96 @@ QString Settings::normalizedHubUrl(const QString &url)
     while (u.endsWith(QLatin1Char('/')))
         u.chop(1);
     return u;
+}
+
+QStringList Settings::languages()
+{
+    // English as written, plus the translations in ui/translations (keep the two in step).
+    return {QStringLiteral("en"), QStringLiteral("de"), QStringLiteral("fr")};
+}
+
+QString Settings::notifyLevelName(NotifyLevel level)
+{
+    switch (level) {
+    case NotifyLevel::Off:
+        return QStringLiteral("off");
+    case NotifyLevel::Errors:
+        return QStringLiteral("errors");
+    case NotifyLevel::ErrorsAndMilestones:
+        break;
+    }
+    return QStringLiteral("all");
+}
+
+QString Settings::proxyModeName(ProxyMode mode)
+{
+    switch (mode) {
+    case ProxyMode::System:
+        return QStringLiteral("system");
+    case ProxyMode::Manual:
+        return QStringLiteral("manual");
+    case ProxyMode::None:
+        break;
+    }
+    return QStringLiteral("none");
+}
+
+bool Settings::parseProxy(const QString &text, QString *host, quint16 *port, QString *why)
+{
+    const auto refuse = [why](const QString &reason) {
+        if (why)
+            *why = reason;
+        return false;
+    };
+    const QString t = text.trimmed();
+    // The last ':' separates the port, so "[::1]:3128" works; a bare IPv6 address needs its brackets.
+    const qsizetype colon = t.lastIndexOf(QLatin1Char(':'));
+    if (t.isEmpty() || colon <= 0)
+        return refuse(QStringLiteral("Enter the proxy as host:port, e.g. proxy.example.org:3128."));
+    QString h = t.left(colon);
+    bool ok = false;
+    const uint p = t.mid(colon + 1).toUInt(&ok);
+    if (!ok || p < 1 || p > 65535)
+        return refuse(QStringLiteral("The port must be a number from 1 to 65535."));
+    if (h.startsWith(QLatin1Char('[')) && h.endsWith(QLatin1Char(']')))
+        h = h.mid(1, h.size() - 2);
+    // QUrl knows what a host name or address may look like; a scheme of its own would be refused by it anyway.
+    const QUrl url(QStringLiteral("http://") + (h.contains(QLatin1Char(':')) ? QLatin1Char('[') + h + QLatin1Char(']') : h),
+                   QUrl::StrictMode);
+    if (h.isEmpty() || !url.isValid() || url.host().isEmpty() || h.contains(QLatin1Char('/')) || h.contains(QLatin1Char('@')))
+        return refuse(QStringLiteral("\"%1\" is not a host name or address.").arg(h));
+    if (host)
+        *host = h;
+    if (port)
+        *port = quint16(p);
+    return true;
+}
+
+QString Settings::checksummedAddress(const QString &address)
+{
+    // EIP-55: the i-th hex letter is upper case when the i-th nibble of Keccak-256(lower-case hex) is 8 or more.
+    // Qt's Keccak_256 is the original Keccak (Ethereum's), not the final SHA3-256.
+    const QString hex = address.mid(2).toLower();
+    const QByteArray hash = QCryptographicHash::hash(hex.toLatin1(), QCryptographicHash::Keccak_256).toHex();
+    QString out = QStringLiteral("0x");
+    for (qsizetype i = 0; i < hex.size(); ++i) {
+        const QChar c = hex.at(i);
+        out += (c.isLetter() && hash.at(i) >= '8') ? c.toUpper() : c;
+    }
+    return out;
+}
+
+QString Settings::payoutAddressProblem(const QString &address)
+{
+    if (!address.startsWith(QLatin1String("0x")) || address.size() != 42 || !isHex(address.mid(2)))
+        return QStringLiteral("Enter 0x followed by 40 hexadecimal digits (0-9, a-f).");
+    const QString hex = address.mid(2);
+    // All lower or all upper case carries no checksum; mixed case must be the EIP-55 checksum, which catches typos.
+    if (hex == hex.toLower() || hex == hex.toUpper())
+        return {};
+    if (checksummedAddress(address) != address)
+        return QStringLiteral("The upper/lower case letters do not match the address checksum (EIP-55): check it for a typo.");
+    return {};
 }
 
 QList<SettingsError> Settings::validate(const SettingsValues &v)
@@ -108,6 +236,34 @@ QList<SettingsError> Settings::validate(const SettingsValues &v)
         errors.append({QStringLiteral("gpuPowerLimitW"), QStringLiteral("Use 0 (no limit) or 10 to 2000 W.")});
     if (v.diskCapGiB < 0 || v.diskCapGiB > 1'000'000)
         errors.append({QStringLiteral("diskCapGiB"), QStringLiteral("Use 0 (no cap) up to 1000000 GiB.")});
+    if (!v.language.isEmpty() && !languages().contains(v.language))
+        errors.append({QStringLiteral("language"), QStringLiteral("Choose one of the languages offered.")});
+    if (v.gpuUuids.size() > kMaxGpus)
+        errors.append({QStringLiteral("gpuUuids"), QStringLiteral("Choose at most %1 GPUs.").arg(kMaxGpus)});
+    else if (std::any_of(v.gpuUuids.begin(), v.gpuUuids.end(),
+                         [](const QString &u) { return u.trimmed().isEmpty() || u.size() > 96 || !isPrintable(u); }))
+        errors.append({QStringLiteral("gpuUuids"), QStringLiteral("A GPU in the list has no usable identifier.")});
+    if (v.uploadLimitKiBps < 0 || v.uploadLimitKiBps > kMaxUploadLimitKiBps)
+        errors.append({QStringLiteral("uploadLimitKiBps"), QStringLiteral("Use 0 (no limit) up to %1 KiB/s.").arg(kMaxUploadLimitKiBps)});
+    if (v.proxyMode == ProxyMode::Manual) {
+        QString why;
+        if (!parseProxy(v.proxy, nullptr, nullptr, &why))
+            errors.append({QStringLiteral("proxy"), why});
+    } else if (v.proxy.size() > 300 || !isPrintable(v.proxy)) {
+        errors.append({QStringLiteral("proxy"), QStringLiteral("The proxy address is not readable.")});
+    }
+    if (!v.payoutAddress.isEmpty())
+        if (const QString why = payoutAddressProblem(v.payoutAddress); !why.isEmpty())
+            errors.append({QStringLiteral("payoutAddress"), why});
+    // !(x >= 0 && ...) also refuses NaN (a hand-edited file).
+    if (!(v.pricePerKWh >= 0 && v.pricePerKWh <= 100))
+        errors.append({QStringLiteral("pricePerKWh"), QStringLiteral("Use 0 (not set) up to 100 per kWh.")});
+    if (!(v.creditValue >= 0 && v.creditValue <= 1e6))
+        errors.append({QStringLiteral("creditValue"), QStringLiteral("Use 0 (unknown) up to 1000000.")});
+    if (v.currency.trimmed().size() > 8 || !isPrintable(v.currency))
+        errors.append({QStringLiteral("currency"), QStringLiteral("Use a short label of at most 8 characters, e.g. EUR.")});
+    else if ((v.pricePerKWh > 0 || v.creditValue > 0) && v.currency.trimmed().isEmpty())
+        errors.append({QStringLiteral("currency"), QStringLiteral("Name the currency of the price, e.g. EUR.")});
     if (v.nodeName.size() > 64)
         errors.append({QStringLiteral("nodeName"), QStringLiteral("Use at most 64 characters.")});
     else {
@@ -145,6 +301,34 @@ void Settings::load()
     v.gpuTempLimitC = intValue(store, kGpuTempLimit, v.gpuTempLimitC);
     v.gpuPowerLimitW = intValue(store, kGpuPowerLimit, v.gpuPowerLimitW);
     v.diskCapGiB = intValue(store, kDiskCap, v.diskCapGiB);
+    v.language = store.value(kLanguage, v.language).toString();
+    const QString notify = store.value(kNotifications, notifyLevelName(v.notifications)).toString();
+    bool knownLevel = false;
+    for (const NotifyLevel level : {NotifyLevel::Off, NotifyLevel::Errors, NotifyLevel::ErrorsAndMilestones}) {
+        if (notify == notifyLevelName(level)) {
+            v.notifications = level;
+            knownLevel = true;
+        }
+    }
+    if (!knownLevel)
+        qCWarning(lcSettings) << "ignoring invalid setting notifications :" << notify;
+    v.gpuUuids = store.value(kGpus, v.gpuUuids).toStringList();
+    v.uploadLimitKiBps = intValue(store, kUploadLimit, v.uploadLimitKiBps);
+    const QString proxyMode = store.value(kProxyMode, proxyModeName(v.proxyMode)).toString();
+    bool knownMode = false;
+    for (const ProxyMode mode : {ProxyMode::None, ProxyMode::System, ProxyMode::Manual}) {
+        if (proxyMode == proxyModeName(mode)) {
+            v.proxyMode = mode;
+            knownMode = true;
+        }
+    }
+    if (!knownMode)
+        qCWarning(lcSettings) << "ignoring invalid setting proxyMode :" << proxyMode;
+    v.proxy = store.value(kProxy, v.proxy).toString();
+    v.payoutAddress = store.value(kPayoutAddress, v.payoutAddress).toString();
+    v.pricePerKWh = doubleValue(store, kPricePerKWh, v.pricePerKWh);
+    v.currency = store.value(kCurrency, v.currency).toString();
+    v.creditValue = doubleValue(store, kCreditValue, v.creditValue);
 
     // A value that no longer validates (edited by hand, or a folder that became a file) falls back
     // to its default with a warning rather than stopping the app.
@@ -169,6 +353,23 @@ void Settings::load()
             v.gpuPowerLimitW = fallback.gpuPowerLimitW;
         else if (e.key == QLatin1String("diskCapGiB"))
             v.diskCapGiB = fallback.diskCapGiB;
+        else if (e.key == QLatin1String("language"))
+            v.language = fallback.language;
+        else if (e.key == QLatin1String("gpuUuids"))
+            v.gpuUuids = fallback.gpuUuids;
+        else if (e.key == QLatin1String("uploadLimitKiBps"))
+            v.uploadLimitKiBps = fallback.uploadLimitKiBps;
+        else if (e.key == QLatin1String("proxy")) {
+            v.proxyMode = fallback.proxyMode; // a manual proxy that cannot be used: connect directly, as before it was set
+            v.proxy = fallback.proxy;
+        } else if (e.key == QLatin1String("payoutAddress"))
+            v.payoutAddress = fallback.payoutAddress;
+        else if (e.key == QLatin1String("pricePerKWh") || e.key == QLatin1String("currency") ||
+                 e.key == QLatin1String("creditValue")) {
+            v.pricePerKWh = fallback.pricePerKWh; // the three only mean something together
+            v.currency = fallback.currency;
+            v.creditValue = fallback.creditValue;
+        }
     }
     v.hubUrl = normalizedHubUrl(v.hubUrl);
     m_values = v;
@@ -185,6 +386,10 @@ QList<SettingsError> Settings::apply(const SettingsValues &requested)
     SettingsValues v = requested;
     v.hubUrl = normalizedHubUrl(v.hubUrl);
     v.nodeName = v.nodeName.trimmed();
+    v.proxy = v.proxy.trimmed();
+    v.currency = v.currency.trimmed();
+    v.payoutAddress = v.payoutAddress.trimmed();
+    v.gpuUuids.removeDuplicates();
 
     QStringList changedKeys;
     if (v.hubUrl != m_values.hubUrl)
@@ -201,6 +406,20 @@ QList<SettingsError> Settings::apply(const SettingsValues &requested)
         changedKeys << QStringLiteral("downloadLimitKiBps");
     if (schedulerPolicy(v) != schedulerPolicy(m_values) || v.schedule != m_values.schedule)
         changedKeys << QStringLiteral("scheduler");
+    if (v.language != m_values.language)
+        changedKeys << QStringLiteral("language");
+    if (v.notifications != m_values.notifications)
+        changedKeys << QStringLiteral("notifications");
+    if (v.gpuUuids != m_values.gpuUuids)
+        changedKeys << QStringLiteral("gpuUuids");
+    if (v.uploadLimitKiBps != m_values.uploadLimitKiBps)
+        changedKeys << QStringLiteral("uploadLimitKiBps");
+    if (v.proxyMode != m_values.proxyMode || v.proxy != m_values.proxy)
+        changedKeys << QStringLiteral("proxy");
+    if (v.payoutAddress != m_values.payoutAddress)
+        changedKeys << QStringLiteral("payoutAddress");
+    if (v.pricePerKWh != m_values.pricePerKWh || v.currency != m_values.currency || v.creditValue != m_values.creditValue)
+        changedKeys << QStringLiteral("energy");
     if (changedKeys.isEmpty())
         return {};
 
@@ -219,6 +438,16 @@ QList<SettingsError> Settings::apply(const SettingsValues &requested)
     store.setValue(kGpuTempLimit, v.gpuTempLimitC);
     store.setValue(kGpuPowerLimit, v.gpuPowerLimitW);
     store.setValue(kDiskCap, v.diskCapGiB);
+    store.setValue(kLanguage, v.language);
+    store.setValue(kNotifications, notifyLevelName(v.notifications));
+    store.setValue(kGpus, v.gpuUuids);
+    store.setValue(kUploadLimit, v.uploadLimitKiBps);
+    store.setValue(kProxyMode, proxyModeName(v.proxyMode));
+    store.setValue(kProxy, v.proxy);
+    store.setValue(kPayoutAddress, v.payoutAddress);
+    store.setValue(kPricePerKWh, v.pricePerKWh);
+    store.setValue(kCurrency, v.currency);
+    store.setValue(kCreditValue, v.creditValue);
     store.sync();
     if (store.status() != QSettings::NoError)
         return {{QString(), QStringLiteral("Could not save settings to %1.").arg(m_filePath)}};

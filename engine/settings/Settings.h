@@ -9,6 +9,11 @@
 
 namespace cohort {
 
+// Tray notifications: none, errors only, or errors and milestones (first verified batch, a finished download, ...).
+enum class NotifyLevel { Off, Errors, ErrorsAndMilestones };
+// How Cohort reaches the network: directly, through the system's proxy settings, or through one HTTP proxy.
+enum class ProxyMode { None, System, Manual };
+
 struct SettingsValues {
     QString hubUrl;      // empty: start the embedded local network
     QString dataDir;     // empty: the platform's application data location
@@ -26,6 +31,26 @@ struct SettingsValues {
     int gpuPowerLimitW = 0;       // 0: none, else 10..2000 (all GPUs in use together)
     int diskCapGiB = 0;           // 0: none; Cohort's data folder may not grow beyond this
 
+    // General
+    QString language;             // empty: the system's; else one of Settings::languages() (applies at the next start)
+    NotifyLevel notifications = NotifyLevel::ErrorsAndMilestones;
+
+    // Compute: the GPUs Cohort may use, by NVML UUID ("GPU-…"); empty: all of them (the default, also for GPUs added later)
+    QStringList gpuUuids;
+
+    // Network
+    int uploadLimitKiBps = 0;     // 0: unlimited
+    ProxyMode proxyMode = ProxyMode::None;
+    QString proxy;                // "host:port" of an HTTP proxy; used when proxyMode is Manual
+
+    // Account
+    QString payoutAddress;        // EVM style "0x" + 40 hex digits; empty: none given yet
+
+    // Energy: what the machine's electricity costs, to show earnings net of it. 0: not set.
+    double pricePerKWh = 0;       // in `currency`
+    QString currency;             // a label, e.g. "EUR"; required when pricePerKWh is set
+    double creditValue = 0;       // what one credit is worth in `currency`; 0: unknown (then only the cost is shown)
+
     bool operator==(const SettingsValues &) const = default;
 };
 
@@ -39,8 +64,10 @@ struct SettingsError {
 class Settings : public QObject {
     Q_OBJECT
 public:
-    static constexpr int kCurrentVersion = 2;
+    static constexpr int kCurrentVersion = 3;
     static constexpr int kMaxDownloadLimitKiBps = 10'000'000; // 10 GB/s: anything above means "unlimited"
+    static constexpr int kMaxUploadLimitKiBps = kMaxDownloadLimitKiBps;
+    static constexpr int kMaxGpus = 64;
 
     // filePath empty: <config location>/Cohort/cohort.ini
     explicit Settings(const QString &filePath = {}, QObject *parent = nullptr);
@@ -49,6 +76,16 @@ public:
     static SettingsValues defaults();
     static QList<SettingsError> validate(const SettingsValues &values);
     static QString normalizedHubUrl(const QString &url);
+    // The translations shipped ("de", "fr", ...) plus "en"; "" (the system's language) is always allowed too.
+    static QStringList languages();
+    static QString notifyLevelName(NotifyLevel level);      // "off", "errors", "all" (as stored)
+    static QString proxyModeName(ProxyMode mode);            // "none", "system", "manual" (as stored)
+    // "host:port" -> host and port; false with a reason for people otherwise.
+    static bool parseProxy(const QString &text, QString *host, quint16 *port, QString *why = nullptr);
+    // Empty when `address` is a valid payout address, else why not (format, or a mixed-case checksum that does not match).
+    static QString payoutAddressProblem(const QString &address);
+    // The EIP-55 mixed-case form of a valid 0x address (Keccak-256 of the lower-case hex).
+    static QString checksummedAddress(const QString &address);
     // The scheduler's policy from the (validated) values.
     static SchedulerPolicy schedulerPolicy(const SettingsValues &values);
 

@@ -2,6 +2,7 @@
 
 #include "core/Logging.h"
 
+#include <QDir>
 #include <QSettings>
 
 namespace cohort {
@@ -37,6 +38,24 @@ void migrateTo2(QSettings &s)
         s.setValue(key, url);
 }
 
+// v2 -> v3 (notifications, GPU choice, upload cap, proxy, payout address, energy tariff; all new keys default sensibly
+// when absent, so old files keep working without them). Two things are rewritten:
+// - the data folder is stored in clean form ("/a/b", not "/a/b/" or "/a/./b"): moving it compares paths, and a
+//   target inside the current folder must be recognised whatever way it was typed;
+// - people who used Cohort before notifications existed get errors only, not milestone pop-ups they never asked for.
+//   A new file (no keys yet) gets the default, errors and milestones.
+void migrateTo3(QSettings &s)
+{
+    if (s.allKeys().isEmpty())
+        return;
+    const QString dataDir = QStringLiteral("storage/dataDir");
+    if (const QString dir = s.value(dataDir).toString(); !dir.isEmpty())
+        s.setValue(dataDir, QDir::cleanPath(dir));
+    const QString notifications = QStringLiteral("ui/notifications");
+    if (!s.contains(notifications))
+        s.setValue(notifications, QStringLiteral("errors"));
+}
+
 } // namespace
 
 int migrateSettings(QSettings &store, int targetVersion)
@@ -48,7 +67,7 @@ int migrateSettings(QSettings &store, int targetVersion)
         return found;
     }
     using Step = void (*)(QSettings &);
-    const Step steps[] = {migrateTo1, migrateTo2};
+    const Step steps[] = {migrateTo1, migrateTo2, migrateTo3};
     for (int v = found; v < targetVersion && v < int(std::size(steps)); ++v) {
         qCInfo(lcSettings) << "migrating settings from version" << v << "to" << v + 1;
         steps[v](store);

@@ -1,9 +1,12 @@
+#include "settings/NetworkProxy.h"
 #include "settings/Settings.h"
 #include "core/Scheduler.h"
 
 #include <functional>
 
 #include <QFile>
+#include <QNetworkProxyFactory>
+#include <QRegularExpression>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -207,6 +210,232 @@ private Q_SLOTS:
         QVERIFY(fallback.values().schedule.isEmpty());
         QCOMPARE(fallback.values().gpuTempLimitC, 0);
         QCOMPARE(fallback.values().idleMinutes, 10); // the rest is kept
+    }
+
+    // Every field added in settings version 3: stored, re-read, reported once under its change key.
+    void version3FieldsPersist()
+    {
+        const QString path = file(QStringLiteral("v3fields.ini"));
+        Settings s(path);
+        QCOMPARE(s.values().notifications, NotifyLevel::ErrorsAndMilestones); // a new file: the default
+        QCOMPARE(s.values().proxyMode, ProxyMode::None);
+        QSignalSpy spy(&s, &Settings::changed);
+        SettingsValues v = s.values();
+        v.language = QStringLiteral("de");
+        v.notifications = NotifyLevel::Errors;
+        v.gpuUuids = {QStringLiteral("GPU-1111"), QStringLiteral("GPU-2222"), QStringLiteral("GPU-1111")};
+        v.uploadLimitKiBps = 300;
+        v.proxyMode = ProxyMode::Manual;
+        v.proxy = QStringLiteral(" proxy.example.org:3128 ");
+        v.payoutAddress = QStringLiteral("0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed");
+        v.pricePerKWh = 0.31;
+        v.currency = QStringLiteral("EUR");
+        v.creditValue = 0.02;
+        QVERIFY(s.apply(v).isEmpty());
+        QCOMPARE(spy.count(), 1);
+        QStringList keys = spy.at(0).at(1).toStringList();
+        keys.sort();
+        QCOMPARE(keys, (QStringList{QStringLiteral("energy"), QStringLiteral("gpuUuids"), QStringLiteral("language"),
+                                    QStringLiteral("notifications"), QStringLiteral("payoutAddress"), QStringLiteral("proxy"),
+                                    QStringLiteral("uploadLimitKiBps")}));
+        QCOMPARE(s.values().proxy, QStringLiteral("proxy.example.org:3128")); // trimmed
+        QCOMPARE(s.values().gpuUuids, (QStringList{QStringLiteral("GPU-1111"), QStringLiteral("GPU-2222")}));
+        Settings reread(path);
+        QCOMPARE(reread.values(), s.values());
+        QCOMPARE(reread.values().notifications, NotifyLevel::Errors);
+        QCOMPARE(reread.values().proxyMode, ProxyMode::Manual);
+        QCOMPARE(reread.values().pricePerKWh, 0.31);
+        QSettings raw(path, QSettings::IniFormat);
+        QCOMPARE(raw.value(QStringLiteral("ui/notifications")).toString(), QStringLiteral("errors"));
+        QCOMPARE(raw.value(QStringLiteral("network/proxyMode")).toString(), QStringLiteral("manual"));
+    }
+
+    void version3Validation_data()
+    {
+        QTest::addColumn<QString>("key");
+        QTest::addColumn<QString>("field");
+        QTest::addColumn<QString>("value");
+        QTest::addColumn<bool>("valid");
+        QTest::newRow("language offered") << "language" << "language" << "fr" << true;
+        QTest::newRow("language not offered") << "language" << "language" << "xx" << false;
+        QTest::newRow("upload negative") << "uploadLimitKiBps" << "upload" << "-1" << false;
+        QTest::newRow("upload too big") << "uploadLimitKiBps" << "upload" << "10000001" << false;
+        QTest::newRow("proxy host:port") << "proxy" << "proxy" << "10.0.0.1:8080" << true;
+        QTest::newRow("proxy ipv6") << "proxy" << "proxy" << "[::1]:3128" << true;
+        QTest::newRow("proxy no port") << "proxy" << "proxy" << "proxy.example.org" << false;
+        QTest::newRow("proxy port 0") << "proxy" << "proxy" << "proxy.example.org:0" << false;
+        QTest::newRow("proxy port too big") << "proxy" << "proxy" << "proxy.example.org:70000" << false;
+        QTest::newRow("proxy url") << "proxy" << "proxy" << "http://proxy:3128" << false;
+        QTest::newRow("proxy empty") << "proxy" << "proxy" << "" << false;
+        QTest::newRow("payout lower") << "payoutAddress" << "payout" << "0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed" << true;
+        QTest::newRow("payout upper") << "payoutAddress" << "payout" << "0x5AAEB6053F3E94C9B9A09F33669435E7EF1BEAED" << true;
+        QTest::newRow("payout checksum") << "payoutAddress" << "payout" << "0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359" << true;
+        QTest::newRow("payout bad checksum") << "payoutAddress" << "payout" << "0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d358" << false; // a digit typo: the case no longer matches
+        QTest::newRow("payout one letter flipped") << "payoutAddress" << "payout" << "0xFB6916095ca1df60bB79Ce92cE3Ea74c37c5d359" << false;
+        QTest::newRow("payout short") << "payoutAddress" << "payout" << "0x5aaeb6053f3e94c9b9a09f33669435e7ef1bea" << false;
+        QTest::newRow("payout no 0x") << "payoutAddress" << "payout" << "5aaeb6053f3e94c9b9a09f33669435e7ef1beaed00" << false;
+        QTest::newRow("payout not hex") << "payoutAddress" << "payout" << "0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaeg" << false;
+        QTest::newRow("price negative") << "pricePerKWh" << "price" << "-0.1" << false;
+        QTest::newRow("price NaN") << "pricePerKWh" << "price" << "nan" << false;
+        QTest::newRow("price without currency") << "currency" << "priceOnly" << "0.3" << false;
+        QTest::newRow("currency too long") << "currency" << "currency" << "EURO-DOLLAR" << false;
+        QTest::newRow("credit value negative") << "creditValue" << "credit" << "-2" << false;
+        QTest::newRow("gpu empty id") << "gpuUuids" << "gpu" << " " << false;
+    }
+    void version3Validation()
+    {
+        QFETCH(QString, key);
+        QFETCH(QString, field);
+        QFETCH(QString, value);
+        QFETCH(bool, valid);
+        SettingsValues v;
+        if (field == QLatin1String("language"))
+            v.language = value;
+        else if (field == QLatin1String("upload"))
+            v.uploadLimitKiBps = value.toInt();
+        else if (field == QLatin1String("proxy")) {
+            v.proxyMode = ProxyMode::Manual;
+            v.proxy = value;
+        } else if (field == QLatin1String("payout"))
+            v.payoutAddress = value;
+        else if (field == QLatin1String("price")) {
+            v.pricePerKWh = value == QLatin1String("nan") ? qQNaN() : value.toDouble();
+            v.currency = QStringLiteral("EUR");
+        } else if (field == QLatin1String("priceOnly"))
+            v.pricePerKWh = value.toDouble();
+        else if (field == QLatin1String("currency"))
+            v.currency = value;
+        else if (field == QLatin1String("credit")) {
+            v.creditValue = value.toDouble();
+            v.currency = QStringLiteral("EUR");
+        } else if (field == QLatin1String("gpu"))
+            v.gpuUuids = {value};
+        const auto errors = Settings::validate(v);
+        if (valid)
+            QVERIFY2(errors.isEmpty(), qPrintable(errors.value(0).message));
+        else
+            QVERIFY(hasErrorFor(errors, key));
+    }
+
+    // EIP-55's own examples: the checksum is computed, not just the case looked at.
+    void payoutChecksumMatchesEip55()
+    {
+        const QStringList examples{QStringLiteral("0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"),
+                                   QStringLiteral("0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359"),
+                                   QStringLiteral("0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB"),
+                                   QStringLiteral("0xD1220A0cf47c7B9Be7A2E6BA89F429762e7b9aDb")};
+        for (const QString &address : examples) {
+            QCOMPARE(Settings::checksummedAddress(address.toLower()), address);
+            QVERIFY(Settings::payoutAddressProblem(address).isEmpty());
+            QString typo = address;
+            const qsizetype letter = typo.indexOf(QRegularExpression(QStringLiteral("[a-fA-F]")), 2);
+            typo[letter] = typo[letter].isUpper() ? typo[letter].toLower() : typo[letter].toUpper();
+            QVERIFY2(!Settings::payoutAddressProblem(typo).isEmpty(), qPrintable(typo));
+        }
+    }
+
+    void proxyParsing()
+    {
+        QString host;
+        quint16 port = 0;
+        QVERIFY(Settings::parseProxy(QStringLiteral("proxy.example.org:3128"), &host, &port));
+        QCOMPARE(host, QStringLiteral("proxy.example.org"));
+        QCOMPARE(port, quint16(3128));
+        QVERIFY(Settings::parseProxy(QStringLiteral("[2001:db8::1]:8080"), &host, &port));
+        QCOMPARE(host, QStringLiteral("2001:db8::1"));
+        QCOMPARE(port, quint16(8080));
+        QString why;
+        QVERIFY(!Settings::parseProxy(QStringLiteral("proxy:http"), &host, &port, &why));
+        QVERIFY(!why.isEmpty());
+        // A stored manual proxy that no longer parses: connect directly, with a warning, rather than not at all.
+        const QString path = file(QStringLiteral("badproxy.ini"));
+        {
+            QSettings edited(path, QSettings::IniFormat);
+            edited.setValue(QStringLiteral("meta/version"), Settings::kCurrentVersion);
+            edited.setValue(QStringLiteral("network/proxyMode"), QStringLiteral("manual"));
+            edited.setValue(QStringLiteral("network/proxy"), QStringLiteral("nohost"));
+            edited.setValue(QStringLiteral("energy/pricePerKWh"), QStringLiteral("cheap"));
+            edited.setValue(QStringLiteral("energy/currency"), QStringLiteral("EUR"));
+            edited.setValue(QStringLiteral("ui/notifications"), QStringLiteral("sometimes"));
+            edited.setValue(QStringLiteral("node/name"), QStringLiteral("kept"));
+        }
+        Settings s(path);
+        QCOMPARE(s.values().proxyMode, ProxyMode::None);
+        QVERIFY(s.values().proxy.isEmpty());
+        QCOMPARE(s.values().pricePerKWh, 0.0);
+        QVERIFY(s.values().currency.isEmpty());
+        QCOMPARE(s.values().notifications, NotifyLevel::ErrorsAndMilestones);
+        QCOMPARE(s.values().nodeName, QStringLiteral("kept"));
+    }
+
+    // v2 -> v3: an existing user's data folder is stored clean and they get error notifications only; nothing
+    // else they had changes.
+    void migratesVersion2File()
+    {
+        const QString path = file(QStringLiteral("v2.ini"));
+        const QString data = m_dir.filePath(QStringLiteral("data"));
+        {
+            QSettings old(path, QSettings::IniFormat);
+            old.setValue(QStringLiteral("meta/version"), 2);
+            old.setValue(QStringLiteral("storage/dataDir"), QString(data + QStringLiteral("/./")));
+            old.setValue(QStringLiteral("network/downloadLimitKiBps"), 512);
+            old.setValue(QStringLiteral("ui/welcomed"), true);
+        }
+        Settings s(path);
+        QCOMPARE(s.versionOnDisk(), 2);
+        QCOMPARE(s.values().dataDir, data);
+        QCOMPARE(s.values().notifications, NotifyLevel::Errors);
+        QCOMPARE(s.values().downloadLimitKiBps, 512);
+        QVERIFY(s.values().welcomed);
+        QCOMPARE(s.values().uploadLimitKiBps, 0);
+        QCOMPARE(s.values().proxyMode, ProxyMode::None);
+        QVERIFY(s.values().gpuUuids.isEmpty());
+        QCOMPARE(QSettings(path, QSettings::IniFormat).value(QStringLiteral("meta/version")).toInt(), 3);
+        // Choosing milestones afterwards sticks: the migration runs once.
+        SettingsValues v = s.values();
+        v.notifications = NotifyLevel::ErrorsAndMilestones;
+        QVERIFY(s.apply(v).isEmpty());
+        QCOMPARE(Settings(path).values().notifications, NotifyLevel::ErrorsAndMilestones);
+    }
+
+    // The proxy setting applied to the process: what connections to a remote hub and to this computer get.
+    void proxyAppliesToTheProcess()
+    {
+        const QUrl remote(QStringLiteral("https://hub.example.org/v1/tasks"));
+        const QUrl local(QStringLiteral("http://127.0.0.1:8420/v1/tasks"));
+        SettingsValues v;
+        v.proxyMode = ProxyMode::Manual;
+        v.proxy = QStringLiteral("proxy.example.org:3128");
+        applyNetworkProxy(v);
+        QCOMPARE(proxyFor(remote).type(), QNetworkProxy::HttpProxy);
+        QCOMPARE(proxyFor(remote).hostName(), QStringLiteral("proxy.example.org"));
+        QCOMPARE(proxyFor(remote).port(), quint16(3128));
+        QCOMPARE(proxyFor(local).type(), QNetworkProxy::NoProxy); // the embedded hub is reached directly
+        QCOMPARE(proxyFor(QUrl(QStringLiteral("http://localhost:8420/"))).type(), QNetworkProxy::NoProxy);
+        // Listening is never proxied: an HTTP proxy cannot listen, and QTcpServer would fail to start.
+        const auto server = QNetworkProxyFactory::proxyForQuery(QNetworkProxyQuery(quint16(0), QString(), QNetworkProxyQuery::TcpServer));
+        QCOMPARE(server.value(0).type(), QNetworkProxy::NoProxy);
+        // A raw socket to a remote host (checkpoint downloads use QTcpSocket) gets the proxy too.
+        const auto socket = QNetworkProxyFactory::proxyForQuery(QNetworkProxyQuery(QStringLiteral("relay.example.org"), 443));
+        QCOMPARE(socket.value(0).type(), QNetworkProxy::HttpProxy);
+
+        v.proxyMode = ProxyMode::None;
+        applyNetworkProxy(v);
+        QCOMPARE(proxyFor(remote).type(), QNetworkProxy::NoProxy);
+
+        // System: the environment's proxy on Linux (http_proxy / https_proxy), with its exceptions.
+        qputenv("https_proxy", "http://envproxy.example.org:8080");
+        qputenv("http_proxy", "http://envproxy.example.org:8080");
+        v.proxyMode = ProxyMode::System;
+        applyNetworkProxy(v);
+#if defined(Q_OS_LINUX)
+        QCOMPARE(proxyFor(remote).hostName(), QStringLiteral("envproxy.example.org"));
+        QCOMPARE(proxyFor(remote).port(), quint16(8080));
+#endif
+        QCOMPARE(proxyFor(local).type(), QNetworkProxy::NoProxy);
+        qunsetenv("https_proxy");
+        qunsetenv("http_proxy");
+        applyNetworkProxy(SettingsValues{});
     }
 
     void invalidStoredValueFallsBackToDefault()
