@@ -38,11 +38,13 @@ int main(int argc, char *argv[])
     const QCommandLineOption hubKeyOption(QStringLiteral("hub-key"), QStringLiteral("With --relay-of: the origin hub's public key (base64, printed by cohort-hub at start)."), QStringLiteral("key"));
     const QCommandLineOption mirrorTaskOption(QStringLiteral("mirror-task"), QStringLiteral("With --relay-of: a task to mirror (repeatable)."), QStringLiteral("id"));
     const QCommandLineOption pollOption(QStringLiteral("poll-seconds"), QStringLiteral("With --relay-of: seconds between upstream checks (default 30)."), QStringLiteral("s"), QStringLiteral("30"));
+    const QCommandLineOption dilocoPortOption(QStringLiteral("diloco-port"), QStringLiteral("First port of the DiLoCo collectives masters, one per diloco task (default: any free port)."), QStringLiteral("port"), QStringLiteral("0"));
     const QCommandLineOption ackDelayOption(QStringLiteral("rollout-ack-delay-ms"), QStringLiteral("Testing: answer rollout submissions this many ms late (default 0)."), QStringLiteral("ms"), QStringLiteral("0"));
     const QCommandLineOption trainOption(QStringLiteral("train"), QStringLiteral("Start the trainer of an RL task now instead of when the first node joins (repeatable)."), QStringLiteral("task"));
     const QCommandLineOption unflagOption(QStringLiteral("unflag"), QStringLiteral("Lift a node's TOPLOC flag (node or node:task) in the hub database, then exit."), QStringLiteral("node[:task]"));
     parser.addOption(unflagOption);
     parser.addOption(ackDelayOption);
+    parser.addOption(dilocoPortOption);
     parser.addOption(trainOption);
     parser.addOptions({listenOption, portOption, dataOption, catalogueOption, heartbeatOption, publishOption, relayOption,
                        relayPortOption, noSelfRelayOption, shardSizeOption, keepOption, serveDirOption, relayOfOption,
@@ -78,6 +80,12 @@ int main(int argc, char *argv[])
         return 2;
     }
     config.relayPort = quint16(relayPort);
+    const uint dilocoPort = parser.value(dilocoPortOption).toUInt(&ok);
+    if (!ok || dilocoPort > 65535) {
+        std::fprintf(stderr, "cohort-hub: --diloco-port must be 0..65535\n");
+        return 2;
+    }
+    config.dilocoPort = quint16(dilocoPort);
     if (parser.isSet(shardSizeOption)) {
         config.shardSize = parser.value(shardSizeOption).toLongLong(&ok);
         if (!ok || config.shardSize < cohort::shardcast::kMinShardSize || config.shardSize > cohort::shardcast::kMaxShardSize) {

@@ -313,10 +313,15 @@ void Master::handleDone(Peer &peer, const DoneMsg &msg)
     op.done.insert(peer.id);
     if (op.done == op.participants) {
         const uint64_t tag = op.tag, opId = op.opId;
-        for (const uint32_t id : op.participants)
+        QList<QByteArray> keys;
+        for (const uint32_t id : op.participants) {
+            if (Peer *member = peerById(id))
+                keys.append(member->publicKey);
             send(id, encode(OutcomeMsg{tag, opId, false, QString()}));
+        }
         m_ops.erase(it);
         Q_EMIT operationFinished(tag, opId, false, QString());
+        Q_EMIT operationCompleted(tag, opId, keys);
     }
 }
 

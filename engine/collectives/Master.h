@@ -26,6 +26,7 @@
 #include "core/Expected.h"
 
 #include <QHostAddress>
+#include <QList>
 #include <QObject>
 #include <QTcpServer>
 
@@ -68,6 +69,8 @@ Q_SIGNALS:
     void peerLeft(quint32 peerId);
     void topologyCommitted(quint64 epoch, int worldSize);
     void operationFinished(quint64 tag, quint64 opId, bool aborted, const QString &reason);
+    // An operation every participant completed, with the participants' public keys (the hub credits them).
+    void operationCompleted(quint64 tag, quint64 opId, const QList<QByteArray> &publicKeys);
 
 private:
     struct Peer;

@@ -52,6 +52,23 @@ std::optional<double> totalGpuPowerW(const QList<GpuSample> &gpus)
     return total;
 }
 
+QJsonObject DilocoStatus::toJson() const
+{
+    return QJsonObject{{QStringLiteral("active"), active},
+                       {QStringLiteral("phase"), phase},
+                       {QStringLiteral("outer_step"), outerStep},
+                       {QStringLiteral("inner_step"), innerStep},
+                       {QStringLiteral("inner_steps"), innerSteps},
+                       {QStringLiteral("peers"), peers},
+                       {QStringLiteral("loss"), loss},
+                       {QStringLiteral("outer_loss"), outerLoss},
+                       {QStringLiteral("last_sync_bytes"), lastSyncBytes},
+                       {QStringLiteral("last_reduce_bytes"), lastReduceBytes},
+                       {QStringLiteral("outer_steps_this_run"), outerStepsThisRun},
+                       {QStringLiteral("resumed"), resumed},
+                       {QStringLiteral("note"), note}};
+}
+
 QJsonObject ScheduleStatus::toJson() const
 {
     QJsonArray throttle;
@@ -118,6 +135,7 @@ QJsonObject EngineSnapshot::toJson() const
                      {QStringLiteral("policy_version"), rollouts.policyVersion},
                      {QStringLiteral("hub_step"), rollouts.hubStep},
                      {QStringLiteral("last_rejection"), rollouts.lastRejection}}},
+        {QStringLiteral("diloco"), diloco.toJson()},
         {QStringLiteral("schedule"), schedule.toJson()},
     };
 }

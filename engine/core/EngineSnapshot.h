@@ -62,6 +62,25 @@ struct RolloutStats {
     bool operator==(const RolloutStats &) const = default;
 };
 
+// The node's DiLoCo training (engine/diloco), when the joined task is one.
+struct DilocoStatus {
+    bool active = false;          // the training loop is running
+    QString phase;                // connecting, syncing, training, averaging, stopped
+    qint64 outerStep = 0;         // completed outer steps of the task (shared-state revision)
+    int innerStep = 0;
+    int innerSteps = 0;           // H
+    int peers = 0;                // ring members now (this node included)
+    double loss = 0;              // last inner step's loss (nats per token)
+    double outerLoss = 0;         // mean inner loss of the last outer step
+    qint64 lastSyncBytes = 0;     // shared state received at the last sync (0 once in step with the others)
+    qint64 lastReduceBytes = 0;   // sent + received by the last all-reduce
+    int outerStepsThisRun = 0;    // since the engine started
+    bool resumed = false;         // started from a checkpoint bundle
+    QString note;                 // the last thing worth saying ("a peer left mid-average; retrying")
+    bool operator==(const DilocoStatus &) const = default;
+    QJsonObject toJson() const;
+};
+
 // What the scheduler decided and what pausing now would cost.
 struct ScheduleStatus {
     QString mode = QStringLiteral("run");  // run, throttle, pause (runModeName)
@@ -109,6 +128,7 @@ struct EngineSnapshot {
     int checkpointVersion = 0;  // newest verified ("stable") checkpoint of the joined task; 0: none
     DownloadProgress download;  // the current or last checkpoint download
     RolloutStats rollouts;
+    DilocoStatus diloco;
     ScheduleStatus schedule;
 
     bool userPaused() const { return pauseReasons.contains(PauseReason::User); }

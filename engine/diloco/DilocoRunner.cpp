@@ -209,8 +209,14 @@ Status DilocoRunner::Impl::session(bool *done)
     publish(DilocoProgress::Phase::Connecting);
     collectives::Result r = comm.connect();
     if (!r) {
-        if (r.code == Code::Refused)
-            return fail(QStringLiteral("the collectives master refused this node: %1").arg(r.message));
+        // A refusal is retried too, later: the hub admits nodes whose last heartbeat named the task, and the
+        // heartbeat that follows a join may still be on its way.
+        if (r.code == Code::Refused) {
+            publish(DilocoProgress::Phase::Connecting,
+                    QStringLiteral("the hub refused this node for the task (%1); asking again shortly").arg(r.message));
+            pauseCancellable(cancel, 4 * o.reconnectDelayMs);
+            return {};
+        }
         publish(DilocoProgress::Phase::Connecting,
                 QStringLiteral("could not join the training ring (%1); trying again").arg(r.message));
         return {};

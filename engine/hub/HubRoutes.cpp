@@ -4,6 +4,7 @@
 #include "core/Logging.h"
 #include "hub/ApiServer.h"
 #include "hub/HubService.h"
+#include "hub/DilocoCoordinator.h"
 #include "hub/HubStore.h"
 #include "hub/RlCoordinator.h"
 #include "net/Ed25519.h"
@@ -51,6 +52,15 @@ void HubService::registerRoutes()
             return ApiResponse::error(404, QStringLiteral("unknown_task"),
                                       QStringLiteral("no task with id '%1'").arg(request.params.value(QStringLiteral("id"))));
         return ApiResponse::json(task->toJson());
+    });
+
+    // DiLoCo progress as the hub sees it (ring, completed outer steps, credits): public, like the task list.
+    m_server->addRoute("GET", QStringLiteral("/v1/tasks/{id}/diloco"), [this](const ApiRequest &request) {
+        const DilocoTaskStats *stats = m_diloco ? m_diloco->stats(request.params.value(QStringLiteral("id"))) : nullptr;
+        if (!stats)
+            return ApiResponse::error(404, QStringLiteral("unknown_task"),
+                                      QStringLiteral("no DiLoCo task with id '%1'").arg(request.params.value(QStringLiteral("id"))));
+        return ApiResponse::json(stats->toJson());
     });
 
     m_server->addRoute("GET", QStringLiteral("/v1/tasks/{id}/checkpoint"), [this](const ApiRequest &request) {

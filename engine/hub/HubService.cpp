@@ -1,4 +1,5 @@
 #include "hub/HubService.h"
+#include "hub/DilocoCoordinator.h"
 
 #include "hub/Ledger.h"
 
@@ -74,6 +75,10 @@ Status HubService::start()
     rlConfig.ackDelayMs = m_config.rolloutAckDelayMs;
     m_rl = new RlCoordinator(rlConfig, *m_store, m_catalogue, *m_publisher,
                              [this](const ApiRequest &r, VerifiedRequest *v) { return authenticate(r, v); }, this);
+
+    m_diloco = new DilocoCoordinator(*m_store, m_catalogue, this);
+    if (Status s = m_diloco->start(m_config.address, m_config.dilocoPort); !s)
+        return s;
 
     m_server = new ApiServer(m_config.maxBodyBytes, this);
     registerRoutes();

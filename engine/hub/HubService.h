@@ -17,6 +17,7 @@
 namespace cohort {
 
 class ApiServer;
+class DilocoCoordinator;
 class HubStore;
 class RlCoordinator;
 namespace shardcast {
@@ -40,6 +41,8 @@ struct HubConfig {
     QStringList extraRelays; // other relays serving a copy of the tree (nginx, cohort-hub --serve-dir)
     // PRIME-RL
     int rolloutAckDelayMs = 0; // test knob: answer rollout submissions this much later
+    // DiLoCo: the collectives masters (one per diloco task) listen on `address` from this port on; 0: any free port
+    quint16 dilocoPort = 0;
 };
 
 class HubService : public QObject {
@@ -65,6 +68,7 @@ public:
     QStringList relays() const; // what nodes are told to use
     QString treeDir() const;
     RlCoordinator *rl() const { return m_rl; }
+    DilocoCoordinator *diloco() const { return m_diloco; }
 
     // Verifies the signature; on failure returns the error response.
     std::optional<ApiResponse> authenticate(const ApiRequest &request, VerifiedRequest *verified);
@@ -82,6 +86,7 @@ private:
     std::unique_ptr<shardcast::Publisher> m_publisher;
     shardcast::RelayServer *m_relay = nullptr;
     RlCoordinator *m_rl = nullptr;
+    DilocoCoordinator *m_diloco = nullptr;
 };
 
 } // namespace cohort

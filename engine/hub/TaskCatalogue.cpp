@@ -53,6 +53,13 @@ Expected<TaskCatalogue> TaskCatalogue::loadDefault()
     return loadFile(QStringLiteral(":/cohort/hub/default-tasks.json"));
 }
 
+void TaskCatalogue::setDilocoMasterPort(const QString &id, quint16 port)
+{
+    for (TaskInfo &t : m_tasks)
+        if (t.id == id && t.diloco)
+            t.diloco->masterPort = port;
+}
+
 const TaskInfo *TaskCatalogue::find(const QString &id) const
 {
     for (const TaskInfo &t : m_tasks)

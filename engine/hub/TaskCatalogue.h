@@ -12,6 +12,8 @@ public:
 
     const QList<TaskInfo> &tasks() const { return m_tasks; }
     const TaskInfo *find(const QString &id) const;
+    // Where the hub's collectives master for a diloco task listens (known once it listens).
+    void setDilocoMasterPort(const QString &id, quint16 port);
     QJsonObject toJson() const;
 
 private:

@@ -22,6 +22,9 @@ public:
     QString filePath() const { return m_filePath; }
     bool wasCreated() const { return m_created; }
     QByteArray sign(const QByteArray &message) const;
+    // The ed25519 secret key (64 bytes, libsodium layout) for signers that need it themselves: the collectives
+    // communicator proves the node's key to the DiLoCo master from its own thread. Never logged or sent.
+    const QByteArray &secretKey() const { return m_secretKey; }
 
     static QString nodeIdFor(const QByteArray &publicKey); // "n-" + 20 hex digits of SHA-256(key)
 

@@ -47,6 +47,12 @@ Engine::Engine(EngineOptions options, QString hubUrl, bool hubEmbedded, QObject 
 
 Engine::~Engine()
 {
+    stopDiloco(30'000);
+    if (m_dilocoThread) {
+        m_dilocoThread->wait(); // a thread may not be destroyed while it runs; every wait in it has a timeout
+        delete m_dilocoThread;
+        m_dilocoThread = nullptr;
+    }
     stopRolloutMachinery();
 }
 
@@ -173,6 +179,7 @@ void Engine::stop()
     m_earningsTimer.stop();
     if (m_worker)
         m_worker->cancel(); // the batch in progress stops; its work item is in the bundle, finished batches in the outbox
+    stopDiloco(5'000);      // checkpoints its state and leaves the ring (a collective in flight may hold it longer)
     writeBundle("quit");
     if (m_downloader)
         m_downloader->pause(); // progress on disk; the next start resumes
@@ -212,10 +219,12 @@ void Engine::sampleSystem()
 
 void Engine::updateState()
 {
+    updateDiloco(); // every input that can start or stop the training loop passes through here
     m_inputs.retryInSeconds = secondsUntilRetry();
     // Working while the RL loop has work in hand (asking, generating, submitting), not only during generation,
     // so the state does not flicker to Idle between batches.
-    m_inputs.working = m_generating || m_rlBusy || m_rlThrottled;
+    m_inputs.working = m_generating || m_rlBusy || m_rlThrottled
+                       || (m_snapshot.diloco.active && m_snapshot.diloco.phase != QLatin1String("connecting"));
     const ResolvedState resolved = resolveState(m_inputs);
     if (resolved.state != m_snapshot.state || !m_snapshot.stateSince.isValid()) {
         if (m_snapshot.stateSince.isValid())

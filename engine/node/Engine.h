@@ -11,6 +11,7 @@
 #include <QObject>
 #include <QThread>
 #include <QTimer>
+#include <atomic>
 #include <memory>
 #include <optional>
 
@@ -116,6 +117,15 @@ private:
     void writeBundleSoon(); // coalesces bursts (pause toggled 100 times) into one write within 250 ms
     void restoreFromBundle();
 
+    // DiLoCo training (EngineDiloco.cpp): engine/diloco's runner on a thread of its own while the joined task is a
+    // diloco task, the hub is online and nothing pauses the node.
+    void updateDiloco();
+    void startDiloco(const TaskInfo &task);
+    void stopDiloco(int waitMs);
+    void onDilocoProgress(const cohort::DilocoStatus &status, bool outerStepDone);
+    void onDilocoFinished(const QString &error);
+    QString dilocoActivity(const TaskInfo &task) const;
+
     void sampleSystem();
     void updateState();
     void markDirty();
@@ -172,6 +182,10 @@ private:
     QElapsedTimer m_sinceDataMeasured;
     std::unique_ptr<EarningsStore> m_earningsStore; // <data>/cohort.sqlite; null if it cannot be opened
     QString m_earningsHub;                          // which ledger the cache entries belong to
+    QThread *m_dilocoThread = nullptr;              // runs the DiLoCo loop; null when none runs
+    std::shared_ptr<std::atomic<bool>> m_dilocoCancel;
+    QString m_dilocoTaskId;
+    QDateTime m_dilocoRetryAfter;                   // after a failed run
 };
 
 } // namespace cohort

@@ -158,6 +158,10 @@ void Engine::refreshActivityDetail()
         m_inputs.activityDetail = rolloutActivity(*task);
         return;
     }
+    if (task->diloco) {
+        m_inputs.activityDetail = dilocoActivity(*task);
+        return;
+    }
     QString text = QStringLiteral("Joined \"%1\"").arg(task->title);
     if (m_snapshot.checkpointVersion > 0)
         text += QStringLiteral("; checkpoint v%1 ready").arg(m_snapshot.checkpointVersion);

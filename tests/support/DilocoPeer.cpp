@@ -8,6 +8,7 @@
 //   {"event":"sync","outer":k,"rx":B,"tx":B,"world":w}           after each shared-state sync that moved bytes
 //   {"event":"outer","outer":k,"hash":"hex","loss":x,"world":w,"sync_rx":B,"resumed":b}  after each outer step
 //   {"event":"training","outer":k,"inner":i}                     after each inner step (the tests' kill points)
+//   {"event":"note","message":...}                               e.g. the master refused this node
 //   {"event":"done"} / {"event":"error","message":...}
 // Exit codes: 0 done, 1 error, 2 usage.
 #include "diloco/DilocoRunner.h"
@@ -79,6 +80,8 @@ int main(int argc, char **argv)
     diloco::DilocoRunner runner(options);
     std::atomic<bool> cancel{false};
     const Status s = runner.run(cancel, [](const diloco::DilocoProgress &p) {
+        if (!p.note.isEmpty())
+            emitLine({{QStringLiteral("event"), QStringLiteral("note")}, {QStringLiteral("message"), p.note}});
         if (p.phase == diloco::DilocoProgress::Phase::Syncing)
             return;
         if (p.outerStepDone) {

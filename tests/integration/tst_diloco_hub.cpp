@@ -1,0 +1,238 @@
+// DiLoCo through the real hub and real nodes on 127.0.0.1: cohort-hub hosts the collectives master of a diloco task
+// and three cohortd processes join it.
+//   * they train together: the hub sees outer steps completed by all three, credits each node once per outer step
+//     at reward_rate x inner_steps (ledger rows, no duplicates), and every node's status shows the same outer step,
+//     three peers and a falling loss;
+//   * pausing one node (control API) takes it out of the ring — the others go on with two — and resuming brings it
+//     back from its checkpoint bundle, in step with the others again;
+//   * a key that is not a registered node of the task is refused by the master.
+#include "TestSupport.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QRegularExpression>
+#include <QSignalSpy>
+#include <QSqlDatabase>
+#include <QSqlQuery>
+#include <QSqlRecord>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <memory>
+
+using cohort::test::ChildProcess;
+using cohort::test::programPath;
+
+namespace {
+const QByteArray kCatalogue = R"({"tasks":[
+  {"id":"mini-diloco","kind":"diloco","title":"Mini DiLoCo","reward_rate":0.5,
+   "diloco":{"inner_steps":5,"batch_size":4,"sequence_length":32,"inner_learning_rate":0.003,
+             "model":{"d_model":32,"n_layers":1,"n_heads":2,"d_ff":128,"max_seq_len":64}}}]})";
+} // namespace
+
+class TestDilocoHub : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_dir;
+    QNetworkAccessManager m_net;
+    QString m_url;
+    std::unique_ptr<ChildProcess> m_hub;
+
+    std::unique_ptr<ChildProcess> startNode(const QString &name)
+    {
+        const QString dataDir = m_dir.filePath(name);
+        auto node = std::make_unique<ChildProcess>(
+            programPath(QStringLiteral("cohortd")),
+            QStringList{QStringLiteral("--hub"), m_url, QStringLiteral("--data-dir"), dataDir, QStringLiteral("--json"),
+                        QStringLiteral("--task"), QStringLiteral("mini-diloco"), QStringLiteral("--heartbeat-ms"),
+                        QStringLiteral("500"), QStringLiteral("--settings"), dataDir + QStringLiteral(".ini")});
+        return node->start() ? std::move(node) : nullptr;
+    }
+
+    QJsonObject get(const QString &path)
+    {
+        QNetworkReply *reply = m_net.get(QNetworkRequest(QUrl(m_url + path)));
+        QSignalSpy finished(reply, &QNetworkReply::finished);
+        if (!reply->isFinished())
+            finished.wait(10'000);
+        const QJsonObject body = QJsonDocument::fromJson(reply->readAll()).object();
+        reply->deleteLater();
+        return body;
+    }
+
+    QJsonObject hubStats() { return get(QStringLiteral("/v1/tasks/mini-diloco/diloco")); }
+
+    // The node's last status line's "diloco" object.
+    static QJsonObject diloco(ChildProcess &node)
+    {
+        const QStringList lines = node.output().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        for (qsizetype i = lines.size() - 1; i >= 0; --i) {
+            const QJsonObject o = QJsonDocument::fromJson(lines[i].toUtf8()).object();
+            if (o.contains(QStringLiteral("diloco")))
+                return o.value(QStringLiteral("diloco")).toObject();
+        }
+        return {};
+    }
+
+    static QString nodeId(ChildProcess &node)
+    {
+        const QStringList lines = node.output().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        for (qsizetype i = lines.size() - 1; i >= 0; --i) {
+            const QString id = QJsonDocument::fromJson(lines[i].toUtf8()).object().value(QStringLiteral("node_id")).toString();
+            if (!id.isEmpty())
+                return id;
+        }
+        return {};
+    }
+
+    QStringList ledgerRows(const QString &sql)
+    {
+        QStringList rows;
+        {
+            QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("ledger-reader"));
+            db.setDatabaseName(m_dir.filePath(QStringLiteral("hub/hub.sqlite")));
+            db.setConnectOptions(QStringLiteral("QSQLITE_OPEN_READONLY;QSQLITE_BUSY_TIMEOUT=5000"));
+            if (db.open()) {
+                QSqlQuery q(db);
+                if (q.exec(sql))
+                    while (q.next()) {
+                        QStringList columns;
+                        for (int c = 0; c < q.record().count(); ++c)
+                            columns.append(q.value(c).toString());
+                        rows.append(columns.join(QLatin1Char('|')));
+                    }
+            }
+        }
+        QSqlDatabase::removeDatabase(QStringLiteral("ledger-reader"));
+        return rows;
+    }
+
+    bool control(const QString &name, const QString &command)
+    {
+        ChildProcess cli(programPath(QStringLiteral("cohortd")),
+                         {QStringLiteral("--data-dir"), m_dir.filePath(name), QStringLiteral("--control"), command});
+        if (!cli.start() || !cli.process().waitForFinished(20'000))
+            return false;
+        return cli.process().exitCode() == 0;
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        const QString path = m_dir.filePath(QStringLiteral("catalogue.json"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(kCatalogue);
+        f.close();
+        m_hub = std::make_unique<ChildProcess>(
+            programPath(QStringLiteral("cohort-hub")),
+            QStringList{QStringLiteral("--port"), QStringLiteral("0"), QStringLiteral("--data-dir"), m_dir.filePath(QStringLiteral("hub")),
+                        QStringLiteral("--catalogue"), path, QStringLiteral("--heartbeat-interval"), QStringLiteral("1")});
+        QVERIFY(m_hub->start());
+        QVERIFY(m_hub->waitForOutput(QStringLiteral("listening on"), 20'000));
+        m_url = QRegularExpression(QStringLiteral("listening on (http://127\\.0\\.0\\.1:\\d+)")).match(m_hub->output()).captured(1);
+        QVERIFY(!m_url.isEmpty());
+        // The task list tells nodes where the master listens.
+        const QJsonObject tasks = get(QStringLiteral("/v1/tasks"));
+        const QJsonObject task = tasks.value(QStringLiteral("tasks")).toArray().first().toObject();
+        QVERIFY(task.value(QStringLiteral("diloco")).toObject().value(QStringLiteral("master_port")).toInt() > 0);
+    }
+
+    void threeNodesTrainPauseResumeAndAreCredited()
+    {
+        auto a = startNode(QStringLiteral("a")), b = startNode(QStringLiteral("b")), c = startNode(QStringLiteral("c"));
+        QVERIFY(a && b && c);
+        // Train together: outer steps completed by all three.
+        QTRY_VERIFY_WITH_TIMEOUT(hubStats().value(QStringLiteral("last_world_size")).toInt() == 3, 90'000);
+        const qint64 together = hubStats().value(QStringLiteral("outer_steps")).toInteger();
+        QTRY_VERIFY_WITH_TIMEOUT(hubStats().value(QStringLiteral("outer_steps")).toInteger() >= together + 5, 60'000);
+        for (ChildProcess *n : {a.get(), b.get(), c.get()}) {
+            QTRY_VERIFY_WITH_TIMEOUT(diloco(*n).value(QStringLiteral("peers")).toInt() == 3, 10'000);
+            QVERIFY(diloco(*n).value(QStringLiteral("active")).toBool());
+        }
+
+        // Pause c: the ring goes on with a and b.
+        QVERIFY(control(QStringLiteral("c"), QStringLiteral("pause")));
+        QTRY_VERIFY_WITH_TIMEOUT(!diloco(*c).value(QStringLiteral("active")).toBool(), 20'000);
+        QTRY_VERIFY_WITH_TIMEOUT(hubStats().value(QStringLiteral("last_world_size")).toInt() == 2, 60'000);
+        const qint64 pausedAt = hubStats().value(QStringLiteral("outer_steps")).toInteger();
+        QTRY_VERIFY_WITH_TIMEOUT(hubStats().value(QStringLiteral("outer_steps")).toInteger() >= pausedAt + 3, 60'000);
+        QCOMPARE(hubStats().value(QStringLiteral("last_world_size")).toInt(), 2);
+
+        // Resume: c comes back from its bundle and is admitted at the others' next outer step.
+        QVERIFY(control(QStringLiteral("c"), QStringLiteral("resume")));
+        QTRY_VERIFY_WITH_TIMEOUT(diloco(*c).value(QStringLiteral("resumed")).toBool(), 30'000);
+        QTRY_VERIFY_WITH_TIMEOUT(hubStats().value(QStringLiteral("last_world_size")).toInt() == 3, 60'000);
+        QTRY_VERIFY_WITH_TIMEOUT(diloco(*c).value(QStringLiteral("outer_steps_this_run")).toInt() >= 2, 60'000);
+        // In step: every node's last completed outer step is within one of the others'.
+        const qint64 sa = diloco(*a).value(QStringLiteral("outer_step")).toInteger();
+        for (ChildProcess *n : {b.get(), c.get()})
+            QVERIFY(std::abs(diloco(*n).value(QStringLiteral("outer_step")).toInteger() - sa) <= 1);
+        // Loss fell from uniform bytes (5.56 nats).
+        QVERIFY2(diloco(*a).value(QStringLiteral("outer_loss")).toDouble() < 3.5,
+                 QJsonDocument(diloco(*a)).toJson(QJsonDocument::Compact).constData());
+
+        for (ChildProcess *n : {a.get(), b.get(), c.get()}) {
+            int code = -1;
+            QVERIFY(n->terminateAndWait(30'000, &code));
+            QCOMPARE(code, 0);
+        }
+
+        // The ledger: one confirmed credit of 0.5 x 5 per node and outer step, never two for the same step.
+        const QStringList perNode = ledgerRows(QStringLiteral(
+            "SELECT node_id, COUNT(*), COUNT(DISTINCT version), MIN(credit), MAX(credit), MIN(status), MAX(status)"
+            " FROM submissions WHERE task='mini-diloco' GROUP BY node_id ORDER BY node_id"));
+        QCOMPARE(perNode.size(), 3);
+        qint64 credited = 0;
+        for (const QString &row : perNode) {
+            const QStringList f = row.split(QLatin1Char('|'));
+            QCOMPARE(f[1], f[2]); // no outer step twice
+            QCOMPARE(f[3].toDouble(), 2.5);
+            QCOMPARE(f[4].toDouble(), 2.5);
+            QCOMPARE(f[5], QStringLiteral("confirmed"));
+            QCOMPARE(f[6], QStringLiteral("confirmed"));
+            credited += f[1].toLongLong();
+        }
+        QCOMPARE(credited, hubStats().value(QStringLiteral("credited_steps")).toInteger());
+        // c was paused for at least three outer steps the others were credited for.
+        const QString cId = nodeId(*c);
+        QVERIFY(!cId.isEmpty());
+        const QStringList cRows = ledgerRows(QStringLiteral("SELECT COUNT(*) FROM submissions WHERE node_id='%1'").arg(cId));
+        const QStringList aRows = ledgerRows(QStringLiteral("SELECT COUNT(*) FROM submissions WHERE node_id='%1'").arg(nodeId(*a)));
+        QVERIFY2(cRows.value(0).toInt() + 3 <= aRows.value(0).toInt(), qPrintable(cRows.join(u',') + QLatin1Char('/') + aRows.join(u',')));
+        qInfo("outer steps completed: %lld; credits written: %lld; node c (paused) %d, node a %d",
+              qint64(hubStats().value(QStringLiteral("outer_steps")).toInteger()), credited, cRows.value(0).toInt(),
+              aRows.value(0).toInt());
+    }
+
+    void unregisteredKeyIsRefused()
+    {
+        const int port = get(QStringLiteral("/v1/tasks")).value(QStringLiteral("tasks")).toArray().first().toObject()
+                             .value(QStringLiteral("diloco")).toObject().value(QStringLiteral("master_port")).toInt();
+        const qint64 refusedBefore = hubStats().value(QStringLiteral("refused_peers")).toInteger();
+        ChildProcess stranger(QDir(qEnvironmentVariable("COHORT_BUILD_DIR")).filePath(QStringLiteral("tests/integration/cohort-diloco-peer")),
+                              {QStringLiteral("--master-port"), QString::number(port), QStringLiteral("--outer-steps"), QStringLiteral("1")});
+        QVERIFY(stranger.start());
+        QVERIFY(stranger.waitForOutput(QStringLiteral("refused"), 30'000));
+        QTRY_VERIFY_WITH_TIMEOUT(hubStats().value(QStringLiteral("refused_peers")).toInteger() > refusedBefore, 10'000);
+        QVERIFY(!stranger.output().contains(QStringLiteral("\"event\":\"training\"")));
+        stranger.process().kill();
+        stranger.process().waitForFinished(5'000);
+    }
+
+    void cleanupTestCase()
+    {
+        if (m_hub) {
+            int code = -1;
+            m_hub->terminateAndWait(10'000, &code);
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestDilocoHub)
+#include "tst_diloco_hub.moc"
