@@ -20,22 +20,9 @@
 namespace cohort {
 
 namespace {
-constexpr int kMaxSnoozeSeconds = 7 * 24 * 3600;
-
 QString fileIn(const QString &dataDir)
 {
     return QDir(dataDir).filePath(QStringLiteral("control.json"));
-}
-
-// Compares without an early exit, so response timing says nothing about how much of a guess was right.
-bool sameToken(const QByteArray &a, const QByteArray &b)
-{
-    if (a.size() != b.size())
-        return false;
-    unsigned char diff = 0;
-    for (qsizetype i = 0; i < a.size(); ++i)
-        diff |= static_cast<unsigned char>(a[i] ^ b[i]);
-    return diff == 0;
 }
 } // namespace
 
@@ -68,8 +55,7 @@ Status ControlServer::start(quint16 port)
     auto server = std::make_unique<ApiServer>(4096);
     const auto guarded = [this](auto action) {
         return [this, action](const ApiRequest &r) -> ApiResponse {
-            const QByteArray auth = r.header("authorization");
-            if (!auth.startsWith("Bearer ") || !sameToken(auth.mid(7).trimmed(), m_token))
+            if (!controlAuthorized(r.header("authorization"), m_token))
                 return ApiResponse::error(401, QStringLiteral("unauthorized"),
                                           QStringLiteral("send the token from control.json as 'Authorization: Bearer <token>'"));
             return action(r);
@@ -95,14 +81,10 @@ Status ControlServer::start(quint16 port)
                          return ok(QStringLiteral("resume"));
                      }));
     server->addRoute("POST", QStringLiteral("/v1/snooze"), guarded([this, ok](const ApiRequest &r) {
-                         auto body = parseJsonObject(r.body, 4096);
-                         if (!body)
-                             return ApiResponse::error(400, QStringLiteral("bad_request"), body.error());
-                         JsonReader reader(*body, QStringLiteral("snooze"));
-                         const qint64 seconds = reader.integer(QStringLiteral("seconds"), 0, kMaxSnoozeSeconds);
-                         if (!reader.ok())
-                             return ApiResponse::error(400, QStringLiteral("bad_request"), reader.error());
-                         m_controller.snooze(int(seconds));
+                         auto seconds = parseSnoozeBody(r.body);
+                         if (!seconds)
+                             return ApiResponse::error(400, QStringLiteral("bad_request"), seconds.error());
+                         m_controller.snooze(*seconds);
                          return ok(QStringLiteral("snooze"));
                      }));
     QString error;
@@ -129,19 +111,10 @@ Expected<ControlEndpoint> ControlEndpoint::fromDataDir(const QString &dataDir)
     QFile file(fileIn(dataDir));
     if (!file.open(QIODevice::ReadOnly))
         return fail(QStringLiteral("no running node found (%1: %2)").arg(file.fileName(), file.errorString()));
-    auto object = parseJsonObject(file.read(4096), 4096);
-    if (!object)
-        return fail(QStringLiteral("%1 is damaged: %2").arg(file.fileName(), object.error()));
-    JsonReader r(*object, QStringLiteral("control.json"));
-    ControlEndpoint e;
-    e.url = r.string(QStringLiteral("url"), 64);
-    e.token = r.string(QStringLiteral("token"), 128).toLatin1();
-    if (!r.ok())
-        return fail(r.error());
-    const QUrl url(e.url);
-    if (url.scheme() != QLatin1String("http") || url.host() != QLatin1String("127.0.0.1") || url.port() <= 0)
-        return fail(QStringLiteral("control.json names %1, not a 127.0.0.1 address").arg(e.url));
-    return e;
+    auto endpoint = parse(file.read(4096));
+    if (!endpoint)
+        return fail(QStringLiteral("%1 is damaged: %2").arg(file.fileName(), endpoint.error()));
+    return endpoint;
 }
 
 Expected<QJsonObject> controlRequest(const ControlEndpoint &endpoint, const QByteArray &method, const QString &path,

@@ -38,7 +38,14 @@ struct ControlEndpoint {
     QString url;
     QByteArray token;
     static Expected<ControlEndpoint> fromDataDir(const QString &dataDir); // reads control.json strictly
+    static Expected<ControlEndpoint> parse(const QByteArray &json);       // control.json's bytes (fuzzed)
 };
+
+// The parts of a control request the server reads, as pure functions (fuzzed: tests/fuzz/fuzz_control_api.cpp).
+// True if the Authorization header is "Bearer <token>"; compared in constant time.
+bool controlAuthorized(const QByteArray &authorization, const QByteArray &token);
+// The body of POST /v1/snooze: {"seconds": 0 .. one week}.
+Expected<int> parseSnoozeBody(const QByteArray &body);
 
 // Blocking client for command-line use (a nested event loop with a timeout); the desktop app would use the
 // same requests asynchronously.

@@ -55,10 +55,23 @@ Expected<QByteArray> readEntry(QuaZip &zip, const QString &name, qint64 expected
         return fail(QStringLiteral("entry %1 is unreadable").arg(name));
     if (qint64(info.uncompressedSize) != expectedSize || expectedSize > BundleStore::kMaxEntryBytes)
         return fail(QStringLiteral("entry %1 has %2 bytes, the manifest says %3").arg(name).arg(info.uncompressedSize).arg(expectedSize));
+    // write() stores entries; a compressed one was not written by us, and could inflate a few bytes into the
+    // size its header claims.
+    if (info.method != 0 || info.compressedSize != info.uncompressedSize)
+        return fail(QStringLiteral("entry %1 is compressed; bundles store their entries").arg(name));
     QuaZipFile in(&zip);
     if (!in.open(QIODevice::ReadOnly))
         return fail(QStringLiteral("entry %1 cannot be opened (zip error %2)").arg(name).arg(in.getZipError()));
-    QByteArray data = in.read(expectedSize + 1);
+    // In chunks, so memory grows with the bytes really there, not with the size a damaged header claims
+    // (QIODevice::read(n) allocates n up front).
+    constexpr qint64 kChunk = 1 << 20;
+    QByteArray data;
+    while (data.size() <= expectedSize) {
+        const QByteArray chunk = in.read(std::min(kChunk, expectedSize + 1 - data.size()));
+        if (chunk.isEmpty())
+            break;
+        data.append(chunk);
+    }
     in.close();
     if (data.size() != expectedSize || in.getZipError() != 0)
         return fail(QStringLiteral("entry %1 is truncated or corrupt").arg(name));

@@ -3,8 +3,10 @@
 // path traversal), leftovers of an interrupted write.
 #include "node/EngineBundle.h"
 
+#include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QTemporaryDir>
@@ -27,14 +29,16 @@ EngineBundle sample(int step)
     return b;
 }
 
-// A zip written by hand, for manifests the store itself would never write.
-void writeZip(const QString &path, const QList<QPair<QString, QByteArray>> &entries)
+// A zip written by hand, for manifests the store itself would never write. Stored like the store's own entries
+// unless `deflate`.
+void writeZip(const QString &path, const QList<QPair<QString, QByteArray>> &entries, bool deflate = false)
 {
     QuaZip zip(path);
     QVERIFY(zip.open(QuaZip::mdCreate));
     for (const auto &[name, data] : entries) {
         QuaZipFile f(&zip);
-        QVERIFY(f.open(QIODevice::WriteOnly, QuaZipNewInfo(name)));
+        QVERIFY(deflate ? f.open(QIODevice::WriteOnly, QuaZipNewInfo(name))
+                        : f.open(QIODevice::WriteOnly, QuaZipNewInfo(name), nullptr, 0, 0, 0));
         f.write(data);
         f.close();
     }
@@ -147,6 +151,30 @@ private Q_SLOTS:
         auto read = BundleStore::read(path);
         QVERIFY(!read.ok());
         QVERIFY2(read.error().contains(expected), qPrintable(read.error()));
+    }
+
+    // A deflated entry was not written by the store, and could inflate a few bytes into the size its header
+    // claims: refused before anything is read.
+    void compressedEntriesAreRefused()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("bundle-00000000000001.zip"));
+        const QByteArray zeros(4 << 20, '\0'); // 4 MiB that deflate to a few KiB
+        const QString zerosHash = QString::fromLatin1(QCryptographicHash::hash(zeros, QCryptographicHash::Sha256).toHex());
+        const QString stateHash = QStringLiteral("44136fa355b3678a1146ad16f7e8649e94fb4fc21fe77e8310c060f61caaff8a");
+        const auto entry = [](const QString &name, qint64 size, const QString &hash) {
+            return QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("size"), size}, {QStringLiteral("sha256"), hash}};
+        };
+        writeZip(path,
+                 {{QStringLiteral("manifest.json"), manifestFor({entry(QStringLiteral("state.json"), 2, stateHash),
+                                                                 entry(QStringLiteral("zeros.bin"), zeros.size(), zerosHash)})},
+                  {QStringLiteral("state.json"), QByteArray("{}")},
+                  {QStringLiteral("zeros.bin"), zeros}},
+                 true);
+        QVERIFY(QFileInfo(path).size() < zeros.size() / 16);
+        auto read = BundleStore::read(path);
+        QVERIFY(!read.ok());
+        QVERIFY2(read.error().contains(QStringLiteral("compressed")), qPrintable(read.error()));
     }
 
     void garbageAndLeftovers()

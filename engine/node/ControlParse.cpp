@@ -1,0 +1,60 @@
+// The control API's parsers, apart from the server so that a fuzzer (tests/fuzz/fuzz_control_api.cpp) can reach
+// them without the engine: control.json, the Authorization header and the snooze body.
+#include "node/ControlApi.h"
+
+#include "core/JsonReader.h"
+
+#include <QUrl>
+
+namespace cohort {
+
+namespace {
+constexpr int kMaxSnoozeSeconds = 7 * 24 * 3600;
+
+// Compares without an early exit, so response timing says nothing about how much of a guess was right.
+bool sameToken(const QByteArray &a, const QByteArray &b)
+{
+    if (a.size() != b.size())
+        return false;
+    unsigned char diff = 0;
+    for (qsizetype i = 0; i < a.size(); ++i)
+        diff |= static_cast<unsigned char>(a[i] ^ b[i]);
+    return diff == 0;
+}
+} // namespace
+
+bool controlAuthorized(const QByteArray &authorization, const QByteArray &token)
+{
+    return authorization.startsWith("Bearer ") && sameToken(authorization.mid(7).trimmed(), token);
+}
+
+Expected<int> parseSnoozeBody(const QByteArray &body)
+{
+    auto object = parseJsonObject(body, 4096);
+    if (!object)
+        return fail(object.error());
+    JsonReader reader(*object, QStringLiteral("snooze"));
+    const qint64 seconds = reader.integer(QStringLiteral("seconds"), 0, kMaxSnoozeSeconds);
+    if (!reader.ok())
+        return fail(reader.error());
+    return int(seconds);
+}
+
+Expected<ControlEndpoint> ControlEndpoint::parse(const QByteArray &json)
+{
+    auto object = parseJsonObject(json, 4096);
+    if (!object)
+        return fail(object.error());
+    JsonReader r(*object, QStringLiteral("control.json"));
+    ControlEndpoint e;
+    e.url = r.string(QStringLiteral("url"), 64);
+    e.token = r.string(QStringLiteral("token"), 128).toLatin1();
+    if (!r.ok())
+        return fail(r.error());
+    const QUrl url(e.url);
+    if (url.scheme() != QLatin1String("http") || url.host() != QLatin1String("127.0.0.1") || url.port() <= 0)
+        return fail(QStringLiteral("control.json names %1, not a 127.0.0.1 address").arg(e.url));
+    return e;
+}
+
+} // namespace cohort
