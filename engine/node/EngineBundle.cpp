@@ -148,6 +148,8 @@ Expected<QString> BundleStore::write(const EngineBundle &bundle)
         return fail(QStringLiteral("cannot make %1 durable: %2").arg(part, file.errorString()));
     }
     file.close();
+    if (m_beforeRename)
+        m_beforeRename();
     if (!QFile::rename(part, path)) {
         QFile::remove(part);
         return fail(QStringLiteral("cannot rename %1 into place").arg(part));

@@ -14,6 +14,8 @@
 #include <QString>
 #include <QStringList>
 
+#include <functional>
+
 namespace cohort {
 
 struct EngineBundle {
@@ -45,9 +47,13 @@ public:
     // Reads and verifies one bundle file.
     static Expected<EngineBundle> read(const QString &path);
     QStringList bundleFiles() const; // newest first
+    // Called by write() once the new bundle is complete and durable as "<name>.part", before the rename that
+    // publishes it: tests halt there to kill a node mid-write.
+    void setBeforeRename(std::function<void()> hook) { m_beforeRename = std::move(hook); }
 
 private:
     QString m_dir;
+    std::function<void()> m_beforeRename;
 };
 
 } // namespace cohort

@@ -5,8 +5,11 @@
 // the user's pause and snooze (a paused node stays paused across a reboot), and the task and policy version.
 #include "node/Engine.h"
 
+#include "core/JsonReader.h"
 #include "core/Logging.h"
 #include "node/EngineBundle.h"
+#include "node/Outbox.h"
+#include "node/RolloutWorker.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -50,12 +53,28 @@ void Engine::writeBundle(const char *why)
                                 << clock.nsecsElapsed() / 1000 << " us";
 }
 
+namespace {
+// True if the outbox holds a finished batch for this work item (the outbox is read before the engine opens it).
+bool batchInOutbox(const QString &dataDir, const QString &taskId, const QString &workId)
+{
+    const Outbox outbox(QDir(dataDir).filePath(QStringLiteral("outbox")));
+    for (const OutboxEntry &entry : outbox.entries(taskId)) {
+        auto body = parseJsonObject(entry.body, 64 << 20);
+        if (body && body->value(QStringLiteral("work_id")).toString() == workId)
+            return true;
+    }
+    return false;
+}
+} // namespace
+
 void Engine::restoreFromBundle()
 {
     m_bundles = std::make_unique<BundleStore>(QDir(m_options.dataDir).filePath(QStringLiteral("bundles")));
     m_bundleTimer.setSingleShot(true);
     m_bundleTimer.setInterval(250);
     connect(&m_bundleTimer, &QTimer::timeout, this, [this] { writeBundle("pause changed"); });
+    if (testingHaltArmed())
+        m_bundles->setBeforeRename([] { testingHaltPoint("bundle-part"); });
     QStringList discarded;
     auto bundle = m_bundles->readNewest(&discarded);
     for (const QString &why : discarded)
@@ -77,7 +96,13 @@ void Engine::restoreFromBundle()
     w.minVersion = work.value(QStringLiteral("min_version")).toInt();
     w.seed = work.value(QStringLiteral("seed")).toString().toULongLong(&seedOk);
     w.samplingSeed = work.value(QStringLiteral("sampling_seed")).toString().toULongLong(&samplingOk);
-    if (!work.isEmpty() && seedOk && samplingOk && !w.workId.isEmpty() && w.workId.size() <= 64 && w.step > 0) {
+    const bool workValid = !work.isEmpty() && seedOk && samplingOk && !w.workId.isEmpty() && w.workId.size() <= 64 && w.step > 0;
+    if (workValid && batchInOutbox(m_options.dataDir, w.taskId, w.workId)) {
+        // The batch was saved but the bundle that says so never landed (killed mid-write, or that bundle was torn):
+        // the outbox submits it; generating it again would only be refused as a second batch for one work item.
+        emitEvent(EngineEvent::info(QStringLiteral("rollouts"),
+                                    QStringLiteral("Work %1 from the engine bundle is already finished in the outbox").arg(w.workId)));
+    } else if (workValid) {
         m_workInHand = w;
         emitEvent(EngineEvent::info(QStringLiteral("rollouts"),
                                     QStringLiteral("Resuming work %1 from the engine bundle (the batch in hand when Cohort stopped)").arg(w.workId)));

@@ -164,6 +164,7 @@ void Engine::onWork(const HubReply &reply)
     work.samplingSeed = QRandomGenerator::system()->generate64();
     m_workInHand = work;
     writeBundle("work received"); // from here on a crash resumes this work item instead of losing it
+    testingHaltPoint("work-received");
     startWork(work);
 }
 
@@ -277,6 +278,7 @@ void Engine::onRolloutsGenerated(const RolloutJobResult &result)
     stats.outboxBatches = m_outbox->count();
     m_workInHand.reset(); // the batch is in the outbox now: that is its durable copy
     writeBundle("batch saved");
+    testingHaltPoint("batch-saved");
     qCInfo(lcEngine).nospace() << "rollouts: " << result.tokens << " tokens in " << result.seconds << " s ("
                                << stats.tokensPerSecond << " tok/s, TOPLOC proofs "
                                << (result.seconds > 0 ? 100 * result.proofSeconds / result.seconds : 0)
@@ -313,6 +315,7 @@ void Engine::onSubmitted(const QString &submissionId, const HubReply &reply)
 {
     if (m_stopping)
         return;
+    testingHaltPoint("ack-received"); // the hub has answered (and credited); the outbox still holds the batch
     m_rlBusy = false;
     RolloutStats &stats = m_snapshot.rollouts;
     const QString status = reply.body.value(QStringLiteral("status")).toString();

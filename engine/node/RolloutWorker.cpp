@@ -6,9 +6,68 @@
 #include "rl/WorkSampling.h"
 #include "toploc/Proof.h"
 
+#include <QDateTime>
 #include <QElapsedTimer>
 
+#include <cstdio>
+#include <future>
+
 namespace cohort {
+
+namespace {
+struct HaltSpec {
+    QByteArray point;
+    int index = -1;
+    int occurrence = 1;
+    std::atomic<int> seen{0};
+};
+
+// Parsed once; null when the variable is unset (the normal case).
+HaltSpec *haltSpec()
+{
+    static HaltSpec *spec = [] () -> HaltSpec * {
+        const QByteArray raw = qgetenv("COHORT_TESTING_HALT_AT");
+        if (raw.isEmpty())
+            return nullptr;
+        auto *s = new HaltSpec; // lives as long as the process
+        QByteArray rest = raw;
+        if (const qsizetype hash = rest.indexOf('#'); hash >= 0) {
+            s->occurrence = std::max(1, rest.mid(hash + 1).toInt());
+            rest.truncate(hash);
+        }
+        if (const qsizetype at = rest.indexOf('@'); at >= 0) {
+            s->index = rest.mid(at + 1).toInt();
+            rest.truncate(at);
+        }
+        s->point = rest;
+        // Loud: a node that parks itself must never be mistaken for a hung one.
+        qCWarning(lcEngine).noquote().nospace() << "COHORT_TESTING_HALT_AT=" << QString::fromLatin1(raw)
+                                                << ": testing only, this node will stop for good at that point";
+        return s;
+    }();
+    return spec;
+}
+} // namespace
+
+bool testingHaltArmed()
+{
+    return haltSpec() != nullptr;
+}
+
+void testingHaltPoint(const char *point, int index)
+{
+    HaltSpec *spec = haltSpec();
+    if (!spec || spec->point != point || spec->index != index)
+        return;
+    if (spec->seen.fetch_add(1) + 1 != spec->occurrence)
+        return;
+    std::fprintf(stderr, "COHORT_TESTING_HALT_AT: halted at %s (t=%lld)\n", qgetenv("COHORT_TESTING_HALT_AT").constData(),
+                 static_cast<long long>(QDateTime::currentMSecsSinceEpoch()));
+    std::fflush(stderr);
+    // Parked until the test kills the process: a future nobody will ever fulfil.
+    std::promise<void> never;
+    never.get_future().wait();
+}
 
 RolloutWorker::RolloutWorker(QObject *parent) : QObject(parent)
 {
@@ -62,6 +121,8 @@ void RolloutWorker::run(const RolloutJob &job)
     sampling.maxNewTokens = job.maxNewTokens;
     sampling.seed = job.samplingSeed;
     sampling.captureHidden = job.toploc;
+    if (testingHaltArmed())
+        sampling.beforeToken = [](int generated) { testingHaltPoint("token", generated); };
     auto generated = m_policy->generate(prompts, sampling, &m_cancel);
     if (!generated) {
         result.error = QString::fromStdString(generated.error);
@@ -94,6 +155,7 @@ void RolloutWorker::run(const RolloutJob &job)
             rewardSum += s.reward;
             result.tokens += qint64(c.tokens.size());
             group.push_back(std::move(s));
+            testingHaltPoint("rollout", int(row) + 1);
         }
         result.groups.push_back(std::move(group));
     }

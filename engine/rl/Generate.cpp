@@ -204,6 +204,8 @@ Result<std::vector<Completion>> Policy::generate(const std::vector<std::vector<i
         for (int t = 0; t < sampling.maxNewTokens; ++t) {
             if (t > 0 && cancelled())
                 return R::failure("cancelled");
+            if (sampling.beforeToken)
+                sampling.beforeToken(t);
             // Row i of the current buffers belongs to active[i].
             stepRows.clear();
             stepTok.clear();

@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -22,6 +23,9 @@ struct SamplingConfig {
     int maxNewTokens = 32;     // generation stops at kEos or after this many tokens
     uint64_t seed = 0;         // same seed, same prompts, same weights, same device -> same tokens
     bool captureHidden = false; // keep the final-norm hidden state of every generated token (TOPLOC proofs)
+    // Called on the generating thread before each decoding step with the tokens generated so far per row (0: before
+    // the first). For tests that must stop a node at an exact token (cohortd's COHORT_TESTING_HALT_AT).
+    std::function<void(int)> beforeToken;
 };
 
 struct Completion {

@@ -1,8 +1,12 @@
 // PRIME-RL end to end with real processes on 127.0.0.1: one cohort-hub (trainer, ledger, SHARDCAST) and cohortd
-// nodes. Rollouts flow and are credited, the trainer publishes new versions that the nodes pick up, and a node
-// killed with -9 after submitting but before the hub's answer arrives is credited exactly once after a restart.
+// nodes. Rollouts flow and are credited, the trainer publishes new versions that the nodes pick up, a node
+// killed with -9 after submitting but before the hub's answer arrives is credited exactly once after a restart, and
+// a kill matrix (kill -9 at exact points of the rollout loop, reached through cohortd's COHORT_TESTING_HALT_AT)
+// loses nothing and credits every batch once.
 #include "TestSupport.h"
 #include "node/ControlApi.h"
+#include "node/EngineBundle.h"
+#include "node/Outbox.h"
 #include "platform/FilePermissions.h"
 
 #include <QDir>
@@ -13,12 +17,16 @@
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QRegularExpression>
+#include <QSet>
 #include <QSignalSpy>
 #include <QSqlDatabase>
 #include <QSqlQuery>
 #include <QSqlRecord>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <algorithm>
+#include <optional>
 
 using cohort::test::ChildProcess;
 using cohort::test::programPath;
@@ -29,6 +37,10 @@ const char kCatalogue[] = R"({"tasks":[{"id":"mini-rl","kind":"rl","title":"Mini
   "rl":{"environments":["sort-digits","reverse"],"prompts_per_batch":4,"samples_per_prompt":4,"max_new_tokens":10,
         "batches_per_step":1,"steps_per_version":2,"warmup_steps":40,"warmup_batch":16,"async_level":2,
         "model":{"d_model":32,"n_layers":1,"n_heads":2,"d_ff":64,"max_seq_len":48}}},
+  {"id":"kill-rl","kind":"rl","title":"Kill matrix","reward_rate":1.0,
+  "rl":{"environments":["reverse"],"prompts_per_batch":4,"samples_per_prompt":4,"max_new_tokens":48,
+        "batches_per_step":1,"steps_per_version":1000,"warmup_steps":2,"warmup_batch":4,"async_level":2,
+        "model":{"d_model":32,"n_layers":1,"n_heads":2,"d_ff":64,"max_seq_len":96}}},
   {"id":"long-rl","kind":"rl","title":"Long generations","reward_rate":1.0,
   "rl":{"environments":["reverse"],"prompts_per_batch":8,"samples_per_prompt":8,"max_new_tokens":200,
         "batches_per_step":1,"steps_per_version":1000,"warmup_steps":2,"warmup_batch":4,"async_level":2,
@@ -62,19 +74,22 @@ class TestRlE2e : public QObject {
         return hub;
     }
 
+    // haltAt: COHORT_TESTING_HALT_AT for the node (it parks itself there, see RolloutWorker.h).
     std::unique_ptr<ChildProcess> startNode(const QString &hubUrl, const QString &dataDir, double weightNoise = 0,
-                                           const QString &task = QStringLiteral("mini-rl"))
+                                           const QString &task = QStringLiteral("mini-rl"), const QString &haltAt = {})
     {
         auto node = std::make_unique<ChildProcess>(
             programPath(QStringLiteral("cohortd")),
             QStringList{QStringLiteral("--hub"), hubUrl, QStringLiteral("--data-dir"), dataDir, QStringLiteral("--json"),
                         QStringLiteral("--task"), task, QStringLiteral("--heartbeat-ms"), QStringLiteral("500"),
                         QStringLiteral("--settings"), dataDir + QStringLiteral(".ini")});
-        if (weightNoise > 0) {
-            QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.remove(QStringLiteral("COHORT_TESTING_HALT_AT"));
+        if (weightNoise > 0)
             env.insert(QStringLiteral("COHORT_TESTING_WEIGHT_NOISE"), QString::number(weightNoise));
-            node->process().setProcessEnvironment(env);
-        }
+        if (!haltAt.isEmpty())
+            env.insert(QStringLiteral("COHORT_TESTING_HALT_AT"), haltAt);
+        node->process().setProcessEnvironment(env);
         return node->start() ? std::move(node) : nullptr;
     }
 
@@ -139,6 +154,135 @@ class TestRlE2e : public QObject {
     {
         return ledgerRows(hubDir, QStringLiteral("SELECT status FROM submissions WHERE submission_id=:id"),
                           {{QStringLiteral(":id"), submissionId}});
+    }
+
+
+    // One row of the kill matrix: what the node held on disk when it was killed, and what that kill cost.
+    struct KillCase {
+        QString name;
+        QString haltAt;          // COHORT_TESTING_HALT_AT
+        bool tearNewest = false; // truncate the newest engine bundle before the restart
+        QString task = QStringLiteral("kill-rl");
+    };
+    struct KillOutcome {
+        double lostSeconds = 0; // compute since the last bundle, generated again after the restart
+        bool regenerated = false;
+    };
+
+    // Starts a node that parks itself at c.haltAt, kills it there with -9, restarts it on the same data dir and checks
+    // that the work item in hand comes back, that every batch reaches the hub's ledger exactly once and that nothing
+    // acknowledged is sent again.
+    void killAndRecover(const KillCase &c, const QString &url, const QString &hubDir, ChildProcess &hub, KillOutcome *outcome)
+    {
+        const QString nodeDir = m_dir.filePath(QStringLiteral("kill-") + c.name);
+        auto node = startNode(url, nodeDir, 0, c.task, c.haltAt);
+        QVERIFY(node);
+        const QRegularExpression halted(QStringLiteral("COHORT_TESTING_HALT_AT: halted at %1 \\(t=(\\d+)\\)")
+                                            .arg(QRegularExpression::escape(c.haltAt)));
+        QTRY_VERIFY2_WITH_TIMEOUT(halted.match(node->errors()).hasMatch(), qPrintable(c.name + QStringLiteral(": never halted\n") + node->errors()),
+                                  90'000);
+        const qint64 haltedAtMs = halted.match(node->errors()).captured(1).toLongLong();
+        node->process().kill(); // SIGKILL, exactly where it stands
+        QVERIFY(node->process().waitForFinished(10'000));
+
+        // What was on disk at the kill.
+        const QString bundleDir = QDir(nodeDir).filePath(QStringLiteral("bundles"));
+        cohort::BundleStore bundles(bundleDir);
+        const QStringList parts = QDir(bundleDir).entryList({QStringLiteral("*.part")}, QDir::Files);
+        std::optional<cohort::EngineBundle> newest;
+        for (const QString &file : bundles.bundleFiles())
+            if (auto b = cohort::BundleStore::read(file); b && !newest)
+                newest = *b;
+        QVERIFY2(newest, qPrintable(c.name));
+        const QString workInHand = newest->state.value(QStringLiteral("work")).toObject().value(QStringLiteral("work_id")).toString();
+        QMap<QString, QString> outboxWork; // submission id -> work id
+        for (const cohort::OutboxEntry &e : cohort::Outbox(QDir(nodeDir).filePath(QStringLiteral("outbox"))).entries())
+            outboxWork.insert(e.submissionId, QJsonDocument::fromJson(e.body).object().value(QStringLiteral("work_id")).toString());
+        const QStringList owners = ledgerRows(hubDir, QStringLiteral("SELECT node_id FROM work ORDER BY issued_at DESC LIMIT 1"));
+        QVERIFY(!owners.isEmpty());
+        const QString nodeId = owners.first();
+        const QStringList submittedBefore = ledgerRows(hubDir, QStringLiteral("SELECT submission_id FROM submissions WHERE node_id=:n"),
+                                                       {{QStringLiteral(":n"), nodeId}});
+        const QString context = QStringLiteral("%1: work in hand '%2', outbox %3, parts %4")
+                                    .arg(c.name, workInHand, QStringList(outboxWork.values()).join(QLatin1Char(',')), parts.join(QLatin1Char(',')));
+
+        // The halt point is the moment it claims to be.
+        const QString point = c.haltAt.section(QLatin1Char('@'), 0, 0).section(QLatin1Char('#'), 0, 0);
+        if (point == QLatin1String("work-received") || point == QLatin1String("token") || point == QLatin1String("rollout")) {
+            QVERIFY2(!workInHand.isEmpty() && outboxWork.isEmpty(), qPrintable(context)); // mid-batch: only the bundle has it
+        } else if (point == QLatin1String("batch-saved")) {
+            QVERIFY2(workInHand.isEmpty() && outboxWork.size() == 1, qPrintable(context));
+            QVERIFY2(!submittedBefore.contains(outboxWork.firstKey()), qPrintable(context)); // never sent
+        } else if (point == QLatin1String("ack-received")) {
+            QVERIFY2(outboxWork.size() == 1 && submittedBefore.contains(outboxWork.firstKey()), qPrintable(context)); // credited, not known to be
+        } else if (point == QLatin1String("bundle-part")) {
+            QVERIFY2(parts.size() == 1 && !workInHand.isEmpty() && outboxWork.values().contains(workInHand), qPrintable(context));
+        }
+        if (c.tearNewest) {
+            QFile torn(bundles.bundleFiles().first());
+            QVERIFY(torn.open(QIODevice::ReadWrite));
+            QVERIFY(torn.resize(torn.size() / 2));
+        }
+        const qsizetype hubLogAtRestart = hub.errors().size();
+
+        auto again = startNode(url, nodeDir, 0, c.task);
+        QVERIFY(again);
+        // The work items to see credited: the one in hand (if its batch was not finished) and those in the outbox.
+        QStringList expected = outboxWork.values();
+        if (c.tearNewest) {
+            QTRY_VERIFY2_WITH_TIMEOUT(again->errors().contains(QStringLiteral("Set aside a damaged engine bundle")), qPrintable(context), 30'000);
+            QVERIFY(QDir(bundleDir).exists(QStringLiteral("damaged")));
+        } else if (!workInHand.isEmpty() && !outboxWork.values().contains(workInHand)) {
+            QTRY_VERIFY2_WITH_TIMEOUT(again->errors().contains(QStringLiteral("Resuming work ") + workInHand), qPrintable(context), 30'000);
+            expected.append(workInHand);
+            outcome->regenerated = true;
+            outcome->lostSeconds = double(haltedAtMs - newest->writtenAtMs) / 1000.0;
+        } else if (!workInHand.isEmpty()) {
+            QTRY_VERIFY2_WITH_TIMEOUT(again->errors().contains(QStringLiteral("Work %1 from the engine bundle is already finished").arg(workInHand)),
+                                      qPrintable(context), 30'000);
+        }
+        const auto creditedOnce = [&] {
+            for (const QString &work : expected)
+                if (ledgerRows(hubDir, QStringLiteral("SELECT status FROM submissions WHERE work_id=:w"), {{QStringLiteral(":w"), work}}).size() != 1)
+                    return false;
+            return QDir(QDir(nodeDir).filePath(QStringLiteral("outbox"))).entryList({QStringLiteral("s-*.json")}, QDir::Files).isEmpty();
+        };
+        QTRY_VERIFY2_WITH_TIMEOUT(creditedOnce(), qPrintable(context), 60'000);
+        int code = -1;
+        QVERIFY(again->terminateAndWait(15'000, &code));
+        QCOMPARE(code, 0);
+
+        // The ledger of this node: one submission per work item, none refused as a second batch for the same work.
+        const QStringList rows = ledgerRows(hubDir, QStringLiteral("SELECT work_id, status, submission_id FROM submissions WHERE node_id=:n"),
+                                            {{QStringLiteral(":n"), nodeId}});
+        QSet<QString> works;
+        for (const QString &row : rows) {
+            const QStringList col = row.split(QLatin1Char('|'));
+            QVERIFY2(col[1] == QLatin1String("accepted") || col[1] == QLatin1String("confirmed"), qPrintable(context + QLatin1Char('\n') + row));
+            QVERIFY2(!works.contains(col[0]), qPrintable(context + QStringLiteral("\nwork submitted twice: ") + col[0]));
+            works.insert(col[0]);
+        }
+        for (const QString &work : expected)
+            QVERIFY2(works.contains(work), qPrintable(context + QStringLiteral("\nlost: ") + work));
+        // Nothing acknowledged is sent again; the batch whose answer the kill cut off is, and counts once.
+        const auto retried = [&](const QString &id) {
+            const QStringList hubLog = hub.errors().mid(hubLogAtRestart).split(QLatin1Char('\n'));
+            return std::any_of(hubLog.cbegin(), hubLog.cend(), [&](const QString &line) {
+                return line.contains(id) && line.contains(QStringLiteral("is a retry"));
+            });
+        };
+        for (const QString &id : submittedBefore)
+            if (outboxWork.contains(id)) // the hub's log line may still be in the pipe: read until it is there
+                QTRY_VERIFY2_WITH_TIMEOUT(retried(id), qPrintable(context + QStringLiteral("\nno retry of ") + id), 10'000);
+        for (const QString &id : submittedBefore) {
+            const bool retry = retried(id);
+            QVERIFY2(retry == outboxWork.contains(id),
+                     qPrintable(context + QStringLiteral("\n%1 of %2 (outbox: %3)").arg(retry ? QStringLiteral("retry") : QStringLiteral("no retry"), id,
+                                                                                     QStringList(outboxWork.keys()).join(QLatin1Char(',')))));
+        }
+        // Every work item the hub issued to this node was submitted, but the one in hand at the clean stop.
+        QVERIFY2(ledgerRows(hubDir, QStringLiteral("SELECT work_id FROM work WHERE node_id=:n AND status!='submitted'"), {{QStringLiteral(":n"), nodeId}}).size() <= 1,
+                 qPrintable(context));
     }
 
 private Q_SLOTS:
@@ -392,6 +536,56 @@ private Q_SLOTS:
         QVERIFY(gone.start() && gone.process().waitForFinished(20'000));
         QCOMPARE(gone.process().exitCode(), 1);
         QVERIFY(gone.errors().contains(QStringLiteral("no running node")));
+        QVERIFY(hub->terminateAndWait(15'000, &code));
+    }
+    // kill -9 at exact points of the rollout loop, then a restart on the same data dir: the engine bundle brings
+    // back the work item in hand (generated again, same seeds), the outbox what was finished, and the hub credits
+    // every batch once. The node parks itself at the point (COHORT_TESTING_HALT_AT), so no kill depends on timing.
+    void killMatrixLosesNothingAndCreditsOnce()
+    {
+        QString url;
+        const QString hubDir = m_dir.filePath(QStringLiteral("hub-f"));
+        auto hub = startHub(hubDir, &url);
+        QVERIFY(hub);
+        const QList<KillCase> cases{
+            {QStringLiteral("work-received"), QStringLiteral("work-received")},      // work item saved, nothing generated
+            {QStringLiteral("first-token"), QStringLiteral("token@0")},               // policy loaded, before the first token
+            {QStringLiteral("mid-rollout"), QStringLiteral("token@24#2")},            // halfway through the second batch
+            {QStringLiteral("between-rollouts"), QStringLiteral("rollout@8")},        // 8 of 16 samples scored and proved
+            {QStringLiteral("batch-saved"), QStringLiteral("batch-saved")},           // in the outbox, not yet sent
+            {QStringLiteral("before-ack"), QStringLiteral("ack-received")},           // credited by the hub, answer unread
+            {QStringLiteral("bundle-write"), QStringLiteral("bundle-part#2")},        // "batch saved" bundle not renamed yet
+            {QStringLiteral("torn-bundle"), QStringLiteral("ack-received#2"), true},  // and its newest bundle cut in half
+            // 150 of 200 tokens into a batch of 64 samples: what a kill costs with a bigger batch
+            {QStringLiteral("long-mid-rollout"), QStringLiteral("token@150"), false, QStringLiteral("long-rl")},
+        };
+        QStringList table;
+        double lostSum = 0;
+        int regenerated = 0;
+        for (const KillCase &c : cases) {
+            KillOutcome outcome;
+            killAndRecover(c, url, hubDir, *hub, &outcome);
+            if (QTest::currentTestFailed())
+                return;
+            table.append(QStringLiteral("  %1 (%2): %3").arg(c.name, c.haltAt,
+                                                            outcome.regenerated ? QStringLiteral("%1 s of compute generated again").arg(outcome.lostSeconds, 0, 'f', 2)
+                                                                                : QStringLiteral("nothing generated again")));
+            lostSum += outcome.lostSeconds;
+            regenerated += outcome.regenerated ? 1 : 0;
+        }
+        qInfo("work lost per kill -9 (compute since the last engine bundle, generated again after the restart):\n%s\n"
+              "  mean %.2f s over %d kills (%d of them mid-batch)",
+              qPrintable(table.join(QLatin1Char('\n'))), lostSum / double(cases.size()), int(cases.size()), regenerated);
+        QVERIFY(regenerated >= 4);
+        // The hub's own count agrees with its ledger: every batch credited once, none refused.
+        const QJsonObject progress = get(url + QStringLiteral("/v1/tasks/kill-rl/progress"));
+        const QStringList credited = ledgerRows(hubDir, QStringLiteral("SELECT COUNT(*), COUNT(DISTINCT work_id) FROM submissions"
+                                                                       " WHERE task='kill-rl' AND status IN ('accepted','confirmed')"));
+        QCOMPARE(credited.first().section(QLatin1Char('|'), 0, 0), credited.first().section(QLatin1Char('|'), 1, 1));
+        QCOMPARE(progress.value(QStringLiteral("accepted_batches")).toInteger(), credited.first().section(QLatin1Char('|'), 0, 0).toLongLong());
+        QCOMPARE(ledgerRows(hubDir, QStringLiteral("SELECT COUNT(*) FROM submissions WHERE task='kill-rl' AND status NOT IN ('accepted','confirmed')")).first(),
+                 QStringLiteral("0"));
+        int code = -1;
         QVERIFY(hub->terminateAndWait(15'000, &code));
     }
 
