@@ -9,6 +9,8 @@
 #include <QHeaderView>
 #include <QTableWidget>
 #include <QGroupBox>
+
+#include <algorithm>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLocale>
@@ -63,6 +65,9 @@ DashboardPage::DashboardPage(QWidget *parent) : QWidget(parent)
     m_joinedTask = addValueRow(nodeForm, tr("Joined task"), "joinedTask");
     m_model = addValueRow(nodeForm, tr("Model"), "model");
     m_rollouts = addValueRow(nodeForm, tr("Rollouts"), "rollouts");
+    m_diloco = addValueRow(nodeForm, tr("Training"), "diloco");
+    nodeForm->setRowVisible(m_diloco, false);
+    m_nodeForm = nodeForm;
     m_lastError = addValueRow(nodeForm, tr("Last problem"), "lastError");
 
     m_relays = new QTableWidget(0, 6, this);
@@ -205,6 +210,13 @@ void DashboardPage::showSnapshot(const EngineSnapshot &s)
     m_model->setText(modelText(s));
     showRelays(s.download);
     m_rollouts->setText(rolloutsText(s));
+    // A DiLoCo task trains here instead of generating rollouts: show its progress in place of the rollout row.
+    const bool diloco = std::any_of(s.tasks.cbegin(), s.tasks.cend(), [&](const TaskInfo &t) {
+        return t.id == s.joinedTaskId && t.kind == QLatin1String("diloco");
+    });
+    m_nodeForm->setRowVisible(m_diloco, diloco);
+    m_nodeForm->setRowVisible(m_rollouts, !diloco || s.rollouts.batchesAccepted > 0);
+    m_diloco->setText(dilocoText(s));
     m_lastError->setText(s.lastError.isEmpty() ? tr("none") : s.lastError);
 
     m_computeDevice->setText(s.computeDevice.isEmpty() ? tr("detecting…") : s.computeDevice);
@@ -310,6 +322,37 @@ QString DashboardPage::rolloutsText(const EngineSnapshot &s)
         text += r.outboxBatches == 1 ? tr("; 1 batch waiting to be sent") : tr("; %1 batches waiting to be sent").arg(r.outboxBatches);
     if (!r.lastRejection.isEmpty() && r.batchesRejected > 0)
         text += tr("; last rejection: %1").arg(r.lastRejection);
+    return text;
+}
+
+QString DashboardPage::dilocoText(const EngineSnapshot &s)
+{
+    // Where the collective training stands: outer step, ring size, loss, and what the last sync and average moved.
+    const DilocoStatus &d = s.diloco;
+    if (!d.active && d.outerStepsThisRun == 0)
+        return d.note.isEmpty() ? tr("not training") : tr("not training: %1").arg(d.note);
+    if (d.phase == QLatin1String("connecting"))
+        return tr("joining the training ring…");
+    QString text = (d.peers == 1 ? tr("outer step %1, inner step %2 of %3, training alone")
+                                 : tr("outer step %1, inner step %2 of %3, %4 peers"))
+                       .arg(d.outerStep + 1).arg(d.innerStep).arg(d.innerSteps);
+    if (d.peers != 1)
+        text = text.arg(d.peers);
+    if (d.phase == QLatin1String("averaging"))
+        text += tr(" — averaging with the others");
+    else if (d.phase == QLatin1String("syncing"))
+        text += tr(" — syncing the shared model");
+    if (d.outerLoss > 0)
+        text += tr("; loss %1").arg(d.outerLoss, 0, 'f', 2);
+    if (d.outerStepsThisRun > 0)
+        text += d.outerStepsThisRun == 1 ? tr("; 1 outer step contributed")
+                                         : tr("; %1 outer steps contributed").arg(d.outerStepsThisRun);
+    if (d.lastReduceBytes > 0)
+        text += tr("; last average moved %1").arg(display::bytes(d.lastReduceBytes));
+    text += d.lastSyncBytes > 0 ? tr(", last sync fetched %1").arg(display::bytes(d.lastSyncBytes))
+                                : tr(", in step with the others");
+    if (!d.active)
+        text = tr("stopped after ") + text;
     return text;
 }
 

@@ -25,6 +25,7 @@ public:
     QString whyText() const;
     static QString modelText(const cohort::EngineSnapshot &snapshot); // the "Model" row
     static QString rolloutsText(const cohort::EngineSnapshot &snapshot); // the "Rollouts" row
+    static QString dilocoText(const cohort::EngineSnapshot &snapshot);   // the "Training" row (DiLoCo tasks)
     static QString gpuSummaryText(const cohort::EngineSnapshot &snapshot); // the "GPUs" row
 
     // GPU cards: one per GPU in the last snapshot, charts over the chosen range. The history is built from the
@@ -75,6 +76,8 @@ private:
     QLabel *m_joinedTask = nullptr;
     QLabel *m_model = nullptr;
     QLabel *m_rollouts = nullptr;
+    QLabel *m_diloco = nullptr;         // DiLoCo progress; its row shows instead of Rollouts for diloco tasks
+    QFormLayout *m_nodeForm = nullptr;
     QTableWidget *m_relays = nullptr; // the download's relays: score, speed, bytes, failures (hidden without a download)
     bool m_userPaused = false;
 };

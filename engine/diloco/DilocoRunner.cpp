@@ -72,6 +72,14 @@ public:
 private:
     Status prepare();
     void checkpoint(const char *why);
+    // At most one bundle per checkpointIntervalMs: small models finish an outer step every second, and a bundle
+    // per step would write gigabytes a day for state that peers can send again anyway (only local inner progress
+    // and the AdamW moments are this node's alone).
+    void checkpointIfDue(const char *why)
+    {
+        if (sinceCheckpoint.elapsed() >= o.checkpointIntervalMs)
+            checkpoint(why);
+    }
     void publish(DilocoProgress::Phase phase, const QString &note = {});
     // One connection to the master: returns when cancelled, done, or the connection is unusable (reconnect).
     Status session(bool *done);
@@ -253,7 +261,7 @@ Status DilocoRunner::Impl::session(bool *done)
             st.innerStep = 0;
             if (rl::Outcome w = rl::writeFlatParameters(*policy, st.local); !w)
                 return fail(QString::fromStdString(w.error));
-            checkpoint("synced");
+            checkpointIfDue("synced");
         }
         progress.stateHash = currentHash();
         bool cancelled = false;
@@ -306,8 +314,7 @@ Status DilocoRunner::Impl::innerSteps(bool *cancelled)
         lossSum += *loss;
         ++lossCount;
         publish(DilocoProgress::Phase::Training);
-        if (sinceCheckpoint.elapsed() >= o.checkpointIntervalMs)
-            checkpoint("interval");
+        checkpointIfDue("interval");
     }
     return {};
 }
@@ -346,7 +353,7 @@ Status DilocoRunner::Impl::averageAndStep(Communicator &comm, bool *reconnect)
     ++st.outerStep;
     st.innerStep = 0;
     ++completedThisRun;
-    checkpoint("outer step");
+    checkpointIfDue("outer step");
     progress.worldSize = info.worldSize;
     progress.lastReduceWorld = info.worldSize;
     progress.lastReduceTxBytes = info.txBytes;

@@ -6,10 +6,10 @@
 //     updateTopology            admit peers that wait (not on the first round: connect() was that round)
 //     syncSharedState(outer)    global weights + outer momentum; a joiner or a node that fell behind fetches them,
 //                               everyone else receives 0 bytes (the outer step is bit-identical everywhere)
-//     H inner AdamW steps       on `local`, batches from the node's own seed; checkpoint every few seconds
+//     H inner AdamW steps       on `local`, batches from the node's own seed; checkpoint at most once a minute
 //     all-reduce (avg)          pseudo-gradient delta = global - local, uint8-quantized by default; retried with
 //                               the smaller ring when a peer vanishes; a ring of one completes at once
-//     outer Nesterov step       global -= lr (delta + mu buf); local = global; outer + 1; checkpoint
+//     outer Nesterov step       global -= lr (delta + mu buf); local = global; outer + 1
 //
 // Cancellation (pause, leave, quit) is checked between inner steps and before every collective; the state is
 // checkpointed and the communicator closed, which the master treats as the peer leaving. A collective already in
@@ -31,7 +31,7 @@ struct DilocoRunnerOptions {
     collectives::CommunicatorOptions communicator; // master address/port and the node's key
     QString checkpointDir;  // engine bundles of this task's state; empty: none (tests)
     uint64_t dataSeed = 0;  // this node's batches (differs per node)
-    int checkpointIntervalMs = 10'000; // during inner steps; always after an outer step and when cancelled
+    int checkpointIntervalMs = 60'000; // at most one bundle per interval (inner or outer step), and always when stopping
     uint64_t maxOuterSteps = 0;        // stop after this many completed outer steps of this run; 0: never (tests)
     int reconnectDelayMs = 2'000;
 };

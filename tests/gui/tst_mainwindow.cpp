@@ -80,6 +80,47 @@ private Q_SLOTS:
         QVERIFY(DashboardPage::modelText(s).endsWith(QStringLiteral("download failed: disk full")));
     }
 
+    void dashboardShowsDilocoTraining()
+    {
+        EngineSnapshot s;
+        TaskInfo task;
+        task.id = QStringLiteral("lm");
+        task.kind = QStringLiteral("diloco");
+        task.title = QStringLiteral("Tiny LM");
+        s.tasks = {task};
+        s.joinedTaskId = task.id;
+        QCOMPARE(DashboardPage::dilocoText(s), QStringLiteral("not training"));
+        s.diloco.active = true;
+        s.diloco.phase = QStringLiteral("connecting");
+        QVERIFY(DashboardPage::dilocoText(s).startsWith(QStringLiteral("joining the training ring")));
+        s.diloco.phase = QStringLiteral("averaging");
+        s.diloco.outerStep = 11;
+        s.diloco.innerStep = 20;
+        s.diloco.innerSteps = 20;
+        s.diloco.peers = 3;
+        s.diloco.outerLoss = 1.234;
+        s.diloco.outerStepsThisRun = 4;
+        s.diloco.lastReduceBytes = 300 * 1024;
+        const QString text = DashboardPage::dilocoText(s);
+        QVERIFY2(text.startsWith(QStringLiteral("outer step 12, inner step 20 of 20, 3 peers — averaging")), qPrintable(text));
+        QVERIFY(text.contains(QStringLiteral("loss 1.23")));
+        QVERIFY(text.contains(QStringLiteral("4 outer steps contributed")));
+        QVERIFY(text.contains(QStringLiteral("in step with the others")));
+        s.diloco.lastSyncBytes = 2 << 20;
+        QVERIFY(DashboardPage::dilocoText(s).contains(QStringLiteral("last sync fetched 2")));
+        // The page shows the training row instead of the rollout row for a diloco task.
+        DashboardPage page;
+        page.showSnapshot(s);
+        auto *row = page.findChild<QLabel *>(QStringLiteral("diloco"));
+        QVERIFY(row);
+        QCOMPARE(row->text(), DashboardPage::dilocoText(s));
+        QVERIFY(!row->isHidden());
+        QVERIFY(page.findChild<QLabel *>(QStringLiteral("rollouts"))->isHidden());
+        s.tasks[0].kind = QStringLiteral("rl");
+        page.showSnapshot(s);
+        QVERIFY(row->isHidden());
+    }
+
     void dashboardShowsRolloutWork()
     {
         EngineSnapshot s;
