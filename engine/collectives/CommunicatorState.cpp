@@ -1,0 +1,227 @@
+// Communicator, shared-state sync: named tensors with a revision and per-tensor hashes; the master elects the
+// content, outdated peers fetch the differing tensors from a distributor peer over a direct connection.
+#include "collectives/Communicator.h"
+
+#include "collectives/Logging.h"
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+
+namespace cohort::collectives {
+
+// ---- shared state ------------------------------------------------------------------------------------------------
+
+uint64_t stateHash(std::span<const uint8_t> bytes)
+{
+    constexpr uint64_t k = 0x9e3779b97f4a7c15ull;
+    uint64_t lane[4] = {0x243f6a8885a308d3ull, 0x13198a2e03707344ull, 0xa4093822299f31d0ull, 0x082efa98ec4e6c89ull};
+    const size_t n = bytes.size();
+    size_t i = 0;
+    for (; i + 32 <= n; i += 32) {
+        for (int l = 0; l < 4; ++l) {
+            uint64_t w;
+            std::memcpy(&w, bytes.data() + i + 8 * size_t(l), 8);
+            lane[l] = (lane[l] ^ w) * k;
+            lane[l] ^= lane[l] >> 29;
+        }
+    }
+    // Fewer than 32 bytes left: whole words, then the last partial one, into lane 0.
+    uint64_t tail = 0;
+    for (size_t t = 0; i < n; ++i, ++t) {
+        tail |= uint64_t(bytes[i]) << (8 * (t % 8));
+        if (t % 8 == 7) {
+            lane[0] = (lane[0] ^ tail) * k;
+            lane[0] ^= lane[0] >> 29;
+            tail = 0;
+        }
+    }
+    uint64_t h = uint64_t(n) ^ tail;
+    for (int l = 0; l < 4; ++l) {
+        h ^= (lane[l] << (13 * l + 7)) | (lane[l] >> (64 - (13 * l + 7)));
+        h *= k;
+        h ^= h >> 31;
+    }
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdull;
+    h ^= h >> 33;
+    return h;
+}
+
+namespace {
+
+// Reads exactly `size` bytes within the deadline.
+Status readExactly(TcpSocket &socket, void *data, size_t size, QDeadlineTimer deadline)
+{
+    auto *p = static_cast<uint8_t *>(data);
+    size_t got = 0;
+    while (got < size) {
+        const IoResult r = socket.recv(p + got, size - got);
+        got += r.bytes;
+        if (got == size)
+            break;
+        if (r.closed)
+            return fail(r.error.isEmpty() ? QStringLiteral("connection closed") : r.error);
+        if (deadline.hasExpired())
+            return fail(QStringLiteral("timed out"));
+        if (r.wouldBlock) {
+            PollEntry e{socket.native(), true, false};
+            pollSockets({&e, 1}, int(std::clamp<qint64>(deadline.remainingTime(), 0, 500)));
+        }
+    }
+    return Status::success();
+}
+
+} // namespace
+
+Result Communicator::serveState(std::span<const SharedTensor> tensors, SyncInfo *info)
+{
+    TcpSocket socket = m_listener.accept();
+    if (!socket.valid())
+        return Result::success();
+    const QDeadlineTimer deadline(m_options.controlTimeoutMs);
+    std::array<uint8_t, kFrameHeaderBytes> h{};
+    if (!readExactly(socket, h.data(), h.size(), QDeadlineTimer(2000)))
+        return Result::success(); // not a peer of ours: drop it
+    const auto header = parseHeader(Channel::Ring, h.data());
+    if (!header || (header->type != uint16_t(Type::StateRequest) && header->type != uint16_t(Type::PeerHello)))
+        return Result::success();
+    QByteArray payload(qsizetype(header->payloadBytes), Qt::Uninitialized);
+    if (!readExactly(socket, payload.data(), payload.size(), QDeadlineTimer(2000)))
+        return Result::success();
+    if (header->type == uint16_t(Type::PeerHello)) {
+        const auto hello = parsePeerHello(payload);
+        if (hello && hello->epoch > m_epoch && m_early.size() < 8)
+            m_early.push_back(EarlyLink{*hello, std::move(socket)}); // a link for a ring formed after this sync
+        return Result::success();
+    }
+    const auto request = parseStateRequest(payload);
+    if (!request || request->ringToken != m_ringToken)
+        return Result::success();
+    for (const uint16_t index : request->indices) {
+        if (index >= tensors.size())
+            return Result::success();
+        const std::span<uint8_t> bytes = tensors[index].bytes;
+        size_t offset = 0;
+        do {
+            const size_t piece = std::min(kMaxStateDataBytes, bytes.size() - offset);
+            auto frameHeader = encodeHeader(Type::StateData, kStateDataHeaderBytes + piece);
+            std::array<uint8_t, kFrameHeaderBytes + kStateDataHeaderBytes> head{};
+            std::memcpy(head.data(), frameHeader.data(), frameHeader.size());
+            putU16(head.data() + kFrameHeaderBytes, index);
+            putU64(head.data() + kFrameHeaderBytes + 2, offset);
+            const int left = int(std::max<qint64>(deadline.remainingTime(), 1));
+            if (!socket.sendAll(head.data(), head.size(), left) ||
+                !socket.sendAll(bytes.data() + offset, piece, int(std::max<qint64>(deadline.remainingTime(), 1))))
+                return Result::success(); // the fetcher reports its failure to the master
+            info->txBytes += piece;
+            offset += piece;
+        } while (offset < bytes.size());
+    }
+    return Result::success();
+}
+
+Result Communicator::fetchState(const SyncPlanMsg &plan, std::span<const SharedTensor> tensors, SyncInfo *info)
+{
+    for (const auto &[index, hash] : plan.fetch)
+        if (index >= tensors.size())
+            return fail(Code::Aborted, QStringLiteral("the master named an unknown tensor"));
+    auto connected = TcpSocket::connectTo(plan.distributor, plan.port, m_options.controlTimeoutMs);
+    if (!connected)
+        return fail(Code::Aborted, QStringLiteral("cannot reach the shared-state distributor: %1").arg(connected.error()));
+    TcpSocket socket = std::move(connected.value());
+    StateRequestMsg request{m_ringToken, plan.revision, {}};
+    for (const auto &[index, hash] : plan.fetch)
+        request.indices.push_back(index);
+    const QByteArray frame = encode(request);
+    if (!socket.sendAll(frame.constData(), size_t(frame.size()), m_options.controlTimeoutMs))
+        return fail(Code::Aborted, QStringLiteral("cannot send the shared-state request"));
+    for (const auto &[index, hash] : plan.fetch) {
+        const std::span<uint8_t> bytes = tensors[index].bytes;
+        size_t offset = 0;
+        do {
+            QDeadlineTimer idle(m_options.ioTimeoutMs);
+            std::array<uint8_t, kFrameHeaderBytes + kStateDataHeaderBytes> head{};
+            if (!readExactly(socket, head.data(), head.size(), idle))
+                return fail(Code::Aborted, QStringLiteral("shared-state transfer broke off"));
+            const auto header = parseHeader(Channel::Ring, head.data());
+            const size_t piece = header ? header->payloadBytes - kStateDataHeaderBytes : 0;
+            if (!header || header->type != uint16_t(Type::StateData) ||
+                getU16(head.data() + kFrameHeaderBytes) != index ||
+                getU64(head.data() + kFrameHeaderBytes + 2) != offset || piece > bytes.size() - offset ||
+                (piece == 0 && !bytes.empty()))
+                return fail(Code::Aborted, QStringLiteral("unexpected shared-state frame"));
+            if (!readExactly(socket, bytes.data() + offset, piece, QDeadlineTimer(m_options.ioTimeoutMs)))
+                return fail(Code::Aborted, QStringLiteral("shared-state transfer broke off"));
+            info->rxBytes += piece;
+            offset += piece;
+        } while (offset < bytes.size());
+        if (stateHash(bytes) != hash)
+            return fail(Code::Aborted,
+                        QStringLiteral("tensor %1 does not match its elected hash after the transfer").arg(tensors[index].name));
+        ++info->fetched;
+    }
+    return Result::success();
+}
+
+Result Communicator::syncSharedState(uint64_t revision, std::span<const SharedTensor> tensors, SyncInfo *info)
+{
+    SyncInfo local;
+    if (!info)
+        info = &local;
+    *info = SyncInfo{};
+    if (!m_master.valid())
+        return fail(Code::NotConnected, QStringLiteral("not connected"));
+    if (tensors.size() > kMaxSharedTensors)
+        return fail(Code::InvalidArgument, QStringLiteral("too many shared tensors"));
+    purgeInbox();
+    if (Result r = ensureRing(); !r)
+        return r;
+    SyncStateMsg state{revision, {}};
+    for (const SharedTensor &t : tensors)
+        state.tensors.push_back(TensorDigest{t.name, uint64_t(t.bytes.size()), stateHash(t.bytes)});
+    if (Result r = sendToMaster(encode(state)); !r)
+        return r;
+    std::optional<SyncPlanMsg> plan;
+    bool reported = false;
+    const QDeadlineTimer deadline(m_options.beginTimeoutMs);
+    for (;;) {
+        if (auto done = take(Type::SyncComplete)) {
+            const auto complete = parseSyncComplete(done->payload);
+            if (!complete->ok || !reported)
+                return fail(Code::Aborted, QStringLiteral("shared-state sync failed: %1").arg(complete->reason));
+            info->revision = plan->revision;
+            return Result::success();
+        }
+        if (!plan) {
+            if (auto f = take(Type::SyncPlan)) {
+                plan = parseSyncPlan(f->payload);
+                bool ok = true;
+                if (!plan->fetch.empty()) {
+                    const Result fetched = fetchState(*plan, tensors, info);
+                    if (!fetched)
+                        qCWarning(lcCollectives) << "shared-state fetch failed:" << fetched.message;
+                    ok = fetched.ok();
+                }
+                if (Result r = sendToMaster(encodeSyncDone(ok)); !r)
+                    return r;
+                reported = true;
+                continue;
+            }
+        }
+        if (!m_master.valid())
+            return fail(Code::MasterLost, QStringLiteral("lost the master during a shared-state sync"));
+        if (deadline.hasExpired())
+            return fail(Code::Timeout, QStringLiteral("timed out in a shared-state sync"));
+        // Serve other peers' requests while waiting.
+        PollEntry entries[2] = {{m_master.native(), true, false}, {m_listener.native(), true, false}};
+        pollSockets(entries, int(std::clamp<qint64>(deadline.remainingTime(), 0, 500)));
+        if (entries[1].readable)
+            (void)serveState(tensors, info);
+        if (entries[0].readable)
+            if (Result r = pumpMaster(0); !r)
+                return r;
+    }
+}
+
+} // namespace cohort::collectives
