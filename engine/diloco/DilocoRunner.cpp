@@ -313,8 +313,8 @@ Status DilocoRunner::Impl::innerSteps(bool *cancelled)
         progress.loss = *loss;
         lossSum += *loss;
         ++lossCount;
+        checkpointIfDue("interval"); // before reporting the step: what was reported is on disk (when due)
         publish(DilocoProgress::Phase::Training);
-        checkpointIfDue("interval");
     }
     return {};
 }
