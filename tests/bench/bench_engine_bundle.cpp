@@ -1,9 +1,13 @@
 // Engine checkpoint bundles: size and write time (zip + fsync + rename) for what the engine holds at a safe point.
-// RL node: the state only (task, work item in hand, pause); the batches themselves are in the outbox. A task that
-// trains locally (DiLoCo): inner model + AdamW moments (3 x the weights) + outer momentum, for the RL policy sizes
-// as stand-ins until the DiLoCo task exists. Prints best and median of 10 writes; reads one back to check it.
+// RL node: the state only (task, work item in hand, pause); the batches themselves are in the outbox. DiLoCo: the
+// real checkpoint (engine/diloco/DilocoCheckpoint: global weights, outer momentum, inner model, AdamW m and v = 5 x
+// the weights) for the default tiny-lm-diloco model and two larger shapes. Prints best and median of 10 writes;
+// reads one back to check it.
 //   bench_engine_bundle [dir=/tmp]
+#include "core/DilocoTaskConfig.h"
+#include "diloco/DilocoCheckpoint.h"
 #include "node/EngineBundle.h"
+#include "rl/PolicyConfig.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -17,22 +21,34 @@
 using namespace cohort;
 
 namespace {
-EngineBundle bundleWith(qint64 weights)
+EngineBundle rlNodeState()
 {
     EngineBundle b;
     b.state = QJsonObject{{QStringLiteral("task"), QStringLiteral("arith-rl")}, {QStringLiteral("policy_version"), 42},
                           {QStringLiteral("work"), QJsonObject{{QStringLiteral("work_id"), QStringLiteral("w-0123456789abcdef")},
                                                                {QStringLiteral("seed"), QStringLiteral("1234567890123")}}}};
-    if (weights > 0) {
-        QByteArray tensor(weights * 4, Qt::Uninitialized);
-        for (qsizetype i = 0; i < tensor.size(); ++i)
-            tensor[i] = char((i * 2654435761u) >> 24);
-        b.blobs = {{QStringLiteral("tensors/inner.f32"), tensor},
-                   {QStringLiteral("tensors/adam_m.f32"), tensor},
-                   {QStringLiteral("tensors/adam_v.f32"), tensor},
-                   {QStringLiteral("tensors/outer_momentum.f32"), tensor}};
-    }
     return b;
+}
+
+EngineBundle dilocoState(const RlModelShape &shape)
+{
+    rl::PolicyConfig config;
+    config.dModel = shape.dModel;
+    config.nLayers = shape.nLayers;
+    config.nHeads = shape.nHeads;
+    config.dFF = shape.dFF;
+    config.maxSeqLen = shape.maxSeqLen;
+    const size_t n = size_t(config.parameterCount());
+    std::vector<float> values(n);
+    for (size_t i = 0; i < n; ++i) // not all zero: the zip stores entries, but keep it honest
+        values[i] = float(int((i * 2654435761u) >> 20) - 2048) * 1e-4f;
+    diloco::DilocoCheckpoint c;
+    c.taskId = QStringLiteral("tiny-lm-diloco");
+    c.outerStep = 1234;
+    c.innerStep = 7;
+    c.global = c.momentum = c.local = c.adam.m = c.adam.v = values;
+    c.adam.step = 24687;
+    return c.toBundle();
 }
 } // namespace
 
@@ -42,14 +58,20 @@ int main(int argc, char **argv)
     QTemporaryDir tmp(argc > 1 ? QString::fromLocal8Bit(argv[1]) + QStringLiteral("/bundle-bench-XXXXXX") : QDir::tempPath() + QStringLiteral("/bundle-bench-XXXXXX"));
     std::printf("%-40s %12s %10s %10s %10s\n", "bundle", "bytes", "best ms", "median ms", "read ms");
     struct Case {
-        const char *name;
-        qint64 weights;
+        QString name;
+        EngineBundle bundle;
     };
-    // Parameter counts of the policy shapes used by the default tasks (RlModelShape) and the reference config.
-    for (const Case &c : {Case{"RL node state (no tensors)", 0}, Case{"d128 x 3 layers (0.63 M params) + AdamW", 633'000},
-                          Case{"d256 x 4 layers (3.2 M params) + AdamW", 3'230'000}}) {
-        BundleStore store(tmp.filePath(QString::fromLatin1(c.name).left(3)));
-        const EngineBundle bundle = bundleWith(c.weights);
+    const DilocoTaskConfig defaults; // the default tiny-lm-diloco task's model
+    const QList<Case> cases{
+        {QStringLiteral("RL node state (no tensors)"), rlNodeState()},
+        {QStringLiteral("DiLoCo default (d%1 x %2 layers)").arg(defaults.model.dModel).arg(defaults.model.nLayers), dilocoState(defaults.model)},
+        {QStringLiteral("DiLoCo d128 x 3 layers"), dilocoState({128, 3, 4, 512, 64})},
+        {QStringLiteral("DiLoCo d256 x 4 layers"), dilocoState({256, 4, 4, 1024, 256})},
+    };
+    int index = 0;
+    for (const Case &c : cases) {
+        BundleStore store(tmp.filePath(QString::number(index++)));
+        const EngineBundle &bundle = c.bundle;
         std::vector<double> ms;
         qint64 bytes = 0;
         for (int i = 0; i < 10; ++i) {
@@ -72,7 +94,7 @@ int main(int argc, char **argv)
             return 1;
         }
         std::sort(ms.begin(), ms.end());
-        std::printf("%-40s %12lld %10.2f %10.2f %10.2f\n", c.name, bytes, ms.front(), ms[ms.size() / 2], readMs);
+        std::printf("%-40s %12lld %10.2f %10.2f %10.2f\n", qPrintable(c.name), bytes, ms.front(), ms[ms.size() / 2], readMs);
     }
     return 0;
 }
