@@ -125,6 +125,7 @@ void Engine::joinTask(const QString &taskId)
     m_retryDownloadAfter = {};
     refreshActivityDetail();
     emitEvent(EngineEvent::info(QStringLiteral("task"), QStringLiteral("Joined task %1 (%2)").arg(task->id, task->title)));
+    writeBundleSoon(); // the next start joins it again
     updateState();
     if (m_inputs.hubLink == HubLink::Online) {
         sendHeartbeat();
@@ -143,6 +144,7 @@ void Engine::leaveTask()
     m_checkpointModelPath.clear();
     m_rlThrottled = false;
     m_options.taskId.clear();
+    writeBundleSoon(); // and the next start does not join it again
     if (m_worker) {
         m_worker->cancel();
         QMetaObject::invokeMethod(m_worker, &RolloutWorker::unload, Qt::QueuedConnection);

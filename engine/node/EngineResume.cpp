@@ -29,7 +29,8 @@ void Engine::writeBundle(const char *why)
     if (!m_bundles)
         return;
     EngineBundle bundle;
-    QJsonObject state{{QStringLiteral("task"), joinedTask() ? joinedTask()->id : QString()},
+    // The joined task, or the one about to be joined (the wish survives a restart before the hub answered).
+    QJsonObject state{{QStringLiteral("task"), m_options.taskId},
                       {QStringLiteral("policy_version"), m_snapshot.checkpointVersion},
                       {QStringLiteral("user_paused"), m_userPaused},
                       {QStringLiteral("snoozed_until"), m_snoozedUntil.isValid() ? m_snoozedUntil.toMSecsSinceEpoch() : 0},
@@ -82,6 +83,12 @@ void Engine::restoreFromBundle()
     if (!bundle)
         return; // first start, or nothing valid: start afresh
     const QJsonObject &s = bundle->state;
+    // The task the node had joined: joined again once registered, unless this start names one (cohortd --task).
+    const QString task = s.value(QStringLiteral("task")).toString();
+    if (m_options.taskId.isEmpty() && TaskInfo::isValidId(task)) {
+        m_options.taskId = task;
+        emitEvent(EngineEvent::info(QStringLiteral("task"), QStringLiteral("Joining task %1 again, as before Cohort stopped").arg(task)));
+    }
     if (s.value(QStringLiteral("user_paused")).toBool())
         m_userPaused = true;
     const qint64 snooze = qint64(s.value(QStringLiteral("snoozed_until")).toDouble());

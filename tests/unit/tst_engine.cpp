@@ -61,6 +61,50 @@ private Q_SLOTS:
         QVERIFY(!controller.isRunning());
     }
 
+    // The joined task is remembered across restarts (engine bundle), and forgotten once left. The task here is the
+    // embedded hub's DiLoCo task: the node trains it alone, through the hub's collectives master, and a restart
+    // resumes it from its DiLoCo checkpoint.
+    void joinedTaskSurvivesARestart()
+    {
+        QTemporaryDir dir;
+        const EngineOptions options{dir.path(), {}, QStringLiteral("tester"), {}, 0, 0, {}};
+        {
+            EngineController controller(options);
+            controller.start();
+            QTRY_COMPARE_WITH_TIMEOUT(controller.snapshot().tasks.size(), 3, 20'000);
+            controller.joinTask(QStringLiteral("tiny-lm-diloco"));
+            QTRY_VERIFY_WITH_TIMEOUT(controller.snapshot().diloco.outerStepsThisRun >= 1, 60'000);
+            QCOMPARE(controller.snapshot().diloco.peers, 1);
+            QVERIFY(controller.snapshot().why.contains(QStringLiteral("DiLoCo")));
+            QSignalSpy stopped(&controller, &EngineController::stopped);
+            controller.stop();
+            QVERIFY(stopped.wait(20'000));
+        }
+        {
+            EngineController controller(options); // no task named this time
+            controller.start();
+            QTRY_COMPARE_WITH_TIMEOUT(controller.snapshot().joinedTaskId, QStringLiteral("tiny-lm-diloco"), 20'000);
+            QTRY_VERIFY_WITH_TIMEOUT(controller.snapshot().diloco.active && controller.snapshot().diloco.innerStep > 0, 30'000);
+            QVERIFY(controller.snapshot().diloco.resumed);
+            QVERIFY(controller.snapshot().diloco.outerStep >= 1);
+            controller.leaveTask();
+            QTRY_VERIFY_WITH_TIMEOUT(controller.snapshot().joinedTaskId.isEmpty() && !controller.snapshot().diloco.active, 20'000);
+            QSignalSpy stopped(&controller, &EngineController::stopped);
+            controller.stop();
+            QVERIFY(stopped.wait(20'000));
+        }
+        {
+            EngineController controller(options);
+            controller.start();
+            QTRY_COMPARE_WITH_TIMEOUT(controller.snapshot().state, NodeState::Idle, 20'000);
+            QTRY_COMPARE_WITH_TIMEOUT(controller.snapshot().tasks.size(), 3, 10'000);
+            QVERIFY(controller.snapshot().joinedTaskId.isEmpty());
+            QSignalSpy stopped(&controller, &EngineController::stopped);
+            controller.stop();
+            QVERIFY(stopped.wait(20'000));
+        }
+    }
+
     void snapshotsAreRateLimited()
     {
         QTemporaryDir dir;
