@@ -1,6 +1,7 @@
 // cohortd: the Cohort engine without a window, for servers, scripts and tests.
 #include "ControlCommand.h"
 #include "DaemonRunner.h"
+#include "settings/NetworkProxy.h"
 #include "settings/Settings.h"
 #include "platform/TerminationSignals.h"
 
@@ -58,6 +59,7 @@ int main(int argc, char *argv[])
         }
     }
     options.engine.maxDownloadBytesPerSecond = qint64(rateKiB) * 1024;
+    cohort::applyNetworkProxy(settings.values()); // the same proxy setting as the desktop app
     options.json = parser.isSet(jsonOption);
     options.controlApi = !parser.isSet(noControlOption);
     if (parser.isSet(controlPortOption)) {

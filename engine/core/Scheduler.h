@@ -7,6 +7,7 @@
 
 #include <QDateTime>
 #include <QList>
+#include <QStringList>
 #include <QString>
 #include <optional>
 
@@ -34,6 +35,7 @@ struct SchedulerPolicy {
     double gpuPowerLimitW = 0;         // 0: no limit; same scheme, in watts (hysteresis 10%)
     qint64 diskCapBytes = 0;           // 0: no cap on Cohort's data folder
     qint64 minFreeDiskBytes = 1LL << 30; // keep at least this much free on the data disk
+    QStringList gpus;                  // the GPUs the limits watch (GpuHistory::keyOf: UUID or "index-N"); empty: all
     bool operator==(const SchedulerPolicy &) const = default;
 };
 

@@ -52,6 +52,21 @@ QList<QByteArray> secretsIn(const QString &dataDir)
 }
 } // namespace
 
+// The settings file as it is, except the payout address (an account detail that identifies the person, and that
+// whoever reads a diagnostics zip has no need for): its value is replaced, so the zip still shows one was set.
+static QByteArray redactSettings(const QByteArray &ini)
+{
+    QList<QByteArray> lines = ini.split('\n');
+    for (QByteArray &line : lines) {
+        const QByteArray trimmed = line.trimmed();
+        if (trimmed.startsWith("payoutAddress") && trimmed.mid(13).trimmed().startsWith('=')) {
+            const bool set = !trimmed.mid(trimmed.indexOf('=') + 1).trimmed().isEmpty();
+            line = set ? QByteArrayLiteral("payoutAddress=<redacted>") : QByteArrayLiteral("payoutAddress=");
+        }
+    }
+    return lines.join('\n');
+}
+
 Expected<QStringList> writeDiagnostics(const QString &zipPath, const DiagnosticsInput &in)
 {
     QList<QPair<QString, QByteArray>> entries;
@@ -69,7 +84,7 @@ Expected<QStringList> writeDiagnostics(const QString &zipPath, const Diagnostics
                                               {QStringLiteral("written_at"), QDateTime::currentDateTimeUtc().toString(Qt::ISODate)}})
                         .toJson()});
     if (!in.settingsFile.isEmpty() && QFileInfo::exists(in.settingsFile))
-        entries.append({QStringLiteral("settings.ini"), readSmall(in.settingsFile)});
+        entries.append({QStringLiteral("settings.ini"), redactSettings(readSmall(in.settingsFile))});
     // The data folder: names and sizes only. identity/ is listed by name too (so a missing key shows), never read.
     QByteArray listing;
     QDirIterator it(in.dataDir, QDir::Files | QDir::Hidden | QDir::NoSymLinks, QDirIterator::Subdirectories);

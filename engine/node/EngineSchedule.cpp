@@ -5,6 +5,7 @@
 // byte on disk, batches already in the outbox stay there.
 #include "node/Engine.h"
 
+#include "core/GpuHistory.h"
 #include "core/Logging.h"
 #include "node/RolloutWorker.h"
 #include "platform/DesktopIdle.h"
@@ -88,9 +89,14 @@ void Engine::applySchedule()
         in.inputIdleSeconds = m_idle->idleSeconds();
     const PowerStatus power = readPowerStatus();
     in.onBattery = power.onBattery;
-    // GPU limits: the hottest GPU and the power all of them draw, from the last telemetry sample (GpuTelemetry).
-    in.gpuTempC = hottestGpuTemperatureC(m_snapshot.gpus);
-    in.gpuPowerW = totalGpuPowerW(m_snapshot.gpus);
+    // GPU limits: the hottest GPU and the power all of them draw, from the last telemetry sample (GpuTelemetry);
+    // only the GPUs chosen in Settings when some are (a GPU left to other work is not Cohort's to throttle for).
+    QList<GpuSample> watched;
+    for (const GpuSample &g : std::as_const(m_snapshot.gpus))
+        if (m_options.scheduler.gpus.isEmpty() || m_options.scheduler.gpus.contains(GpuHistory::keyOf(g)))
+            watched.append(g);
+    in.gpuTempC = hottestGpuTemperatureC(watched);
+    in.gpuPowerW = totalGpuPowerW(watched);
     const QStorageInfo disk(m_options.dataDir);
     if (disk.isValid())
         in.freeDiskBytes = disk.bytesAvailable();

@@ -469,6 +469,7 @@ SchedulerPolicy Settings::schedulerPolicy(const SettingsValues &v)
     p.gpuTempLimitC = v.gpuTempLimitC;
     p.gpuPowerLimitW = v.gpuPowerLimitW;
     p.diskCapBytes = qint64(v.diskCapGiB) << 30;
+    p.gpus = v.gpuUuids;
     return p;
 }
 

@@ -52,7 +52,8 @@ private Q_SLOTS:
         QVERIFY(secret.size() > 40);
         const QByteArray token = QByteArray(64, 'c');
         writeFile(data.filePath(QStringLiteral("control.json")), "{\"url\":\"http://127.0.0.1:5\",\"token\":\"" + token + "\"}");
-        writeFile(data.filePath(QStringLiteral("settings.ini")), "[network]\nhubUrl=https://hub.example\n");
+        writeFile(data.filePath(QStringLiteral("settings.ini")),
+                  "[network]\nhubUrl=https://hub.example\n[account]\npayoutAddress=0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed\n");
         writeFile(data.filePath(QStringLiteral("outbox/s-0123.json")), "{}");
 
         DiagnosticsInput in;
@@ -69,6 +70,10 @@ private Q_SLOTS:
             QVERIFY2(entries.contains(QStringLiteral("cohort-diagnostics/") + QLatin1String(name)), name);
         QVERIFY(entries.value(QStringLiteral("cohort-diagnostics/events.json")).contains("disk full"));
         QVERIFY(entries.value(QStringLiteral("cohort-diagnostics/settings.ini")).contains("hub.example"));
+        // The payout address is redacted, and the zip says one was set.
+        QVERIFY(entries.value(QStringLiteral("cohort-diagnostics/settings.ini")).contains("payoutAddress=<redacted>"));
+        for (auto it = entries.cbegin(); it != entries.cend(); ++it)
+            QVERIFY2(!it.value().toLower().contains("5aaeb6053f3e94c9b9a09f33669435e7ef1beaed"), qPrintable(it.key()));
         const QByteArray listing = entries.value(QStringLiteral("cohort-diagnostics/data-folder.tsv"));
         QVERIFY(listing.contains("identity/node.key\t")); // listed by name, so a missing key would show
         QVERIFY(listing.contains("outbox/s-0123.json\t2\t"));

@@ -237,11 +237,14 @@ private Q_SLOTS:
         keys.sort();
         QCOMPARE(keys, (QStringList{QStringLiteral("energy"), QStringLiteral("gpuUuids"), QStringLiteral("language"),
                                     QStringLiteral("notifications"), QStringLiteral("payoutAddress"), QStringLiteral("proxy"),
-                                    QStringLiteral("uploadLimitKiBps")}));
+                                    QStringLiteral("scheduler"), QStringLiteral("uploadLimitKiBps")})); // GPUs feed the limits
         QCOMPARE(s.values().proxy, QStringLiteral("proxy.example.org:3128")); // trimmed
         QCOMPARE(s.values().gpuUuids, (QStringList{QStringLiteral("GPU-1111"), QStringLiteral("GPU-2222")}));
         Settings reread(path);
         QCOMPARE(reread.values(), s.values());
+        // The chosen GPUs are the ones the scheduler's temperature and power limits watch.
+        QCOMPARE(Settings::schedulerPolicy(reread.values()).gpus, (QStringList{QStringLiteral("GPU-1111"), QStringLiteral("GPU-2222")}));
+        QVERIFY(Settings::schedulerPolicy(SettingsValues{}).gpus.isEmpty());
         QCOMPARE(reread.values().notifications, NotifyLevel::Errors);
         QCOMPARE(reread.values().proxyMode, ProxyMode::Manual);
         QCOMPARE(reread.values().pricePerKWh, 0.31);
