@@ -9,7 +9,11 @@
 #include "store/EarningsStore.h"
 #include "store/GpuHistoryStore.h"
 #include "ui/DashboardPage.h"
+#include "settings/NetworkProxy.h"
+#include "ui/EarningsPage.h"
+#include "ui/EnergyUse.h"
 #include "ui/EngineBinding.h"
+#include "ui/Notifier.h"
 #include "ui/WelcomeDialog.h"
 #include "ui/MainWindow.h"
 #include "ui/SettingsDialog.h"
@@ -41,6 +45,8 @@ constexpr int kTrayChecks = 6;
 constexpr auto kTrayCheckInterval = std::chrono::seconds(5);
 // A clean stop takes well under a second; past this the engine is considered hung.
 constexpr auto kStopTimeout = std::chrono::seconds(15);
+// The GPU history gains one row per GPU per minute; reading it more often would show nothing new.
+constexpr auto kEnergyInterval = std::chrono::minutes(1);
 } // namespace
 
 DesktopApp::DesktopApp(LaunchOptions launch, QObject *parent)
@@ -56,6 +62,10 @@ DesktopApp::DesktopApp(LaunchOptions launch, QObject *parent)
     connect(m_settings.get(), &Settings::changed, this, &DesktopApp::onSettingsChanged);
     m_trayRetry.setInterval(kTrayCheckInterval);
     connect(&m_trayRetry, &QTimer::timeout, this, &DesktopApp::checkForTray);
+    m_energyTimer.setInterval(kEnergyInterval);
+    connect(&m_energyTimer, &QTimer::timeout, this, &DesktopApp::updateEnergy);
+    // Before the engine opens its first connection.
+    applyNetworkProxy(m_settings->values());
 }
 
 DesktopApp::~DesktopApp() = default;
@@ -98,8 +108,11 @@ int DesktopApp::run()
 void DesktopApp::start()
 {
     // The system language's translation, when one is shipped (ui/translations); otherwise English as written.
+    // The language chosen in Settings wins over the system's; it applies from the next start (widgets are built once).
     auto *translator = new QTranslator(this);
-    if (translator->load(QLocale(), QStringLiteral("cohort"), QStringLiteral("_"), QStringLiteral(":/i18n")))
+    const QString language = m_settings->values().language;
+    const QLocale locale = language.isEmpty() ? QLocale() : QLocale(language);
+    if (translator->load(locale, QStringLiteral("cohort"), QStringLiteral("_"), QStringLiteral(":/i18n")))
         QCoreApplication::installTranslator(translator);
 
     // Quitting always goes through quit() so the engine can stop first; never as a side effect of
@@ -119,6 +132,23 @@ void DesktopApp::start()
     connect(m_window.get(), &MainWindow::quitRequested, this, &DesktopApp::quit);
     connect(m_window.get(), &MainWindow::hiddenToTray, this, &DesktopApp::onWindowHiddenToTray);
     seedGpuCharts();
+    // Notifications: rules from the engine's snapshots and earnings; the tray shows them once it exists.
+    m_notifier = new Notifier(this);
+    m_notifier->setLevel(m_settings->values().notifications);
+    connect(m_controller.get(), &EngineController::snapshotChanged, m_notifier, &Notifier::onSnapshot);
+    connect(m_controller.get(), &EngineController::earningsChanged, m_notifier, &Notifier::onEarnings);
+    connect(m_notifier, &Notifier::notificationReady, this, [this](const Notification &n) {
+        if (!m_tray)
+            return; // no notification area: the window and the Activity page say it already
+        if (n.isMilestone())
+            m_tray->showMessage(n.title, n.text);
+        else
+            m_tray->showWarning(n.title, n.text);
+    });
+    const SettingsValues &v = m_settings->values();
+    m_window->earningsPage()->setTariff(v.pricePerKWh, v.currency, v.creditValue);
+    updateEnergy();
+    m_energyTimer.start();
 
     const bool trayNow = QSystemTrayIcon::isSystemTrayAvailable();
     if (trayNow)
@@ -162,6 +192,42 @@ void DesktopApp::seedGpuCharts()
         m_window->dashboardPage()->seedGpuHistory(*minutes);
     else
         qCWarning(lcUi) << "GPU history:" << minutes.error();
+}
+
+void DesktopApp::updateEnergy()
+{
+    const QString path = EarningsStore::defaultPath(m_controller->options().dataDir);
+    if (!QFile::exists(path)) {
+        m_window->earningsPage()->setEnergy(EnergyUse{});
+        return;
+    }
+    auto store = GpuHistoryStore::open(path);
+    if (!store) {
+        qCWarning(lcUi) << "GPU history:" << store.error();
+        return;
+    }
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    const auto minutes = (*store)->load(now.toSecsSinceEpoch() - 7 * 24 * 3600);
+    if (!minutes) {
+        qCWarning(lcUi) << "GPU history:" << minutes.error();
+        return;
+    }
+    const qint64 todayStart = QDateTime(now.date(), QTime(0, 0), Qt::UTC).toSecsSinceEpoch(); // the ledger's "today"
+    m_window->earningsPage()->setEnergy(energyUse(*minutes, m_settings->values().gpuUuids, now.toSecsSinceEpoch(), todayStart));
+}
+
+void DesktopApp::stopEngineThen(std::function<void()> continuation)
+{
+    if (!m_controller->isRunning()) {
+        continuation();
+        return;
+    }
+    auto connection = std::make_shared<QMetaObject::Connection>();
+    *connection = connect(m_controller.get(), &EngineController::stopped, this, [connection, continuation] {
+        QObject::disconnect(*connection);
+        continuation();
+    });
+    m_controller->stop();
 }
 
 void DesktopApp::checkForTray()
@@ -210,12 +276,36 @@ void DesktopApp::showSettings()
     if (!m_settingsDialog) {
         m_settingsDialog = new SettingsDialog(m_settings.get(), m_autostart.get(), m_window.get());
         m_settingsDialog->setTrayAvailable(m_tray != nullptr);
+        m_settingsDialog->setIdentityFile(QDir(m_controller->options().dataDir).filePath(QStringLiteral("identity/node.key")));
+        m_settingsDialog->showSnapshot(m_controller->snapshot());
+        connect(m_controller.get(), &EngineController::snapshotChanged, m_settingsDialog, &SettingsDialog::showSnapshot);
+        // Moving the data folder: the engine stops while the files are copied, and starts again in the new folder
+        // (the settings change reconfigures it first) or, after a failure, in the old one.
+        m_settingsDialog->setEngineHooks([this](std::function<void()> continuation) { stopEngineThen(std::move(continuation)); },
+                                         [this] {
+                                             if (!m_quitting)
+                                                 m_controller->start();
+                                         });
+        connect(m_settingsDialog, &SettingsDialog::dataFolderMoved, this, [this] {
+            m_settingsDialog->setIdentityFile(QDir(m_controller->options().dataDir).filePath(QStringLiteral("identity/node.key")));
+            updateEnergy();
+        });
     }
     m_settingsDialog->openAndRaise();
 }
 
-void DesktopApp::onSettingsChanged(const SettingsValues &, const QStringList &changedKeys)
+void DesktopApp::onSettingsChanged(const SettingsValues &values, const QStringList &changedKeys)
 {
+    // These take effect at once, without the engine.
+    if (changedKeys.contains(QStringLiteral("proxy")))
+        applyNetworkProxy(values);
+    if (changedKeys.contains(QStringLiteral("notifications")) && m_notifier)
+        m_notifier->setLevel(values.notifications);
+    if (changedKeys.contains(QStringLiteral("energy")) && m_window)
+        m_window->earningsPage()->setTariff(values.pricePerKWh, values.currency, values.creditValue);
+    if (changedKeys.contains(QStringLiteral("gpuUuids")) || changedKeys.contains(QStringLiteral("dataDir")))
+        QTimer::singleShot(0, this, &DesktopApp::updateEnergy); // after the engine options below follow the new folder
+
     // A value the user has just chosen in Settings wins over the command line from now on.
     if (changedKeys.contains(QStringLiteral("hubUrl")))
         m_launch.hubUrl.reset();

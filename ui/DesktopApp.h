@@ -7,6 +7,7 @@
 
 #include <QObject>
 #include <QTimer>
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -14,6 +15,7 @@ namespace cohort {
 
 class Autostart;
 class MainWindow;
+class Notifier;
 class SettingsDialog;
 class TerminationSignals;
 class TrayIcon;
@@ -50,6 +52,8 @@ private:
     void start();
     void checkForTray();
     void seedGpuCharts(); // GPU history of earlier runs into the dashboard
+    void updateEnergy();  // energy of the last 7 days from the stored GPU history into the Earnings page
+    void stopEngineThen(std::function<void()> continuation); // for moving the data folder
     void createTray();
     void onSettingsChanged(const cohort::SettingsValues &values, const QStringList &changedKeys);
     void onWindowHiddenToTray();
@@ -65,7 +69,9 @@ private:
     std::unique_ptr<TerminationSignals> m_termination;
     TrayIcon *m_tray = nullptr;
     SettingsDialog *m_settingsDialog = nullptr;
+    Notifier *m_notifier = nullptr;
     QTimer m_trayRetry;
+    QTimer m_energyTimer;
     int m_trayChecksLeft = 0;
     bool m_toldAboutTray = false;
     bool m_quitting = false;

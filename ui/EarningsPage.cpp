@@ -93,6 +93,20 @@ EarningsPage::EarningsPage(QWidget *parent) : QWidget(parent)
         this);
     explanation->setWordWrap(true);
 
+    auto *energyCard = new QFrame(this);
+    energyCard->setObjectName(QStringLiteral("energyCard"));
+    energyCard->setFrameShape(QFrame::StyledPanel);
+    m_energy = new QLabel(energyCard);
+    m_energy->setObjectName(QStringLiteral("energyUsed"));
+    m_energy->setWordWrap(true);
+    m_energyNet = new QLabel(energyCard);
+    m_energyNet->setObjectName(QStringLiteral("energyNet"));
+    m_energyNet->setWordWrap(true);
+    auto *energyLayout = new QVBoxLayout(energyCard);
+    energyLayout->setSpacing(2);
+    energyLayout->addWidget(m_energy);
+    energyLayout->addWidget(m_energyNet);
+
     m_emptyState = new QLabel(this);
     m_emptyState->setObjectName(QStringLiteral("earningsEmptyState"));
     m_emptyState->setAlignment(Qt::AlignCenter);
@@ -126,6 +140,7 @@ EarningsPage::EarningsPage(QWidget *parent) : QWidget(parent)
     layout->addWidget(m_exportNote);
     layout->addLayout(figures);
     layout->addWidget(explanation);
+    layout->addWidget(energyCard);
     // Only one of these two is shown, and it takes the rest of the height.
     layout->addWidget(m_details, 1);
     layout->addWidget(m_emptyState, 1);
@@ -133,6 +148,58 @@ EarningsPage::EarningsPage(QWidget *parent) : QWidget(parent)
     setReport(EarningsReport{}, false);
     m_hasReport = false;
     updateNotices();
+    showEnergy();
+}
+
+void EarningsPage::setEnergy(const EnergyUse &energy)
+{
+    m_energyUse = energy;
+    m_hasEnergy = true;
+    showEnergy();
+}
+
+void EarningsPage::setTariff(double pricePerKWh, const QString &currency, double creditValue)
+{
+    m_pricePerKWh = pricePerKWh;
+    m_currency = currency;
+    m_creditValue = creditValue;
+    showEnergy();
+}
+
+void EarningsPage::showEnergy()
+{
+    const QLocale locale;
+    const auto kwh = [&locale](double wh) { return tr("%1 kWh").arg(locale.toString(wh / 1000.0, 'f', 2)); };
+    const auto money = [&](double value) -> QString { return locale.toString(value, 'f', 2) + QLatin1Char(' ') + m_currency; };
+    if (!m_hasEnergy) {
+        m_energy->setText(tr("Energy: not read yet."));
+        m_energyNet->hide();
+        return;
+    }
+    if (!m_energyUse.hasReadings) {
+        // Unknown is not zero: without NVML power readings nothing can be said about the electricity used.
+        m_energy->setText(tr("No GPU power readings: the energy Cohort uses cannot be measured on this computer, "
+                             "so earnings are shown without its cost."));
+        m_energyNet->hide();
+        return;
+    }
+    m_energy->setText(tr("Energy used by the GPUs: today %1 · 7 days %2").arg(kwh(m_energyUse.todayWh), kwh(m_energyUse.weekWh)));
+    m_energyNet->show();
+    if (m_pricePerKWh <= 0) {
+        m_energyNet->setText(tr("Set your electricity price in Settings › Account to see what it costs and your earnings net of it."));
+        return;
+    }
+    const double creditsToday = m_report.today.pending + m_report.today.confirmed;
+    const double creditsWeek = m_report.last7Days.pending + m_report.last7Days.confirmed;
+    const NetEarnings net = netOfEnergy(m_energyUse, creditsToday, creditsWeek, m_pricePerKWh, m_creditValue);
+    if (!net.netToday || !net.netWeek) {
+        m_energyNet->setText(tr("Electricity cost: today %1 · 7 days %2. Set what one credit is worth in Settings › Account "
+                                "to see earnings net of it.").arg(money(net.costToday), money(net.costWeek)));
+        return;
+    }
+    m_energyNet->setText(tr("Earnings net of electricity: today %1 · 7 days %2 (electricity %3 over 7 days; earnings "
+                            "pending and confirmed, at %4 per credit)")
+                             .arg(money(*net.netToday), money(*net.netWeek), money(net.costWeek), money(m_creditValue)));
 }
 
 EarningsPage::Figure EarningsPage::makeFigure(const QString &caption, const QString &name, QHBoxLayout *row)
@@ -173,6 +240,8 @@ void EarningsPage::setReport(const EarningsReport &report, bool fromCache)
     fillTaskTable();
     updateChart();
     updateNotices();
+    if (m_energy)
+        showEnergy(); // the net figures depend on the earnings too
 }
 
 void EarningsPage::setHubReachable(bool reachable)

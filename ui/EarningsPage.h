@@ -5,6 +5,7 @@
 #include "core/EarningsReport.h"
 #include "core/Expected.h"
 #include "ui/EarningsChart.h"
+#include "ui/EnergyUse.h"
 
 #include <QWidget>
 #include <functional>
@@ -38,6 +39,10 @@ public Q_SLOTS:
     // From the engine's heartbeats: once the hub answers again the cache notice goes.
     void setHubReachable(bool reachable);
     void exportCsvInteractively();
+    // Energy the GPUs drew (from the stored GPU history) and the electricity tariff from Settings: the page then
+    // shows the energy, its cost and earnings net of it; "no GPU power readings" when there are none.
+    void setEnergy(const cohort::EnergyUse &energy);
+    void setTariff(double pricePerKWh, const QString &currency, double creditValue);
 
 private:
     struct Figure {
@@ -51,6 +56,7 @@ private:
     void updateNotices();
     QString amount(double value) const;
     QString askSavePath();
+    void showEnergy();
 
     EarningsReport m_report;
     bool m_hasReport = false;
@@ -70,6 +76,13 @@ private:
     EarningsChart *m_chart = nullptr;
     QTableWidget *m_tasks = nullptr;
     QWidget *m_details = nullptr; // chart and table: hidden in the empty state
+    QLabel *m_energy = nullptr;    // energy used, or why it is unknown
+    QLabel *m_energyNet = nullptr; // its cost and earnings net of it, or how to see them
+    EnergyUse m_energyUse;
+    bool m_hasEnergy = false;
+    double m_pricePerKWh = 0;
+    QString m_currency;
+    double m_creditValue = 0;
 };
 
 } // namespace cohort

@@ -1,21 +1,27 @@
 #include "ui/SettingsDialog.h"
 
 #include "platform/Autostart.h"
+#include "ui/DataFolderMove.h"
 #include "ui/InlineErrorLabel.h"
 #include "ui/StateIcons.h"
 #include "ui/UiLogging.h"
 
 #include <QCheckBox>
-#include <QSpinBox>
+#include <QComboBox>
 #include <QDialogButtonBox>
+#include <QDir>
+#include <QDoubleSpinBox>
 #include <QFileDialog>
-#include <QFormLayout>
-#include <QGroupBox>
 #include <QHBoxLayout>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
+#include <QListWidget>
+#include <QMessageBox>
 #include <QPushButton>
-#include <QSysInfo>
+#include <QSpinBox>
+#include <QStackedWidget>
+#include <QStandardPaths>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -28,62 +34,26 @@ SettingsDialog::SettingsDialog(Settings *settings, Autostart *autostart, QWidget
     setWindowTitle(tr("Cohort Settings"));
     setWindowIcon(appIcon());
 
-    m_hubUrl = new QLineEdit(this);
-    m_hubUrl->setObjectName(QStringLiteral("hubUrlEdit"));
-    m_hubUrl->setPlaceholderText(tr("Empty: run a local network on this computer"));
-    m_hubUrl->setToolTip(tr("The address of the hub that hands out work, e.g. https://hub.example.org.\n"
-                            "Leave it empty to try Cohort with a small network that runs on this computer."));
-    m_nodeName = new QLineEdit(this);
-    m_nodeName->setObjectName(QStringLiteral("nodeNameEdit"));
-    m_nodeName->setPlaceholderText(QSysInfo::machineHostName());
-    m_nodeName->setToolTip(tr("How this computer is shown to the hub's operator. Empty: the computer's name."));
-    m_dataDir = new QLineEdit(this);
-    m_dataDir->setObjectName(QStringLiteral("dataDirEdit"));
-    m_dataDir->setPlaceholderText(Settings::defaultDataDir());
-    m_dataDir->setToolTip(tr("Where the node keeps its identity key, downloaded models and history."));
-    auto *browse = new QPushButton(tr("Browse…"), this);
-    connect(browse, &QPushButton::clicked, this, &SettingsDialog::browseDataDir);
-    auto *dataDirRow = new QWidget(this);
-    auto *dataDirLayout = new QHBoxLayout(dataDirRow);
-    dataDirLayout->setContentsMargins(0, 0, 0, 0);
-    dataDirLayout->addWidget(m_dataDir, 1);
-    dataDirLayout->addWidget(browse);
+    m_navigation = new QListWidget(this);
+    m_navigation->setObjectName(QStringLiteral("settingsNavigation"));
+    m_navigation->setAccessibleName(tr("Settings pages"));
+    m_navigation->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_navigation->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_navigation->setSpacing(3);
+    m_pages = new QStackedWidget(this);
+    m_pages->setObjectName(QStringLiteral("settingsPages"));
+    connect(m_navigation, &QListWidget::currentRowChanged, m_pages, &QStackedWidget::setCurrentIndex);
 
-    m_downloadLimit = new QSpinBox(this);
-    m_downloadLimit->setObjectName(QStringLiteral("downloadLimitSpin"));
-    m_downloadLimit->setRange(0, Settings::kMaxDownloadLimitKiBps);
-    m_downloadLimit->setSingleStep(512);
-    m_downloadLimit->setSuffix(tr(" KiB/s"));
-    m_downloadLimit->setSpecialValueText(tr("No limit"));
-    m_downloadLimit->setToolTip(tr("The most bandwidth model downloads may use. 0: no limit."));
+    addPage(buildGeneralPage(), tr("General"));
+    addPage(buildComputePage(), tr("Compute"));
+    addPage(buildNetworkPage(), tr("Network"));
+    addPage(buildStoragePage(), tr("Storage"));
+    addPage(buildAccountPage(), tr("Account"));
+    m_navigation->setCurrentRow(GeneralPage);
+    m_navigation->setFixedWidth(m_navigation->sizeHintForColumn(0) + 4 * m_navigation->frameWidth() + 24);
 
-    m_startMinimized = new QCheckBox(tr("Start minimized to the notification area"), this);
-    m_startMinimized->setObjectName(QStringLiteral("startMinimizedCheck"));
-    m_startAtLogin = new QCheckBox(tr("Start Cohort when I log in"), this);
-    m_startAtLogin->setObjectName(QStringLiteral("startAtLoginCheck"));
-    if (!m_autostart || !m_autostart->isSupported()) {
-        m_startAtLogin->setEnabled(false);
-        m_startAtLogin->setToolTip(tr("Starting at login is not available on this system."));
-    } else {
-        m_startAtLogin->setToolTip(tr("Managed by the system: %1").arg(m_autostart->location()));
-    }
-
-    auto *networkBox = new QGroupBox(tr("Network"), this);
-    auto *networkForm = new QFormLayout(networkBox);
-    networkForm->addRow(tr("Hub address:"), withErrorLabel(m_hubUrl, QStringLiteral("hubUrl")));
-    networkForm->addRow(tr("Download limit:"), withErrorLabel(m_downloadLimit, QStringLiteral("downloadLimitKiBps")));
-    auto *nodeBox = new QGroupBox(tr("This node"), this);
-    auto *nodeForm = new QFormLayout(nodeBox);
-    nodeForm->addRow(tr("Node name:"), withErrorLabel(m_nodeName, QStringLiteral("nodeName")));
-    nodeForm->addRow(tr("Data folder:"), withErrorLabel(dataDirRow, QStringLiteral("dataDir")));
-    auto *desktopBox = new QGroupBox(tr("Desktop"), this);
-    auto *desktopLayout = new QVBoxLayout(desktopBox);
-    desktopLayout->addWidget(m_startMinimized);
-    desktopLayout->addWidget(withErrorLabel(m_startAtLogin, QStringLiteral("autostart")));
-
-    QWidget *scheduleBox = buildScheduleBox();
-
-    auto *restartNote = new QLabel(tr("Changing the hub, the node name or the data folder restarts the engine."), this);
+    auto *restartNote = new QLabel(tr("Changing the hub, the node name, the data folder or the download limit restarts the engine."), this);
+    restartNote->setObjectName(QStringLiteral("restartNote"));
     restartNote->setWordWrap(true);
 
     m_buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Apply | QDialogButtonBox::Cancel |
@@ -95,73 +65,70 @@ SettingsDialog::SettingsDialog(Settings *settings, Autostart *autostart, QWidget
     connect(m_buttons->button(QDialogButtonBox::RestoreDefaults), &QPushButton::clicked, this,
             &SettingsDialog::restoreDefaults);
 
+    auto *body = new QHBoxLayout;
+    body->addWidget(m_navigation);
+    body->addWidget(m_pages, 1);
     auto *layout = new QVBoxLayout(this);
-    layout->addWidget(networkBox);
-    layout->addWidget(nodeBox);
-    layout->addWidget(scheduleBox);
-    layout->addWidget(desktopBox);
+    layout->addLayout(body, 1);
     layout->addWidget(restartNote);
     layout->addWidget(withErrorLabel(new QWidget(this), QString())); // failures not tied to one field
-    layout->addStretch(1);
     layout->addWidget(m_buttons);
 
-    for (QLineEdit *edit : {m_hubUrl, m_nodeName, m_dataDir, m_schedule})
+    for (QLineEdit *edit : {m_hubUrl, m_nodeName, m_dataDir, m_schedule, m_proxy, m_payoutAddress, m_currency})
         connect(edit, &QLineEdit::textChanged, this, &SettingsDialog::onFieldEdited);
-    for (QCheckBox *check : {m_startMinimized, m_startAtLogin, m_idleOnly, m_pauseOnBattery})
+    for (QCheckBox *check : {m_startMinimized, m_startAtLogin, m_idleOnly, m_pauseOnBattery, m_useAllGpus})
         connect(check, &QCheckBox::toggled, this, &SettingsDialog::onFieldEdited);
-    for (QSpinBox *spin : {m_downloadLimit, m_idleMinutes, m_gpuTempLimit, m_gpuPowerLimit, m_diskCap})
+    for (QSpinBox *spin : {m_downloadLimit, m_uploadLimit, m_idleMinutes, m_gpuTempLimit, m_gpuPowerLimit, m_diskCap})
         connect(spin, &QSpinBox::valueChanged, this, &SettingsDialog::onFieldEdited);
-    connect(m_idleOnly, &QCheckBox::toggled, m_idleMinutes, &QSpinBox::setEnabled);
+    for (QDoubleSpinBox *spin : {m_pricePerKWh, m_creditValue})
+        connect(spin, &QDoubleSpinBox::valueChanged, this, &SettingsDialog::onFieldEdited);
+    for (QComboBox *combo : {m_language, m_notifications, m_proxyMode})
+        connect(combo, &QComboBox::currentIndexChanged, this, &SettingsDialog::onFieldEdited);
+    connect(m_gpuList, &QListWidget::itemChanged, this, &SettingsDialog::onFieldEdited);
 
-    setMinimumWidth(520);
+    setMinimumSize(680, 520);
     load();
 }
 
-QWidget *SettingsDialog::buildScheduleBox()
-{
-    const auto spin = [this](const char *name, int min, int max, const QString &suffix, const QString &none) {
-        auto *box = new QSpinBox(this);
-        box->setObjectName(QLatin1String(name));
-        box->setRange(min, max);
-        box->setSuffix(suffix);
-        if (!none.isEmpty())
-            box->setSpecialValueText(none);
-        return box;
-    };
-    m_idleOnly = new QCheckBox(tr("Only when idle for"), this);
-    m_idleOnly->setToolTip(tr("Work only after this long without keyboard or mouse input, and stop as soon as you are back."));
-    m_idleOnly->setObjectName(QStringLiteral("idleOnlyCheck"));
-    m_idleMinutes = spin("idleMinutesSpin", 1, 240, tr(" minutes"), {});
-    m_pauseOnBattery = new QCheckBox(tr("Pause on battery power"), this);
-    m_pauseOnBattery->setObjectName(QStringLiteral("pauseOnBatteryCheck"));
-    m_schedule = new QLineEdit(this);
-    m_schedule->setObjectName(QStringLiteral("scheduleEdit"));
-    m_schedule->setPlaceholderText(tr("Any time, e.g. mon-fri 22:00-06:00; weekend 00:00-24:00"));
-    m_schedule->setToolTip(tr("Time windows when Cohort may work, separated by ';'. Days: mon … sun, ranges (mon-fri), "
-                              "daily, weekdays, weekend. A window ending before it starts runs past midnight."));
-    m_gpuTempLimit = spin("gpuTempLimitSpin", 0, 100, tr(" °C"), tr("No limit"));
-    m_gpuTempLimit->setToolTip(tr("At this GPU temperature Cohort slows down (half, then a quarter of the time); 8 °C above it, "
-                                  "it pauses. It speeds up again 5 °C below the limit."));
-    m_gpuPowerLimit = spin("gpuPowerLimitSpin", 0, 2000, tr(" W"), tr("No limit"));
-    m_gpuPowerLimit->setSingleStep(10);
-    m_diskCap = spin("diskCapSpin", 0, 1'000'000, tr(" GiB"), tr("No cap"));
-    m_diskCap->setToolTip(tr("The most space Cohort's data folder may use; at the cap it pauses and says so."));
+SettingsDialog::~SettingsDialog() = default;
 
-    auto *box = new QGroupBox(tr("When to work"), this);
-    auto *form = new QFormLayout(box);
-    auto *idleRow = new QWidget(this);
-    auto *idleLayout = new QHBoxLayout(idleRow);
-    idleLayout->setContentsMargins(0, 0, 0, 0);
-    idleLayout->addWidget(m_idleOnly);
-    idleLayout->addWidget(m_idleMinutes);
-    idleLayout->addStretch(1);
-    form->addRow(tr("Idle:"), withErrorLabel(idleRow, QStringLiteral("idleMinutes")));
-    form->addRow(tr("Schedule:"), withErrorLabel(m_schedule, QStringLiteral("schedule")));
-    form->addRow(tr("Battery:"), m_pauseOnBattery);
-    form->addRow(tr("GPU temperature limit:"), withErrorLabel(m_gpuTempLimit, QStringLiteral("gpuTempLimitC")));
-    form->addRow(tr("GPU power limit:"), withErrorLabel(m_gpuPowerLimit, QStringLiteral("gpuPowerLimitW")));
-    form->addRow(tr("Disk space cap:"), withErrorLabel(m_diskCap, QStringLiteral("diskCapGiB")));
-    return box;
+void SettingsDialog::addPage(QWidget *page, const QString &title)
+{
+    page->setAccessibleName(title);
+    m_pages->addWidget(page);
+    m_navigation->addItem(title);
+}
+
+int SettingsDialog::currentPage() const
+{
+    return m_pages->currentIndex();
+}
+
+QString SettingsDialog::pageTitle(int page) const
+{
+    const QListWidgetItem *item = m_navigation->item(page);
+    return item ? item->text() : QString();
+}
+
+void SettingsDialog::showPage(int page)
+{
+    if (page >= 0 && page < m_pages->count())
+        m_navigation->setCurrentRow(page);
+}
+
+void SettingsDialog::keyPressEvent(QKeyEvent *event)
+{
+    // Ctrl+Tab / Ctrl+PgDown and back, as in tabbed dialogs, from wherever the focus is.
+    const bool ctrl = event->modifiers() & Qt::ControlModifier;
+    if (ctrl && (event->key() == Qt::Key_Tab || event->key() == Qt::Key_PageDown)) {
+        showPage((currentPage() + 1) % PageCount);
+        return;
+    }
+    if (ctrl && (event->key() == Qt::Key_Backtab || event->key() == Qt::Key_PageUp)) {
+        showPage((currentPage() + PageCount - 1) % PageCount);
+        return;
+    }
+    QDialog::keyPressEvent(event);
 }
 
 QWidget *SettingsDialog::withErrorLabel(QWidget *field, const QString &key)
@@ -195,19 +162,33 @@ QPushButton *SettingsDialog::okButton() const
 
 void SettingsDialog::setTrayAvailable(bool available)
 {
-    m_startMinimized->setToolTip(available ? QString()
-                                           : tr("There is no notification area right now, so the window "
-                                                "opens at start even when this is ticked."));
+    const QString why = tr("There is no notification area right now, so the window opens at start even when this is "
+                           "ticked, and notifications cannot be shown.");
+    m_startMinimized->setToolTip(available ? QString() : why);
+    m_trayNote->setText(why);
+    m_trayNote->setVisible(!available);
+}
+
+void SettingsDialog::setEngineHooks(std::function<void(std::function<void()>)> stop, std::function<void()> start)
+{
+    m_stopEngine = std::move(stop);
+    m_startEngine = std::move(start);
+}
+
+QString SettingsDialog::identityFile() const
+{
+    if (!m_identityFile.isEmpty())
+        return m_identityFile;
+    return QDir(m_settings->effectiveDataDir()).filePath(QStringLiteral("identity/node.key"));
 }
 
 SettingsValues SettingsDialog::fieldValues() const
 {
-    SettingsValues v;
-    v.hubUrl = m_hubUrl->text().trimmed();
-    v.dataDir = m_dataDir->text().trimmed();
-    v.nodeName = m_nodeName->text().trimmed();
+    SettingsValues v = m_loadedValues; // what no page shows (e.g. "welcomed") stays as it is
+    v.language = m_language->currentData().toString();
     v.startMinimized = m_startMinimized->isChecked();
-    v.downloadLimitKiBps = m_downloadLimit->value();
+    v.notifications = NotifyLevel(m_notifications->currentData().toInt());
+    v.gpuUuids = chosenGpus();
     v.runOnlyWhenIdle = m_idleOnly->isChecked();
     v.idleMinutes = m_idleMinutes->value();
     v.pauseOnBattery = m_pauseOnBattery->isChecked();
@@ -217,7 +198,18 @@ SettingsValues SettingsDialog::fieldValues() const
             v.schedule.append(window.trimmed());
     v.gpuTempLimitC = m_gpuTempLimit->value();
     v.gpuPowerLimitW = m_gpuPowerLimit->value();
+    v.hubUrl = m_hubUrl->text().trimmed();
+    v.downloadLimitKiBps = m_downloadLimit->value();
+    v.uploadLimitKiBps = m_uploadLimit->value();
+    v.proxyMode = ProxyMode(m_proxyMode->currentData().toInt());
+    v.proxy = m_proxy->text().trimmed();
+    v.dataDir = m_dataDir->text().trimmed();
     v.diskCapGiB = m_diskCap->value();
+    v.nodeName = m_nodeName->text().trimmed();
+    v.payoutAddress = m_payoutAddress->text().trimmed();
+    v.pricePerKWh = m_pricePerKWh->value();
+    v.currency = m_currency->text().trimmed();
+    v.creditValue = m_creditValue->value();
     return v;
 }
 
@@ -243,7 +235,10 @@ bool SettingsDialog::apply()
 {
     clearErrors();
     const SettingsValues requested = fieldValues();
-    if (const QList<SettingsError> errors = Settings::validate(requested); !errors.isEmpty()) {
+    QList<SettingsError> errors = Settings::validate(requested);
+    if (!m_useAllGpus->isChecked() && requested.gpuUuids.isEmpty())
+        errors.append({QStringLiteral("gpuUuids"), tr("Tick at least one GPU, or use all of them. To use none, pause Cohort.")});
+    if (!errors.isEmpty()) {
         showErrors(errors);
         return false;
     }
@@ -259,6 +254,7 @@ bool SettingsDialog::apply()
         if (const Status status = m_autostart->setEnabled(wantAutostart); !status.ok()) {
             qCWarning(lcUi) << "start at login:" << status.error();
             errorLabel(QStringLiteral("autostart"))->showError(status.error());
+            showPage(GeneralPage);
             ok = false;
         }
     }
@@ -275,11 +271,10 @@ bool SettingsDialog::apply()
 
 void SettingsDialog::setFields(const SettingsValues &v)
 {
-    m_hubUrl->setText(v.hubUrl);
-    m_dataDir->setText(v.dataDir);
-    m_nodeName->setText(v.nodeName);
+    m_language->setCurrentIndex(std::max(0, m_language->findData(v.language)));
     m_startMinimized->setChecked(v.startMinimized);
-    m_downloadLimit->setValue(v.downloadLimitKiBps);
+    m_notifications->setCurrentIndex(std::max(0, m_notifications->findData(int(v.notifications))));
+    fillGpuList(m_gpus, v.gpuUuids);
     m_idleOnly->setChecked(v.runOnlyWhenIdle);
     m_idleMinutes->setValue(v.idleMinutes);
     m_idleMinutes->setEnabled(v.runOnlyWhenIdle);
@@ -287,13 +282,30 @@ void SettingsDialog::setFields(const SettingsValues &v)
     m_schedule->setText(v.schedule.join(QStringLiteral("; ")));
     m_gpuTempLimit->setValue(v.gpuTempLimitC);
     m_gpuPowerLimit->setValue(v.gpuPowerLimitW);
+    m_hubUrl->setText(v.hubUrl);
+    m_downloadLimit->setValue(v.downloadLimitKiBps);
+    m_uploadLimit->setValue(v.uploadLimitKiBps);
+    m_proxyMode->setCurrentIndex(std::max(0, m_proxyMode->findData(int(v.proxyMode))));
+    m_proxy->setText(v.proxy);
+    updateProxyField();
+    m_dataDir->setText(v.dataDir);
     m_diskCap->setValue(v.diskCapGiB);
+    m_nodeName->setText(v.nodeName);
+    m_payoutAddress->setText(v.payoutAddress);
+    updatePayoutHint();
+    m_pricePerKWh->setValue(v.pricePerKWh);
+    m_currency->setText(v.currency);
+    m_creditValue->setValue(v.creditValue);
 }
 
 void SettingsDialog::restoreDefaults()
 {
-    // Start-at-login is left alone: it is the system's setting, not one of ours.
-    setFields(Settings::defaults());
+    // Start-at-login is left alone: it is the system's setting, not one of ours. So is the payout address: an
+    // account detail, not a preference, and typing it again would invite a typo.
+    SettingsValues defaults = Settings::defaults();
+    defaults.welcomed = m_loadedValues.welcomed;
+    defaults.payoutAddress = m_payoutAddress->text().trimmed();
+    setFields(defaults);
 }
 
 void SettingsDialog::openAndRaise()
@@ -307,8 +319,37 @@ void SettingsDialog::openAndRaise()
 
 void SettingsDialog::accept()
 {
+    if (m_move)
+        return;
     if (!isModified() || apply())
         QDialog::accept();
+}
+
+void SettingsDialog::reject()
+{
+    // Closing in the middle of a move would leave the engine stopped with no one to restart it.
+    if (m_move)
+        return;
+    QDialog::reject();
+}
+
+bool SettingsDialog::confirm(const QString &title, const QString &text)
+{
+    if (m_confirmProvider)
+        return m_confirmProvider(title, text);
+    return QMessageBox::question(this, title, text, QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel) ==
+           QMessageBox::Yes;
+}
+
+QString SettingsDialog::askPath(PathRequest request)
+{
+    if (m_pathProvider)
+        return m_pathProvider(request);
+    if (request == PathRequest::MoveDataFolder)
+        return QFileDialog::getExistingDirectory(this, tr("Move the data folder to"), QDir::homePath());
+    const QString suggested = QDir(QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation))
+                                  .filePath(QStringLiteral("cohort-node.key"));
+    return QFileDialog::getSaveFileName(this, tr("Export the node key"), suggested, tr("Key files (*.key);;All files (*)"));
 }
 
 void SettingsDialog::browseDataDir()
@@ -323,18 +364,24 @@ void SettingsDialog::onFieldEdited()
 {
     if (m_loading)
         return;
+    m_idleMinutes->setEnabled(m_idleOnly->isChecked());
+    m_gpuList->setEnabled(!m_useAllGpus->isChecked() && m_gpuList->count() > 0);
+    updateProxyField();
+    updatePayoutHint();
     // Re-check only fields that already show a message, so an error disappears as soon as it is fixed
     // without scolding the user for a half-typed address.
     const QList<SettingsError> errors = Settings::validate(fieldValues());
-    for (const QString &key : {QStringLiteral("hubUrl"), QStringLiteral("dataDir"), QStringLiteral("nodeName")}) {
-        InlineErrorLabel *label = errorLabel(key);
-        if (!label->hasError())
+    for (auto it = m_errorLabels.cbegin(); it != m_errorLabels.cend(); ++it) {
+        const QString &key = it.key();
+        InlineErrorLabel *label = it.value();
+        if (key.isEmpty() || !label->hasError() || key == QLatin1String("autostart") || key == QLatin1String("moveDataDir") ||
+            key == QLatin1String("exportKey"))
             continue;
-        const auto it = std::find_if(errors.begin(), errors.end(), [&key](const SettingsError &e) { return e.key == key; });
-        if (it == errors.end())
+        const auto found = std::find_if(errors.begin(), errors.end(), [&key](const SettingsError &e) { return e.key == key; });
+        if (found == errors.end())
             label->clearError();
         else
-            label->showError(it->message);
+            label->showError(found->message);
     }
     const bool modified = isModified();
     applyButton()->setEnabled(modified);
@@ -343,10 +390,17 @@ void SettingsDialog::onFieldEdited()
 
 void SettingsDialog::showErrors(const QList<SettingsError> &errors)
 {
+    int firstPage = -1;
     for (const SettingsError &error : errors) {
         InlineErrorLabel *label = m_errorLabels.value(error.key, errorLabel(QString()));
         label->showError(error.message);
+        for (int page = 0; page < m_pages->count() && firstPage < 0; ++page)
+            if (m_pages->widget(page)->isAncestorOf(label))
+                firstPage = page;
     }
+    // The first message may be on another page than the one in view: turn to it.
+    if (firstPage >= 0)
+        showPage(firstPage);
     applyButton()->setEnabled(isModified());
     okButton()->setEnabled(isModified());
 }

@@ -96,6 +96,11 @@ void TrayIcon::showMessage(const QString &title, const QString &text)
     m_tray->showMessage(title, text, QIcon(m_iconPath));
 }
 
+void TrayIcon::showWarning(const QString &title, const QString &text)
+{
+    m_tray->showMessage(title, text, QSystemTrayIcon::Warning);
+}
+
 QString TrayIcon::toolTip() const
 {
     return m_tray->toolTip();

@@ -27,6 +27,8 @@ public:
     bool isVisible() const;
     QString toolTip() const;
     void showMessage(const QString &title, const QString &text);
+    // With the system's warning icon instead of the state icon (errors from Notifier).
+    void showWarning(const QString &title, const QString &text);
     QString iconPath() const { return m_iconPath; }
     QMenu *menu() const { return m_menu.get(); }
     QAction *pauseAction() const { return m_pauseAction; }

@@ -4,6 +4,7 @@
 #include "platform/Autostart.h"
 #include "settings/Settings.h"
 #include "ui/EarningsPage.h"
+#include "ui/EnergyUse.h"
 #include "ui/DashboardPage.h"
 #include "ui/InlineErrorLabel.h"
 #include "ui/MainWindow.h"
@@ -12,7 +13,9 @@
 #include "ui/TasksPage.h"
 
 #include <QApplication>
+#include <QCheckBox>
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QLineEdit>
 #include <QPainter>
 #include <QTemporaryDir>
@@ -111,9 +114,35 @@ int main(int argc, char *argv[])
     Settings settings(dir.filePath(QStringLiteral("cohort.ini")));
     const auto autostart = createAutostart(QStringLiteral("/usr/bin/cohort"));
     SettingsDialog dialog(&settings, autostart.get());
-    dialog.findChild<QLineEdit *>(QStringLiteral("hubUrlEdit"))->setText(QStringLiteral("ftp://x"));
-    dialog.apply();
-    ok &= save(dialog, out + QStringLiteral("/cohort-settings.png"));
+    // Each page with sample data: GPUs from the sample snapshot, a node id, a tariff; the Network page shows an
+    // inline error (a proxy without a port), as a user would see it after Apply.
+    dialog.showSnapshot(samples::withGpus(samples::snapshot(NodeState::Working, QStringLiteral("working")), 0));
+    dialog.setNodeId(QStringLiteral("n-3f9a2c41d0b7e85a6c12"));
+    dialog.findChild<QCheckBox *>(QStringLiteral("useAllGpusCheck"))->setChecked(false);
+    dialog.findChild<QLineEdit *>(QStringLiteral("payoutAddressEdit"))->setText(QStringLiteral("0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"));
+    dialog.findChild<QDoubleSpinBox *>(QStringLiteral("pricePerKWhSpin"))->setValue(0.32);
+    dialog.findChild<QLineEdit *>(QStringLiteral("currencyEdit"))->setText(QStringLiteral("EUR"));
+    dialog.findChild<QDoubleSpinBox *>(QStringLiteral("creditValueSpin"))->setValue(0.05);
+    auto *proxyMode = dialog.findChild<QComboBox *>(QStringLiteral("proxyModeCombo"));
+    proxyMode->setCurrentIndex(proxyMode->findData(int(ProxyMode::Manual)));
+    dialog.findChild<QLineEdit *>(QStringLiteral("proxyEdit"))->setText(QStringLiteral("proxy.example.org"));
+    dialog.apply(); // refused: shows the proxy's message
+    const QStringList pages{QStringLiteral("general"), QStringLiteral("compute"), QStringLiteral("network"),
+                            QStringLiteral("storage"), QStringLiteral("account")};
+    for (int page = 0; page < pages.size(); ++page) {
+        dialog.showPage(page);
+        ok &= save(dialog, out + QStringLiteral("/cohort-settings-%1.png").arg(pages.at(page)));
+    }
+    // The earnings page with energy and a tariff: net of electricity.
+    EnergyUse energy;
+    energy.hasReadings = true;
+    energy.todayWh = 2400;
+    energy.weekWh = 16800;
+    window.earningsPage()->setReport(samples::earnings(), false);
+    window.earningsPage()->setEnergy(energy);
+    window.earningsPage()->setTariff(0.32, QStringLiteral("EUR"), 0.05);
+    window.showPage(MainWindow::EarningsPageIndex);
+    ok &= save(window, out + QStringLiteral("/cohort-earnings-energy.png"));
 
     ok &= saveIconSheet(out + QStringLiteral("/cohort-icons.png"));
     return ok ? 0 : 1;

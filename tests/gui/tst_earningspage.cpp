@@ -199,6 +199,79 @@ private Q_SLOTS:
         QVERIFY(!page.exportCsv(bad));
     }
 
+    // Energy from stored GPU minutes: only minutes with a power reading, only the chosen GPUs, today split off.
+    void energyFromGpuMinutes()
+    {
+        const qint64 now = 1'800'000'000;
+        const qint64 todayStart = now - 3600;
+        const auto minute = [](const char *gpu, qint64 time, double watts, int samples) {
+            GpuHistoryRecord r;
+            r.gpu = QLatin1String(gpu);
+            r.point.time = time;
+            r.point.powerW = watts;
+            r.point.samples = samples;
+            return r;
+        };
+        const QList<GpuHistoryRecord> minutes{
+            minute("GPU-a", now - 2 * 3600, 360, 60),     // yesterday: 6 Wh
+            minute("GPU-a", now - 600, 720, 60),          // today: 12 Wh
+            minute("GPU-b", now - 600, 180, 30),          // today, other GPU: 1.5 Wh
+            minute("GPU-a", now - 300, qQNaN(), 60),      // no power reading: counts nothing
+            minute("GPU-a", now - 8 * 24 * 3600, 1000, 60)}; // older than the week
+        const EnergyUse all = energyUse(minutes, {}, now, todayStart);
+        QVERIFY(all.hasReadings);
+        QCOMPARE(all.todayWh, 13.5);
+        QCOMPARE(all.weekWh, 19.5);
+        const EnergyUse onlyA = energyUse(minutes, {QStringLiteral("GPU-a")}, now, todayStart);
+        QCOMPARE(onlyA.todayWh, 12.0);
+        QCOMPARE(onlyA.weekWh, 18.0);
+        QVERIFY(!energyUse({minute("GPU-a", now - 60, qQNaN(), 60)}, {}, now, todayStart).hasReadings);
+
+        const NetEarnings costOnly = netOfEnergy(all, 2, 10, 0.4, 0);
+        QCOMPARE(costOnly.costWeek, 19.5 / 1000 * 0.4);
+        QVERIFY(!costOnly.netWeek);
+        const NetEarnings net = netOfEnergy(all, 2, 10, 0.4, 0.5);
+        QCOMPARE(*net.netToday, 2 * 0.5 - 13.5 / 1000 * 0.4);
+        QCOMPARE(*net.netWeek, 10 * 0.5 - 19.5 / 1000 * 0.4);
+    }
+
+    // The page: "no GPU power readings" when there are none; else the energy, and with a tariff its cost and
+    // earnings net of it.
+    void showsEnergyAndNetEarnings()
+    {
+        EarningsPage page;
+        page.show();
+        page.setReport(smallReport(), false); // today 1.5 credits, 7 days 5.5 (pending + confirmed)
+        QVERIFY(shown(page, QStringLiteral("energyCard")));
+        page.setEnergy(EnergyUse{});
+        QVERIFY(labelText(page, QStringLiteral("energyUsed")).contains(QStringLiteral("No GPU power readings")));
+        QVERIFY(!shown(page, QStringLiteral("energyNet")));
+
+        EnergyUse use;
+        use.hasReadings = true;
+        use.todayWh = 1500;
+        use.weekWh = 10'000;
+        page.setEnergy(use);
+        QVERIFY(labelText(page, QStringLiteral("energyUsed")).contains(QStringLiteral("today 1.50 kWh")));
+        QVERIFY(labelText(page, QStringLiteral("energyUsed")).contains(QStringLiteral("7 days 10.00 kWh")));
+        QVERIFY(shown(page, QStringLiteral("energyNet")));
+        QVERIFY(labelText(page, QStringLiteral("energyNet")).contains(QStringLiteral("Settings")));
+
+        page.setTariff(0.30, QStringLiteral("EUR"), 0);
+        QVERIFY(labelText(page, QStringLiteral("energyNet")).contains(QStringLiteral("today 0.45 EUR")));
+        QVERIFY(labelText(page, QStringLiteral("energyNet")).contains(QStringLiteral("7 days 3.00 EUR")));
+
+        page.setTariff(0.30, QStringLiteral("EUR"), 2.0); // 1.5 x 2 - 0.45 = 2.55; 5.5 x 2 - 3 = 8.00
+        const QString net = labelText(page, QStringLiteral("energyNet"));
+        QVERIFY2(net.contains(QStringLiteral("today 2.55 EUR")), qPrintable(net));
+        QVERIFY2(net.contains(QStringLiteral("7 days 8.00 EUR")), qPrintable(net));
+        // A new report changes the net figures at once.
+        EarningsReport more = smallReport();
+        more.last7Days.confirmed += 1;
+        page.setReport(more, false);
+        QVERIFY(labelText(page, QStringLiteral("energyNet")).contains(QStringLiteral("7 days 10.00 EUR")));
+    }
+
     void rendersTheSampleWeek()
     {
         // Smoke test of the full sample, as the screenshot tool draws it.

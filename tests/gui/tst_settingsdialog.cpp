@@ -1,12 +1,22 @@
 // The settings dialog against a real Settings on a temporary INI file and a real Autostart
 // pointed at a temporary folder (COHORT_AUTOSTART_DIR).
+#include "SampleSnapshots.h"
 #include "platform/Autostart.h"
 #include "settings/Settings.h"
 #include "ui/InlineErrorLabel.h"
 #include "ui/SettingsDialog.h"
 #include "ui/WelcomeDialog.h"
 
+#include <QAbstractButton>
 #include <QCheckBox>
+#include <QClipboard>
+#include <QComboBox>
+#include <QDir>
+#include <QDoubleSpinBox>
+#include <QFileInfo>
+#include <QGuiApplication>
+#include <QLabel>
+#include <QListWidget>
 #include <QDialogButtonBox>
 #include <QFile>
 #include <QLineEdit>
@@ -269,6 +279,255 @@ private Q_SLOTS:
         QCOMPARE(field<QLineEdit>("hubUrlEdit")->text(), QStringLiteral("https://hub.example.org"));
         QVERIFY(field<QCheckBox>("startMinimizedCheck")->isChecked());
         QVERIFY(!m_dialog->applyButton()->isEnabled());
+    }
+
+    // Pages: five, in a list that picks them (keyboard: the list's arrows, Ctrl+Tab from anywhere); every control has
+    // an accessible name.
+    void pagesAreReachable()
+    {
+        auto *navigation = field<QListWidget>("settingsNavigation");
+        QCOMPARE(navigation->count(), int(SettingsDialog::PageCount));
+        const QStringList titles{QStringLiteral("General"), QStringLiteral("Compute"), QStringLiteral("Network"),
+                                 QStringLiteral("Storage"), QStringLiteral("Account")};
+        for (int i = 0; i < titles.size(); ++i)
+            QCOMPARE(m_dialog->pageTitle(i), titles.at(i));
+        QCOMPARE(m_dialog->currentPage(), int(SettingsDialog::GeneralPage));
+        navigation->setFocus();
+        QTest::keyClick(navigation, Qt::Key_Down);
+        QCOMPARE(m_dialog->currentPage(), int(SettingsDialog::ComputePage));
+        QVERIFY(field<QWidget>("computePage")->isVisible());
+        QTest::keyClick(field<QLineEdit>("scheduleEdit"), Qt::Key_Tab, Qt::ControlModifier);
+        QCOMPARE(m_dialog->currentPage(), int(SettingsDialog::NetworkPage));
+        QTest::keyClick(m_dialog.get(), Qt::Key_PageUp, Qt::ControlModifier);
+        QCOMPARE(m_dialog->currentPage(), int(SettingsDialog::ComputePage));
+        QVERIFY(!field<QWidget>("generalPage")->isVisible());
+
+        for (QWidget *w : m_dialog->findChildren<QWidget *>()) {
+            const bool control = qobject_cast<QAbstractButton *>(w) || qobject_cast<QLineEdit *>(w) ||
+                                 qobject_cast<QAbstractSpinBox *>(w) || qobject_cast<QComboBox *>(w) ||
+                                 qobject_cast<QListWidget *>(w);
+            if (!control || w->objectName().isEmpty() || w->objectName().startsWith(QLatin1String("qt_")))
+                continue;
+            const QString name = w->accessibleName().isEmpty() && qobject_cast<QAbstractButton *>(w)
+                                     ? static_cast<QAbstractButton *>(w)->text()
+                                     : w->accessibleName();
+            QVERIFY2(!name.isEmpty(), qPrintable(w->objectName()));
+        }
+    }
+
+    void generalPage()
+    {
+        auto *language = field<QComboBox>("languageCombo");
+        auto *notifications = field<QComboBox>("notificationsCombo");
+        QVERIFY(language->currentData().toString().isEmpty()); // the system's by default
+        QCOMPARE(notifications->currentData().toInt(), int(NotifyLevel::ErrorsAndMilestones));
+        language->setCurrentIndex(language->findData(QStringLiteral("fr")));
+        notifications->setCurrentIndex(notifications->findData(int(NotifyLevel::Errors)));
+        QVERIFY(m_dialog->applyButton()->isEnabled());
+        QVERIFY(m_dialog->apply());
+        QCOMPARE(m_settings->values().language, QStringLiteral("fr"));
+        QCOMPARE(m_settings->values().notifications, NotifyLevel::Errors);
+        QCOMPARE(Settings(iniPath()).values().language, QStringLiteral("fr"));
+        QVERIFY(fileText().contains(QStringLiteral("notifications=errors")));
+        m_dialog->setTrayAvailable(false);
+        QVERIFY(field<QLabel>("trayNote")->isVisibleTo(m_dialog.get()));
+        m_dialog->setTrayAvailable(true);
+        QVERIFY(!field<QLabel>("trayNote")->isVisibleTo(m_dialog.get()));
+    }
+
+    // The GPU list comes from the engine's snapshot; "use all" is the default; a choice persists and is shown even
+    // while the GPU is not detected.
+    void computePageGpus()
+    {
+        auto *useAll = field<QCheckBox>("useAllGpusCheck");
+        auto *list = field<QListWidget>("gpuList");
+        QVERIFY(useAll->isChecked());
+        QCOMPARE(list->count(), 0);
+        QVERIFY(field<QLabel>("gpuNote")->text().contains(QStringLiteral("No GPUs detected")));
+        EngineSnapshot snapshot = samples::withGpus(samples::snapshot(NodeState::Working, QStringLiteral("working")), 0);
+        QVERIFY(snapshot.gpus.size() >= 2);
+        m_dialog->showSnapshot(snapshot);
+        QCOMPARE(list->count(), snapshot.gpus.size());
+        QVERIFY(!list->isEnabled()); // all are used: nothing to pick
+        QVERIFY(!m_dialog->applyButton()->isEnabled()); // learning the GPUs is not an edit
+
+        useAll->setChecked(false);
+        QVERIFY(list->isEnabled());
+        list->item(1)->setCheckState(Qt::Unchecked);
+        QVERIFY(m_dialog->apply());
+        QCOMPARE(m_settings->values().gpuUuids, QStringList{snapshot.gpus.at(0).uuid});
+        QCOMPARE(Settings(iniPath()).values().gpuUuids, QStringList{snapshot.gpus.at(0).uuid});
+
+        // None ticked is refused next to the list.
+        list->item(0)->setCheckState(Qt::Unchecked);
+        QVERIFY(!m_dialog->apply());
+        QVERIFY(m_dialog->errorLabel(QStringLiteral("gpuUuids"))->isVisibleTo(m_dialog.get()));
+        QCOMPARE(m_settings->values().gpuUuids, QStringList{snapshot.gpus.at(0).uuid});
+
+        // A new dialog before any snapshot: the chosen GPU is listed, ticked, as not detected now.
+        SettingsDialog again(m_settings.get(), m_autostart.get());
+        auto *againList = again.findChild<QListWidget *>(QStringLiteral("gpuList"));
+        QCOMPARE(againList->count(), 1);
+        QCOMPARE(againList->item(0)->checkState(), Qt::Checked);
+        QVERIFY(againList->item(0)->text().contains(snapshot.gpus.at(0).uuid));
+        QVERIFY(!again.findChild<QCheckBox *>(QStringLiteral("useAllGpusCheck"))->isChecked());
+    }
+
+    void networkPage()
+    {
+        field<QSpinBox>("uploadLimitSpin")->setValue(256);
+        auto *mode = field<QComboBox>("proxyModeCombo");
+        auto *proxy = field<QLineEdit>("proxyEdit");
+        QVERIFY(!proxy->isEnabled());
+        mode->setCurrentIndex(mode->findData(int(ProxyMode::Manual)));
+        QVERIFY(proxy->isEnabled());
+        proxy->setText(QStringLiteral("proxy.example.org"));
+        m_dialog->showPage(SettingsDialog::GeneralPage);
+        QVERIFY(!m_dialog->apply());
+        // The message is under the field, and the dialog turned to its page.
+        QCOMPARE(m_dialog->currentPage(), int(SettingsDialog::NetworkPage));
+        QVERIFY(m_dialog->errorLabel(QStringLiteral("proxy"))->isVisible());
+        QVERIFY(m_dialog->errorLabel(QStringLiteral("proxy"))->text().contains(QStringLiteral("host:port")));
+        QCOMPARE(m_settings->values().uploadLimitKiBps, 0); // nothing saved
+        proxy->setText(QStringLiteral("proxy.example.org:3128"));
+        QVERIFY(!m_dialog->errorLabel(QStringLiteral("proxy"))->isVisible()); // cleared as it is fixed
+        QVERIFY(m_dialog->apply());
+        const Settings reread(iniPath());
+        QCOMPARE(reread.values().uploadLimitKiBps, 256);
+        QCOMPARE(reread.values().proxyMode, ProxyMode::Manual);
+        QCOMPARE(reread.values().proxy, QStringLiteral("proxy.example.org:3128"));
+    }
+
+    // Move…: refused targets say why inline; a good one is copied, checked, switched to, and the old files go,
+    // with the engine stopped around it (hooks).
+    void storagePageMovesTheDataFolder()
+    {
+        const QString oldDir = m_dir->filePath(QStringLiteral("data"));
+        QVERIFY(QDir().mkpath(oldDir + QStringLiteral("/identity")));
+        QVERIFY(QDir().mkpath(oldDir + QStringLiteral("/checkpoints/arith-rl")));
+        const auto write = [](const QString &path, const QByteArray &data) {
+            QFile f(path);
+            return f.open(QIODevice::WriteOnly) && f.write(data) == data.size();
+        };
+        QVERIFY(write(oldDir + QStringLiteral("/identity/node.key"), "{\"secret_key\":\"abc\"}"));
+        QFile::setPermissions(oldDir + QStringLiteral("/identity/node.key"), QFile::ReadOwner | QFile::WriteOwner);
+        QVERIFY(write(oldDir + QStringLiteral("/checkpoints/arith-rl/model.bin"), QByteArray(3 << 20, 'w')));
+        QVERIFY(m_settings->apply([&] { SettingsValues v = m_settings->values(); v.dataDir = oldDir; return v; }()).isEmpty());
+        m_dialog->load();
+
+        int stops = 0;
+        int starts = 0;
+        m_dialog->setEngineHooks([&stops](std::function<void()> continuation) { ++stops; continuation(); }, [&starts] { ++starts; });
+        bool answer = true;
+        m_dialog->setConfirmProvider([&answer](const QString &, const QString &) { return answer; });
+        InlineErrorLabel *error = m_dialog->errorLabel(QStringLiteral("moveDataDir"));
+
+        m_dialog->moveDataFolderTo(oldDir + QStringLiteral("/inside"));
+        QVERIFY(error->isVisible());
+        QVERIFY(error->text().contains(QStringLiteral("inside")));
+        QCOMPARE(m_dialog->currentPage(), int(SettingsDialog::StoragePage));
+        const QString foreign = m_dir->filePath(QStringLiteral("foreign"));
+        QVERIFY(QDir().mkpath(foreign));
+        QVERIFY(write(foreign + QStringLiteral("/notes.txt"), "mine"));
+        m_dialog->moveDataFolderTo(foreign);
+        QVERIFY(error->text().contains(QStringLiteral("not empty")));
+        answer = false;
+        const QString target = m_dir->filePath(QStringLiteral("new/place"));
+        m_dialog->moveDataFolderTo(target);
+        QVERIFY(!error->isVisible());
+        QVERIFY(!QFileInfo::exists(target)); // not confirmed: nothing happened
+        QCOMPARE(stops, 0);
+
+        answer = true;
+        QSignalSpy moved(m_dialog.get(), &SettingsDialog::dataFolderMoved);
+        m_dialog->moveDataFolderTo(target);
+        QVERIFY(m_dialog->isMovingDataFolder());
+        QVERIFY(!m_dialog->findChild<QDialogButtonBox *>()->isEnabled()); // no OK/Cancel halfway through
+        QVERIFY(moved.wait(20000));
+        QCOMPARE(stops, 1);
+        QCOMPARE(starts, 1);
+        QCOMPARE(m_settings->values().dataDir, target);
+        QCOMPARE(Settings(iniPath()).values().dataDir, target);
+        QCOMPARE(field<QLineEdit>("dataDirEdit")->text(), target);
+        QFile model(target + QStringLiteral("/checkpoints/arith-rl/model.bin"));
+        QVERIFY(model.open(QIODevice::ReadOnly));
+        QCOMPARE(model.readAll(), QByteArray(3 << 20, 'w'));
+        QVERIFY(!(QFile::permissions(target + QStringLiteral("/identity/node.key")) & (QFile::ReadOther | QFile::ReadGroup)));
+        QVERIFY(!QFileInfo::exists(oldDir)); // deleted only after the switch
+        QVERIFY(field<QLabel>("moveDataDirStatus")->text().contains(QStringLiteral("Moved")));
+        QVERIFY(QFileInfo::exists(foreign + QStringLiteral("/notes.txt")));
+    }
+
+    void accountPage()
+    {
+        // Payout address: format and checksum refused inline, a checksummed one saved.
+        auto *payout = field<QLineEdit>("payoutAddressEdit");
+        payout->setText(QStringLiteral("0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD")); // last letter's case wrong
+        QVERIFY(!m_dialog->apply());
+        QCOMPARE(m_dialog->currentPage(), int(SettingsDialog::AccountPage));
+        QVERIFY(m_dialog->errorLabel(QStringLiteral("payoutAddress"))->text().contains(QStringLiteral("checksum")));
+        payout->setText(QStringLiteral("0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed"));
+        QVERIFY(field<QLabel>("payoutAddressHint")->text().contains(QStringLiteral("0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed")));
+        // Tariff: a price without a currency is refused; with one, saved.
+        field<QDoubleSpinBox>("pricePerKWhSpin")->setValue(0.32);
+        QVERIFY(!m_dialog->apply());
+        QVERIFY(m_dialog->errorLabel(QStringLiteral("currency"))->isVisibleTo(m_dialog.get()));
+        field<QLineEdit>("currencyEdit")->setText(QStringLiteral("EUR"));
+        field<QDoubleSpinBox>("creditValueSpin")->setValue(0.05);
+        QVERIFY(m_dialog->apply());
+        const Settings reread(iniPath());
+        QCOMPARE(reread.values().payoutAddress, QStringLiteral("0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed"));
+        QCOMPARE(reread.values().pricePerKWh, 0.32);
+        QCOMPARE(reread.values().currency, QStringLiteral("EUR"));
+        QCOMPARE(reread.values().creditValue, 0.05);
+
+        // Node id: read-only, copied to the clipboard.
+        auto *nodeId = field<QLineEdit>("nodeIdEdit");
+        QVERIFY(nodeId->isReadOnly());
+        QVERIFY(!field<QPushButton>("copyNodeIdButton")->isEnabled());
+        m_dialog->setNodeId(QStringLiteral("n-0123456789abcdef0123"));
+        QCOMPARE(nodeId->text(), QStringLiteral("n-0123456789abcdef0123"));
+        field<QPushButton>("copyNodeIdButton")->click();
+        QCOMPARE(QGuiApplication::clipboard()->text(), QStringLiteral("n-0123456789abcdef0123"));
+    }
+
+    // Export key…: explained and confirmed first; written whole, owner-only.
+    void exportKeyWritesAPrivateCopy()
+    {
+        const QString keyFile = m_dir->filePath(QStringLiteral("identity/node.key"));
+        QVERIFY(QDir().mkpath(QFileInfo(keyFile).path()));
+        {
+            QFile f(keyFile);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("{\"public_key\":\"p\",\"secret_key\":\"s3cr3t\"}");
+        }
+        m_dialog->setIdentityFile(keyFile);
+        const QString target = m_dir->filePath(QStringLiteral("backup.key"));
+        QString explained;
+        bool answer = false;
+        m_dialog->setConfirmProvider([&](const QString &, const QString &text) {
+            explained = text;
+            return answer;
+        });
+        m_dialog->setPathProvider([&target](SettingsDialog::PathRequest request) {
+            return request == SettingsDialog::PathRequest::ExportKey ? target : QString();
+        });
+        QVERIFY(!m_dialog->exportKey()); // declined
+        QVERIFY(explained.contains(QStringLiteral("identity")));
+        QVERIFY(!QFileInfo::exists(target));
+        answer = true;
+        QVERIFY(m_dialog->exportKey());
+        QFile copy(target);
+        QVERIFY(copy.open(QIODevice::ReadOnly));
+        QCOMPARE(copy.readAll(), QByteArray("{\"public_key\":\"p\",\"secret_key\":\"s3cr3t\"}"));
+        const QFile::Permissions others = QFile::ReadGroup | QFile::WriteGroup | QFile::ReadOther | QFile::WriteOther;
+        QCOMPARE(QFile::permissions(target) & others, QFile::Permissions());
+        QVERIFY(field<QLabel>("exportKeyStatus")->isVisibleTo(m_dialog.get()));
+
+        // Without a key file there is nothing to export, and it says so.
+        m_dialog->setIdentityFile(m_dir->filePath(QStringLiteral("missing/node.key")));
+        QVERIFY(!m_dialog->exportKey());
+        QVERIFY(m_dialog->errorLabel(QStringLiteral("exportKey"))->isVisibleTo(m_dialog.get()));
     }
 
     void withoutAutostartSupportTheOptionIsDisabled()
