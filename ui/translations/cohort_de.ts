@@ -284,6 +284,164 @@
         <source>; download failed: %1</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Training</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Relay</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Success</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Speed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fetched</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>In flight</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Checkpoint relays</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 MB/s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not measured</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n failure(s): %1</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>not training</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not training: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>joining the training ring…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>outer step %1, inner step %2 of %3, training alone</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>outer step %1, inner step %2 of %3, %4 peers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> — averaging with the others</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> — syncing the shared model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>; loss %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>; 1 outer step contributed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>; %1 outer steps contributed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>; last average moved %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>, last sync fetched %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>, in step with the others</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>stopped after </source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>cohort::DataFolderMove</name>
+    <message>
+        <source>Choose the folder to move the data to.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose a full path (an absolute folder).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>That is the current data folder.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The new folder cannot be inside the current data folder.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This path is a file, not a folder.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The current data folder is inside that folder. Choose an empty folder or a new one.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>That folder already holds Cohort data with another node key. Choose an empty folder or a new one.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>That folder is not empty. Choose an empty folder or a new one: Cohort does not mix its data with other files.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The current data folder %1 does not exist, so there is nothing to move.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Could not create %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not enough free space in %1: the data needs %2, %3 are free.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The move was cancelled.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Could not copy %1 to %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The copy of %1 does not match the original.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>cohort::DesktopApp</name>
@@ -415,6 +573,34 @@ It contains the recent events, the status, your settings and the names of the fi
     </message>
     <message>
         <source>Could not save %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 kWh</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Energy: not read yet.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No GPU power readings: the energy Cohort uses cannot be measured on this computer, so earnings are shown without its cost.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Energy used by the GPUs: today %1 · 7 days %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Set your electricity price in Settings › Account to see what it costs and your earnings net of it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Electricity cost: today %1 · 7 days %2. Set what one credit is worth in Settings › Account to see earnings net of it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Earnings net of electricity: today %1 · 7 days %2 (electricity %3 over 7 days; earnings pending and confirmed, at %4 per credit)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -565,6 +751,69 @@ It contains the recent events, the status, your settings and the names of the fi
     </message>
 </context>
 <context>
+    <name>cohort::Notifier</name>
+    <message>
+        <source>Cohort has stopped working</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cohort cannot reach its hub</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>It keeps trying and resumes by itself.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cohort paused: not enough disk space</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Free some space or raise the disk cap in Settings › Storage.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A model download failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cohort tries again later.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The hub refused a batch of work</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>See the Activity page for details.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model downloaded</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Version %1 of %2 is ready; work continues with it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Work failed verification</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The hub refused %1 %2 of work it had accepted. If this repeats, check the Activity page.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Your first work was verified</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The hub confirmed %1 %2 for this computer.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>cohort::SettingsDialog</name>
     <message>
         <source>Cohort Settings</source>
@@ -581,10 +830,6 @@ Leave it empty to try Cohort with a small network that runs on this computer.</s
     </message>
     <message>
         <source>How this computer is shown to the hub&apos;s operator. Empty: the computer&apos;s name.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Where the node keeps its identity key, downloaded models and history.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -641,14 +886,6 @@ Leave it empty to try Cohort with a small network that runs on this computer.</s
     </message>
     <message>
         <source>Data folder:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Desktop</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Changing the hub, the node name or the data folder restarts the engine.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -728,11 +965,391 @@ Leave it empty to try Cohort with a small network that runs on this computer.</s
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>There is no notification area right now, so the window opens at start even when this is ticked.</source>
+        <source>Choose the data folder</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Choose the data folder</source>
+        <source>Settings pages</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>General</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compute</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Storage</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Account</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Changing the hub, the node name, the data folder or the download limit restarts the engine.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>There is no notification area right now, so the window opens at start even when this is ticked, and notifications cannot be shown.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tick at least one GPU, or use all of them. To use none, pause Cohort.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Move the data folder to</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export the node key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Key files (*.key);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>System default (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Notifications</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Off</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Errors only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Errors and milestones</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Errors: Cohort stopped, lost its hub, ran out of disk space or had work refused.
+Milestones: your first verified work, a model download finished.
+At most one message of each kind every 15 minutes.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Language:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A new language applies the next time Cohort starts.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Start:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Notifications:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Use all GPUs, including ones added later</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPUs Cohort may use</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The temperature and power limits and the energy shown under Earnings count the GPUs chosen here.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Work only when idle</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Idle minutes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Schedule</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPU temperature limit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPU power limit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The most power the chosen GPUs may draw together; above it Cohort slows down.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPUs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPU %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (not detected now)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No GPUs detected (no NVIDIA driver answered). Cohort computes on the CPU; once GPUs are detected they are listed here.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Hub address</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Download limit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Upload limit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The most bandwidth uploads may use. Today this computer only sends its finished work (a few KiB at a time), which stays far below any cap.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Proxy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No proxy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Use the system&apos;s proxy settings</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Manual HTTP proxy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Proxy address</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>host:port, e.g. proxy.example.org:3128</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Upload limit:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Proxy:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Proxy address:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The proxy applies to new connections at once; connections to this computer (the local network) never use it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Data folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Where the node keeps its identity key, downloaded models and history. Changing it here starts over in that folder; use Move… to take the data along.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose another data folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Move…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Move the data folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copy the data to another folder, check every file, switch to it, then delete the old copy.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Disk space cap</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Move Cohort&apos;s data from
+%1
+to
+%2?
+
+Cohort stops working while it copies the files and checks every copy, then switches to the new folder. The old files are deleted only after that succeeded.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copying and checking: %1 of %2…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stopping the engine…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copying and checking…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Moved to %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Moved to %1. %n item(s) in the old folder were not Cohort&apos;s or could not be deleted and were left there.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The data folder was not moved: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Node name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Node id</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Known once the engine has started</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copy the node id</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export key…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save a copy of this node&apos;s secret key, e.g. to move the node to another computer.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Payout address</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Electricity price per kWh</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not set</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> per kWh</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Currency</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>e.g. EUR</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Value of one credit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Unknown</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What one credit is worth to you, in the same currency. With it, the Earnings page shows earnings net of electricity; without it, only the electricity cost.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Node id:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Payout and energy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Payout address:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Electricity price:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>One credit is worth:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Valid. With checksum: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>An Ethereum-style address: 0x and 40 hexadecimal digits. Mixed upper and lower case must match the address checksum (EIP-55); all lower or all upper case has none.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>There is no node key yet: it is created when the engine first starts.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The node key is this node&apos;s identity: whoever has the file can act as this node and is credited its earnings. Keep the copy private (Cohort saves it readable by you only), and never send it to anyone, including support.
+
+Export it now?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose another place than the key file itself.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Could not read the node key %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Could not save %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Saved %1, but could not make it private: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Saved the node key to %1 (readable by you only).</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -798,6 +1415,14 @@ Leave it empty to try Cohort with a small network that runs on this computer.</s
         <source>Joining %1 tasks is coming in a later version. This version connects to the hub, shows its tasks and reports your computer&apos;s state; it does not run task work yet.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>This computer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>On this computer: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>cohort::TrayIcon</name>
@@ -858,6 +1483,53 @@ Leave it empty to try Cohort with a small network that runs on this computer.</s
     </message>
     <message>
         <source>Pausing after this batch…</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>cohort::WelcomeDialog</name>
+    <message>
+        <source>Welcome to Cohort</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;Cohort lends this computer to train AI models together with other people.&lt;/b&gt;&lt;/p&gt;&lt;p&gt;While it works, it uses your GPU (or CPU) to generate and check training data for the network you chose, and shows what it did and what it earned. It reads nothing else on this computer and sends only that work, the computer&apos;s state and its hardware summary.&lt;/p&gt;&lt;p&gt;It works only when you allow it: pause it from the tray at any time, and choose below when it may work. Every choice can be changed later in Settings.&lt;/p&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Start Cohort when I log in</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Work only when nobody uses this computer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pause on battery power</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> °C</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No limit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cohort slows down at this GPU temperature and pauses 8 °C above it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPU temperature limit:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not now</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
