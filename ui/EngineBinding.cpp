@@ -3,6 +3,7 @@
 #include "node/EngineController.h"
 #include "ui/EarningsPage.h"
 #include "ui/MainWindow.h"
+#include "ui/SnapshotThrottle.h"
 #include "ui/TrayIcon.h"
 
 namespace cohort {
@@ -18,7 +19,11 @@ bool hubReachable(const EngineSnapshot &snapshot)
 
 void bindWindowToEngine(MainWindow *window, EngineController *controller)
 {
-    QObject::connect(controller, &EngineController::snapshotChanged, window, &MainWindow::showSnapshot);
+    // The window's pages re-lay out on every text change: at most one snapshot a second reaches them, changes of
+    // state or reason at once (SnapshotThrottle). The throttle belongs to the window.
+    auto *throttle = new SnapshotThrottle(1000, window);
+    QObject::connect(controller, &EngineController::snapshotChanged, throttle, &SnapshotThrottle::offer);
+    QObject::connect(throttle, &SnapshotThrottle::snapshotReady, window, &MainWindow::showSnapshot);
     QObject::connect(controller, &EngineController::eventOccurred, window, &MainWindow::appendEvent);
     // The earnings signal does not say where the report came from; the heartbeat state does: a report that
     // arrives while the hub is not answering is the node's cached copy.

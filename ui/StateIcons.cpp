@@ -1,5 +1,7 @@
 #include "ui/StateIcons.h"
 
+#include <QHash>
+
 namespace cohort {
 
 QString stateIconPath(NodeState state)
@@ -33,7 +35,13 @@ QString stateIconPath(NodeState state)
 
 QIcon stateIcon(NodeState state)
 {
-    return QIcon(stateIconPath(state));
+    // One icon per state for the life of the app: QIcon keeps its rendered pixmaps, so a snapshot does not parse and
+    // render the SVG again (GUI thread only, like every caller).
+    static QHash<int, QIcon> cache;
+    auto it = cache.find(int(state));
+    if (it == cache.end())
+        it = cache.insert(int(state), QIcon(stateIconPath(state)));
+    return *it;
 }
 
 QIcon appIcon()

@@ -5,10 +5,34 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
+#include <QElapsedTimer>
+#include <QEvent>
+#include <QWindow>
 
 #include <cstdio>
 
 namespace {
+
+// --report-startup: one line on stderr when the first window is exposed (mapped and drawable), for bench_gui's
+// launch-to-first-window figure. Removes itself after that.
+class FirstExposeReporter : public QObject {
+public:
+    explicit FirstExposeReporter(QObject *parent) : QObject(parent) { m_sinceMain.start(); }
+
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override
+    {
+        if (event->type() == QEvent::Expose && watched->isWindowType() && static_cast<QWindow *>(watched)->isExposed()) {
+            std::fprintf(stderr, "cohort: first window exposed %lld ms after main()\n", qint64(m_sinceMain.elapsed()));
+            std::fflush(stderr);
+            qApp->removeEventFilter(this);
+        }
+        return false;
+    }
+
+private:
+    QElapsedTimer m_sinceMain;
+};
 
 // Exits with a message for --help, --version and anything that cannot be used.
 cohort::LaunchOptions parseCommandLine(const QApplication &app)
@@ -25,8 +49,13 @@ cohort::LaunchOptions parseCommandLine(const QApplication &app)
                                      QStringLiteral("DIR"));
     const QCommandLineOption minimized(QStringLiteral("minimized"),
                                        QStringLiteral("Start in the notification area (the window opens anyway if there is none)."));
-    parser.addOptions({hub, dataDir, minimized});
+    QCommandLineOption reportStartup(QStringLiteral("report-startup"),
+                                     QStringLiteral("Print when the first window is on screen (bench_gui)."));
+    reportStartup.setFlags(QCommandLineOption::HiddenFromHelp);
+    parser.addOptions({hub, dataDir, minimized, reportStartup});
     parser.process(app);
+    if (parser.isSet(reportStartup))
+        qApp->installEventFilter(new FirstExposeReporter(qApp));
 
     cohort::LaunchOptions launch;
     cohort::SettingsValues check; // reuse the settings rules so the command line cannot smuggle in bad values

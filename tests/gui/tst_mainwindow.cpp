@@ -3,6 +3,7 @@
 #include "ui/ActivityModel.h"
 #include "ui/ActivityPage.h"
 #include "ui/DashboardPage.h"
+#include "ui/SnapshotThrottle.h"
 #include "ui/DisplayFormat.h"
 #include "ui/EarningsPage.h"
 #include "ui/MainWindow.h"
@@ -78,6 +79,33 @@ private Q_SLOTS:
         s.download.phase = DownloadProgress::Phase::Failed;
         s.download.error = QStringLiteral("disk full");
         QVERIFY(DashboardPage::modelText(s).endsWith(QStringLiteral("download failed: disk full")));
+    }
+
+    // The window gets at most one snapshot per interval (the newest), but a change of state passes at once.
+    void snapshotThrottlePassesUrgentChangesAtOnce()
+    {
+        SnapshotThrottle throttle(300);
+        QSignalSpy ready(&throttle, &SnapshotThrottle::snapshotReady);
+        EngineSnapshot s;
+        s.state = NodeState::Working;
+        s.why = QStringLiteral("step 1");
+        throttle.offer(s);
+        QCOMPARE(ready.size(), 1); // the first one at once
+        s.why = QStringLiteral("step 2");
+        throttle.offer(s);
+        s.why = QStringLiteral("step 3");
+        throttle.offer(s);
+        QCOMPARE(ready.size(), 1); // held back
+        QVERIFY(ready.wait(2000));
+        QCOMPARE(ready.size(), 2);
+        QCOMPARE(ready.last().at(0).value<EngineSnapshot>().why, QStringLiteral("step 3")); // the newest, once
+        s.state = NodeState::Paused;
+        s.why = QStringLiteral("Paused by you");
+        throttle.offer(s);
+        QCOMPARE(ready.size(), 3); // a new state: at once
+        QCOMPARE(ready.last().at(0).value<EngineSnapshot>().state, NodeState::Paused);
+        QVERIFY(!ready.wait(500)); // nothing pending
+        QVERIFY(SnapshotThrottle::isUrgent(EngineSnapshot{}, s));
     }
 
     void dashboardShowsDilocoTraining()
