@@ -89,7 +89,8 @@ QWidget *SettingsDialog::buildGeneralPage()
     m_language = new QComboBox(content);
     m_language->setObjectName(QStringLiteral("languageCombo"));
     m_language->setAccessibleName(tr("Language"));
-    m_language->addItem(tr("System default (%1)").arg(QLocale().nativeLanguageName()), QString());
+    const QString systemLanguage = QLocale().nativeLanguageName(); // empty for the C locale
+    m_language->addItem(systemLanguage.isEmpty() ? tr("System default") : tr("System default (%1)").arg(systemLanguage), QString());
     // Each language in its own name, so whoever cannot read the current one still finds theirs.
     for (const QString &code : Settings::languages())
         m_language->addItem(QLocale(code).nativeLanguageName(), code);
@@ -341,6 +342,8 @@ QWidget *SettingsDialog::buildStoragePage()
     auto *form = new QFormLayout(content);
     form->addRow(tr("Data folder:"), withErrorLabel(dataRow, QStringLiteral("dataDir")));
     form->addRow(QString(), withErrorLabel(m_moveStatus, QStringLiteral("moveDataDir")));
+    form->addRow(QString(), note(tr("Move… takes the node key, models and history along. Typing or browsing to another "
+                                    "folder instead starts over there, with a new node key."), content));
     form->addRow(tr("Disk space cap:"), withErrorLabel(m_diskCap, QStringLiteral("diskCapGiB")));
     return page(content, "storagePage");
 }

@@ -439,13 +439,27 @@ private Q_SLOTS:
         QCOMPARE(stops, 0);
 
         answer = true;
+        // A copy that fails (the target's parent is a file, so the folder cannot be created): the setting and the
+        // old folder stay, the engine starts again there, and the message says why.
+        QVERIFY(write(m_dir->filePath(QStringLiteral("plainfile")), "x"));
+        QSignalSpy failed(m_dialog.get(), &SettingsDialog::dataFolderMoveFailed);
+        m_dialog->moveDataFolderTo(m_dir->filePath(QStringLiteral("plainfile/sub")));
+        QVERIFY(failed.wait(20000));
+        QCOMPARE(stops, 1);
+        QCOMPARE(starts, 1);
+        QVERIFY(error->isVisibleTo(m_dialog.get()));
+        QVERIFY(error->text().contains(QStringLiteral("not moved")));
+        QCOMPARE(m_settings->values().dataDir, oldDir);
+        QVERIFY(QFileInfo::exists(oldDir + QStringLiteral("/checkpoints/arith-rl/model.bin")));
+        QVERIFY(m_dialog->findChild<QDialogButtonBox *>()->isEnabled());
+
         QSignalSpy moved(m_dialog.get(), &SettingsDialog::dataFolderMoved);
         m_dialog->moveDataFolderTo(target);
         QVERIFY(m_dialog->isMovingDataFolder());
         QVERIFY(!m_dialog->findChild<QDialogButtonBox *>()->isEnabled()); // no OK/Cancel halfway through
         QVERIFY(moved.wait(20000));
-        QCOMPARE(stops, 1);
-        QCOMPARE(starts, 1);
+        QCOMPARE(stops, 2);
+        QCOMPARE(starts, 2);
         QCOMPARE(m_settings->values().dataDir, target);
         QCOMPARE(Settings(iniPath()).values().dataDir, target);
         QCOMPARE(field<QLineEdit>("dataDirEdit")->text(), target);
