@@ -1,6 +1,7 @@
 // GPU telemetry in the running engine: the fake NVML (tests/support/fakenvml) through COHORT_NVML_LIBRARY, readings
 // in every snapshot, and the scheduler's GPU temperature limit acting on them.
 #include "node/EngineController.h"
+#include "node/HardwareInventory.h"
 #include "store/GpuHistoryStore.h"
 
 #include <QJsonArray>
@@ -11,6 +12,8 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <algorithm>
 
 using namespace cohort;
 
@@ -67,6 +70,40 @@ private Q_SLOTS:
         m_config = m_configDir.filePath(QStringLiteral("fakenvml.json"));
         qputenv("COHORT_FAKENVML_CONFIG", m_config.toUtf8());
         qputenv("COHORT_NVML_LIBRARY", kFake.toUtf8());
+    }
+
+    // The settings' GPU choice becomes CUDA's view of the machine before CUDA starts; an operator's own
+    // CUDA_VISIBLE_DEVICES wins. Without CUDA (this machine) models run on the CPU in float32, and the snapshot says so.
+    void gpuChoiceAndComputeDevice()
+    {
+        qunsetenv("CUDA_VISIBLE_DEVICES");
+        QCOMPARE(applyGpuChoice({}), QString());
+        QVERIFY(qgetenv("CUDA_VISIBLE_DEVICES").isEmpty());
+        qputenv("CUDA_VISIBLE_DEVICES", "0");
+        QVERIFY(applyGpuChoice({QStringLiteral("GPU-hot")}).contains(QStringLiteral("from the environment wins")));
+        QCOMPARE(qgetenv("CUDA_VISIBLE_DEVICES"), QByteArray("0"));
+        qunsetenv("CUDA_VISIBLE_DEVICES");
+
+        configure(60);
+        QTemporaryDir dir;
+        EngineOptions o = options(dir.path(), 0);
+        o.gpuUuids = {QStringLiteral("GPU-hot"), QStringLiteral("GPU-cool")};
+        EngineController controller(o);
+        QSignalSpy events(&controller, &EngineController::eventOccurred);
+        controller.start();
+        QTRY_VERIFY_WITH_TIMEOUT(!controller.snapshot().computeDevice.isEmpty(), 20'000);
+        QCOMPARE(qgetenv("CUDA_VISIBLE_DEVICES"), QByteArray("GPU-hot,GPU-cool"));
+        QCOMPARE(qgetenv("CUDA_DEVICE_ORDER"), QByteArray("PCI_BUS_ID"));
+        QTRY_VERIFY_WITH_TIMEOUT(std::any_of(events.cbegin(), events.cend(), [](const QList<QVariant> &args) {
+            return args.at(0).value<EngineEvent>().message.startsWith(QStringLiteral("Compute may use the GPUs chosen"));
+        }), 5'000);
+        const EngineSnapshot s = controller.snapshot();
+        QCOMPARE(s.computeDeviceId, QStringLiteral("cpu")); // Debian's LibTorch has no CUDA
+        QCOMPARE(s.computeDtype, QStringLiteral("float32"));
+        QCOMPARE(s.toJson().value(QStringLiteral("compute_device_id")).toString(), QStringLiteral("cpu"));
+        stop(controller);
+        qunsetenv("CUDA_VISIBLE_DEVICES");
+        qunsetenv("CUDA_DEVICE_ORDER");
     }
 
     void snapshotsCarryTheGpus()
@@ -135,6 +172,29 @@ private Q_SLOTS:
         QVERIFY2(rows, qPrintable(rows.error()));
         QVERIFY(rows->size() >= 2);
         QCOMPARE(rows->first().name.startsWith(QStringLiteral("Fake GPU")), true);
+    }
+
+    // Settings › Compute: the limits watch only the chosen GPUs. A hot GPU that is not chosen holds nothing back;
+    // choosing all of them again (no restart: only the policy changes) pauses for it.
+    void onlyTheChosenGpusCountForTheLimits()
+    {
+        configure(95);
+        QTemporaryDir dir;
+        EngineOptions o = options(dir.path(), 80);
+        o.scheduler.gpus = {QStringLiteral("GPU-cool")};
+        EngineController controller(o);
+        controller.start();
+        QTRY_COMPARE_WITH_TIMEOUT(controller.snapshot().gpus.size(), 2, 10'000);
+        QTRY_COMPARE_WITH_TIMEOUT(controller.snapshot().state, NodeState::Idle, 20'000);
+        QCOMPARE(controller.snapshot().schedule.mode, QStringLiteral("run"));
+        QVERIFY(!controller.snapshot().pauseReasons.contains(PauseReason::TooHot));
+
+        EngineOptions all = o;
+        all.scheduler.gpus.clear();
+        controller.reconfigure(all);
+        QTRY_COMPARE_WITH_TIMEOUT(controller.snapshot().state, NodeState::Paused, 5000);
+        QCOMPARE(controller.snapshot().reason, PauseReason::TooHot);
+        stop(controller);
     }
 
     void withoutNvmlTheSnapshotSaysSo()
