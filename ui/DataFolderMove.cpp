@@ -99,10 +99,13 @@ DataFolderMove::DataFolderMove(QString from, QString to, QObject *parent)
 
 DataFolderMove::~DataFolderMove()
 {
+    // Still copying (the app quits mid-move): stop, and take back the half-made copy; the original is untouched
+    // and the setting still names it.
     m_cancel = true;
     if (m_thread) {
         m_thread->wait();
         m_thread.reset();
+        removeCopy();
     }
 }
 

@@ -3,6 +3,7 @@
 #include "SampleSnapshots.h"
 #include "platform/Autostart.h"
 #include "settings/Settings.h"
+#include "ui/DataFolderMove.h"
 #include "ui/InlineErrorLabel.h"
 #include "ui/SettingsDialog.h"
 #include "ui/WelcomeDialog.h"
@@ -470,6 +471,35 @@ private Q_SLOTS:
         QVERIFY(!QFileInfo::exists(oldDir)); // deleted only after the switch
         QVERIFY(field<QLabel>("moveDataDirStatus")->text().contains(QStringLiteral("Moved")));
         QVERIFY(QFileInfo::exists(foreign + QStringLiteral("/notes.txt")));
+    }
+
+    // Where a data folder may not go, each with its reason.
+    void dataFolderMoveTargets()
+    {
+        const QString from = m_dir->filePath(QStringLiteral("data"));
+        QVERIFY(QDir().mkpath(from + QStringLiteral("/identity")));
+        const QString otherNode = m_dir->filePath(QStringLiteral("other"));
+        QVERIFY(QDir().mkpath(otherNode + QStringLiteral("/identity")));
+        QFile key(otherNode + QStringLiteral("/identity/node.key"));
+        QVERIFY(key.open(QIODevice::WriteOnly));
+        key.close();
+        QFile file(m_dir->filePath(QStringLiteral("afile")));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.close();
+        const auto why = [&from](const QString &to) { return DataFolderMove::checkTarget(from, to); };
+        QVERIFY(why(from).contains(QStringLiteral("current data folder")));
+        QVERIFY(why(from + QStringLiteral("/./")).contains(QStringLiteral("current data folder"))); // however it is written
+        QVERIFY(why(from + QStringLiteral("/identity/x")).contains(QStringLiteral("inside")));
+        QVERIFY(why(m_dir->path()).contains(QStringLiteral("inside that folder"))); // the parent holds the data folder
+        QVERIFY(why(otherNode).contains(QStringLiteral("node key")));
+        QVERIFY(why(file.fileName()).contains(QStringLiteral("file")));
+        QVERIFY(why(QStringLiteral("relative/path")).contains(QStringLiteral("full path")));
+        QVERIFY(why(QString()).contains(QStringLiteral("Choose")));
+        QVERIFY(why(m_dir->filePath(QStringLiteral("fresh/place"))).isEmpty()); // not there yet: fine
+        QVERIFY(QDir().mkpath(m_dir->filePath(QStringLiteral("empty"))));
+        QVERIFY(why(m_dir->filePath(QStringLiteral("empty"))).isEmpty()); // empty: fine
+        QVERIFY(DataFolderMove::checkTarget(m_dir->filePath(QStringLiteral("missing")), m_dir->filePath(QStringLiteral("x")))
+                    .contains(QStringLiteral("nothing to move")));
     }
 
     void accountPage()
