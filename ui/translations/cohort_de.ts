@@ -1352,6 +1352,14 @@ Export it now?</source>
         <source>Saved the node key to %1 (readable by you only).</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>System default</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Move… takes the node key, models and history along. Typing or browsing to another folder instead starts over there, with a new node key.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>cohort::TasksPage</name>
