@@ -88,6 +88,7 @@ EngineOptions DesktopApp::engineOptions() const
     options.nodeName = m_settings->effectiveNodeName();
     options.maxDownloadBytesPerSecond = qint64(m_settings->values().downloadLimitKiBps) * 1024;
     options.scheduler = Settings::schedulerPolicy(m_settings->values());
+    options.gpuUuids = m_settings->values().gpuUuids; // applies when CUDA starts: at the next start of Cohort
     return options;
 }
 

@@ -59,6 +59,7 @@ int main(int argc, char *argv[])
         }
     }
     options.engine.maxDownloadBytesPerSecond = qint64(rateKiB) * 1024;
+    options.engine.gpuUuids = settings.values().gpuUuids; // CUDA_VISIBLE_DEVICES in the environment still wins
     cohort::applyNetworkProxy(settings.values()); // the same proxy setting as the desktop app
     options.json = parser.isSet(jsonOption);
     options.controlApi = !parser.isSet(noControlOption);

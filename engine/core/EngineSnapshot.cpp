@@ -119,6 +119,8 @@ QJsonObject EngineSnapshot::toJson() const
         {QStringLiteral("mem_total_bytes"), system.memTotalBytes},
         {QStringLiteral("process_rss_bytes"), system.processRssBytes},
         {QStringLiteral("compute_device"), computeDevice},
+        {QStringLiteral("compute_device_id"), computeDeviceId},
+        {QStringLiteral("compute_dtype"), computeDtype},
         {QStringLiteral("gpus"), gpuList},
         {QStringLiteral("gpu_telemetry_note"), gpuTelemetryNote},
         {QStringLiteral("tasks"), taskIds},

@@ -120,6 +120,8 @@ struct EngineSnapshot {
 
     SystemSample system;
     QString computeDevice; // "CPU (LibTorch 1.13.1, 2 threads)"
+    QString computeDeviceId = QStringLiteral("cpu"); // where models run: "cpu", "cuda:0"
+    QString computeDtype = QStringLiteral("float32");
     QList<GpuSample> gpus;     // NVML's GPUs, sampled once a second; empty without NVML
     QString gpuTelemetryNote;  // why there are no (or only partial) GPU readings; empty when all is well
 

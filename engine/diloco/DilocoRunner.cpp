@@ -120,7 +120,7 @@ Status DilocoRunner::Impl::prepare()
     pc.nHeads = c.model.nHeads;
     pc.dFF = c.model.dFF;
     pc.maxSeqLen = c.model.maxSeqLen;
-    auto created = rl::Policy::create(pc, c.seed);
+    auto created = rl::Policy::create(pc, c.seed, o.device);
     if (!created)
         return fail(QStringLiteral("DiLoCo model: %1").arg(QString::fromStdString(created.error)));
     policy.emplace(std::move(*created));

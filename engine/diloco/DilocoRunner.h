@@ -22,6 +22,7 @@
 
 #include <atomic>
 #include <functional>
+#include <string>
 
 namespace cohort::diloco {
 
@@ -34,6 +35,7 @@ struct DilocoRunnerOptions {
     int checkpointIntervalMs = 60'000; // at most one bundle per interval (inner or outer step), and always when stopping
     uint64_t maxOuterSteps = 0;        // stop after this many completed outer steps of this run; 0: never (tests)
     int reconnectDelayMs = 2'000;
+    std::string device = "cpu";        // where the model trains (a LibTorch device string)
 };
 
 struct DilocoProgress {

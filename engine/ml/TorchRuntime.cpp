@@ -29,6 +29,14 @@ TorchRuntimeInfo torchRuntimeInfo()
     return info;
 }
 
+ComputeDevice chooseComputeDevice(const TorchRuntimeInfo &info)
+{
+    ComputeDevice d;
+    if (info.error.empty() && info.cudaAvailable && info.cudaDeviceCount > 0)
+        d.device = "cuda:0";
+    return d;
+}
+
 std::string describe(const TorchRuntimeInfo &info)
 {
     if (!info.error.empty())

@@ -16,4 +16,13 @@ struct TorchRuntimeInfo {
 TorchRuntimeInfo torchRuntimeInfo(); // never throws
 std::string describe(const TorchRuntimeInfo &info); // "CPU (LibTorch 1.13.1, 2 threads)"
 
+// Where models run: the first visible CUDA device when there is one (the GPUs the user allowed are made the visible
+// ones before CUDA starts: applyGpuChoice in engine/node), else the CPU. float32 everywhere for now: bf16 weights on
+// GPUs that support them would change TOPLOC's honest thresholds (RlTaskConfig.h) and are not enabled yet.
+struct ComputeDevice {
+    std::string device = "cpu"; // a LibTorch device string: "cpu", "cuda:0"
+    std::string dtype = "float32";
+};
+ComputeDevice chooseComputeDevice(const TorchRuntimeInfo &info);
+
 } // namespace cohort::ml

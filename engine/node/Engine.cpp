@@ -86,8 +86,12 @@ void Engine::start()
                                     : QStringLiteral("Loaded node identity %1").arg(m_identity->nodeId())));
 
     restoreFromBundle(); // before anything runs: the pause and the work item in hand come back first
+    if (const QString gpus = applyGpuChoice(m_options.gpuUuids); !gpus.isEmpty())
+        emitEvent(EngineEvent::info(QStringLiteral("compute"), gpus));
     m_compute = probeCompute();
     m_snapshot.computeDevice = m_compute.description;
+    m_snapshot.computeDeviceId = m_compute.device;
+    m_snapshot.computeDtype = m_compute.dtype;
     startRolloutMachinery();
 
     const QUrl url(m_hubUrl);

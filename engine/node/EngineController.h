@@ -8,6 +8,7 @@
 #include "core/Scheduler.h"
 
 #include <QObject>
+#include <QStringList>
 #include <QPointer>
 #include <QThread>
 #include <memory>
@@ -25,6 +26,7 @@ struct EngineOptions {
     int heartbeatIntervalMs = 0; // 0: what the hub asks for (default 10 s)
     qint64 maxDownloadBytesPerSecond = 0; // checkpoint downloads; 0: unlimited
     SchedulerPolicy scheduler;            // when to work (settings); the user's pause is not part of it
+    QStringList gpuUuids;                 // the GPUs compute may use (NVML UUIDs, settings); empty: all
     bool operator==(const EngineOptions &) const = default;
 };
 

@@ -56,6 +56,7 @@ void Engine::startDiloco(const TaskInfo &task)
     o.config = *task.diloco;
     o.checkpointDir = QDir(m_options.dataDir).filePath(QStringLiteral("diloco/") + task.id);
     o.dataSeed = dataSeedFor(m_snapshot.nodeId);
+    o.device = m_compute.device.toStdString();
     o.communicator.secretKey = m_identity->secretKey();
     o.communicator.masterPort = task.diloco->masterPort;
     // The hub's collectives master is on the hub's host. A local hub keeps the ring on loopback (no listener on

@@ -196,6 +196,7 @@ void Engine::startWork(const WorkInHand &work)
     job.workId = workId;
     job.version = m_snapshot.checkpointVersion;
     job.modelPath = m_checkpointModelPath;
+    job.device = m_compute.device;
     job.problems = rl::problemsForWork(cfg.environmentIds(), work.seed, cfg.promptsPerBatch);
     job.samplesPerPrompt = cfg.samplesPerPrompt;
     job.maxNewTokens = cfg.maxNewTokens;

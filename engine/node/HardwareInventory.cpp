@@ -13,16 +13,36 @@ ComputeInfo probeCompute()
     const ml::TorchRuntimeInfo info = ml::torchRuntimeInfo();
     ComputeInfo out;
     out.description = QString::fromStdString(ml::describe(info));
+    const ml::ComputeDevice chosen = ml::chooseComputeDevice(info);
+    out.device = QString::fromStdString(chosen.device);
+    out.dtype = QString::fromStdString(chosen.dtype);
     out.json = QJsonObject{
         {QStringLiteral("backend"), info.cudaAvailable ? QStringLiteral("cuda") : QStringLiteral("cpu")},
         {QStringLiteral("torch_version"), QString::fromStdString(info.version)},
         {QStringLiteral("threads"), info.intraOpThreads},
         {QStringLiteral("cuda_devices"), info.cudaDeviceCount},
         {QStringLiteral("self_test"), info.selfTestPassed},
+        {QStringLiteral("device"), out.device},
+        {QStringLiteral("dtype"), out.dtype},
     };
     if (!info.error.empty())
         out.json.insert(QStringLiteral("error"), QString::fromStdString(info.error));
     return out;
+}
+
+QString applyGpuChoice(const QStringList &gpuUuids)
+{
+    if (gpuUuids.isEmpty())
+        return {};
+    const QByteArray wanted = gpuUuids.join(QLatin1Char(',')).toLatin1();
+    const QByteArray existing = qgetenv("CUDA_VISIBLE_DEVICES");
+    if (!existing.isEmpty() && existing != wanted)
+        return QStringLiteral("CUDA_VISIBLE_DEVICES=%1 from the environment wins over the GPUs chosen in the settings")
+            .arg(QString::fromLatin1(existing));
+    qputenv("CUDA_DEVICE_ORDER", "PCI_BUS_ID");
+    qputenv("CUDA_VISIBLE_DEVICES", wanted);
+    return QStringLiteral("Compute may use the GPU%1 chosen in the settings: %2")
+        .arg(gpuUuids.size() == 1 ? QString() : QStringLiteral("s"), gpuUuids.join(QStringLiteral(", ")));
 }
 
 QJsonObject hardwareInventory(const ComputeInfo &compute, qint64 memTotalBytes, const QList<GpuSample> &gpus)

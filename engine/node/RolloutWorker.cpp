@@ -90,9 +90,9 @@ void RolloutWorker::run(const RolloutJob &job)
     result.job = job;
     QElapsedTimer clock;
     clock.start();
-    if (!m_policy || m_loadedPath != job.modelPath) {
+    if (!m_policy || m_loadedPath != job.modelPath || QString::fromStdString(m_policy->device()) != job.device) {
         m_policy.reset();
-        auto loaded = rl::Policy::load(job.modelPath.toStdString());
+        auto loaded = rl::Policy::load(job.modelPath.toStdString(), job.device.toStdString());
         if (!loaded) {
             result.error = QStringLiteral("cannot load the policy %1: %2").arg(job.modelPath, QString::fromStdString(loaded.error));
             Q_EMIT finished(result);

@@ -38,6 +38,7 @@ struct RolloutJob {
     double topP = 1.0;
     quint64 samplingSeed = 0;
     bool toploc = true; // build a TOPLOC proof for every sample
+    QString device = QStringLiteral("cpu"); // where the policy runs (ComputeInfo::device)
 };
 
 struct RolloutSampleResult {
