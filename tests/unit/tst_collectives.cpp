@@ -13,6 +13,7 @@
 
 #include <QThread>
 #include <QTcpSocket>
+#include <QDeadlineTimer>
 #include <QTest>
 
 #include <atomic>
@@ -441,7 +442,10 @@ private Q_SLOTS:
             options.beginTimeoutMs = 5000;
             Communicator comm(options);
             Result r = comm.connect();
-            for (int i = 0; r && comm.worldSize() < 2 && i < 50; ++i)
+            // Vote until the other peer has joined. A deadline, not a number of rounds: a vote with nobody waiting
+            // returns at once, and under load the other thread may take a while to connect and prove its key.
+            const QDeadlineTimer deadline(30'000);
+            while (r && comm.worldSize() < 2 && !deadline.hasExpired())
                 r = comm.updateTopology();
             if (!r || comm.worldSize() != 2) {
                 codes->push_back(Code::NotConnected);
