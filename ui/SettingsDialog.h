@@ -99,6 +99,7 @@ private:
     QWidget *buildAccountPage();
     QSpinBox *spinBox(const char *name, int min, int max, const QString &suffix, const QString &none, const QString &accessible);
     void fillGpuList(const QList<GpuSample> &gpus, const QStringList &chosen);
+    static QString gpuChoiceNote();
     QStringList chosenGpus() const;
     void updateProxyField();
     void updatePayoutHint();

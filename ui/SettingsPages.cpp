@@ -141,9 +141,9 @@ QWidget *SettingsDialog::buildComputePage()
     m_gpuList->setMaximumHeight(110);
     m_gpuNote = note(QString(), content);
     m_gpuNote->setObjectName(QStringLiteral("gpuNote"));
-    // Today the limits below watch the chosen GPUs and the energy figures count them; the engine's own LibTorch
-    // compute picks its device itself, so the note says what the choice does rather than promising more.
-    m_gpuNote->setText(tr("The temperature and power limits and the energy shown under Earnings count the GPUs chosen here."));
+    // What the choice does, and when: CUDA learns the visible GPUs once per process (CUDA_VISIBLE_DEVICES, set before
+    // it starts), while the limits and the energy figures follow at once.
+    m_gpuNote->setText(gpuChoiceNote());
 
     m_idleOnly = new QCheckBox(tr("Only when idle for"), content);
     m_idleOnly->setToolTip(tr("Work only after this long without keyboard or mouse input, and stop as soon as you are back."));
@@ -186,6 +186,12 @@ QWidget *SettingsDialog::buildComputePage()
     return page(content, "computePage");
 }
 
+QString SettingsDialog::gpuChoiceNote()
+{
+    return tr("Cohort computes on the chosen GPUs from its next start; the temperature and power limits and the energy "
+              "shown under Earnings count them at once.");
+}
+
 void SettingsDialog::fillGpuList(const QList<GpuSample> &gpus, const QStringList &chosen)
 {
     const bool wasLoading = m_loading;
@@ -221,7 +227,7 @@ void SettingsDialog::fillGpuList(const QList<GpuSample> &gpus, const QStringList
         m_gpuNote->setText(tr("No GPUs detected (no NVIDIA driver answered). Cohort computes on the CPU; once GPUs are "
                               "detected they are listed here."));
     else
-        m_gpuNote->setText(tr("The temperature and power limits and the energy shown under Earnings count the GPUs chosen here."));
+        m_gpuNote->setText(gpuChoiceNote());
     m_loading = wasLoading;
 }
 
