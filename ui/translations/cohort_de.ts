@@ -1067,10 +1067,6 @@ At most one message of each kind every 15 minutes.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>The temperature and power limits and the energy shown under Earnings count the GPUs chosen here.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Work only when idle</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1358,6 +1354,10 @@ Export it now?</source>
     </message>
     <message>
         <source>Move… takes the node key, models and history along. Typing or browsing to another folder instead starts over there, with a new node key.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cohort computes on the chosen GPUs from its next start; the temperature and power limits and the energy shown under Earnings count them at once.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
