@@ -159,6 +159,11 @@ void Engine::onDilocoFinished(const QString &error)
     }
     m_snapshot.diloco.active = false;
     m_snapshot.diloco.phase = QStringLiteral("stopped");
+    if (m_pauseClock.isValid()) {
+        m_snapshot.schedule.lastPauseLatencyMs = int(m_pauseClock.elapsed());
+        m_pauseClock.invalidate();
+        qCInfo(lcEngine) << "DiLoCo stopped" << m_snapshot.schedule.lastPauseLatencyMs << "ms after the pause";
+    }
     if (!error.isEmpty()) {
         m_dilocoRetryAfter = QDateTime::currentDateTimeUtc().addSecs(kRetryAfterFailureS);
         m_snapshot.diloco.note = error;
