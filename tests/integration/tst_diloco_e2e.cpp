@@ -126,10 +126,19 @@ private Q_SLOTS:
 
     void threeNodesTrainAndAgree()
     {
-        std::unique_ptr<ChildProcess> a = node(1, 10), b = node(2, 10), c = node(3, 10);
+        // The nodes train until each has taken 8 outer steps in a ring of three (under load they start seconds
+        // apart: a fixed number of steps per node could end before the last one joined), then are stopped.
+        std::unique_ptr<ChildProcess> a = node(1, 1000), b = node(2, 1000), c = node(3, 1000);
         QVERIFY(a && b && c);
+        auto inRingOfThree = [](ChildProcess &n) {
+            int count = 0;
+            for (const QJsonObject &o : events(n.output(), QStringLiteral("outer")))
+                count += o.value(QStringLiteral("world")).toInt() == 3;
+            return count;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(inRingOfThree(*a) >= 8 && inRingOfThree(*b) >= 8 && inRingOfThree(*c) >= 8, 120'000);
         for (ChildProcess *n : {a.get(), b.get(), c.get()})
-            QVERIFY2(finished(*n, 120'000), qPrintable(n->output().right(2000) + n->errors().right(2000)));
+            stop(*n);
         const int together = checkAgreement({a.get(), b.get(), c.get()});
         QVERIFY2(together >= 6, qPrintable(QStringLiteral("outer steps all three nodes took together: %1").arg(together)));
         // Loss falls: from the first outer step any node took (uniform bytes would be 5.56 nats) to the last.
@@ -137,7 +146,7 @@ private Q_SLOTS:
         int firstStep = 1 << 30, lastStep = -1;
         for (ChildProcess *n : {a.get(), b.get(), c.get()}) {
             const QList<QJsonObject> outer = events(n->output(), QStringLiteral("outer"));
-            QCOMPARE(outer.size(), 10);
+            QVERIFY(outer.size() >= 8);
             for (const QJsonObject &o : outer) {
                 const int step = o.value(QStringLiteral("outer")).toInt();
                 if (step < firstStep)
