@@ -216,6 +216,7 @@ void DashboardPage::showSnapshot(const EngineSnapshot &s)
     });
     m_nodeForm->setRowVisible(m_diloco, diloco);
     m_nodeForm->setRowVisible(m_rollouts, !diloco || s.rollouts.batchesAccepted > 0);
+    m_nodeForm->setRowVisible(m_model, !diloco); // DiLoCo's model comes from the peers, not from a checkpoint download
     m_diloco->setText(dilocoText(s));
     m_lastError->setText(s.lastError.isEmpty() ? tr("none") : s.lastError);
 

@@ -108,6 +108,22 @@ int main(int argc, char *argv[])
         window.showSnapshot(samples::withGpus(working, second));
     ok &= save(window, out + QStringLiteral("/cohort-dashboard-working.png"));
     ok &= save(*window.dashboardPage()->findChild<QWidget *>(QStringLiteral("gpuSection")), out + QStringLiteral("/cohort-dashboard-gpus.png"));
+    // Training a DiLoCo task with two other nodes: the Training row in place of the rollouts.
+    EngineSnapshot diloco = samples::snapshot(NodeState::Working,
+                                              QStringLiteral("DiLoCo \"Sorting model (DiLoCo)\": outer step 128, inner 7/20, 3 peers, loss 0.41"));
+    diloco.joinedTaskId = QStringLiteral("sort-diloco");
+    diloco.diloco.active = true;
+    diloco.diloco.phase = QStringLiteral("training");
+    diloco.diloco.outerStep = 127;
+    diloco.diloco.innerStep = 7;
+    diloco.diloco.innerSteps = 20;
+    diloco.diloco.peers = 3;
+    diloco.diloco.loss = 0.41;
+    diloco.diloco.outerLoss = 0.43;
+    diloco.diloco.outerStepsThisRun = 96;
+    diloco.diloco.lastReduceBytes = 281'000;
+    window.showSnapshot(diloco);
+    ok &= save(window, out + QStringLiteral("/cohort-dashboard-diloco.png"));
 
     QTemporaryDir dir;
     qputenv("COHORT_AUTOSTART_DIR", dir.filePath(QStringLiteral("autostart")).toLocal8Bit());

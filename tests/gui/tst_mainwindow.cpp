@@ -144,9 +144,11 @@ private Q_SLOTS:
         QCOMPARE(row->text(), DashboardPage::dilocoText(s));
         QVERIFY(!row->isHidden());
         QVERIFY(page.findChild<QLabel *>(QStringLiteral("rollouts"))->isHidden());
+        QVERIFY(page.findChild<QLabel *>(QStringLiteral("model"))->isHidden());
         s.tasks[0].kind = QStringLiteral("rl");
         page.showSnapshot(s);
         QVERIFY(row->isHidden());
+        QVERIFY(!page.findChild<QLabel *>(QStringLiteral("model"))->isHidden());
     }
 
     void dashboardShowsRolloutWork()
