@@ -17,12 +17,7 @@ QJsonObject DilocoTaskConfig::toJson() const
         {QStringLiteral("quantization"), quantization},
         {QStringLiteral("seed"), QString::number(seed)},
         {QStringLiteral("master_port"), int(masterPort)},
-        {QStringLiteral("model"),
-         QJsonObject{{QStringLiteral("d_model"), model.dModel},
-                     {QStringLiteral("n_layers"), model.nLayers},
-                     {QStringLiteral("n_heads"), model.nHeads},
-                     {QStringLiteral("d_ff"), model.dFF},
-                     {QStringLiteral("max_seq_len"), model.maxSeqLen}}},
+        {QStringLiteral("model"), model.toJson()},
     };
 }
 
@@ -40,16 +35,12 @@ Expected<DilocoTaskConfig> DilocoTaskConfig::fromJson(const QJsonObject &json)
     c.quantization = r.optionalString(QStringLiteral("quantization"), c.quantization, 16);
     const QString seed = r.optionalString(QStringLiteral("seed"), QString::number(c.seed), 20);
     c.masterPort = quint16(r.optionalInteger(QStringLiteral("master_port"), 0, 0, 65535));
-    JsonReader m(r.optionalObject(QStringLiteral("model")), QStringLiteral("diloco model"));
-    c.model.dModel = int(m.optionalInteger(QStringLiteral("d_model"), c.model.dModel, 8, 8192));
-    c.model.nLayers = int(m.optionalInteger(QStringLiteral("n_layers"), c.model.nLayers, 1, 128));
-    c.model.nHeads = int(m.optionalInteger(QStringLiteral("n_heads"), c.model.nHeads, 1, 128));
-    c.model.dFF = int(m.optionalInteger(QStringLiteral("d_ff"), c.model.dFF, 8, 65536));
-    c.model.maxSeqLen = int(m.optionalInteger(QStringLiteral("max_seq_len"), c.model.maxSeqLen, 8, 32768));
+    const auto model = RlModelShape::fromJson(r.optionalObject(QStringLiteral("model")), QStringLiteral("diloco model"), c.model);
     if (!r.ok())
         return fail(r.error());
-    if (!m.ok())
-        return fail(m.error());
+    if (!model)
+        return fail(model.error());
+    c.model = *model;
     bool seedOk = false;
     c.seed = seed.toULongLong(&seedOk);
     if (!seedOk)
@@ -57,9 +48,6 @@ Expected<DilocoTaskConfig> DilocoTaskConfig::fromJson(const QJsonObject &json)
     if (c.quantization != QLatin1String("none") && c.quantization != QLatin1String("uint8")
         && c.quantization != QLatin1String("uint16"))
         return fail(QStringLiteral("diloco: field 'quantization': expected none, uint8 or uint16"));
-    if (c.model.dModel % c.model.nHeads != 0)
-        return fail(QStringLiteral("diloco model: d_model %1 is not a multiple of n_heads %2")
-                        .arg(c.model.dModel).arg(c.model.nHeads));
     if (c.sequenceLength > c.model.maxSeqLen)
         return fail(QStringLiteral("diloco: sequence_length %1 exceeds the model's max_seq_len %2")
                         .arg(c.sequenceLength).arg(c.model.maxSeqLen));

@@ -39,13 +39,33 @@ QJsonObject RlTaskConfig::toJson() const
                      {QStringLiteral("max_mantissa_median"), toplocPolicy.maxMantissaMedian},
                      {QStringLiteral("verify_fraction"), toplocPolicy.verifyFraction},
                      {QStringLiteral("flag_after_failures"), toplocPolicy.flagAfterFailures}}},
-        {QStringLiteral("model"),
-         QJsonObject{{QStringLiteral("d_model"), model.dModel},
-                     {QStringLiteral("n_layers"), model.nLayers},
-                     {QStringLiteral("n_heads"), model.nHeads},
-                     {QStringLiteral("d_ff"), model.dFF},
-                     {QStringLiteral("max_seq_len"), model.maxSeqLen}}},
+        {QStringLiteral("model"), model.toJson()},
     };
+}
+
+QJsonObject RlModelShape::toJson() const
+{
+    return QJsonObject{{QStringLiteral("d_model"), dModel},
+                       {QStringLiteral("n_layers"), nLayers},
+                       {QStringLiteral("n_heads"), nHeads},
+                       {QStringLiteral("d_ff"), dFF},
+                       {QStringLiteral("max_seq_len"), maxSeqLen}};
+}
+
+Expected<RlModelShape> RlModelShape::fromJson(const QJsonObject &json, const QString &context, RlModelShape defaults)
+{
+    JsonReader m(json, context);
+    RlModelShape shape = defaults;
+    shape.dModel = int(m.optionalInteger(QStringLiteral("d_model"), defaults.dModel, 8, 8192));
+    shape.nLayers = int(m.optionalInteger(QStringLiteral("n_layers"), defaults.nLayers, 1, 128));
+    shape.nHeads = int(m.optionalInteger(QStringLiteral("n_heads"), defaults.nHeads, 1, 128));
+    shape.dFF = int(m.optionalInteger(QStringLiteral("d_ff"), defaults.dFF, 8, 65536));
+    shape.maxSeqLen = int(m.optionalInteger(QStringLiteral("max_seq_len"), defaults.maxSeqLen, 8, 32768));
+    if (!m.ok())
+        return fail(m.error());
+    if (shape.dModel % shape.nHeads != 0)
+        return fail(QStringLiteral("%1: d_model %2 is not a multiple of n_heads %3").arg(context).arg(shape.dModel).arg(shape.nHeads));
+    return shape;
 }
 
 Expected<RlTaskConfig> RlTaskConfig::fromJson(const QJsonObject &json)
@@ -74,16 +94,12 @@ Expected<RlTaskConfig> RlTaskConfig::fromJson(const QJsonObject &json)
     tp.maxMantissaMedian = t.optionalNumber(QStringLiteral("max_mantissa_median"), tp.maxMantissaMedian, 0, 128);
     tp.verifyFraction = t.optionalNumber(QStringLiteral("verify_fraction"), tp.verifyFraction, 0.01, 1);
     tp.flagAfterFailures = int(t.optionalInteger(QStringLiteral("flag_after_failures"), tp.flagAfterFailures, 1, 1000000));
-    JsonReader m(r.optionalObject(QStringLiteral("model")), QStringLiteral("rl model"));
-    c.model.dModel = int(m.optionalInteger(QStringLiteral("d_model"), c.model.dModel, 8, 8192));
-    c.model.nLayers = int(m.optionalInteger(QStringLiteral("n_layers"), c.model.nLayers, 1, 128));
-    c.model.nHeads = int(m.optionalInteger(QStringLiteral("n_heads"), c.model.nHeads, 1, 128));
-    c.model.dFF = int(m.optionalInteger(QStringLiteral("d_ff"), c.model.dFF, 8, 65536));
-    c.model.maxSeqLen = int(m.optionalInteger(QStringLiteral("max_seq_len"), c.model.maxSeqLen, 8, 32768));
+    const auto model = RlModelShape::fromJson(r.optionalObject(QStringLiteral("model")), QStringLiteral("rl model"), c.model);
     if (!r.ok())
         return fail(r.error());
-    if (!m.ok())
-        return fail(m.error());
+    if (!model)
+        return fail(model.error());
+    c.model = *model;
     if (!t.ok())
         return fail(t.error());
     static const QRegularExpression idRe(QStringLiteral("^[a-z0-9][a-z0-9-]{0,31}$"));
@@ -94,8 +110,6 @@ Expected<RlTaskConfig> RlTaskConfig::fromJson(const QJsonObject &json)
     }
     if (c.environments.isEmpty())
         return fail(QStringLiteral("rl: field 'environments': at least one environment is needed"));
-    if (c.model.dModel % c.model.nHeads != 0)
-        return fail(QStringLiteral("rl model: d_model %1 is not a multiple of n_heads %2").arg(c.model.dModel).arg(c.model.nHeads));
     if (c.maxNewTokens + 32 > c.model.maxSeqLen)
         return fail(QStringLiteral("rl: max_new_tokens %1 leaves no room for a prompt in max_seq_len %2")
                         .arg(c.maxNewTokens).arg(c.model.maxSeqLen));

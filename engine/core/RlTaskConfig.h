@@ -17,6 +17,10 @@ struct RlModelShape {
     int dFF = 512;
     int maxSeqLen = 64;
     bool operator==(const RlModelShape &) const = default;
+
+    QJsonObject toJson() const; // {"d_model", "n_layers", "n_heads", "d_ff", "max_seq_len"}
+    // Missing fields keep `defaults`; the same limits for every task kind; `context` names it in errors ("rl model").
+    static Expected<RlModelShape> fromJson(const QJsonObject &json, const QString &context, RlModelShape defaults);
 };
 
 // TOPLOC acceptance per chunk (prime-stack.md §3.2). The paper's 90/128, 10, 8 absorb bf16 GPU kernel noise; the

@@ -6,6 +6,7 @@
 //   * pausing one node (control API) takes it out of the ring — the others go on with two — and resuming brings it
 //     back from its checkpoint bundle, in step with the others again;
 //   * a key that is not a registered node of the task is refused by the master.
+#include "LedgerRows.h"
 #include "TestSupport.h"
 
 #include <QDir>
@@ -17,9 +18,6 @@
 #include <QNetworkReply>
 #include <QRegularExpression>
 #include <QSignalSpy>
-#include <QSqlDatabase>
-#include <QSqlQuery>
-#include <QSqlRecord>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -100,27 +98,7 @@ class TestDilocoHub : public QObject {
         return {};
     }
 
-    QStringList ledgerRows(const QString &sql)
-    {
-        QStringList rows;
-        {
-            QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("ledger-reader"));
-            db.setDatabaseName(m_dir.filePath(QStringLiteral("hub/hub.sqlite")));
-            db.setConnectOptions(QStringLiteral("QSQLITE_OPEN_READONLY;QSQLITE_BUSY_TIMEOUT=5000"));
-            if (db.open()) {
-                QSqlQuery q(db);
-                if (q.exec(sql))
-                    while (q.next()) {
-                        QStringList columns;
-                        for (int c = 0; c < q.record().count(); ++c)
-                            columns.append(q.value(c).toString());
-                        rows.append(columns.join(QLatin1Char('|')));
-                    }
-            }
-        }
-        QSqlDatabase::removeDatabase(QStringLiteral("ledger-reader"));
-        return rows;
-    }
+    QStringList ledgerRows(const QString &sql) { return cohort::test::ledgerRows(m_dir.filePath(QStringLiteral("hub")), sql); }
 
     bool control(const QString &name, const QString &command)
     {

@@ -3,6 +3,7 @@
 // killed with -9 after submitting but before the hub's answer arrives is credited exactly once after a restart, and
 // a kill matrix (kill -9 at exact points of the rollout loop, reached through cohortd's COHORT_TESTING_HALT_AT)
 // loses nothing and credits every batch once.
+#include "LedgerRows.h"
 #include "TestSupport.h"
 #include "node/ControlApi.h"
 #include "node/EngineBundle.h"
@@ -127,27 +128,7 @@ class TestRlE2e : public QObject {
     // Rows of a query on the hub's ledger, columns joined by '|' (read-only; the hub keeps writing in WAL mode).
     static QStringList ledgerRows(const QString &hubDir, const QString &sql, const QVariantMap &bindings = {})
     {
-        QStringList rows;
-        {
-            QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("ledger-reader"));
-            db.setDatabaseName(QDir(hubDir).filePath(QStringLiteral("hub.sqlite")));
-            db.setConnectOptions(QStringLiteral("QSQLITE_OPEN_READONLY;QSQLITE_BUSY_TIMEOUT=5000"));
-            if (db.open()) {
-                QSqlQuery q(db);
-                q.prepare(sql);
-                for (auto it = bindings.cbegin(); it != bindings.cend(); ++it)
-                    q.bindValue(it.key(), it.value());
-                if (q.exec())
-                    while (q.next()) {
-                        QStringList columns;
-                        for (int c = 0; c < q.record().count(); ++c)
-                            columns.append(q.value(c).toString());
-                        rows.append(columns.join(QLatin1Char('|')));
-                    }
-            }
-        }
-        QSqlDatabase::removeDatabase(QStringLiteral("ledger-reader"));
-        return rows;
+        return cohort::test::ledgerRows(hubDir, sql, bindings);
     }
 
     static QStringList ledgerStatuses(const QString &hubDir, const QString &submissionId)
