@@ -10,9 +10,6 @@
 #if defined(__unix__) || defined(__APPLE__)
 #include <dlfcn.h>
 #endif
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#include <immintrin.h>
-#endif
 #if defined(_OPENMP)
 #include <omp.h>
 #endif
@@ -107,111 +104,14 @@ COHORT_HOT void attendHead(const float *q, const float *keysT, const float *valu
         axpy(scores[s] * inv, values + size_t(s) * size_t(hd), out, hd);
 }
 
-void geluScalar(float *x, int n)
+COHORT_HOT void geluInPlace(float *x, int n)
 {
     constexpr float kInvSqrt2 = 0.70710678118654752f;
     for (int i = 0; i < n; ++i)
         x[i] = 0.5f * x[i] * (1.0f + std::erf(x[i] * kInvSqrt2));   // exact GELU, as at::gelu's default
 }
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define COHORT_GELU_AVX2 1
-// Exact GELU, 0.5 x (1 + erf(x / sqrt 2)), four lanes at a time in double precision (GCC does not vectorise
-// std::erf, which cost more than the rest of the GELU pass). z = |x| / sqrt 2: for z < 0.9 erf(z) = z P(z^2)
-// (degree 7, relative error 8e-12); beyond, erfc(z) = exp(-z^2) Q(1 / (1 + z/2)) (degree 12 fit of erfcx on
-// [0.9, 9.5], 5e-12), and 1 + erf(x / sqrt 2) = erfc(z) for negative x (no cancellation), 2 - erfc(z) for positive.
-// The float result is the correctly rounded exact GELU up to ~1e-11 relative: within one float ulp of it.
-namespace gelu_avx2 {
-
-__attribute__((target("avx2,fma"))) inline __m256d horner(__m256d t, const double *c, int n)
-{
-    __m256d r = _mm256_set1_pd(c[n - 1]);
-    for (int i = n - 2; i >= 0; --i)
-        r = _mm256_fmadd_pd(r, t, _mm256_set1_pd(c[i]));
-    return r;
-}
-
-// exp(a) for a in [-100, 0]: a = k ln2 + r, |r| <= ln2/2, Taylor degree 11 (error < 1e-14).
-__attribute__((target("avx2,fma"))) inline __m256d expd(__m256d a)
-{
-    static const double kTaylor[12] = {1.0, 1.0, 1.0 / 2, 1.0 / 6, 1.0 / 24, 1.0 / 120, 1.0 / 720, 1.0 / 5040,
-                                       1.0 / 40320, 1.0 / 362880, 1.0 / 3628800, 1.0 / 39916800};
-    const __m256d k = _mm256_round_pd(_mm256_mul_pd(a, _mm256_set1_pd(1.4426950408889634)),
-                                      _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-    __m256d r = _mm256_fnmadd_pd(k, _mm256_set1_pd(6.93147180369123816490e-01), a);   // ln2 hi (exact k * hi)
-    r = _mm256_fnmadd_pd(k, _mm256_set1_pd(1.90821492927058770002e-10), r);             // ln2 lo
-    const __m256d p = horner(r, kTaylor, 12);
-    const __m128i ki = _mm256_cvtpd_epi32(k);
-    const __m256i bits = _mm256_slli_epi64(_mm256_add_epi64(_mm256_cvtepi32_epi64(ki), _mm256_set1_epi64x(1023)), 52);
-    return _mm256_mul_pd(p, _mm256_castsi256_pd(bits));
-}
-
-__attribute__((target("avx2,fma"))) inline __m256d gelu4(__m256d x)
-{
-    static const double kSmall[8] = {1.1283791670928658, -0.37612638825999317, 0.11283789371634866,
-                                     -0.026865925891183147, 0.005222725078314765, -0.000851372794485471,
-                                     0.00011522862640376851, -1.054046060056468e-05};
-    static const double kTail[13] = {-3.224665187373521e-07, 0.2821069108703125, 0.28188968451890184,
-                                     0.2488990171610592, 0.16252675561818508, 0.14776061512458602,
-                                     -0.21577160390308422, 0.43869969881018, -0.8556159085047406,
-                                     0.8286800288248839, -0.3978284605670993, 0.07956741643431088,
-                                     -0.000898778151282397};
-    const __m256d one = _mm256_set1_pd(1.0), two = _mm256_set1_pd(2.0);
-    const __m256d ax = _mm256_andnot_pd(_mm256_set1_pd(-0.0), x);
-    const __m256d z = _mm256_mul_pd(ax, _mm256_set1_pd(0.70710678118654752440));
-    const __m256d erfz = _mm256_mul_pd(z, horner(_mm256_mul_pd(z, z), kSmall, 8));   // erf(z), z < 0.9
-    const __m256d zc = _mm256_min_pd(z, _mm256_set1_pd(9.5));
-    const __m256d t = _mm256_div_pd(one, _mm256_fmadd_pd(zc, _mm256_set1_pd(0.5), one));
-    const __m256d erfc = _mm256_mul_pd(expd(_mm256_mul_pd(_mm256_sub_pd(_mm256_setzero_pd(), zc), zc)),
-                                       horner(t, kTail, 13));                                 // erfc(z), z >= 0.9
-    const __m256d small = _mm256_cmp_pd(z, _mm256_set1_pd(0.9), _CMP_LT_OQ);
-    const __m256d pos = _mm256_blendv_pd(_mm256_sub_pd(two, erfc), _mm256_add_pd(one, erfz), small);
-    const __m256d neg = _mm256_blendv_pd(erfc, _mm256_sub_pd(one, erfz), small);
-    const __m256d phi2 = _mm256_blendv_pd(pos, neg, x);   // the sign bit of x picks the negative side
-    return _mm256_mul_pd(_mm256_mul_pd(_mm256_set1_pd(0.5), x), phi2);
-}
-
-__attribute__((target("avx2,fma"))) void geluInPlace(float *x, int n)
-{
-    int i = 0;
-    for (; i + 8 <= n; i += 8) {
-        const __m256 v = _mm256_loadu_ps(x + i);
-        const __m128 lo = _mm256_cvtpd_ps(gelu4(_mm256_cvtps_pd(_mm256_castps256_ps128(v))));
-        const __m128 hi = _mm256_cvtpd_ps(gelu4(_mm256_cvtps_pd(_mm256_extractf128_ps(v, 1))));
-        _mm256_storeu_ps(x + i, _mm256_insertf128_ps(_mm256_castps128_ps256(lo), hi, 1));
-    }
-    if (i < n) {
-        float buf[8] = {};
-        std::memcpy(buf, x + i, size_t(n - i) * sizeof(float));
-        geluInPlace(buf, 8);
-        std::memcpy(x + i, buf, size_t(n - i) * sizeof(float));
-    }
-}
-
-} // namespace gelu_avx2
-#endif
-
-using GeluFn = void (*)(float *, int);
-GeluFn pickGelu()
-{
-#if defined(COHORT_GELU_AVX2)
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
-        return &gelu_avx2::geluInPlace;
-#endif
-    return &geluScalar;
-}
-
-void geluInPlace(float *x, int n)
-{
-    static const GeluFn fn = pickGelu();
-    fn(x, n);
-}
-
 } // namespace
-
-void FastDecoder::gelu(float *x, int n) { geluInPlace(x, n); }
-void FastDecoder::geluReference(float *x, int n) { geluScalar(x, n); }
 
 bool FastDecoder::hasCblas() { return cblas().sgemm != nullptr; }
 void FastDecoder::setGemmBackend(GemmBackend backend) { g_backend = backend; }

@@ -48,10 +48,6 @@ public:
 
     // True when a CBLAS sgemm/sgemv was found in the process (OpenBLAS behind Debian's LibTorch).
     static bool hasCblas();
-    // The exact GELU of a step, in place: AVX2+FMA when the CPU has them, else per element with std::erf
-    // (geluReference, always the latter). For tests.
-    static void gelu(float *x, int n);
-    static void geluReference(float *x, int n);
     // The GEMMs of a step: the packed kernel (default), CBLAS (when found) or at::mm_out on wrapped buffers.
     // Process-wide; for tests and benchmarks.
     static void setGemmBackend(GemmBackend backend);

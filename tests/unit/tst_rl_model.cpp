@@ -11,11 +11,9 @@
 #include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
-#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <thread>
-#include <vector>
 
 using namespace cohort::rl;
 namespace sf = cohort::safetensors;
@@ -484,48 +482,6 @@ private Q_SLOTS:
 
         batch[0].oldLogProbs.pop_back();
         QVERIFY(!trainer.grpoStep(batch).ok());
-    }
-
-    // The fused decoder's GELU (vectorised erf where the CPU has AVX2+FMA) against the exact GELU in double
-    // (erfc for negative x: no cancellation) on every 1e-4 in [-10, 10]: within a couple of float ulps.
-    void geluAccuracy()
-    {
-        const int n = 200001;
-        std::vector<float> x(static_cast<size_t>(n)), fast, ref;
-        for (int i = 0; i < n; ++i)
-            x[size_t(i)] = float(-10.0 + 1e-4 * i);
-        fast = x;
-        ref = x;
-        QElapsedTimer timer;
-        timer.start();
-        FastDecoder::gelu(fast.data(), n);
-        const qint64 fastNs = timer.nsecsElapsed();
-        timer.restart();
-        FastDecoder::geluReference(ref.data(), n);
-        const qint64 refNs = timer.nsecsElapsed();
-        qInfo("GELU of %d floats: fused %.2f ms, std::erf per element %.2f ms", n, fastNs / 1e6, refNs / 1e6);
-        double fastRel = 0, refRel = 0, fastAbs = 0, refAbs = 0, diffAbs = 0;
-        for (int i = 0; i < n; ++i) {
-            const double v = x[size_t(i)], z = v * 0.70710678118654752440;
-            const double exact = v < 0 ? 0.5 * v * std::erfc(-z) : 0.5 * v * (1.0 + std::erf(z));
-            const double denom = std::max(std::fabs(exact), 1e-30);
-            fastAbs = std::max(fastAbs, std::fabs(fast[size_t(i)] - exact));
-            refAbs = std::max(refAbs, std::fabs(ref[size_t(i)] - exact));
-            diffAbs = std::max(diffAbs, double(std::fabs(fast[size_t(i)] - ref[size_t(i)])));
-            if (exact != 0) {
-                fastRel = std::max(fastRel, std::fabs(fast[size_t(i)] - exact) / denom);
-                refRel = std::max(refRel, std::fabs(ref[size_t(i)] - exact) / denom);
-            }
-        }
-        qInfo("GELU on [-10, 10] step 1e-4 vs exact (double): fused max rel %.3g abs %.3g; std::erf float formula "
-              "max rel %.3g abs %.3g; fused vs std::erf max abs %.3g",
-              fastRel, fastAbs, refRel, refAbs, diffAbs);
-        QVERIFY2(fastRel <= 2e-7, qPrintable(QString::number(fastRel)));
-        QVERIFY2(diffAbs <= 1e-6, qPrintable(QString::number(diffAbs)));
-        float tail[5] = {-1.5f, 0.25f, 3.0f, -0.0f, 7.0f};   // n not a multiple of 8
-        FastDecoder::gelu(tail, 5);
-        QVERIFY(std::fabs(tail[2] - 0.5f * 3.0f * (1.0f + std::erf(3.0f * 0.70710678f))) < 1e-6f);
-        QVERIFY(std::fabs(tail[0] - 0.5f * -1.5f * (1.0f + std::erf(-1.5f * 0.70710678f))) < 1e-6f);
     }
 };
 
