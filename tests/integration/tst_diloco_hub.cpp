@@ -130,6 +130,10 @@ private Q_SLOTS:
         const QJsonObject tasks = get(QStringLiteral("/v1/tasks"));
         const QJsonObject task = tasks.value(QStringLiteral("tasks")).toArray().first().toObject();
         QVERIFY(task.value(QStringLiteral("diloco")).toObject().value(QStringLiteral("master_port")).toInt() > 0);
+        // A task the hub does not run as DiLoCo: a clear error, not an empty object.
+        const QJsonObject unknown = get(QStringLiteral("/v1/tasks/no-such-task/diloco"));
+        QCOMPARE(unknown.value(QStringLiteral("error")).toObject().value(QStringLiteral("code")).toString(),
+                 QStringLiteral("unknown_task"));
     }
 
     void threeNodesTrainPauseResumeAndAreCredited()
