@@ -20,7 +20,8 @@ QByteArray DownloadState::toJson() const
                                       {QStringLiteral("failures"), r.failures}});
     return QJsonDocument(QJsonObject{{QStringLiteral("manifest_sha256"), QString::fromLatin1(manifestSha256.toHex())},
                                      {QStringLiteral("shards"), shardArray},
-                                     {QStringLiteral("relays"), relayArray}})
+                                     {QStringLiteral("relays"), relayArray},
+                                     {QStringLiteral("boot"), QString::fromLatin1(bootId)}})
         .toJson(QJsonDocument::Compact);
 }
 
@@ -35,6 +36,7 @@ Expected<DownloadState> DownloadState::parse(const QByteArray &json, const QByte
     state.manifestSha256 = QByteArray::fromHex(r.string(QStringLiteral("manifest_sha256"), 64).toLatin1());
     const QJsonArray shards = r.optionalArray(QStringLiteral("shards"), 10'000'000);
     const QJsonArray relays = r.optionalArray(QStringLiteral("relays"), 1000);
+    state.bootId = r.optionalString(QStringLiteral("boot"), QString(), 128).toLatin1();
     if (!r.ok())
         return fail(r.error());
     if (state.manifestSha256 != manifestSha256)

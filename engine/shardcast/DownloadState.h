@@ -1,7 +1,8 @@
 #pragma once
 // What a download has on disk, persisted as <partial dir>/progress.json so that pause, quit, a crash
-// (kill -9) or a reboot resume where they stopped. Written atomically; the data file is synced first,
-// so a record never claims bytes the disk does not hold.
+// (kill -9) or a reboot resume where they stopped. Written atomically. The data file is not synced for it
+// (that would make the download as slow as the disk): the record carries the boot id instead, and a run in a
+// later boot re-hashes the shards it claims and starts partial shards over (see Downloader::prepare).
 #include "core/Expected.h"
 #include "shardcast/RelayScore.h"
 
@@ -18,6 +19,7 @@ struct DownloadState {
     QByteArray manifestSha256; // which manifest these shards belong to
     QList<ShardState> shards;
     QList<RelayStats> relays;  // scores survive restarts
+    QByteArray bootId;         // the boot that wrote it (platform/BootId)
 
     QByteArray toJson() const;
     // Refuses records that do not match the manifest (shard count, sizes), so a damaged record can only

@@ -1,11 +1,15 @@
 #include "shardcast/Downloader.h"
 
 #include "core/Logging.h"
+#include "platform/BootId.h"
 #include "platform/FileSync.h"
 #include "shardcast/ShardFetch.h"
 #include "store/safetensors/Safetensors.h"
 
 #include <QDir>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QRandomGenerator>
 #include <QSaveFile>
 #include <QStorageInfo>
@@ -27,6 +31,52 @@ Status writeAtomically(const QString &path, const QByteArray &bytes)
         return fail(f.errorString());
     return {};
 }
+
+// <version>/stable marks a verified version. A version is usable as soon as its whole-file hash matched, while
+// its bytes may still be only in the page cache: the marker says so ("durable": false) with the boot id, and
+// a background sync turns it durable a moment later. A marker without content predates this (it was written
+// after a sync) and counts as durable.
+QByteArray stableMarker(bool durable)
+{
+    return QJsonDocument(QJsonObject{{QStringLiteral("boot"), QString::fromLatin1(currentBootId())},
+                                     {QStringLiteral("durable"), durable}})
+        .toJson(QJsonDocument::Compact);
+}
+
+enum class Marker { Absent, Usable, MaybeLost };
+
+Marker readStableMarker(const QString &versionDir)
+{
+    QFile file(versionDir + QStringLiteral("/stable"));
+    if (!file.open(QIODevice::ReadOnly))
+        return Marker::Absent;
+    const QByteArray bytes = file.read(4096);
+    if (bytes.isEmpty())
+        return Marker::Usable;
+    const QJsonObject marker = QJsonDocument::fromJson(bytes).object();
+    if (marker.value(QStringLiteral("durable")).toBool())
+        return Marker::Usable;
+    const QByteArray boot = marker.value(QStringLiteral("boot")).toString().toLatin1();
+    // Same boot: whatever the page cache held is still there, even after a crash of the process.
+    return !boot.isEmpty() && boot == currentBootId() ? Marker::Usable : Marker::MaybeLost;
+}
+
+// Off the engine thread: forces the model to disk, then records that the version is durable.
+void makeDurableInBackground(const QString &modelPath, const QString &versionDir)
+{
+    QThreadPool::globalInstance()->start([modelPath, versionDir] {
+        QFile model(modelPath);
+        if (!model.exists())
+            return; // already replaced or removed (keep-newest-K, a test's temporary folder)
+        if (!model.open(QIODevice::ReadWrite) || !syncToDisk(model)) {
+            qCWarning(lcNet) << "could not flush" << modelPath << "to disk; it will be re-checked after a restart";
+            return;
+        }
+        model.close();
+        if (Status s = writeAtomically(versionDir + QStringLiteral("/stable"), stableMarker(true)); !s && QFileInfo::exists(versionDir))
+            qCWarning(lcNet) << "could not mark" << versionDir << "durable:" << s.error();
+    });
+}
 } // namespace
 
 QString stableVersionDir(const QString &checkpointsDir, const QString &taskId, int version)
@@ -36,7 +86,7 @@ QString stableVersionDir(const QString &checkpointsDir, const QString &taskId, i
 
 bool isStable(const QString &checkpointsDir, const QString &taskId, int version)
 {
-    return QFile::exists(stableVersionDir(checkpointsDir, taskId, version) + QStringLiteral("/stable"));
+    return readStableMarker(stableVersionDir(checkpointsDir, taskId, version)) == Marker::Usable;
 }
 
 Downloader::Downloader(DownloadRequest request, QObject *parent)
@@ -104,7 +154,24 @@ Status Downloader::prepare()
         return {};
     }
 
-    m_partialDir = stableVersionDir(m_request.checkpointsDir, m_manifest.task, m_manifest.version) + QStringLiteral(".partial");
+    const QString finalDir = stableVersionDir(m_request.checkpointsDir, m_manifest.task, m_manifest.version);
+    m_partialDir = finalDir + QStringLiteral(".partial");
+    // A version marked usable in an earlier boot before its bytes reached the disk: back to a download whose
+    // every shard is re-hashed from the file; only shards that lost bytes are fetched again.
+    const bool recheckAll = readStableMarker(finalDir) == Marker::MaybeLost;
+    if (recheckAll) {
+        qCWarning(lcNet) << "re-checking" << m_manifest.task << versionDirName(m_manifest.version)
+                         << ": the computer restarted before it was safely on disk";
+        QDir(m_partialDir).removeRecursively();
+        if (!QDir().rename(finalDir, m_partialDir))
+            return fail(QStringLiteral("cannot move %1 back to %2").arg(finalDir, m_partialDir));
+        QDir partial(m_partialDir);
+        partial.remove(QStringLiteral("stable"));
+        partial.remove(QStringLiteral("progress.json"));
+        const QString part = partial.filePath(m_manifest.fileName + QStringLiteral(".part"));
+        QFile::remove(part);
+        QFile::rename(partial.filePath(m_manifest.fileName), part);
+    }
     if (!QDir().mkpath(m_partialDir))
         return fail(QStringLiteral("cannot create %1").arg(m_partialDir));
 
@@ -123,8 +190,21 @@ Status Downloader::prepare()
     if (m_state.shards.isEmpty()) {
         if (!resumeNote.isEmpty())
             qCWarning(lcNet) << "starting" << m_manifest.task << versionDirName(m_manifest.version) << "afresh:" << resumeNote;
-        m_state = DownloadState{m_manifestHash, QList<ShardState>(sizes.size()), {}};
+        m_state = DownloadState{m_manifestHash, QList<ShardState>(sizes.size()), {}, {}};
     }
+    const QByteArray boot = currentBootId();
+    if (recheckAll) {
+        for (qsizetype i = 0; i < sizes.size(); ++i)
+            m_state.shards[i] = ShardState{sizes[i], false}; // launch() re-hashes a complete shard without fetching
+    } else if (m_state.bootId != boot || boot.isEmpty()) {
+        // Written in another boot: the data file was never synced for the record, so what it claims may be
+        // gone. Verified shards are re-hashed; partial shards, which cannot be checked, start over.
+        for (ShardState &s : m_state.shards) {
+            s.have = s.verified ? s.have : 0;
+            s.verified = false;
+        }
+    }
+    m_state.bootId = boot;
     // Relays from the hub, with the scores they earned before a restart.
     QList<RelayStats> relays;
     for (const QString &url : m_request.relays) {
@@ -286,7 +366,8 @@ void Downloader::launch(int shard, int excludeRelay)
     }
     ShardFetch::Spec spec;
     spec.url = QUrl(shardUrl(relay, shard));
-    spec.shardBase = m_map + m_manifest.shardOffset(shard);
+    spec.file = &m_data;
+    spec.fileOffset = m_manifest.shardOffset(shard);
     spec.shardSize = m_manifest.shards[shard].size;
     spec.have = m_state.shards[shard].have;
     spec.stallTimeoutMs = m_request.stallTimeoutMs;
@@ -323,6 +404,17 @@ void Downloader::launch(int shard, int excludeRelay)
 void Downloader::onShardHashed(int shard, int relay, qint64 received, double seconds, bool match)
 {
     ShardState &s = m_state.shards[shard];
+    if (!match && received == 0) {
+        // A re-check of bytes already on disk (after a reboot or a pause): no relay is to blame.
+        qCInfo(lcNet) << "shard" << shard + 1 << "of" << m_manifest.task << versionDirName(m_manifest.version)
+                      << "lost bytes on disk; fetching it again";
+        m_hashing[shard] = false;
+        s.have = 0;
+        m_dirty = true;
+        m_queue.prepend(shard);
+        schedule();
+        return;
+    }
     if (!match) {
         m_hashing[shard] = false;
         schedule(); // the slot is free
@@ -417,8 +509,8 @@ void Downloader::onFileHashed()
 
 void Downloader::finalize()
 {
-    if (!syncToDisk(m_data))
-        return failDownload(QStringLiteral("cannot flush %1 to disk").arg(m_data.fileName()));
+    // Usable now, durable a moment later (makeDurableInBackground): waiting for the disk here would make a
+    // download as slow as the disk, and a reboot in between is caught by the marker (readStableMarker).
     m_data.close();
     const QDir partial(m_partialDir);
     const QString model = partial.filePath(m_manifest.fileName);
@@ -428,7 +520,7 @@ void Downloader::finalize()
     QFile::remove(partial.filePath(QStringLiteral("progress.json")));
     {
         QFile marker(partial.filePath(QStringLiteral("stable")));
-        if (!marker.open(QIODevice::WriteOnly) || !syncToDisk(marker))
+        if (!marker.open(QIODevice::WriteOnly) || marker.write(stableMarker(false)) < 0 || !syncToDisk(marker))
             return failDownload(QStringLiteral("cannot mark %1 usable").arg(m_partialDir));
     }
     const QString finalDir = stableVersionDir(m_request.checkpointsDir, m_manifest.task, m_manifest.version);
@@ -436,6 +528,7 @@ void Downloader::finalize()
     if (!QDir().rename(m_partialDir, finalDir))
         return failDownload(QStringLiteral("cannot move %1 into place").arg(m_partialDir));
     m_partialDir.clear();
+    makeDurableInBackground(QDir(finalDir).filePath(m_manifest.fileName), finalDir);
 
     // Keep the newest K usable versions, and drop partial downloads of versions older than this one.
     QDir taskDir(QDir(m_request.checkpointsDir).filePath(m_manifest.task));
@@ -485,22 +578,21 @@ void Downloader::persist()
         m_persistAgain = true;
         return;
     }
-    // The record is taken now; the sync that follows covers every byte written before it, so the record
-    // never claims more than the disk holds. Both run on a worker: the engine thread never waits for the disk.
+    // The record is written atomically on a worker: the engine thread never waits for the disk. The mapped
+    // data is not synced for it: a crash of the process keeps the page cache, and a record from another boot
+    // is re-checked (prepare()). Syncing here would pace the download at the disk's speed.
     m_state.relays = m_score.relays();
     const QByteArray record = m_state.toJson();
     const QList<int> covered = std::exchange(m_unsavedVerified, {});
-    const int handle = m_data.handle();
     const QString path = QDir(m_partialDir).filePath(QStringLiteral("progress.json"));
     m_persistBusy = true;
     m_dirty = false;
     QPointer<Downloader> self(this);
     const quint64 generation = m_generation;
-    m_pool.start([self, record, handle, path, covered, generation] {
-        if (!syncHandle(handle))
-            qCWarning(lcNet) << "could not sync the download to disk";
+    m_pool.start([self, record, path, covered, generation] {
         if (Status s = writeAtomically(path, record); !s)
             qCWarning(lcNet) << "could not save download progress:" << s.error();
+       
         QMetaObject::invokeMethod(self.data(), [self, covered, generation] {
             if (!self)
                 return;

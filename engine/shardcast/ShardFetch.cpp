@@ -2,6 +2,7 @@
 
 #include "core/HttpHead.h"
 
+#include <QFile>
 #include <QSslSocket>
 #include <QTcpSocket>
 #include <algorithm>
@@ -12,6 +13,7 @@ namespace {
 constexpr int kMaxHeaderBytes = 16 * 1024;
 constexpr qint64 kSocketBuffer = 4 << 20;
 constexpr qint64 kCappedSocketBuffer = 256 << 10; // small under a cap, so TCP itself slows the relay
+constexpr qint64 kStagingBytes = 256 << 10;        // fits in L2: written out while still hot
 } // namespace
 
 ShardFetch::ShardFetch(Spec spec, QObject *parent) : QObject(parent), m_spec(std::move(spec)), m_stall(this)
@@ -32,6 +34,9 @@ void ShardFetch::start()
     const bool tls = m_spec.url.scheme() == QLatin1String("https");
     m_socket = tls ? new QSslSocket(this) : new QTcpSocket(this);
     m_socket->setReadBufferSize(m_spec.tokens ? kCappedSocketBuffer : kSocketBuffer);
+    // Plain HTTP without a cap reads straight from the kernel into the mapped file: no copy through Qt's
+    // buffer. TLS decrypts into QSslSocket's buffer anyway, and a cap needs bytes to wait somewhere.
+    m_unbuffered = !tls && !m_spec.tokens;
     connect(m_socket, &QTcpSocket::readyRead, this, &ShardFetch::onReadyRead);
     connect(m_socket, &QTcpSocket::disconnected, this, [this] {
         // The relay may close right after the last byte; under a bandwidth cap those bytes are still in our
@@ -60,7 +65,8 @@ void ShardFetch::start()
         ssl->connectToHostEncrypted(m_spec.url.host(), port);
     } else {
         connect(m_socket, &QTcpSocket::connected, this, [this, request] { m_socket->write(request); });
-        m_socket->connectToHost(m_spec.url.host(), port);
+        m_socket->connectToHost(m_spec.url.host(), port,
+                                m_unbuffered ? QIODevice::ReadWrite | QIODevice::Unbuffered : QIODevice::ReadWrite);
     }
     m_stall.start();
 }
@@ -136,9 +142,8 @@ void ShardFetch::onReadyRead()
         m_inBody = true;
         // Body bytes that came with the headers.
         const qint64 take = std::min<qint64>(rest.size(), m_spec.shardSize - m_spec.have);
-        std::copy_n(rest.constData(), take, m_spec.shardBase + m_spec.have);
-        m_spec.have += take;
-        m_received += take;
+        if (take > 0 && !store(rest.constData(), take))
+            return;
         if (m_spec.tokens)
             *m_spec.tokens -= take;
         if (take > 0)
@@ -152,17 +157,34 @@ void ShardFetch::pump()
     if (m_finished || !m_inBody)
         return;
     qint64 total = 0;
-    while (m_spec.have < m_spec.shardSize) {
+    if (m_staging.isEmpty())
+        m_staging.resize(kStagingBytes);
+    while (m_unbuffered && m_spec.have < m_spec.shardSize) {
+        // Unbuffered: read until the kernel has nothing (0); -1 is the relay closing or an error.
+        const qint64 n = m_socket->read(m_staging.data(), std::min<qint64>(kStagingBytes, m_spec.shardSize - m_spec.have));
+        if (n < 0) {
+            if (total > 0)
+                Q_EMIT bytesArrived(total);
+            return finish(false, QStringLiteral("truncated: %1 of %2 bytes").arg(m_spec.have).arg(m_spec.shardSize));
+        }
+        if (n == 0)
+            break;
+        if (!store(m_staging.constData(), n))
+            return;
+        total += n;
+        m_stall.start();
+    }
+    while (!m_unbuffered && m_spec.have < m_spec.shardSize) {
         qint64 want = std::min<qint64>(m_socket->bytesAvailable(), m_spec.shardSize - m_spec.have);
         if (m_spec.tokens)
             want = std::min(want, *m_spec.tokens);
         if (want <= 0)
             break;
-        const qint64 n = m_socket->read(reinterpret_cast<char *>(m_spec.shardBase + m_spec.have), want);
+        const qint64 n = m_socket->read(m_staging.data(), std::min(want, kStagingBytes));
         if (n <= 0)
             break;
-        m_spec.have += n;
-        m_received += n;
+        if (!store(m_staging.constData(), n))
+            return;
         total += n;
         m_stall.start(); // progress, even when the bytes were already buffered
         if (m_spec.tokens)
@@ -172,6 +194,18 @@ void ShardFetch::pump()
         Q_EMIT bytesArrived(total);
     if (m_spec.have == m_spec.shardSize)
         finish(true, {});
+}
+
+bool ShardFetch::store(const char *data, qint64 size)
+{
+    QFile *file = m_spec.file;
+    if (!file->seek(m_spec.fileOffset + m_spec.have) || file->write(data, size) != size) {
+        finish(false, QStringLiteral("cannot write %1: %2").arg(file->fileName(), file->errorString()));
+        return false;
+    }
+    m_spec.have += size;
+    m_received += size;
+    return true;
 }
 
 void ShardFetch::finish(bool ok, const QString &error)
