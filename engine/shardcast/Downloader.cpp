@@ -4,6 +4,7 @@
 #include "platform/BootId.h"
 #include "platform/FileSync.h"
 #include "shardcast/ShardFetch.h"
+#include "shardcast/ShardPieces.h"
 #include "store/safetensors/Safetensors.h"
 
 #include <QDir>
@@ -94,6 +95,7 @@ Downloader::Downloader(DownloadRequest request, QObject *parent)
 {
     m_progress.taskId = m_request.taskId;
     m_pool.setMaxThreadCount(2);
+    m_persistPool.setMaxThreadCount(1); // records are small and written in order; never behind a hash
     // Partial shards are saved now and then; a verified shard is saved at once. Either way a kill -9 costs at
     // most the shards in flight.
     m_persistTimer.setInterval(250);
@@ -108,10 +110,11 @@ Downloader::~Downloader()
 {
     stopWork();
     m_pool.waitForDone(); // workers read the mapped file and write the record: let them finish first
+    m_persistPool.waitForDone();
     if (!m_partialDir.isEmpty() && m_data.isOpen()) {
         m_persistBusy = false;
         persist();
-        m_pool.waitForDone();
+        m_persistPool.waitForDone();
     }
     if (m_map)
         m_data.unmap(m_map);
@@ -195,7 +198,7 @@ Status Downloader::prepare()
     const QByteArray boot = currentBootId();
     if (recheckAll) {
         for (qsizetype i = 0; i < sizes.size(); ++i)
-            m_state.shards[i] = ShardState{sizes[i], false}; // launch() re-hashes a complete shard without fetching
+            m_state.shards[i] = ShardState{sizes[i], false}; // resume() re-hashes a complete shard without fetching
     } else if (m_state.bootId != boot || boot.isEmpty()) {
         // Written in another boot: the data file was never synced for the record, so what it claims may be
         // gone. Verified shards are re-hashed; partial shards, which cannot be checked, start over.
@@ -248,7 +251,9 @@ Status Downloader::prepare()
     m_map = m_data.map(0, m_manifest.fileSize);
     if (!m_map)
         return fail(QStringLiteral("cannot map %1: %2").arg(m_data.fileName(), m_data.errorString()));
-    m_attempts = QList<int>(m_state.shards.size(), 0);
+    m_work.clear();
+    for (qsizetype i = 0; i < m_state.shards.size(); ++i)
+        m_work.append(ShardPieces(m_manifest.shards[i].size, m_request.pieceBytes, m_state.shards[i].have));
     m_hashing = QList<bool>(m_state.shards.size(), false);
     return {};
 }
@@ -262,9 +267,20 @@ void Downloader::resume()
     ++m_generation;
     m_progress.phase = DownloadProgress::Phase::Downloading;
     m_queue.clear();
-    for (qsizetype i = 0; i < m_state.shards.size(); ++i)
-        if (!m_state.shards[i].verified)
-            m_queue.append(int(i));
+    // Pieces in file order; a shard that is all there (before a pause, crash or reboot) only needs its check.
+    for (int i = 0; i < int(m_state.shards.size()); ++i) {
+        if (m_state.shards[i].verified)
+            continue;
+        m_work[i].relay = -1;
+        m_work[i].contributors.clear();
+        if (m_work[i].complete()) {
+            verifyShard(i, 0, 0);
+            continue;
+        }
+        for (int piece = 0; piece < m_work[i].count(); ++piece)
+            if (!m_work[i].pieceComplete(piece))
+                m_queue.append({i, piece});
+    }
     // The whole-file hash restarts from the first shard; shards verified earlier are fed straight away.
     m_fileHash = std::make_unique<Sha256>();
     m_fileHashNext = 0;
@@ -295,7 +311,6 @@ void Downloader::stopWork()
         r.active = 0;
     for (bool &h : m_hashing)
         h = false;
-    m_unsavedVerified.clear();
     m_persistTimer.stop();
     m_rateTimer.stop();
     m_tokenTimer.stop();
@@ -329,13 +344,12 @@ bool Downloader::allVerified() const
 
 void Downloader::schedule()
 {
-    // A shard holds its slot until it is verified, so at most `parallel` shards are ever unsaved at once.
-    const auto busy = [this] { return m_fetches.size() + m_hashing.count(true); };
-    while (m_running && busy() < m_request.parallel && !m_queue.isEmpty())
+    // Hashing holds no slot: shards complete in order, and each is checked while the next one arrives.
+    while (m_running && m_fetches.size() < m_request.parallel && !m_queue.isEmpty())
         launch(m_queue.takeFirst(), -1);
 }
 
-void Downloader::verifyShard(int shard, int relay, qint64 received, double seconds)
+void Downloader::verifyShard(int shard, qint64 received, double seconds)
 {
     // Off the engine thread, straight from the mapped file.
     m_hashing[shard] = true;
@@ -344,46 +358,55 @@ void Downloader::verifyShard(int shard, int relay, qint64 received, double secon
     const QByteArray expected = m_manifest.shards[shard].sha256;
     const quint64 generation = m_generation;
     QPointer<Downloader> self(this);
-    m_pool.start([self, data, size, expected, shard, relay, received, seconds, generation] {
+    m_pool.start([self, data, size, expected, shard, received, seconds, generation] {
         Sha256 h;
         h.addData(reinterpret_cast<const char *>(data), size);
         const bool match = h.result() == expected;
-        QMetaObject::invokeMethod(self.data(), [self, shard, relay, received, seconds, match, generation] {
+        QMetaObject::invokeMethod(self.data(), [self, shard, received, seconds, match, generation] {
             if (self && self->m_generation == generation)
-                self->onShardHashed(shard, relay, received, seconds, match);
+                self->onShardHashed(shard, received, seconds, match);
         }, Qt::QueuedConnection);
     });
 }
 
-void Downloader::launch(int shard, int excludeRelay)
+void Downloader::launch(Part part, int excludeRelay)
 {
     if (!m_running)
         return;
-    const int relay = m_score.choose([] { return QRandomGenerator::global()->generateDouble(); }, excludeRelay);
-    if (m_state.shards[shard].have == m_manifest.shards[shard].size) {
-        verifyShard(shard, relay, 0, 0); // all bytes arrived before a pause or crash: only the check is missing
-        return;
-    }
+    ShardPieces &work = m_work[part.shard];
+    if (work.relay < 0 || work.relay == excludeRelay)
+        work.relay = m_score.choose([] { return QRandomGenerator::global()->generateDouble(); },
+                                    excludeRelay >= 0 ? excludeRelay : work.avoid);
+    const int relay = work.relay;
+    if (!work.contributors.contains(relay))
+        work.contributors.append(relay);
     ShardFetch::Spec spec;
-    spec.url = QUrl(shardUrl(relay, shard));
+    spec.url = QUrl(shardUrl(relay, part.shard));
     spec.file = &m_data;
-    spec.fileOffset = m_manifest.shardOffset(shard);
-    spec.shardSize = m_manifest.shards[shard].size;
-    spec.have = m_state.shards[shard].have;
+    spec.fileOffset = m_manifest.shardOffset(part.shard);
+    spec.shardSize = m_manifest.shards[part.shard].size;
+    spec.rangeBegin = work.begin(part.piece);
+    spec.rangeEnd = spec.rangeBegin + work.size(part.piece);
+    spec.have = work.have(part.piece);
     spec.stallTimeoutMs = m_request.stallTimeoutMs;
     spec.tokens = m_request.maxBytesPerSecond > 0 ? &m_tokens : nullptr;
     auto *fetch = new ShardFetch(spec, this);
-    m_fetches.insert(fetch, shard);
+    m_fetches.insert(fetch, part);
     ++m_score.relays()[relay].active;
     auto *clock = new QElapsedTimer;
     clock->start();
-    connect(fetch, &ShardFetch::restartedFromZero, this, [this, shard] { m_state.shards[shard].have = 0; });
-    connect(fetch, &ShardFetch::bytesArrived, this, [this, shard, fetch](qint64 n) {
-        m_state.shards[shard].have = fetch->have();
+    connect(fetch, &ShardFetch::bytesArrived, this, [this, part, fetch](qint64 n) {
+        ShardPieces &w = m_work[part.shard];
+        w.setHave(part.piece, fetch->have());
+        m_state.shards[part.shard].have = w.contiguousHave();
         m_progress.fetchedThisSession += n;
         m_dirty = true;
+        // A kill -9 loses what arrived since the last saved record: save at least every `parallel` pieces.
+        m_unsavedBytes += n;
+        if (m_unsavedBytes >= m_request.parallel * m_request.pieceBytes)
+            persist();
     });
-    connect(fetch, &ShardFetch::done, this, [this, fetch, shard, relay, clock](bool ok, const QString &error) {
+    connect(fetch, &ShardFetch::done, this, [this, fetch, part, relay, clock](bool ok, const QString &error) {
         const double seconds = clock->nsecsElapsed() / 1e9;
         delete clock;
         if (!m_fetches.remove(fetch))
@@ -391,67 +414,85 @@ void Downloader::launch(int shard, int excludeRelay)
         fetch->deleteLater();
         --m_score.relays()[relay].active;
         if (!ok) {
-            attemptFailed(shard, relay, error);
+            attemptFailed(part, relay, error);
             schedule();
             return;
         }
-        verifyShard(shard, relay, fetch->received(), seconds);
+        if (fetch->received() > 0)
+            m_score.recordSuccess(relay, fetch->received(), seconds);
+        if (m_work[part.shard].complete() && !m_hashing[part.shard])
+            verifyShard(part.shard, fetch->received(), seconds);
         schedule();
     });
     fetch->start();
 }
 
-void Downloader::onShardHashed(int shard, int relay, qint64 received, double seconds, bool match)
+void Downloader::onShardHashed(int shard, qint64 received, double seconds, bool match)
 {
+    Q_UNUSED(seconds)
     ShardState &s = m_state.shards[shard];
-    if (!match && received == 0) {
-        // A re-check of bytes already on disk (after a reboot or a pause): no relay is to blame.
-        qCInfo(lcNet) << "shard" << shard + 1 << "of" << m_manifest.task << versionDirName(m_manifest.version)
-                      << "lost bytes on disk; fetching it again";
-        m_hashing[shard] = false;
+    ShardPieces &work = m_work[shard];
+    m_hashing[shard] = false;
+    if (!match) {
+        work.clear(); // poisoned or lost bytes never count
         s.have = 0;
         m_dirty = true;
-        m_queue.prepend(shard);
-        schedule();
-        return;
-    }
-    if (!match) {
-        m_hashing[shard] = false;
-        schedule(); // the slot is free
-        s.have = 0; // poisoned bytes never count
-        attemptFailed(shard, relay, QStringLiteral("shard %1 failed its SHA-256 check").arg(shard + 1));
+        if (received == 0) {
+            // A re-check of bytes already on disk (after a reboot): no relay is to blame.
+            qCInfo(lcNet) << "shard" << shard + 1 << "of" << m_manifest.task << versionDirName(m_manifest.version)
+                          << "lost bytes on disk; fetching it again";
+            for (int piece = work.count() - 1; piece >= 0; --piece)
+                m_queue.prepend({shard, piece});
+            schedule();
+            return;
+        }
+        const QString error = QStringLiteral("shard %1 failed its SHA-256 check").arg(shard + 1);
+        const QList<int> blamed = std::exchange(work.contributors, {});
+        for (int relay : blamed.mid(1))
+            m_score.recordFailure(relay, error);
+        work.relay = -1;
+        attemptFailed({shard, -1}, blamed.value(0, 0), error);
         return;
     }
     s.verified = true;
-    if (received > 0)
-        m_score.recordSuccess(relay, received, seconds);
-    // The shard keeps its slot until a saved record says it is verified: with at most `parallel` shards
-    // unsaved at any time, a kill -9 costs at most parallel x shard size of re-fetching.
-    m_unsavedVerified.append(shard);
+    work.contributors.clear();
     persist();
     advanceFileHash();
     publishProgress();
 }
 
-void Downloader::attemptFailed(int shard, int relay, const QString &error)
+void Downloader::attemptFailed(Part part, int relay, const QString &error)
 {
     const QString url = m_score.relays()[relay].url;
-    qCWarning(lcNet) << "shard" << shard + 1 << "of" << m_manifest.task << versionDirName(m_manifest.version) << "from relay"
+    qCWarning(lcNet) << "shard" << part.shard + 1 << "of" << m_manifest.task << versionDirName(m_manifest.version) << "from relay"
                      << url << ":" << error;
     m_score.recordFailure(relay, error);
     m_dirty = true;
-    if (++m_attempts[shard] >= m_request.maxAttemptsPerShard) {
+    ShardPieces &work = m_work[part.shard];
+    if (work.relay == relay)
+        work.relay = -1; // the next piece of this shard goes elsewhere
+    // A failed piece is a part of an attempt; a failed hash, a whole one.
+    work.attempts += part.piece >= 0 ? 1 : work.count();
+    if (work.attempts >= m_request.maxAttemptsPerShard * work.count()) {
         failDownload(QStringLiteral("shard %1 of %2 %3 failed %4 times; last from %5: %6")
-                         .arg(shard + 1).arg(m_manifest.task, versionDirName(m_manifest.version))
-                         .arg(m_attempts[shard]).arg(url, error));
+                         .arg(part.shard + 1).arg(m_manifest.task, versionDirName(m_manifest.version))
+                         .arg((work.attempts + work.count() - 1) / work.count()).arg(url, error));
         return;
     }
-    // Back off (1, 2, 4, 8 s) and prefer another relay for the next attempt.
-    const int delayMs = 1000 * std::min(8, 1 << (m_attempts[shard] - 1));
+    // Back off (1, 2, 4, 8 s) and prefer another relay for the next attempt. piece -1: the whole shard again.
+    const int delayMs = 1000 * std::min(8, 1 << std::min(3, (work.attempts - 1) / work.count()));
     const quint64 generation = m_generation;
-    QTimer::singleShot(delayMs, this, [this, shard, relay, generation] {
-        if (m_running && m_generation == generation)
-            launch(shard, relay);
+    work.avoid = relay;
+    QTimer::singleShot(delayMs, this, [this, part, generation] {
+        if (!m_running || m_generation != generation)
+            return;
+        if (part.piece >= 0) {
+            m_queue.prepend(part);
+        } else {
+            for (int piece = m_work[part.shard].count() - 1; piece >= 0; --piece)
+                m_queue.prepend({part.shard, piece});
+        }
+        schedule();
     });
 }
 
@@ -498,6 +539,7 @@ void Downloader::onFileHashed()
     m_progress.phase = DownloadProgress::Phase::Assembling;
     stopWork();
     m_pool.waitForDone();
+    m_persistPool.waitForDone();
     m_data.unmap(m_map);
     m_map = nullptr;
     // Hashes prove the bytes are the hub's; the header check proves they are loadable weights.
@@ -583,25 +625,18 @@ void Downloader::persist()
     // is re-checked (prepare()). Syncing here would pace the download at the disk's speed.
     m_state.relays = m_score.relays();
     const QByteArray record = m_state.toJson();
-    const QList<int> covered = std::exchange(m_unsavedVerified, {});
     const QString path = QDir(m_partialDir).filePath(QStringLiteral("progress.json"));
     m_persistBusy = true;
     m_dirty = false;
+    m_unsavedBytes = 0;
     QPointer<Downloader> self(this);
-    const quint64 generation = m_generation;
-    m_pool.start([self, record, path, covered, generation] {
+    m_persistPool.start([self, record, path] {
         if (Status s = writeAtomically(path, record); !s)
             qCWarning(lcNet) << "could not save download progress:" << s.error();
-       
-        QMetaObject::invokeMethod(self.data(), [self, covered, generation] {
+        QMetaObject::invokeMethod(self.data(), [self] {
             if (!self)
                 return;
             self->m_persistBusy = false;
-            if (self->m_generation == generation) {
-                for (int shard : covered)
-                    self->m_hashing[shard] = false;
-                self->schedule();
-            }
             if (std::exchange(self->m_persistAgain, false))
                 self->persist();
         }, Qt::QueuedConnection);
@@ -632,9 +667,9 @@ void Downloader::publishProgress()
 {
     qint64 done = 0;
     int verified = 0;
-    for (const ShardState &s : m_state.shards) {
-        done += s.have;
-        verified += s.verified;
+    for (qsizetype i = 0; i < m_state.shards.size(); ++i) {
+        done += i < m_work.size() ? m_work[i].totalHave() : m_state.shards[i].have;
+        verified += m_state.shards[i].verified;
     }
     if (m_progress.phase != DownloadProgress::Phase::Done) {
         m_progress.doneBytes = done;

@@ -8,6 +8,7 @@
 #include "core/Sha256.h"
 #include "shardcast/DownloadState.h"
 #include "shardcast/Manifest.h"
+#include "shardcast/ShardPieces.h"
 
 #include <QElapsedTimer>
 #include <QFile>
@@ -31,6 +32,7 @@ struct DownloadRequest {
     int keepVersions = 3;
     int maxAttemptsPerShard = 6;
     int stallTimeoutMs = 15'000;         // a relay that sends nothing for this long is abandoned
+    qint64 pieceBytes = 4LL << 20;       // shards are fetched in pieces of this size, several at once
     qint64 reserveBytes = 64LL << 20;    // disk space left free after the download
 };
 
@@ -60,11 +62,14 @@ Q_SIGNALS:
 private:
     Status prepare();
     void schedule();
-    void launch(int shard, int excludeRelay);
-    void onFetchDone(ShardFetch *fetch, int shard, int relay, bool ok, const QString &error);
-    void verifyShard(int shard, int relay, qint64 received, double seconds);
-    void onShardHashed(int shard, int relay, qint64 received, double seconds, bool match);
-    void attemptFailed(int shard, int relay, const QString &error);
+    struct Part {
+        int shard = 0;
+        int piece = 0; // -1: every piece of the shard
+    };
+    void launch(Part part, int excludeRelay);
+    void verifyShard(int shard, qint64 received, double seconds);
+    void onShardHashed(int shard, qint64 received, double seconds, bool match);
+    void attemptFailed(Part part, int relay, const QString &error);
     void advanceFileHash();
     void onFileHashed();
     void finalize();
@@ -85,12 +90,13 @@ private:
     uchar *m_map = nullptr;     // the whole data file, memory-mapped
     DownloadState m_state;
     RelayScore m_score;
-    QList<int> m_queue;         // shards waiting to be fetched
-    QList<int> m_attempts;      // per shard
-    QList<bool> m_hashing;      // shard holding a slot after its transfer: being verified, or verified but unsaved
-    QList<int> m_unsavedVerified; // verified shards not yet in a saved record
-    QHash<ShardFetch *, int> m_fetches;
-    QThreadPool m_pool;         // SHA-256 of shards and of the file, and durable progress writes
+    QList<Part> m_queue;        // pieces waiting to be fetched, in file order
+    QList<ShardPieces> m_work;  // per shard: pieces, relay, attempts
+    QList<bool> m_hashing;      // shard being verified
+    QHash<ShardFetch *, Part> m_fetches;
+    qint64 m_unsavedBytes = 0;  // arrived since the last saved record
+    QThreadPool m_pool;         // SHA-256 of shards and of the file
+    QThreadPool m_persistPool;  // progress records
     std::unique_ptr<Sha256> m_fileHash; // whole-file hash, fed in shard order as shards are verified
     int m_fileHashNext = 0;
     bool m_fileHashBusy = false;

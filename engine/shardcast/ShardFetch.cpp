@@ -43,9 +43,10 @@ void ShardFetch::start()
         // buffer, waiting for tokens. Only a body that cannot be complete is a truncation.
         m_peerClosed = true;
         onReadyRead();
-        if (!m_finished && (!m_inBody || m_spec.have + m_socket->bytesAvailable() < m_spec.shardSize))
+        if (!m_finished && (!m_inBody || m_socket->bytesAvailable() < m_skip + missing()))
             finish(false, m_inBody ? QStringLiteral("truncated: %1 of %2 bytes")
-                                         .arg(m_spec.have + m_socket->bytesAvailable()).arg(m_spec.shardSize)
+                                         .arg(m_spec.have + std::max<qint64>(0, m_socket->bytesAvailable() - m_skip))
+                                         .arg(m_spec.rangeEnd - m_spec.rangeBegin)
                                    : QStringLiteral("connection closed before an answer"));
     });
     connect(m_socket, &QTcpSocket::errorOccurred, this, [this](QAbstractSocket::SocketError error) {
@@ -56,8 +57,9 @@ void ShardFetch::start()
     QByteArray request = "GET " + m_spec.url.path(QUrl::FullyEncoded).toUtf8() + " HTTP/1.1\r\nHost: " +
                          m_spec.url.host(QUrl::FullyEncoded).toUtf8() + ':' + QByteArray::number(port) +
                          "\r\nUser-Agent: cohort/" COHORT_VERSION_STRING "\r\nAccept-Encoding: identity\r\nConnection: close\r\n";
-    if (m_spec.have > 0)
-        request += "Range: bytes=" + QByteArray::number(m_spec.have) + "-\r\n";
+    const qint64 from = m_spec.rangeBegin + m_spec.have;
+    if (from > 0 || m_spec.rangeEnd < m_spec.shardSize)
+        request += "Range: bytes=" + QByteArray::number(from) + '-' + QByteArray::number(m_spec.rangeEnd - 1) + "\r\n";
     request += "\r\n";
     if (tls) {
         auto *ssl = static_cast<QSslSocket *>(m_socket);
@@ -98,25 +100,26 @@ bool ShardFetch::parseHeaders(const QByteArray &head, QString *error)
         *error = QStringLiteral("sends a chunked body; relays must send Content-Length");
         return false;
     }
+    const qint64 from = m_spec.rangeBegin + m_spec.have;
+    qint64 expected = missing();
     if (code == 206) {
-        // "bytes a-b/total": must continue exactly where we are, for this shard's size.
+        // "bytes a-b/total": exactly the bytes asked for, of a file of this shard's size.
         const qsizetype dash = range.indexOf('-'), slash = range.indexOf('/');
-        if (!range.startsWith("bytes ") || dash < 0 || slash < 0 || range.mid(6, dash - 6).trimmed().toLongLong() != m_spec.have ||
+        if (!range.startsWith("bytes ") || dash < 0 || slash < 0 || range.mid(6, dash - 6).trimmed().toLongLong() != from ||
+            range.mid(dash + 1, slash - dash - 1).trimmed().toLongLong() != m_spec.rangeEnd - 1 ||
             range.mid(slash + 1).trimmed().toLongLong() != m_spec.shardSize) {
             *error = QStringLiteral("unexpected Content-Range '%1'").arg(QString::fromLatin1(range.left(100)));
             return false;
         }
     } else if (code == 200) {
-        if (m_spec.have > 0) { // the relay ignores Range: take the shard whole
-            m_spec.have = 0;
-            Q_EMIT restartedFromZero();
-        }
+        m_skip = from; // the relay ignores Range: the whole shard comes, the piece is in it
+        expected = m_spec.shardSize;
     } else {
         *error = QStringLiteral("HTTP %1").arg(code);
         return false;
     }
-    if (!numeric || length != m_spec.shardSize - m_spec.have) {
-        *error = QStringLiteral("serves %1 bytes where %2 are missing").arg(length).arg(m_spec.shardSize - m_spec.have);
+    if (!numeric || length != expected) {
+        *error = QStringLiteral("serves %1 bytes where %2 are missing").arg(length).arg(expected);
         return false;
     }
     return true;
@@ -141,8 +144,10 @@ void ShardFetch::onReadyRead()
             return finish(false, error);
         m_inBody = true;
         // Body bytes that came with the headers.
-        const qint64 take = std::min<qint64>(rest.size(), m_spec.shardSize - m_spec.have);
-        if (take > 0 && !store(rest.constData(), take))
+        const qint64 skipped = std::min<qint64>(rest.size(), m_skip);
+        m_skip -= skipped;
+        const qint64 take = std::min<qint64>(rest.size() - skipped, missing());
+        if (take > 0 && !store(rest.constData() + skipped, take))
             return;
         if (m_spec.tokens)
             *m_spec.tokens -= take;
@@ -159,23 +164,26 @@ void ShardFetch::pump()
     qint64 total = 0;
     if (m_staging.isEmpty())
         m_staging.resize(kStagingBytes);
-    while (m_unbuffered && m_spec.have < m_spec.shardSize) {
+    while (m_unbuffered && missing() > 0) {
         // Unbuffered: read until the kernel has nothing (0); -1 is the relay closing or an error.
-        const qint64 n = m_socket->read(m_staging.data(), std::min<qint64>(kStagingBytes, m_spec.shardSize - m_spec.have));
+        const qint64 n = m_socket->read(m_staging.data(), std::min<qint64>(kStagingBytes, m_skip + missing()));
         if (n < 0) {
             if (total > 0)
                 Q_EMIT bytesArrived(total);
-            return finish(false, QStringLiteral("truncated: %1 of %2 bytes").arg(m_spec.have).arg(m_spec.shardSize));
+            return finish(false, QStringLiteral("truncated: %1 of %2 bytes")
+                                     .arg(m_spec.have).arg(m_spec.rangeEnd - m_spec.rangeBegin));
         }
         if (n == 0)
             break;
-        if (!store(m_staging.constData(), n))
+        const qint64 skipped = std::min(n, m_skip);
+        m_skip -= skipped;
+        if (n > skipped && !store(m_staging.constData() + skipped, n - skipped))
             return;
-        total += n;
+        total += n - skipped;
         m_stall.start();
     }
-    while (!m_unbuffered && m_spec.have < m_spec.shardSize) {
-        qint64 want = std::min<qint64>(m_socket->bytesAvailable(), m_spec.shardSize - m_spec.have);
+    while (!m_unbuffered && missing() > 0) {
+        qint64 want = std::min<qint64>(m_socket->bytesAvailable(), m_skip + missing());
         if (m_spec.tokens)
             want = std::min(want, *m_spec.tokens);
         if (want <= 0)
@@ -183,23 +191,25 @@ void ShardFetch::pump()
         const qint64 n = m_socket->read(m_staging.data(), std::min(want, kStagingBytes));
         if (n <= 0)
             break;
-        if (!store(m_staging.constData(), n))
+        const qint64 skipped = std::min(n, m_skip);
+        m_skip -= skipped;
+        if (n > skipped && !store(m_staging.constData() + skipped, n - skipped))
             return;
-        total += n;
+        total += n - skipped;
         m_stall.start(); // progress, even when the bytes were already buffered
         if (m_spec.tokens)
             *m_spec.tokens -= n;
     }
     if (total > 0)
         Q_EMIT bytesArrived(total);
-    if (m_spec.have == m_spec.shardSize)
+    if (missing() == 0)
         finish(true, {});
 }
 
 bool ShardFetch::store(const char *data, qint64 size)
 {
     QFile *file = m_spec.file;
-    if (!file->seek(m_spec.fileOffset + m_spec.have) || file->write(data, size) != size) {
+    if (!file->seek(m_spec.fileOffset + m_spec.rangeBegin + m_spec.have) || file->write(data, size) != size) {
         finish(false, QStringLiteral("cannot write %1: %2").arg(file->fileName(), file->errorString()));
         return false;
     }

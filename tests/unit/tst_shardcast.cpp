@@ -8,6 +8,7 @@
 #include "shardcast/Publisher.h"
 #include "shardcast/RelayScore.h"
 #include "shardcast/RelayServer.h"
+#include "shardcast/ShardPieces.h"
 
 #include <QDir>
 #include <QJsonDocument>
@@ -444,6 +445,84 @@ private Q_SLOTS:
         QVERIFY(!runDownload(d).isEmpty());
         // 3 MiB at 2 MiB/s with a quarter-second burst cannot take less than about 1.3 s.
         QVERIFY2(clock.elapsed() > 1200, qPrintable(QString::number(clock.elapsed())));
+    }
+
+    void piecesTrackTheContiguousPrefix()
+    {
+        ShardPieces pieces(10, 4, 6); // pieces of 4, 4, 2 bytes; 6 already there
+        QCOMPARE(pieces.count(), 3);
+        QCOMPARE(pieces.size(2), 2);
+        QCOMPARE(pieces.have(0), 4);
+        QCOMPARE(pieces.have(1), 2);
+        QCOMPARE(pieces.contiguousHave(), 6);
+        pieces.setHave(2, 2); // a piece beyond the gap: shown, never recorded
+        QCOMPARE(pieces.totalHave(), 8);
+        QCOMPARE(pieces.contiguousHave(), 6);
+        QVERIFY(!pieces.complete());
+        pieces.setHave(1, 4);
+        QVERIFY(pieces.complete());
+        QCOMPARE(pieces.contiguousHave(), 10);
+        pieces.clear();
+        QCOMPARE(pieces.totalHave(), 0);
+        QCOMPARE(ShardPieces(0, 4, 0).count(), 1); // an empty shard is one empty piece
+    }
+
+    void piecesComeFromRelaysThatIgnoreRange()
+    {
+        // A static server without Range support answers 200 with the whole shard: the piece is cut out of it.
+        QTcpServer plain;
+        QVERIFY(plain.listen(QHostAddress::LocalHost));
+        const QString tree = m_tree;
+        connect(&plain, &QTcpServer::newConnection, this, [&plain, tree] {
+            while (QTcpSocket *s = plain.nextPendingConnection()) {
+                connect(s, &QTcpSocket::readyRead, s, [s, tree] {
+                    const QByteArray request = s->readAll();
+                    const QByteArray path = request.mid(4, request.indexOf(' ', 4) - 4);
+                    const QByteArray body = test::readAll(tree + QString::fromLatin1(path));
+                    s->write("HTTP/1.1 200 OK\r\nContent-Length: " + QByteArray::number(body.size()) + "\r\n\r\n" + body);
+                    s->disconnectFromHost();
+                });
+            }
+        });
+        QTemporaryDir dir;
+        DownloadRequest request = requestFor({QStringLiteral("http://127.0.0.1:%1").arg(plain.serverPort())}, dir.path());
+        request.pieceBytes = 100'000; // three pieces per 256 KiB shard
+        Downloader d(request);
+        QString error;
+        const QString model = runDownload(d, &error);
+        QVERIFY2(!model.isEmpty(), qPrintable(error));
+        QCOMPARE(test::readAll(model), test::readAll(m_checkpoint));
+        QCOMPARE(d.progress().relays[0].failures, 0);
+    }
+
+    void aPoisonedShardFetchedInPiecesIsBlamedOnItsRelay()
+    {
+        const QString bad = copyTree(m_tree, m_dir.filePath(QStringLiteral("badtree3")));
+        QFile shard(bad + QStringLiteral("/arith-rl/v1/shard_00002.bin"));
+        QVERIFY(shard.open(QIODevice::ReadWrite));
+        shard.seek(200'000); // in the last of its pieces
+        shard.write("POISON");
+        shard.close();
+        RelayServer poisoned(bad), good(m_tree);
+        QVERIFY(poisoned.listenOn(QHostAddress::LocalHost, 0, nullptr) && good.listenOn(QHostAddress::LocalHost, 0, nullptr));
+        QTemporaryDir dir;
+        DownloadRequest request = requestFor({poisoned.url()}, dir.path());
+        request.pieceBytes = 64 * 1024;
+        request.maxAttemptsPerShard = 1;
+        {
+            Downloader d(request);
+            QString error;
+            QVERIFY(runDownload(d, &error).isEmpty());
+            QVERIFY2(error.contains(QStringLiteral("SHA-256")) && error.contains(poisoned.url()), qPrintable(error));
+        }
+        // With a good relay next to it, the shard is fetched again there and the file is right.
+        request.relays = {poisoned.url(), good.url()};
+        request.maxAttemptsPerShard = 6;
+        Downloader d(request);
+        QString error;
+        const QString model = runDownload(d, &error);
+        QVERIFY2(!model.isEmpty(), qPrintable(error));
+        QCOMPARE(test::readAll(model), test::readAll(m_checkpoint));
     }
 
     void truncatedAnswersAreRefused()
