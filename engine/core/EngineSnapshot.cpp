@@ -121,6 +121,7 @@ QJsonObject EngineSnapshot::toJson() const
         {QStringLiteral("compute_device"), computeDevice},
         {QStringLiteral("compute_device_id"), computeDeviceId},
         {QStringLiteral("compute_dtype"), computeDtype},
+        {QStringLiteral("gpu_memory_budget_bytes"), double(gpuMemoryBudgetBytes)},
         {QStringLiteral("gpus"), gpuList},
         {QStringLiteral("gpu_telemetry_note"), gpuTelemetryNote},
         {QStringLiteral("tasks"), taskIds},

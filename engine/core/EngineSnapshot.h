@@ -122,6 +122,9 @@ struct EngineSnapshot {
     QString computeDevice; // "CPU (LibTorch 1.13.1, 2 threads)"
     QString computeDeviceId = QStringLiteral("cpu"); // where models run: "cpu", "cuda:0"
     QString computeDtype = QStringLiteral("float32");
+    // GPU memory generation may use on the compute GPU (Settings → Compute, percent of it; core/MemoryBudget).
+    // 0: not computing on a GPU.
+    qint64 gpuMemoryBudgetBytes = 0;
     QList<GpuSample> gpus;     // NVML's GPUs, sampled once a second; empty without NVML
     QString gpuTelemetryNote;  // why there are no (or only partial) GPU readings; empty when all is well
 

@@ -1,5 +1,7 @@
 #include "core/TaskFit.h"
 
+#include "core/MemoryBudget.h"
+
 #include <QCoreApplication>
 #include <algorithm>
 
@@ -54,6 +56,10 @@ TaskFit assessTask(const TaskInfo &task, const EngineSnapshot &s, const QStringL
     else if (r.minVramMb > 0 && !s.gpus.isEmpty() && largestVram < r.minVramMb * kMiB)
         fit.reasons.append(tr("needs %1 GB of GPU memory, the largest GPU here has %2")
                                .arg(gigabytes(r.minVramMb), gigabytes(largestVram / kMiB)));
+    // On a GPU, the policy and its batch must fit in the share of memory the user allows.
+    if (task.rl && s.gpuMemoryBudgetBytes > 0)
+        if (const QString why = whyItDoesNotFit(generationFootprint(task.rl->model), s.gpuMemoryBudgetBytes); !why.isEmpty())
+            fit.reasons.append(why);
     fit.canRun = fit.reasons.isEmpty();
     if (!fit.canRun || task.kind != QLatin1String("rl") || !task.rl)
         return fit;

@@ -6,6 +6,12 @@
 #include <c10/util/Exception.h>
 #include <torch/cuda.h>
 #include <torch/version.h>
+#if defined(COHORT_TORCH_CUDA)
+#  include <ATen/cuda/CUDAContext.h>
+#  include <c10/cuda/CUDACachingAllocator.h>
+#endif
+
+#include <algorithm>
 
 namespace cohort::ml {
 
@@ -35,6 +41,42 @@ ComputeDevice chooseComputeDevice(const TorchRuntimeInfo &info)
     if (info.error.empty() && info.cudaAvailable && info.cudaDeviceCount > 0)
         d.device = "cuda:0";
     return d;
+}
+
+int64_t cudaTotalMemory(int device)
+{
+#if defined(COHORT_TORCH_CUDA)
+    try {
+        if (torch::cuda::is_available() && device >= 0 && device < int(torch::cuda::device_count()))
+            return int64_t(at::cuda::getDeviceProperties(device)->totalGlobalMem);
+    } catch (const std::exception &) {
+    }
+#else
+    (void)device;
+#endif
+    return 0;
+}
+
+bool capCudaMemory(int device, double fraction, std::string *error)
+{
+#if defined(COHORT_TORCH_CUDA)
+    try {
+        if (!torch::cuda::is_available() || device < 0 || device >= int(torch::cuda::device_count())) {
+            *error = "no CUDA device " + std::to_string(device);
+            return false;
+        }
+        c10::cuda::CUDACachingAllocator::setMemoryFraction(std::clamp(fraction, 0.01, 1.0), device);
+        return true;
+    } catch (const std::exception &e) {
+        *error = e.what();
+        return false;
+    }
+#else
+    (void)device;
+    (void)fraction;
+    *error = "this LibTorch has no CUDA";
+    return false;
+#endif
 }
 
 std::string describe(const TorchRuntimeInfo &info)

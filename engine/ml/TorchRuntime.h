@@ -1,5 +1,6 @@
 #pragma once
 // What LibTorch this build runs on, checked with a real tensor operation. Qt-free on purpose.
+#include <cstdint>
 #include <string>
 
 namespace cohort::ml {
@@ -24,5 +25,12 @@ struct ComputeDevice {
     std::string dtype = "float32";
 };
 ComputeDevice chooseComputeDevice(const TorchRuntimeInfo &info);
+
+// GPU memory, for the user's cap (Settings → Compute). Both need a CUDA build of LibTorch (COHORT_TORCH_CUDA);
+// elsewhere cudaTotalMemory is 0 and capCudaMemory says why it cannot. Never throw.
+int64_t cudaTotalMemory(int device);
+// LibTorch's caching allocator refuses to hold more than `fraction` of the device's memory: an allocation past it
+// fails (an error value in the engine) instead of taking memory the user kept for other programs.
+bool capCudaMemory(int device, double fraction, std::string *error);
 
 } // namespace cohort::ml

@@ -11,6 +11,7 @@
 
 #include <cstdio>
 #include <future>
+#include <iterator>
 
 namespace cohort {
 
@@ -123,7 +124,20 @@ void RolloutWorker::run(const RolloutJob &job)
     sampling.captureHidden = job.toploc;
     if (testingHaltArmed())
         sampling.beforeToken = [](int generated) { testingHaltPoint("token", generated); };
-    auto generated = m_policy->generate(prompts, sampling, &m_cancel);
+    // Under a GPU memory cap the rows go in passes; each row keeps its own random stream (firstRow), so the
+    // samples are the ones a single pass would draw.
+    const size_t passRows = job.maxRows > 0 ? size_t(job.maxRows) : prompts.size();
+    auto generated = rl::Result<std::vector<rl::Completion>>::success({});
+    for (size_t first = 0; first < prompts.size() && generated; first += passRows) {
+        const std::vector<std::vector<int32_t>> pass(prompts.begin() + qsizetype(first),
+                                                     prompts.begin() + qsizetype(std::min(prompts.size(), first + passRows)));
+        sampling.firstRow = first;
+        auto part = m_policy->generate(pass, sampling, &m_cancel);
+        if (!part)
+            generated = std::move(part);
+        else
+            std::move(part->begin(), part->end(), std::back_inserter(*generated));
+    }
     if (!generated) {
         result.error = QString::fromStdString(generated.error);
         Q_EMIT finished(result);

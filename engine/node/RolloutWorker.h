@@ -39,6 +39,7 @@ struct RolloutJob {
     quint64 samplingSeed = 0;
     bool toploc = true; // build a TOPLOC proof for every sample
     QString device = QStringLiteral("cpu"); // where the policy runs (ComputeInfo::device)
+    int maxRows = 0; // rows generated together at most (the GPU memory cap, core/MemoryBudget); 0: all at once
 };
 
 struct RolloutSampleResult {

@@ -189,7 +189,7 @@ Result<std::vector<Completion>> Policy::generate(const std::vector<std::vector<i
         std::vector<RowRng> rng;
         std::vector<int> pos(static_cast<size_t>(B));
         for (int b = 0; b < B; ++b) {
-            rng.emplace_back(sampling.seed, uint64_t(b));
+            rng.emplace_back(sampling.seed, sampling.firstRow + uint64_t(b));
             pos[size_t(b)] = int(prompts[size_t(b)].size());
         }
         // Step buffers for the active rows (compacted: finished rows cost nothing).

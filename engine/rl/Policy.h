@@ -22,6 +22,9 @@ struct SamplingConfig {
     float topP = 1.0f;         // nucleus sampling, (0, 1]
     int maxNewTokens = 32;     // generation stops at kEos or after this many tokens
     uint64_t seed = 0;         // same seed, same prompts, same weights, same device -> same tokens
+    // Row b draws from the random stream of row firstRow + b: a batch generated in several passes (to fit a GPU
+    // memory cap) samples what it would have sampled in one.
+    uint64_t firstRow = 0;
     bool captureHidden = false; // keep the final-norm hidden state of every generated token (TOPLOC proofs)
     // Called on the generating thread before each decoding step with the tokens generated so far per row (0: before
     // the first). For tests that must stop a node at an exact token (cohortd's COHORT_TESTING_HALT_AT).

@@ -273,6 +273,33 @@ private Q_SLOTS:
         QVERIFY(makePolicy(tinyConfig(), 8).generate(prompts, s)->at(2).tokens != a->at(2).tokens);
     }
 
+    void passesSampleWhatOneBatchSamples()
+    {
+        // A batch split in passes (a GPU memory cap) draws each row from its own stream: same tokens.
+        Policy p = makePolicy();
+        SamplingConfig s;
+        s.maxNewTokens = 24;
+        s.seed = 5;
+        std::vector<std::vector<int32_t>> prompts;
+        for (int g = 0; g < 3; ++g)
+            for (const auto &prompt : mixedPrompts())
+                prompts.push_back(prompt);
+        auto whole = p.generate(prompts, s);
+        QVERIFY(whole.ok());
+        std::vector<Completion> passes;
+        for (size_t first = 0; first < prompts.size(); first += 5) {
+            s.firstRow = first;
+            auto part = p.generate({prompts.begin() + qsizetype(first), prompts.begin() + qsizetype(std::min(prompts.size(), first + 5))}, s);
+            QVERIFY(part.ok());
+            passes.insert(passes.end(), part->begin(), part->end());
+        }
+        QCOMPARE(passes.size(), whole->size());
+        for (size_t i = 0; i < prompts.size(); ++i)
+            QCOMPARE(passes[i].tokens, (*whole)[i].tokens);
+        // Equal prompts in one batch still get different samples (rows, not prompts, pick the stream).
+        QVERIFY((*whole)[2].tokens != (*whole)[6].tokens || (*whole)[2].tokens != (*whole)[10].tokens);
+    }
+
     void saveLoadRoundTrip()
     {
         Policy p = makePolicy();

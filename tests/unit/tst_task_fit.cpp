@@ -1,5 +1,6 @@
 // Can this machine run a task, and what would it earn: every requirement that can fail, named in the reason, and
 // estimates only from a measured speed, scaled by compute per token.
+#include "core/MemoryBudget.h"
 #include "core/TaskFit.h"
 
 #include <QTest>
@@ -66,6 +67,45 @@ private Q_SLOTS:
         t.requirements = {};
         t.requirements.minCpuCores = 64;
         QVERIFY(assessTask(t, EngineSnapshot{}, rl).canRun);
+    }
+
+    void gpuMemoryFootprintAndBudget()
+    {
+        RlModelShape small; // 128 x 3 layers, 64 tokens
+        const GenerationFootprint f = generationFootprint(small);
+        // 3 x (4·128² + 2·128·512 + 9·128 + 512) + 2·259·128 + 64·128 + 2·128 + 259 parameters, 4 bytes each
+        QCOMPARE(f.weightBytes, 4LL * (3 * (4 * 128 * 128 + 2 * 128 * 512 + 9 * 128 + 512) + 2 * 259 * 128 + 64 * 128 + 256 + 259));
+        QVERIFY(f.perRowBytes > 2LL * 4 * 3 * 64 * 128); // at least the KV cache
+        QCOMPARE(f.bytesFor(2) - f.bytesFor(1), f.perRowBytes);
+        // Rows: what the budget leaves after weights and workspace, at most what is wanted, 0 when none fits.
+        const qint64 budget = f.weightBytes + f.fixedBytes + 10 * f.perRowBytes + f.perRowBytes / 2;
+        QCOMPARE(rowsWithin(f, budget, 64), 10);
+        QCOMPARE(rowsWithin(f, budget, 4), 4);
+        QCOMPARE(rowsWithin(f, f.weightBytes, 64), 0);
+        QVERIFY(whyItDoesNotFit(f, budget).isEmpty());
+        QVERIFY(whyItDoesNotFit(f, f.weightBytes).contains(QStringLiteral("GPU memory")));
+        // The budget: a percent of the GPU, never the memory CUDA's own context needs.
+        QCOMPARE(gpuBudgetBytes(8LL << 30, 50), (8LL << 30) / 100 * 50);
+        QCOMPARE(gpuBudgetBytes(8LL << 30, 100), (8LL << 30) - (320LL << 20));
+        QCOMPARE(gpuBudgetBytes(100LL << 20, 90), 0);
+        // A larger policy needs more of everything.
+        RlModelShape large{1024, 12, 16, 4096, 512};
+        QVERIFY(generationFootprint(large).weightBytes > 100 * f.weightBytes);
+    }
+
+    void aTaskThatDoesNotFitTheGpuBudgetIsGreyed()
+    {
+        const QStringList rl{QStringLiteral("rl")};
+        TaskInfo big = rlTask(QStringLiteral("big"), 2048, 24, 1.0);
+        big.rl->model.maxSeqLen = 512;
+        EngineSnapshot s = machine(8, 32);
+        s.gpuMemoryBudgetBytes = 512LL << 20;
+        const TaskFit fit = assessTask(big, s, rl);
+        QVERIFY(!fit.canRun);
+        QVERIFY2(fit.summary().contains(QStringLiteral("GPU memory")), qPrintable(fit.summary()));
+        QVERIFY(assessTask(rlTask(QStringLiteral("small"), 128, 3, 1.0), s, rl).canRun);
+        s.gpuMemoryBudgetBytes = 0; // computing on the CPU: no GPU budget applies
+        QVERIFY(assessTask(big, s, rl).canRun);
     }
 
     void estimatesScaleTheMeasuredSpeed()
