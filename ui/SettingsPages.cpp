@@ -282,10 +282,10 @@ QWidget *SettingsDialog::buildNetworkPage()
     m_uploadLimit = spinBox("uploadLimitSpin", 0, Settings::kMaxUploadLimitKiBps, tr(" KiB/s"), tr("No limit"),
                             tr("Upload limit"));
     m_uploadLimit->setSingleStep(128);
-    // The node uploads only its signed work (a few KiB per batch) and heartbeats; it serves no model data to others,
-    // so there is no bulk upload to pace yet. The cap is kept for when nodes relay checkpoints.
-    m_uploadLimit->setToolTip(tr("The most bandwidth uploads may use. Today this computer only sends its finished work "
-                                 "(a few KiB at a time), which stays far below any cap."));
+    // The bulk uploads are DiLoCo traffic to the other nodes of a training ring (the engine's collectives pace them);
+    // signed work batches and heartbeats to the hub are a few KiB and not paced.
+    m_uploadLimit->setToolTip(tr("The most bandwidth uploads to other computers may use: DiLoCo training traffic to the "
+                                 "other nodes of its ring. Applies at once. 0: no limit."));
     m_proxyMode = new QComboBox(content);
     m_proxyMode->setObjectName(QStringLiteral("proxyModeCombo"));
     m_proxyMode->setAccessibleName(tr("Proxy"));

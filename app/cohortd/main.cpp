@@ -29,6 +29,7 @@ int main(int argc, char *argv[])
     const QCommandLineOption nameOption(QStringLiteral("name"), QStringLiteral("Node name shown to the hub operator."), QStringLiteral("name"));
     const QCommandLineOption settingsOption(QStringLiteral("settings"), QStringLiteral("Settings file (default: the desktop app's)."), QStringLiteral("file"));
     const QCommandLineOption rateOption(QStringLiteral("max-download-rate"), QStringLiteral("Checkpoint download limit in KiB/s (default: from settings; 0: none)."), QStringLiteral("KiB/s"));
+    const QCommandLineOption uploadRateOption(QStringLiteral("max-upload-rate"), QStringLiteral("Upload limit for DiLoCo traffic to peers in KiB/s (default: from settings; 0: none)."), QStringLiteral("KiB/s"));
     const QCommandLineOption heartbeatOption(QStringLiteral("heartbeat-ms"), QStringLiteral("Heartbeat interval override in milliseconds."), QStringLiteral("ms"));
     const QCommandLineOption idleOnlyOption(QStringLiteral("idle-only"), QStringLiteral("Work only while nobody uses this computer's desktop (off by default on a server, whatever the settings say)."));
     const QCommandLineOption scheduleOption(QStringLiteral("schedule"), QStringLiteral("Work only in this window, e.g. \"mon-fri 22:00-06:00\" (repeatable; replaces the settings' schedule)."), QStringLiteral("window"));
@@ -36,7 +37,7 @@ int main(int argc, char *argv[])
     const QCommandLineOption noControlOption(QStringLiteral("no-control-api"), QStringLiteral("Do not offer the local control API."));
     const QCommandLineOption controlPortOption(QStringLiteral("control-port"), QStringLiteral("Port of the local control API on 127.0.0.1 (default: any free port)."), QStringLiteral("port"));
     parser.addOptions({hubOption, dataOption, taskOption, durationOption, jsonOption, nameOption, settingsOption, heartbeatOption, rateOption,
-                       idleOnlyOption, scheduleOption, controlOption, noControlOption, controlPortOption});
+                       uploadRateOption, idleOnlyOption, scheduleOption, controlOption, noControlOption, controlPortOption});
     parser.process(app);
 
     cohort::Settings settings(parser.value(settingsOption));
@@ -59,6 +60,17 @@ int main(int argc, char *argv[])
         }
     }
     options.engine.maxDownloadBytesPerSecond = qint64(rateKiB) * 1024;
+    int uploadKiB = settings.values().uploadLimitKiBps;
+    if (parser.isSet(uploadRateOption)) {
+        bool rateOk = false;
+        uploadKiB = parser.value(uploadRateOption).toInt(&rateOk);
+        if (!rateOk || uploadKiB < 0 || uploadKiB > cohort::Settings::kMaxUploadLimitKiBps) {
+            std::fprintf(stderr, "cohortd: --max-upload-rate must be 0..%d KiB/s\n", cohort::Settings::kMaxUploadLimitKiBps);
+            return 2;
+        }
+    }
+    options.engine.maxUploadBytesPerSecond = qint64(uploadKiB) * 1024;
+    options.engine.payoutAddress = settings.values().payoutAddress; // validated with the settings when they were read
     options.engine.gpuUuids = settings.values().gpuUuids; // CUDA_VISIBLE_DEVICES in the environment still wins
     cohort::applyNetworkProxy(settings.values()); // the same proxy setting as the desktop app
     options.json = parser.isSet(jsonOption);

@@ -28,6 +28,7 @@
 #include "collectives/Ring.h"
 #include "collectives/Socket.h"
 #include "collectives/Wire.h"
+#include "core/RateLimiter.h"
 #include "quant/Quantize.h"
 
 #include <QByteArray>
@@ -35,9 +36,11 @@
 #include <QHostAddress>
 #include <QString>
 
+#include <atomic>
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <span>
 #include <vector>
@@ -103,6 +106,13 @@ struct CommunicatorOptions {
     int beginTimeoutMs = 60'000;   // every peer to begin the same operation / vote
     int ioTimeoutMs = 10'000;      // no progress at all on the ring links
     size_t blockElements = 256 * 1024; // values per pipelined block (<= kMaxBlockElements)
+    // The node's upload cap, shared with whoever changes it (its rate may change during an operation). Paces the
+    // bytes this peer sends to other peers — ring blocks and served shared state — not the small frames to the
+    // master. Null or rate 0: unpaced.
+    std::shared_ptr<RateLimiter> uploadLimiter;
+    // Set by the owner to stop (then it calls uploadLimiter->interrupt()): a send the cap holds back ends with
+    // Code::Aborted instead of waiting on. Other waits keep their timeouts. Null: never cancelled.
+    const std::atomic<bool> *cancel = nullptr;
     // Test hook: sign the challenge with this key instead (a peer that cannot prove its key).
     QByteArray challengeKeyOverride;
 };
@@ -148,6 +158,7 @@ public:
 
 private:
     Result fail(Code code, QString message);
+    bool cancelled() const { return m_options.cancel && m_options.cancel->load(); }
     Result sendToMaster(const QByteArray &frame);
     // Reads whatever the master sent (waiting up to timeoutMs for something) into the inbox.
     Result pumpMaster(int timeoutMs);

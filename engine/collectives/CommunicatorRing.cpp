@@ -456,6 +456,10 @@ Result Communicator::runRing(uint64_t opId, uint64_t tag, Quant quant, ReduceInf
         return Result::success();
     };
 
+    RateLimiter *const limiter = m_options.uploadLimiter.get();
+    bool txPaced = false;                  // the cap holds the next send back for paceWait
+    std::chrono::nanoseconds paceWait{0};
+    qint64 pacedPolls = 0;
     QElapsedTimer ringTime;
     ringTime.start();
     while (tx.step < T || rx.step < T || txActive) {
@@ -465,15 +469,27 @@ Result Communicator::runRing(uint64_t opId, uint64_t tag, Quant quant, ReduceInf
             if (Result r = prepareTx(); !r)
                 return r;
         }
+        txPaced = false;
         while (txActive) {
-            IoResult io;
-            if (txHeaderSent < txHeaderLen) {
-                io = m_next.send(txHeader.data() + txHeaderSent, txHeaderLen - txHeaderSent);
-                txHeaderSent += io.bytes;
-            } else {
-                io = m_next.send(txPayload + txPayloadSent, txPayloadLen - txPayloadSent);
-                txPayloadSent += io.bytes;
+            const bool inHeader = txHeaderSent < txHeaderLen;
+            const uint8_t *at = inHeader ? txHeader.data() + txHeaderSent : txPayload + txPayloadSent;
+            size_t allowed = inHeader ? txHeaderLen - txHeaderSent : txPayloadLen - txPayloadSent;
+            // The upload cap: send what the bucket grants. With nothing granted, wait for it in the poll below rather
+            // than in the bucket, so this peer keeps receiving (its predecessor must not stall on it) and keeps
+            // listening for the master's abort.
+            if (limiter) {
+                allowed = size_t(limiter->tryAcquire(int64_t(allowed), &paceWait));
+                if (allowed == 0) {
+                    if (cancelled())
+                        return fail(Code::Aborted, QStringLiteral("cancelled while the upload cap held back the ring"));
+                    txPaced = true;
+                    break;
+                }
             }
+            const IoResult io = m_next.send(at, allowed);
+            if (limiter && io.bytes < allowed)
+                limiter->release(int64_t(allowed - io.bytes)); // granted, but the socket did not take it
+            (inHeader ? txHeaderSent : txPayloadSent) += io.bytes;
             info->txBytes += io.bytes;
             if (io.bytes > 0)
                 progress = true;
@@ -541,11 +557,16 @@ Result Communicator::runRing(uint64_t opId, uint64_t tag, Quant quant, ReduceInf
         if (idle.hasExpired())
             return fail(Code::Timeout, QStringLiteral("no progress on the ring links for %1 ms").arg(m_options.ioTimeoutMs));
         PollEntry entries[3] = {{m_prev.native(), rx.step < T, false},
-                                {m_next.native(), false, txActive},
+                                {m_next.native(), false, txActive && !txPaced},
                                 {m_master.native(), true, false}};
+        int waitMs = int(std::clamp<qint64>(idle.remainingTime(), 0, 1000));
+        if (txPaced) { // until the bucket holds the next piece (at least 1 ms: a 0 ms poll would spin)
+            waitMs = std::min(waitMs, int(std::clamp<int64_t>((paceWait.count() + 999'999) / 1'000'000, 1, 1000)));
+            ++pacedPolls;
+        }
         QElapsedTimer waited;
         waited.start();
-        pollSockets(entries, int(std::clamp<qint64>(idle.remainingTime(), 0, 1000)));
+        pollSockets(entries, waitMs);
         ++polls;
         pollNs += waited.nsecsElapsed();
         if (entries[2].readable) {
@@ -555,7 +576,8 @@ Result Communicator::runRing(uint64_t opId, uint64_t tag, Quant quant, ReduceInf
         }
     }
     qCDebug(lcCollectives) << "ring op" << opId << "rank" << rank << "of" << n << double(ringTime.nsecsElapsed()) / 1e6
-                           << "ms," << polls << "polls waiting" << double(pollNs) / 1e6 << "ms";
+                           << "ms," << polls << "polls waiting" << double(pollNs) / 1e6 << "ms," << pacedPolls
+                           << "of them for the upload cap";
     return Result::success();
 }
 

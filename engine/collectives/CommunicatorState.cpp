@@ -98,21 +98,33 @@ Result Communicator::serveState(std::span<const SharedTensor> tensors, SyncInfo 
     const auto request = parseStateRequest(payload);
     if (!request || request->ringToken != m_ringToken)
         return Result::success();
+    RateLimiter *const limiter = m_options.uploadLimiter.get();
     for (const uint16_t index : request->indices) {
         if (index >= tensors.size())
             return Result::success();
         const std::span<uint8_t> bytes = tensors[index].bytes;
         size_t offset = 0;
         do {
-            const size_t piece = std::min(kMaxStateDataBytes, bytes.size() - offset);
+            // Under the upload cap, a piece is at most ~2 s of the rate and gets its own no-progress deadline (the
+            // fetcher allows ioTimeoutMs per piece): a capped transfer of big state legitimately outlasts
+            // controlTimeoutMs, but never stalls longer than a piece.
+            const int64_t cap = limiter ? limiter->rate() : 0;
+            const size_t maxPiece = cap > 0 ? std::clamp<size_t>(size_t(cap) * 2, 4096, kMaxStateDataBytes) : kMaxStateDataBytes;
+            const size_t piece = std::min(maxPiece, bytes.size() - offset);
             auto frameHeader = encodeHeader(Type::StateData, kStateDataHeaderBytes + piece);
             std::array<uint8_t, kFrameHeaderBytes + kStateDataHeaderBytes> head{};
             std::memcpy(head.data(), frameHeader.data(), frameHeader.size());
             putU16(head.data() + kFrameHeaderBytes, index);
             putU64(head.data() + kFrameHeaderBytes + 2, offset);
-            const int left = int(std::max<qint64>(deadline.remainingTime(), 1));
+            QDeadlineTimer sendBy = deadline;
+            if (cap > 0) {
+                sendBy = QDeadlineTimer(m_options.ioTimeoutMs);
+                if (limiter->acquire(int64_t(head.size() + piece), sendBy, m_options.cancel) != RateLimiter::Wait::Granted)
+                    return Result::success(); // cancelled or too slow: the fetcher reports its failure to the master
+            }
+            const int left = int(std::max<qint64>(sendBy.remainingTime(), 1));
             if (!socket.sendAll(head.data(), head.size(), left) ||
-                !socket.sendAll(bytes.data() + offset, piece, int(std::max<qint64>(deadline.remainingTime(), 1))))
+                !socket.sendAll(bytes.data() + offset, piece, int(std::max<qint64>(sendBy.remainingTime(), 1))))
                 return Result::success(); // the fetcher reports its failure to the master
             info->txBytes += piece;
             offset += piece;

@@ -212,7 +212,9 @@ Status DilocoRunner::Impl::run()
 
 Status DilocoRunner::Impl::session(bool *done)
 {
-    Communicator comm(o.communicator);
+    collectives::CommunicatorOptions options = o.communicator;
+    options.cancel = &cancel; // a send held back by the upload cap ends when the run is cancelled
+    Communicator comm(options);
     progress.worldSize = 0;
     publish(DilocoProgress::Phase::Connecting);
     collectives::Result r = comm.connect();

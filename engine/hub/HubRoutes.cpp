@@ -2,6 +2,7 @@
 #include "core/JsonReader.h"
 #include "core/NodeState.h"
 #include "core/Logging.h"
+#include "core/PayoutAddress.h"
 #include "hub/ApiServer.h"
 #include "hub/HubService.h"
 #include "hub/DilocoCoordinator.h"
@@ -27,6 +28,24 @@ std::optional<ApiResponse> parseBody(const ApiRequest &request, QJsonObject *out
     if (!json)
         return badRequest(json.error());
     *out = *json;
+    return std::nullopt;
+}
+
+// The optional payout address of a registration or heartbeat: absent (keep the stored one), "" (none) or an address
+// the settings page would accept too (core/PayoutAddress). The message never repeats the address: it may be logged.
+std::optional<ApiResponse> readPayoutAddress(const QJsonObject &body, std::optional<QString> *out)
+{
+    const QString key = QStringLiteral("payout_address");
+    if (!body.contains(key))
+        return std::nullopt;
+    const QJsonValue value = body.value(key);
+    if (!value.isString())
+        return ApiResponse::error(400, QStringLiteral("invalid_payout_address"), QStringLiteral("field 'payout_address': must be a string"));
+    const QString address = value.toString();
+    if (!address.isEmpty())
+        if (const QString problem = payout::addressProblem(address); !problem.isEmpty())
+            return ApiResponse::error(400, QStringLiteral("invalid_payout_address"), QStringLiteral("field 'payout_address': %1").arg(problem));
+    *out = address;
     return std::nullopt;
 }
 } // namespace
@@ -95,11 +114,15 @@ void HubService::registerRoutes()
             return badRequest(r.error());
         if (name.isEmpty())
             return badRequest(QStringLiteral("field 'name': must not be empty"));
+        std::optional<QString> payoutAddress;
+        if (auto bad = readPayoutAddress(body, &payoutAddress))
+            return *bad;
         const qint64 now = QDateTime::currentMSecsSinceEpoch();
-        auto node = m_store->registerNode(signer.publicKey, name, version, hardware, now);
+        auto node = m_store->registerNode(signer.publicKey, name, version, hardware, now, payoutAddress);
         if (!node)
             return ApiResponse::error(500, QStringLiteral("storage"), node.error());
-        qCInfo(lcHub) << "node registered:" << node->nodeId << name << "from" << request.remote.toString();
+        qCInfo(lcHub) << "node registered:" << node->nodeId << name << "from" << request.remote.toString() << "payout address"
+                      << payout::redacted(node->payoutAddress);
         return ApiResponse::json({{QStringLiteral("node_id"), node->nodeId},
                                   {QStringLiteral("hub_key"), hubKeyBase64()},
                                   {QStringLiteral("hub_fingerprint"), m_identity->fingerprint()},
@@ -131,6 +154,12 @@ void HubService::registerRoutes()
             return badRequest(QStringLiteral("field 'state': unknown state '%1'").arg(hb.state));
         if (!hb.joinedTask.isEmpty() && !m_catalogue.find(hb.joinedTask))
             return ApiResponse::error(404, QStringLiteral("unknown_task"), QStringLiteral("no task with id '%1'").arg(hb.joinedTask));
+        if (auto bad = readPayoutAddress(body, &hb.payoutAddress))
+            return *bad;
+        // A changed address is worth a line in the hub's log (shortened: the log is no place for the whole of it).
+        if (hb.payoutAddress)
+            if (const auto before = m_store->nodeByKey(signer.publicKey); before && before->payoutAddress != *hb.payoutAddress)
+                qCInfo(lcHub) << "node" << before->nodeId << "changed its payout address to" << payout::redacted(*hb.payoutAddress);
         const qint64 now = QDateTime::currentMSecsSinceEpoch();
         auto recorded = m_store->recordHeartbeat(signer.publicKey, hb, now);
         if (!recorded)

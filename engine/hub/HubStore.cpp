@@ -13,7 +13,7 @@
 namespace cohort {
 
 namespace {
-constexpr int kSchemaVersion = 3;
+constexpr int kSchemaVersion = 4;
 
 QJsonObject parseStoredJson(const QVariant &v)
 {
@@ -47,11 +47,12 @@ NodeRecord readNode(const QSqlQuery &q)
     n.hardware = parseStoredJson(q.value(10));
     n.metrics = parseStoredJson(q.value(11));
     n.heartbeats = q.value(12).toLongLong();
+    n.payoutAddress = q.value(13).toString();
     return n;
 }
 
 const char kNodeColumns[] = "node_id, public_key, name, client_version, registered_at, last_seen, state, reason, why, "
-                            "joined_task, hardware, metrics, heartbeats";
+                            "joined_task, hardware, metrics, heartbeats, payout_address";
 } // namespace
 
 QJsonObject NodeRecord::toJson(qint64 nowMs, qint64 onlineWindowMs) const
@@ -186,18 +187,35 @@ Status HubStore::migrate()
         }
         db.commit();
     }
+    if (version < 4) {
+        // v4: the payout address each node last sent (empty: none), for the ledger's payouts.
+        db.transaction();
+        const bool ok =
+            q.exec(QStringLiteral("ALTER TABLE nodes ADD COLUMN payout_address TEXT NOT NULL DEFAULT ''")) &&
+            q.exec(QStringLiteral("INSERT OR REPLACE INTO meta(key, value) VALUES('schema_version', '4')"));
+        if (!ok) {
+            const QString error = q.lastError().text();
+            db.rollback();
+            return fail(QStringLiteral("cannot upgrade the hub database schema in %1: %2").arg(m_path, error));
+        }
+        db.commit();
+    }
     return {};
 }
 
 Expected<NodeRecord> HubStore::registerNode(const QByteArray &publicKey, const QString &name, const QString &clientVersion,
-                                            const QJsonObject &hardware, qint64 nowMs)
+                                            const QJsonObject &hardware, qint64 nowMs,
+                                            const std::optional<QString> &payoutAddress)
 {
     QSqlQuery q(QSqlDatabase::database(m_connection));
     q.prepare(QStringLiteral(
-        "INSERT INTO nodes(node_id, public_key, name, client_version, registered_at, last_seen, hardware)"
-        " VALUES(:id, :key, :name, :version, :now, :now, :hardware)"
+        "INSERT INTO nodes(node_id, public_key, name, client_version, registered_at, last_seen, hardware, payout_address)"
+        " VALUES(:id, :key, :name, :version, :now, :now, :hardware, :payout)"
         " ON CONFLICT(node_id) DO UPDATE SET name=excluded.name, client_version=excluded.client_version,"
-        " last_seen=excluded.last_seen, hardware=excluded.hardware"));
+        " last_seen=excluded.last_seen, hardware=excluded.hardware,"
+        " payout_address=CASE WHEN :hasPayout THEN excluded.payout_address ELSE payout_address END"));
+    q.bindValue(QStringLiteral(":payout"), text(payoutAddress.value_or(QString())));
+    q.bindValue(QStringLiteral(":hasPayout"), payoutAddress.has_value());
     q.bindValue(QStringLiteral(":id"), Identity::nodeIdFor(publicKey));
     q.bindValue(QStringLiteral(":key"), publicKey);
     q.bindValue(QStringLiteral(":name"), text(name));
@@ -217,8 +235,11 @@ Expected<bool> HubStore::recordHeartbeat(const QByteArray &publicKey, const Hear
     QSqlQuery q(QSqlDatabase::database(m_connection));
     q.prepare(QStringLiteral(
         "UPDATE nodes SET last_seen=:now, state=:state, reason=:reason, why=:why, joined_task=:task, metrics=:metrics,"
-        " hardware=CASE WHEN :hasHardware THEN :hardware ELSE hardware END, heartbeats=heartbeats+1"
+        " hardware=CASE WHEN :hasHardware THEN :hardware ELSE hardware END, heartbeats=heartbeats+1,"
+        " payout_address=CASE WHEN :hasPayout THEN :payout ELSE payout_address END"
         " WHERE public_key=:key"));
+    q.bindValue(QStringLiteral(":hasPayout"), hb.payoutAddress.has_value());
+    q.bindValue(QStringLiteral(":payout"), text(hb.payoutAddress.value_or(QString())));
     q.bindValue(QStringLiteral(":now"), nowMs);
     q.bindValue(QStringLiteral(":state"), text(hb.state));
     q.bindValue(QStringLiteral(":reason"), text(hb.reason));

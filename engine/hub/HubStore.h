@@ -24,6 +24,7 @@ struct NodeRecord {
     QJsonObject hardware;
     QJsonObject metrics;
     qint64 heartbeats = 0;
+    QString payoutAddress; // where the node's earnings go; empty: none given. Private: not in toJson()
 
     // online: seen within onlineWindowMs of nowMs
     QJsonObject toJson(qint64 nowMs, qint64 onlineWindowMs) const;
@@ -36,6 +37,7 @@ struct HeartbeatRecord {
     QString joinedTask;
     QJsonObject hardware; // empty: keep the stored inventory
     QJsonObject metrics;
+    std::optional<QString> payoutAddress; // absent: keep the stored one (a client that does not send it)
 };
 
 class HubStore {
@@ -45,9 +47,11 @@ public:
     HubStore(const HubStore &) = delete;
     HubStore &operator=(const HubStore &) = delete;
 
-    // Creates the node or refreshes its name/version/hardware; registration time is kept.
+    // Creates the node or refreshes its name/version/hardware (and payout address, when given); registration time
+    // is kept.
     Expected<NodeRecord> registerNode(const QByteArray &publicKey, const QString &name, const QString &clientVersion,
-                                      const QJsonObject &hardware, qint64 nowMs);
+                                      const QJsonObject &hardware, qint64 nowMs,
+                                      const std::optional<QString> &payoutAddress = std::nullopt);
     // Returns false (no error) if the key is not registered.
     Expected<bool> recordHeartbeat(const QByteArray &publicKey, const HeartbeatRecord &heartbeat, qint64 nowMs);
     std::optional<NodeRecord> node(const QString &nodeId) const;

@@ -303,7 +303,11 @@ ApiResponse RlCoordinator::earnings(const ApiRequest &request)
         return ApiResponse::error(403, QStringLiteral("not_registered"), QStringLiteral("register this node first"));
     if (node->nodeId != nodeId)
         return ApiResponse::error(403, QStringLiteral("not_yours"), QStringLiteral("a node may only read its own earnings"));
-    return ApiResponse::json(m_ledger.earnings(nodeId, QDateTime::currentMSecsSinceEpoch()).toJson());
+    QJsonObject report = m_ledger.earnings(nodeId, QDateTime::currentMSecsSinceEpoch()).toJson();
+    // Where the hub will pay these earnings, as the node last sent it: the node's own, signed view, so the person can
+    // check it (the public node list never shows it).
+    report.insert(QStringLiteral("payout_address"), node->payoutAddress);
+    return ApiResponse::json(report);
 }
 
 ApiResponse RlCoordinator::progress(const ApiRequest &request)

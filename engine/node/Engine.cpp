@@ -4,6 +4,7 @@
 #include "platform/DesktopIdle.h"
 
 #include "core/Logging.h"
+#include "core/RateLimiter.h"
 #include "net/HubClient.h"
 #include "node/GpuTelemetry.h"
 #include "net/Identity.h"
@@ -43,6 +44,7 @@ Engine::Engine(EngineOptions options, QString hubUrl, bool hubEmbedded, QObject 
     m_snapshot.hubUrl = m_hubUrl;
     m_snapshot.hubEmbedded = m_hubEmbedded;
     m_snapshot.nodeName = m_options.nodeName;
+    m_uploadLimiter = std::make_shared<RateLimiter>(m_options.maxUploadBytesPerSecond);
 }
 
 Engine::~Engine()

@@ -18,6 +18,7 @@
 namespace cohort {
 
 class BundleStore;
+class RateLimiter;
 class DesktopIdle;
 class EarningsStore;
 class GpuTelemetry;
@@ -49,6 +50,9 @@ public Q_SLOTS:
     void snooze(int seconds);       // pause until now + seconds (0 ends the snooze)
     void pauseAfterStep();          // pause at the next safe point: when the batch in hand is in the outbox
     void setSchedulerPolicy(const cohort::SchedulerPolicy &policy);
+    // The options a running engine applies without a restart: the scheduler, the upload cap (at once, also to a
+    // collective in flight) and the payout address (sent with the next heartbeat).
+    void applyLiveOptions(const cohort::EngineOptions &options);
     void joinTask(const QString &taskId);
     void leaveTask();
     void stop(); // final heartbeat (best effort, bounded), then stopped()
@@ -184,6 +188,7 @@ private:
     QString m_earningsHub;                          // which ledger the cache entries belong to
     QThread *m_dilocoThread = nullptr;              // runs the DiLoCo loop; null when none runs
     std::shared_ptr<std::atomic<bool>> m_dilocoCancel;
+    std::shared_ptr<RateLimiter> m_uploadLimiter;   // the upload cap; shared with the DiLoCo thread's communicator
     QString m_dilocoTaskId;
     QDateTime m_dilocoRetryAfter;                   // after a failed run
 };

@@ -164,14 +164,15 @@ void EngineController::reconfigure(const EngineOptions &options)
     next.taskId = m_options.taskId; // keep the joined task across a restart
     if (next == m_options)
         return;
-    // Only the schedule changed: the running engine takes it as it is, no restart.
-    EngineOptions sameSchedule = next;
-    sameSchedule.scheduler = m_options.scheduler;
-    if (sameSchedule == m_options) {
+    // Only what the running engine takes as it is changed (schedule, upload cap, payout address): no restart.
+    EngineOptions sameLive = next;
+    sameLive.scheduler = m_options.scheduler;
+    sameLive.maxUploadBytesPerSecond = m_options.maxUploadBytesPerSecond;
+    sameLive.payoutAddress = m_options.payoutAddress;
+    if (sameLive == m_options) {
         m_options = next;
         if (m_engine)
-            QMetaObject::invokeMethod(m_engine, [engine = m_engine, policy = next.scheduler] { engine->setSchedulerPolicy(policy); },
-                                      Qt::QueuedConnection);
+            QMetaObject::invokeMethod(m_engine, [engine = m_engine, next] { engine->applyLiveOptions(next); }, Qt::QueuedConnection);
         return;
     }
     m_options = next;

@@ -27,6 +27,9 @@ struct EngineOptions {
     qint64 maxDownloadBytesPerSecond = 0; // checkpoint downloads; 0: unlimited
     SchedulerPolicy scheduler;            // when to work (settings); the user's pause is not part of it
     QStringList gpuUuids;                 // the GPUs compute may use (NVML UUIDs, settings); empty: all
+    // The fields below apply to a running engine without a restart (reconfigure), like the scheduler.
+    qint64 maxUploadBytesPerSecond = 0;   // DiLoCo traffic to peers (collectives); 0: unlimited
+    QString payoutAddress;                // sent to the hub with the registration and every heartbeat; empty: none
     bool operator==(const EngineOptions &) const = default;
 };
 
@@ -50,7 +53,8 @@ public Q_SLOTS:
     void pauseAfterStep();      // pause at the next safe point (the batch in hand finished and saved)
     void joinTask(const QString &taskId);
     void leaveTask();
-    // Restarts the engine with new options (e.g. the hub URL changed in settings). No-op if unchanged.
+    // Restarts the engine with new options (e.g. the hub URL changed in settings). No-op if unchanged. Changes of
+    // only the scheduler, the upload cap and the payout address reach the running engine without a restart.
     // A restart does not emit stopped().
     void reconfigure(const cohort::EngineOptions &options);
     // Asks the engine to stop cleanly; stopped() follows.

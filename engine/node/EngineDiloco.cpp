@@ -5,6 +5,7 @@
 #include "node/Engine.h"
 
 #include "core/Logging.h"
+#include "core/RateLimiter.h"
 #include "diloco/DilocoRunner.h"
 #include "net/Identity.h"
 
@@ -66,6 +67,9 @@ void Engine::startDiloco(const TaskInfo &task)
     const bool local = host == QLatin1String("localhost") || (!literal.isNull() && literal.isLoopback());
     o.communicator.bindAddress = local ? QHostAddress(QHostAddress::LocalHost) : QHostAddress(QHostAddress::AnyIPv4);
     o.communicator.beginTimeoutMs = 120'000; // the slowest peer's inner steps
+    // The settings' upload cap paces what this node sends to its ring neighbours; the limiter is the engine's, so
+    // a change of the cap applies to a collective in flight.
+    o.communicator.uploadLimiter = m_uploadLimiter;
     m_dilocoTaskId = task.id;
     m_dilocoCancel = std::make_shared<std::atomic<bool>>(false);
     m_snapshot.diloco = DilocoStatus{};
@@ -127,6 +131,7 @@ void Engine::stopDiloco(int waitMs)
     if (!m_dilocoThread)
         return;
     m_dilocoCancel->store(true);
+    m_uploadLimiter->interrupt(); // a send held back by the upload cap notices the cancel now
     if (waitMs > 0 && !m_dilocoThread->wait(QDeadlineTimer(waitMs)))
         qCWarning(lcEngine) << "the DiLoCo thread did not stop within" << waitMs << "ms (a collective is in flight)";
 }

@@ -1,5 +1,7 @@
 // The engine's conversation with the hub: registration, task catalogue, heartbeats, reconnecting.
 #include "core/Logging.h"
+#include "core/PayoutAddress.h"
+#include "core/RateLimiter.h"
 #include "net/Ed25519.h"
 #include "net/HubClient.h"
 #include "net/Identity.h"
@@ -22,6 +24,7 @@ void Engine::registerWithHub()
         {QStringLiteral("name"), m_options.nodeName.isEmpty() ? m_identity->nodeId() : m_options.nodeName},
         {QStringLiteral("client_version"), QStringLiteral(COHORT_VERSION_STRING)},
         {QStringLiteral("hardware"), hardwareInventory(m_compute, m_snapshot.system.memTotalBytes, m_snapshot.gpus)},
+        {QStringLiteral("payout_address"), m_options.payoutAddress},
     };
     m_hub->post(QStringLiteral("/v1/nodes/register"), body, [this](const HubReply &reply) { onRegistered(reply); });
 }
@@ -70,6 +73,21 @@ void Engine::onRegistered(const HubReply &reply)
     rlKick(); // batches left in the outbox by an earlier run or an outage go first
 }
 
+void Engine::applyLiveOptions(const EngineOptions &options)
+{
+    if (options.maxUploadBytesPerSecond != m_options.maxUploadBytesPerSecond) {
+        m_options.maxUploadBytesPerSecond = options.maxUploadBytesPerSecond;
+        m_uploadLimiter->setRate(options.maxUploadBytesPerSecond); // wakes a sender waiting under the old rate
+        qCInfo(lcEngine) << "upload cap now" << options.maxUploadBytesPerSecond << "bytes/s (0: none)";
+    }
+    if (options.payoutAddress != m_options.payoutAddress) {
+        m_options.payoutAddress = options.payoutAddress;
+        qCInfo(lcEngine) << "payout address now" << payout::redacted(options.payoutAddress) << "(sent with the next heartbeat)";
+    }
+    if (!(options.scheduler == m_options.scheduler))
+        setSchedulerPolicy(options.scheduler);
+}
+
 void Engine::fetchTasks()
 {
     m_hub->get(QStringLiteral("/v1/tasks"), [this](const HubReply &reply) {
@@ -104,6 +122,9 @@ QJsonObject Engine::heartbeatBody() const
         {QStringLiteral("reason"), m_snapshot.reason == PauseReason::None ? QString() : pauseReasonName(m_snapshot.reason)},
         {QStringLiteral("why"), m_snapshot.why.left(500)},
         {QStringLiteral("joined_task"), m_snapshot.joinedTaskId},
+        // Every heartbeat carries it, so a change in the settings reaches the hub within one interval, and a hub
+        // that lost it (restored from a backup) has it again.
+        {QStringLiteral("payout_address"), m_options.payoutAddress},
         {QStringLiteral("metrics"),
          QJsonObject{{QStringLiteral("cpu_percent"), s.cpuPercent},
                      {QStringLiteral("mem_used_bytes"), s.memUsedBytes},

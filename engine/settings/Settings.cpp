@@ -1,10 +1,10 @@
 #include "settings/Settings.h"
 
 #include "core/Logging.h"
+#include "core/PayoutAddress.h"
 #include "core/Scheduler.h"
 #include "settings/SettingsMigrations.h"
 
-#include <QCryptographicHash>
 #include <QDir>
 #include <QFileInfo>
 #include <QSysInfo>
@@ -50,20 +50,9 @@ double doubleValue(const QSettings &store, const QString &key, double fallback)
     return ok ? v : qQNaN();
 }
 
-bool isAsciiHexDigit(QChar c)
-{
-    return (c >= QLatin1Char('0') && c <= QLatin1Char('9')) || (c >= QLatin1Char('a') && c <= QLatin1Char('f')) ||
-           (c >= QLatin1Char('A') && c <= QLatin1Char('F'));
-}
-
 bool isPrintable(const QString &text)
 {
     return std::all_of(text.begin(), text.end(), [](QChar c) { return c.isPrint(); });
-}
-
-bool isHex(const QString &text)
-{
-    return std::all_of(text.begin(), text.end(), [](QChar c) { return isAsciiHexDigit(c); });
 }
 
 int intValue(const QSettings &store, const QString &key, int fallback)
@@ -168,29 +157,12 @@ bool Settings::parseProxy(const QString &text, QString *host, quint16 *port, QSt
 
 QString Settings::checksummedAddress(const QString &address)
 {
-    // EIP-55: the i-th hex letter is upper case when the i-th nibble of Keccak-256(lower-case hex) is 8 or more.
-    // Qt's Keccak_256 is the original Keccak (Ethereum's), not the final SHA3-256.
-    const QString hex = address.mid(2).toLower();
-    const QByteArray hash = QCryptographicHash::hash(hex.toLatin1(), QCryptographicHash::Keccak_256).toHex();
-    QString out = QStringLiteral("0x");
-    for (qsizetype i = 0; i < hex.size(); ++i) {
-        const QChar c = hex.at(i);
-        out += (c.isLetter() && hash.at(i) >= '8') ? c.toUpper() : c;
-    }
-    return out;
+    return payout::checksummed(address);
 }
 
 QString Settings::payoutAddressProblem(const QString &address)
 {
-    if (!address.startsWith(QLatin1String("0x")) || address.size() != 42 || !isHex(address.mid(2)))
-        return QStringLiteral("Enter 0x followed by 40 hexadecimal digits (0-9, a-f).");
-    const QString hex = address.mid(2);
-    // All lower or all upper case carries no checksum; mixed case must be the EIP-55 checksum, which catches typos.
-    if (hex == hex.toLower() || hex == hex.toUpper())
-        return {};
-    if (checksummedAddress(address) != address)
-        return QStringLiteral("The upper/lower case letters do not match the address checksum (EIP-55): check it for a typo.");
-    return {};
+    return payout::addressProblem(address); // the hub checks with the same rules (core/PayoutAddress)
 }
 
 QList<SettingsError> Settings::validate(const SettingsValues &v)

@@ -1,8 +1,14 @@
 // The engine through its only door, EngineController: a real engine thread and a real embedded hub on loopback.
+#include "net/Identity.h"
+#include "net/RequestSigning.h"
 #include "node/EngineController.h"
 
 #include <QElapsedTimer>
 #include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -144,6 +150,51 @@ private Q_SLOTS:
                                  20'000);
         QVERIFY(QFile::exists(b.filePath(QStringLiteral("identity/node.key"))));
         QCOMPARE(stoppedDuringRestart.count(), 0); // a restart is not a stop
+        QSignalSpy stopped(&controller, &EngineController::stopped);
+        controller.stop();
+        QVERIFY(stopped.wait(10'000));
+    }
+
+    // The payout address reaches the hub with the registration, and a change in the settings reaches it with the next
+    // heartbeat — no restart; so does a change of the upload cap (applied by the running engine).
+    void payoutAddressAndUploadCapApplyWithoutRestart()
+    {
+        QTemporaryDir dir;
+        EngineOptions options{dir.path(), {}, QStringLiteral("tester"), {}, 200, 0, {}};
+        options.payoutAddress = QStringLiteral("0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed");
+        EngineController controller(options);
+        QSignalSpy events(&controller, &EngineController::eventOccurred);
+        controller.start();
+        QTRY_COMPARE_WITH_TIMEOUT(controller.snapshot().state, NodeState::Idle, 20'000);
+        auto identity = Identity::loadOrCreate(dir.filePath(QStringLiteral("identity")));
+        QVERIFY(identity);
+        QCOMPARE(identity->nodeId(), controller.snapshot().nodeId);
+
+        // The node's own, signed view of its earnings says where the hub will pay them.
+        QNetworkAccessManager net;
+        const QString path = QStringLiteral("/v1/nodes/%1/earnings").arg(identity->nodeId());
+        const auto payoutOnHub = [&]() -> QString {
+            QNetworkRequest request(QUrl(controller.embeddedHubUrl() + path));
+            for (const auto &[k, v] : signRequest(*identity, "GET", path.toUtf8(), {}, QDateTime::currentMSecsSinceEpoch()))
+                request.setRawHeader(k, v);
+            QNetworkReply *reply = net.get(request);
+            QSignalSpy finished(reply, &QNetworkReply::finished);
+            if (!reply->isFinished() && !finished.wait(10'000))
+                return QStringLiteral("(no answer)");
+            reply->deleteLater();
+            return QJsonDocument::fromJson(reply->readAll()).object().value(QStringLiteral("payout_address")).toString(QStringLiteral("(missing)"));
+        };
+        QTRY_COMPARE_WITH_TIMEOUT(payoutOnHub(), options.payoutAddress, 10'000);
+
+        EngineOptions changed = options;
+        changed.payoutAddress = QStringLiteral("0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359");
+        changed.maxUploadBytesPerSecond = 64 * 1024;
+        controller.reconfigure(changed);
+        QCOMPARE(controller.options().payoutAddress, changed.payoutAddress);
+        QTRY_COMPARE_WITH_TIMEOUT(payoutOnHub(), changed.payoutAddress, 10'000);
+        QVERIFY(!hasEvent(events, QStringLiteral("restarting the engine")));
+        QCOMPARE(controller.snapshot().state, NodeState::Idle);
+
         QSignalSpy stopped(&controller, &EngineController::stopped);
         controller.stop();
         QVERIFY(stopped.wait(10'000));

@@ -1,6 +1,7 @@
 // The hub's HTTP API over real sockets on 127.0.0.1: signed registration and heartbeats, and every kind of
 // bad input answered with a 4xx JSON error while the hub keeps serving.
 #include "hub/HubService.h"
+#include "hub/HubStore.h"
 #include "net/Identity.h"
 #include "net/RequestSigning.h"
 
@@ -12,6 +13,8 @@
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QSignalSpy>
+#include <QSqlDatabase>
+#include <QSqlQuery>
 #include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QTest>
@@ -123,6 +126,103 @@ private Q_SLOTS:
         const Reply again = sendSigned("POST", QStringLiteral("/v1/nodes/register"), registration(), *m_node);
         QCOMPARE(again.body.value(QStringLiteral("registered_at_ms")), reg.body.value(QStringLiteral("registered_at_ms")));
         QCOMPARE(send("GET", QStringLiteral("/v1/nodes")).body.value(QStringLiteral("nodes")).toArray().size(), 1);
+    }
+
+    // The payout address: sent with the registration and heartbeats, checked with the settings' rules (EIP-55),
+    // stored per node, shown in the node's own signed earnings view and never in the public node list.
+    void payoutAddressIsCheckedStoredAndPrivate()
+    {
+        const QString lower = QStringLiteral("0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed");
+        const QString checksummed = QStringLiteral("0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359");
+        const QString earningsPath = QStringLiteral("/v1/nodes/%1/earnings").arg(m_node->nodeId());
+        const auto payoutOnHub = [&] { return sendSigned("GET", earningsPath, {}, *m_node).body.value(QStringLiteral("payout_address")); };
+        const auto beat = [](const QJsonValue &payout) {
+            QJsonObject b{{QStringLiteral("state"), QStringLiteral("idle")}};
+            if (!payout.isUndefined())
+                b.insert(QStringLiteral("payout_address"), payout);
+            return b;
+        };
+
+        QJsonObject reg = registration();
+        reg.insert(QStringLiteral("payout_address"), lower);
+        QCOMPARE(sendSigned("POST", QStringLiteral("/v1/nodes/register"), reg, *m_node).status, 200);
+        QCOMPARE(payoutOnHub().toString(), lower);
+        // A heartbeat carries a changed address; one without the field keeps it (older clients); "" clears it.
+        QCOMPARE(sendSigned("POST", QStringLiteral("/v1/nodes/heartbeat"), beat(checksummed), *m_node).status, 200);
+        QCOMPARE(payoutOnHub().toString(), checksummed);
+        QCOMPARE(sendSigned("POST", QStringLiteral("/v1/nodes/heartbeat"), beat(QJsonValue::Undefined), *m_node).status, 200);
+        QCOMPARE(payoutOnHub().toString(), checksummed);
+        QCOMPARE(sendSigned("POST", QStringLiteral("/v1/nodes/register"), registration(), *m_node).status, 200);
+        QCOMPARE(payoutOnHub().toString(), checksummed);
+
+        // Refused, with a clear error, and the stored address untouched.
+        const struct {
+            QJsonValue value;
+            const char *fragment;
+        } bad[] = {
+            {QStringLiteral("0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d358"), "checksum"}, // one digit off: the case no longer fits
+            {QStringLiteral("0xFB6916095ca1df60bB79Ce92cE3Ea74c37c5d359"), "checksum"}, // one letter's case flipped
+            {QStringLiteral("0x5aaeb6053f3e94c9b9a09f33669435e7ef1bea"), "40 hexadecimal"},
+            {QStringLiteral("5aaeb6053f3e94c9b9a09f33669435e7ef1beaed00"), "40 hexadecimal"},
+            {QStringLiteral("0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaeg"), "40 hexadecimal"},
+            {QStringLiteral(" 0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed"), "40 hexadecimal"},
+            {QJsonValue(42), "string"},
+        };
+        for (const auto &b : bad) {
+            const Reply hb = sendSigned("POST", QStringLiteral("/v1/nodes/heartbeat"), beat(b.value), *m_node);
+            expectError(hb, 400, QStringLiteral("invalid_payout_address"));
+            const QString message = hb.body.value(QStringLiteral("error")).toObject().value(QStringLiteral("message")).toString();
+            QVERIFY2(message.contains(QLatin1String(b.fragment)) && message.contains(QLatin1String("payout_address")), qPrintable(message));
+            QJsonObject r = registration();
+            r.insert(QStringLiteral("payout_address"), b.value);
+            expectError(sendSigned("POST", QStringLiteral("/v1/nodes/register"), r, *m_node), 400, QStringLiteral("invalid_payout_address"));
+        }
+        QCOMPARE(payoutOnHub().toString(), checksummed);
+
+        // Private: the public node list and node view do not show it.
+        const Reply node = send("GET", QStringLiteral("/v1/nodes/") + m_node->nodeId());
+        QCOMPARE(node.status, 200);
+        QVERIFY(!node.raw.contains(checksummed.toLatin1()));
+        QVERIFY(!send("GET", QStringLiteral("/v1/nodes")).raw.contains(checksummed.toLatin1()));
+
+        QCOMPARE(sendSigned("POST", QStringLiteral("/v1/nodes/heartbeat"), beat(QString()), *m_node).status, 200);
+        QCOMPARE(payoutOnHub(), QJsonValue(QString()));
+        QCOMPARE(sendSigned("POST", QStringLiteral("/v1/nodes/heartbeat"), beat(lower), *m_node).status, 200);
+        QCOMPARE(payoutOnHub().toString(), lower); // kept for stateSurvivesRestart
+    }
+
+    // A hub database of schema 3 (before payout addresses) is upgraded in place: nodes kept, the new column empty.
+    void schema3DatabaseIsUpgraded()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("hub.sqlite"));
+        const QByteArray key(32, '\x11');
+        {
+            auto store = HubStore::open(path);
+            QVERIFY2(store, qPrintable(store.error()));
+            QVERIFY((*store)->registerNode(key, QStringLiteral("old"), QStringLiteral("0.1"), {}, 1000, QStringLiteral("0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed")));
+        }
+        {
+            QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("downgrade"));
+            db.setDatabaseName(path);
+            QVERIFY(db.open());
+            QSqlQuery q(db);
+            QVERIFY(q.exec(QStringLiteral("ALTER TABLE nodes DROP COLUMN payout_address")));
+            QVERIFY(q.exec(QStringLiteral("UPDATE meta SET value='3' WHERE key='schema_version'")));
+            db.close();
+        }
+        QSqlDatabase::removeDatabase(QStringLiteral("downgrade"));
+        auto store = HubStore::open(path);
+        QVERIFY2(store, qPrintable(store.error()));
+        const auto node = (*store)->nodeByKey(key);
+        QVERIFY(node);
+        QCOMPARE(node->name, QStringLiteral("old"));
+        QCOMPARE(node->payoutAddress, QString());
+        HeartbeatRecord hb;
+        hb.state = QStringLiteral("idle");
+        hb.payoutAddress = QStringLiteral("0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359");
+        QVERIFY((*store)->recordHeartbeat(key, hb, 2000));
+        QCOMPARE((*store)->nodeByKey(key)->payoutAddress, *hb.payoutAddress);
     }
 
     void unregisteredHeartbeatIsForbidden()
@@ -330,6 +430,8 @@ private Q_SLOTS:
         const Reply node = send("GET", QStringLiteral("/v1/nodes/") + m_node->nodeId());
         QCOMPARE(node.status, 200);
         QCOMPARE(node.body.value(QStringLiteral("state")).toString(), QStringLiteral("idle"));
+        const Reply earnings = sendSigned("GET", QStringLiteral("/v1/nodes/%1/earnings").arg(m_node->nodeId()), {}, *m_node);
+        QCOMPARE(earnings.body.value(QStringLiteral("payout_address")).toString(), QStringLiteral("0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed"));
     }
 };
 
