@@ -89,6 +89,7 @@ EngineOptions DesktopApp::engineOptions() const
     options.maxDownloadBytesPerSecond = qint64(m_settings->values().downloadLimitKiBps) * 1024;
     options.scheduler = Settings::schedulerPolicy(m_settings->values());
     options.gpuUuids = m_settings->values().gpuUuids; // applies when CUDA starts: at the next start of Cohort
+    options.gpuMemoryPercent = m_settings->values().gpuMemoryPercent;
     // These two reach a running engine without a restart (EngineController::reconfigure).
     options.maxUploadBytesPerSecond = qint64(m_settings->values().uploadLimitKiBps) * 1024;
     options.payoutAddress = m_settings->values().payoutAddress;
@@ -320,7 +321,8 @@ void DesktopApp::onSettingsChanged(const SettingsValues &values, const QStringLi
     // the joined task), so a change of "start minimized" alone costs nothing.
     const QStringList engineKeys{QStringLiteral("hubUrl"), QStringLiteral("dataDir"), QStringLiteral("nodeName"),
                                  QStringLiteral("downloadLimitKiBps"), QStringLiteral("scheduler"),
-                                 QStringLiteral("uploadLimitKiBps"), QStringLiteral("payoutAddress")};
+                                 QStringLiteral("uploadLimitKiBps"), QStringLiteral("payoutAddress"),
+                                 QStringLiteral("gpuMemoryPercent")};
     if (std::none_of(engineKeys.begin(), engineKeys.end(), [&changedKeys](const QString &key) { return changedKeys.contains(key); }))
         return;
     qCInfo(lcUi) << "engine settings changed:" << changedKeys;

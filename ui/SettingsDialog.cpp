@@ -78,7 +78,7 @@ SettingsDialog::SettingsDialog(Settings *settings, Autostart *autostart, QWidget
         connect(edit, &QLineEdit::textChanged, this, &SettingsDialog::onFieldEdited);
     for (QCheckBox *check : {m_startMinimized, m_startAtLogin, m_idleOnly, m_pauseOnBattery, m_useAllGpus})
         connect(check, &QCheckBox::toggled, this, &SettingsDialog::onFieldEdited);
-    for (QSpinBox *spin : {m_downloadLimit, m_uploadLimit, m_idleMinutes, m_gpuTempLimit, m_gpuPowerLimit, m_diskCap})
+    for (QSpinBox *spin : {m_downloadLimit, m_uploadLimit, m_idleMinutes, m_gpuTempLimit, m_gpuPowerLimit, m_gpuMemory, m_diskCap})
         connect(spin, &QSpinBox::valueChanged, this, &SettingsDialog::onFieldEdited);
     for (QDoubleSpinBox *spin : {m_pricePerKWh, m_creditValue})
         connect(spin, &QDoubleSpinBox::valueChanged, this, &SettingsDialog::onFieldEdited);
@@ -189,6 +189,7 @@ SettingsValues SettingsDialog::fieldValues() const
     v.startMinimized = m_startMinimized->isChecked();
     v.notifications = NotifyLevel(m_notifications->currentData().toInt());
     v.gpuUuids = chosenGpus();
+    v.gpuMemoryPercent = m_gpuMemory->value();
     v.runOnlyWhenIdle = m_idleOnly->isChecked();
     v.idleMinutes = m_idleMinutes->value();
     v.pauseOnBattery = m_pauseOnBattery->isChecked();
@@ -275,6 +276,7 @@ void SettingsDialog::setFields(const SettingsValues &v)
     m_startMinimized->setChecked(v.startMinimized);
     m_notifications->setCurrentIndex(std::max(0, m_notifications->findData(int(v.notifications))));
     fillGpuList(m_gpus, v.gpuUuids);
+    m_gpuMemory->setValue(v.gpuMemoryPercent);
     m_idleOnly->setChecked(v.runOnlyWhenIdle);
     m_idleMinutes->setValue(v.idleMinutes);
     m_idleMinutes->setEnabled(v.runOnlyWhenIdle);

@@ -136,6 +136,7 @@ private:
     QLineEdit *m_schedule = nullptr;  // windows separated by ';'
     QSpinBox *m_gpuTempLimit = nullptr;
     QSpinBox *m_gpuPowerLimit = nullptr;
+    QSpinBox *m_gpuMemory = nullptr;
     // Network
     QLineEdit *m_hubUrl = nullptr;
     QSpinBox *m_downloadLimit = nullptr;

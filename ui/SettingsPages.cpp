@@ -166,10 +166,17 @@ QWidget *SettingsDialog::buildComputePage()
     m_gpuPowerLimit->setSingleStep(10);
     m_gpuPowerLimit->setToolTip(tr("The most power the chosen GPUs may draw together; above it Cohort slows down."));
 
+    m_gpuMemory = spinBox("gpuMemorySpin", 10, 100, tr(" % of each GPU's memory"), {}, tr("GPU memory Cohort may use"));
+    m_gpuMemory->setSingleStep(5);
+    m_gpuMemory->setToolTip(tr("Cohort keeps the rest free for your games and other programs: its batches are generated in "
+                               "smaller parts to fit, and a task whose model does not fit is shown greyed on the Tasks page."));
+
     auto *gpuBox = new QGroupBox(tr("GPUs"), content);
     auto *gpuLayout = new QVBoxLayout(gpuBox);
     gpuLayout->addWidget(m_useAllGpus);
     gpuLayout->addWidget(withErrorLabel(m_gpuList, QStringLiteral("gpuUuids")));
+    gpuLayout->addWidget(withErrorLabel(row(content, {new QLabel(tr("Use at most"), content), m_gpuMemory}),
+                                        QStringLiteral("gpuMemoryPercent")));
     gpuLayout->addWidget(m_gpuNote);
     auto *whenBox = new QGroupBox(tr("When to work"), content);
     auto *form = new QFormLayout(whenBox);

@@ -30,6 +30,7 @@ int main(int argc, char *argv[])
     const QCommandLineOption settingsOption(QStringLiteral("settings"), QStringLiteral("Settings file (default: the desktop app's)."), QStringLiteral("file"));
     const QCommandLineOption rateOption(QStringLiteral("max-download-rate"), QStringLiteral("Checkpoint download limit in KiB/s (default: from settings; 0: none)."), QStringLiteral("KiB/s"));
     const QCommandLineOption uploadRateOption(QStringLiteral("max-upload-rate"), QStringLiteral("Upload limit for DiLoCo traffic to peers in KiB/s (default: from settings; 0: none)."), QStringLiteral("KiB/s"));
+    const QCommandLineOption gpuMemoryOption(QStringLiteral("gpu-memory"), QStringLiteral("Share of the GPU's memory generation may use, 10..100 % (default: from settings, 90)."), QStringLiteral("percent"));
     const QCommandLineOption heartbeatOption(QStringLiteral("heartbeat-ms"), QStringLiteral("Heartbeat interval override in milliseconds."), QStringLiteral("ms"));
     const QCommandLineOption idleOnlyOption(QStringLiteral("idle-only"), QStringLiteral("Work only while nobody uses this computer's desktop (off by default on a server, whatever the settings say)."));
     const QCommandLineOption scheduleOption(QStringLiteral("schedule"), QStringLiteral("Work only in this window, e.g. \"mon-fri 22:00-06:00\" (repeatable; replaces the settings' schedule)."), QStringLiteral("window"));
@@ -37,7 +38,7 @@ int main(int argc, char *argv[])
     const QCommandLineOption noControlOption(QStringLiteral("no-control-api"), QStringLiteral("Do not offer the local control API."));
     const QCommandLineOption controlPortOption(QStringLiteral("control-port"), QStringLiteral("Port of the local control API on 127.0.0.1 (default: any free port)."), QStringLiteral("port"));
     parser.addOptions({hubOption, dataOption, taskOption, durationOption, jsonOption, nameOption, settingsOption, heartbeatOption, rateOption,
-                       uploadRateOption, idleOnlyOption, scheduleOption, controlOption, noControlOption, controlPortOption});
+                       uploadRateOption, gpuMemoryOption, idleOnlyOption, scheduleOption, controlOption, noControlOption, controlPortOption});
     parser.process(app);
 
     cohort::Settings settings(parser.value(settingsOption));
@@ -72,6 +73,15 @@ int main(int argc, char *argv[])
     options.engine.maxUploadBytesPerSecond = qint64(uploadKiB) * 1024;
     options.engine.payoutAddress = settings.values().payoutAddress; // validated with the settings when they were read
     options.engine.gpuUuids = settings.values().gpuUuids; // CUDA_VISIBLE_DEVICES in the environment still wins
+    options.engine.gpuMemoryPercent = settings.values().gpuMemoryPercent;
+    if (parser.isSet(gpuMemoryOption)) {
+        bool percentOk = false;
+        options.engine.gpuMemoryPercent = parser.value(gpuMemoryOption).toInt(&percentOk);
+        if (!percentOk || options.engine.gpuMemoryPercent < 10 || options.engine.gpuMemoryPercent > 100) {
+            std::fprintf(stderr, "cohortd: --gpu-memory must be 10..100 (percent)\n");
+            return 2;
+        }
+    }
     cohort::applyNetworkProxy(settings.values()); // the same proxy setting as the desktop app
     options.json = parser.isSet(jsonOption);
     options.controlApi = !parser.isSet(noControlOption);

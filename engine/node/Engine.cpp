@@ -94,6 +94,7 @@ void Engine::start()
     m_snapshot.computeDevice = m_compute.description;
     m_snapshot.computeDeviceId = m_compute.device;
     m_snapshot.computeDtype = m_compute.dtype;
+    applyGpuMemoryCap();
     startRolloutMachinery();
 
     const QUrl url(m_hubUrl);

@@ -65,6 +65,7 @@ Q_SIGNALS:
     void earningsReady(const cohort::EarningsReport &report, bool fromCache);
 
 private:
+    void applyGpuMemoryCap(); // the compute GPU's memory share (options) into the snapshot and LibTorch's allocator
     // Hub session (EngineHubSession.cpp)
     void registerWithHub();
     void onRegistered(const HubReply &reply);

@@ -164,11 +164,13 @@ void EngineController::reconfigure(const EngineOptions &options)
     next.taskId = m_options.taskId; // keep the joined task across a restart
     if (next == m_options)
         return;
-    // Only what the running engine takes as it is changed (schedule, upload cap, payout address): no restart.
+    // Only what the running engine takes as it is changed (schedule, upload cap, payout address, GPU memory
+    // share): no restart.
     EngineOptions sameLive = next;
     sameLive.scheduler = m_options.scheduler;
     sameLive.maxUploadBytesPerSecond = m_options.maxUploadBytesPerSecond;
     sameLive.payoutAddress = m_options.payoutAddress;
+    sameLive.gpuMemoryPercent = m_options.gpuMemoryPercent;
     if (sameLive == m_options) {
         m_options = next;
         if (m_engine)

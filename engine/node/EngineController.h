@@ -27,6 +27,7 @@ struct EngineOptions {
     qint64 maxDownloadBytesPerSecond = 0; // checkpoint downloads; 0: unlimited
     SchedulerPolicy scheduler;            // when to work (settings); the user's pause is not part of it
     QStringList gpuUuids;                 // the GPUs compute may use (NVML UUIDs, settings); empty: all
+    int gpuMemoryPercent = 90;            // share of the compute GPU's memory generation may use (core/MemoryBudget)
     // The fields below apply to a running engine without a restart (reconfigure), like the scheduler.
     qint64 maxUploadBytesPerSecond = 0;   // DiLoCo traffic to peers (collectives); 0: unlimited
     QString payoutAddress;                // sent to the hub with the registration and every heartbeat; empty: none

@@ -86,6 +86,18 @@ void Engine::applyLiveOptions(const EngineOptions &options)
     }
     if (!(options.scheduler == m_options.scheduler))
         setSchedulerPolicy(options.scheduler);
+    if (options.gpuMemoryPercent != m_options.gpuMemoryPercent) {
+        m_options.gpuMemoryPercent = options.gpuMemoryPercent;
+        applyGpuMemoryCap(); // the next batch is sized by it
+    }
+}
+
+void Engine::applyGpuMemoryCap()
+{
+    QString note;
+    m_snapshot.gpuMemoryBudgetBytes = cohort::applyGpuMemoryCap(m_compute, m_options.gpuMemoryPercent, &note);
+    if (!note.isEmpty())
+        emitEvent(EngineEvent::info(QStringLiteral("compute"), note));
 }
 
 void Engine::fetchTasks()

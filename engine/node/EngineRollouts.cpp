@@ -4,6 +4,7 @@
 //   generate G samples per problem on the compute thread -> write the batch to the outbox (fsync) ->
 //   submit, signed -> delete from the outbox only once the hub has answered -> again.
 // Pause cancels generation within a token; the half-made batch is dropped (the work item simply expires).
+#include "core/MemoryBudget.h"
 #include "core/JsonReader.h"
 #include "core/Logging.h"
 #include "net/HubClient.h"
@@ -204,6 +205,18 @@ void Engine::startWork(const WorkInHand &work)
     job.topP = cfg.topP;
     job.samplingSeed = work.samplingSeed; // a resumed work item is generated again exactly as before
     job.toploc = cfg.toploc;
+    if (m_snapshot.gpuMemoryBudgetBytes > 0) {
+        // On a GPU: as many rows at once as the user's share of its memory holds; several passes if needed.
+        const GenerationFootprint footprint = generationFootprint(cfg.model);
+        const int rows = cfg.promptsPerBatch * cfg.samplesPerPrompt;
+        job.maxRows = rowsWithin(footprint, m_snapshot.gpuMemoryBudgetBytes, rows);
+        if (job.maxRows == 0) {
+            emitEvent(EngineEvent::error(QStringLiteral("rollouts"), QStringLiteral("This task's policy %1")
+                                                                       .arg(whyItDoesNotFit(footprint, m_snapshot.gpuMemoryBudgetBytes))));
+            rlRetryLater(300);
+            return;
+        }
+    }
     if (int(job.problems.size()) != cfg.promptsPerBatch) {
         emitEvent(EngineEvent::error(QStringLiteral("rollouts"), QStringLiteral("This version does not know the task's environments (%1)")
                                                                    .arg(cfg.environments.join(QStringLiteral(", ")))));

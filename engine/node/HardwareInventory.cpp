@@ -1,5 +1,7 @@
 #include "node/HardwareInventory.h"
 
+#include "core/MemoryBudget.h"
+
 #include "ml/TorchRuntime.h"
 
 #include <QJsonArray>
@@ -28,6 +30,26 @@ ComputeInfo probeCompute()
     if (!info.error.empty())
         out.json.insert(QStringLiteral("error"), QString::fromStdString(info.error));
     return out;
+}
+
+qint64 applyGpuMemoryCap(const ComputeInfo &compute, int percent, QString *note)
+{
+    if (!compute.device.startsWith(QLatin1String("cuda")))
+        return 0;
+    const int index = compute.device.section(QLatin1Char(':'), 1).toInt();
+    const qint64 total = ml::cudaTotalMemory(index);
+    if (total <= 0)
+        return 0;
+    const qint64 budget = gpuBudgetBytes(total, percent);
+    std::string error;
+    if (!ml::capCudaMemory(index, double(budget) / double(total), &error))
+        *note = QStringLiteral("could not cap LibTorch's GPU memory: %1").arg(QString::fromStdString(error));
+    else
+        *note = QStringLiteral("GPU memory: Cohort may use %1 of %2 GB (%3 %)")
+                    .arg(double(budget) / double(1LL << 30), 0, 'f', 1)
+                    .arg(double(total) / double(1LL << 30), 0, 'f', 1)
+                    .arg(percent);
+    return budget;
 }
 
 QString applyGpuChoice(const QStringList &gpuUuids)

@@ -34,6 +34,7 @@ const QString kDiskCap = QStringLiteral("limits/diskCapGiB");
 const QString kLanguage = QStringLiteral("ui/language");
 const QString kNotifications = QStringLiteral("ui/notifications");
 const QString kGpus = QStringLiteral("compute/gpus");
+const QString kGpuMemory = QStringLiteral("compute/gpuMemoryPercent");
 const QString kUploadLimit = QStringLiteral("network/uploadLimitKiBps");
 const QString kProxyMode = QStringLiteral("network/proxyMode");
 const QString kProxy = QStringLiteral("network/proxy");
@@ -215,6 +216,8 @@ QList<SettingsError> Settings::validate(const SettingsValues &v)
     else if (std::any_of(v.gpuUuids.begin(), v.gpuUuids.end(),
                          [](const QString &u) { return u.trimmed().isEmpty() || u.size() > 96 || !isPrintable(u); }))
         errors.append({QStringLiteral("gpuUuids"), QStringLiteral("A GPU in the list has no usable identifier.")});
+    if (v.gpuMemoryPercent < 10 || v.gpuMemoryPercent > 100)
+        errors.append({QStringLiteral("gpuMemoryPercent"), QStringLiteral("Use 10 to 100 % of each GPU's memory.")});
     if (v.uploadLimitKiBps < 0 || v.uploadLimitKiBps > kMaxUploadLimitKiBps)
         errors.append({QStringLiteral("uploadLimitKiBps"), QStringLiteral("Use 0 (no limit) up to %1 KiB/s.").arg(kMaxUploadLimitKiBps)});
     if (v.proxyMode == ProxyMode::Manual) {
@@ -286,6 +289,7 @@ void Settings::load()
         qCWarning(lcSettings) << "ignoring invalid setting notifications :" << notify;
     v.gpuUuids = store.value(kGpus, v.gpuUuids).toStringList();
     v.uploadLimitKiBps = intValue(store, kUploadLimit, v.uploadLimitKiBps);
+    v.gpuMemoryPercent = intValue(store, kGpuMemory, v.gpuMemoryPercent);
     const QString proxyMode = store.value(kProxyMode, proxyModeName(v.proxyMode)).toString();
     bool knownMode = false;
     for (const ProxyMode mode : {ProxyMode::None, ProxyMode::System, ProxyMode::Manual}) {
@@ -329,6 +333,8 @@ void Settings::load()
             v.language = fallback.language;
         else if (e.key == QLatin1String("gpuUuids"))
             v.gpuUuids = fallback.gpuUuids;
+        else if (e.key == QLatin1String("gpuMemoryPercent"))
+            v.gpuMemoryPercent = fallback.gpuMemoryPercent;
         else if (e.key == QLatin1String("uploadLimitKiBps"))
             v.uploadLimitKiBps = fallback.uploadLimitKiBps;
         else if (e.key == QLatin1String("proxy")) {
@@ -384,6 +390,8 @@ QList<SettingsError> Settings::apply(const SettingsValues &requested)
         changedKeys << QStringLiteral("notifications");
     if (v.gpuUuids != m_values.gpuUuids)
         changedKeys << QStringLiteral("gpuUuids");
+    if (v.gpuMemoryPercent != m_values.gpuMemoryPercent)
+        changedKeys << QStringLiteral("gpuMemoryPercent");
     if (v.uploadLimitKiBps != m_values.uploadLimitKiBps)
         changedKeys << QStringLiteral("uploadLimitKiBps");
     if (v.proxyMode != m_values.proxyMode || v.proxy != m_values.proxy)
@@ -414,6 +422,7 @@ QList<SettingsError> Settings::apply(const SettingsValues &requested)
     store.setValue(kNotifications, notifyLevelName(v.notifications));
     store.setValue(kGpus, v.gpuUuids);
     store.setValue(kUploadLimit, v.uploadLimitKiBps);
+    store.setValue(kGpuMemory, v.gpuMemoryPercent);
     store.setValue(kProxyMode, proxyModeName(v.proxyMode));
     store.setValue(kProxy, v.proxy);
     store.setValue(kPayoutAddress, v.payoutAddress);

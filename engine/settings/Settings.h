@@ -37,6 +37,7 @@ struct SettingsValues {
 
     // Compute: the GPUs Cohort may use, by NVML UUID ("GPU-…"); empty: all of them (the default, also for GPUs added later)
     QStringList gpuUuids;
+    int gpuMemoryPercent = 90;    // 10..100: the share of each GPU's memory Cohort's generation may use
 
     // Network
     int uploadLimitKiBps = 0;     // 0: unlimited

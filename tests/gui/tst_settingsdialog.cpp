@@ -151,6 +151,9 @@ private Q_SLOTS:
         field<QSpinBox>("idleMinutesSpin")->setValue(15);
         field<QLineEdit>("scheduleEdit")->setText(QStringLiteral("mon-fri 22:00-06:00; weekend 00:00-24:00"));
         field<QSpinBox>("gpuTempLimitSpin")->setValue(82);
+        QCOMPARE(field<QSpinBox>("gpuMemorySpin")->value(), 90); // the default share of each GPU's memory
+        QCOMPARE(field<QSpinBox>("gpuMemorySpin")->minimum(), 10);
+        field<QSpinBox>("gpuMemorySpin")->setValue(55);
         field<QSpinBox>("diskCapSpin")->setValue(40);
         field<QCheckBox>("pauseOnBatteryCheck")->setChecked(false);
         QVERIFY(m_dialog->applyButton()->isEnabled());
@@ -161,6 +164,7 @@ private Q_SLOTS:
         QCOMPARE(v.schedule, (QStringList{QStringLiteral("mon-fri 22:00-06:00"), QStringLiteral("weekend 00:00-24:00")}));
         QCOMPARE(v.gpuTempLimitC, 82);
         QCOMPARE(v.diskCapGiB, 40);
+        QCOMPARE(v.gpuMemoryPercent, 55);
         QVERIFY(!v.pauseOnBattery);
         QCOMPARE(Settings(iniPath()).values(), v);
 
@@ -176,6 +180,7 @@ private Q_SLOTS:
         QVERIFY(!field<QCheckBox>("idleOnlyCheck")->isChecked());
         QVERIFY(field<QLineEdit>("scheduleEdit")->text().isEmpty());
         QCOMPARE(field<QSpinBox>("gpuTempLimitSpin")->value(), 0);
+        QCOMPARE(field<QSpinBox>("gpuMemorySpin")->value(), 90);
     }
 
     // The first-run welcome: shown for a new settings file only; Start saves the choices (and start at login),

@@ -225,6 +225,7 @@ private Q_SLOTS:
         v.notifications = NotifyLevel::Errors;
         v.gpuUuids = {QStringLiteral("GPU-1111"), QStringLiteral("GPU-2222"), QStringLiteral("GPU-1111")};
         v.uploadLimitKiBps = 300;
+        v.gpuMemoryPercent = 60;
         v.proxyMode = ProxyMode::Manual;
         v.proxy = QStringLiteral(" proxy.example.org:3128 ");
         v.payoutAddress = QStringLiteral("0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed");
@@ -235,7 +236,7 @@ private Q_SLOTS:
         QCOMPARE(spy.count(), 1);
         QStringList keys = spy.at(0).at(1).toStringList();
         keys.sort();
-        QCOMPARE(keys, (QStringList{QStringLiteral("energy"), QStringLiteral("gpuUuids"), QStringLiteral("language"),
+        QCOMPARE(keys, (QStringList{QStringLiteral("energy"), QStringLiteral("gpuMemoryPercent"), QStringLiteral("gpuUuids"), QStringLiteral("language"),
                                     QStringLiteral("notifications"), QStringLiteral("payoutAddress"), QStringLiteral("proxy"),
                                     QStringLiteral("scheduler"), QStringLiteral("uploadLimitKiBps")})); // GPUs feed the limits
         QCOMPARE(s.values().proxy, QStringLiteral("proxy.example.org:3128")); // trimmed
@@ -248,6 +249,8 @@ private Q_SLOTS:
         QCOMPARE(reread.values().notifications, NotifyLevel::Errors);
         QCOMPARE(reread.values().proxyMode, ProxyMode::Manual);
         QCOMPARE(reread.values().pricePerKWh, 0.31);
+        QCOMPARE(reread.values().gpuMemoryPercent, 60);
+        QCOMPARE(Settings(file(QStringLiteral("fresh.ini"))).values().gpuMemoryPercent, 90); // the default
         QSettings raw(path, QSettings::IniFormat);
         QCOMPARE(raw.value(QStringLiteral("ui/notifications")).toString(), QStringLiteral("errors"));
         QCOMPARE(raw.value(QStringLiteral("network/proxyMode")).toString(), QStringLiteral("manual"));
@@ -284,6 +287,10 @@ private Q_SLOTS:
         QTest::newRow("currency too long") << "currency" << "currency" << "EURO-DOLLAR" << false;
         QTest::newRow("credit value negative") << "creditValue" << "credit" << "-2" << false;
         QTest::newRow("gpu empty id") << "gpuUuids" << "gpu" << " " << false;
+        QTest::newRow("gpu memory 10 %") << "gpuMemoryPercent" << "gpuMemory" << "10" << true;
+        QTest::newRow("gpu memory 100 %") << "gpuMemoryPercent" << "gpuMemory" << "100" << true;
+        QTest::newRow("gpu memory 9 %") << "gpuMemoryPercent" << "gpuMemory" << "9" << false;
+        QTest::newRow("gpu memory 101 %") << "gpuMemoryPercent" << "gpuMemory" << "101" << false;
     }
     void version3Validation()
     {
@@ -313,6 +320,8 @@ private Q_SLOTS:
             v.currency = QStringLiteral("EUR");
         } else if (field == QLatin1String("gpu"))
             v.gpuUuids = {value};
+        else if (field == QLatin1String("gpuMemory"))
+            v.gpuMemoryPercent = value.toInt();
         const auto errors = Settings::validate(v);
         if (valid)
             QVERIFY2(errors.isEmpty(), qPrintable(errors.value(0).message));
