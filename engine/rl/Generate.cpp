@@ -13,6 +13,9 @@
 #include <algorithm>
 #include <cmath>
 #include <optional>
+#if defined(_OPENMP)
+#  include <omp.h>
+#endif
 
 namespace cohort::rl {
 
@@ -33,38 +36,50 @@ struct RowRng {
     double uniform() { return double(next() >> 11) * 0x1.0p-53; }   // [0, 1)
 };
 
+#if defined(_OPENMP)
+int samplerIndex() { return omp_get_thread_num(); }
+int samplerCount() { return omp_get_max_threads(); }
+#else
+int samplerIndex() { return 0; }
+int samplerCount() { return 1; }
+#endif
+
 struct Sampler {
-    std::vector<double> logp;
+    std::vector<double> logit; // logits / temperature
+    std::vector<double> expo;  // exp(logit - max): the unnormalised probabilities
     std::vector<int> order;
 
     // Samples from softmax(logits / temperature), restricted to the top-p nucleus when topP < 1. logProb is the
     // token's log-probability under the full temperature-scaled distribution, before the nucleus truncation: the
     // quantity the trainer recomputes (the nucleus is a sampling device, not part of the policy). Returns -1 for
-    // non-finite logits.
+    // non-finite logits. One exp per token (they were three): sampling is serial work between the decoder's
+    // parallel loops, so each exp here is paid by every core.
     int sample(const float *logits, int V, float temperature, float topP, RowRng &rng, double &logProb)
     {
-        logp.resize(size_t(V));
+        logit.resize(size_t(V));
+        expo.resize(size_t(V));
         double mx = -INFINITY;
         for (int i = 0; i < V; ++i) {
             if (!std::isfinite(logits[i]))
                 return -1;
             // BOS and PAD are never generated (Policy::Impl::logits pins them the same way on the reference path).
             const bool never = V == ByteTokenizer::kVocabSize && (i == ByteTokenizer::kBos || i == ByteTokenizer::kPad);
-            logp[size_t(i)] = (never ? kNeverLogit : double(logits[i])) / double(temperature);
-            mx = std::max(mx, logp[size_t(i)]);
+            logit[size_t(i)] = (never ? kNeverLogit : double(logits[i])) / double(temperature);
+            mx = std::max(mx, logit[size_t(i)]);
         }
         double sum = 0;
-        for (int i = 0; i < V; ++i)
-            sum += std::exp(logp[size_t(i)] - mx);
+        for (int i = 0; i < V; ++i) {
+            expo[size_t(i)] = std::exp(logit[size_t(i)] - mx);
+            sum += expo[size_t(i)];
+        }
         const double lse = mx + std::log(sum);
-        for (int i = 0; i < V; ++i)
-            logp[size_t(i)] -= lse;
 
         int chosen = V - 1;
         if (topP >= 1.0f) {
-            double u = rng.uniform(), acc = 0;
+            const double u = rng.uniform() * sum;
+            double acc = 0;
             for (int i = 0; i < V; ++i) {
-                acc += std::exp(logp[size_t(i)]);
+                acc += expo[size_t(i)];
                 if (u < acc) {
                     chosen = i;
                     break;
@@ -75,29 +90,32 @@ struct Sampler {
             for (int i = 0; i < V; ++i)
                 order[size_t(i)] = i;
             std::sort(order.begin(), order.end(), [&](int a, int b) {
-                return logp[size_t(a)] > logp[size_t(b)] || (logp[size_t(a)] == logp[size_t(b)] && a < b);
+                return logit[size_t(a)] > logit[size_t(b)] || (logit[size_t(a)] == logit[size_t(b)] && a < b);
             });
             double mass = 0;   // the smallest prefix of the sorted tokens whose mass reaches topP
+            const double target = double(topP) * sum;
             size_t keep = 0;
             while (keep < order.size()) {
-                mass += std::exp(logp[size_t(order[keep++])]);
-                if (mass >= double(topP))
+                mass += expo[size_t(order[keep++])];
+                if (mass >= target)
                     break;
             }
-            double u = rng.uniform() * mass, acc = 0;
+            const double u = rng.uniform() * mass;
+            double acc = 0;
             chosen = order[keep - 1];
             for (size_t k = 0; k < keep; ++k) {
-                acc += std::exp(logp[size_t(order[k])]);
+                acc += expo[size_t(order[k])];
                 if (u < acc) {
                     chosen = order[k];
                     break;
                 }
             }
         }
-        logProb = logp[size_t(chosen)];
+        logProb = logit[size_t(chosen)] - lse;
         return chosen;
     }
 };
+
 
 FastWeights fastWeights(const Policy::Impl &p)
 {
@@ -199,7 +217,9 @@ Result<std::vector<Completion>> Policy::generate(const std::vector<std::vector<i
         std::vector<int32_t> stepTok;
         std::vector<float> hidBuf(size_t(B) * size_t(d)), logitBuf(size_t(B) * size_t(V));
         const float *hidRows = curHidden.data_ptr<float>(), *logitRows = curLogits.data_ptr<float>();
-        Sampler sampler;
+        std::vector<Sampler> samplers(static_cast<size_t>(samplerCount()));
+        std::vector<int> stepIds;
+        std::vector<double> stepLps;
 
         for (int t = 0; t < sampling.maxNewTokens; ++t) {
             if (t > 0 && cancelled())
@@ -210,11 +230,23 @@ Result<std::vector<Completion>> Policy::generate(const std::vector<std::vector<i
             stepRows.clear();
             stepTok.clear();
             stepPos.clear();
+            // Rows sample in parallel: each has its own random stream, so the result does not depend on threads.
+            const int rowsNow = int(active.size());
+            stepIds.resize(size_t(rowsNow));
+            stepLps.resize(size_t(rowsNow));
+#if defined(_OPENMP)
+#pragma omp parallel for schedule(static) if (rowsNow >= 4)
+#endif
+            for (int i = 0; i < rowsNow; ++i) {
+                const int b = active[size_t(i)];
+                stepIds[size_t(i)] = samplers[size_t(samplerIndex())].sample(logitRows + size_t(i) * size_t(V), V, sampling.temperature,
+                                                                       sampling.topP, rng[size_t(b)], stepLps[size_t(i)]);
+            }
             for (size_t i = 0; i < active.size(); ++i) {
                 const int b = active[i];
                 Completion &comp = out[size_t(b)];
-                double lp = 0;
-                const int id = sampler.sample(logitRows + i * size_t(V), V, sampling.temperature, sampling.topP, rng[size_t(b)], lp);
+                const double lp = stepLps[i];
+                const int id = stepIds[i];
                 if (id < 0)
                     return R::failure("generate: non-finite logits (damaged weights?)");
                 comp.tokens.push_back(id);
