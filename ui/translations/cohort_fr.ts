@@ -1119,10 +1119,6 @@ At most one message of each kind every 15 minutes.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>The most bandwidth uploads may use. Today this computer only sends its finished work (a few KiB at a time), which stays far below any cap.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Proxy</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1358,6 +1354,26 @@ Export it now?</source>
     </message>
     <message>
         <source>Cohort computes on the chosen GPUs from its next start; the temperature and power limits and the energy shown under Earnings count them at once.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> % of each GPU&apos;s memory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPU memory Cohort may use</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cohort keeps the rest free for your games and other programs: its batches are generated in smaller parts to fit, and a task whose model does not fit is shown greyed on the Tasks page.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Use at most</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The most bandwidth uploads to other computers may use: DiLoCo training traffic to the other nodes of its ring. Applies at once. 0: no limit.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
