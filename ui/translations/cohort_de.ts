@@ -5,1186 +5,1190 @@
     <name>cohort::ActivityModel</name>
     <message>
         <source>Info</source>
-        <translation type="unfinished"></translation>
+        <translation>Info</translation>
     </message>
     <message>
         <source>Warning</source>
-        <translation type="unfinished"></translation>
+        <translation>Warnung</translation>
     </message>
     <message>
         <source>Error</source>
-        <translation type="unfinished"></translation>
+        <translation>Fehler</translation>
     </message>
     <message>
         <source>Time</source>
-        <translation type="unfinished"></translation>
+        <translation>Zeit</translation>
     </message>
     <message>
         <source>Severity</source>
-        <translation type="unfinished"></translation>
+        <translation>Schweregrad</translation>
     </message>
     <message>
         <source>Category</source>
-        <translation type="unfinished"></translation>
+        <translation>Kategorie</translation>
     </message>
     <message>
         <source>Message</source>
-        <translation type="unfinished"></translation>
+        <translation>Meldung</translation>
     </message>
 </context>
 <context>
     <name>cohort::ActivityPage</name>
     <message>
         <source>Clear</source>
-        <translation type="unfinished"></translation>
+        <translation>Leeren</translation>
     </message>
     <message>
         <source>Empty this list; the engine keeps running</source>
-        <translation type="unfinished"></translation>
+        <translation>Diese Liste leeren; die Engine läuft weiter</translation>
     </message>
     <message>
         <source>Everything</source>
-        <translation type="unfinished"></translation>
+        <translation>Alles</translation>
     </message>
     <message>
         <source>Warnings and errors</source>
-        <translation type="unfinished"></translation>
+        <translation>Warnungen und Fehler</translation>
     </message>
     <message>
         <source>Errors only</source>
-        <translation type="unfinished"></translation>
+        <translation>Nur Fehler</translation>
     </message>
     <message>
         <source>Show events of this severity</source>
-        <translation type="unfinished"></translation>
+        <translation>Ereignisse dieses Schweregrads anzeigen</translation>
     </message>
     <message>
         <source>All subsystems</source>
-        <translation type="unfinished"></translation>
+        <translation>Alle Subsysteme</translation>
     </message>
     <message>
         <source>Show events of this subsystem</source>
-        <translation type="unfinished"></translation>
+        <translation>Ereignisse dieses Subsystems anzeigen</translation>
     </message>
     <message>
         <source>Copy</source>
-        <translation type="unfinished"></translation>
+        <translation>Kopieren</translation>
     </message>
     <message>
         <source>Copy the selected events (or all shown) as text</source>
-        <translation type="unfinished"></translation>
+        <translation>Die ausgewählten (oder alle angezeigten) Ereignisse als Text kopieren</translation>
     </message>
     <message>
         <source>Save diagnostics…</source>
-        <translation type="unfinished"></translation>
+        <translation>Diagnosedaten speichern…</translation>
     </message>
     <message>
         <source>A zip of events, status, settings and versions for a bug report; never your key</source>
-        <translation type="unfinished"></translation>
+        <translation>Ein ZIP-Archiv mit Ereignissen, Status, Einstellungen und Versionen für einen Fehlerbericht – niemals Ihr Schlüssel</translation>
     </message>
     <message>
         <source>What the engine has been doing, newest at the bottom.</source>
-        <translation type="unfinished"></translation>
+        <translation>Was die Engine getan hat, das Neueste unten.</translation>
     </message>
 </context>
 <context>
     <name>cohort::DashboardPage</name>
     <message>
         <source>This node</source>
-        <translation type="unfinished"></translation>
+        <translation>Dieser Knoten</translation>
     </message>
     <message>
         <source>Node ID</source>
-        <translation type="unfinished"></translation>
+        <translation>Knoten-ID</translation>
     </message>
     <message>
         <source>Name</source>
-        <translation type="unfinished"></translation>
+        <translation>Name</translation>
     </message>
     <message>
         <source>Hub</source>
-        <translation type="unfinished"></translation>
+        <translation>Hub</translation>
     </message>
     <message>
         <source>Registered</source>
-        <translation type="unfinished"></translation>
+        <translation>Registriert</translation>
     </message>
     <message>
         <source>Last heartbeat</source>
-        <translation type="unfinished"></translation>
+        <translation>Letztes Lebenszeichen</translation>
     </message>
     <message>
         <source>Joined task</source>
-        <translation type="unfinished"></translation>
+        <translation>Beigetretene Aufgabe</translation>
     </message>
     <message>
         <source>Model</source>
-        <translation type="unfinished"></translation>
+        <translation>Modell</translation>
     </message>
     <message>
         <source>Rollouts</source>
-        <translation type="unfinished"></translation>
+        <translation>Rollouts</translation>
     </message>
     <message>
         <source>Last problem</source>
-        <translation type="unfinished"></translation>
+        <translation>Letztes Problem</translation>
     </message>
     <message>
         <source>This computer</source>
-        <translation type="unfinished"></translation>
+        <translation>Dieser Computer</translation>
     </message>
     <message>
         <source>Compute device</source>
-        <translation type="unfinished"></translation>
+        <translation>Rechengerät</translation>
     </message>
     <message>
         <source>CPU use</source>
-        <translation type="unfinished"></translation>
+        <translation>CPU-Auslastung</translation>
     </message>
     <message>
         <source>Memory in use</source>
-        <translation type="unfinished"></translation>
+        <translation>Belegter Arbeitsspeicher</translation>
     </message>
     <message>
         <source>Used by Cohort</source>
-        <translation type="unfinished"></translation>
+        <translation>Von Cohort genutzt</translation>
     </message>
     <message>
         <source>GPUs</source>
-        <translation type="unfinished"></translation>
+        <translation>GPUs</translation>
     </message>
     <message>
         <source>Last 5 minutes</source>
-        <translation type="unfinished"></translation>
+        <translation>Letzte 5 Minuten</translation>
     </message>
     <message>
         <source>Last hour</source>
-        <translation type="unfinished"></translation>
+        <translation>Letzte Stunde</translation>
     </message>
     <message>
         <source>Last 24 hours</source>
-        <translation type="unfinished"></translation>
+        <translation>Letzte 24 Stunden</translation>
     </message>
     <message>
         <source>GPU chart range</source>
-        <translation type="unfinished"></translation>
+        <translation>Zeitraum des GPU-Diagramms</translation>
     </message>
     <message>
         <source>Resume</source>
-        <translation type="unfinished"></translation>
+        <translation>Fortsetzen</translation>
     </message>
     <message>
         <source>Pause</source>
-        <translation type="unfinished"></translation>
+        <translation>Pausieren</translation>
     </message>
     <message>
         <source>Let this computer work again</source>
-        <translation type="unfinished"></translation>
+        <translation>Diesen Computer wieder arbeiten lassen</translation>
     </message>
     <message>
         <source>Stop working until you resume; nothing is lost</source>
-        <translation type="unfinished"></translation>
+        <translation>Arbeit anhalten, bis Sie fortsetzen; nichts geht verloren</translation>
     </message>
     <message>
         <source>not yet</source>
-        <translation type="unfinished"></translation>
+        <translation>noch nicht</translation>
     </message>
     <message>
         <source> (1 failure since)</source>
-        <translation type="unfinished"></translation>
+        <translation> (seitdem 1 Fehlschlag)</translation>
     </message>
     <message>
         <source> (%1 failures since)</source>
-        <translation type="unfinished"></translation>
+        <translation> (seitdem %1 Fehlschläge)</translation>
     </message>
     <message>
         <source>none</source>
-        <translation type="unfinished"></translation>
+        <translation>keine</translation>
     </message>
     <message>
         <source>detecting…</source>
-        <translation type="unfinished"></translation>
+        <translation>wird erkannt…</translation>
     </message>
     <message>
         <source>1 GPU: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>1 GPU: %1</translation>
     </message>
     <message>
         <source>%1 GPUs: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 GPUs: %2</translation>
     </message>
     <message>
         <source>none yet</source>
-        <translation type="unfinished"></translation>
+        <translation>noch keine</translation>
     </message>
     <message>
         <source>1 batch accepted</source>
-        <translation type="unfinished"></translation>
+        <translation>1 Batch angenommen</translation>
     </message>
     <message>
         <source>%1 batches accepted</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 Batches angenommen</translation>
     </message>
     <message>
         <source>, %1 rejected</source>
-        <translation type="unfinished"></translation>
+        <translation>, %1 abgelehnt</translation>
     </message>
     <message>
         <source>, %1 tokens generated</source>
-        <translation type="unfinished"></translation>
+        <translation>, %1 Token erzeugt</translation>
     </message>
     <message>
         <source> (%1 tokens/s)</source>
-        <translation type="unfinished"></translation>
+        <translation> (%1 Token/s)</translation>
     </message>
     <message>
         <source>; last batch scored %1 of 100 with version %2</source>
-        <translation type="unfinished"></translation>
+        <translation>; letzter Batch erzielte %1 von 100 mit Version %2</translation>
     </message>
     <message>
         <source>; 1 batch waiting to be sent</source>
-        <translation type="unfinished"></translation>
+        <translation>; 1 Batch wartet auf das Senden</translation>
     </message>
     <message>
         <source>; %1 batches waiting to be sent</source>
-        <translation type="unfinished"></translation>
+        <translation>; %1 Batches warten auf das Senden</translation>
     </message>
     <message>
         <source>; last rejection: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>; letzte Ablehnung: %1</translation>
     </message>
     <message>
         <source>version %1, verified</source>
-        <translation type="unfinished"></translation>
+        <translation>Version %1, verifiziert</translation>
     </message>
     <message>
         <source>downloading version %1: %2% of %3</source>
-        <translation type="unfinished"></translation>
+        <translation>Version %1 wird heruntergeladen: %2 % von %3</translation>
     </message>
     <message>
         <source> at %1/s</source>
-        <translation type="unfinished"></translation>
+        <translation> mit %1/s</translation>
     </message>
     <message>
         <source>, %1 s left</source>
-        <translation type="unfinished"></translation>
+        <translation>, noch %1 s</translation>
     </message>
     <message numerus="yes">
         <source> (%n relay(s))</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform> (%n Relay)</numerusform>
+            <numerusform> (%n Relays)</numerusform>
         </translation>
     </message>
     <message>
         <source>; download of version %1 paused at %2%</source>
-        <translation type="unfinished"></translation>
+        <translation>; Download von Version %1 bei %2 % pausiert</translation>
     </message>
     <message>
         <source>; download failed: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>; Download fehlgeschlagen: %1</translation>
     </message>
     <message>
         <source>Training</source>
-        <translation type="unfinished"></translation>
+        <translation>Training</translation>
     </message>
     <message>
         <source>Relay</source>
-        <translation type="unfinished"></translation>
+        <translation>Relay</translation>
     </message>
     <message>
         <source>Success</source>
-        <translation type="unfinished"></translation>
+        <translation>Erfolg</translation>
     </message>
     <message>
         <source>Speed</source>
-        <translation type="unfinished"></translation>
+        <translation>Geschwindigkeit</translation>
     </message>
     <message>
         <source>Fetched</source>
-        <translation type="unfinished"></translation>
+        <translation>Abgerufen</translation>
     </message>
     <message>
         <source>In flight</source>
-        <translation type="unfinished"></translation>
+        <translation>In Übertragung</translation>
     </message>
     <message>
         <source>Checkpoint relays</source>
-        <translation type="unfinished"></translation>
+        <translation>Checkpoint-Relays</translation>
     </message>
     <message>
         <source>%1 MB/s</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 MB/s</translation>
     </message>
     <message>
         <source>not measured</source>
-        <translation type="unfinished"></translation>
+        <translation>nicht gemessen</translation>
     </message>
     <message numerus="yes">
         <source>%n failure(s): %1</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n Fehlschlag: %1</numerusform>
+            <numerusform>%n Fehlschläge: %1</numerusform>
         </translation>
     </message>
     <message>
         <source>not training</source>
-        <translation type="unfinished"></translation>
+        <translation>kein Training</translation>
     </message>
     <message>
         <source>not training: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>kein Training: %1</translation>
     </message>
     <message>
         <source>joining the training ring…</source>
-        <translation type="unfinished"></translation>
+        <translation>Beitritt zum Trainingsring…</translation>
     </message>
     <message>
         <source>outer step %1, inner step %2 of %3, training alone</source>
-        <translation type="unfinished"></translation>
+        <translation>äußerer Schritt %1, innerer Schritt %2 von %3, trainiert allein</translation>
     </message>
     <message>
         <source>outer step %1, inner step %2 of %3, %4 peers</source>
-        <translation type="unfinished"></translation>
+        <translation>äußerer Schritt %1, innerer Schritt %2 von %3, %4 Peers</translation>
     </message>
     <message>
         <source> — averaging with the others</source>
-        <translation type="unfinished"></translation>
+        <translation> – Mittelung mit den anderen</translation>
     </message>
     <message>
         <source> — syncing the shared model</source>
-        <translation type="unfinished"></translation>
+        <translation> – gemeinsames Modell wird synchronisiert</translation>
     </message>
     <message>
         <source>; loss %1</source>
-        <translation type="unfinished"></translation>
+        <translation>; Loss %1</translation>
     </message>
     <message>
         <source>; 1 outer step contributed</source>
-        <translation type="unfinished"></translation>
+        <translation>; 1 äußerer Schritt beigetragen</translation>
     </message>
     <message>
         <source>; %1 outer steps contributed</source>
-        <translation type="unfinished"></translation>
+        <translation>; %1 äußere Schritte beigetragen</translation>
     </message>
     <message>
         <source>; last average moved %1</source>
-        <translation type="unfinished"></translation>
+        <translation>; letzte Mittelung übertrug %1</translation>
     </message>
     <message>
         <source>, last sync fetched %1</source>
-        <translation type="unfinished"></translation>
+        <translation>, letzte Synchronisierung lud %1</translation>
     </message>
     <message>
         <source>, in step with the others</source>
-        <translation type="unfinished"></translation>
+        <translation>, im Gleichschritt mit den anderen</translation>
     </message>
     <message>
         <source>stopped after </source>
-        <translation type="unfinished"></translation>
+        <translation>angehalten nach: </translation>
     </message>
 </context>
 <context>
     <name>cohort::DataFolderMove</name>
     <message>
         <source>Choose the folder to move the data to.</source>
-        <translation type="unfinished"></translation>
+        <translation>Wählen Sie den Ordner, in den die Daten verschoben werden sollen.</translation>
     </message>
     <message>
         <source>Choose a full path (an absolute folder).</source>
-        <translation type="unfinished"></translation>
+        <translation>Wählen Sie einen vollständigen Pfad (einen absoluten Ordner).</translation>
     </message>
     <message>
         <source>That is the current data folder.</source>
-        <translation type="unfinished"></translation>
+        <translation>Das ist der aktuelle Datenordner.</translation>
     </message>
     <message>
         <source>The new folder cannot be inside the current data folder.</source>
-        <translation type="unfinished"></translation>
+        <translation>Der neue Ordner darf nicht im aktuellen Datenordner liegen.</translation>
     </message>
     <message>
         <source>This path is a file, not a folder.</source>
-        <translation type="unfinished"></translation>
+        <translation>Dieser Pfad ist eine Datei, kein Ordner.</translation>
     </message>
     <message>
         <source>The current data folder is inside that folder. Choose an empty folder or a new one.</source>
-        <translation type="unfinished"></translation>
+        <translation>Der aktuelle Datenordner liegt in diesem Ordner. Wählen Sie einen leeren oder einen neuen Ordner.</translation>
     </message>
     <message>
         <source>That folder already holds Cohort data with another node key. Choose an empty folder or a new one.</source>
-        <translation type="unfinished"></translation>
+        <translation>Dieser Ordner enthält bereits Cohort-Daten mit einem anderen Knotenschlüssel. Wählen Sie einen leeren oder einen neuen Ordner.</translation>
     </message>
     <message>
         <source>That folder is not empty. Choose an empty folder or a new one: Cohort does not mix its data with other files.</source>
-        <translation type="unfinished"></translation>
+        <translation>Dieser Ordner ist nicht leer. Wählen Sie einen leeren oder einen neuen Ordner: Cohort mischt seine Daten nicht mit anderen Dateien.</translation>
     </message>
     <message>
         <source>The current data folder %1 does not exist, so there is nothing to move.</source>
-        <translation type="unfinished"></translation>
+        <translation>Der aktuelle Datenordner %1 existiert nicht, daher gibt es nichts zu verschieben.</translation>
     </message>
     <message>
         <source>Could not create %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 konnte nicht erstellt werden.</translation>
     </message>
     <message>
         <source>Not enough free space in %1: the data needs %2, %3 are free.</source>
-        <translation type="unfinished"></translation>
+        <translation>Nicht genug freier Speicherplatz in %1: Die Daten benötigen %2, frei sind %3.</translation>
     </message>
     <message>
         <source>The move was cancelled.</source>
-        <translation type="unfinished"></translation>
+        <translation>Das Verschieben wurde abgebrochen.</translation>
     </message>
     <message>
         <source>Could not copy %1 to %2.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 konnte nicht nach %2 kopiert werden.</translation>
     </message>
     <message>
         <source>The copy of %1 does not match the original.</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Kopie von %1 stimmt nicht mit dem Original überein.</translation>
     </message>
 </context>
 <context>
     <name>cohort::DesktopApp</name>
     <message>
         <source>Cohort is still running</source>
-        <translation type="unfinished"></translation>
+        <translation>Cohort läuft weiter</translation>
     </message>
     <message>
         <source>It keeps working in the notification area. Use Quit in its menu to stop it.</source>
-        <translation type="unfinished"></translation>
+        <translation>Es arbeitet im Infobereich weiter. Wählen Sie „Beenden“ in seinem Menü, um es zu beenden.</translation>
     </message>
     <message>
         <source>Save diagnostics</source>
-        <translation type="unfinished"></translation>
+        <translation>Diagnosedaten speichern</translation>
     </message>
     <message>
         <source>Zip archives (*.zip)</source>
-        <translation type="unfinished"></translation>
+        <translation>ZIP-Archive (*.zip)</translation>
     </message>
     <message>
         <source>The diagnostics were not saved: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Diagnosedaten wurden nicht gespeichert: %1</translation>
     </message>
     <message>
         <source>Saved %1.
 It contains the recent events, the status, your settings and the names of the files in the data folder; never your node key.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 gespeichert.
+Die Datei enthält die letzten Ereignisse, den Status, Ihre Einstellungen und die Namen der Dateien im Datenordner – niemals Ihren Knotenschlüssel.</translation>
     </message>
 </context>
 <context>
     <name>cohort::EarningsChart</name>
     <message>
         <source>Confirmed</source>
-        <translation type="unfinished"></translation>
+        <translation>Bestätigt</translation>
     </message>
     <message>
         <source>Pending</source>
-        <translation type="unfinished"></translation>
+        <translation>Ausstehend</translation>
     </message>
     <message>
         <source>credits</source>
-        <translation type="unfinished"></translation>
+        <translation>Credits</translation>
     </message>
     <message>
         <source>%1 / hour</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 / Stunde</translation>
     </message>
 </context>
 <context>
     <name>cohort::EarningsPage</name>
     <message>
         <source>Last 24 hours</source>
-        <translation type="unfinished"></translation>
+        <translation>Letzte 24 Stunden</translation>
     </message>
     <message>
         <source>Last 7 days</source>
-        <translation type="unfinished"></translation>
+        <translation>Letzte 7 Tage</translation>
     </message>
     <message>
         <source>Last 30 days</source>
-        <translation type="unfinished"></translation>
+        <translation>Letzte 30 Tage</translation>
     </message>
     <message>
         <source>Export CSV…</source>
-        <translation type="unfinished"></translation>
+        <translation>CSV exportieren…</translation>
     </message>
     <message>
         <source>Save the hourly history as a spreadsheet file (times in UTC)</source>
-        <translation type="unfinished"></translation>
+        <translation>Den stündlichen Verlauf als Tabellendatei speichern (Zeiten in UTC)</translation>
     </message>
     <message>
         <source>Pending</source>
-        <translation type="unfinished"></translation>
+        <translation>Ausstehend</translation>
     </message>
     <message>
         <source>Confirmed</source>
-        <translation type="unfinished"></translation>
+        <translation>Bestätigt</translation>
     </message>
     <message>
         <source>Refused</source>
-        <translation type="unfinished"></translation>
+        <translation>Zurückgewiesen</translation>
     </message>
     <message>
         <source>&lt;b&gt;Pending&lt;/b&gt; is work you have reported that the hub has not checked yet. &lt;b&gt;Confirmed&lt;/b&gt; is work the hub has verified and credited to this node. &lt;b&gt;Refused&lt;/b&gt; was accepted at first, then failed verification.</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;Ausstehend&lt;/b&gt; ist gemeldete Arbeit, die der Hub noch nicht geprüft hat. &lt;b&gt;Bestätigt&lt;/b&gt; ist Arbeit, die der Hub verifiziert und diesem Knoten gutgeschrieben hat. &lt;b&gt;Zurückgewiesen&lt;/b&gt; wurde zunächst angenommen, hat die Verifizierung dann aber nicht bestanden.</translation>
     </message>
     <message>
         <source>No earnings yet — earnings appear here once your machine&apos;s work is verified by the hub.</source>
-        <translation type="unfinished"></translation>
+        <translation>Noch keine Erträge – sie erscheinen hier, sobald der Hub die Arbeit Ihres Computers verifiziert hat.</translation>
     </message>
     <message>
         <source>Task</source>
-        <translation type="unfinished"></translation>
+        <translation>Aufgabe</translation>
     </message>
     <message>
         <source>Tokens</source>
-        <translation type="unfinished"></translation>
+        <translation>Token</translation>
     </message>
     <message>
         <source>Batches</source>
-        <translation type="unfinished"></translation>
+        <translation>Batches</translation>
     </message>
     <message>
         <source>Today %1 · 7 days %2</source>
-        <translation type="unfinished"></translation>
+        <translation>Heute %1 · 7 Tage %2</translation>
     </message>
     <message>
         <source>Last updated %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Zuletzt aktualisiert: %1</translation>
     </message>
     <message>
         <source>The hub cannot be reached right now. These are the figures saved on this computer; they update when the hub answers again.</source>
-        <translation type="unfinished"></translation>
+        <translation>Der Hub ist gerade nicht erreichbar. Angezeigt werden die auf diesem Computer gespeicherten Zahlen; sie werden aktualisiert, sobald der Hub wieder antwortet.</translation>
     </message>
     <message>
         <source>Export earnings</source>
-        <translation type="unfinished"></translation>
+        <translation>Erträge exportieren</translation>
     </message>
     <message>
         <source>CSV files (*.csv);;All files (*)</source>
-        <translation type="unfinished"></translation>
+        <translation>CSV-Dateien (*.csv);;Alle Dateien (*)</translation>
     </message>
     <message numerus="yes">
         <source>Saved %n hour(s) of history to %1</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n Stunde Verlauf in %1 gespeichert</numerusform>
+            <numerusform>%n Stunden Verlauf in %1 gespeichert</numerusform>
         </translation>
     </message>
     <message>
         <source>Could not save %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 konnte nicht gespeichert werden: %2</translation>
     </message>
     <message>
         <source>%1 kWh</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 kWh</translation>
     </message>
     <message>
         <source>Energy: not read yet.</source>
-        <translation type="unfinished"></translation>
+        <translation>Energie: noch nicht gelesen.</translation>
     </message>
     <message>
         <source>No GPU power readings: the energy Cohort uses cannot be measured on this computer, so earnings are shown without its cost.</source>
-        <translation type="unfinished"></translation>
+        <translation>Keine GPU-Leistungswerte: Der Energieverbrauch von Cohort lässt sich auf diesem Computer nicht messen, daher werden die Erträge ohne Stromkosten angezeigt.</translation>
     </message>
     <message>
         <source>Energy used by the GPUs: today %1 · 7 days %2</source>
-        <translation type="unfinished"></translation>
+        <translation>Energieverbrauch der GPUs: heute %1 · 7 Tage %2</translation>
     </message>
     <message>
         <source>Set your electricity price in Settings › Account to see what it costs and your earnings net of it.</source>
-        <translation type="unfinished"></translation>
+        <translation>Legen Sie unter Einstellungen › Konto Ihren Strompreis fest, um die Kosten und Ihre Erträge abzüglich Strom zu sehen.</translation>
     </message>
     <message>
         <source>Electricity cost: today %1 · 7 days %2. Set what one credit is worth in Settings › Account to see earnings net of it.</source>
-        <translation type="unfinished"></translation>
+        <translation>Stromkosten: heute %1 · 7 Tage %2. Legen Sie unter Einstellungen › Konto fest, was ein Credit wert ist, um die Erträge abzüglich Strom zu sehen.</translation>
     </message>
     <message>
         <source>Earnings net of electricity: today %1 · 7 days %2 (electricity %3 over 7 days; earnings pending and confirmed, at %4 per credit)</source>
-        <translation type="unfinished"></translation>
+        <translation>Erträge abzüglich Strom: heute %1 · 7 Tage %2 (Strom %3 in 7 Tagen; ausstehende und bestätigte Erträge, zu %4 pro Credit)</translation>
     </message>
 </context>
 <context>
     <name>cohort::GpuCard</name>
     <message>
         <source>% · °C</source>
-        <translation type="unfinished"></translation>
+        <translation>% · °C</translation>
     </message>
     <message>
         <source>W</source>
-        <translation type="unfinished"></translation>
+        <translation>W</translation>
     </message>
     <message>
         <source>Utilization %</source>
-        <translation type="unfinished"></translation>
+        <translation>Auslastung %</translation>
     </message>
     <message>
         <source>VRAM %</source>
-        <translation type="unfinished"></translation>
+        <translation>VRAM %</translation>
     </message>
     <message>
         <source>Temperature °C</source>
-        <translation type="unfinished"></translation>
+        <translation>Temperatur °C</translation>
     </message>
     <message>
         <source>Power W</source>
-        <translation type="unfinished"></translation>
+        <translation>Leistung W</translation>
     </message>
     <message>
         <source>unknown</source>
-        <translation type="unfinished"></translation>
+        <translation>unbekannt</translation>
     </message>
     <message>
         <source>%1% busy</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 % ausgelastet</translation>
     </message>
     <message>
         <source>utilization %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Auslastung %1</translation>
     </message>
     <message>
         <source>%1 °C</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 °C</translation>
     </message>
     <message>
         <source>temperature %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Temperatur %1</translation>
     </message>
     <message>
         <source>VRAM %1 of %2%3</source>
-        <translation type="unfinished"></translation>
+        <translation>VRAM %1 von %2%3</translation>
     </message>
     <message>
         <source>VRAM %1</source>
-        <translation type="unfinished"></translation>
+        <translation>VRAM %1</translation>
     </message>
     <message>
         <source>%1 W of %2 W</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 W von %2 W</translation>
     </message>
     <message>
         <source>%1 W</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 W</translation>
     </message>
     <message>
         <source>power %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Leistung %1</translation>
     </message>
     <message>
         <source>clocks: SM %1, memory %2</source>
-        <translation type="unfinished"></translation>
+        <translation>Takt: SM %1, Speicher %2</translation>
     </message>
     <message>
         <source>%1 MHz</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 MHz</translation>
     </message>
     <message>
         <source>fan %1%</source>
-        <translation type="unfinished"></translation>
+        <translation>Lüfter %1 %</translation>
     </message>
     <message>
         <source>not read: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>nicht gelesen: %1</translation>
     </message>
     <message>
         <source>GPU %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>GPU %1: %2</translation>
     </message>
     <message>
         <source>GPU %1: %2 (%3)</source>
-        <translation type="unfinished"></translation>
+        <translation>GPU %1: %2 (%3)</translation>
     </message>
     <message>
         <source>hours ago</source>
-        <translation type="unfinished"></translation>
+        <translation>vor Stunden</translation>
     </message>
     <message>
         <source>minutes ago</source>
-        <translation type="unfinished"></translation>
+        <translation>vor Minuten</translation>
     </message>
 </context>
 <context>
     <name>cohort::MainWindow</name>
     <message>
         <source>Cohort</source>
-        <translation type="unfinished"></translation>
+        <translation>Cohort</translation>
     </message>
     <message>
         <source>Dashboard</source>
-        <translation type="unfinished"></translation>
+        <translation>Übersicht</translation>
     </message>
     <message>
         <source>Tasks</source>
-        <translation type="unfinished"></translation>
+        <translation>Aufgaben</translation>
     </message>
     <message>
         <source>Earnings</source>
-        <translation type="unfinished"></translation>
+        <translation>Erträge</translation>
     </message>
     <message>
         <source>Activity</source>
-        <translation type="unfinished"></translation>
+        <translation>Aktivität</translation>
     </message>
     <message>
         <source>&amp;Settings…</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Einstellungen…</translation>
     </message>
     <message>
         <source>&amp;Quit</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Beenden</translation>
     </message>
     <message>
         <source>&amp;Cohort</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Cohort</translation>
     </message>
     <message>
         <source>Main</source>
-        <translation type="unfinished"></translation>
+        <translation>Hauptleiste</translation>
     </message>
     <message>
         <source>&amp;Resume</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Fortsetzen</translation>
     </message>
     <message>
         <source>&amp;Pause</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Pausieren</translation>
     </message>
 </context>
 <context>
     <name>cohort::Notifier</name>
     <message>
         <source>Cohort has stopped working</source>
-        <translation type="unfinished"></translation>
+        <translation>Cohort arbeitet nicht mehr</translation>
     </message>
     <message>
         <source>Cohort cannot reach its hub</source>
-        <translation type="unfinished"></translation>
+        <translation>Cohort erreicht seinen Hub nicht</translation>
     </message>
     <message>
         <source>It keeps trying and resumes by itself.</source>
-        <translation type="unfinished"></translation>
+        <translation>Es versucht es weiter und setzt von selbst fort.</translation>
     </message>
     <message>
         <source>Cohort paused: not enough disk space</source>
-        <translation type="unfinished"></translation>
+        <translation>Cohort pausiert: nicht genug Speicherplatz</translation>
     </message>
     <message>
         <source>Free some space or raise the disk cap in Settings › Storage.</source>
-        <translation type="unfinished"></translation>
+        <translation>Geben Sie Speicherplatz frei oder erhöhen Sie das Speicherlimit unter Einstellungen › Speicher.</translation>
     </message>
     <message>
         <source>A model download failed</source>
-        <translation type="unfinished"></translation>
+        <translation>Ein Modell-Download ist fehlgeschlagen</translation>
     </message>
     <message>
         <source>Cohort tries again later.</source>
-        <translation type="unfinished"></translation>
+        <translation>Cohort versucht es später erneut.</translation>
     </message>
     <message>
         <source>The hub refused a batch of work</source>
-        <translation type="unfinished"></translation>
+        <translation>Der Hub hat einen Batch abgelehnt</translation>
     </message>
     <message>
         <source>See the Activity page for details.</source>
-        <translation type="unfinished"></translation>
+        <translation>Details finden Sie auf der Seite „Aktivität“.</translation>
     </message>
     <message>
         <source>Model downloaded</source>
-        <translation type="unfinished"></translation>
+        <translation>Modell heruntergeladen</translation>
     </message>
     <message>
         <source>Version %1 of %2 is ready; work continues with it.</source>
-        <translation type="unfinished"></translation>
+        <translation>Version %1 von %2 ist bereit; die Arbeit wird damit fortgesetzt.</translation>
     </message>
     <message>
         <source>Work failed verification</source>
-        <translation type="unfinished"></translation>
+        <translation>Arbeit hat die Verifizierung nicht bestanden</translation>
     </message>
     <message>
         <source>The hub refused %1 %2 of work it had accepted. If this repeats, check the Activity page.</source>
-        <translation type="unfinished"></translation>
+        <translation>Der Hub hat %1 %2 für bereits angenommene Arbeit zurückgewiesen. Wenn sich das wiederholt, sehen Sie auf der Seite „Aktivität“ nach.</translation>
     </message>
     <message>
         <source>Your first work was verified</source>
-        <translation type="unfinished"></translation>
+        <translation>Ihre erste Arbeit wurde verifiziert</translation>
     </message>
     <message>
         <source>The hub confirmed %1 %2 for this computer.</source>
-        <translation type="unfinished"></translation>
+        <translation>Der Hub hat %1 %2 für diesen Computer bestätigt.</translation>
     </message>
 </context>
 <context>
     <name>cohort::SettingsDialog</name>
     <message>
         <source>Cohort Settings</source>
-        <translation type="unfinished"></translation>
+        <translation>Cohort-Einstellungen</translation>
     </message>
     <message>
         <source>Empty: run a local network on this computer</source>
-        <translation type="unfinished"></translation>
+        <translation>Leer: ein lokales Netzwerk auf diesem Computer betreiben</translation>
     </message>
     <message>
         <source>The address of the hub that hands out work, e.g. https://hub.example.org.
 Leave it empty to try Cohort with a small network that runs on this computer.</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Adresse des Hubs, der die Arbeit verteilt, z. B. https://hub.example.org.
+Lassen Sie das Feld leer, um Cohort mit einem kleinen Netzwerk auszuprobieren, das auf diesem Computer läuft.</translation>
     </message>
     <message>
         <source>How this computer is shown to the hub&apos;s operator. Empty: the computer&apos;s name.</source>
-        <translation type="unfinished"></translation>
+        <translation>Wie dieser Computer dem Betreiber des Hubs angezeigt wird. Leer: der Name des Computers.</translation>
     </message>
     <message>
         <source>Browse…</source>
-        <translation type="unfinished"></translation>
+        <translation>Durchsuchen…</translation>
     </message>
     <message>
         <source> KiB/s</source>
-        <translation type="unfinished"></translation>
+        <translation> KiB/s</translation>
     </message>
     <message>
         <source>No limit</source>
-        <translation type="unfinished"></translation>
+        <translation>Kein Limit</translation>
     </message>
     <message>
         <source>The most bandwidth model downloads may use. 0: no limit.</source>
-        <translation type="unfinished"></translation>
+        <translation>Die maximale Bandbreite für Modell-Downloads. 0: kein Limit.</translation>
     </message>
     <message>
         <source>Start minimized to the notification area</source>
-        <translation type="unfinished"></translation>
+        <translation>Minimiert im Infobereich starten</translation>
     </message>
     <message>
         <source>Start Cohort when I log in</source>
-        <translation type="unfinished"></translation>
+        <translation>Cohort bei der Anmeldung starten</translation>
     </message>
     <message>
         <source>Starting at login is not available on this system.</source>
-        <translation type="unfinished"></translation>
+        <translation>Der Start bei der Anmeldung ist auf diesem System nicht verfügbar.</translation>
     </message>
     <message>
         <source>Managed by the system: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Vom System verwaltet: %1</translation>
     </message>
     <message>
         <source>Network</source>
-        <translation type="unfinished"></translation>
+        <translation>Netzwerk</translation>
     </message>
     <message>
         <source>Hub address:</source>
-        <translation type="unfinished"></translation>
+        <translation>Hub-Adresse:</translation>
     </message>
     <message>
         <source>Download limit:</source>
-        <translation type="unfinished"></translation>
+        <translation>Download-Limit:</translation>
     </message>
     <message>
         <source>This node</source>
-        <translation type="unfinished"></translation>
+        <translation>Dieser Knoten</translation>
     </message>
     <message>
         <source>Node name:</source>
-        <translation type="unfinished"></translation>
+        <translation>Knotenname:</translation>
     </message>
     <message>
         <source>Data folder:</source>
-        <translation type="unfinished"></translation>
+        <translation>Datenordner:</translation>
     </message>
     <message>
         <source>Only when idle for</source>
-        <translation type="unfinished"></translation>
+        <translation>Nur nach Inaktivität von</translation>
     </message>
     <message>
         <source>Work only after this long without keyboard or mouse input, and stop as soon as you are back.</source>
-        <translation type="unfinished"></translation>
+        <translation>Erst nach so langer Zeit ohne Tastatur- oder Mauseingabe arbeiten und aufhören, sobald Sie zurück sind.</translation>
     </message>
     <message>
         <source> minutes</source>
-        <translation type="unfinished"></translation>
+        <translation> Minuten</translation>
     </message>
     <message>
         <source>Pause on battery power</source>
-        <translation type="unfinished"></translation>
+        <translation>Im Akkubetrieb pausieren</translation>
     </message>
     <message>
         <source>Any time, e.g. mon-fri 22:00-06:00; weekend 00:00-24:00</source>
-        <translation type="unfinished"></translation>
+        <translation>Jederzeit, z. B. mon-fri 22:00-06:00; weekend 00:00-24:00</translation>
     </message>
     <message>
         <source>Time windows when Cohort may work, separated by &apos;;&apos;. Days: mon … sun, ranges (mon-fri), daily, weekdays, weekend. A window ending before it starts runs past midnight.</source>
-        <translation type="unfinished"></translation>
+        <translation>Zeitfenster, in denen Cohort arbeiten darf, getrennt durch &apos;;&apos;. Tage (englisch): mon … sun, Bereiche (mon-fri), daily, weekdays, weekend. Ein Fenster, das vor seinem Beginn endet, läuft über Mitternacht hinaus.</translation>
     </message>
     <message>
         <source> °C</source>
-        <translation type="unfinished"></translation>
+        <translation> °C</translation>
     </message>
     <message>
         <source>At this GPU temperature Cohort slows down (half, then a quarter of the time); 8 °C above it, it pauses. It speeds up again 5 °C below the limit.</source>
-        <translation type="unfinished"></translation>
+        <translation>Bei dieser GPU-Temperatur arbeitet Cohort langsamer (die Hälfte, dann ein Viertel der Zeit); 8 °C darüber pausiert es. 5 °C unter dem Limit arbeitet es wieder schneller.</translation>
     </message>
     <message>
         <source> W</source>
-        <translation type="unfinished"></translation>
+        <translation> W</translation>
     </message>
     <message>
         <source> GiB</source>
-        <translation type="unfinished"></translation>
+        <translation> GiB</translation>
     </message>
     <message>
         <source>No cap</source>
-        <translation type="unfinished"></translation>
+        <translation>Kein Limit</translation>
     </message>
     <message>
         <source>The most space Cohort&apos;s data folder may use; at the cap it pauses and says so.</source>
-        <translation type="unfinished"></translation>
+        <translation>Der maximale Speicherplatz für den Datenordner von Cohort; beim Erreichen des Limits pausiert es und meldet dies.</translation>
     </message>
     <message>
         <source>When to work</source>
-        <translation type="unfinished"></translation>
+        <translation>Arbeitszeiten</translation>
     </message>
     <message>
         <source>Idle:</source>
-        <translation type="unfinished"></translation>
+        <translation>Inaktivität:</translation>
     </message>
     <message>
         <source>Schedule:</source>
-        <translation type="unfinished"></translation>
+        <translation>Zeitplan:</translation>
     </message>
     <message>
         <source>Battery:</source>
-        <translation type="unfinished"></translation>
+        <translation>Akku:</translation>
     </message>
     <message>
         <source>GPU temperature limit:</source>
-        <translation type="unfinished"></translation>
+        <translation>GPU-Temperaturlimit:</translation>
     </message>
     <message>
         <source>GPU power limit:</source>
-        <translation type="unfinished"></translation>
+        <translation>GPU-Leistungslimit:</translation>
     </message>
     <message>
         <source>Disk space cap:</source>
-        <translation type="unfinished"></translation>
+        <translation>Speicherlimit:</translation>
     </message>
     <message>
         <source>Choose the data folder</source>
-        <translation type="unfinished"></translation>
+        <translation>Datenordner wählen</translation>
     </message>
     <message>
         <source>Settings pages</source>
-        <translation type="unfinished"></translation>
+        <translation>Einstellungsseiten</translation>
     </message>
     <message>
         <source>General</source>
-        <translation type="unfinished"></translation>
+        <translation>Allgemein</translation>
     </message>
     <message>
         <source>Compute</source>
-        <translation type="unfinished"></translation>
+        <translation>Rechenleistung</translation>
     </message>
     <message>
         <source>Storage</source>
-        <translation type="unfinished"></translation>
+        <translation>Speicher</translation>
     </message>
     <message>
         <source>Account</source>
-        <translation type="unfinished"></translation>
+        <translation>Konto</translation>
     </message>
     <message>
         <source>Changing the hub, the node name, the data folder or the download limit restarts the engine.</source>
-        <translation type="unfinished"></translation>
+        <translation>Eine Änderung von Hub, Knotenname, Datenordner oder Download-Limit startet die Engine neu.</translation>
     </message>
     <message>
         <source>There is no notification area right now, so the window opens at start even when this is ticked, and notifications cannot be shown.</source>
-        <translation type="unfinished"></translation>
+        <translation>Derzeit ist kein Infobereich vorhanden. Daher öffnet sich das Fenster beim Start auch dann, wenn dies aktiviert ist, und Benachrichtigungen können nicht angezeigt werden.</translation>
     </message>
     <message>
         <source>Tick at least one GPU, or use all of them. To use none, pause Cohort.</source>
-        <translation type="unfinished"></translation>
+        <translation>Wählen Sie mindestens eine GPU aus oder verwenden Sie alle. Um keine zu verwenden, pausieren Sie Cohort.</translation>
     </message>
     <message>
         <source>Move the data folder to</source>
-        <translation type="unfinished"></translation>
+        <translation>Datenordner verschieben nach</translation>
     </message>
     <message>
         <source>Export the node key</source>
-        <translation type="unfinished"></translation>
+        <translation>Knotenschlüssel exportieren</translation>
     </message>
     <message>
         <source>Key files (*.key);;All files (*)</source>
-        <translation type="unfinished"></translation>
+        <translation>Schlüsseldateien (*.key);;Alle Dateien (*)</translation>
     </message>
     <message>
         <source>Language</source>
-        <translation type="unfinished"></translation>
+        <translation>Sprache</translation>
     </message>
     <message>
         <source>System default (%1)</source>
-        <translation type="unfinished"></translation>
+        <translation>Systemstandard (%1)</translation>
     </message>
     <message>
         <source>Notifications</source>
-        <translation type="unfinished"></translation>
+        <translation>Benachrichtigungen</translation>
     </message>
     <message>
         <source>Off</source>
-        <translation type="unfinished"></translation>
+        <translation>Aus</translation>
     </message>
     <message>
         <source>Errors only</source>
-        <translation type="unfinished"></translation>
+        <translation>Nur Fehler</translation>
     </message>
     <message>
         <source>Errors and milestones</source>
-        <translation type="unfinished"></translation>
+        <translation>Fehler und Meilensteine</translation>
     </message>
     <message>
         <source>Errors: Cohort stopped, lost its hub, ran out of disk space or had work refused.
 Milestones: your first verified work, a model download finished.
 At most one message of each kind every 15 minutes.</source>
-        <translation type="unfinished"></translation>
+        <translation>Fehler: Cohort wurde beendet, hat die Verbindung zum Hub verloren, hat keinen Speicherplatz mehr oder Arbeit wurde zurückgewiesen.
+Meilensteine: Ihre erste verifizierte Arbeit, ein abgeschlossener Modell-Download.
+Höchstens eine Meldung jeder Art alle 15 Minuten.</translation>
     </message>
     <message>
         <source>Language:</source>
-        <translation type="unfinished"></translation>
+        <translation>Sprache:</translation>
     </message>
     <message>
         <source>A new language applies the next time Cohort starts.</source>
-        <translation type="unfinished"></translation>
+        <translation>Eine neue Sprache gilt ab dem nächsten Start von Cohort.</translation>
     </message>
     <message>
         <source>Start:</source>
-        <translation type="unfinished"></translation>
+        <translation>Start:</translation>
     </message>
     <message>
         <source>Notifications:</source>
-        <translation type="unfinished"></translation>
+        <translation>Benachrichtigungen:</translation>
     </message>
     <message>
         <source>Use all GPUs, including ones added later</source>
-        <translation type="unfinished"></translation>
+        <translation>Alle GPUs verwenden, auch später hinzugefügte</translation>
     </message>
     <message>
         <source>GPUs Cohort may use</source>
-        <translation type="unfinished"></translation>
+        <translation>GPUs, die Cohort verwenden darf</translation>
     </message>
     <message>
         <source>Work only when idle</source>
-        <translation type="unfinished"></translation>
+        <translation>Nur bei Inaktivität arbeiten</translation>
     </message>
     <message>
         <source>Idle minutes</source>
-        <translation type="unfinished"></translation>
+        <translation>Minuten ohne Aktivität</translation>
     </message>
     <message>
         <source>Schedule</source>
-        <translation type="unfinished"></translation>
+        <translation>Zeitplan</translation>
     </message>
     <message>
         <source>GPU temperature limit</source>
-        <translation type="unfinished"></translation>
+        <translation>GPU-Temperaturlimit</translation>
     </message>
     <message>
         <source>GPU power limit</source>
-        <translation type="unfinished"></translation>
+        <translation>GPU-Leistungslimit</translation>
     </message>
     <message>
         <source>The most power the chosen GPUs may draw together; above it Cohort slows down.</source>
-        <translation type="unfinished"></translation>
+        <translation>Die maximale Leistung, die die gewählten GPUs zusammen aufnehmen dürfen; darüber arbeitet Cohort langsamer.</translation>
     </message>
     <message>
         <source>GPUs</source>
-        <translation type="unfinished"></translation>
+        <translation>GPUs</translation>
     </message>
     <message>
         <source>GPU %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>GPU %1: %2</translation>
     </message>
     <message>
         <source>%1 (not detected now)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 (derzeit nicht erkannt)</translation>
     </message>
     <message>
         <source>No GPUs detected (no NVIDIA driver answered). Cohort computes on the CPU; once GPUs are detected they are listed here.</source>
-        <translation type="unfinished"></translation>
+        <translation>Keine GPUs erkannt (kein NVIDIA-Treiber hat geantwortet). Cohort rechnet auf der CPU; sobald GPUs erkannt werden, erscheinen sie hier.</translation>
     </message>
     <message>
         <source>Hub address</source>
-        <translation type="unfinished"></translation>
+        <translation>Hub-Adresse</translation>
     </message>
     <message>
         <source>Download limit</source>
-        <translation type="unfinished"></translation>
+        <translation>Download-Limit</translation>
     </message>
     <message>
         <source>Upload limit</source>
-        <translation type="unfinished"></translation>
+        <translation>Upload-Limit</translation>
     </message>
     <message>
         <source>Proxy</source>
-        <translation type="unfinished"></translation>
+        <translation>Proxy</translation>
     </message>
     <message>
         <source>No proxy</source>
-        <translation type="unfinished"></translation>
+        <translation>Kein Proxy</translation>
     </message>
     <message>
         <source>Use the system&apos;s proxy settings</source>
-        <translation type="unfinished"></translation>
+        <translation>Proxy-Einstellungen des Systems verwenden</translation>
     </message>
     <message>
         <source>Manual HTTP proxy</source>
-        <translation type="unfinished"></translation>
+        <translation>Manueller HTTP-Proxy</translation>
     </message>
     <message>
         <source>Proxy address</source>
-        <translation type="unfinished"></translation>
+        <translation>Proxy-Adresse</translation>
     </message>
     <message>
         <source>host:port, e.g. proxy.example.org:3128</source>
-        <translation type="unfinished"></translation>
+        <translation>host:port, z. B. proxy.example.org:3128</translation>
     </message>
     <message>
         <source>Upload limit:</source>
-        <translation type="unfinished"></translation>
+        <translation>Upload-Limit:</translation>
     </message>
     <message>
         <source>Proxy:</source>
-        <translation type="unfinished"></translation>
+        <translation>Proxy:</translation>
     </message>
     <message>
         <source>Proxy address:</source>
-        <translation type="unfinished"></translation>
+        <translation>Proxy-Adresse:</translation>
     </message>
     <message>
         <source>The proxy applies to new connections at once; connections to this computer (the local network) never use it.</source>
-        <translation type="unfinished"></translation>
+        <translation>Der Proxy gilt sofort für neue Verbindungen; Verbindungen zu diesem Computer (dem lokalen Netzwerk) verwenden ihn nie.</translation>
     </message>
     <message>
         <source>Data folder</source>
-        <translation type="unfinished"></translation>
+        <translation>Datenordner</translation>
     </message>
     <message>
         <source>Where the node keeps its identity key, downloaded models and history. Changing it here starts over in that folder; use Move… to take the data along.</source>
-        <translation type="unfinished"></translation>
+        <translation>Hier speichert der Knoten seinen Identitätsschlüssel, heruntergeladene Modelle und den Verlauf. Eine Änderung an dieser Stelle beginnt in dem Ordner von vorn; mit „Verschieben…“ nehmen Sie die Daten mit.</translation>
     </message>
     <message>
         <source>Choose another data folder</source>
-        <translation type="unfinished"></translation>
+        <translation>Anderen Datenordner wählen</translation>
     </message>
     <message>
         <source>Move…</source>
-        <translation type="unfinished"></translation>
+        <translation>Verschieben…</translation>
     </message>
     <message>
         <source>Move the data folder</source>
-        <translation type="unfinished"></translation>
+        <translation>Datenordner verschieben</translation>
     </message>
     <message>
         <source>Copy the data to another folder, check every file, switch to it, then delete the old copy.</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Daten in einen anderen Ordner kopieren, jede Datei prüfen, zu ihm wechseln und dann die alte Kopie löschen.</translation>
     </message>
     <message>
         <source>Disk space cap</source>
-        <translation type="unfinished"></translation>
+        <translation>Speicherlimit</translation>
     </message>
     <message>
         <source>Move Cohort&apos;s data from
@@ -1193,479 +1197,486 @@ to
 %2?
 
 Cohort stops working while it copies the files and checks every copy, then switches to the new folder. The old files are deleted only after that succeeded.</source>
-        <translation type="unfinished"></translation>
+        <translation>Daten von Cohort von
+%1
+nach
+%2 verschieben?
+
+Cohort unterbricht die Arbeit, während es die Dateien kopiert und jede Kopie prüft, und wechselt dann in den neuen Ordner. Die alten Dateien werden erst gelöscht, wenn das gelungen ist.</translation>
     </message>
     <message>
         <source>Copying and checking: %1 of %2…</source>
-        <translation type="unfinished"></translation>
+        <translation>Kopieren und Prüfen: %1 von %2…</translation>
     </message>
     <message>
         <source>Stopping the engine…</source>
-        <translation type="unfinished"></translation>
+        <translation>Engine wird angehalten…</translation>
     </message>
     <message>
         <source>Copying and checking…</source>
-        <translation type="unfinished"></translation>
+        <translation>Kopieren und Prüfen…</translation>
     </message>
     <message>
         <source>Moved to %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>Nach %1 verschoben.</translation>
     </message>
     <message numerus="yes">
         <source>Moved to %1. %n item(s) in the old folder were not Cohort&apos;s or could not be deleted and were left there.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Nach %1 verschoben. %n Element im alten Ordner gehörte nicht zu Cohort oder konnte nicht gelöscht werden und wurde dort belassen.</numerusform>
+            <numerusform>Nach %1 verschoben. %n Elemente im alten Ordner gehörten nicht zu Cohort oder konnten nicht gelöscht werden und wurden dort belassen.</numerusform>
         </translation>
     </message>
     <message>
         <source>The data folder was not moved: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Der Datenordner wurde nicht verschoben: %1</translation>
     </message>
     <message>
         <source>Node name</source>
-        <translation type="unfinished"></translation>
+        <translation>Knotenname</translation>
     </message>
     <message>
         <source>Node id</source>
-        <translation type="unfinished"></translation>
+        <translation>Knoten-ID</translation>
     </message>
     <message>
         <source>Known once the engine has started</source>
-        <translation type="unfinished"></translation>
+        <translation>Bekannt, sobald die Engine gestartet ist</translation>
     </message>
     <message>
         <source>Copy</source>
-        <translation type="unfinished"></translation>
+        <translation>Kopieren</translation>
     </message>
     <message>
         <source>Copy the node id</source>
-        <translation type="unfinished"></translation>
+        <translation>Knoten-ID kopieren</translation>
     </message>
     <message>
         <source>Export key…</source>
-        <translation type="unfinished"></translation>
+        <translation>Schlüssel exportieren…</translation>
     </message>
     <message>
         <source>Save a copy of this node&apos;s secret key, e.g. to move the node to another computer.</source>
-        <translation type="unfinished"></translation>
+        <translation>Eine Kopie des geheimen Schlüssels dieses Knotens speichern, z. B. um den Knoten auf einen anderen Computer umzuziehen.</translation>
     </message>
     <message>
         <source>Payout address</source>
-        <translation type="unfinished"></translation>
+        <translation>Auszahlungsadresse</translation>
     </message>
     <message>
         <source>Electricity price per kWh</source>
-        <translation type="unfinished"></translation>
+        <translation>Strompreis pro kWh</translation>
     </message>
     <message>
         <source>Not set</source>
-        <translation type="unfinished"></translation>
+        <translation>Nicht festgelegt</translation>
     </message>
     <message>
         <source> per kWh</source>
-        <translation type="unfinished"></translation>
+        <translation> pro kWh</translation>
     </message>
     <message>
         <source>Currency</source>
-        <translation type="unfinished"></translation>
+        <translation>Währung</translation>
     </message>
     <message>
         <source>e.g. EUR</source>
-        <translation type="unfinished"></translation>
+        <translation>z. B. EUR</translation>
     </message>
     <message>
         <source>Value of one credit</source>
-        <translation type="unfinished"></translation>
+        <translation>Wert eines Credits</translation>
     </message>
     <message>
         <source>Unknown</source>
-        <translation type="unfinished"></translation>
+        <translation>Unbekannt</translation>
     </message>
     <message>
         <source>What one credit is worth to you, in the same currency. With it, the Earnings page shows earnings net of electricity; without it, only the electricity cost.</source>
-        <translation type="unfinished"></translation>
+        <translation>Was ein Credit für Sie wert ist, in derselben Währung. Mit diesem Wert zeigt die Seite „Erträge“ die Erträge abzüglich Strom, ohne ihn nur die Stromkosten.</translation>
     </message>
     <message>
         <source>Node id:</source>
-        <translation type="unfinished"></translation>
+        <translation>Knoten-ID:</translation>
     </message>
     <message>
         <source>Payout and energy</source>
-        <translation type="unfinished"></translation>
+        <translation>Auszahlung und Energie</translation>
     </message>
     <message>
         <source>Payout address:</source>
-        <translation type="unfinished"></translation>
+        <translation>Auszahlungsadresse:</translation>
     </message>
     <message>
         <source>Electricity price:</source>
-        <translation type="unfinished"></translation>
+        <translation>Strompreis:</translation>
     </message>
     <message>
         <source>One credit is worth:</source>
-        <translation type="unfinished"></translation>
+        <translation>Ein Credit ist wert:</translation>
     </message>
     <message>
         <source>Valid. With checksum: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Gültig. Mit Prüfsumme: %1</translation>
     </message>
     <message>
         <source>An Ethereum-style address: 0x and 40 hexadecimal digits. Mixed upper and lower case must match the address checksum (EIP-55); all lower or all upper case has none.</source>
-        <translation type="unfinished"></translation>
+        <translation>Eine Adresse im Ethereum-Format: 0x und 40 Hexadezimalziffern. Gemischte Groß- und Kleinschreibung muss der Prüfsumme der Adresse entsprechen (EIP-55); durchgehende Klein- oder Großschreibung hat keine.</translation>
     </message>
     <message>
         <source>There is no node key yet: it is created when the engine first starts.</source>
-        <translation type="unfinished"></translation>
+        <translation>Es gibt noch keinen Knotenschlüssel: Er wird beim ersten Start der Engine erstellt.</translation>
     </message>
     <message>
         <source>The node key is this node&apos;s identity: whoever has the file can act as this node and is credited its earnings. Keep the copy private (Cohort saves it readable by you only), and never send it to anyone, including support.
 
 Export it now?</source>
-        <translation type="unfinished"></translation>
+        <translation>Der Knotenschlüssel ist die Identität dieses Knotens: Wer die Datei besitzt, kann als dieser Knoten auftreten und erhält dessen Erträge gutgeschrieben. Halten Sie die Kopie geheim (Cohort speichert sie nur für Sie lesbar) und senden Sie sie niemals an andere – auch nicht an den Support.
+
+Jetzt exportieren?</translation>
     </message>
     <message>
         <source>Choose another place than the key file itself.</source>
-        <translation type="unfinished"></translation>
+        <translation>Wählen Sie einen anderen Speicherort als die Schlüsseldatei selbst.</translation>
     </message>
     <message>
         <source>Could not read the node key %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>Der Knotenschlüssel %1 konnte nicht gelesen werden: %2</translation>
     </message>
     <message>
         <source>Could not save %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 konnte nicht gespeichert werden: %2</translation>
     </message>
     <message>
         <source>Saved %1, but could not make it private: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 wurde gespeichert, konnte aber nicht privat gemacht werden: %2</translation>
     </message>
     <message>
         <source>Saved the node key to %1 (readable by you only).</source>
-        <translation type="unfinished"></translation>
+        <translation>Der Knotenschlüssel wurde in %1 gespeichert (nur für Sie lesbar).</translation>
     </message>
     <message>
         <source>System default</source>
-        <translation type="unfinished"></translation>
+        <translation>Systemstandard</translation>
     </message>
     <message>
         <source>Move… takes the node key, models and history along. Typing or browsing to another folder instead starts over there, with a new node key.</source>
-        <translation type="unfinished"></translation>
+        <translation>„Verschieben…“ nimmt Knotenschlüssel, Modelle und Verlauf mit. Wenn Sie stattdessen einen anderen Ordner eingeben oder auswählen, beginnt Cohort dort von vorn, mit einem neuen Knotenschlüssel.</translation>
     </message>
     <message>
         <source>Cohort computes on the chosen GPUs from its next start; the temperature and power limits and the energy shown under Earnings count them at once.</source>
-        <translation type="unfinished"></translation>
+        <translation>Cohort rechnet ab dem nächsten Start auf den gewählten GPUs; Temperatur- und Leistungslimits sowie die unter „Erträge“ angezeigte Energie berücksichtigen sie sofort.</translation>
     </message>
     <message>
         <source> % of each GPU&apos;s memory</source>
-        <translation type="unfinished"></translation>
+        <translation> % des Speichers jeder GPU</translation>
     </message>
     <message>
         <source>GPU memory Cohort may use</source>
-        <translation type="unfinished"></translation>
+        <translation>GPU-Speicher, den Cohort verwenden darf</translation>
     </message>
     <message>
         <source>Cohort keeps the rest free for your games and other programs: its batches are generated in smaller parts to fit, and a task whose model does not fit is shown greyed on the Tasks page.</source>
-        <translation type="unfinished"></translation>
+        <translation>Cohort hält den Rest für Ihre Spiele und andere Programme frei: Batches werden passend in kleineren Teilen erzeugt, und eine Aufgabe, deren Modell nicht hineinpasst, wird auf der Seite „Aufgaben“ ausgegraut angezeigt.</translation>
     </message>
     <message>
         <source>Use at most</source>
-        <translation type="unfinished"></translation>
+        <translation>Höchstens verwenden</translation>
     </message>
     <message>
         <source>The most bandwidth uploads to other computers may use: DiLoCo training traffic to the other nodes of its ring. Applies at once. 0: no limit.</source>
-        <translation type="unfinished"></translation>
+        <translation>Die maximale Bandbreite für Uploads zu anderen Computern: DiLoCo-Trainingsverkehr zu den anderen Knoten des Rings. Gilt sofort. 0: kein Limit.</translation>
     </message>
 </context>
 <context>
     <name>cohort::TasksPage</name>
     <message>
         <source>Tasks offered by the hub. Pick one to lend this computer to it.</source>
-        <translation type="unfinished"></translation>
+        <translation>Vom Hub angebotene Aufgaben. Wählen Sie eine aus, um diesen Computer dafür bereitzustellen.</translation>
     </message>
     <message>
         <source>Task</source>
-        <translation type="unfinished"></translation>
+        <translation>Aufgabe</translation>
     </message>
     <message>
         <source>Kind</source>
-        <translation type="unfinished"></translation>
+        <translation>Art</translation>
     </message>
     <message>
         <source>Reward</source>
-        <translation type="unfinished"></translation>
+        <translation>Belohnung</translation>
     </message>
     <message>
         <source>Needs</source>
-        <translation type="unfinished"></translation>
+        <translation>Anforderungen</translation>
     </message>
     <message>
         <source>Status</source>
-        <translation type="unfinished"></translation>
+        <translation>Status</translation>
     </message>
     <message>
         <source>Join</source>
-        <translation type="unfinished"></translation>
+        <translation>Beitreten</translation>
     </message>
     <message>
         <source>Leave</source>
-        <translation type="unfinished"></translation>
+        <translation>Verlassen</translation>
     </message>
     <message>
         <source>Joined</source>
-        <translation type="unfinished"></translation>
+        <translation>Beigetreten</translation>
     </message>
     <message>
         <source>Not part of any task yet.</source>
-        <translation type="unfinished"></translation>
+        <translation>Noch an keiner Aufgabe beteiligt.</translation>
     </message>
     <message>
         <source>Joined: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Beigetreten: %1</translation>
     </message>
     <message>
         <source>Waiting for the hub&apos;s list of tasks…</source>
-        <translation type="unfinished"></translation>
+        <translation>Warten auf die Aufgabenliste des Hubs…</translation>
     </message>
     <message>
         <source>Select a task to read what it does.</source>
-        <translation type="unfinished"></translation>
+        <translation>Wählen Sie eine Aufgabe aus, um zu lesen, was sie tut.</translation>
     </message>
     <message>
         <source>Needs: %1. Reward: %2.</source>
-        <translation type="unfinished"></translation>
+        <translation>Anforderungen: %1. Belohnung: %2.</translation>
     </message>
     <message>
         <source>Joining %1 tasks is coming in a later version. This version connects to the hub, shows its tasks and reports your computer&apos;s state; it does not run task work yet.</source>
-        <translation type="unfinished"></translation>
+        <translation>Der Beitritt zu %1-Aufgaben folgt in einer späteren Version. Diese Version verbindet sich mit dem Hub, zeigt seine Aufgaben an und meldet den Zustand Ihres Computers; Aufgaben führt sie noch nicht aus.</translation>
     </message>
     <message>
         <source>This computer</source>
-        <translation type="unfinished"></translation>
+        <translation>Dieser Computer</translation>
     </message>
     <message>
         <source>On this computer: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Auf diesem Computer: %1</translation>
     </message>
 </context>
 <context>
     <name>cohort::TrayIcon</name>
     <message>
         <source>Open Cohort</source>
-        <translation type="unfinished"></translation>
+        <translation>Cohort öffnen</translation>
     </message>
     <message>
         <source>Pause</source>
-        <translation type="unfinished"></translation>
+        <translation>Pausieren</translation>
     </message>
     <message>
         <source>Pause after this batch</source>
-        <translation type="unfinished"></translation>
+        <translation>Nach diesem Batch pausieren</translation>
     </message>
     <message>
         <source>Snooze</source>
-        <translation type="unfinished"></translation>
+        <translation>Vorübergehend pausieren</translation>
     </message>
     <message>
         <source>For 15 minutes</source>
-        <translation type="unfinished"></translation>
+        <translation>Für 15 Minuten</translation>
     </message>
     <message>
         <source>For 1 hour</source>
-        <translation type="unfinished"></translation>
+        <translation>Für 1 Stunde</translation>
     </message>
     <message>
         <source>Until tomorrow</source>
-        <translation type="unfinished"></translation>
+        <translation>Bis morgen</translation>
     </message>
     <message>
         <source>Settings…</source>
-        <translation type="unfinished"></translation>
+        <translation>Einstellungen…</translation>
     </message>
     <message>
         <source>Quit</source>
-        <translation type="unfinished"></translation>
+        <translation>Beenden</translation>
     </message>
     <message>
         <source>Cohort — %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Cohort – %1</translation>
     </message>
     <message>
         <source> · today %1 credits</source>
-        <translation type="unfinished"></translation>
+        <translation> · heute %1 Credits</translation>
     </message>
     <message>
         <source>Resume</source>
-        <translation type="unfinished"></translation>
+        <translation>Fortsetzen</translation>
     </message>
     <message numerus="yes">
         <source>Pause now (drops %n s of work in hand)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Jetzt pausieren (verwirft %n s laufende Arbeit)</numerusform>
+            <numerusform>Jetzt pausieren (verwirft %n s laufende Arbeit)</numerusform>
         </translation>
     </message>
     <message>
         <source>Pausing after this batch…</source>
-        <translation type="unfinished"></translation>
+        <translation>Pause nach diesem Batch…</translation>
     </message>
 </context>
 <context>
     <name>cohort::WelcomeDialog</name>
     <message>
         <source>Welcome to Cohort</source>
-        <translation type="unfinished"></translation>
+        <translation>Willkommen bei Cohort</translation>
     </message>
     <message>
         <source>&lt;p&gt;&lt;b&gt;Cohort lends this computer to train AI models together with other people.&lt;/b&gt;&lt;/p&gt;&lt;p&gt;While it works, it uses your GPU (or CPU) to generate and check training data for the network you chose, and shows what it did and what it earned. It reads nothing else on this computer and sends only that work, the computer&apos;s state and its hardware summary.&lt;/p&gt;&lt;p&gt;It works only when you allow it: pause it from the tray at any time, and choose below when it may work. Every choice can be changed later in Settings.&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;p&gt;&lt;b&gt;Cohort stellt diesen Computer bereit, um gemeinsam mit anderen Menschen KI-Modelle zu trainieren.&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Während es arbeitet, nutzt es Ihre GPU (oder CPU), um Trainingsdaten für das gewählte Netzwerk zu erzeugen und zu prüfen, und zeigt an, was es getan und verdient hat. Es liest nichts anderes auf diesem Computer und sendet nur diese Arbeit, den Zustand des Computers und eine Übersicht seiner Hardware.&lt;/p&gt;&lt;p&gt;Es arbeitet nur, wenn Sie es erlauben: Pausieren Sie es jederzeit über das Symbol im Infobereich, und legen Sie unten fest, wann es arbeiten darf. Alle Einstellungen lassen sich später unter „Einstellungen“ ändern.&lt;/p&gt;</translation>
     </message>
     <message>
         <source>Start Cohort when I log in</source>
-        <translation type="unfinished"></translation>
+        <translation>Cohort bei der Anmeldung starten</translation>
     </message>
     <message>
         <source>Work only when nobody uses this computer</source>
-        <translation type="unfinished"></translation>
+        <translation>Nur arbeiten, wenn niemand diesen Computer nutzt</translation>
     </message>
     <message>
         <source>Pause on battery power</source>
-        <translation type="unfinished"></translation>
+        <translation>Im Akkubetrieb pausieren</translation>
     </message>
     <message>
         <source> °C</source>
-        <translation type="unfinished"></translation>
+        <translation> °C</translation>
     </message>
     <message>
         <source>No limit</source>
-        <translation type="unfinished"></translation>
+        <translation>Kein Limit</translation>
     </message>
     <message>
         <source>Cohort slows down at this GPU temperature and pauses 8 °C above it.</source>
-        <translation type="unfinished"></translation>
+        <translation>Cohort arbeitet ab dieser GPU-Temperatur langsamer und pausiert 8 °C darüber.</translation>
     </message>
     <message>
         <source>GPU temperature limit:</source>
-        <translation type="unfinished"></translation>
+        <translation>GPU-Temperaturlimit:</translation>
     </message>
     <message>
         <source>Start</source>
-        <translation type="unfinished"></translation>
+        <translation>Starten</translation>
     </message>
     <message>
         <source>Not now</source>
-        <translation type="unfinished"></translation>
+        <translation>Nicht jetzt</translation>
     </message>
 </context>
 <context>
     <name>cohort::display</name>
     <message>
         <source>measuring…</source>
-        <translation type="unfinished"></translation>
+        <translation>wird gemessen…</translation>
     </message>
     <message>
         <source>%1 of 1 core</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 von 1 Kern</translation>
     </message>
     <message>
         <source>%1 of %2 cores</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 von %2 Kernen</translation>
     </message>
     <message>
         <source>unknown</source>
-        <translation type="unfinished"></translation>
+        <translation>unbekannt</translation>
     </message>
     <message>
         <source>%1 of %2 (%3%)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 von %2 (%3 %)</translation>
     </message>
     <message>
         <source>never</source>
-        <translation type="unfinished"></translation>
+        <translation>nie</translation>
     </message>
     <message>
         <source>Local network (embedded)</source>
-        <translation type="unfinished"></translation>
+        <translation>Lokales Netzwerk (integriert)</translation>
     </message>
     <message>
         <source>Local network (embedded) at %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Lokales Netzwerk (integriert) unter %1</translation>
     </message>
     <message>
         <source>not connected yet</source>
-        <translation type="unfinished"></translation>
+        <translation>noch nicht verbunden</translation>
     </message>
     <message>
         <source>RL rollouts</source>
-        <translation type="unfinished"></translation>
+        <translation>RL-Rollouts</translation>
     </message>
     <message>
         <source>DiLoCo training</source>
-        <translation type="unfinished"></translation>
+        <translation>DiLoCo-Training</translation>
     </message>
     <message>
         <source>RL</source>
-        <translation type="unfinished"></translation>
+        <translation>RL</translation>
     </message>
     <message>
         <source>DiLoCo</source>
-        <translation type="unfinished"></translation>
+        <translation>DiLoCo</translation>
     </message>
     <message>
         <source>credits</source>
-        <translation type="unfinished"></translation>
+        <translation>Credits</translation>
     </message>
     <message>
         <source>%1 %2 / verified step</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 %2 pro verifiziertem Schritt</translation>
     </message>
     <message>
         <source>%1 %2 / 1k verified tokens</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 %2 pro 1.000 verifizierte Token</translation>
     </message>
     <message>
         <source>1+ CPU core</source>
-        <translation type="unfinished"></translation>
+        <translation>1+ CPU-Kern</translation>
     </message>
     <message>
         <source>%1+ CPU cores</source>
-        <translation type="unfinished"></translation>
+        <translation>%1+ CPU-Kerne</translation>
     </message>
     <message>
         <source>%1 RAM</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 RAM</translation>
     </message>
     <message>
         <source>GPU (%1)</source>
-        <translation type="unfinished"></translation>
+        <translation>GPU (%1)</translation>
     </message>
     <message>
         <source>GPU</source>
-        <translation type="unfinished"></translation>
+        <translation>GPU</translation>
     </message>
     <message>
         <source>no GPU needed</source>
-        <translation type="unfinished"></translation>
+        <translation>keine GPU nötig</translation>
     </message>
     <message>
         <source>%1 disk</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 Speicherplatz</translation>
     </message>
     <message>
         <source>1+ core</source>
-        <translation type="unfinished"></translation>
+        <translation>1+ Kern</translation>
     </message>
     <message>
         <source>%1+ cores</source>
-        <translation type="unfinished"></translation>
+        <translation>%1+ Kerne</translation>
     </message>
     <message>
         <source>GPU %1</source>
-        <translation type="unfinished"></translation>
+        <translation>GPU %1</translation>
     </message>
     <message>
         <source>none</source>
-        <translation type="unfinished"></translation>
+        <translation>keine</translation>
     </message>
 </context>
 </TS>
