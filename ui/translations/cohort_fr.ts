@@ -5,1186 +5,1190 @@
     <name>cohort::ActivityModel</name>
     <message>
         <source>Info</source>
-        <translation type="unfinished"></translation>
+        <translation>Info</translation>
     </message>
     <message>
         <source>Warning</source>
-        <translation type="unfinished"></translation>
+        <translation>Avertissement</translation>
     </message>
     <message>
         <source>Error</source>
-        <translation type="unfinished"></translation>
+        <translation>Erreur</translation>
     </message>
     <message>
         <source>Time</source>
-        <translation type="unfinished"></translation>
+        <translation>Heure</translation>
     </message>
     <message>
         <source>Severity</source>
-        <translation type="unfinished"></translation>
+        <translation>Gravité</translation>
     </message>
     <message>
         <source>Category</source>
-        <translation type="unfinished"></translation>
+        <translation>Catégorie</translation>
     </message>
     <message>
         <source>Message</source>
-        <translation type="unfinished"></translation>
+        <translation>Message</translation>
     </message>
 </context>
 <context>
     <name>cohort::ActivityPage</name>
     <message>
         <source>Clear</source>
-        <translation type="unfinished"></translation>
+        <translation>Effacer</translation>
     </message>
     <message>
         <source>Empty this list; the engine keeps running</source>
-        <translation type="unfinished"></translation>
+        <translation>Vider cette liste ; le moteur continue de tourner</translation>
     </message>
     <message>
         <source>Everything</source>
-        <translation type="unfinished"></translation>
+        <translation>Tout</translation>
     </message>
     <message>
         <source>Warnings and errors</source>
-        <translation type="unfinished"></translation>
+        <translation>Avertissements et erreurs</translation>
     </message>
     <message>
         <source>Errors only</source>
-        <translation type="unfinished"></translation>
+        <translation>Erreurs uniquement</translation>
     </message>
     <message>
         <source>Show events of this severity</source>
-        <translation type="unfinished"></translation>
+        <translation>Afficher les événements de cette gravité</translation>
     </message>
     <message>
         <source>All subsystems</source>
-        <translation type="unfinished"></translation>
+        <translation>Tous les sous-systèmes</translation>
     </message>
     <message>
         <source>Show events of this subsystem</source>
-        <translation type="unfinished"></translation>
+        <translation>Afficher les événements de ce sous-système</translation>
     </message>
     <message>
         <source>Copy</source>
-        <translation type="unfinished"></translation>
+        <translation>Copier</translation>
     </message>
     <message>
         <source>Copy the selected events (or all shown) as text</source>
-        <translation type="unfinished"></translation>
+        <translation>Copier les événements sélectionnés (ou tous ceux affichés) sous forme de texte</translation>
     </message>
     <message>
         <source>Save diagnostics…</source>
-        <translation type="unfinished"></translation>
+        <translation>Enregistrer les diagnostics…</translation>
     </message>
     <message>
         <source>A zip of events, status, settings and versions for a bug report; never your key</source>
-        <translation type="unfinished"></translation>
+        <translation>Une archive zip des événements, de l&apos;état, des paramètres et des versions pour un rapport de bug ; jamais votre clé</translation>
     </message>
     <message>
         <source>What the engine has been doing, newest at the bottom.</source>
-        <translation type="unfinished"></translation>
+        <translation>Ce qu&apos;a fait le moteur, les plus récents en bas.</translation>
     </message>
 </context>
 <context>
     <name>cohort::DashboardPage</name>
     <message>
         <source>This node</source>
-        <translation type="unfinished"></translation>
+        <translation>Ce nœud</translation>
     </message>
     <message>
         <source>Node ID</source>
-        <translation type="unfinished"></translation>
+        <translation>Identifiant du nœud</translation>
     </message>
     <message>
         <source>Name</source>
-        <translation type="unfinished"></translation>
+        <translation>Nom</translation>
     </message>
     <message>
         <source>Hub</source>
-        <translation type="unfinished"></translation>
+        <translation>Hub</translation>
     </message>
     <message>
         <source>Registered</source>
-        <translation type="unfinished"></translation>
+        <translation>Inscrit</translation>
     </message>
     <message>
         <source>Last heartbeat</source>
-        <translation type="unfinished"></translation>
+        <translation>Dernier signal</translation>
     </message>
     <message>
         <source>Joined task</source>
-        <translation type="unfinished"></translation>
+        <translation>Tâche rejointe</translation>
     </message>
     <message>
         <source>Model</source>
-        <translation type="unfinished"></translation>
+        <translation>Modèle</translation>
     </message>
     <message>
         <source>Rollouts</source>
-        <translation type="unfinished"></translation>
+        <translation>Rollouts</translation>
     </message>
     <message>
         <source>Last problem</source>
-        <translation type="unfinished"></translation>
+        <translation>Dernier problème</translation>
     </message>
     <message>
         <source>This computer</source>
-        <translation type="unfinished"></translation>
+        <translation>Cet ordinateur</translation>
     </message>
     <message>
         <source>Compute device</source>
-        <translation type="unfinished"></translation>
+        <translation>Matériel de calcul</translation>
     </message>
     <message>
         <source>CPU use</source>
-        <translation type="unfinished"></translation>
+        <translation>Utilisation du CPU</translation>
     </message>
     <message>
         <source>Memory in use</source>
-        <translation type="unfinished"></translation>
+        <translation>Mémoire utilisée</translation>
     </message>
     <message>
         <source>Used by Cohort</source>
-        <translation type="unfinished"></translation>
+        <translation>Utilisée par Cohort</translation>
     </message>
     <message>
         <source>GPUs</source>
-        <translation type="unfinished"></translation>
+        <translation>GPU</translation>
     </message>
     <message>
         <source>Last 5 minutes</source>
-        <translation type="unfinished"></translation>
+        <translation>5 dernières minutes</translation>
     </message>
     <message>
         <source>Last hour</source>
-        <translation type="unfinished"></translation>
+        <translation>Dernière heure</translation>
     </message>
     <message>
         <source>Last 24 hours</source>
-        <translation type="unfinished"></translation>
+        <translation>Dernières 24 heures</translation>
     </message>
     <message>
         <source>GPU chart range</source>
-        <translation type="unfinished"></translation>
+        <translation>Période du graphique GPU</translation>
     </message>
     <message>
         <source>Resume</source>
-        <translation type="unfinished"></translation>
+        <translation>Reprendre</translation>
     </message>
     <message>
         <source>Pause</source>
-        <translation type="unfinished"></translation>
+        <translation>Pause</translation>
     </message>
     <message>
         <source>Let this computer work again</source>
-        <translation type="unfinished"></translation>
+        <translation>Laisser cet ordinateur travailler à nouveau</translation>
     </message>
     <message>
         <source>Stop working until you resume; nothing is lost</source>
-        <translation type="unfinished"></translation>
+        <translation>Arrêter de travailler jusqu&apos;à la reprise ; rien n&apos;est perdu</translation>
     </message>
     <message>
         <source>not yet</source>
-        <translation type="unfinished"></translation>
+        <translation>pas encore</translation>
     </message>
     <message>
         <source> (1 failure since)</source>
-        <translation type="unfinished"></translation>
+        <translation> (1 échec depuis)</translation>
     </message>
     <message>
         <source> (%1 failures since)</source>
-        <translation type="unfinished"></translation>
+        <translation> (%1 échecs depuis)</translation>
     </message>
     <message>
         <source>none</source>
-        <translation type="unfinished"></translation>
+        <translation>aucun</translation>
     </message>
     <message>
         <source>detecting…</source>
-        <translation type="unfinished"></translation>
+        <translation>détection…</translation>
     </message>
     <message>
         <source>1 GPU: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>1 GPU : %1</translation>
     </message>
     <message>
         <source>%1 GPUs: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 GPU : %2</translation>
     </message>
     <message>
         <source>none yet</source>
-        <translation type="unfinished"></translation>
+        <translation>aucun pour l&apos;instant</translation>
     </message>
     <message>
         <source>1 batch accepted</source>
-        <translation type="unfinished"></translation>
+        <translation>1 lot accepté</translation>
     </message>
     <message>
         <source>%1 batches accepted</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 lots acceptés</translation>
     </message>
     <message>
         <source>, %1 rejected</source>
-        <translation type="unfinished"></translation>
+        <translation>, %1 rejetés</translation>
     </message>
     <message>
         <source>, %1 tokens generated</source>
-        <translation type="unfinished"></translation>
+        <translation>, %1 jetons générés</translation>
     </message>
     <message>
         <source> (%1 tokens/s)</source>
-        <translation type="unfinished"></translation>
+        <translation> (%1 jetons/s)</translation>
     </message>
     <message>
         <source>; last batch scored %1 of 100 with version %2</source>
-        <translation type="unfinished"></translation>
+        <translation>; dernier lot noté %1 sur 100 avec la version %2</translation>
     </message>
     <message>
         <source>; 1 batch waiting to be sent</source>
-        <translation type="unfinished"></translation>
+        <translation>; 1 lot en attente d&apos;envoi</translation>
     </message>
     <message>
         <source>; %1 batches waiting to be sent</source>
-        <translation type="unfinished"></translation>
+        <translation>; %1 lots en attente d&apos;envoi</translation>
     </message>
     <message>
         <source>; last rejection: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>; dernier rejet : %1</translation>
     </message>
     <message>
         <source>version %1, verified</source>
-        <translation type="unfinished"></translation>
+        <translation>version %1, vérifiée</translation>
     </message>
     <message>
         <source>downloading version %1: %2% of %3</source>
-        <translation type="unfinished"></translation>
+        <translation>téléchargement de la version %1 : %2 % de %3</translation>
     </message>
     <message>
         <source> at %1/s</source>
-        <translation type="unfinished"></translation>
+        <translation> à %1/s</translation>
     </message>
     <message>
         <source>, %1 s left</source>
-        <translation type="unfinished"></translation>
+        <translation>, %1 s restantes</translation>
     </message>
     <message numerus="yes">
         <source> (%n relay(s))</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform> (%n relais)</numerusform>
+            <numerusform> (%n relais)</numerusform>
         </translation>
     </message>
     <message>
         <source>; download of version %1 paused at %2%</source>
-        <translation type="unfinished"></translation>
+        <translation>; téléchargement de la version %1 en pause à %2 %</translation>
     </message>
     <message>
         <source>; download failed: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>; échec du téléchargement : %1</translation>
     </message>
     <message>
         <source>Training</source>
-        <translation type="unfinished"></translation>
+        <translation>Entraînement</translation>
     </message>
     <message>
         <source>Relay</source>
-        <translation type="unfinished"></translation>
+        <translation>Relais</translation>
     </message>
     <message>
         <source>Success</source>
-        <translation type="unfinished"></translation>
+        <translation>Réussite</translation>
     </message>
     <message>
         <source>Speed</source>
-        <translation type="unfinished"></translation>
+        <translation>Vitesse</translation>
     </message>
     <message>
         <source>Fetched</source>
-        <translation type="unfinished"></translation>
+        <translation>Récupéré</translation>
     </message>
     <message>
         <source>In flight</source>
-        <translation type="unfinished"></translation>
+        <translation>En cours</translation>
     </message>
     <message>
         <source>Checkpoint relays</source>
-        <translation type="unfinished"></translation>
+        <translation>Relais de checkpoint</translation>
     </message>
     <message>
         <source>%1 MB/s</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 Mo/s</translation>
     </message>
     <message>
         <source>not measured</source>
-        <translation type="unfinished"></translation>
+        <translation>non mesurée</translation>
     </message>
     <message numerus="yes">
         <source>%n failure(s): %1</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n échec : %1</numerusform>
+            <numerusform>%n échecs : %1</numerusform>
         </translation>
     </message>
     <message>
         <source>not training</source>
-        <translation type="unfinished"></translation>
+        <translation>pas d&apos;entraînement</translation>
     </message>
     <message>
         <source>not training: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>pas d&apos;entraînement : %1</translation>
     </message>
     <message>
         <source>joining the training ring…</source>
-        <translation type="unfinished"></translation>
+        <translation>connexion à l&apos;anneau d&apos;entraînement…</translation>
     </message>
     <message>
         <source>outer step %1, inner step %2 of %3, training alone</source>
-        <translation type="unfinished"></translation>
+        <translation>étape externe %1, étape interne %2 sur %3, entraînement en solo</translation>
     </message>
     <message>
         <source>outer step %1, inner step %2 of %3, %4 peers</source>
-        <translation type="unfinished"></translation>
+        <translation>étape externe %1, étape interne %2 sur %3, %4 pairs</translation>
     </message>
     <message>
         <source> — averaging with the others</source>
-        <translation type="unfinished"></translation>
+        <translation> — moyenne avec les autres en cours</translation>
     </message>
     <message>
         <source> — syncing the shared model</source>
-        <translation type="unfinished"></translation>
+        <translation> — synchronisation du modèle partagé</translation>
     </message>
     <message>
         <source>; loss %1</source>
-        <translation type="unfinished"></translation>
+        <translation>; perte %1</translation>
     </message>
     <message>
         <source>; 1 outer step contributed</source>
-        <translation type="unfinished"></translation>
+        <translation>; 1 étape externe apportée</translation>
     </message>
     <message>
         <source>; %1 outer steps contributed</source>
-        <translation type="unfinished"></translation>
+        <translation>; %1 étapes externes apportées</translation>
     </message>
     <message>
         <source>; last average moved %1</source>
-        <translation type="unfinished"></translation>
+        <translation>; dernière moyenne : %1 transférés</translation>
     </message>
     <message>
         <source>, last sync fetched %1</source>
-        <translation type="unfinished"></translation>
+        <translation>, dernière synchronisation : %1 récupérés</translation>
     </message>
     <message>
         <source>, in step with the others</source>
-        <translation type="unfinished"></translation>
+        <translation>, au même pas que les autres</translation>
     </message>
     <message>
         <source>stopped after </source>
-        <translation type="unfinished"></translation>
+        <translation>arrêté après </translation>
     </message>
 </context>
 <context>
     <name>cohort::DataFolderMove</name>
     <message>
         <source>Choose the folder to move the data to.</source>
-        <translation type="unfinished"></translation>
+        <translation>Choisissez le dossier où déplacer les données.</translation>
     </message>
     <message>
         <source>Choose a full path (an absolute folder).</source>
-        <translation type="unfinished"></translation>
+        <translation>Choisissez un chemin complet (un dossier absolu).</translation>
     </message>
     <message>
         <source>That is the current data folder.</source>
-        <translation type="unfinished"></translation>
+        <translation>C&apos;est le dossier de données actuel.</translation>
     </message>
     <message>
         <source>The new folder cannot be inside the current data folder.</source>
-        <translation type="unfinished"></translation>
+        <translation>Le nouveau dossier ne peut pas se trouver dans le dossier de données actuel.</translation>
     </message>
     <message>
         <source>This path is a file, not a folder.</source>
-        <translation type="unfinished"></translation>
+        <translation>Ce chemin est un fichier, pas un dossier.</translation>
     </message>
     <message>
         <source>The current data folder is inside that folder. Choose an empty folder or a new one.</source>
-        <translation type="unfinished"></translation>
+        <translation>Le dossier de données actuel se trouve dans ce dossier. Choisissez un dossier vide ou un nouveau dossier.</translation>
     </message>
     <message>
         <source>That folder already holds Cohort data with another node key. Choose an empty folder or a new one.</source>
-        <translation type="unfinished"></translation>
+        <translation>Ce dossier contient déjà des données Cohort avec une autre clé de nœud. Choisissez un dossier vide ou un nouveau dossier.</translation>
     </message>
     <message>
         <source>That folder is not empty. Choose an empty folder or a new one: Cohort does not mix its data with other files.</source>
-        <translation type="unfinished"></translation>
+        <translation>Ce dossier n&apos;est pas vide. Choisissez un dossier vide ou un nouveau dossier : Cohort ne mélange pas ses données avec d&apos;autres fichiers.</translation>
     </message>
     <message>
         <source>The current data folder %1 does not exist, so there is nothing to move.</source>
-        <translation type="unfinished"></translation>
+        <translation>Le dossier de données actuel %1 n&apos;existe pas, il n&apos;y a donc rien à déplacer.</translation>
     </message>
     <message>
         <source>Could not create %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>Impossible de créer %1.</translation>
     </message>
     <message>
         <source>Not enough free space in %1: the data needs %2, %3 are free.</source>
-        <translation type="unfinished"></translation>
+        <translation>Espace libre insuffisant dans %1 : les données nécessitent %2, seuls %3 sont libres.</translation>
     </message>
     <message>
         <source>The move was cancelled.</source>
-        <translation type="unfinished"></translation>
+        <translation>Le déplacement a été annulé.</translation>
     </message>
     <message>
         <source>Could not copy %1 to %2.</source>
-        <translation type="unfinished"></translation>
+        <translation>Impossible de copier %1 vers %2.</translation>
     </message>
     <message>
         <source>The copy of %1 does not match the original.</source>
-        <translation type="unfinished"></translation>
+        <translation>La copie de %1 ne correspond pas à l&apos;original.</translation>
     </message>
 </context>
 <context>
     <name>cohort::DesktopApp</name>
     <message>
         <source>Cohort is still running</source>
-        <translation type="unfinished"></translation>
+        <translation>Cohort est toujours en cours d&apos;exécution</translation>
     </message>
     <message>
         <source>It keeps working in the notification area. Use Quit in its menu to stop it.</source>
-        <translation type="unfinished"></translation>
+        <translation>Il continue de travailler dans la zone de notification. Utilisez Quitter dans son menu pour l&apos;arrêter.</translation>
     </message>
     <message>
         <source>Save diagnostics</source>
-        <translation type="unfinished"></translation>
+        <translation>Enregistrer les diagnostics</translation>
     </message>
     <message>
         <source>Zip archives (*.zip)</source>
-        <translation type="unfinished"></translation>
+        <translation>Archives zip (*.zip)</translation>
     </message>
     <message>
         <source>The diagnostics were not saved: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Les diagnostics n&apos;ont pas été enregistrés : %1</translation>
     </message>
     <message>
         <source>Saved %1.
 It contains the recent events, the status, your settings and the names of the files in the data folder; never your node key.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 enregistré.
+Il contient les événements récents, l&apos;état, vos paramètres et les noms des fichiers du dossier de données ; jamais votre clé de nœud.</translation>
     </message>
 </context>
 <context>
     <name>cohort::EarningsChart</name>
     <message>
         <source>Confirmed</source>
-        <translation type="unfinished"></translation>
+        <translation>Confirmé</translation>
     </message>
     <message>
         <source>Pending</source>
-        <translation type="unfinished"></translation>
+        <translation>En attente</translation>
     </message>
     <message>
         <source>credits</source>
-        <translation type="unfinished"></translation>
+        <translation>crédits</translation>
     </message>
     <message>
         <source>%1 / hour</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 / heure</translation>
     </message>
 </context>
 <context>
     <name>cohort::EarningsPage</name>
     <message>
         <source>Last 24 hours</source>
-        <translation type="unfinished"></translation>
+        <translation>Dernières 24 heures</translation>
     </message>
     <message>
         <source>Last 7 days</source>
-        <translation type="unfinished"></translation>
+        <translation>7 derniers jours</translation>
     </message>
     <message>
         <source>Last 30 days</source>
-        <translation type="unfinished"></translation>
+        <translation>30 derniers jours</translation>
     </message>
     <message>
         <source>Export CSV…</source>
-        <translation type="unfinished"></translation>
+        <translation>Exporter en CSV…</translation>
     </message>
     <message>
         <source>Save the hourly history as a spreadsheet file (times in UTC)</source>
-        <translation type="unfinished"></translation>
+        <translation>Enregistrer l&apos;historique horaire dans un fichier tableur (heures en UTC)</translation>
     </message>
     <message>
         <source>Pending</source>
-        <translation type="unfinished"></translation>
+        <translation>En attente</translation>
     </message>
     <message>
         <source>Confirmed</source>
-        <translation type="unfinished"></translation>
+        <translation>Confirmé</translation>
     </message>
     <message>
         <source>Refused</source>
-        <translation type="unfinished"></translation>
+        <translation>Refusé</translation>
     </message>
     <message>
         <source>&lt;b&gt;Pending&lt;/b&gt; is work you have reported that the hub has not checked yet. &lt;b&gt;Confirmed&lt;/b&gt; is work the hub has verified and credited to this node. &lt;b&gt;Refused&lt;/b&gt; was accepted at first, then failed verification.</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;En attente&lt;/b&gt; : travail que vous avez déclaré et que le hub n&apos;a pas encore vérifié. &lt;b&gt;Confirmé&lt;/b&gt; : travail que le hub a vérifié et crédité à ce nœud. &lt;b&gt;Refusé&lt;/b&gt; : travail d&apos;abord accepté, puis rejeté lors de la vérification.</translation>
     </message>
     <message>
         <source>No earnings yet — earnings appear here once your machine&apos;s work is verified by the hub.</source>
-        <translation type="unfinished"></translation>
+        <translation>Aucun gain pour l&apos;instant — les gains apparaissent ici dès que le travail de votre machine est vérifié par le hub.</translation>
     </message>
     <message>
         <source>Task</source>
-        <translation type="unfinished"></translation>
+        <translation>Tâche</translation>
     </message>
     <message>
         <source>Tokens</source>
-        <translation type="unfinished"></translation>
+        <translation>Jetons</translation>
     </message>
     <message>
         <source>Batches</source>
-        <translation type="unfinished"></translation>
+        <translation>Lots</translation>
     </message>
     <message>
         <source>Today %1 · 7 days %2</source>
-        <translation type="unfinished"></translation>
+        <translation>Aujourd&apos;hui %1 · 7 jours %2</translation>
     </message>
     <message>
         <source>Last updated %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Dernière mise à jour %1</translation>
     </message>
     <message>
         <source>The hub cannot be reached right now. These are the figures saved on this computer; they update when the hub answers again.</source>
-        <translation type="unfinished"></translation>
+        <translation>Le hub est injoignable pour le moment. Voici les chiffres enregistrés sur cet ordinateur ; ils seront mis à jour quand le hub répondra à nouveau.</translation>
     </message>
     <message>
         <source>Export earnings</source>
-        <translation type="unfinished"></translation>
+        <translation>Exporter les gains</translation>
     </message>
     <message>
         <source>CSV files (*.csv);;All files (*)</source>
-        <translation type="unfinished"></translation>
+        <translation>Fichiers CSV (*.csv);;Tous les fichiers (*)</translation>
     </message>
     <message numerus="yes">
         <source>Saved %n hour(s) of history to %1</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n heure d&apos;historique enregistrée dans %1</numerusform>
+            <numerusform>%n heures d&apos;historique enregistrées dans %1</numerusform>
         </translation>
     </message>
     <message>
         <source>Could not save %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>Impossible d&apos;enregistrer %1 : %2</translation>
     </message>
     <message>
         <source>%1 kWh</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 kWh</translation>
     </message>
     <message>
         <source>Energy: not read yet.</source>
-        <translation type="unfinished"></translation>
+        <translation>Énergie : pas encore relevée.</translation>
     </message>
     <message>
         <source>No GPU power readings: the energy Cohort uses cannot be measured on this computer, so earnings are shown without its cost.</source>
-        <translation type="unfinished"></translation>
+        <translation>Aucune mesure de puissance GPU : l&apos;énergie utilisée par Cohort ne peut pas être mesurée sur cet ordinateur, les gains sont donc affichés sans son coût.</translation>
     </message>
     <message>
         <source>Energy used by the GPUs: today %1 · 7 days %2</source>
-        <translation type="unfinished"></translation>
+        <translation>Énergie utilisée par les GPU : aujourd&apos;hui %1 · 7 jours %2</translation>
     </message>
     <message>
         <source>Set your electricity price in Settings › Account to see what it costs and your earnings net of it.</source>
-        <translation type="unfinished"></translation>
+        <translation>Indiquez votre prix de l&apos;électricité dans Paramètres › Compte pour voir ce qu&apos;elle coûte et vos gains nets de ce coût.</translation>
     </message>
     <message>
         <source>Electricity cost: today %1 · 7 days %2. Set what one credit is worth in Settings › Account to see earnings net of it.</source>
-        <translation type="unfinished"></translation>
+        <translation>Coût de l&apos;électricité : aujourd&apos;hui %1 · 7 jours %2. Indiquez la valeur d&apos;un crédit dans Paramètres › Compte pour voir les gains nets de ce coût.</translation>
     </message>
     <message>
         <source>Earnings net of electricity: today %1 · 7 days %2 (electricity %3 over 7 days; earnings pending and confirmed, at %4 per credit)</source>
-        <translation type="unfinished"></translation>
+        <translation>Gains nets d&apos;électricité : aujourd&apos;hui %1 · 7 jours %2 (électricité %3 sur 7 jours ; gains en attente et confirmés, à %4 par crédit)</translation>
     </message>
 </context>
 <context>
     <name>cohort::GpuCard</name>
     <message>
         <source>% · °C</source>
-        <translation type="unfinished"></translation>
+        <translation>% · °C</translation>
     </message>
     <message>
         <source>W</source>
-        <translation type="unfinished"></translation>
+        <translation>W</translation>
     </message>
     <message>
         <source>Utilization %</source>
-        <translation type="unfinished"></translation>
+        <translation>Utilisation %</translation>
     </message>
     <message>
         <source>VRAM %</source>
-        <translation type="unfinished"></translation>
+        <translation>VRAM %</translation>
     </message>
     <message>
         <source>Temperature °C</source>
-        <translation type="unfinished"></translation>
+        <translation>Température °C</translation>
     </message>
     <message>
         <source>Power W</source>
-        <translation type="unfinished"></translation>
+        <translation>Puissance W</translation>
     </message>
     <message>
         <source>unknown</source>
-        <translation type="unfinished"></translation>
+        <translation>n/d</translation>
     </message>
     <message>
         <source>%1% busy</source>
-        <translation type="unfinished"></translation>
+        <translation>occupé à %1 %</translation>
     </message>
     <message>
         <source>utilization %1</source>
-        <translation type="unfinished"></translation>
+        <translation>utilisation %1</translation>
     </message>
     <message>
         <source>%1 °C</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 °C</translation>
     </message>
     <message>
         <source>temperature %1</source>
-        <translation type="unfinished"></translation>
+        <translation>température %1</translation>
     </message>
     <message>
         <source>VRAM %1 of %2%3</source>
-        <translation type="unfinished"></translation>
+        <translation>VRAM %1 sur %2%3</translation>
     </message>
     <message>
         <source>VRAM %1</source>
-        <translation type="unfinished"></translation>
+        <translation>VRAM %1</translation>
     </message>
     <message>
         <source>%1 W of %2 W</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 W sur %2 W</translation>
     </message>
     <message>
         <source>%1 W</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 W</translation>
     </message>
     <message>
         <source>power %1</source>
-        <translation type="unfinished"></translation>
+        <translation>puissance %1</translation>
     </message>
     <message>
         <source>clocks: SM %1, memory %2</source>
-        <translation type="unfinished"></translation>
+        <translation>fréquences : SM %1, mémoire %2</translation>
     </message>
     <message>
         <source>%1 MHz</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 MHz</translation>
     </message>
     <message>
         <source>fan %1%</source>
-        <translation type="unfinished"></translation>
+        <translation>ventilateur %1 %</translation>
     </message>
     <message>
         <source>not read: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>non lu : %1</translation>
     </message>
     <message>
         <source>GPU %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>GPU %1 : %2</translation>
     </message>
     <message>
         <source>GPU %1: %2 (%3)</source>
-        <translation type="unfinished"></translation>
+        <translation>GPU %1 : %2 (%3)</translation>
     </message>
     <message>
         <source>hours ago</source>
-        <translation type="unfinished"></translation>
+        <translation>il y a … heures</translation>
     </message>
     <message>
         <source>minutes ago</source>
-        <translation type="unfinished"></translation>
+        <translation>il y a … minutes</translation>
     </message>
 </context>
 <context>
     <name>cohort::MainWindow</name>
     <message>
         <source>Cohort</source>
-        <translation type="unfinished"></translation>
+        <translation>Cohort</translation>
     </message>
     <message>
         <source>Dashboard</source>
-        <translation type="unfinished"></translation>
+        <translation>Tableau de bord</translation>
     </message>
     <message>
         <source>Tasks</source>
-        <translation type="unfinished"></translation>
+        <translation>Tâches</translation>
     </message>
     <message>
         <source>Earnings</source>
-        <translation type="unfinished"></translation>
+        <translation>Gains</translation>
     </message>
     <message>
         <source>Activity</source>
-        <translation type="unfinished"></translation>
+        <translation>Activité</translation>
     </message>
     <message>
         <source>&amp;Settings…</source>
-        <translation type="unfinished"></translation>
+        <translation>Para&amp;mètres…</translation>
     </message>
     <message>
         <source>&amp;Quit</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Quitter</translation>
     </message>
     <message>
         <source>&amp;Cohort</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Cohort</translation>
     </message>
     <message>
         <source>Main</source>
-        <translation type="unfinished"></translation>
+        <translation>Principale</translation>
     </message>
     <message>
         <source>&amp;Resume</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Reprendre</translation>
     </message>
     <message>
         <source>&amp;Pause</source>
-        <translation type="unfinished"></translation>
+        <translation>Mettre en &amp;pause</translation>
     </message>
 </context>
 <context>
     <name>cohort::Notifier</name>
     <message>
         <source>Cohort has stopped working</source>
-        <translation type="unfinished"></translation>
+        <translation>Cohort a cessé de travailler</translation>
     </message>
     <message>
         <source>Cohort cannot reach its hub</source>
-        <translation type="unfinished"></translation>
+        <translation>Cohort ne parvient pas à joindre son hub</translation>
     </message>
     <message>
         <source>It keeps trying and resumes by itself.</source>
-        <translation type="unfinished"></translation>
+        <translation>Il continue d&apos;essayer et reprendra de lui-même.</translation>
     </message>
     <message>
         <source>Cohort paused: not enough disk space</source>
-        <translation type="unfinished"></translation>
+        <translation>Cohort en pause : espace disque insuffisant</translation>
     </message>
     <message>
         <source>Free some space or raise the disk cap in Settings › Storage.</source>
-        <translation type="unfinished"></translation>
+        <translation>Libérez de l&apos;espace ou relevez la limite de disque dans Paramètres › Stockage.</translation>
     </message>
     <message>
         <source>A model download failed</source>
-        <translation type="unfinished"></translation>
+        <translation>Échec du téléchargement d&apos;un modèle</translation>
     </message>
     <message>
         <source>Cohort tries again later.</source>
-        <translation type="unfinished"></translation>
+        <translation>Cohort réessaiera plus tard.</translation>
     </message>
     <message>
         <source>The hub refused a batch of work</source>
-        <translation type="unfinished"></translation>
+        <translation>Le hub a refusé un lot de travail</translation>
     </message>
     <message>
         <source>See the Activity page for details.</source>
-        <translation type="unfinished"></translation>
+        <translation>Consultez la page Activité pour plus de détails.</translation>
     </message>
     <message>
         <source>Model downloaded</source>
-        <translation type="unfinished"></translation>
+        <translation>Modèle téléchargé</translation>
     </message>
     <message>
         <source>Version %1 of %2 is ready; work continues with it.</source>
-        <translation type="unfinished"></translation>
+        <translation>La version %1 de %2 est prête ; le travail continue avec elle.</translation>
     </message>
     <message>
         <source>Work failed verification</source>
-        <translation type="unfinished"></translation>
+        <translation>Travail rejeté à la vérification</translation>
     </message>
     <message>
         <source>The hub refused %1 %2 of work it had accepted. If this repeats, check the Activity page.</source>
-        <translation type="unfinished"></translation>
+        <translation>Le hub a refusé %1 %2 de travail qu&apos;il avait accepté. Si cela se répète, consultez la page Activité.</translation>
     </message>
     <message>
         <source>Your first work was verified</source>
-        <translation type="unfinished"></translation>
+        <translation>Votre premier travail a été vérifié</translation>
     </message>
     <message>
         <source>The hub confirmed %1 %2 for this computer.</source>
-        <translation type="unfinished"></translation>
+        <translation>Le hub a confirmé %1 %2 pour cet ordinateur.</translation>
     </message>
 </context>
 <context>
     <name>cohort::SettingsDialog</name>
     <message>
         <source>Cohort Settings</source>
-        <translation type="unfinished"></translation>
+        <translation>Paramètres de Cohort</translation>
     </message>
     <message>
         <source>Empty: run a local network on this computer</source>
-        <translation type="unfinished"></translation>
+        <translation>Vide : exécuter un réseau local sur cet ordinateur</translation>
     </message>
     <message>
         <source>The address of the hub that hands out work, e.g. https://hub.example.org.
 Leave it empty to try Cohort with a small network that runs on this computer.</source>
-        <translation type="unfinished"></translation>
+        <translation>L&apos;adresse du hub qui distribue le travail, par ex. https://hub.example.org.
+Laissez-la vide pour essayer Cohort avec un petit réseau qui tourne sur cet ordinateur.</translation>
     </message>
     <message>
         <source>How this computer is shown to the hub&apos;s operator. Empty: the computer&apos;s name.</source>
-        <translation type="unfinished"></translation>
+        <translation>Comment cet ordinateur apparaît pour l&apos;opérateur du hub. Vide : le nom de l&apos;ordinateur.</translation>
     </message>
     <message>
         <source>Browse…</source>
-        <translation type="unfinished"></translation>
+        <translation>Parcourir…</translation>
     </message>
     <message>
         <source> KiB/s</source>
-        <translation type="unfinished"></translation>
+        <translation> Kio/s</translation>
     </message>
     <message>
         <source>No limit</source>
-        <translation type="unfinished"></translation>
+        <translation>Aucune limite</translation>
     </message>
     <message>
         <source>The most bandwidth model downloads may use. 0: no limit.</source>
-        <translation type="unfinished"></translation>
+        <translation>La bande passante maximale que peuvent utiliser les téléchargements de modèles. 0 : aucune limite.</translation>
     </message>
     <message>
         <source>Start minimized to the notification area</source>
-        <translation type="unfinished"></translation>
+        <translation>Démarrer réduit dans la zone de notification</translation>
     </message>
     <message>
         <source>Start Cohort when I log in</source>
-        <translation type="unfinished"></translation>
+        <translation>Lancer Cohort à l&apos;ouverture de ma session</translation>
     </message>
     <message>
         <source>Starting at login is not available on this system.</source>
-        <translation type="unfinished"></translation>
+        <translation>Le lancement à l&apos;ouverture de session n&apos;est pas disponible sur ce système.</translation>
     </message>
     <message>
         <source>Managed by the system: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Géré par le système : %1</translation>
     </message>
     <message>
         <source>Network</source>
-        <translation type="unfinished"></translation>
+        <translation>Réseau</translation>
     </message>
     <message>
         <source>Hub address:</source>
-        <translation type="unfinished"></translation>
+        <translation>Adresse du hub :</translation>
     </message>
     <message>
         <source>Download limit:</source>
-        <translation type="unfinished"></translation>
+        <translation>Limite de téléchargement :</translation>
     </message>
     <message>
         <source>This node</source>
-        <translation type="unfinished"></translation>
+        <translation>Ce nœud</translation>
     </message>
     <message>
         <source>Node name:</source>
-        <translation type="unfinished"></translation>
+        <translation>Nom du nœud :</translation>
     </message>
     <message>
         <source>Data folder:</source>
-        <translation type="unfinished"></translation>
+        <translation>Dossier de données :</translation>
     </message>
     <message>
         <source>Only when idle for</source>
-        <translation type="unfinished"></translation>
+        <translation>Seulement après une inactivité de</translation>
     </message>
     <message>
         <source>Work only after this long without keyboard or mouse input, and stop as soon as you are back.</source>
-        <translation type="unfinished"></translation>
+        <translation>Travailler seulement après cette durée sans action au clavier ni à la souris, et s&apos;arrêter dès votre retour.</translation>
     </message>
     <message>
         <source> minutes</source>
-        <translation type="unfinished"></translation>
+        <translation> minutes</translation>
     </message>
     <message>
         <source>Pause on battery power</source>
-        <translation type="unfinished"></translation>
+        <translation>Mettre en pause sur batterie</translation>
     </message>
     <message>
         <source>Any time, e.g. mon-fri 22:00-06:00; weekend 00:00-24:00</source>
-        <translation type="unfinished"></translation>
+        <translation>À tout moment, par ex. mon-fri 22:00-06:00; weekend 00:00-24:00</translation>
     </message>
     <message>
         <source>Time windows when Cohort may work, separated by &apos;;&apos;. Days: mon … sun, ranges (mon-fri), daily, weekdays, weekend. A window ending before it starts runs past midnight.</source>
-        <translation type="unfinished"></translation>
+        <translation>Plages horaires pendant lesquelles Cohort peut travailler, séparées par « ; ». Jours (en anglais) : mon (lundi) … sun (dimanche), intervalles (mon-fri), daily (tous les jours), weekdays (en semaine), weekend (le week-end). Une plage qui se termine avant de commencer se prolonge après minuit.</translation>
     </message>
     <message>
         <source> °C</source>
-        <translation type="unfinished"></translation>
+        <translation> °C</translation>
     </message>
     <message>
         <source>At this GPU temperature Cohort slows down (half, then a quarter of the time); 8 °C above it, it pauses. It speeds up again 5 °C below the limit.</source>
-        <translation type="unfinished"></translation>
+        <translation>À cette température du GPU, Cohort ralentit (la moitié, puis le quart du temps) ; 8 °C au-dessus, il se met en pause. Il accélère à nouveau 5 °C sous la limite.</translation>
     </message>
     <message>
         <source> W</source>
-        <translation type="unfinished"></translation>
+        <translation> W</translation>
     </message>
     <message>
         <source> GiB</source>
-        <translation type="unfinished"></translation>
+        <translation> Gio</translation>
     </message>
     <message>
         <source>No cap</source>
-        <translation type="unfinished"></translation>
+        <translation>Aucune limite</translation>
     </message>
     <message>
         <source>The most space Cohort&apos;s data folder may use; at the cap it pauses and says so.</source>
-        <translation type="unfinished"></translation>
+        <translation>L&apos;espace maximal que peut occuper le dossier de données de Cohort ; à cette limite, il se met en pause et le signale.</translation>
     </message>
     <message>
         <source>When to work</source>
-        <translation type="unfinished"></translation>
+        <translation>Quand travailler</translation>
     </message>
     <message>
         <source>Idle:</source>
-        <translation type="unfinished"></translation>
+        <translation>Inactivité :</translation>
     </message>
     <message>
         <source>Schedule:</source>
-        <translation type="unfinished"></translation>
+        <translation>Horaires :</translation>
     </message>
     <message>
         <source>Battery:</source>
-        <translation type="unfinished"></translation>
+        <translation>Batterie :</translation>
     </message>
     <message>
         <source>GPU temperature limit:</source>
-        <translation type="unfinished"></translation>
+        <translation>Limite de température du GPU :</translation>
     </message>
     <message>
         <source>GPU power limit:</source>
-        <translation type="unfinished"></translation>
+        <translation>Limite de puissance des GPU :</translation>
     </message>
     <message>
         <source>Disk space cap:</source>
-        <translation type="unfinished"></translation>
+        <translation>Limite d&apos;espace disque :</translation>
     </message>
     <message>
         <source>Choose the data folder</source>
-        <translation type="unfinished"></translation>
+        <translation>Choisir le dossier de données</translation>
     </message>
     <message>
         <source>Settings pages</source>
-        <translation type="unfinished"></translation>
+        <translation>Pages des paramètres</translation>
     </message>
     <message>
         <source>General</source>
-        <translation type="unfinished"></translation>
+        <translation>Général</translation>
     </message>
     <message>
         <source>Compute</source>
-        <translation type="unfinished"></translation>
+        <translation>Calcul</translation>
     </message>
     <message>
         <source>Storage</source>
-        <translation type="unfinished"></translation>
+        <translation>Stockage</translation>
     </message>
     <message>
         <source>Account</source>
-        <translation type="unfinished"></translation>
+        <translation>Compte</translation>
     </message>
     <message>
         <source>Changing the hub, the node name, the data folder or the download limit restarts the engine.</source>
-        <translation type="unfinished"></translation>
+        <translation>Modifier le hub, le nom du nœud, le dossier de données ou la limite de téléchargement redémarre le moteur.</translation>
     </message>
     <message>
         <source>There is no notification area right now, so the window opens at start even when this is ticked, and notifications cannot be shown.</source>
-        <translation type="unfinished"></translation>
+        <translation>Il n&apos;y a pas de zone de notification pour le moment : la fenêtre s&apos;ouvre donc au démarrage même si cette case est cochée, et les notifications ne peuvent pas s&apos;afficher.</translation>
     </message>
     <message>
         <source>Tick at least one GPU, or use all of them. To use none, pause Cohort.</source>
-        <translation type="unfinished"></translation>
+        <translation>Cochez au moins un GPU, ou utilisez-les tous. Pour n&apos;en utiliser aucun, mettez Cohort en pause.</translation>
     </message>
     <message>
         <source>Move the data folder to</source>
-        <translation type="unfinished"></translation>
+        <translation>Déplacer le dossier de données vers</translation>
     </message>
     <message>
         <source>Export the node key</source>
-        <translation type="unfinished"></translation>
+        <translation>Exporter la clé du nœud</translation>
     </message>
     <message>
         <source>Key files (*.key);;All files (*)</source>
-        <translation type="unfinished"></translation>
+        <translation>Fichiers de clé (*.key);;Tous les fichiers (*)</translation>
     </message>
     <message>
         <source>Language</source>
-        <translation type="unfinished"></translation>
+        <translation>Langue</translation>
     </message>
     <message>
         <source>System default (%1)</source>
-        <translation type="unfinished"></translation>
+        <translation>Langue du système (%1)</translation>
     </message>
     <message>
         <source>Notifications</source>
-        <translation type="unfinished"></translation>
+        <translation>Notifications</translation>
     </message>
     <message>
         <source>Off</source>
-        <translation type="unfinished"></translation>
+        <translation>Désactivées</translation>
     </message>
     <message>
         <source>Errors only</source>
-        <translation type="unfinished"></translation>
+        <translation>Erreurs uniquement</translation>
     </message>
     <message>
         <source>Errors and milestones</source>
-        <translation type="unfinished"></translation>
+        <translation>Erreurs et étapes importantes</translation>
     </message>
     <message>
         <source>Errors: Cohort stopped, lost its hub, ran out of disk space or had work refused.
 Milestones: your first verified work, a model download finished.
 At most one message of each kind every 15 minutes.</source>
-        <translation type="unfinished"></translation>
+        <translation>Erreurs : Cohort s&apos;est arrêté, a perdu son hub, manque d&apos;espace disque ou a vu son travail refusé.
+Étapes importantes : votre premier travail vérifié, un téléchargement de modèle terminé.
+Au plus un message de chaque type toutes les 15 minutes.</translation>
     </message>
     <message>
         <source>Language:</source>
-        <translation type="unfinished"></translation>
+        <translation>Langue :</translation>
     </message>
     <message>
         <source>A new language applies the next time Cohort starts.</source>
-        <translation type="unfinished"></translation>
+        <translation>Une nouvelle langue s&apos;applique au prochain démarrage de Cohort.</translation>
     </message>
     <message>
         <source>Start:</source>
-        <translation type="unfinished"></translation>
+        <translation>Démarrage :</translation>
     </message>
     <message>
         <source>Notifications:</source>
-        <translation type="unfinished"></translation>
+        <translation>Notifications :</translation>
     </message>
     <message>
         <source>Use all GPUs, including ones added later</source>
-        <translation type="unfinished"></translation>
+        <translation>Utiliser tous les GPU, y compris ceux ajoutés plus tard</translation>
     </message>
     <message>
         <source>GPUs Cohort may use</source>
-        <translation type="unfinished"></translation>
+        <translation>GPU que Cohort peut utiliser</translation>
     </message>
     <message>
         <source>Work only when idle</source>
-        <translation type="unfinished"></translation>
+        <translation>Travailler seulement en cas d&apos;inactivité</translation>
     </message>
     <message>
         <source>Idle minutes</source>
-        <translation type="unfinished"></translation>
+        <translation>Minutes d&apos;inactivité</translation>
     </message>
     <message>
         <source>Schedule</source>
-        <translation type="unfinished"></translation>
+        <translation>Horaires</translation>
     </message>
     <message>
         <source>GPU temperature limit</source>
-        <translation type="unfinished"></translation>
+        <translation>Limite de température du GPU</translation>
     </message>
     <message>
         <source>GPU power limit</source>
-        <translation type="unfinished"></translation>
+        <translation>Limite de puissance des GPU</translation>
     </message>
     <message>
         <source>The most power the chosen GPUs may draw together; above it Cohort slows down.</source>
-        <translation type="unfinished"></translation>
+        <translation>La puissance maximale que les GPU choisis peuvent consommer ensemble ; au-delà, Cohort ralentit.</translation>
     </message>
     <message>
         <source>GPUs</source>
-        <translation type="unfinished"></translation>
+        <translation>GPU</translation>
     </message>
     <message>
         <source>GPU %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>GPU %1 : %2</translation>
     </message>
     <message>
         <source>%1 (not detected now)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 (non détecté actuellement)</translation>
     </message>
     <message>
         <source>No GPUs detected (no NVIDIA driver answered). Cohort computes on the CPU; once GPUs are detected they are listed here.</source>
-        <translation type="unfinished"></translation>
+        <translation>Aucun GPU détecté (aucun pilote NVIDIA n&apos;a répondu). Cohort calcule sur le CPU ; dès que des GPU sont détectés, ils apparaissent ici.</translation>
     </message>
     <message>
         <source>Hub address</source>
-        <translation type="unfinished"></translation>
+        <translation>Adresse du hub</translation>
     </message>
     <message>
         <source>Download limit</source>
-        <translation type="unfinished"></translation>
+        <translation>Limite de téléchargement</translation>
     </message>
     <message>
         <source>Upload limit</source>
-        <translation type="unfinished"></translation>
+        <translation>Limite d&apos;envoi</translation>
     </message>
     <message>
         <source>Proxy</source>
-        <translation type="unfinished"></translation>
+        <translation>Proxy</translation>
     </message>
     <message>
         <source>No proxy</source>
-        <translation type="unfinished"></translation>
+        <translation>Aucun proxy</translation>
     </message>
     <message>
         <source>Use the system&apos;s proxy settings</source>
-        <translation type="unfinished"></translation>
+        <translation>Utiliser les paramètres de proxy du système</translation>
     </message>
     <message>
         <source>Manual HTTP proxy</source>
-        <translation type="unfinished"></translation>
+        <translation>Proxy HTTP manuel</translation>
     </message>
     <message>
         <source>Proxy address</source>
-        <translation type="unfinished"></translation>
+        <translation>Adresse du proxy</translation>
     </message>
     <message>
         <source>host:port, e.g. proxy.example.org:3128</source>
-        <translation type="unfinished"></translation>
+        <translation>hôte:port, par ex. proxy.example.org:3128</translation>
     </message>
     <message>
         <source>Upload limit:</source>
-        <translation type="unfinished"></translation>
+        <translation>Limite d&apos;envoi :</translation>
     </message>
     <message>
         <source>Proxy:</source>
-        <translation type="unfinished"></translation>
+        <translation>Proxy :</translation>
     </message>
     <message>
         <source>Proxy address:</source>
-        <translation type="unfinished"></translation>
+        <translation>Adresse du proxy :</translation>
     </message>
     <message>
         <source>The proxy applies to new connections at once; connections to this computer (the local network) never use it.</source>
-        <translation type="unfinished"></translation>
+        <translation>Le proxy s&apos;applique immédiatement aux nouvelles connexions ; les connexions vers cet ordinateur (le réseau local) ne l&apos;utilisent jamais.</translation>
     </message>
     <message>
         <source>Data folder</source>
-        <translation type="unfinished"></translation>
+        <translation>Dossier de données</translation>
     </message>
     <message>
         <source>Where the node keeps its identity key, downloaded models and history. Changing it here starts over in that folder; use Move… to take the data along.</source>
-        <translation type="unfinished"></translation>
+        <translation>L&apos;endroit où le nœud conserve sa clé d&apos;identité, les modèles téléchargés et l&apos;historique. Le modifier ici repart de zéro dans ce dossier ; utilisez Déplacer… pour emporter les données.</translation>
     </message>
     <message>
         <source>Choose another data folder</source>
-        <translation type="unfinished"></translation>
+        <translation>Choisir un autre dossier de données</translation>
     </message>
     <message>
         <source>Move…</source>
-        <translation type="unfinished"></translation>
+        <translation>Déplacer…</translation>
     </message>
     <message>
         <source>Move the data folder</source>
-        <translation type="unfinished"></translation>
+        <translation>Déplacer le dossier de données</translation>
     </message>
     <message>
         <source>Copy the data to another folder, check every file, switch to it, then delete the old copy.</source>
-        <translation type="unfinished"></translation>
+        <translation>Copier les données dans un autre dossier, vérifier chaque fichier, basculer vers ce dossier, puis supprimer l&apos;ancienne copie.</translation>
     </message>
     <message>
         <source>Disk space cap</source>
-        <translation type="unfinished"></translation>
+        <translation>Limite d&apos;espace disque</translation>
     </message>
     <message>
         <source>Move Cohort&apos;s data from
@@ -1193,479 +1197,486 @@ to
 %2?
 
 Cohort stops working while it copies the files and checks every copy, then switches to the new folder. The old files are deleted only after that succeeded.</source>
-        <translation type="unfinished"></translation>
+        <translation>Déplacer les données de Cohort de
+%1
+vers
+%2 ?
+
+Cohort arrête de travailler pendant qu&apos;il copie les fichiers et vérifie chaque copie, puis bascule vers le nouveau dossier. Les anciens fichiers ne sont supprimés qu&apos;une fois cette opération réussie.</translation>
     </message>
     <message>
         <source>Copying and checking: %1 of %2…</source>
-        <translation type="unfinished"></translation>
+        <translation>Copie et vérification : %1 sur %2…</translation>
     </message>
     <message>
         <source>Stopping the engine…</source>
-        <translation type="unfinished"></translation>
+        <translation>Arrêt du moteur…</translation>
     </message>
     <message>
         <source>Copying and checking…</source>
-        <translation type="unfinished"></translation>
+        <translation>Copie et vérification…</translation>
     </message>
     <message>
         <source>Moved to %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>Déplacé vers %1.</translation>
     </message>
     <message numerus="yes">
         <source>Moved to %1. %n item(s) in the old folder were not Cohort&apos;s or could not be deleted and were left there.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Déplacé vers %1. %n élément de l&apos;ancien dossier n&apos;appartenait pas à Cohort ou n&apos;a pas pu être supprimé, et y a été laissé.</numerusform>
+            <numerusform>Déplacé vers %1. %n éléments de l&apos;ancien dossier n&apos;appartenaient pas à Cohort ou n&apos;ont pas pu être supprimés, et y ont été laissés.</numerusform>
         </translation>
     </message>
     <message>
         <source>The data folder was not moved: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Le dossier de données n&apos;a pas été déplacé : %1</translation>
     </message>
     <message>
         <source>Node name</source>
-        <translation type="unfinished"></translation>
+        <translation>Nom du nœud</translation>
     </message>
     <message>
         <source>Node id</source>
-        <translation type="unfinished"></translation>
+        <translation>Identifiant du nœud</translation>
     </message>
     <message>
         <source>Known once the engine has started</source>
-        <translation type="unfinished"></translation>
+        <translation>Connu une fois le moteur démarré</translation>
     </message>
     <message>
         <source>Copy</source>
-        <translation type="unfinished"></translation>
+        <translation>Copier</translation>
     </message>
     <message>
         <source>Copy the node id</source>
-        <translation type="unfinished"></translation>
+        <translation>Copier l&apos;identifiant du nœud</translation>
     </message>
     <message>
         <source>Export key…</source>
-        <translation type="unfinished"></translation>
+        <translation>Exporter la clé…</translation>
     </message>
     <message>
         <source>Save a copy of this node&apos;s secret key, e.g. to move the node to another computer.</source>
-        <translation type="unfinished"></translation>
+        <translation>Enregistrer une copie de la clé secrète de ce nœud, par ex. pour déplacer le nœud vers un autre ordinateur.</translation>
     </message>
     <message>
         <source>Payout address</source>
-        <translation type="unfinished"></translation>
+        <translation>Adresse de paiement</translation>
     </message>
     <message>
         <source>Electricity price per kWh</source>
-        <translation type="unfinished"></translation>
+        <translation>Prix de l&apos;électricité par kWh</translation>
     </message>
     <message>
         <source>Not set</source>
-        <translation type="unfinished"></translation>
+        <translation>Non défini</translation>
     </message>
     <message>
         <source> per kWh</source>
-        <translation type="unfinished"></translation>
+        <translation> par kWh</translation>
     </message>
     <message>
         <source>Currency</source>
-        <translation type="unfinished"></translation>
+        <translation>Devise</translation>
     </message>
     <message>
         <source>e.g. EUR</source>
-        <translation type="unfinished"></translation>
+        <translation>par ex. EUR</translation>
     </message>
     <message>
         <source>Value of one credit</source>
-        <translation type="unfinished"></translation>
+        <translation>Valeur d&apos;un crédit</translation>
     </message>
     <message>
         <source>Unknown</source>
-        <translation type="unfinished"></translation>
+        <translation>Inconnue</translation>
     </message>
     <message>
         <source>What one credit is worth to you, in the same currency. With it, the Earnings page shows earnings net of electricity; without it, only the electricity cost.</source>
-        <translation type="unfinished"></translation>
+        <translation>Ce que vaut un crédit pour vous, dans la même devise. Avec cette valeur, la page Gains affiche les gains nets d&apos;électricité ; sans elle, seulement le coût de l&apos;électricité.</translation>
     </message>
     <message>
         <source>Node id:</source>
-        <translation type="unfinished"></translation>
+        <translation>Identifiant du nœud :</translation>
     </message>
     <message>
         <source>Payout and energy</source>
-        <translation type="unfinished"></translation>
+        <translation>Paiement et énergie</translation>
     </message>
     <message>
         <source>Payout address:</source>
-        <translation type="unfinished"></translation>
+        <translation>Adresse de paiement :</translation>
     </message>
     <message>
         <source>Electricity price:</source>
-        <translation type="unfinished"></translation>
+        <translation>Prix de l&apos;électricité :</translation>
     </message>
     <message>
         <source>One credit is worth:</source>
-        <translation type="unfinished"></translation>
+        <translation>Un crédit vaut :</translation>
     </message>
     <message>
         <source>Valid. With checksum: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Valide. Avec somme de contrôle : %1</translation>
     </message>
     <message>
         <source>An Ethereum-style address: 0x and 40 hexadecimal digits. Mixed upper and lower case must match the address checksum (EIP-55); all lower or all upper case has none.</source>
-        <translation type="unfinished"></translation>
+        <translation>Une adresse de type Ethereum : 0x suivi de 40 chiffres hexadécimaux. Un mélange de majuscules et de minuscules doit correspondre à la somme de contrôle de l&apos;adresse (EIP-55) ; une adresse entièrement en minuscules ou en majuscules n&apos;en a pas.</translation>
     </message>
     <message>
         <source>There is no node key yet: it is created when the engine first starts.</source>
-        <translation type="unfinished"></translation>
+        <translation>Il n&apos;y a pas encore de clé de nœud : elle est créée au premier démarrage du moteur.</translation>
     </message>
     <message>
         <source>The node key is this node&apos;s identity: whoever has the file can act as this node and is credited its earnings. Keep the copy private (Cohort saves it readable by you only), and never send it to anyone, including support.
 
 Export it now?</source>
-        <translation type="unfinished"></translation>
+        <translation>La clé du nœud est l&apos;identité de ce nœud : quiconque possède le fichier peut agir en tant que ce nœud et se voit créditer ses gains. Gardez la copie privée (Cohort l&apos;enregistre lisible par vous seul) et ne l&apos;envoyez jamais à personne, pas même au support.
+
+L&apos;exporter maintenant ?</translation>
     </message>
     <message>
         <source>Choose another place than the key file itself.</source>
-        <translation type="unfinished"></translation>
+        <translation>Choisissez un autre emplacement que le fichier de clé lui-même.</translation>
     </message>
     <message>
         <source>Could not read the node key %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>Impossible de lire la clé du nœud %1 : %2</translation>
     </message>
     <message>
         <source>Could not save %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>Impossible d&apos;enregistrer %1 : %2</translation>
     </message>
     <message>
         <source>Saved %1, but could not make it private: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 enregistré, mais impossible de le rendre privé : %2</translation>
     </message>
     <message>
         <source>Saved the node key to %1 (readable by you only).</source>
-        <translation type="unfinished"></translation>
+        <translation>Clé du nœud enregistrée dans %1 (lisible par vous seul).</translation>
     </message>
     <message>
         <source>System default</source>
-        <translation type="unfinished"></translation>
+        <translation>Langue du système</translation>
     </message>
     <message>
         <source>Move… takes the node key, models and history along. Typing or browsing to another folder instead starts over there, with a new node key.</source>
-        <translation type="unfinished"></translation>
+        <translation>Déplacer… emporte la clé du nœud, les modèles et l&apos;historique. Saisir ou choisir un autre dossier à la place repart de zéro dans ce dossier, avec une nouvelle clé de nœud.</translation>
     </message>
     <message>
         <source>Cohort computes on the chosen GPUs from its next start; the temperature and power limits and the energy shown under Earnings count them at once.</source>
-        <translation type="unfinished"></translation>
+        <translation>Cohort calcule sur les GPU choisis à partir de son prochain démarrage ; les limites de température et de puissance ainsi que l&apos;énergie affichée dans Gains les prennent en compte immédiatement.</translation>
     </message>
     <message>
         <source> % of each GPU&apos;s memory</source>
-        <translation type="unfinished"></translation>
+        <translation> % de la mémoire de chaque GPU</translation>
     </message>
     <message>
         <source>GPU memory Cohort may use</source>
-        <translation type="unfinished"></translation>
+        <translation>Mémoire GPU que Cohort peut utiliser</translation>
     </message>
     <message>
         <source>Cohort keeps the rest free for your games and other programs: its batches are generated in smaller parts to fit, and a task whose model does not fit is shown greyed on the Tasks page.</source>
-        <translation type="unfinished"></translation>
+        <translation>Cohort laisse le reste libre pour vos jeux et autres programmes : ses lots sont générés en parties plus petites pour tenir, et une tâche dont le modèle ne tient pas est grisée sur la page Tâches.</translation>
     </message>
     <message>
         <source>Use at most</source>
-        <translation type="unfinished"></translation>
+        <translation>Utiliser au plus</translation>
     </message>
     <message>
         <source>The most bandwidth uploads to other computers may use: DiLoCo training traffic to the other nodes of its ring. Applies at once. 0: no limit.</source>
-        <translation type="unfinished"></translation>
+        <translation>La bande passante maximale que peuvent utiliser les envois vers d&apos;autres ordinateurs : le trafic d&apos;entraînement DiLoCo vers les autres nœuds de son anneau. S&apos;applique immédiatement. 0 : aucune limite.</translation>
     </message>
 </context>
 <context>
     <name>cohort::TasksPage</name>
     <message>
         <source>Tasks offered by the hub. Pick one to lend this computer to it.</source>
-        <translation type="unfinished"></translation>
+        <translation>Tâches proposées par le hub. Choisissez-en une pour lui prêter cet ordinateur.</translation>
     </message>
     <message>
         <source>Task</source>
-        <translation type="unfinished"></translation>
+        <translation>Tâche</translation>
     </message>
     <message>
         <source>Kind</source>
-        <translation type="unfinished"></translation>
+        <translation>Type</translation>
     </message>
     <message>
         <source>Reward</source>
-        <translation type="unfinished"></translation>
+        <translation>Récompense</translation>
     </message>
     <message>
         <source>Needs</source>
-        <translation type="unfinished"></translation>
+        <translation>Besoins</translation>
     </message>
     <message>
         <source>Status</source>
-        <translation type="unfinished"></translation>
+        <translation>État</translation>
     </message>
     <message>
         <source>Join</source>
-        <translation type="unfinished"></translation>
+        <translation>Rejoindre</translation>
     </message>
     <message>
         <source>Leave</source>
-        <translation type="unfinished"></translation>
+        <translation>Quitter</translation>
     </message>
     <message>
         <source>Joined</source>
-        <translation type="unfinished"></translation>
+        <translation>Rejointe</translation>
     </message>
     <message>
         <source>Not part of any task yet.</source>
-        <translation type="unfinished"></translation>
+        <translation>Ne participe encore à aucune tâche.</translation>
     </message>
     <message>
         <source>Joined: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Tâche rejointe : %1</translation>
     </message>
     <message>
         <source>Waiting for the hub&apos;s list of tasks…</source>
-        <translation type="unfinished"></translation>
+        <translation>En attente de la liste des tâches du hub…</translation>
     </message>
     <message>
         <source>Select a task to read what it does.</source>
-        <translation type="unfinished"></translation>
+        <translation>Sélectionnez une tâche pour voir ce qu&apos;elle fait.</translation>
     </message>
     <message>
         <source>Needs: %1. Reward: %2.</source>
-        <translation type="unfinished"></translation>
+        <translation>Besoins : %1. Récompense : %2.</translation>
     </message>
     <message>
         <source>Joining %1 tasks is coming in a later version. This version connects to the hub, shows its tasks and reports your computer&apos;s state; it does not run task work yet.</source>
-        <translation type="unfinished"></translation>
+        <translation>La participation aux tâches %1 arrivera dans une version ultérieure. Cette version se connecte au hub, affiche ses tâches et signale l&apos;état de votre ordinateur ; elle n&apos;exécute pas encore le travail des tâches.</translation>
     </message>
     <message>
         <source>This computer</source>
-        <translation type="unfinished"></translation>
+        <translation>Cet ordinateur</translation>
     </message>
     <message>
         <source>On this computer: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Sur cet ordinateur : %1</translation>
     </message>
 </context>
 <context>
     <name>cohort::TrayIcon</name>
     <message>
         <source>Open Cohort</source>
-        <translation type="unfinished"></translation>
+        <translation>Ouvrir Cohort</translation>
     </message>
     <message>
         <source>Pause</source>
-        <translation type="unfinished"></translation>
+        <translation>Mettre en pause</translation>
     </message>
     <message>
         <source>Pause after this batch</source>
-        <translation type="unfinished"></translation>
+        <translation>Mettre en pause après ce lot</translation>
     </message>
     <message>
         <source>Snooze</source>
-        <translation type="unfinished"></translation>
+        <translation>Suspendre</translation>
     </message>
     <message>
         <source>For 15 minutes</source>
-        <translation type="unfinished"></translation>
+        <translation>Pendant 15 minutes</translation>
     </message>
     <message>
         <source>For 1 hour</source>
-        <translation type="unfinished"></translation>
+        <translation>Pendant 1 heure</translation>
     </message>
     <message>
         <source>Until tomorrow</source>
-        <translation type="unfinished"></translation>
+        <translation>Jusqu&apos;à demain</translation>
     </message>
     <message>
         <source>Settings…</source>
-        <translation type="unfinished"></translation>
+        <translation>Paramètres…</translation>
     </message>
     <message>
         <source>Quit</source>
-        <translation type="unfinished"></translation>
+        <translation>Quitter</translation>
     </message>
     <message>
         <source>Cohort — %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Cohort — %1</translation>
     </message>
     <message>
         <source> · today %1 credits</source>
-        <translation type="unfinished"></translation>
+        <translation> · aujourd&apos;hui %1 crédits</translation>
     </message>
     <message>
         <source>Resume</source>
-        <translation type="unfinished"></translation>
+        <translation>Reprendre</translation>
     </message>
     <message numerus="yes">
         <source>Pause now (drops %n s of work in hand)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Mettre en pause maintenant (abandonne %n s de travail en cours)</numerusform>
+            <numerusform>Mettre en pause maintenant (abandonne %n s de travail en cours)</numerusform>
         </translation>
     </message>
     <message>
         <source>Pausing after this batch…</source>
-        <translation type="unfinished"></translation>
+        <translation>Mise en pause après ce lot…</translation>
     </message>
 </context>
 <context>
     <name>cohort::WelcomeDialog</name>
     <message>
         <source>Welcome to Cohort</source>
-        <translation type="unfinished"></translation>
+        <translation>Bienvenue dans Cohort</translation>
     </message>
     <message>
         <source>&lt;p&gt;&lt;b&gt;Cohort lends this computer to train AI models together with other people.&lt;/b&gt;&lt;/p&gt;&lt;p&gt;While it works, it uses your GPU (or CPU) to generate and check training data for the network you chose, and shows what it did and what it earned. It reads nothing else on this computer and sends only that work, the computer&apos;s state and its hardware summary.&lt;/p&gt;&lt;p&gt;It works only when you allow it: pause it from the tray at any time, and choose below when it may work. Every choice can be changed later in Settings.&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;p&gt;&lt;b&gt;Cohort prête cet ordinateur pour entraîner des modèles d&apos;IA avec d&apos;autres personnes.&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Pendant qu&apos;il travaille, il utilise votre GPU (ou CPU) pour générer et vérifier des données d&apos;entraînement pour le réseau que vous avez choisi, et affiche ce qu&apos;il a fait et ce qu&apos;il a gagné. Il ne lit rien d&apos;autre sur cet ordinateur et n&apos;envoie que ce travail, l&apos;état de l&apos;ordinateur et le résumé de son matériel.&lt;/p&gt;&lt;p&gt;Il ne travaille que lorsque vous l&apos;y autorisez : mettez-le en pause depuis la zone de notification à tout moment, et choisissez ci-dessous quand il peut travailler. Chaque choix peut être modifié plus tard dans les Paramètres.&lt;/p&gt;</translation>
     </message>
     <message>
         <source>Start Cohort when I log in</source>
-        <translation type="unfinished"></translation>
+        <translation>Lancer Cohort à l&apos;ouverture de ma session</translation>
     </message>
     <message>
         <source>Work only when nobody uses this computer</source>
-        <translation type="unfinished"></translation>
+        <translation>Travailler seulement quand personne n&apos;utilise cet ordinateur</translation>
     </message>
     <message>
         <source>Pause on battery power</source>
-        <translation type="unfinished"></translation>
+        <translation>Mettre en pause sur batterie</translation>
     </message>
     <message>
         <source> °C</source>
-        <translation type="unfinished"></translation>
+        <translation> °C</translation>
     </message>
     <message>
         <source>No limit</source>
-        <translation type="unfinished"></translation>
+        <translation>Aucune limite</translation>
     </message>
     <message>
         <source>Cohort slows down at this GPU temperature and pauses 8 °C above it.</source>
-        <translation type="unfinished"></translation>
+        <translation>Cohort ralentit à cette température du GPU et se met en pause 8 °C au-dessus.</translation>
     </message>
     <message>
         <source>GPU temperature limit:</source>
-        <translation type="unfinished"></translation>
+        <translation>Limite de température du GPU :</translation>
     </message>
     <message>
         <source>Start</source>
-        <translation type="unfinished"></translation>
+        <translation>Démarrer</translation>
     </message>
     <message>
         <source>Not now</source>
-        <translation type="unfinished"></translation>
+        <translation>Pas maintenant</translation>
     </message>
 </context>
 <context>
     <name>cohort::display</name>
     <message>
         <source>measuring…</source>
-        <translation type="unfinished"></translation>
+        <translation>mesure en cours…</translation>
     </message>
     <message>
         <source>%1 of 1 core</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 d&apos;un cœur</translation>
     </message>
     <message>
         <source>%1 of %2 cores</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 de %2 cœurs</translation>
     </message>
     <message>
         <source>unknown</source>
-        <translation type="unfinished"></translation>
+        <translation>inconnue</translation>
     </message>
     <message>
         <source>%1 of %2 (%3%)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 sur %2 (%3 %)</translation>
     </message>
     <message>
         <source>never</source>
-        <translation type="unfinished"></translation>
+        <translation>jamais</translation>
     </message>
     <message>
         <source>Local network (embedded)</source>
-        <translation type="unfinished"></translation>
+        <translation>Réseau local (intégré)</translation>
     </message>
     <message>
         <source>Local network (embedded) at %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Réseau local (intégré) à %1</translation>
     </message>
     <message>
         <source>not connected yet</source>
-        <translation type="unfinished"></translation>
+        <translation>pas encore connecté</translation>
     </message>
     <message>
         <source>RL rollouts</source>
-        <translation type="unfinished"></translation>
+        <translation>Rollouts RL</translation>
     </message>
     <message>
         <source>DiLoCo training</source>
-        <translation type="unfinished"></translation>
+        <translation>Entraînement DiLoCo</translation>
     </message>
     <message>
         <source>RL</source>
-        <translation type="unfinished"></translation>
+        <translation>RL</translation>
     </message>
     <message>
         <source>DiLoCo</source>
-        <translation type="unfinished"></translation>
+        <translation>DiLoCo</translation>
     </message>
     <message>
         <source>credits</source>
-        <translation type="unfinished"></translation>
+        <translation>crédits</translation>
     </message>
     <message>
         <source>%1 %2 / verified step</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 %2 / étape vérifiée</translation>
     </message>
     <message>
         <source>%1 %2 / 1k verified tokens</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 %2 / 1 000 jetons vérifiés</translation>
     </message>
     <message>
         <source>1+ CPU core</source>
-        <translation type="unfinished"></translation>
+        <translation>1+ cœur CPU</translation>
     </message>
     <message>
         <source>%1+ CPU cores</source>
-        <translation type="unfinished"></translation>
+        <translation>%1+ cœurs CPU</translation>
     </message>
     <message>
         <source>%1 RAM</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 de RAM</translation>
     </message>
     <message>
         <source>GPU (%1)</source>
-        <translation type="unfinished"></translation>
+        <translation>GPU (%1)</translation>
     </message>
     <message>
         <source>GPU</source>
-        <translation type="unfinished"></translation>
+        <translation>GPU</translation>
     </message>
     <message>
         <source>no GPU needed</source>
-        <translation type="unfinished"></translation>
+        <translation>aucun GPU requis</translation>
     </message>
     <message>
         <source>%1 disk</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 de disque</translation>
     </message>
     <message>
         <source>1+ core</source>
-        <translation type="unfinished"></translation>
+        <translation>1+ cœur</translation>
     </message>
     <message>
         <source>%1+ cores</source>
-        <translation type="unfinished"></translation>
+        <translation>%1+ cœurs</translation>
     </message>
     <message>
         <source>GPU %1</source>
-        <translation type="unfinished"></translation>
+        <translation>GPU %1</translation>
     </message>
     <message>
         <source>none</source>
-        <translation type="unfinished"></translation>
+        <translation>aucun</translation>
     </message>
 </context>
 </TS>
