@@ -11,6 +11,7 @@
 #include "platform/FilePermissions.h"
 
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -229,7 +230,16 @@ class TestRlE2e : public QObject {
             return QDir(QDir(nodeDir).filePath(QStringLiteral("outbox"))).entryList({QStringLiteral("s-*.json")}, QDir::Files).isEmpty();
         };
         // A liveness bound, not a speed test: under a loaded CI machine a kill moment can take a minute to settle.
-        QTRY_VERIFY2_WITH_TIMEOUT(creditedOnce(), qPrintable(context), 120'000);
+        // An explicit loop (QTRY stops early once anything marked the test failed) that tells what the node and the
+        // hub did when it runs out.
+        QElapsedTimer settling;
+        settling.start();
+        while (!creditedOnce() && settling.elapsed() < 120'000)
+            QTest::qWait(100);
+        QVERIFY2(creditedOnce(), qPrintable(QStringLiteral("%1\nnot credited once after %2 ms\nnode:\n%3\nhub:\n%4")
+                                                .arg(context)
+                                                .arg(settling.elapsed())
+                                                .arg(again->errors().right(4000), hub.errors().mid(hubLogAtRestart).right(4000))));
         int code = -1;
         QVERIFY(again->terminateAndWait(15'000, &code));
         QCOMPARE(code, 0);
