@@ -144,15 +144,13 @@ void ShardFetch::onReadyRead()
             return finish(false, error);
         m_inBody = true;
         // Body bytes that came with the headers.
-        const qint64 skipped = std::min<qint64>(rest.size(), m_skip);
-        m_skip -= skipped;
-        const qint64 take = std::min<qint64>(rest.size() - skipped, missing());
-        if (take > 0 && !store(rest.constData() + skipped, take))
+        const qint64 stored = take(rest.constData(), std::min<qint64>(rest.size(), m_skip + missing()));
+        if (stored < 0)
             return;
         if (m_spec.tokens)
-            *m_spec.tokens -= take;
-        if (take > 0)
-            Q_EMIT bytesArrived(take);
+            *m_spec.tokens -= stored;
+        if (stored > 0)
+            Q_EMIT bytesArrived(stored);
     }
     pump();
 }
@@ -175,11 +173,10 @@ void ShardFetch::pump()
         }
         if (n == 0)
             break;
-        const qint64 skipped = std::min(n, m_skip);
-        m_skip -= skipped;
-        if (n > skipped && !store(m_staging.constData() + skipped, n - skipped))
+        const qint64 stored = take(m_staging.constData(), n);
+        if (stored < 0)
             return;
-        total += n - skipped;
+        total += stored;
         m_stall.start();
     }
     while (!m_unbuffered && missing() > 0) {
@@ -191,11 +188,10 @@ void ShardFetch::pump()
         const qint64 n = m_socket->read(m_staging.data(), std::min(want, kStagingBytes));
         if (n <= 0)
             break;
-        const qint64 skipped = std::min(n, m_skip);
-        m_skip -= skipped;
-        if (n > skipped && !store(m_staging.constData() + skipped, n - skipped))
+        const qint64 stored = take(m_staging.constData(), n);
+        if (stored < 0)
             return;
-        total += n - skipped;
+        total += stored;
         m_stall.start(); // progress, even when the bytes were already buffered
         if (m_spec.tokens)
             *m_spec.tokens -= n;
@@ -204,6 +200,15 @@ void ShardFetch::pump()
         Q_EMIT bytesArrived(total);
     if (missing() == 0)
         finish(true, {});
+}
+
+qint64 ShardFetch::take(const char *data, qint64 size)
+{
+    const qint64 skipped = std::min(size, m_skip);
+    m_skip -= skipped;
+    if (size > skipped && !store(data + skipped, size - skipped))
+        return -1;
+    return size - skipped;
 }
 
 bool ShardFetch::store(const char *data, qint64 size)

@@ -50,6 +50,9 @@ private:
     bool parseHeaders(const QByteArray &head, QString *error);
     void finish(bool ok, const QString &error);
     bool store(const char *data, qint64 size); // at the piece's `have`; finishes with an error when the disk fails
+    // Bytes as they come off the wire: those before the piece are skipped, the rest stored. Returns how many were
+    // stored, or -1 when the disk failed (then the fetch has finished).
+    qint64 take(const char *data, qint64 size);
     qint64 missing() const { return m_spec.rangeEnd - m_spec.rangeBegin - m_spec.have; }
 
     Spec m_spec;
