@@ -3,6 +3,7 @@
 // every rank ends with every contribution), bf16/f16 conversion, and the master refusing connections that break the
 // wire format or cannot answer its challenge; the vectorized quantization equal to engine/quant bit for bit; peers
 // that disagree on an operation both get an abort (inputs untouched), then go on.
+#include "MasterInThread.h"
 #include "collectives/Communicator.h"
 #include "collectives/FastQuant.h"
 #include "collectives/HalfFloat.h"
@@ -25,41 +26,12 @@
 #include <thread>
 
 using namespace cohort::collectives;
+using cohort::test::MasterInThread;
 
 class TestCollectives : public QObject {
     Q_OBJECT
 
 private:
-    // A master with its own event loop, so this thread can use blocking socket calls against it.
-    struct MasterInThread {
-        QThread thread;
-        Master *master = nullptr;
-        uint16_t port = 0;
-        std::atomic<int> refused{0};
-        std::atomic<int> admitted{0};
-        explicit MasterInThread(MasterOptions options = {})
-        {
-            master = new Master(std::move(options));
-            QObject::connect(master, &Master::peerRefused, master, [this] { ++refused; }, Qt::DirectConnection);
-            QObject::connect(master, &Master::peerAdmitted, master, [this] { ++admitted; }, Qt::DirectConnection);
-            master->moveToThread(&thread);
-            thread.start();
-            QMetaObject::invokeMethod(
-                master,
-                [this] {
-                    if (master->listen(QHostAddress::LocalHost, 0))
-                        port = master->port();
-                },
-                Qt::BlockingQueuedConnection);
-        }
-        ~MasterInThread()
-        {
-            QMetaObject::invokeMethod(master, [this] { delete master; }, Qt::BlockingQueuedConnection);
-            thread.quit();
-            thread.wait();
-        }
-    };
-
     static QByteArray rawFrame(uint32_t length, uint16_t type, QByteArrayView payload = {})
     {
         QByteArray out(6, '\0');

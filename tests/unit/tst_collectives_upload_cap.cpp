@@ -4,6 +4,7 @@
 // (restored inputs) instead of waiting on.
 //
 // Timing assertions are lower bounds only: a transfer can be slower than the cap on a busy machine, never faster.
+#include "MasterInThread.h"
 #include "collectives/Communicator.h"
 #include "collectives/Master.h"
 #include "collectives/Socket.h"
@@ -21,34 +22,9 @@
 
 using namespace cohort;
 using namespace cohort::collectives;
+using cohort::test::MasterInThread;
 
 namespace {
-
-// A master with its own event loop, so test threads can make blocking communicator calls against it.
-struct MasterInThread {
-    QThread thread;
-    Master *master = nullptr;
-    uint16_t port = 0;
-    MasterInThread()
-    {
-        master = new Master(MasterOptions{});
-        master->moveToThread(&thread);
-        thread.start();
-        QMetaObject::invokeMethod(
-            master,
-            [this] {
-                if (master->listen(QHostAddress::LocalHost, 0))
-                    port = master->port();
-            },
-            Qt::BlockingQueuedConnection);
-    }
-    ~MasterInThread()
-    {
-        QMetaObject::invokeMethod(master, [this] { delete master; }, Qt::BlockingQueuedConnection);
-        thread.quit();
-        thread.wait();
-    }
-};
 
 // A connected loopback pair: [0] the connecting side, [1] the accepted one.
 std::pair<TcpSocket, TcpSocket> loopbackPair()
