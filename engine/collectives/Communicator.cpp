@@ -3,6 +3,7 @@
 // and CommunicatorState.cpp (shared-state sync).
 #include "collectives/Communicator.h"
 
+#include "collectives/CommunicatorOps.h"
 #include "collectives/Logging.h"
 #include "net/Ed25519.h"
 
@@ -37,9 +38,11 @@ Communicator::~Communicator() { close(); }
 
 void Communicator::close()
 {
-    m_next.close();
-    m_prev.close();
-    m_master.close();
+    stopInFlight();
+    m_inFlight.clear();
+    m_links.clear();
+    dropMaster();
+    m_wake.close();
     m_listener.close();
     m_early.clear();
     m_inbox.clear();
@@ -66,6 +69,7 @@ Result Communicator::fail(Code code, QString message)
 
 Result Communicator::sendToMaster(const QByteArray &frame)
 {
+    std::unique_lock lock(m_masterSend);
     if (!m_master.valid())
         return fail(Code::NotConnected, QStringLiteral("not connected to the master"));
     const Status s = m_master.sendAll(frame.constData(), size_t(frame.size()), m_options.controlTimeoutMs);
@@ -74,6 +78,21 @@ Result Communicator::sendToMaster(const QByteArray &frame)
         return fail(Code::MasterLost, QStringLiteral("lost the master: %1").arg(s.error()));
     }
     return Result::success();
+}
+
+bool Communicator::sendDone(uint64_t tag, uint64_t opId, bool aborted)
+{
+    // From a worker thread: the owner may be reading the master link meanwhile (that is fine for a socket), but it
+    // closes it only under this lock. A failed send is left to the owner to notice.
+    const QByteArray frame = encode(DoneMsg{tag, opId, aborted});
+    std::unique_lock lock(m_masterSend);
+    return m_master.valid() && m_master.sendAll(frame.constData(), size_t(frame.size()), m_options.controlTimeoutMs);
+}
+
+void Communicator::dropMaster()
+{
+    std::unique_lock lock(m_masterSend);
+    m_master.close();
 }
 
 Result Communicator::pumpMaster(int timeoutMs)
@@ -88,7 +107,7 @@ Result Communicator::pumpMaster(int timeoutMs)
         const IoResult r = m_master.recv(buffer.data(), buffer.size());
         m_decoder.feed(buffer.data(), r.bytes);
         if (r.closed) {
-            m_master.close();
+            dropMaster();
             return fail(Code::MasterLost, r.error.isEmpty() ? QStringLiteral("the master closed the connection")
                                                             : QStringLiteral("lost the master: %1").arg(r.error));
         }
@@ -101,7 +120,7 @@ Result Communicator::pumpMaster(int timeoutMs)
         if (r == FrameDecoder::Result::NeedMore)
             break;
         if (r == FrameDecoder::Result::Error) {
-            m_master.close();
+            dropMaster();
             return fail(Code::MasterLost, QStringLiteral("the master broke the protocol: %1").arg(m_decoder.error()));
         }
         if (frame.type == Type::Pending) {
@@ -112,7 +131,7 @@ Result Communicator::pumpMaster(int timeoutMs)
         if (frame.type == Type::Topology) {
             auto topology = parseTopology(frame.payload);
             if (!topology) {
-                m_master.close();
+                dropMaster();
                 return fail(Code::MasterLost, QStringLiteral("malformed Topology from the master"));
             }
             m_pendingPeers = topology->pendingPeers;
@@ -120,7 +139,7 @@ Result Communicator::pumpMaster(int timeoutMs)
             continue;
         }
         if (!parseAny(frame)) {
-            m_master.close();
+            dropMaster();
             return fail(Code::MasterLost,
                         QStringLiteral("malformed frame of type %1 from the master").arg(uint16_t(frame.type)));
         }
@@ -160,15 +179,19 @@ std::optional<Frame> Communicator::take(Type type, const std::function<bool(cons
 void Communicator::purgeInbox()
 {
     // Calls are sequential: whatever an earlier call left behind (replies to operations that are over, verdicts on
-    // old epochs) is stale. Verdicts on the ring being formed stay.
+    // old epochs) is stale. Verdicts on the ring being formed and on operations still in flight stay.
     const uint64_t forming = m_nextTopology ? m_nextTopology->epoch : 0;
     std::erase_if(m_inbox, [&](const Frame &f) {
         if (f.type == Type::Committed || f.type == Type::Failed) {
             const auto e = parseEpoch(f.payload);
             return !e || e->epoch != forming;
         }
-        return f.type == Type::Commence || f.type == Type::Outcome || f.type == Type::SyncPlan ||
-               f.type == Type::SyncComplete;
+        if (f.type == Type::Outcome) {
+            const auto o = parseOutcome(f.payload);
+            const auto it = m_inFlight.find(o->tag);
+            return it == m_inFlight.end() || it->second->opId != o->opId;
+        }
+        return f.type == Type::Commence || f.type == Type::SyncPlan || f.type == Type::SyncComplete;
     });
 }
 
@@ -192,6 +215,8 @@ Result Communicator::connect()
     m_decoder = FrameDecoder(Channel::FromMaster);
     m_inbox.clear();
 
+    if (const Status wake = m_wake.open(); !wake)
+        return fail(Code::InvalidArgument, wake.error());
     Result r = sendToMaster(encode(HelloMsg{kProtocolVersion, m_listener.port(), m_publicKey}));
     if (!r)
         return r;
@@ -261,8 +286,11 @@ Result Communicator::ensureRing()
         if (!r)
             return r;
     }
-    if (m_nextTopology)
+    if (m_nextTopology) {
+        // A new ring means the master aborted whatever ran on this one; its links are about to close.
+        stopInFlight();
         return applyTopology();
+    }
     return Result::success();
 }
 
@@ -270,6 +298,8 @@ Result Communicator::updateTopology()
 {
     if (!m_master.valid())
         return fail(Code::NotConnected, QStringLiteral("not connected"));
+    if (!m_inFlight.empty())
+        return fail(Code::InvalidArgument, QStringLiteral("await the operations in flight before a topology vote"));
     purgeInbox();
     if (Result r = pumpMaster(0); !r)
         return r;
@@ -295,22 +325,29 @@ Result Communicator::updateTopology()
 }
 
 Result Communicator::acceptPredecessor(const TopologyMsg &topology, uint32_t predecessor, QDeadlineTimer deadline,
-                                       TcpSocket *out)
+                                       std::vector<TcpSocket> *out)
 {
-    auto matches = [&](const PeerHelloMsg &h) {
-        return h.epoch == topology.epoch && h.ringToken == topology.ringToken && h.fromPeerId == predecessor;
+    out->clear();
+    out->resize(topology.links);
+    size_t linked = 0;
+    // Takes a link if it is one of ours that is still missing.
+    auto offer = [&](const PeerHelloMsg &h, TcpSocket &socket) {
+        if (h.epoch != topology.epoch || h.ringToken != topology.ringToken || h.fromPeerId != predecessor ||
+            h.link >= topology.links || (*out)[h.link].valid())
+            return false;
+        (*out)[h.link] = std::move(socket);
+        ++linked;
+        return true;
     };
-    for (auto it = m_early.begin(); it != m_early.end(); ++it) {
-        if (matches(it->hello)) {
-            *out = std::move(it->socket);
-            m_early.erase(it);
-            return Result::success();
-        }
-    }
-    std::erase_if(m_early, [&](const EarlyLink &l) { return l.hello.epoch <= topology.epoch; });
-    for (;;) {
+    for (EarlyLink &early : m_early)
+        offer(early.hello, early.socket);
+    std::erase_if(m_early, [&](const EarlyLink &l) { return !l.socket.valid() || l.hello.epoch <= topology.epoch; });
+    while (linked < topology.links) {
         if (deadline.hasExpired())
-            return fail(Code::Timeout, QStringLiteral("ring predecessor %1 did not connect").arg(predecessor));
+            return fail(Code::Timeout, QStringLiteral("ring predecessor %1 did not connect (%2 of %3 links)")
+                                           .arg(predecessor)
+                                           .arg(linked)
+                                           .arg(topology.links));
         PollEntry entries[2] = {{m_listener.native(), true, false}, {m_master.native(), true, false}};
         pollSockets(entries, int(std::clamp<qint64>(deadline.remainingTime(), 0, 500)));
         if (entries[1].readable) {
@@ -327,7 +364,7 @@ Result Communicator::acceptPredecessor(const TopologyMsg &topology, uint32_t pre
         if (!socket.valid())
             continue;
         // The dialer sends its PeerHello right away; read exactly that frame.
-        std::array<uint8_t, kFrameHeaderBytes + 8 + kRingTokenBytes + 4> hello{};
+        std::array<uint8_t, kFrameHeaderBytes + 8 + kRingTokenBytes + 4 + 2> hello{};
         size_t got = 0;
         const QDeadlineTimer helloDeadline(std::min<qint64>(2000, std::max<qint64>(deadline.remainingTime(), 1)));
         bool broken = false;
@@ -349,23 +386,19 @@ Result Communicator::acceptPredecessor(const TopologyMsg &topology, uint32_t pre
             continue;
         const auto msg = parsePeerHello(QByteArrayView(reinterpret_cast<const char *>(hello.data()) + kFrameHeaderBytes,
                                                        qsizetype(header->payloadBytes)));
-        if (!msg)
+        if (!msg || offer(*msg, socket))
             continue;
-        if (matches(*msg)) {
-            *out = std::move(socket);
-            return Result::success();
-        }
-        if (msg->epoch > topology.epoch && m_early.size() < 8)
+        if (msg->epoch > topology.epoch && m_early.size() < 8 * kMaxLinks)
             m_early.push_back(EarlyLink{*msg, std::move(socket)}); // for a ring we have not heard of yet
     }
+    return Result::success();
 }
 
 Result Communicator::applyTopology()
 {
     const TopologyMsg topology = std::move(*m_nextTopology);
     m_nextTopology.reset();
-    m_next.close();
-    m_prev.close();
+    m_links.clear();
     m_ring.clear();
     m_rank = -1;
     const auto self = std::find_if(topology.ring.begin(), topology.ring.end(),
@@ -379,22 +412,24 @@ Result Communicator::applyTopology()
     const QDeadlineTimer deadline(m_options.controlTimeoutMs);
     bool linked = true;
     QString why;
-    TcpSocket next, prev;
+    std::vector<TcpSocket> next, prev;
     if (n >= 2) {
         const Member &successor = topology.ring[size_t((rank + 1) % n)];
         const Member &predecessor = topology.ring[size_t((rank + n - 1) % n)];
-        auto dialed = TcpSocket::connectTo(successor.address, successor.port, m_options.controlTimeoutMs);
-        if (dialed) {
-            next = std::move(dialed.value());
-            const QByteArray hello = encode(PeerHelloMsg{topology.epoch, topology.ringToken, m_peerId});
-            const Status s = next.sendAll(hello.constData(), size_t(hello.size()), m_options.controlTimeoutMs);
+        for (uint16_t link = 0; link < topology.links && linked; ++link) {
+            auto dialed = TcpSocket::connectTo(successor.address, successor.port, m_options.controlTimeoutMs);
+            if (!dialed) {
+                linked = false;
+                why = dialed.error();
+                break;
+            }
+            const QByteArray hello = encode(PeerHelloMsg{topology.epoch, topology.ringToken, m_peerId, link});
+            const Status s = dialed.value().sendAll(hello.constData(), size_t(hello.size()), m_options.controlTimeoutMs);
             if (!s) {
                 linked = false;
                 why = s.error();
             }
-        } else {
-            linked = false;
-            why = dialed.error();
+            next.push_back(std::move(dialed.value()));
         }
         if (linked) {
             const Result r = acceptPredecessor(topology, predecessor.peerId, deadline, &prev);
@@ -429,9 +464,13 @@ Result Communicator::applyTopology()
     m_rank = rank;
     m_epoch = topology.epoch;
     m_ringToken = topology.ringToken;
-    m_next = std::move(next);
-    m_prev = std::move(prev);
-    qCDebug(lcCollectives) << "peer" << m_peerId << "in ring epoch" << m_epoch << "rank" << m_rank << "of" << n;
+    m_links.resize(topology.links);
+    for (size_t i = 0; i < next.size() && i < m_links.size(); ++i)
+        m_links[i].next = std::move(next[i]);
+    for (size_t i = 0; i < prev.size() && i < m_links.size(); ++i)
+        m_links[i].prev = std::move(prev[i]);
+    qCDebug(lcCollectives) << "peer" << m_peerId << "in ring epoch" << m_epoch << "rank" << m_rank << "of" << n
+                           << "with" << topology.links << "links per neighbour";
     return Result::success();
 }
 

@@ -1,10 +1,19 @@
 #pragma once
 // The peer side of the collectives (prime-stack.md §1): connects to the master, joins the ring, runs all-reduce as a
-// pipelined ring reduce-scatter + all-gather over TCP links to its two ring neighbours (one connection per neighbour
-// and direction; one operation at a time), and synchronizes shared state (syncSharedState).
+// pipelined ring reduce-scatter + all-gather over TCP links to its two ring neighbours, and synchronizes shared state
+// (syncSharedState).
+//
+// Links and operations in flight: the ring has a pool of `links` connections per neighbour and direction (the master
+// decides how many, MasterOptions::linksPerNeighbour). Every operation's data exchange runs on one link pair, in a
+// worker thread of its own, so several operations (distinct tags) can be in flight: allReduceAsync starts one and
+// returns when every member has begun it; awaitReduce collects it. The master gives each commenced operation a link no
+// running operation holds; with all links busy, starting one more waits until one finishes (an exchange finishes by
+// itself, whether or not its caller awaits it yet). Members must start the same operations in the same order (as with
+// NCCL or PCCL), since starting waits for everyone to begin. allReduce is allReduceAsync + awaitReduce.
 //
 // Threading: a Communicator belongs to one thread — the one that calls it (give it a dedicated QThread in an app).
 // Every call blocks that thread; every wait in it has a timeout (CommunicatorOptions), so no call hangs forever.
+// The worker threads only touch their operation's buffers and link pair, and tell the master when they are done.
 // It uses plain sockets (Socket.h), not Qt's event loop.
 //
 // All-reduce semantics:
@@ -41,6 +50,8 @@
 #include <deque>
 #include <functional>
 #include <memory>
+#include <map>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <vector>
@@ -138,6 +149,16 @@ public:
     // bf16 or f16 values given as their 16-bit patterns (dtype BF16 or F16).
     Result allReduce(std::span<uint16_t> data, DataType dtype, ReduceOp op, Quant quant, uint64_t tag,
                      ReduceInfo *info = nullptr);
+    // Starts an all-reduce (in place, or input -> output) and returns once every ring member has begun it; the
+    // exchange goes on in the background. The buffers must stay valid, and `data`/`output` untouched, until
+    // awaitReduce(tag). A failure to start leaves nothing in flight (and the buffers as they were).
+    Result allReduceAsync(std::span<float> data, ReduceOp op, Quant quant, uint64_t tag);
+    Result allReduceAsync(std::span<const float> input, std::span<float> output, ReduceOp op, Quant quant,
+                          uint64_t tag);
+    // Waits for the operation started with `tag` and its verdict: the same results and guarantees as allReduce (an
+    // in-place buffer holds its input again when it failed).
+    Result awaitReduce(uint64_t tag, ReduceInfo *info = nullptr);
+    int operationsInFlight() const { return int(m_inFlight.size()); }
     // Shared-state synchronization, a collective of the ring (prime-stack.md §1.3): every member declares the same
     // tensors (names, sizes, order) and its revision; the master elects the content held by most peers that advanced
     // the revision by exactly one (any at the first sync), and each peer whose tensors differ fetches them from a
@@ -155,6 +176,10 @@ public:
     uint32_t pendingPeers() const { return m_pendingPeers; }
     std::vector<uint32_t> ringPeerIds() const;
     uint16_t p2pPort() const { return m_listener.port(); }
+    int linksPerNeighbour() const { return int(m_links.size()); }
+
+    struct RingBuffers; // one operation's working memory (CommunicatorRing.cpp)
+    struct InFlight;    // an operation between allReduceAsync and awaitReduce
 
 private:
     Result fail(Code code, QString message);
@@ -169,14 +194,22 @@ private:
     Result ensureRing();
     // Links to the ring of m_nextTopology and waits for the master's verdict on it.
     Result applyTopology();
+    // Accepts the predecessor's `topology.links` connections into `out` (indexed by link).
     Result acceptPredecessor(const TopologyMsg &topology, uint32_t predecessor, QDeadlineTimer deadline,
-                             TcpSocket *out);
+                             std::vector<TcpSocket> *out);
     Result serveState(std::span<const SharedTensor> tensors, SyncInfo *info);
     Result fetchState(const SyncPlanMsg &plan, std::span<const SharedTensor> tensors, SyncInfo *info);
-    Result reduceF32(std::span<const float> input, std::span<float> data, ReduceOp op, Quant quant, DataType dtype,
-                     uint64_t tag, ReduceInfo *info);
-    // The data exchange of one operation on m_work; Ok, or why it stopped.
-    Result runRing(uint64_t opId, uint64_t tag, Quant quant, ReduceInfo *info);
+    Result startReduce(std::span<const float> input, std::span<float> data, ReduceOp op, Quant quant, DataType dtype,
+                       uint64_t tag);
+    // The data exchange of one operation, on a worker thread: Ok, or why it stopped.
+    Result runRing(InFlight &op);
+    // Tells in-flight operations to stop and waits for their workers (their awaitReduce then reports them).
+    void stopInFlight();
+    // Marks in-flight operations whose verdict (an abort) is in the inbox, so their workers stop early.
+    void noteAborts();
+    // Sends Done for an operation (any thread): whether the master got it.
+    bool sendDone(uint64_t tag, uint64_t opId, bool aborted);
+    void dropMaster(); // closes the master link (owner thread)
 
     CommunicatorOptions m_options;
     QByteArray m_publicKey;
@@ -189,7 +222,10 @@ private:
         TcpSocket socket;
     };
     std::vector<EarlyLink> m_early; // links for a ring epoch this peer has not seen yet
-    TcpSocket m_next, m_prev;
+    struct LinkPair {
+        TcpSocket next, prev;
+    };
+    std::vector<LinkPair> m_links; // of the committed ring, by link index
     uint32_t m_peerId = 0;
     uint64_t m_epoch = 0;
     QByteArray m_ringToken; // of the committed ring: shared-state requests must show it
@@ -198,17 +234,10 @@ private:
     uint32_t m_pendingPeers = 0;
     std::optional<TopologyMsg> m_nextTopology;
 
-    // Per-operation buffers, kept between calls.
-    std::span<float> m_buffer;     // what the ring reduces: the caller's f32 buffer, or the widened bf16/f16 copy
-    std::span<const float> m_input; // this peer's input: m_buffer itself in place, the caller's input otherwise
-    std::vector<float> m_backup;   // its input, to restore it when the operation does not complete
-    std::vector<ring::Range> m_saved; // the parts of m_backup that hold a saved copy
-    std::vector<float> m_scratch;
-    // Codes of quantized operations, in uint16 storage (uint8 codes use its bytes).
-    std::vector<uint16_t> m_codes;   // the all-gather's codes, whole buffer
-    std::vector<uint16_t> m_txCodes; // one block of reduce-scatter codes being sent
-    std::vector<uint16_t> m_rxCodes; // one block of reduce-scatter codes received
-    std::vector<quant::QuantParams> m_blockParams; // all-gather headers, per block of the whole buffer
+    std::mutex m_masterSend; // the workers send Done themselves; also held to close the master link
+    WakeSignal m_wake;       // a worker finished
+    std::map<uint64_t, std::unique_ptr<InFlight>> m_inFlight; // by tag
+    std::vector<std::unique_ptr<RingBuffers>> m_spareBuffers;  // kept between operations (no fresh pages each time)
 };
 
 } // namespace cohort::collectives

@@ -2,6 +2,7 @@
 // quantization of what goes over the wire.
 #include "collectives/Communicator.h"
 
+#include "collectives/CommunicatorOps.h"
 #include "collectives/FastQuant.h"
 #include "collectives/HalfFloat.h"
 #include "collectives/Logging.h"
@@ -87,22 +88,21 @@ void decodeInto(Quant q, const uint8_t *codes, const quant::QuantParams &params,
 
 } // namespace
 
-// ---- all-reduce --------------------------------------------------------------------------------------------------
+// ---- all-reduce: starting, awaiting ----------------------------------------------------------------------------
 
 Result Communicator::allReduce(std::span<float> data, ReduceOp op, Quant quant, uint64_t tag, ReduceInfo *info)
 {
-    return reduceF32(data, data, op, quant, DataType::F32, tag, info);
+    if (Result r = startReduce(data, data, op, quant, DataType::F32, tag); !r)
+        return r;
+    return awaitReduce(tag, info);
 }
 
 Result Communicator::allReduce(std::span<const float> input, std::span<float> output, ReduceOp op, Quant quant,
                                uint64_t tag, ReduceInfo *info)
 {
-    if (input.size() != output.size())
-        return fail(Code::InvalidArgument, QStringLiteral("input and output sizes differ"));
-    if (input.data() != output.data() && input.data() < output.data() + output.size() &&
-        output.data() < input.data() + input.size())
-        return fail(Code::InvalidArgument, QStringLiteral("input and output overlap"));
-    return reduceF32(input, output, op, quant, DataType::F32, tag, info);
+    if (Result r = allReduceAsync(input, output, op, quant, tag); !r)
+        return r;
+    return awaitReduce(tag, info);
 }
 
 Result Communicator::allReduce(std::span<uint16_t> data, DataType dtype, ReduceOp op, Quant quant, uint64_t tag,
@@ -110,51 +110,82 @@ Result Communicator::allReduce(std::span<uint16_t> data, DataType dtype, ReduceO
 {
     if (dtype != DataType::BF16 && dtype != DataType::F16)
         return fail(Code::InvalidArgument, QStringLiteral("16-bit all-reduce needs bf16 or f16"));
-    std::vector<float> widened(data.size());
+    std::vector<float> widened(data.size()), reduced(data.size());
     if (dtype == DataType::BF16)
         bf16ToFloat(data, widened);
     else
         f16ToFloat(data, widened);
-    const Result r = reduceF32(widened, widened, op, quant, dtype, tag, info);
+    Result r = startReduce(widened, reduced, op, quant, dtype, tag);
+    if (r)
+        r = awaitReduce(tag, info);
     if (r) {
         if (dtype == DataType::BF16)
-            floatToBf16(widened, data);
+            floatToBf16(reduced, data);
         else
-            floatToF16(widened, data);
+            floatToF16(reduced, data);
     }
     return r;
 }
 
-Result Communicator::reduceF32(std::span<const float> input, std::span<float> data, ReduceOp op, Quant quant,
-                               DataType dtype, uint64_t tag, ReduceInfo *info)
+Result Communicator::allReduceAsync(std::span<float> data, ReduceOp op, Quant quant, uint64_t tag)
 {
-    const bool inPlace = input.data() == data.data();
-    ReduceInfo local;
-    if (!info)
-        info = &local;
-    *info = ReduceInfo{};
+    return startReduce(data, data, op, quant, DataType::F32, tag);
+}
+
+Result Communicator::allReduceAsync(std::span<const float> input, std::span<float> output, ReduceOp op, Quant quant,
+                                    uint64_t tag)
+{
+    if (input.size() != output.size())
+        return fail(Code::InvalidArgument, QStringLiteral("input and output sizes differ"));
+    if (input.data() != output.data() && input.data() < output.data() + output.size() &&
+        output.data() < input.data() + input.size())
+        return fail(Code::InvalidArgument, QStringLiteral("input and output overlap"));
+    return startReduce(input, output, op, quant, DataType::F32, tag);
+}
+
+Result Communicator::startReduce(std::span<const float> input, std::span<float> data, ReduceOp op, Quant quant,
+                                 DataType dtype, uint64_t tag)
+{
     if (!m_master.valid())
         return fail(Code::NotConnected, QStringLiteral("not connected"));
+    if (m_inFlight.count(tag))
+        return fail(Code::InvalidArgument, QStringLiteral("an operation with tag %1 is in flight already").arg(tag));
     purgeInbox();
     if (Result r = ensureRing(); !r)
         return r;
-    info->worldSize = worldSize();
+    auto flight = std::make_unique<InFlight>();
+    InFlight &f = *flight;
+    f.tag = tag;
+    f.op = op;
+    f.quant = quant;
+    f.input = input;
+    f.data = data;
+    f.worldSize = worldSize();
+    f.rank = m_rank;
+    f.info.worldSize = worldSize();
+    f.phase.start();
     if (worldSize() <= 1) { // the sum (and mean) of one
-        if (!inPlace)
+        if (input.data() != data.data())
             std::copy(input.begin(), input.end(), data.begin());
+        f.trivial = true;
+        f.finished = true;
+        m_inFlight.emplace(tag, std::move(flight));
         return Result::success();
     }
 
-    QElapsedTimer phase;
-    phase.start();
     if (Result r = sendToMaster(encode(BeginMsg{tag, uint64_t(data.size()), op, dtype, quant})); !r)
         return r;
     std::optional<Frame> reply;
     Result r = waitFor(
         [&] {
+            noteAborts();
             reply = take(Type::Commence, [tag](const Frame &f) { return parseCommence(f.payload)->tag == tag; });
             if (!reply)
-                reply = take(Type::Outcome, [tag](const Frame &f) { return parseOutcome(f.payload)->tag == tag; });
+                reply = take(Type::Outcome, [tag](const Frame &f) {
+                    // Not the verdict on an operation in flight that carries the same tag number (there is none:
+                    // tags in flight are distinct), so it answers this Begin.
+                    return parseOutcome(f.payload)->tag == tag;
+                });
             return reply.has_value();
         },
         QDeadlineTimer(m_options.beginTimeoutMs), "the other peers to begin");
@@ -166,74 +197,171 @@ Result Communicator::reduceF32(std::span<const float> input, std::span<float> da
     if (reply->type == Type::Outcome)
         return fail(Code::Aborted, QStringLiteral("operation refused: %1").arg(parseOutcome(reply->payload)->reason));
     const CommenceMsg commence = *parseCommence(reply->payload);
-    info->opId = commence.opId;
-    info->beginMs = double(phase.nsecsElapsed()) / 1e6;
-    phase.restart();
+    f.opId = commence.opId;
+    f.epoch = commence.epoch;
+    f.link = commence.link;
+    f.info.opId = commence.opId;
+    f.info.beginMs = double(f.phase.nsecsElapsed()) / 1e6;
+    f.phase.restart();
+    if (commence.epoch != m_epoch || commence.link >= m_links.size()) {
+        // Cannot take part: say so, and let awaitReduce collect the (aborted) verdict.
+        f.ring = fail(Code::Aborted, QStringLiteral("operation began on ring epoch %1 link %2, this peer is on epoch "
+                                                    "%3 with %4 links")
+                                         .arg(commence.epoch)
+                                         .arg(commence.link)
+                                         .arg(m_epoch)
+                                         .arg(m_links.size()));
+        f.doneSent = sendDone(tag, f.opId, true);
+        f.finished = true;
+        m_inFlight.emplace(tag, std::move(flight));
+        return Result::success();
+    }
+    if (!m_spareBuffers.empty()) {
+        f.buffers = std::move(m_spareBuffers.back());
+        m_spareBuffers.pop_back();
+    } else {
+        f.buffers = std::make_unique<RingBuffers>();
+    }
+    f.buffers->saved.clear();
+    if (f.inPlace())
+        f.buffers->backup.resize(data.size());
+    f.next = &m_links[f.link].next;
+    f.prev = &m_links[f.link].prev;
+    // The master runs one operation per link at a time, and Done (sent below) comes after the last byte this peer
+    // sends or receives on it, so no other worker touches this link pair meanwhile.
+    f.worker = std::thread([this, &f] {
+        f.ring = runRing(f);
+        f.info.ringMs = double(f.phase.nsecsElapsed()) / 1e6;
+        if (!f.ring) { // the links may hold half a block: close them (the neighbours notice at once)
+            f.next->close();
+            f.prev->close();
+        }
+        f.doneSent = sendDone(f.tag, f.opId, !f.ring.ok());
+        f.finished.store(true, std::memory_order_release);
+        m_wake.notify();
+    });
+    m_inFlight.emplace(tag, std::move(flight));
+    return Result::success();
+}
 
-    // In place, the ring reduces in the caller's buffer; each block is copied aside right before it is first changed,
-    // so the buffer can be restored if the operation does not complete everywhere. Out of place, the input is only
-    // read and nothing needs saving.
-    if (inPlace)
-        m_backup.resize(data.size());
-    m_saved.clear();
-    m_buffer = data;
-    m_input = input;
-    const auto restore = [&] {
-        for (const ring::Range &r : m_saved)
-            std::copy_n(m_backup.begin() + std::ptrdiff_t(r.begin), r.count, data.begin() + std::ptrdiff_t(r.begin));
-        m_saved.clear();
+void Communicator::noteAborts()
+{
+    for (const Frame &frame : m_inbox) {
+        if (frame.type != Type::Outcome)
+            continue;
+        const auto o = parseOutcome(frame.payload);
+        const auto it = m_inFlight.find(o->tag);
+        if (o->aborted && it != m_inFlight.end() && it->second->opId == o->opId)
+            it->second->abort.store(true);
+    }
+}
+
+void Communicator::stopInFlight()
+{
+    for (auto &[tag, f] : m_inFlight)
+        f->abort.store(true);
+    for (auto &[tag, f] : m_inFlight)
+        f->join(); // a worker looks at `abort` at least every 50 ms
+}
+
+Result Communicator::awaitReduce(uint64_t tag, ReduceInfo *info)
+{
+    const auto it = m_inFlight.find(tag);
+    if (it == m_inFlight.end())
+        return fail(Code::InvalidArgument, QStringLiteral("no operation with tag %1 in flight").arg(tag));
+    std::unique_ptr<InFlight> flight = std::move(it->second);
+    m_inFlight.erase(it);
+    InFlight &f = *flight;
+    auto finish = [&](Result r) {
+        if (info)
+            *info = f.info;
+        if (f.buffers)
+            m_spareBuffers.push_back(std::move(f.buffers));
+        return r;
     };
-    Result ring = commence.epoch == m_epoch
-                      ? runRing(commence.opId, tag, quant, info)
-                      : fail(Code::Aborted, QStringLiteral("operation began on ring epoch %1, this peer is on %2")
-                                                .arg(commence.epoch)
-                                                .arg(m_epoch));
-    const auto sameOp = [&](const Frame &f) {
-        const auto o = parseOutcome(f.payload);
-        return o->tag == tag && o->opId == commence.opId;
+    if (f.trivial)
+        return finish(Result::success());
+
+    const auto sameOp = [&](const Frame &frame) {
+        const auto o = parseOutcome(frame.payload);
+        return o->tag == tag && o->opId == f.opId;
     };
-    info->ringMs = double(phase.nsecsElapsed()) / 1e6;
-    phase.restart();
+    // The exchange: wait for the worker, listening to the master meanwhile (an abort stops the worker early).
+    Result waited = Result::success();
+    while (!f.finished.load(std::memory_order_acquire)) {
+        if (!m_master.valid()) {
+            waited = fail(Code::MasterLost, QStringLiteral("lost the master during operation %1").arg(f.opId));
+            f.abort.store(true);
+            break;
+        }
+        PollEntry entries[2] = {{m_wake.native(), true, false}, {m_master.native(), true, false}};
+        pollSockets(entries, 500);
+        if (entries[0].readable)
+            m_wake.drain();
+        if (entries[1].readable) {
+            if (Result r = pumpMaster(0); !r) {
+                waited = r;
+                f.abort.store(true);
+                break;
+            }
+            noteAborts();
+        }
+    }
+    f.join();
+    if (!waited) {
+        f.restore();
+        return finish(waited);
+    }
+    const Result ring = f.ring;
+
+    QElapsedTimer outcomeTime;
+    outcomeTime.start();
     std::optional<Frame> outcome = take(Type::Outcome, sameOp);
     if (!outcome) {
-        if (!ring) {
-            m_next.close();
-            m_prev.close();
-        }
-        Result s = sendToMaster(encode(DoneMsg{tag, commence.opId, !ring.ok()}));
+        Result s = f.doneSent ? Result::success() : sendToMaster(encode(DoneMsg{tag, f.opId, !ring.ok()}));
         if (s)
             s = waitFor([&] { return (outcome = take(Type::Outcome, sameOp)).has_value(); },
                         QDeadlineTimer(m_options.controlTimeoutMs), "the operation's outcome");
         if (!s) {
-            restore();
-            return s;
+            f.restore();
+            return finish(s);
         }
     }
-    info->outcomeMs = double(phase.nsecsElapsed()) / 1e6;
+    f.info.outcomeMs = double(outcomeTime.nsecsElapsed()) / 1e6;
     const OutcomeMsg verdict = *parseOutcome(outcome->payload);
     if (verdict.aborted || !ring)
-        restore();
+        f.restore();
     if (verdict.aborted) {
-        m_next.close(); // the master re-forms the ring: these links may hold half a block
-        m_prev.close();
+        if (f.link < m_links.size() && f.epoch == m_epoch) {
+            m_links[f.link].next.close(); // the master re-forms the ring: these links may hold half a block
+            m_links[f.link].prev.close();
+        }
         if (!ring && ring.code != Code::Aborted)
-            return ring; // e.g. a timeout: keep the more precise reason
-        return fail(Code::Aborted, QStringLiteral("operation %1 aborted: %2").arg(commence.opId).arg(verdict.reason));
+            return finish(ring); // e.g. a timeout: keep the more precise reason
+        return finish(fail(Code::Aborted, QStringLiteral("operation %1 aborted: %2").arg(f.opId).arg(verdict.reason)));
     }
     if (!ring) // cannot happen: the master saw our Done{aborted}
-        return ring;
-    if (op == ReduceOp::Avg) {
-        const float n = float(worldSize());
-        for (float &x : data)
+        return finish(ring);
+    if (f.op == ReduceOp::Avg) {
+        const float n = float(f.worldSize);
+        for (float &x : f.data)
             x /= n;
     }
-    return Result::success();
+    return finish(Result::success());
 }
 
-Result Communicator::runRing(uint64_t opId, uint64_t tag, Quant quant, ReduceInfo *info)
+Result Communicator::runRing(InFlight &op)
 {
-    const int n = worldSize(), rank = m_rank, T = ring::steps(n);
-    const size_t total = m_buffer.size(), B = m_options.blockElements;
+    // Runs on the operation's worker thread: only `op` (its buffers and link pair) and the options are touched.
+    const uint64_t opId = op.opId;
+    const Quant quant = op.quant;
+    ReduceInfo *const info = &op.info;
+    RingBuffers &buf = *op.buffers;
+    TcpSocket &next = *op.next, &prev = *op.prev;
+    const std::span<float> buffer = op.data;
+    const std::span<const float> input = op.input;
+    const int n = op.worldSize, rank = op.rank, T = ring::steps(n);
+    const size_t total = buffer.size(), B = m_options.blockElements;
     const bool quantized = quant != Quant::None;
     const size_t elemBytes = codeBytes(quant);
     const size_t subHeader = kBlockHeaderBytes + (quantized ? quant::kParamsWireBytes : 0);
@@ -244,12 +372,12 @@ Result Communicator::runRing(uint64_t opId, uint64_t tag, Quant quant, ReduceInf
         chunks[size_t(c)] = ring::chunk(total, n, c);
         blockBase[size_t(c) + 1] = blockBase[size_t(c)] + ring::blockCount(chunks[size_t(c)].count, B);
     }
-    m_scratch.resize(B);
+    buf.scratch.resize(B);
     if (quantized) {
-        m_codes.resize(total);   // uint16 storage: room for either code type
-        m_txCodes.resize(B);
-        m_rxCodes.resize(B);
-        m_blockParams.assign(blockBase.back(), quant::QuantParams{});
+        buf.codes.resize(total);   // uint16 storage: room for either code type
+        buf.txCodes.resize(B);
+        buf.rxCodes.resize(B);
+        buf.blockParams.assign(blockBase.back(), quant::QuantParams{});
     }
     // Quantized: the range of every block summed in the reduce-scatter, tracked while summing.
     std::vector<fastquant::RangeKeys> sumRanges(quantized ? blockBase.back() : 0);
@@ -260,15 +388,15 @@ Result Communicator::runRing(uint64_t opId, uint64_t tag, Quant quant, ReduceInf
                                   : reinterpret_cast<uint8_t *>(store.data() + element);
     };
     std::vector<uint8_t> saved(blockBase.back(), 0);
-    const bool inPlace = m_input.data() == m_buffer.data();
+    const bool inPlace = op.inPlace();
     auto protect = [&](int c, size_t b, const ring::Range &range) {
         uint8_t &flag = saved[blockBase[size_t(c)] + b];
         if (flag || !inPlace)
             return;
         flag = 1;
-        std::copy_n(m_buffer.begin() + std::ptrdiff_t(range.begin), range.count,
-                    m_backup.begin() + std::ptrdiff_t(range.begin));
-        m_saved.push_back(range);
+        std::copy_n(buffer.begin() + std::ptrdiff_t(range.begin), range.count,
+                    buf.backup.begin() + std::ptrdiff_t(range.begin));
+        buf.saved.push_back(range);
     };
     auto blocksAt = [&](int step, bool sending) {
         const int c = sending ? ring::sendChunk(rank, n, step) : ring::recvChunk(rank, n, step);
@@ -300,24 +428,24 @@ Result Communicator::runRing(uint64_t opId, uint64_t tag, Quant quant, ReduceInf
     auto prepareTx = [&]() -> Result {
         const int c = ring::sendChunk(rank, n, tx.step);
         const ring::Range range = ring::block(chunks[size_t(c)], B, tx.block);
-        float *values = m_buffer.data() + range.begin;
+        float *values = buffer.data() + range.begin;
         // Step 0 sends this peer's own input; later steps send what arrived (and was reduced) at the step before.
-        const float *source = tx.step == 0 ? m_input.data() + range.begin : values;
+        const float *source = tx.step == 0 ? input.data() + range.begin : values;
         quant::QuantParams params;
         if (!quantized) {
             txPayload = reinterpret_cast<const uint8_t *>(source);
         } else if (ring::isReduceStep(n, tx.step)) {
-            const auto p = tx.step == 0 ? quantizeInto(quant, {source, range.count}, codeBytesAt(m_txCodes, 0))
+            const auto p = tx.step == 0 ? quantizeInto(quant, {source, range.count}, codeBytesAt(buf.txCodes, 0))
                                         : quantizeTracked(quant, {source, range.count},
                                                           sumRanges[blockBase[size_t(c)] + tx.block],
-                                                          codeBytesAt(m_txCodes, 0));
+                                                          codeBytesAt(buf.txCodes, 0));
             if (!p)
                 return fail(Code::InvalidArgument, QStringLiteral("cannot quantize: %1")
                                                        .arg(QString::fromLatin1(quant::describe(p.status))));
             params = p.params;
-            txPayload = codeBytesAt(m_txCodes, 0);
+            txPayload = codeBytesAt(buf.txCodes, 0);
         } else {
-            uint8_t *at = codeBytesAt(m_codes, range.begin);
+            uint8_t *at = codeBytesAt(buf.codes, range.begin);
             const size_t index = blockBase[size_t(c)] + tx.block;
             if (tx.step == n - 1) { // owner: quantize once, keep the de-quantized copy
                 protect(c, tx.block, range);
@@ -333,9 +461,9 @@ Result Communicator::runRing(uint64_t opId, uint64_t tag, Quant quant, ReduceInf
                 if (!p)
                     return fail(Code::InvalidArgument, QStringLiteral("cannot quantize: %1")
                                                            .arg(QString::fromLatin1(quant::describe(p.status))));
-                m_blockParams[index] = p.params;
+                buf.blockParams[index] = p.params;
             }
-            params = m_blockParams[index];
+            params = buf.blockParams[index];
             txPayload = at;
         }
         txPayloadLen = range.count * elemBytes;
@@ -373,12 +501,12 @@ Result Communicator::runRing(uint64_t opId, uint64_t tag, Quant quant, ReduceInf
         protect(c, rx.block, rxRange);
         const bool reduce = ring::isReduceStep(n, rx.step);
         if (!quantized)
-            rxDst = reduce ? reinterpret_cast<uint8_t *>(m_scratch.data())
-                           : reinterpret_cast<uint8_t *>(m_buffer.data() + rxRange.begin);
+            rxDst = reduce ? reinterpret_cast<uint8_t *>(buf.scratch.data())
+                           : reinterpret_cast<uint8_t *>(buffer.data() + rxRange.begin);
         else if (reduce)
-            rxDst = codeBytesAt(m_rxCodes, 0);
+            rxDst = codeBytesAt(buf.rxCodes, 0);
         else
-            rxDst = codeBytesAt(m_codes, rxRange.begin);
+            rxDst = codeBytesAt(buf.codes, rxRange.begin);
     };
     auto checkRxHeader = [&]() -> Result {
         const auto header = parseHeader(Channel::Ring, rxHeader.data());
@@ -407,13 +535,13 @@ Result Communicator::runRing(uint64_t opId, uint64_t tag, Quant quant, ReduceInf
         if (ready <= rxConsumed)
             return;
         const bool reduce = ring::isReduceStep(n, rx.step);
-        float *dst = m_buffer.data() + rxRange.begin + rxConsumed;
+        float *dst = buffer.data() + rxRange.begin + rxConsumed;
         // Each chunk arrives once in the reduce-scatter: it adds to this peer's input (the same memory in place).
-        const float *own = m_input.data() + rxRange.begin + rxConsumed;
+        const float *own = input.data() + rxRange.begin + rxConsumed;
         const size_t count = ready - rxConsumed;
         if (!quantized) {
             if (reduce) {
-                const float *src = m_scratch.data() + rxConsumed;
+                const float *src = buf.scratch.data() + rxConsumed;
                 for (size_t i = 0; i < count; ++i)
                     dst[i] = own[i] + src[i];
             }
@@ -428,7 +556,7 @@ Result Communicator::runRing(uint64_t opId, uint64_t tag, Quant quant, ReduceInf
         consumeRx();
         const size_t index = blockBase[size_t(ring::recvChunk(rank, n, rx.step))] + rx.block;
         if (quantized && !ring::isReduceStep(n, rx.step))
-            m_blockParams[index] = rxParams;
+            buf.blockParams[index] = rxParams;
         else if (quantized)
             sumRanges[index] = rxKeys;
         ++rx.block;
@@ -441,18 +569,14 @@ Result Communicator::runRing(uint64_t opId, uint64_t tag, Quant quant, ReduceInf
     if (rx.step < T)
         startRx();
     QDeadlineTimer idle(m_options.ioTimeoutMs);
-    int sinceMasterCheck = 0;
+    int sinceAbortCheck = 0;
     qint64 polls = 0, pollNs = 0;
-    auto masterSaysAbort = [&]() -> Result {
-        if (Result r = pumpMaster(0); !r)
-            return r;
-        for (const Frame &f : m_inbox) {
-            if (f.type != Type::Outcome)
-                continue;
-            const auto o = parseOutcome(f.payload);
-            if (o->tag == tag && o->opId == opId && o->aborted)
-                return fail(Code::Aborted, QStringLiteral("aborted by the master: %1").arg(o->reason));
-        }
+    // The owner thread sets op.abort when the master aborted the operation or the ring is changing.
+    auto abortRequested = [&]() -> Result {
+        if (op.abort.load(std::memory_order_relaxed))
+            return fail(Code::Aborted, QStringLiteral("operation %1 aborted by the master").arg(opId));
+        if (cancelled())
+            return fail(Code::Aborted, QStringLiteral("operation %1 cancelled").arg(opId));
         return Result::success();
     };
 
@@ -486,7 +610,7 @@ Result Communicator::runRing(uint64_t opId, uint64_t tag, Quant quant, ReduceInf
                     break;
                 }
             }
-            const IoResult io = m_next.send(at, allowed);
+            const IoResult io = next.send(at, allowed);
             if (limiter && io.bytes < allowed)
                 limiter->release(int64_t(allowed - io.bytes)); // granted, but the socket did not take it
             (inHeader ? txHeaderSent : txPayloadSent) += io.bytes;
@@ -513,14 +637,14 @@ Result Communicator::runRing(uint64_t opId, uint64_t tag, Quant quant, ReduceInf
         while (rx.step < T) {
             IoResult io;
             if (rxHeaderGot < rxHeaderLen) {
-                io = m_prev.recv(rxHeader.data() + rxHeaderGot, rxHeaderLen - rxHeaderGot);
+                io = prev.recv(rxHeader.data() + rxHeaderGot, rxHeaderLen - rxHeaderGot);
                 rxHeaderGot += io.bytes;
                 if (rxHeaderGot == rxHeaderLen) {
                     if (Result r = checkRxHeader(); !r)
                         return r;
                 }
             } else {
-                io = m_prev.recv(rxDst + rxPayloadGot, rxPayloadLen - rxPayloadGot);
+                io = prev.recv(rxDst + rxPayloadGot, rxPayloadLen - rxPayloadGot);
                 rxPayloadGot += io.bytes;
                 if (io.bytes > 0 && rxPayloadGot < rxPayloadLen)
                     consumeRx();
@@ -544,22 +668,24 @@ Result Communicator::runRing(uint64_t opId, uint64_t tag, Quant quant, ReduceInf
         }
         if (progress) {
             idle = QDeadlineTimer(m_options.ioTimeoutMs);
-            if (++sinceMasterCheck >= 64) {
-                sinceMasterCheck = 0;
-                if (Result r = masterSaysAbort(); !r)
+            if (++sinceAbortCheck >= 64) {
+                sinceAbortCheck = 0;
+                if (Result r = abortRequested(); !r)
                     return r;
             }
             continue;
         }
         if (!txActive && txReady())
             continue;
-        // Nothing moved: wait for the links (or the master).
+        // Nothing moved: wait for the links, looking at the abort flag at least every 50 ms.
+        if (Result r = abortRequested(); !r)
+            return r;
         if (idle.hasExpired())
             return fail(Code::Timeout, QStringLiteral("no progress on the ring links for %1 ms").arg(m_options.ioTimeoutMs));
-        PollEntry entries[3] = {{m_prev.native(), rx.step < T, false},
-                                {m_next.native(), false, txActive && !txPaced},
-                                {m_master.native(), true, false}};
-        int waitMs = int(std::clamp<qint64>(idle.remainingTime(), 0, 1000));
+        // The successor never sends on this link: `next` turning readable means it closed (or broke the protocol),
+        // which ends the operation at once instead of after a timeout.
+        PollEntry entries[2] = {{prev.native(), rx.step < T, false}, {next.native(), true, txActive && !txPaced}};
+        int waitMs = int(std::clamp<qint64>(idle.remainingTime(), 0, 50));
         if (txPaced) { // until the bucket holds the next piece (at least 1 ms: a 0 ms poll would spin)
             waitMs = std::min(waitMs, int(std::clamp<int64_t>((paceWait.count() + 999'999) / 1'000'000, 1, 1000)));
             ++pacedPolls;
@@ -569,10 +695,14 @@ Result Communicator::runRing(uint64_t opId, uint64_t tag, Quant quant, ReduceInf
         pollSockets(entries, waitMs);
         ++polls;
         pollNs += waited.nsecsElapsed();
-        if (entries[2].readable) {
-            sinceMasterCheck = 0;
-            if (Result r = masterSaysAbort(); !r)
-                return r;
+        if (entries[1].readable) {
+            uint8_t byte = 0;
+            const IoResult io = next.recv(&byte, 1);
+            if (io.closed)
+                return fail(Code::Aborted, QStringLiteral("ring successor closed the link%1")
+                                               .arg(io.error.isEmpty() ? QString() : QStringLiteral(": ") + io.error));
+            if (io.bytes > 0)
+                return fail(Code::Aborted, QStringLiteral("ring successor sent data on a one-way link"));
         }
     }
     qCDebug(lcCollectives) << "ring op" << opId << "rank" << rank << "of" << n << double(ringTime.nsecsElapsed()) / 1e6

@@ -282,10 +282,31 @@ void Master::handleBegin(Peer &peer, const BeginMsg &msg)
         abortOperation(msg.tag, QStringLiteral("peers disagree on the operation (count, op, type or quantization)"));
         return;
     }
-    if (op.begun == op.participants) {
-        op.commenced = true;
-        for (const uint32_t id : op.participants)
-            send(id, encode(CommenceMsg{op.tag, op.opId, m_committedEpoch}));
+    if (op.begun == op.participants)
+        commenceReady();
+}
+
+void Master::commenceReady()
+{
+    std::vector<bool> busy(m_links, false);
+    for (const auto &[tag, op] : m_ops)
+        if (op.commenced && op.link < m_links)
+            busy[op.link] = true;
+    // Oldest first (opIds grow), so an operation every peer began is not overtaken for ever.
+    std::vector<Operation *> ready;
+    for (auto &[tag, op] : m_ops)
+        if (!op.commenced && op.begun == op.participants)
+            ready.push_back(&op);
+    std::sort(ready.begin(), ready.end(), [](const Operation *a, const Operation *b) { return a->opId < b->opId; });
+    for (Operation *op : ready) {
+        const auto freeLink = std::find(busy.begin(), busy.end(), false);
+        if (freeLink == busy.end())
+            return; // the next Done that finishes an operation frees one
+        op->link = uint16_t(freeLink - busy.begin());
+        *freeLink = true;
+        op->commenced = true;
+        for (const uint32_t id : op->participants)
+            send(id, encode(CommenceMsg{op->tag, op->opId, m_committedEpoch, op->link}));
     }
 }
 
@@ -322,6 +343,7 @@ void Master::handleDone(Peer &peer, const DoneMsg &msg)
         m_ops.erase(it);
         Q_EMIT operationFinished(tag, opId, false, QString());
         Q_EMIT operationCompleted(tag, opId, keys);
+        commenceReady(); // its link is free
     }
 }
 
@@ -454,6 +476,12 @@ void Master::formRing(std::vector<uint32_t> members)
     members.erase(std::remove_if(members.begin(), members.end(), [this](uint32_t id) { return !peerById(id); }),
                   members.end());
     m_votes.clear();
+    // Operations still running belong to the old ring's links, which the members close for the new ones.
+    std::vector<uint64_t> running;
+    for (const auto &[tag, op] : m_ops)
+        running.push_back(tag);
+    for (const uint64_t tag : running)
+        abortOperation(tag, QStringLiteral("the ring is re-forming"));
     if (members.empty()) {
         m_forming.reset();
         m_ring.clear();
@@ -465,6 +493,8 @@ void Master::formRing(std::vector<uint32_t> members)
     TopologyMsg topology;
     topology.epoch = formation.epoch;
     topology.ringToken = randomBytes(kRingTokenBytes);
+    topology.links = uint16_t(std::clamp<int>(m_options.linksPerNeighbour, 1, int(kMaxLinks)));
+    formation.links = topology.links;
     for (const uint32_t id : members) {
         const Peer *peer = peerById(id);
         topology.ring.push_back(Member{id, peer->address, peer->p2pPort});
@@ -527,6 +557,7 @@ void Master::commitFormation()
         m_haveStateRevision = false;
     m_ring = formation.members;
     m_committedEpoch = formation.epoch;
+    m_links = formation.links;
     for (const uint32_t id : m_ring) {
         Peer *peer = peerById(id);
         peer->phase = Peer::Phase::Member;

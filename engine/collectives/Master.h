@@ -12,7 +12,10 @@
 //   its successor and predecessor and answers Ready; when all are ready it sends Committed, and the epoch is in use.
 //   Ready{ok=false} or a member vanishing sends Failed to the rest, and a new formation follows.
 // Operations: every ring member sends Begin{tag, descriptor}; when all have, the master assigns an opId and sends
-//   Commence (a peer that gives up waiting sends Done{tag, opId 0, aborted}, which aborts the operation). Each then sends Done{aborted?}; when all are done, Outcome{ok}. A member vanishing, a Done{aborted} or
+//   Commence with a link (a peer that gives up waiting sends Done{tag, opId 0, aborted}, which aborts the operation).
+//   Several operations (distinct tags) may run at once, each on its own link pair: the master hands every commenced
+//   operation the lowest link no running operation holds, and holds Commence back while all links are busy.
+//   Each then sends Done{aborted?}; when all are done, Outcome{ok}. A member vanishing, a Done{aborted} or
 //   mismatching descriptors abort the operation: Outcome{aborted} to every member that began it — exactly one
 //   Outcome per operation per peer — and, since the ring links may hold a half-sent block, a new ring is formed with
 //   whoever is left (a new epoch: fresh links).
@@ -49,6 +52,8 @@ struct MasterOptions {
     int reformDelayMs = 100; // pause before a new formation after a failed one
     // A ring member that has not answered a formation by then is disconnected (the others go on without it).
     int formationTimeoutMs = 60'000;
+    // Connections per ring neighbour and direction (Topology.links): how many operations can run at once.
+    int linksPerNeighbour = 4;
 };
 
 class Master : public QObject {
@@ -82,6 +87,7 @@ private:
         std::set<uint32_t> begun;
         std::set<uint32_t> done;
         bool commenced = false;
+        uint16_t link = 0; // once commenced
     };
     struct StateSync {
         std::vector<uint32_t> participants;
@@ -94,6 +100,7 @@ private:
         uint64_t epoch = 0;
         std::vector<uint32_t> members;
         std::set<uint32_t> ready;
+        uint16_t links = 1;
     };
 
     void onNewConnection();
@@ -123,6 +130,8 @@ private:
     // Sends Outcome{aborted} to the operation's members that began it, forgets it. Returns whether it had commenced.
     bool abortOperation(uint64_t tag, const QString &reason);
     void abortOperationsOf(uint32_t peerId, const QString &reason);
+    // Commences every operation all participants began, while a link is free (in the order they were created).
+    void commenceReady();
     bool votesOutstanding() const;
     void checkVotes();
 
@@ -133,6 +142,7 @@ private:
     uint64_t m_nextEpoch = 1;
     uint64_t m_nextOpId = 1;
     uint64_t m_committedEpoch = 0;
+    uint16_t m_links = 1; // of the committed ring
     std::vector<uint32_t> m_ring; // committed ring order
     std::optional<Formation> m_forming;
     std::set<uint32_t> m_votes;

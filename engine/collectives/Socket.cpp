@@ -374,4 +374,49 @@ int pollSockets(std::span<PollEntry> entries, int timeoutMs)
     }
 }
 
+// ---- WakeSignal ----------------------------------------------------------------------------------------------------
+
+Status WakeSignal::open()
+{
+    close();
+    auto listener = TcpListener::listen(QHostAddress(QHostAddress::LocalHost), 0);
+    if (!listener)
+        return cohort::fail(listener.error());
+    auto writer = TcpSocket::connectTo(QHostAddress(QHostAddress::LocalHost), listener.value().port(), 5000);
+    if (!writer)
+        return cohort::fail(writer.error());
+    // The connection is queued by the time connectTo returns; give accept a moment in case the stack is slow.
+    for (int attempt = 0; attempt < 50 && !m_reader.valid(); ++attempt) {
+        PollEntry e{listener.value().native(), true, false};
+        pollSockets({&e, 1}, 100);
+        m_reader = listener.value().accept();
+    }
+    if (!m_reader.valid())
+        return cohort::fail(QStringLiteral("could not link the wake-up sockets"));
+    m_writer = std::move(writer.value());
+    return Status::success();
+}
+
+void WakeSignal::notify()
+{
+    const char byte = 1;
+    (void)m_writer.send(&byte, 1); // a full buffer already holds a wake-up
+}
+
+void WakeSignal::drain()
+{
+    char buffer[256];
+    for (;;) {
+        const IoResult r = m_reader.recv(buffer, sizeof buffer);
+        if (r.bytes < sizeof buffer)
+            return;
+    }
+}
+
+void WakeSignal::close()
+{
+    m_reader.close();
+    m_writer.close();
+}
+
 } // namespace cohort::collectives

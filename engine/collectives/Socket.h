@@ -82,6 +82,21 @@ struct PollEntry {
 // timeout, -1 on error. Entries with socket == kNoSocket are ignored.
 int pollSockets(std::span<PollEntry> entries, int timeoutMs);
 
+// Lets other threads wake a thread that waits in pollSockets: a connected pair of loopback sockets (portable, unlike
+// socketpair or eventfd). notify() may be called from any thread; the waiter polls native() for reading and drains.
+class WakeSignal {
+public:
+    Status open();
+    bool valid() const { return m_reader.valid(); }
+    NativeSocket native() const { return m_reader.native(); }
+    void notify();
+    void drain();
+    void close();
+
+private:
+    TcpSocket m_reader, m_writer;
+};
+
 // Starts the socket library where one needs starting (Windows); safe to call many times.
 bool initializeSockets();
 

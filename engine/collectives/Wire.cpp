@@ -113,11 +113,11 @@ std::optional<size_t> payloadCap(Channel channel, uint16_t type)
         case Type::Challenge: return kNonceBytes;
         case Type::Welcome: return 4;
         case Type::Refused: return 2 + kMaxReasonBytes;
-        case Type::Topology: return 8 + kRingTokenBytes + 4 + 2 + kMaxMembers * kMemberMaxBytes;
+        case Type::Topology: return 8 + kRingTokenBytes + 4 + 2 + 2 + kMaxMembers * kMemberMaxBytes;
         case Type::Committed:
         case Type::Failed: return 8;
         case Type::Pending: return 4;
-        case Type::Commence: return 24;
+        case Type::Commence: return 26;
         case Type::Outcome: return 8 + 8 + 1 + 2 + kMaxReasonBytes;
         case Type::SyncPlan: return 8 + 1 + 16 + 2 + 2 + kMaxSharedTensors * (2 + 8);
         case Type::SyncComplete: return 1 + 2 + kMaxReasonBytes;
@@ -125,7 +125,7 @@ std::optional<size_t> payloadCap(Channel channel, uint16_t type)
         }
     case Channel::Ring:
         switch (Type(type)) {
-        case Type::PeerHello: return 8 + kRingTokenBytes + 4;
+        case Type::PeerHello: return 8 + kRingTokenBytes + 4 + 2;
         case Type::Block: return kBlockHeaderBytes + 8 + kMaxBlockElements * sizeof(float);
         case Type::StateRequest: return kRingTokenBytes + 8 + 2 + kMaxSharedTensors * 2;
         case Type::StateData: return kStateDataHeaderBytes + kMaxStateDataBytes;
@@ -250,6 +250,7 @@ QByteArray encode(const TopologyMsg &m)
     w.u64(m.epoch);
     w.bytes(m.ringToken);
     w.u32(m.pendingPeers);
+    w.u16(m.links);
     w.u16(uint16_t(m.ring.size()));
     for (const Member &member : m.ring) {
         w.u32(member.peerId);
@@ -314,6 +315,7 @@ QByteArray encode(const CommenceMsg &m)
     w.u64(m.tag);
     w.u64(m.opId);
     w.u64(m.epoch);
+    w.u16(m.link);
     return encodeFrame(Type::Commence, w.take());
 }
 
@@ -342,6 +344,7 @@ QByteArray encode(const PeerHelloMsg &m)
     w.u64(m.epoch);
     w.bytes(m.ringToken);
     w.u32(m.fromPeerId);
+    w.u16(m.link);
     return encodeFrame(Type::PeerHello, w.take());
 }
 
@@ -492,8 +495,9 @@ std::optional<TopologyMsg> parseTopology(QByteArrayView p)
     m.epoch = r.u64();
     m.ringToken = r.bytes(kRingTokenBytes);
     m.pendingPeers = r.u32();
+    m.links = r.u16();
     const size_t n = r.u16();
-    if (r.bad() || n == 0 || n > kMaxMembers)
+    if (r.bad() || n == 0 || n > kMaxMembers || m.links == 0 || m.links > kMaxLinks)
         return std::nullopt;
     m.ring.reserve(n);
     for (size_t i = 0; i < n; ++i) {
@@ -571,7 +575,8 @@ std::optional<CommenceMsg> parseCommence(QByteArrayView p)
     m.tag = r.u64();
     m.opId = r.u64();
     m.epoch = r.u64();
-    if (m.opId == 0)
+    m.link = r.u16();
+    if (m.opId == 0 || m.link >= kMaxLinks)
         return std::nullopt;
     return finish(r, m);
 }
@@ -611,6 +616,9 @@ std::optional<PeerHelloMsg> parsePeerHello(QByteArrayView p)
     m.epoch = r.u64();
     m.ringToken = r.bytes(kRingTokenBytes);
     m.fromPeerId = r.u32();
+    m.link = r.u16();
+    if (m.link >= kMaxLinks)
+        return std::nullopt;
     return finish(r, m);
 }
 

@@ -18,14 +18,14 @@
 //   M2C Welcome    u32 peerId                       (admitted: the peer is now *pending*)
 //   M2C Refused    u16 n, n bytes UTF-8 reason      (then the master closes)
 //   C2M Vote       -                                (updateTopology: accept pending peers)
-//   M2C Topology   u64 epoch, u8[16] ring token, u32 pendingPeers, u16 n, n x Member
+//   M2C Topology   u64 epoch, u8[16] ring token, u32 pendingPeers, u16 links (1..kMaxLinks), u16 n, n x Member
 //                  Member = u32 peerId, u8 family (4|6), u8[4|16] address, u16 p2pPort   (the ring order)
 //   C2M Ready      u64 epoch, u8 ok                 (p2p links to both ring neighbours are up)
 //   M2C Committed  u64 epoch                        (every member is ready: the ring is in use)
 //   M2C Failed     u64 epoch                        (formation failed; a new Topology follows when one is possible)
 //   M2C Pending    u32 pendingPeers                 (peers waiting for a vote)
 //   C2M Begin      u64 tag, u64 count, u8 op, u8 dtype, u8 quant
-//   M2C Commence   u64 tag, u64 opId, u64 epoch
+//   M2C Commence   u64 tag, u64 opId, u64 epoch, u16 link   (the link pair the operation's ring exchange uses)
 //   C2M Done       u64 tag, u64 opId, u8 aborted    (opId 0: withdraw the Begin for tag; aborts that operation)
 //   M2C Outcome    u64 tag, u64 opId, u8 aborted, u16 n, n bytes UTF-8 reason   (exactly one per operation per peer;
 //                                                    opId 0: the Begin itself was refused)
@@ -35,8 +35,9 @@
 //   C2M SyncDone   u8 ok
 //   M2C SyncComplete u8 ok, u16 n, n bytes UTF-8 reason
 //
-// Ring channel (peer -> its ring successor; one connection per neighbour and direction):
-//   P2P PeerHello  u64 epoch, u8[16] ring token, u32 fromPeerId
+// Ring channel (peer -> its ring successor; `links` connections per neighbour and direction, one operation at a
+// time on each: the master gives every commenced operation a link no other running operation uses):
+//   P2P PeerHello  u64 epoch, u8[16] ring token, u32 fromPeerId, u16 link
 //   P2P StateRequest u8[16] ring token, u64 revision, u16 n, n x u16 index   (shared state: to a distributor)
 //   P2P StateData  u16 index, u64 offset, payload (<= 4 MiB of the tensor's bytes; the distributor sends every
 //                  requested tensor in order, in pieces, then closes)
@@ -59,13 +60,14 @@
 
 namespace cohort::collectives {
 
-inline constexpr uint16_t kProtocolVersion = 1;
+inline constexpr uint16_t kProtocolVersion = 2;
 inline constexpr size_t kFrameHeaderBytes = 6;  // u32 length + u16 type
 inline constexpr size_t kPublicKeyBytes = 32;
 inline constexpr size_t kSignatureBytes = 64;
 inline constexpr size_t kNonceBytes = 32;
 inline constexpr size_t kRingTokenBytes = 16;
 inline constexpr size_t kMaxMembers = 1024;       // a Topology larger than this is refused
+inline constexpr size_t kMaxLinks = 16;          // connections per ring neighbour and direction
 inline constexpr size_t kMaxReasonBytes = 512;
 inline constexpr size_t kMaxBlockElements = 1u << 20; // a ring block holds at most this many values (4 MiB of f32)
 inline constexpr size_t kBlockHeaderBytes = 8 + 2 + 4; // opId, step, block (then params when quantized)
@@ -174,6 +176,7 @@ struct TopologyMsg {
     uint64_t epoch = 0;
     QByteArray ringToken; // 16 bytes
     uint32_t pendingPeers = 0;
+    uint16_t links = 1;   // connections per neighbour and direction
     std::vector<Member> ring;
 };
 struct EpochMsg { // Committed, Failed
@@ -198,6 +201,7 @@ struct CommenceMsg {
     uint64_t tag = 0;
     uint64_t opId = 0;
     uint64_t epoch = 0;
+    uint16_t link = 0;
 };
 struct DoneMsg {
     uint64_t tag = 0;
@@ -239,6 +243,7 @@ struct PeerHelloMsg {
     uint64_t epoch = 0;
     QByteArray ringToken; // 16 bytes
     uint32_t fromPeerId = 0;
+    uint16_t link = 0;
 };
 
 // What a peer signs to answer a challenge: a fixed context string, the nonce and its own public key.

@@ -129,6 +129,7 @@ private Q_SLOTS:
         topology.epoch = 7;
         topology.ringToken = QByteArray(16, 'k');
         topology.pendingPeers = 2;
+        topology.links = 3;
         topology.ring = {Member{1, QHostAddress(QStringLiteral("127.0.0.1")), 4000},
                          Member{9, QHostAddress(QStringLiteral("::1")), 4001}};
         FrameDecoder decoder(Channel::FromMaster);
@@ -140,6 +141,7 @@ private Q_SLOTS:
         QVERIFY(t);
         QCOMPARE(t->epoch, uint64_t(7));
         QCOMPARE(t->pendingPeers, uint32_t(2));
+        QCOMPARE(t->links, uint16_t(3));
         QCOMPARE(t->ring.size(), size_t(2));
         QCOMPARE(t->ring[1].address, QHostAddress(QStringLiteral("::1")));
         QCOMPARE(t->ring[1].port, uint16_t(4001));
@@ -164,6 +166,21 @@ private Q_SLOTS:
         TopologyMsg empty = topology;
         empty.ring.clear();
         QVERIFY(!parseTopology(encode(empty).mid(6)));
+        // A link pool of 0 or more than kMaxLinks connections; a link index outside the pool.
+        for (const uint16_t links : {uint16_t(0), uint16_t(kMaxLinks + 1)}) {
+            TopologyMsg bad = topology;
+            bad.links = links;
+            QVERIFY(!parseTopology(encode(bad).mid(6)));
+        }
+        const auto commence = parseCommence(encode(CommenceMsg{4, 9, 2, 5}).mid(6));
+        QVERIFY(commence);
+        QCOMPARE(commence->link, uint16_t(5));
+        QVERIFY(!parseCommence(encode(CommenceMsg{4, 9, 2, uint16_t(kMaxLinks)}).mid(6)));
+        const auto peerHello = parsePeerHello(encode(PeerHelloMsg{3, QByteArray(16, 't'), 8, 2}).mid(6));
+        QVERIFY(peerHello);
+        QCOMPARE(peerHello->link, uint16_t(2));
+        QCOMPARE(peerHello->fromPeerId, uint32_t(8));
+        QVERIFY(!parsePeerHello(encode(PeerHelloMsg{3, QByteArray(16, 't'), 8, uint16_t(kMaxLinks)}).mid(6)));
     }
 
     void truncatedFramesWait()

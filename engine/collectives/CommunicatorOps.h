@@ -1,0 +1,67 @@
+#pragma once
+// Internal to the communicator: one all-reduce between allReduceAsync and awaitReduce, and the working memory of its
+// ring exchange. The owner thread creates and collects an InFlight; its worker thread runs the exchange and touches
+// nothing else but the operation's link pair.
+#include "collectives/Communicator.h"
+
+#include <QElapsedTimer>
+
+#include <atomic>
+#include <thread>
+
+namespace cohort::collectives {
+
+struct Communicator::RingBuffers {
+    std::vector<float> backup;         // the input, to restore an in-place buffer when the operation does not complete
+    std::vector<ring::Range> saved;    // the parts of backup that hold a saved copy
+    std::vector<float> scratch;        // one received f32 block
+    // Codes of quantized operations, in uint16 storage (uint8 codes use its bytes).
+    std::vector<uint16_t> codes;       // the all-gather's codes, whole buffer
+    std::vector<uint16_t> txCodes;     // one block of reduce-scatter codes being sent
+    std::vector<uint16_t> rxCodes;     // one block of reduce-scatter codes received
+    std::vector<quant::QuantParams> blockParams; // all-gather headers, per block of the whole buffer
+};
+
+struct Communicator::InFlight {
+    uint64_t tag = 0;
+    uint64_t opId = 0;
+    uint64_t epoch = 0;
+    uint16_t link = 0;
+    ReduceOp op = ReduceOp::Sum;
+    Quant quant = Quant::None;
+    int worldSize = 0;
+    int rank = 0;
+    std::span<const float> input; // this peer's input: `data` itself in place, the caller's input otherwise
+    std::span<float> data;        // what the ring reduces into
+    std::unique_ptr<RingBuffers> buffers;
+    TcpSocket *next = nullptr;    // the link pair (owned by Communicator::m_links)
+    TcpSocket *prev = nullptr;
+    ReduceInfo info;
+    QElapsedTimer phase;
+    bool trivial = false;         // a ring of one: nothing to exchange, nothing to ask the master
+
+    // Between the threads.
+    std::atomic<bool> abort{false};    // owner -> worker: stop (the master aborted it, the ring is changing)
+    std::atomic<bool> finished{false}; // worker -> owner: `ring` and `doneSent` are final
+    Result ring;
+    bool doneSent = false;
+    std::thread worker;
+
+    bool inPlace() const { return input.data() == data.data(); }
+    void restore()
+    {
+        if (!buffers)
+            return;
+        for (const ring::Range &r : buffers->saved)
+            std::copy_n(buffers->backup.begin() + std::ptrdiff_t(r.begin), r.count,
+                        data.begin() + std::ptrdiff_t(r.begin));
+        buffers->saved.clear();
+    }
+    void join()
+    {
+        if (worker.joinable())
+            worker.join();
+    }
+};
+
+} // namespace cohort::collectives
