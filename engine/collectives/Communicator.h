@@ -9,7 +9,9 @@
 // returns when every member has begun it; awaitReduce collects it. The master gives each commenced operation a link no
 // running operation holds; with all links busy, starting one more waits until one finishes (an exchange finishes by
 // itself, whether or not its caller awaits it yet). Members must start the same operations in the same order (as with
-// NCCL or PCCL), since starting waits for everyone to begin. allReduce is allReduceAsync + awaitReduce.
+// NCCL or PCCL), since starting waits for everyone to begin. After a start fails, start nothing more: await the
+// operations already started (their verdicts are the same on every member) and retry the failed ones, in order, so
+// every member retries the same operations. allReduce is allReduceAsync + awaitReduce.
 //
 // Threading: a Communicator belongs to one thread — the one that calls it (give it a dedicated QThread in an app).
 // Every call blocks that thread; every wait in it has a timeout (CommunicatorOptions), so no call hangs forever.

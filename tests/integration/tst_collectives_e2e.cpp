@@ -366,6 +366,111 @@ private Q_SLOTS:
         QVERIFY(sawError >= rounds); // kills land inside operations: most survivors see the abort
     }
 
+    // Three operations in flight at once on every peer (allReduceAsync x3, then awaitReduce x3), over the default
+    // pool of links: every result is the exact sum, bit-identical across the peers.
+    void inFlightSumsAreExact()
+    {
+        const size_t count = 500'009;
+        std::vector<Peer> peers;
+        const QList<QByteArray> results =
+            runGroup(3, {QStringLiteral("--count"), QString::number(count), QStringLiteral("--ops"), QStringLiteral("6"),
+                         QStringLiteral("--depth"), QStringLiteral("3"), QStringLiteral("--ints"),
+                         QStringLiteral("--block"), QStringLiteral("65536")},
+                     &peers);
+        QCOMPARE(results.size(), 3);
+        for (const QByteArray &r : results) {
+            QCOMPARE(r.size(), qsizetype(count * 4));
+            QVERIFY(r == results[0]);
+        }
+        for (const Peer &peer : peers) // every wave ran in one attempt: three operations in flight, none failed
+            QCOMPARE(peer.process->output().count(QStringLiteral(" attempts 1 ")), 6);
+        std::vector<double> exact(count, 0.0);
+        for (uint64_t seed = 1; seed <= 3; ++seed) {
+            const auto in = cohort::test::collectiveInput(seed, 5, count, true);
+            for (size_t i = 0; i < count; ++i)
+                exact[i] += in[i];
+        }
+        const auto *got = reinterpret_cast<const float *>(results[0].constData());
+        for (size_t i = 0; i < count; ++i)
+            if (double(got[i]) != exact[i])
+                QFAIL(qPrintable(QStringLiteral("element %1: %2, expected %3").arg(i).arg(got[i]).arg(exact[i])));
+    }
+
+    // kill -9 of a peer while each peer has three operations in flight: every operation in flight ends (aborted on
+    // the survivors, inputs restored), the survivors retry the failed ones in the smaller ring and finish with
+    // identical results equal to the sum of exactly their inputs.
+    void killedPeerWithOperationsInFlight()
+    {
+        const int world = 4, rounds = 3;
+        const size_t count = 1'000'003;
+        int sawAbortedInFlight = 0;
+        for (int round = 0; round < rounds; ++round) {
+            uint16_t port = 0;
+            auto master = startMaster(&port);
+            QVERIFY(master);
+            std::vector<Peer> peers;
+            const QStringList args{QStringLiteral("--world"), QString::number(world), QStringLiteral("--count"),
+                                   QString::number(count), QStringLiteral("--ops"), QStringLiteral("12"),
+                                   QStringLiteral("--depth"), QStringLiteral("3"), QStringLiteral("--io-timeout"),
+                                   QStringLiteral("5000")};
+            for (int i = 0; i < world; ++i)
+                peers.push_back(startPeer(port, uint64_t(100 * round + i + 1), args));
+            for (Peer &peer : peers)
+                QVERIFY2(peer.process->waitForOutput(QStringLiteral("wave 0 ok"), 30'000),
+                         qPrintable(peer.process->output()));
+            const int victim = int(QRandomGenerator::global()->bounded(world));
+            QVERIFY(peers[size_t(victim)].process->waitForOutput(QStringLiteral("op 5 start"), 30'000));
+            QThread::msleep(QRandomGenerator::global()->bounded(30u));
+            peers[size_t(victim)].process->process().kill();
+            peers[size_t(victim)].process->process().waitForFinished(5000);
+            std::optional<OpLine> reference;
+            QByteArray referenceBytes;
+            for (int i = 0; i < world; ++i) {
+                if (i == victim)
+                    continue;
+                Peer &peer = peers[size_t(i)];
+                QVERIFY2(finish(peer, 30'000), qPrintable(peer.process->output() + peer.process->errors()));
+                const auto last = lastOk(peer.process->output());
+                static const QRegularExpression aborted(QStringLiteral("^op [3-5] error aborted world"),
+                                                        QRegularExpression::MultilineOption);
+                if (peer.process->output().contains(aborted))
+                    ++sawAbortedInFlight;
+                QVERIFY(last);
+                QCOMPARE(last->op, 11);
+                QCOMPARE(last->world, world - 1);
+                const QByteArray bytes = readAll(peer.out);
+                if (!reference) {
+                    reference = last;
+                    referenceBytes = bytes;
+                } else {
+                    QCOMPARE(last->hash, reference->hash);
+                    QVERIFY(bytes == referenceBytes);
+                }
+            }
+            std::map<uint32_t, uint64_t> seedOf;
+            for (const Peer &peer : peers)
+                if (peer.id)
+                    seedOf[peer.id] = peer.seed;
+            std::vector<double> exact(count, 0.0), magnitude(count, 0.0);
+            for (const uint32_t id : reference->ring) {
+                QVERIFY(seedOf.count(id));
+                const auto in = cohort::test::collectiveInput(seedOf[id], 11, count, false);
+                for (size_t k = 0; k < count; ++k) {
+                    exact[k] += in[k];
+                    magnitude[k] += std::fabs(in[k]);
+                }
+            }
+            const auto *got = reinterpret_cast<const float *>(referenceBytes.constData());
+            QCOMPARE(referenceBytes.size(), qsizetype(count * 4));
+            for (size_t k = 0; k < count; k += 7)
+                QVERIFY(std::fabs(double(got[k]) - exact[k]) <= 3 * 0x1p-24 * magnitude[k]);
+            qInfo("round %d: victim %d killed with operations 3-5 in flight; survivors finished in a ring of %d", round,
+                  victim, world - 1);
+        }
+        qInfo("survivors that saw operations in flight aborted: %d of %d", sawAbortedInFlight, rounds * (world - 1));
+        QVERIFY(sawAbortedInFlight >= rounds); // the kills land while operations are in flight
+    }
+
     void lastPeerStandingCompletesAlone()
     {
         // Two peers; one is killed mid-run: the other's calls complete with a world of one (its own values), never hang.

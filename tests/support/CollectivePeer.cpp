@@ -6,8 +6,11 @@
 //   cohort-collective-peer peer --master-port P --key FILE --seed S --world N --count C --ops K
 //                               [--quant none|u8|u16] [--dtype f32|bf16|f16] [--op sum|avg] [--ints] [--out FILE]
 //                               [--io-timeout MS] [--block ELEMENTS] [--bad-proof] [--bench] [--out-of-place]
+//                               [--depth D]
 //       Joins, votes until the ring has N peers, then runs K all-reduces of `collectiveInput(S, op, C)`, retrying each
 //       after an abort with whoever is left; checks after every failure that its buffer still holds the input.
+//       --depth D (f32): D operations in flight at once (allReduceAsync, then awaitReduce of each), in waves of D;
+//       the operations of a wave that fail are retried together.
 //       Prints one line per event ("op 3 ok world 4 ring 1,2,3,4 hash ... ms ..."); writes the last result to FILE
 //       (raw little-endian values). Exit codes: 0 ok, 2 usage, 3 refused, 4 buffer not restored, 5 gave up.
 //   cohort-collective-peer state --master-port P --seed S --world N --steps K [--join]
@@ -90,6 +93,133 @@ int runMaster(const QStringList &args)
     return QCoreApplication::exec();
 }
 
+void sayOk(Communicator &comm, int op, const ReduceInfo &info, uint64_t hash, double ms, int attempts)
+{
+    QStringList ids;
+    for (const uint32_t id : comm.ringPeerIds())
+        ids << QString::number(id);
+    say(QStringLiteral("op %1 ok world %2 ring %3 hash %4 ms %5 attempts %6 tx %7 rx %8 begin %9 ring %10 outcome %11")
+            .arg(op)
+            .arg(info.worldSize)
+            .arg(ids.join(QLatin1Char(',')))
+            .arg(hash, 16, 16, QLatin1Char('0'))
+            .arg(ms, 0, 'f', 2)
+            .arg(attempts)
+            .arg(info.txBytes)
+            .arg(info.rxBytes)
+            .arg(info.beginMs, 0, 'f', 2)
+            .arg(info.ringMs, 0, 'f', 2)
+            .arg(info.outcomeMs, 0, 'f', 2));
+}
+
+struct WaveSpec {
+    uint64_t seed;
+    size_t count;
+    int ops;
+    int depth;
+    bool ints;
+    bool bench;
+    bool outOfPlace;
+    Quant quant;
+    ReduceOp reduceOp;
+};
+
+// --depth: operations k .. k+D-1 in flight together; the failed ones of a wave are retried (every survivor sees the
+// same verdicts, so they retry the same operations in the same order). Prints "wave w ok ops A-B ms T" per wave.
+int runWaves(Communicator &comm, const WaveSpec &spec, const QString &outPath)
+{
+    std::vector<std::vector<float>> inputs(size_t(spec.depth)), outputs(size_t(spec.depth));
+    std::vector<float> last;
+    for (int first = 0; first < spec.ops; first += spec.depth) {
+        const int n = std::min(spec.depth, spec.ops - first);
+        for (int j = 0; j < n; ++j) {
+            if (!spec.bench || inputs[size_t(j)].empty())
+                inputs[size_t(j)] = cohort::test::collectiveInput(spec.seed, first + j, spec.count, spec.ints);
+            say(QStringLiteral("op %1 start").arg(first + j));
+        }
+        std::vector<int> pending(static_cast<size_t>(n));
+        for (int j = 0; j < n; ++j)
+            pending[size_t(j)] = j;
+        QElapsedTimer total;
+        total.start();
+        for (int attempt = 1; !pending.empty(); ++attempt) {
+            QElapsedTimer wave;
+            wave.start();
+            std::vector<int> started, failed;
+            Result r;
+            for (const int j : pending) {
+                // Members must begin operations in the same order: after a start fails, the later ones wait for the
+                // retry (the verdicts on the started ones are the same on every member, so all retry the same set).
+                if (!failed.empty()) {
+                    failed.push_back(j);
+                    continue;
+                }
+                const uint64_t tag = uint64_t(first + j);
+                std::vector<float> &out = outputs[size_t(j)];
+                if (spec.outOfPlace) {
+                    out.resize(spec.count);
+                    r = comm.allReduceAsync(inputs[size_t(j)], out, spec.reduceOp, spec.quant, tag);
+                } else {
+                    out.assign(inputs[size_t(j)].begin(), inputs[size_t(j)].end());
+                    r = comm.allReduceAsync(out, spec.reduceOp, spec.quant, tag);
+                }
+                if (!r) {
+                    say(QStringLiteral("op %1 error %2 at start world %3: %4")
+                            .arg(first + j)
+                            .arg(QString::fromLatin1(codeName(r.code)))
+                            .arg(comm.worldSize())
+                            .arg(r.message));
+                    failed.push_back(j);
+                    if (!r.retryable())
+                        return 5;
+                    continue;
+                }
+                started.push_back(j);
+            }
+            for (const int j : started) {
+                ReduceInfo info;
+                r = comm.awaitReduce(uint64_t(first + j), &info);
+                const std::vector<float> &out = outputs[size_t(j)];
+                if (r) {
+                    const uint64_t hash = spec.bench ? 0 : fnv1a(out.data(), out.size() * 4);
+                    sayOk(comm, first + j, info, hash, double(wave.nsecsElapsed()) / 1e6, attempt);
+                    continue;
+                }
+                say(QStringLiteral("op %1 error %2 world %3: %4")
+                        .arg(first + j)
+                        .arg(QString::fromLatin1(codeName(r.code)))
+                        .arg(comm.worldSize())
+                        .arg(r.message));
+                if (!spec.outOfPlace && std::memcmp(out.data(), inputs[size_t(j)].data(), spec.count * 4) != 0) {
+                    say(QStringLiteral("op %1 input not restored").arg(first + j));
+                    return 4;
+                }
+                if (!r.retryable())
+                    return 5;
+                failed.push_back(j);
+            }
+            if (total.hasExpired(60'000))
+                return 5;
+            std::sort(failed.begin(), failed.end());
+            pending = failed;
+        }
+        say(QStringLiteral("wave %1 ok ops %2-%3 ms %4")
+                .arg(first / spec.depth)
+                .arg(first)
+                .arg(first + n - 1)
+                .arg(double(total.nsecsElapsed()) / 1e6, 0, 'f', 2));
+        last = outputs[size_t(n - 1)];
+    }
+    if (!outPath.isEmpty()) {
+        QFile out(outPath);
+        if (!out.open(QIODevice::WriteOnly))
+            return 5;
+        out.write(reinterpret_cast<const char *>(last.data()), qint64(last.size() * 4));
+    }
+    say(QStringLiteral("done"));
+    return 0;
+}
+
 int runPeer(const QStringList &args)
 {
     QCommandLineParser parser;
@@ -109,6 +239,7 @@ int runPeer(const QStringList &args)
     opt("out");
     opt("io-timeout", "10000");
     opt("block", "262144");
+    opt("depth", "1");
     parser.addOption({QStringLiteral("ints"), QStringLiteral("integer-valued inputs")});
     parser.addOption({QStringLiteral("bad-proof"), QStringLiteral("answer the challenge with another key")});
     parser.addOption({QStringLiteral("bench"), QStringLiteral("reuse the first input, no result hash (bench_allreduce)")});
@@ -170,6 +301,13 @@ int runPeer(const QStringList &args)
         }
     }
     say(QStringLiteral("ring size %1 rank %2").arg(comm.worldSize()).arg(comm.rank()));
+    const int depth = parser.value(QStringLiteral("depth")).toInt();
+    if (depth > 1) {
+        if (dtype != DataType::F32)
+            return 2;
+        WaveSpec spec{seed, count, ops, depth, ints, bench, outOfPlace, quant, reduceOp};
+        return runWaves(comm, spec, parser.value(QStringLiteral("out")));
+    }
 
     std::vector<float> input, buffer, result;
     std::vector<uint16_t> buffer16, result16;
@@ -206,25 +344,10 @@ int runPeer(const QStringList &args)
                 r = comm.allReduce(buffer, reduceOp, quant, uint64_t(k), &info);
             const double ms = double(attemptTime.nsecsElapsed()) / 1e6;
             if (r) {
-                QStringList ids;
-                for (const uint32_t id : comm.ringPeerIds())
-                    ids << QString::number(id);
                 const uint64_t hash = bench                  ? 0
                                       : dtype == DataType::F32 ? fnv1a(buffer.data(), buffer.size() * 4)
                                                                : fnv1a(buffer16.data(), buffer16.size() * 2);
-                say(QStringLiteral("op %1 ok world %2 ring %3 hash %4 ms %5 attempts %6 tx %7 rx %8 begin %9 ring %10 "
-                                   "outcome %11")
-                        .arg(k)
-                        .arg(info.worldSize)
-                        .arg(ids.join(QLatin1Char(',')))
-                        .arg(hash, 16, 16, QLatin1Char('0'))
-                        .arg(ms, 0, 'f', 2)
-                        .arg(attempt + 1)
-                        .arg(info.txBytes)
-                        .arg(info.rxBytes)
-                        .arg(info.beginMs, 0, 'f', 2)
-                        .arg(info.ringMs, 0, 'f', 2)
-                        .arg(info.outcomeMs, 0, 'f', 2));
+                sayOk(comm, k, info, hash, ms, attempt + 1);
                 // Benchmarks keep reusing the same output buffer (as the Gloo peer reuses its tensor): a swap would
                 // hand every other operation fresh pages to fault in.
                 if (!bench) {
