@@ -29,6 +29,8 @@ packages=(
   # validators, man for the man-page check, the icon theme the package installs into; makensis to compile the
   # Windows installer definition (tests/package/check-nsis.sh)
   dpkg-dev desktop-file-utils appstream man-db hicolor-icon-theme nsis
+  # the Windows branches of the platform code (Winsock, Win32) must compile: tests/package/check-windows-sources.sh
+  g++-mingw-w64-x86-64-posix
 )
 
 if [ "$(id -u)" -eq 0 ]; then
