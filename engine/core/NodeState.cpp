@@ -1,5 +1,7 @@
 #include "core/NodeState.h"
 
+#include <QCoreApplication>
+
 #include <algorithm>
 #include <array>
 
@@ -32,14 +34,14 @@ struct ReasonNames {
 };
 // Ordered by priority: the first present reason is the one shown.
 constexpr std::array kReasons{
-    ReasonNames{PauseReason::User, "user", "paused by you"},
-    ReasonNames{PauseReason::DiskFull, "disk-full", "the disk is almost full"},
-    ReasonNames{PauseReason::TooHot, "too-hot", "the GPU is above your temperature limit"},
-    ReasonNames{PauseReason::PowerCap, "power-cap", "the power limit is reached"},
-    ReasonNames{PauseReason::OnBattery, "on-battery", "the computer is on battery power"},
-    ReasonNames{PauseReason::OutsideSchedule, "outside-schedule", "outside your schedule"},
-    ReasonNames{PauseReason::NotIdle, "not-idle", "the computer is in use"},
-    ReasonNames{PauseReason::Snoozed, "snoozed", "snoozed"},
+    ReasonNames{PauseReason::User, "user", QT_TRANSLATE_NOOP("NodeState", "paused by you")},
+    ReasonNames{PauseReason::DiskFull, "disk-full", QT_TRANSLATE_NOOP("NodeState", "the disk is almost full")},
+    ReasonNames{PauseReason::TooHot, "too-hot", QT_TRANSLATE_NOOP("NodeState", "the GPU is above your temperature limit")},
+    ReasonNames{PauseReason::PowerCap, "power-cap", QT_TRANSLATE_NOOP("NodeState", "the power limit is reached")},
+    ReasonNames{PauseReason::OnBattery, "on-battery", QT_TRANSLATE_NOOP("NodeState", "the computer is on battery power")},
+    ReasonNames{PauseReason::OutsideSchedule, "outside-schedule", QT_TRANSLATE_NOOP("NodeState", "outside your schedule")},
+    ReasonNames{PauseReason::NotIdle, "not-idle", QT_TRANSLATE_NOOP("NodeState", "the computer is in use")},
+    ReasonNames{PauseReason::Snoozed, "snoozed", QT_TRANSLATE_NOOP("NodeState", "snoozed")},
     ReasonNames{PauseReason::None, "none", ""},
 };
 } // namespace
@@ -86,7 +88,7 @@ QString pauseReasonText(PauseReason reason)
 {
     for (const auto &r : kReasons)
         if (r.reason == reason)
-            return QLatin1String(r.text);
+            return *r.text ? QCoreApplication::translate("NodeState", r.text) : QString();
     return {};
 }
 
@@ -98,6 +100,8 @@ PauseReason primaryReason(const QList<PauseReason> &reasons)
     return PauseReason::None;
 }
 
+// The texts people read (the state's reason) go through the application's translator when it has one (the desktop
+// app installs it before the engine starts); cohortd and the logs stay in English.
 ResolvedState resolveState(const StateInputs &in)
 {
     ResolvedState out;
@@ -106,20 +110,18 @@ ResolvedState resolveState(const StateInputs &in)
     };
     if (in.stopping) {
         out.state = NodeState::Stopping;
-        out.why = QStringLiteral("Finishing up and shutting down");
+        out.why = QCoreApplication::translate("NodeState", "Finishing up and shutting down");
     } else if (!in.fatalError.isEmpty()) {
         out.state = NodeState::Error;
         out.why = in.fatalError;
     } else if (in.hubLink == HubLink::NotStarted) {
         out.state = NodeState::Starting;
-        out.why = QStringLiteral("Starting the engine");
+        out.why = QCoreApplication::translate("NodeState", "Starting the engine");
     } else if (in.hubLink == HubLink::Lost) {
         out.state = NodeState::Offline;
-        out.why = QStringLiteral("Cannot reach the hub");
-        if (!in.hubError.isEmpty())
-            out.why += QStringLiteral(" (") + in.hubError + QLatin1Char(')');
-        out.why += in.retryInSeconds > 0 ? QStringLiteral("; retrying in %1 s").arg(in.retryInSeconds)
-                                         : QStringLiteral("; retrying now");
+        const QString retry = in.retryInSeconds > 0 ? QCoreApplication::translate("NodeState", "retrying in %1 s").arg(in.retryInSeconds) : QCoreApplication::translate("NodeState", "retrying now");
+        out.why = in.hubError.isEmpty() ? QCoreApplication::translate("NodeState", "Cannot reach the hub; %1").arg(retry)
+                                        : QCoreApplication::translate("NodeState", "Cannot reach the hub (%1); %2").arg(in.hubError, retry);
     } else if (const PauseReason reason = primaryReason(in.pauseReasons); reason != PauseReason::None) {
         out.state = NodeState::Paused;
         out.reason = reason;
@@ -128,23 +130,23 @@ ResolvedState resolveState(const StateInputs &in)
         out.why = text;
     } else if (in.hubLink == HubLink::Connecting) {
         out.state = NodeState::Connecting;
-        out.why = QStringLiteral("Registering with the hub");
+        out.why = QCoreApplication::translate("NodeState", "Registering with the hub");
     } else if (const PauseReason throttle = primaryReason(in.throttleReasons); throttle != PauseReason::None) {
         out.state = NodeState::Throttled;
         out.reason = throttle;
-        out.why = withDetail(QStringLiteral("Working slower because ") + pauseReasonText(throttle));
+        out.why = withDetail(QCoreApplication::translate("NodeState", "Working slower because %1").arg(pauseReasonText(throttle)));
     } else if (in.downloading) {
         out.state = NodeState::Downloading;
-        out.why = withDetail(QStringLiteral("Downloading the model"));
+        out.why = withDetail(QCoreApplication::translate("NodeState", "Downloading the model"));
     } else if (in.syncing) {
         out.state = NodeState::Syncing;
-        out.why = withDetail(QStringLiteral("Synchronising with other contributors"));
+        out.why = withDetail(QCoreApplication::translate("NodeState", "Synchronising with other contributors"));
     } else if (in.working) {
         out.state = NodeState::Working;
-        out.why = withDetail(QStringLiteral("Working"));
+        out.why = withDetail(QCoreApplication::translate("NodeState", "Working"));
     } else {
         out.state = NodeState::Idle;
-        out.why = in.activityDetail.isEmpty() ? QStringLiteral("Connected; no task joined") : in.activityDetail;
+        out.why = in.activityDetail.isEmpty() ? QCoreApplication::translate("NodeState", "Connected; no task joined") : in.activityDetail;
     }
     return out;
 }

@@ -39,22 +39,21 @@ QString TaskFit::summary() const
 TaskFit assessTask(const TaskInfo &task, const EngineSnapshot &s, const QStringList &joinableKinds)
 {
     TaskFit fit;
-    const auto tr = [](const char *text) { return QCoreApplication::translate("TaskFit", text); };
     const TaskRequirements &r = task.requirements;
     if (!joinableKinds.contains(task.kind))
-        fit.reasons.append(tr("this version of Cohort cannot run %1 tasks yet").arg(task.kind));
+        fit.reasons.append(QCoreApplication::translate("TaskFit", "this version of Cohort cannot run %1 tasks yet").arg(task.kind));
     if (s.system.cpuCores > 0 && s.system.cpuCores < r.minCpuCores)
-        fit.reasons.append(tr("needs %1 CPU cores, this computer has %2").arg(r.minCpuCores).arg(s.system.cpuCores));
+        fit.reasons.append(QCoreApplication::translate("TaskFit", "needs %1 CPU cores, this computer has %2").arg(r.minCpuCores).arg(s.system.cpuCores));
     if (s.system.memTotalBytes > 0 && r.minRamMb > 0 && s.system.memTotalBytes < r.minRamMb * kMiB)
-        fit.reasons.append(tr("needs %1 GB of memory, this computer has %2")
+        fit.reasons.append(QCoreApplication::translate("TaskFit", "needs %1 GB of memory, this computer has %2")
                                .arg(gigabytes(r.minRamMb), gigabytes(s.system.memTotalBytes / kMiB)));
     qint64 largestVram = 0;
     for (const GpuSample &g : s.gpus)
         largestVram = std::max(largestVram, g.memoryTotalBytes.value_or(0));
     if (r.gpuRequired && s.gpus.isEmpty())
-        fit.reasons.append(tr("needs an NVIDIA GPU"));
+        fit.reasons.append(QCoreApplication::translate("TaskFit", "needs an NVIDIA GPU"));
     else if (r.minVramMb > 0 && !s.gpus.isEmpty() && largestVram < r.minVramMb * kMiB)
-        fit.reasons.append(tr("needs %1 GB of GPU memory, the largest GPU here has %2")
+        fit.reasons.append(QCoreApplication::translate("TaskFit", "needs %1 GB of GPU memory, the largest GPU here has %2")
                                .arg(gigabytes(r.minVramMb), gigabytes(largestVram / kMiB)));
     // On a GPU, the policy and its batch must fit in the share of memory the user allows.
     if (task.rl && s.gpuMemoryBudgetBytes > 0)

@@ -146,11 +146,11 @@ void Engine::refreshActivityDetail()
     }
     const DownloadProgress &d = m_snapshot.download;
     if (d.active() && d.taskId == task->id) {
-        QString text = QStringLiteral("%1 v%2, %3 of %4").arg(task->id).arg(d.version).arg(humanBytes(d.doneBytes), humanBytes(d.totalBytes));
+        QString text = tr("%1 v%2, %3 of %4").arg(task->id).arg(d.version).arg(humanBytes(d.doneBytes), humanBytes(d.totalBytes));
         if (d.bytesPerSecond > 0)
-            text += QStringLiteral(" at %1/s").arg(humanBytes(qint64(d.bytesPerSecond)));
+            text += tr(" at %1/s").arg(humanBytes(qint64(d.bytesPerSecond)));
         if (d.etaSeconds >= 0)
-            text += QStringLiteral(", %1 s left").arg(d.etaSeconds);
+            text += tr(", %1 s left").arg(d.etaSeconds);
         m_inputs.activityDetail = text;
         return;
     }
@@ -162,12 +162,12 @@ void Engine::refreshActivityDetail()
         m_inputs.activityDetail = dilocoActivity(*task);
         return;
     }
-    QString text = QStringLiteral("Joined \"%1\"").arg(task->title);
+    QString text = tr("Joined \"%1\"").arg(task->title);
     if (m_snapshot.checkpointVersion > 0)
-        text += QStringLiteral("; checkpoint v%1 ready").arg(m_snapshot.checkpointVersion);
+        text += tr("; checkpoint v%1 ready").arg(m_snapshot.checkpointVersion);
     else if (d.phase == DownloadProgress::Phase::Failed && d.taskId == task->id)
-        text += QStringLiteral("; checkpoint download failed, retrying later");
-    m_inputs.activityDetail = text + QStringLiteral("; this version cannot run %1 work yet").arg(task->kind);
+        text += tr("; checkpoint download failed, retrying later");
+    m_inputs.activityDetail = text + tr("; this version cannot run %1 work yet").arg(task->kind);
 }
 
 } // namespace cohort

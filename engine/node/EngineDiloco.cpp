@@ -183,19 +183,19 @@ QString Engine::dilocoActivity(const TaskInfo &task) const
 {
     const DilocoStatus &d = m_snapshot.diloco;
     if (!task.diloco || task.diloco->masterPort == 0)
-        return QStringLiteral("Joined \"%1\"; the hub has no DiLoCo master for it").arg(task.title);
+        return tr("Joined \"%1\"; the hub has no DiLoCo master for it").arg(task.title);
     if (!d.active)
-        return QStringLiteral("Joined \"%1\" (DiLoCo); %2").arg(task.title, d.note.isEmpty() ? QStringLiteral("not training") : d.note);
+        return tr("Joined \"%1\" (DiLoCo); %2").arg(task.title, d.note.isEmpty() ? tr("not training") : d.note);
     if (d.phase == QLatin1String("connecting"))
-        return QStringLiteral("DiLoCo \"%1\": joining the training ring").arg(task.title);
-    QString text = QStringLiteral("DiLoCo \"%1\": outer step %2, inner %3/%4, %5 peer(s)")
+        return tr("DiLoCo \"%1\": joining the training ring").arg(task.title);
+    QString text = tr("DiLoCo \"%1\": outer step %2, inner %3/%4, %5 peer(s)")
                        .arg(task.title).arg(d.outerStep + 1).arg(d.innerStep).arg(d.innerSteps).arg(d.peers);
     if (d.phase == QLatin1String("averaging"))
-        text += QStringLiteral(", averaging");
+        text += tr(", averaging");
     else if (d.phase == QLatin1String("syncing"))
-        text += QStringLiteral(", syncing");
+        text += tr(", syncing");
     if (d.loss > 0)
-        text += QStringLiteral(", loss %1").arg(d.loss, 0, 'f', 2);
+        text += tr(", loss %1").arg(d.loss, 0, 'f', 2);
     return text;
 }
 

@@ -119,7 +119,7 @@ void Engine::onWork(const HubReply &reply)
             return;
         }
         if (reply.errorCode == QLatin1String("warming_up")) {
-            m_inputs.activityDetail = QStringLiteral("The hub is training the task's first policy");
+            m_inputs.activityDetail = tr("The hub is training the task's first policy");
             markDirty();
             rlRetryLater(5);
             return;
@@ -127,7 +127,7 @@ void Engine::onWork(const HubReply &reply)
         if (reply.errorCode == QLatin1String("node_flagged")) {
             // Failed TOPLOC proofs (a broken GPU, modified weights or client): only the hub's operator can clear it,
             // so say so plainly and ask again rarely.
-            m_inputs.activityDetail = QStringLiteral("The hub stopped giving this node work: %1").arg(reply.error);
+            m_inputs.activityDetail = tr("The hub stopped giving this node work: %1").arg(reply.error);
             markDirty();
             emitEvent(EngineEvent::error(QStringLiteral("rollouts"), m_inputs.activityDetail));
             rlRetryLater(600);
@@ -418,17 +418,17 @@ QString Engine::rolloutActivity(const TaskInfo &task) const
 {
     const RolloutStats &s = m_snapshot.rollouts;
     if (m_generating)
-        return QStringLiteral("%1: generating rollouts with policy v%2").arg(task.id).arg(m_snapshot.checkpointVersion);
+        return tr("%1: generating rollouts with policy v%2").arg(task.id).arg(m_snapshot.checkpointVersion);
     if (m_rlThrottled)
-        return QStringLiteral("%1: waiting for the hub's trainer to take the next batch (%2 accepted so far)")
+        return tr("%1: waiting for the hub's trainer to take the next batch (%2 accepted so far)")
             .arg(task.id).arg(s.batchesAccepted);
     if (m_snapshot.checkpointVersion <= 0)
-        return QStringLiteral("%1: waiting for the first policy version").arg(task.id);
-    QString text = QStringLiteral("%1: policy v%2, %3 batches accepted").arg(task.id).arg(m_snapshot.checkpointVersion).arg(s.batchesAccepted);
+        return tr("%1: waiting for the first policy version").arg(task.id);
+    QString text = tr("%1: policy v%2, %3 batches accepted").arg(task.id).arg(m_snapshot.checkpointVersion).arg(s.batchesAccepted);
     if (s.lastMeanReward >= 0)
-        text += QStringLiteral(", last mean reward %1").arg(s.lastMeanReward * 100, 0, 'f', 0);
+        text += tr(", last mean reward %1").arg(s.lastMeanReward * 100, 0, 'f', 0);
     if (s.outboxBatches > 0)
-        text += QStringLiteral(", %1 waiting in the outbox").arg(s.outboxBatches);
+        text += tr(", %1 waiting in the outbox").arg(s.outboxBatches);
     return text;
 }
 

@@ -138,7 +138,7 @@ void Engine::applySchedule()
         writeBundleSoon(); // the user's pause and snooze survive a restart
     if (before != reasons) {
         if (m_scheduledPause)
-            qCInfo(lcEngine) << "paused:" << pauseReasonText(primaryReason(reasons));
+            qCInfo(lcEngine) << "paused:" << pauseReasonName(primaryReason(reasons));
         updateState();
         if (m_inputs.hubLink == HubLink::Online)
             sendHeartbeat(); // the hub learns at once, not at the next tick

@@ -1,5 +1,7 @@
 // The main window, its pages and the tray icon, fed with hand-made snapshots (no engine).
 #include "SampleSnapshots.h"
+#include "core/NodeState.h"
+#include "core/TaskFit.h"
 #include "ui/ActivityModel.h"
 #include "ui/ActivityPage.h"
 #include "ui/DashboardPage.h"
@@ -404,6 +406,35 @@ private Q_SLOTS:
             const QByteArray xml = ts.readAll();
             QVERIFY2(!xml.contains("type=\"unfinished\""), language);
         }
+    }
+
+    // The engine builds the state's reason and the task-fit verdicts itself; with the app's translator installed
+    // they come out in the user's language (and in English without one, as in cohortd).
+    void engineTextsFollowTheTranslator()
+    {
+        StateInputs paused;
+        paused.hubLink = HubLink::Online;
+        paused.pauseReasons = {PauseReason::OnBattery};
+        StateInputs offline;
+        offline.hubLink = HubLink::Lost;
+        offline.retryInSeconds = 30;
+        TaskInfo task;
+        task.id = QStringLiteral("t");
+        task.kind = QStringLiteral("quantum");
+        const EngineSnapshot snapshot = samples::snapshot(NodeState::Idle, QString());
+        QCOMPARE(resolveState(paused).why, QStringLiteral("The computer is on battery power"));
+        QCOMPARE(resolveState(offline).why, QStringLiteral("Cannot reach the hub; retrying in 30 s"));
+        QCOMPARE(assessTask(task, snapshot, {QStringLiteral("rl")}).summary(),
+                 QStringLiteral("Cannot run: this version of Cohort cannot run quantum tasks yet"));
+        QTranslator german;
+        QVERIFY(german.load(QStringLiteral(":/i18n/cohort_de")));
+        QVERIFY(QCoreApplication::installTranslator(&german));
+        QCOMPARE(resolveState(paused).why, QStringLiteral("Der Computer läuft im Akkubetrieb"));
+        QCOMPARE(resolveState(offline).why, QStringLiteral("Hub nicht erreichbar; neuer Versuch in 30 s"));
+        QCOMPARE(assessTask(task, snapshot, {QStringLiteral("rl")}).summary(),
+                 QStringLiteral("Nicht ausführbar: diese Cohort-Version kann quantum-Aufgaben noch nicht ausführen"));
+        QCoreApplication::removeTranslator(&german);
+        QCOMPARE(resolveState(paused).why, QStringLiteral("The computer is on battery power"));
     }
 
     void activityFiltersAndCopies()

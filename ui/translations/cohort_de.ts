@@ -2,6 +2,131 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="de_DE">
 <context>
+    <name>MemoryBudget</name>
+    <message>
+        <source>needs %1 GB of GPU memory for one sequence; Cohort may use %2 GB of this GPU (Settings, Compute)</source>
+        <translation>braucht %1 GB GPU-Speicher für eine Sequenz; Cohort darf %2 GB dieser GPU nutzen (Einstellungen, Rechnen)</translation>
+    </message>
+</context>
+<context>
+    <name>NodeState</name>
+    <message>
+        <source>paused by you</source>
+        <translation>von dir pausiert</translation>
+    </message>
+    <message>
+        <source>the disk is almost full</source>
+        <translation>die Festplatte ist fast voll</translation>
+    </message>
+    <message>
+        <source>the GPU is above your temperature limit</source>
+        <translation>die GPU liegt über deinem Temperaturlimit</translation>
+    </message>
+    <message>
+        <source>the power limit is reached</source>
+        <translation>das Leistungslimit ist erreicht</translation>
+    </message>
+    <message>
+        <source>the computer is on battery power</source>
+        <translation>der Computer läuft im Akkubetrieb</translation>
+    </message>
+    <message>
+        <source>outside your schedule</source>
+        <translation>außerhalb deines Zeitplans</translation>
+    </message>
+    <message>
+        <source>the computer is in use</source>
+        <translation>der Computer wird gerade benutzt</translation>
+    </message>
+    <message>
+        <source>snoozed</source>
+        <translation>schlummert</translation>
+    </message>
+    <message>
+        <source>Finishing up and shutting down</source>
+        <translation>Schließt ab und beendet sich</translation>
+    </message>
+    <message>
+        <source>Starting the engine</source>
+        <translation>Engine wird gestartet</translation>
+    </message>
+    <message>
+        <source>retrying in %1 s</source>
+        <translation>neuer Versuch in %1 s</translation>
+    </message>
+    <message>
+        <source>retrying now</source>
+        <translation>neuer Versuch jetzt</translation>
+    </message>
+    <message>
+        <source>Cannot reach the hub; %1</source>
+        <translation>Hub nicht erreichbar; %1</translation>
+    </message>
+    <message>
+        <source>Cannot reach the hub (%1); %2</source>
+        <translation>Hub nicht erreichbar (%1); %2</translation>
+    </message>
+    <message>
+        <source>Registering with the hub</source>
+        <translation>Anmeldung beim Hub</translation>
+    </message>
+    <message>
+        <source>Working slower because %1</source>
+        <translation>Arbeitet langsamer, weil %1</translation>
+    </message>
+    <message>
+        <source>Downloading the model</source>
+        <translation>Modell wird heruntergeladen</translation>
+    </message>
+    <message>
+        <source>Synchronising with other contributors</source>
+        <translation>Synchronisiert mit anderen Teilnehmern</translation>
+    </message>
+    <message>
+        <source>Working</source>
+        <translation>Arbeitet</translation>
+    </message>
+    <message>
+        <source>Connected; no task joined</source>
+        <translation>Verbunden; keiner Aufgabe beigetreten</translation>
+    </message>
+</context>
+<context>
+    <name>TaskFit</name>
+    <message>
+        <source>Cannot run: %1</source>
+        <translation>Nicht ausführbar: %1</translation>
+    </message>
+    <message>
+        <source>Fits: about %1 credits/h (%2 tokens/s)</source>
+        <translation>Passt: etwa %1 Credits/h (%2 Tokens/s)</translation>
+    </message>
+    <message>
+        <source>Fits (speed not measured yet)</source>
+        <translation>Passt (Geschwindigkeit noch nicht gemessen)</translation>
+    </message>
+    <message>
+        <source>this version of Cohort cannot run %1 tasks yet</source>
+        <translation>diese Cohort-Version kann %1-Aufgaben noch nicht ausführen</translation>
+    </message>
+    <message>
+        <source>needs %1 CPU cores, this computer has %2</source>
+        <translation>braucht %1 CPU-Kerne, dieser Computer hat %2</translation>
+    </message>
+    <message>
+        <source>needs %1 GB of memory, this computer has %2</source>
+        <translation>braucht %1 GB Arbeitsspeicher, dieser Computer hat %2</translation>
+    </message>
+    <message>
+        <source>needs an NVIDIA GPU</source>
+        <translation>braucht eine NVIDIA-GPU</translation>
+    </message>
+    <message>
+        <source>needs %1 GB of GPU memory, the largest GPU here has %2</source>
+        <translation>braucht %1 GB GPU-Speicher, die größte GPU hier hat %2</translation>
+    </message>
+</context>
+<context>
     <name>cohort::ActivityModel</name>
     <message>
         <source>Info</source>
@@ -603,6 +728,101 @@ Die Datei enthält die letzten Ereignisse, den Status, Ihre Einstellungen und di
     <message>
         <source>Earnings net of electricity: today %1 · 7 days %2 (electricity %3 over 7 days; earnings pending and confirmed, at %4 per credit)</source>
         <translation>Erträge abzüglich Strom: heute %1 · 7 Tage %2 (Strom %3 in 7 Tagen; ausstehende und bestätigte Erträge, zu %4 pro Credit)</translation>
+    </message>
+</context>
+<context>
+    <name>cohort::Engine</name>
+    <message>
+        <source>The hub is training the task&apos;s first policy</source>
+        <translation>Der Hub trainiert die erste Policy der Aufgabe</translation>
+    </message>
+    <message>
+        <source>The hub stopped giving this node work: %1</source>
+        <translation>Der Hub gibt diesem Knoten keine Arbeit mehr: %1</translation>
+    </message>
+    <message>
+        <source>%1: generating rollouts with policy v%2</source>
+        <translation>%1: erzeugt Rollouts mit Policy v%2</translation>
+    </message>
+    <message>
+        <source>%1: waiting for the hub&apos;s trainer to take the next batch (%2 accepted so far)</source>
+        <translation>%1: wartet, bis der Trainer des Hubs den nächsten Batch annimmt (bisher %2 angenommen)</translation>
+    </message>
+    <message>
+        <source>%1: waiting for the first policy version</source>
+        <translation>%1: wartet auf die erste Policy-Version</translation>
+    </message>
+    <message>
+        <source>%1: policy v%2, %3 batches accepted</source>
+        <translation>%1: Policy v%2, %3 Batches angenommen</translation>
+    </message>
+    <message>
+        <source>, last mean reward %1</source>
+        <translation>, letzte mittlere Belohnung %1</translation>
+    </message>
+    <message>
+        <source>, %1 waiting in the outbox</source>
+        <translation>, %1 warten im Postausgang</translation>
+    </message>
+    <message>
+        <source>Joined &quot;%1&quot;; the hub has no DiLoCo master for it</source>
+        <translation>„%1“ beigetreten; der Hub hat dafür keinen DiLoCo-Master</translation>
+    </message>
+    <message>
+        <source>Joined &quot;%1&quot; (DiLoCo); %2</source>
+        <translation>„%1“ beigetreten (DiLoCo); %2</translation>
+    </message>
+    <message>
+        <source>not training</source>
+        <translation>kein Training</translation>
+    </message>
+    <message>
+        <source>DiLoCo &quot;%1&quot;: joining the training ring</source>
+        <translation>DiLoCo „%1“: tritt dem Trainingsring bei</translation>
+    </message>
+    <message>
+        <source>DiLoCo &quot;%1&quot;: outer step %2, inner %3/%4, %5 peer(s)</source>
+        <translation>DiLoCo „%1“: äußerer Schritt %2, innerer %3/%4, %5 Teilnehmer</translation>
+    </message>
+    <message>
+        <source>, averaging</source>
+        <translation>, mittelt</translation>
+    </message>
+    <message>
+        <source>, syncing</source>
+        <translation>, synchronisiert</translation>
+    </message>
+    <message>
+        <source>, loss %1</source>
+        <translation>, Loss %1</translation>
+    </message>
+    <message>
+        <source>%1 v%2, %3 of %4</source>
+        <translation>%1 v%2, %3 von %4</translation>
+    </message>
+    <message>
+        <source> at %1/s</source>
+        <translation> mit %1/s</translation>
+    </message>
+    <message>
+        <source>, %1 s left</source>
+        <translation>, noch %1 s</translation>
+    </message>
+    <message>
+        <source>Joined &quot;%1&quot;</source>
+        <translation>„%1“ beigetreten</translation>
+    </message>
+    <message>
+        <source>; checkpoint v%1 ready</source>
+        <translation>; Checkpoint v%1 bereit</translation>
+    </message>
+    <message>
+        <source>; checkpoint download failed, retrying later</source>
+        <translation>; Checkpoint-Download fehlgeschlagen, neuer Versuch später</translation>
+    </message>
+    <message>
+        <source>; this version cannot run %1 work yet</source>
+        <translation>; diese Version kann %1-Arbeit noch nicht ausführen</translation>
     </message>
 </context>
 <context>

@@ -2,6 +2,131 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="fr_FR">
 <context>
+    <name>MemoryBudget</name>
+    <message>
+        <source>needs %1 GB of GPU memory for one sequence; Cohort may use %2 GB of this GPU (Settings, Compute)</source>
+        <translation>nécessite %1 Go de mémoire GPU pour une séquence ; Cohort peut utiliser %2 Go de ce GPU (Paramètres, Calcul)</translation>
+    </message>
+</context>
+<context>
+    <name>NodeState</name>
+    <message>
+        <source>paused by you</source>
+        <translation>mis en pause par vous</translation>
+    </message>
+    <message>
+        <source>the disk is almost full</source>
+        <translation>le disque est presque plein</translation>
+    </message>
+    <message>
+        <source>the GPU is above your temperature limit</source>
+        <translation>le GPU dépasse votre limite de température</translation>
+    </message>
+    <message>
+        <source>the power limit is reached</source>
+        <translation>la limite de puissance est atteinte</translation>
+    </message>
+    <message>
+        <source>the computer is on battery power</source>
+        <translation>l&apos;ordinateur est sur batterie</translation>
+    </message>
+    <message>
+        <source>outside your schedule</source>
+        <translation>en dehors de votre horaire</translation>
+    </message>
+    <message>
+        <source>the computer is in use</source>
+        <translation>l&apos;ordinateur est utilisé</translation>
+    </message>
+    <message>
+        <source>snoozed</source>
+        <translation>en sommeil</translation>
+    </message>
+    <message>
+        <source>Finishing up and shutting down</source>
+        <translation>Finalisation et arrêt</translation>
+    </message>
+    <message>
+        <source>Starting the engine</source>
+        <translation>Démarrage du moteur</translation>
+    </message>
+    <message>
+        <source>retrying in %1 s</source>
+        <translation>nouvel essai dans %1 s</translation>
+    </message>
+    <message>
+        <source>retrying now</source>
+        <translation>nouvel essai maintenant</translation>
+    </message>
+    <message>
+        <source>Cannot reach the hub; %1</source>
+        <translation>Hub injoignable ; %1</translation>
+    </message>
+    <message>
+        <source>Cannot reach the hub (%1); %2</source>
+        <translation>Hub injoignable (%1) ; %2</translation>
+    </message>
+    <message>
+        <source>Registering with the hub</source>
+        <translation>Inscription auprès du hub</translation>
+    </message>
+    <message>
+        <source>Working slower because %1</source>
+        <translation>Travaille plus lentement car %1</translation>
+    </message>
+    <message>
+        <source>Downloading the model</source>
+        <translation>Téléchargement du modèle</translation>
+    </message>
+    <message>
+        <source>Synchronising with other contributors</source>
+        <translation>Synchronisation avec les autres contributeurs</translation>
+    </message>
+    <message>
+        <source>Working</source>
+        <translation>Au travail</translation>
+    </message>
+    <message>
+        <source>Connected; no task joined</source>
+        <translation>Connecté ; aucune tâche rejointe</translation>
+    </message>
+</context>
+<context>
+    <name>TaskFit</name>
+    <message>
+        <source>Cannot run: %1</source>
+        <translation>Impossible à exécuter : %1</translation>
+    </message>
+    <message>
+        <source>Fits: about %1 credits/h (%2 tokens/s)</source>
+        <translation>Compatible : environ %1 crédits/h (%2 jetons/s)</translation>
+    </message>
+    <message>
+        <source>Fits (speed not measured yet)</source>
+        <translation>Compatible (vitesse pas encore mesurée)</translation>
+    </message>
+    <message>
+        <source>this version of Cohort cannot run %1 tasks yet</source>
+        <translation>cette version de Cohort ne sait pas encore exécuter les tâches %1</translation>
+    </message>
+    <message>
+        <source>needs %1 CPU cores, this computer has %2</source>
+        <translation>nécessite %1 cœurs CPU, cet ordinateur en a %2</translation>
+    </message>
+    <message>
+        <source>needs %1 GB of memory, this computer has %2</source>
+        <translation>nécessite %1 Go de mémoire, cet ordinateur en a %2</translation>
+    </message>
+    <message>
+        <source>needs an NVIDIA GPU</source>
+        <translation>nécessite un GPU NVIDIA</translation>
+    </message>
+    <message>
+        <source>needs %1 GB of GPU memory, the largest GPU here has %2</source>
+        <translation>nécessite %1 Go de mémoire GPU, le plus grand GPU ici en a %2</translation>
+    </message>
+</context>
+<context>
     <name>cohort::ActivityModel</name>
     <message>
         <source>Info</source>
@@ -603,6 +728,101 @@ Il contient les événements récents, l&apos;état, vos paramètres et les noms
     <message>
         <source>Earnings net of electricity: today %1 · 7 days %2 (electricity %3 over 7 days; earnings pending and confirmed, at %4 per credit)</source>
         <translation>Gains nets d&apos;électricité : aujourd&apos;hui %1 · 7 jours %2 (électricité %3 sur 7 jours ; gains en attente et confirmés, à %4 par crédit)</translation>
+    </message>
+</context>
+<context>
+    <name>cohort::Engine</name>
+    <message>
+        <source>The hub is training the task&apos;s first policy</source>
+        <translation>Le hub entraîne la première politique de la tâche</translation>
+    </message>
+    <message>
+        <source>The hub stopped giving this node work: %1</source>
+        <translation>Le hub ne donne plus de travail à ce nœud : %1</translation>
+    </message>
+    <message>
+        <source>%1: generating rollouts with policy v%2</source>
+        <translation>%1 : génère des rollouts avec la politique v%2</translation>
+    </message>
+    <message>
+        <source>%1: waiting for the hub&apos;s trainer to take the next batch (%2 accepted so far)</source>
+        <translation>%1 : attend que l&apos;entraîneur du hub prenne le lot suivant (%2 acceptés jusqu&apos;ici)</translation>
+    </message>
+    <message>
+        <source>%1: waiting for the first policy version</source>
+        <translation>%1 : attend la première version de la politique</translation>
+    </message>
+    <message>
+        <source>%1: policy v%2, %3 batches accepted</source>
+        <translation>%1 : politique v%2, %3 lots acceptés</translation>
+    </message>
+    <message>
+        <source>, last mean reward %1</source>
+        <translation>, dernière récompense moyenne %1</translation>
+    </message>
+    <message>
+        <source>, %1 waiting in the outbox</source>
+        <translation>, %1 en attente dans la boîte d&apos;envoi</translation>
+    </message>
+    <message>
+        <source>Joined &quot;%1&quot;; the hub has no DiLoCo master for it</source>
+        <translation>« %1 » rejointe ; le hub n&apos;a pas de maître DiLoCo pour elle</translation>
+    </message>
+    <message>
+        <source>Joined &quot;%1&quot; (DiLoCo); %2</source>
+        <translation>« %1 » rejointe (DiLoCo) ; %2</translation>
+    </message>
+    <message>
+        <source>not training</source>
+        <translation>pas d&apos;entraînement</translation>
+    </message>
+    <message>
+        <source>DiLoCo &quot;%1&quot;: joining the training ring</source>
+        <translation>DiLoCo « %1 » : rejoint l&apos;anneau d&apos;entraînement</translation>
+    </message>
+    <message>
+        <source>DiLoCo &quot;%1&quot;: outer step %2, inner %3/%4, %5 peer(s)</source>
+        <translation>DiLoCo « %1 » : pas externe %2, interne %3/%4, %5 pair(s)</translation>
+    </message>
+    <message>
+        <source>, averaging</source>
+        <translation>, moyenne en cours</translation>
+    </message>
+    <message>
+        <source>, syncing</source>
+        <translation>, synchronisation</translation>
+    </message>
+    <message>
+        <source>, loss %1</source>
+        <translation>, perte %1</translation>
+    </message>
+    <message>
+        <source>%1 v%2, %3 of %4</source>
+        <translation>%1 v%2, %3 sur %4</translation>
+    </message>
+    <message>
+        <source> at %1/s</source>
+        <translation> à %1/s</translation>
+    </message>
+    <message>
+        <source>, %1 s left</source>
+        <translation>, encore %1 s</translation>
+    </message>
+    <message>
+        <source>Joined &quot;%1&quot;</source>
+        <translation>« %1 » rejointe</translation>
+    </message>
+    <message>
+        <source>; checkpoint v%1 ready</source>
+        <translation>; point de contrôle v%1 prêt</translation>
+    </message>
+    <message>
+        <source>; checkpoint download failed, retrying later</source>
+        <translation>; échec du téléchargement du point de contrôle, nouvel essai plus tard</translation>
+    </message>
+    <message>
+        <source>; this version cannot run %1 work yet</source>
+        <translation>; cette version ne sait pas encore exécuter le travail %1</translation>
     </message>
 </context>
 <context>
