@@ -152,6 +152,7 @@ void DesktopApp::start()
     });
     const SettingsValues &v = m_settings->values();
     m_window->earningsPage()->setTariff(v.pricePerKWh, v.currency, v.creditValue);
+    m_window->earningsPage()->setLocalPayoutAddress(v.payoutAddress);
     updateEnergy();
     m_energyTimer.start();
 
@@ -308,6 +309,8 @@ void DesktopApp::onSettingsChanged(const SettingsValues &values, const QStringLi
         m_notifier->setLevel(values.notifications);
     if (changedKeys.contains(QStringLiteral("energy")) && m_window)
         m_window->earningsPage()->setTariff(values.pricePerKWh, values.currency, values.creditValue);
+    if (changedKeys.contains(QStringLiteral("payoutAddress")) && m_window)
+        m_window->earningsPage()->setLocalPayoutAddress(values.payoutAddress);
     if (changedKeys.contains(QStringLiteral("gpuUuids")) || changedKeys.contains(QStringLiteral("dataDir")))
         QTimer::singleShot(0, this, &DesktopApp::updateEnergy); // after the engine options below follow the new folder
 

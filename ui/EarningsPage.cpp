@@ -1,5 +1,7 @@
 #include "ui/EarningsPage.h"
 
+#include "settings/Settings.h"
+
 #include "ui/DisplayFormat.h"
 #include "ui/InlineErrorLabel.h"
 
@@ -107,6 +109,13 @@ EarningsPage::EarningsPage(QWidget *parent) : QWidget(parent)
     energyLayout->addWidget(m_energy);
     energyLayout->addWidget(m_energyNet);
 
+    m_payout = new QLabel(this);
+    m_payout->setObjectName(QStringLiteral("payoutOnRecord"));
+    m_payout->setWordWrap(true);
+    m_payout->setTextFormat(Qt::PlainText);
+    m_payout->setTextInteractionFlags(Qt::TextSelectableByMouse); // to compare with a wallet
+    m_payout->hide();
+
     m_emptyState = new QLabel(this);
     m_emptyState->setObjectName(QStringLiteral("earningsEmptyState"));
     m_emptyState->setAlignment(Qt::AlignCenter);
@@ -140,6 +149,7 @@ EarningsPage::EarningsPage(QWidget *parent) : QWidget(parent)
     layout->addWidget(m_exportNote);
     layout->addLayout(figures);
     layout->addWidget(explanation);
+    layout->addWidget(m_payout);
     layout->addWidget(energyCard);
     // Only one of these two is shown, and it takes the rest of the height.
     layout->addWidget(m_details, 1);
@@ -242,6 +252,43 @@ void EarningsPage::setReport(const EarningsReport &report, bool fromCache)
     updateNotices();
     if (m_energy)
         showEnergy(); // the net figures depend on the earnings too
+    showPayout();
+}
+
+void EarningsPage::setLocalPayoutAddress(const QString &address)
+{
+    m_localPayoutAddress = address.trimmed();
+    showPayout();
+}
+
+void EarningsPage::showPayout()
+{
+    // Only the hub's own word counts here: a report from an older hub does not say, and then nothing is shown.
+    if (!m_hasReport || !m_report.payoutAddress) {
+        m_payout->hide();
+        return;
+    }
+    const QString onRecord = m_report.payoutAddress->trimmed();
+    const QString local = m_localPayoutAddress;
+    const auto shown = [](const QString &address) {
+        return Settings::payoutAddressProblem(address).isEmpty() ? Settings::checksummedAddress(address) : address;
+    };
+    QString text;
+    if (onRecord.isEmpty() && local.isEmpty())
+        text = tr("No payout address yet: the hub credits this node's id. Add one in Settings, Account.");
+    else if (onRecord.isEmpty())
+        text = tr("The hub has no payout address on record yet; it receives %1 with the next heartbeat (within a "
+                  "minute).").arg(shown(local));
+    else if (onRecord.compare(local, Qt::CaseInsensitive) == 0)
+        text = tr("Paid to %1, the address the hub has on record.").arg(shown(onRecord));
+    else if (local.isEmpty())
+        text = tr("The hub still has %1 on record; it removes it with the next heartbeat (within a minute).")
+                   .arg(shown(onRecord));
+    else
+        text = tr("The hub has %1 on record, not the address in Settings (%2); it takes the new one with the next "
+                  "heartbeat (within a minute).").arg(shown(onRecord), shown(local));
+    m_payout->setText(text);
+    m_payout->show();
 }
 
 void EarningsPage::setHubReachable(bool reachable)

@@ -43,6 +43,8 @@ public Q_SLOTS:
     // shows the energy, its cost and earnings net of it; "no GPU power readings" when there are none.
     void setEnergy(const cohort::EnergyUse &energy);
     void setTariff(double pricePerKWh, const QString &currency, double creditValue);
+    // The payout address in Settings, compared with the one the hub's report says it has on record.
+    void setLocalPayoutAddress(const QString &address);
 
 private:
     struct Figure {
@@ -57,6 +59,7 @@ private:
     QString amount(double value) const;
     QString askSavePath();
     void showEnergy();
+    void showPayout();
 
     EarningsReport m_report;
     bool m_hasReport = false;
@@ -78,6 +81,8 @@ private:
     QWidget *m_details = nullptr; // chart and table: hidden in the empty state
     QLabel *m_energy = nullptr;    // energy used, or why it is unknown
     QLabel *m_energyNet = nullptr; // its cost and earnings net of it, or how to see them
+    QLabel *m_payout = nullptr;    // where the hub pays this node's earnings, checked against Settings
+    QString m_localPayoutAddress;
     EnergyUse m_energyUse;
     bool m_hasEnergy = false;
     double m_pricePerKWh = 0;

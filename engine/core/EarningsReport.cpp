@@ -119,7 +119,7 @@ QJsonObject EarningsReport::toJson() const
         o.insert(QStringLiteral("tokens"), b.tokens);
         historyArray.append(o);
     }
-    return QJsonObject{
+    QJsonObject json{
         {QStringLiteral("node"), nodeId},
         {QStringLiteral("unit"), unit},
         {QStringLiteral("total"), amountsJson(total)},
@@ -129,6 +129,9 @@ QJsonObject EarningsReport::toJson() const
         {QStringLiteral("history"), historyArray},
         {QStringLiteral("generated_at"), isoUtc(generatedAt)},
     };
+    if (payoutAddress)
+        json.insert(QStringLiteral("payout_address"), *payoutAddress);
+    return json;
 }
 
 Expected<EarningsReport> EarningsReport::fromJson(const QJsonObject &json)
@@ -138,6 +141,13 @@ Expected<EarningsReport> EarningsReport::fromJson(const QJsonObject &json)
     report.nodeId = r.string(QStringLiteral("node"), 64);
     report.unit = r.optionalString(QStringLiteral("unit"), QStringLiteral("credits"), 32);
     report.generatedAt = readTime(r, QStringLiteral("generated_at"));
+    if (json.contains(QStringLiteral("payout_address"))) {
+        // Shown as is, never acted on: any string up to an address's length (the hub validated it when it was set).
+        const QJsonValue address = json.value(QStringLiteral("payout_address"));
+        if (!address.isString() || address.toString().size() > 64)
+            return fail(QStringLiteral("earnings: field 'payout_address' must be a string of at most 64 characters"));
+        report.payoutAddress = address.toString();
+    }
 
     const struct {
         const char *key;

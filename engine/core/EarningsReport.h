@@ -10,6 +10,8 @@
 #include <QMetaType>
 #include <QString>
 
+#include <optional>
+
 namespace cohort {
 
 struct EarningsAmounts {
@@ -44,6 +46,9 @@ struct EarningsReport {
     QList<TaskEarnings> tasks;
     QList<EarningsBucket> history; // ascending by hour, at most 7 x 24 buckets
     QDateTime generatedAt;         // hub clock, UTC
+    // The payout address the hub has on record for this node ("" none), so the user can check it is the one they
+    // set; absent when the hub does not say (an older hub).
+    std::optional<QString> payoutAddress;
 
     // The most tasks or history buckets one report may hold: far above a real node's, small enough to parse quickly.
     static constexpr int kMaxItems = 10000;

@@ -162,6 +162,40 @@ private Q_SLOTS:
         QVERIFY(!shown(page, QStringLiteral("earningsCacheNotice")));
     }
 
+    // The payout address the hub has on record, checked against the one in Settings: the user sees where the
+    // earnings go and whether a change has reached the hub yet. An older hub that does not say shows nothing.
+    void showsThePayoutAddressOnRecord()
+    {
+        const QString address = QStringLiteral("0x52908400098527886e0f7030069857d2e4169ee7");
+        const QString checksummed = QStringLiteral("0x52908400098527886E0F7030069857D2E4169EE7");
+        const QString other = QStringLiteral("0xde709f2102306220921060314715629080e2fb77");
+        EarningsPage page;
+        page.setLocalPayoutAddress(address);
+        page.setReport(smallReport(), false); // an older hub: no payout_address
+        QVERIFY(!shown(page, QStringLiteral("payoutOnRecord")));
+
+        EarningsReport report = smallReport();
+        report.payoutAddress = checksummed;
+        page.setReport(report, false);
+        QVERIFY(shown(page, QStringLiteral("payoutOnRecord")));
+        QCOMPARE(labelText(page, QStringLiteral("payoutOnRecord")),
+                 QStringLiteral("Paid to %1, the address the hub has on record.").arg(checksummed));
+
+        page.setLocalPayoutAddress(other); // changed in Settings; the hub has not heard yet
+        QVERIFY(labelText(page, QStringLiteral("payoutOnRecord")).startsWith(QStringLiteral("The hub has %1 on record, not").arg(checksummed)));
+        QVERIFY(labelText(page, QStringLiteral("payoutOnRecord")).contains(QStringLiteral("0xde709f2102306220921060314715629080e2fB77"),
+                                                                          Qt::CaseInsensitive));
+        page.setLocalPayoutAddress(QString());
+        QVERIFY(labelText(page, QStringLiteral("payoutOnRecord")).startsWith(QStringLiteral("The hub still has")));
+
+        report.payoutAddress = QString();
+        page.setReport(report, false);
+        QVERIFY(labelText(page, QStringLiteral("payoutOnRecord")).startsWith(QStringLiteral("No payout address yet")));
+        page.setLocalPayoutAddress(address);
+        QVERIFY(labelText(page, QStringLiteral("payoutOnRecord")).contains(checksummed));
+        QVERIFY(labelText(page, QStringLiteral("payoutOnRecord")).startsWith(QStringLiteral("The hub has no payout address")));
+    }
+
     void exportsCsv()
     {
         QTemporaryDir dir;

@@ -128,6 +128,29 @@ private Q_SLOTS:
         QCOMPARE(report->generatedAt, utc("2026-11-29T17:05:00Z"));
         QCOMPARE(report->generatedAt.timeSpec(), Qt::UTC);
         QVERIFY(!report->isEmpty());
+        QVERIFY(!report->payoutAddress); // the sample is an older hub's: it does not say
+    }
+
+    // The hub says which payout address it has on record ("" none); the node keeps it in its cached copy.
+    void carriesThePayoutAddressOnRecord()
+    {
+        QJsonObject json = hubObject();
+        json[QStringLiteral("payout_address")] = QStringLiteral("0x52908400098527886E0F7030069857D2E4169EE7");
+        auto report = EarningsReport::fromJson(json);
+        QVERIFY2(report, qPrintable(report.error()));
+        QCOMPARE(report->payoutAddress, std::optional<QString>(QStringLiteral("0x52908400098527886E0F7030069857D2E4169EE7")));
+        QCOMPARE(*EarningsReport::fromJson(report->toJson()), *report);
+        json[QStringLiteral("payout_address")] = QString();
+        report = EarningsReport::fromJson(json);
+        QVERIFY(report);
+        QCOMPARE(report->payoutAddress, std::optional<QString>(QString()));
+        QCOMPARE(*EarningsReport::fromJson(report->toJson()), *report);
+        json[QStringLiteral("payout_address")] = 12;
+        QVERIFY(!EarningsReport::fromJson(json));
+        json[QStringLiteral("payout_address")] = QString(65, QLatin1Char('a'));
+        const auto tooLong = EarningsReport::fromJson(json);
+        QVERIFY(!tooLong);
+        QVERIFY(tooLong.error().contains(QStringLiteral("payout_address")));
     }
 
     void roundTrips()

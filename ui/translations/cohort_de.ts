@@ -729,6 +729,26 @@ Die Datei enthält die letzten Ereignisse, den Status, Ihre Einstellungen und di
         <source>Earnings net of electricity: today %1 · 7 days %2 (electricity %3 over 7 days; earnings pending and confirmed, at %4 per credit)</source>
         <translation>Erträge abzüglich Strom: heute %1 · 7 Tage %2 (Strom %3 in 7 Tagen; ausstehende und bestätigte Erträge, zu %4 pro Credit)</translation>
     </message>
+    <message>
+        <source>No payout address yet: the hub credits this node&apos;s id. Add one in Settings, Account.</source>
+        <translation>Noch keine Auszahlungsadresse: Der Hub schreibt der ID dieses Knotens gut. Lege eine unter Einstellungen, Konto fest.</translation>
+    </message>
+    <message>
+        <source>The hub has no payout address on record yet; it receives %1 with the next heartbeat (within a minute).</source>
+        <translation>Der Hub hat noch keine Auszahlungsadresse gespeichert; er erhält %1 mit dem nächsten Heartbeat (innerhalb einer Minute).</translation>
+    </message>
+    <message>
+        <source>Paid to %1, the address the hub has on record.</source>
+        <translation>Ausgezahlt an %1, die Adresse, die der Hub gespeichert hat.</translation>
+    </message>
+    <message>
+        <source>The hub still has %1 on record; it removes it with the next heartbeat (within a minute).</source>
+        <translation>Der Hub hat noch %1 gespeichert; er entfernt sie mit dem nächsten Heartbeat (innerhalb einer Minute).</translation>
+    </message>
+    <message>
+        <source>The hub has %1 on record, not the address in Settings (%2); it takes the new one with the next heartbeat (within a minute).</source>
+        <translation>Der Hub hat %1 gespeichert, nicht die Adresse aus den Einstellungen (%2); er übernimmt die neue mit dem nächsten Heartbeat (innerhalb einer Minute).</translation>
+    </message>
 </context>
 <context>
     <name>cohort::Engine</name>

@@ -729,6 +729,26 @@ Il contient les événements récents, l&apos;état, vos paramètres et les noms
         <source>Earnings net of electricity: today %1 · 7 days %2 (electricity %3 over 7 days; earnings pending and confirmed, at %4 per credit)</source>
         <translation>Gains nets d&apos;électricité : aujourd&apos;hui %1 · 7 jours %2 (électricité %3 sur 7 jours ; gains en attente et confirmés, à %4 par crédit)</translation>
     </message>
+    <message>
+        <source>No payout address yet: the hub credits this node&apos;s id. Add one in Settings, Account.</source>
+        <translation>Pas encore d&apos;adresse de paiement : le hub crédite l&apos;identifiant de ce nœud. Ajoutez-en une dans Paramètres, Compte.</translation>
+    </message>
+    <message>
+        <source>The hub has no payout address on record yet; it receives %1 with the next heartbeat (within a minute).</source>
+        <translation>Le hub n&apos;a pas encore d&apos;adresse de paiement enregistrée ; il recevra %1 avec le prochain battement (dans la minute).</translation>
+    </message>
+    <message>
+        <source>Paid to %1, the address the hub has on record.</source>
+        <translation>Payé à %1, l&apos;adresse enregistrée par le hub.</translation>
+    </message>
+    <message>
+        <source>The hub still has %1 on record; it removes it with the next heartbeat (within a minute).</source>
+        <translation>Le hub a encore %1 enregistrée ; il la supprime avec le prochain battement (dans la minute).</translation>
+    </message>
+    <message>
+        <source>The hub has %1 on record, not the address in Settings (%2); it takes the new one with the next heartbeat (within a minute).</source>
+        <translation>Le hub a %1 enregistrée, pas l&apos;adresse des Paramètres (%2) ; il prend la nouvelle avec le prochain battement (dans la minute).</translation>
+    </message>
 </context>
 <context>
     <name>cohort::Engine</name>
