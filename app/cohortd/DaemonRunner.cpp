@@ -4,6 +4,7 @@
 #include "platform/Console.h"
 
 #include <QCoreApplication>
+#include <QDir>
 #include <QJsonDocument>
 #include <cstdio>
 
@@ -58,6 +59,29 @@ void DaemonRunner::requestStop(const QString &why)
         std::fprintf(stderr, "cohortd: the engine did not stop within 15 s; exiting\n");
         QCoreApplication::exit(3);
     });
+}
+
+void DaemonRunner::applySettings(const Expected<EngineOptions> &rebuilt, const QStringList &keys)
+{
+    if (m_stopping)
+        return;
+    const QByteArray names = keys.join(QStringLiteral(", ")).toUtf8();
+    if (!rebuilt) {
+        std::fprintf(stderr, "cohortd: settings file changed (%s) but cannot be used: %s; keeping the current settings\n",
+                     names.constData(), qPrintable(rebuilt.error()));
+        std::fflush(stderr);
+        return;
+    }
+    EngineOptions options = rebuilt.value();
+    if (options.dataDir != m_options.engine.dataDir) {
+        std::fprintf(stderr, "cohortd: the data folder changes at the next start of cohortd (now %s)\n",
+                     qPrintable(QDir::toNativeSeparators(m_options.engine.dataDir)));
+        options.dataDir = m_options.engine.dataDir;
+    }
+    std::fprintf(stderr, "cohortd: settings file changed (%s); applied\n", names.constData());
+    std::fflush(stderr);
+    m_options.engine = options;
+    m_controller.reconfigure(options);
 }
 
 void DaemonRunner::printStatus()

@@ -1,7 +1,8 @@
 #pragma once
 // Wires an EngineController to the terminal: progress line or JSON lines, events on stderr,
-// --duration, and clean shutdown on SIGINT/SIGTERM.
+// --duration, clean shutdown on SIGINT/SIGTERM, and settings-file edits applied while running.
 #include "node/ControlApi.h"
+#include "core/Expected.h"
 #include "node/EngineController.h"
 
 #include <QElapsedTimer>
@@ -24,6 +25,9 @@ public:
     explicit DaemonRunner(Options options, QObject *parent = nullptr);
     void start();
     void requestStop(const QString &why);
+    // The settings file changed (`keys`): apply the rebuilt options to the running engine (a restart of it only where
+    // EngineController::reconfigure needs one). The data folder stays the one cohortd started with.
+    void applySettings(const Expected<EngineOptions> &options, const QStringList &keys);
 
 private:
     void printStatus();

@@ -1,14 +1,18 @@
 // cohortd: the Cohort engine without a window, for servers, scripts and tests.
 #include "ControlCommand.h"
+#include "DaemonOptions.h"
 #include "DaemonRunner.h"
 #include "settings/NetworkProxy.h"
 #include "settings/Settings.h"
+#include "settings/SettingsFileWatcher.h"
 #include "platform/TerminationSignals.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QDir>
 #include <cstdio>
+#include <cstdlib>
+#include <limits>
 
 int main(int argc, char *argv[])
 {
@@ -46,92 +50,71 @@ int main(int argc, char *argv[])
         const QString dataDir = parser.isSet(dataOption) ? QDir(parser.value(dataOption)).absolutePath() : settings.effectiveDataDir();
         return cohort::runControlCommand(dataDir, parser.value(controlOption));
     }
+    // The command line: checked once; each value it sets wins over the settings file, now and after every edit.
+    cohort::DaemonOverrides cli;
+    if (parser.isSet(hubOption))
+        cli.hubUrl = cohort::Settings::normalizedHubUrl(parser.value(hubOption));
+    if (parser.isSet(dataOption))
+        cli.dataDir = QDir(parser.value(dataOption)).absolutePath();
+    if (parser.isSet(nameOption))
+        cli.nodeName = parser.value(nameOption);
+    cli.taskId = parser.value(taskOption);
+    const auto intOption = [&parser](const QCommandLineOption &option, int min, int max, const char *what) -> std::optional<int> {
+        bool ok = false;
+        const int value = parser.value(option).toInt(&ok);
+        if (!ok || value < min || value > max) {
+            std::fprintf(stderr, "cohortd: %s\n", what);
+            std::exit(2);
+        }
+        return value;
+    };
+    if (parser.isSet(rateOption))
+        cli.downloadKiBps = intOption(rateOption, 0, cohort::Settings::kMaxDownloadLimitKiBps,
+                                      qPrintable(QStringLiteral("--max-download-rate must be 0..%1 KiB/s").arg(cohort::Settings::kMaxDownloadLimitKiBps)));
+    if (parser.isSet(uploadRateOption))
+        cli.uploadKiBps = intOption(uploadRateOption, 0, cohort::Settings::kMaxUploadLimitKiBps,
+                                    qPrintable(QStringLiteral("--max-upload-rate must be 0..%1 KiB/s").arg(cohort::Settings::kMaxUploadLimitKiBps)));
+    if (parser.isSet(gpuMemoryOption))
+        cli.gpuMemoryPercent = intOption(gpuMemoryOption, 10, 100, "--gpu-memory must be 10..100 (percent)");
+    cli.idleOnly = parser.isSet(idleOnlyOption);
+    if (parser.isSet(scheduleOption))
+        cli.schedule = parser.values(scheduleOption);
+    if (parser.isSet(heartbeatOption))
+        cli.heartbeatIntervalMs = intOption(heartbeatOption, 100, std::numeric_limits<int>::max(), "--heartbeat-ms needs at least 100").value();
+    if (!cli.taskId.isEmpty() && !cohort::TaskInfo::isValidId(cli.taskId)) {
+        std::fprintf(stderr, "cohortd: --task: '%s' is not a task id\n", qPrintable(cli.taskId));
+        return 2;
+    }
+
     cohort::DaemonRunner::Options options;
-    options.engine.hubUrl = parser.isSet(hubOption) ? cohort::Settings::normalizedHubUrl(parser.value(hubOption)) : settings.values().hubUrl;
-    options.engine.dataDir = parser.isSet(dataOption) ? QDir(parser.value(dataOption)).absolutePath() : settings.effectiveDataDir();
-    options.engine.nodeName = parser.isSet(nameOption) ? parser.value(nameOption) : settings.effectiveNodeName();
-    options.engine.taskId = parser.value(taskOption);
-    int rateKiB = settings.values().downloadLimitKiBps;
-    if (parser.isSet(rateOption)) {
-        bool rateOk = false;
-        rateKiB = parser.value(rateOption).toInt(&rateOk);
-        if (!rateOk || rateKiB < 0 || rateKiB > cohort::Settings::kMaxDownloadLimitKiBps) {
-            std::fprintf(stderr, "cohortd: --max-download-rate must be 0..%d KiB/s\n", cohort::Settings::kMaxDownloadLimitKiBps);
-            return 2;
-        }
+    auto engine = cohort::engineOptionsFrom(settings, cli);
+    if (!engine) {
+        std::fprintf(stderr, "cohortd: %s\n", qPrintable(engine.error()));
+        return 2;
     }
-    options.engine.maxDownloadBytesPerSecond = qint64(rateKiB) * 1024;
-    int uploadKiB = settings.values().uploadLimitKiBps;
-    if (parser.isSet(uploadRateOption)) {
-        bool rateOk = false;
-        uploadKiB = parser.value(uploadRateOption).toInt(&rateOk);
-        if (!rateOk || uploadKiB < 0 || uploadKiB > cohort::Settings::kMaxUploadLimitKiBps) {
-            std::fprintf(stderr, "cohortd: --max-upload-rate must be 0..%d KiB/s\n", cohort::Settings::kMaxUploadLimitKiBps);
-            return 2;
-        }
-    }
-    options.engine.maxUploadBytesPerSecond = qint64(uploadKiB) * 1024;
-    options.engine.payoutAddress = settings.values().payoutAddress; // validated with the settings when they were read
-    options.engine.gpuUuids = settings.values().gpuUuids; // CUDA_VISIBLE_DEVICES in the environment still wins
-    options.engine.gpuMemoryPercent = settings.values().gpuMemoryPercent;
-    if (parser.isSet(gpuMemoryOption)) {
-        bool percentOk = false;
-        options.engine.gpuMemoryPercent = parser.value(gpuMemoryOption).toInt(&percentOk);
-        if (!percentOk || options.engine.gpuMemoryPercent < 10 || options.engine.gpuMemoryPercent > 100) {
-            std::fprintf(stderr, "cohortd: --gpu-memory must be 10..100 (percent)\n");
-            return 2;
-        }
-    }
+    options.engine = engine.value();
     cohort::applyNetworkProxy(settings.values()); // the same proxy setting as the desktop app
     options.json = parser.isSet(jsonOption);
     options.controlApi = !parser.isSet(noControlOption);
-    if (parser.isSet(controlPortOption)) {
-        bool portOk = false;
-        const uint port = parser.value(controlPortOption).toUInt(&portOk);
-        if (!portOk || port > 65535) {
-            std::fprintf(stderr, "cohortd: --control-port must be 0..65535\n");
-            return 2;
-        }
-        options.controlPort = quint16(port);
-    }
-    cohort::SettingsValues scheduling = settings.values();
-    scheduling.runOnlyWhenIdle = parser.isSet(idleOnlyOption);
-    if (parser.isSet(scheduleOption))
-        scheduling.schedule = parser.values(scheduleOption);
-
-    cohort::SettingsValues check = scheduling;
-    check.hubUrl = options.engine.hubUrl;
-    check.dataDir = options.engine.dataDir;
-    check.nodeName = options.engine.nodeName;
-    for (const cohort::SettingsError &e : cohort::Settings::validate(check)) {
-        std::fprintf(stderr, "cohortd: %s: %s\n", qPrintable(e.key), qPrintable(e.message));
-        return 2;
-    }
-    options.engine.scheduler = cohort::Settings::schedulerPolicy(scheduling);
-    bool ok = true;
-    if (parser.isSet(durationOption)) {
-        options.durationSeconds = parser.value(durationOption).toInt(&ok);
-        if (!ok || options.durationSeconds <= 0) {
-            std::fprintf(stderr, "cohortd: --duration needs a positive number of seconds\n");
-            return 2;
-        }
-    }
-    if (parser.isSet(heartbeatOption)) {
-        options.engine.heartbeatIntervalMs = parser.value(heartbeatOption).toInt(&ok);
-        if (!ok || options.engine.heartbeatIntervalMs < 100) {
-            std::fprintf(stderr, "cohortd: --heartbeat-ms needs at least 100\n");
-            return 2;
-        }
-    }
-    if (!options.engine.taskId.isEmpty() && !cohort::TaskInfo::isValidId(options.engine.taskId)) {
-        std::fprintf(stderr, "cohortd: --task: '%s' is not a task id\n", qPrintable(options.engine.taskId));
-        return 2;
-    }
+    if (parser.isSet(controlPortOption))
+        options.controlPort = quint16(intOption(controlPortOption, 0, 65535, "--control-port must be 0..65535").value());
+    if (parser.isSet(durationOption))
+        options.durationSeconds = intOption(durationOption, 1, std::numeric_limits<int>::max(), "--duration needs a positive number of seconds").value();
 
     cohort::DaemonRunner runner(options);
     cohort::TerminationSignals signals;
     QObject::connect(&signals, &cohort::TerminationSignals::terminationRequested, &runner,
                      [&runner](int number) { runner.requestStop(QStringLiteral("signal %1").arg(number)); });
+    // Follow the settings file: an edit (by hand, or the desktop app's Settings when they share the file) applies
+    // without a restart, the command line's values still on top.
+    cohort::SettingsFileWatcher watcher(settings.filePath());
+    QObject::connect(&watcher, &cohort::SettingsFileWatcher::edited, &settings, [&settings] { settings.reload(); });
+    QObject::connect(&settings, &cohort::Settings::changed, &runner,
+                     [&](const cohort::SettingsValues &values, const QStringList &keys) {
+                         if (keys.contains(QStringLiteral("proxy")))
+                             cohort::applyNetworkProxy(values);
+                         runner.applySettings(cohort::engineOptionsFrom(settings, cli), keys);
+                     });
     runner.start();
     return app.exec();
 }

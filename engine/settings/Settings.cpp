@@ -67,7 +67,7 @@ int intValue(const QSettings &store, const QString &key, int fallback)
 Settings::Settings(const QString &filePath, QObject *parent)
     : QObject(parent), m_filePath(filePath.isEmpty() ? defaultFilePath() : filePath)
 {
-    load();
+    load(defaults());
 }
 
 QString Settings::defaultFilePath()
@@ -252,7 +252,7 @@ QList<SettingsError> Settings::validate(const SettingsValues &v)
     return errors;
 }
 
-void Settings::load()
+void Settings::load(const SettingsValues &fallback)
 {
     const bool existed = QFileInfo::exists(m_filePath);
     QSettings store(m_filePath, QSettings::IniFormat);
@@ -306,9 +306,8 @@ void Settings::load()
     v.currency = store.value(kCurrency, v.currency).toString();
     v.creditValue = doubleValue(store, kCreditValue, v.creditValue);
 
-    // A value that no longer validates (edited by hand, or a folder that became a file) falls back
-    // to its default with a warning rather than stopping the app.
-    const SettingsValues fallback = defaults();
+    // A value that no longer validates (edited by hand, or a folder that became a file) falls back with a warning
+    // rather than stopping the app: to its default at start, to the value in use on a reload.
     for (const SettingsError &e : validate(v)) {
         qCWarning(lcSettings) << "ignoring invalid setting" << e.key << ":" << e.message;
         if (e.key == QLatin1String("hubUrl"))
@@ -356,6 +355,53 @@ void Settings::load()
         qCWarning(lcSettings) << "could not write settings file" << m_filePath;
 }
 
+// The keys whose values differ between `before` and `v`, as Settings::changed() names them.
+static QStringList changedKeysBetween(const SettingsValues &before, const SettingsValues &v)
+{
+    QStringList changedKeys;
+    if (v.hubUrl != before.hubUrl)
+        changedKeys << QStringLiteral("hubUrl");
+    if (v.dataDir != before.dataDir)
+        changedKeys << QStringLiteral("dataDir");
+    if (v.nodeName != before.nodeName)
+        changedKeys << QStringLiteral("nodeName");
+    if (v.startMinimized != before.startMinimized)
+        changedKeys << QStringLiteral("startMinimized");
+    if (v.welcomed != before.welcomed)
+        changedKeys << QStringLiteral("welcomed");
+    if (v.downloadLimitKiBps != before.downloadLimitKiBps)
+        changedKeys << QStringLiteral("downloadLimitKiBps");
+    if (Settings::schedulerPolicy(v) != Settings::schedulerPolicy(before) || v.schedule != before.schedule)
+        changedKeys << QStringLiteral("scheduler");
+    if (v.language != before.language)
+        changedKeys << QStringLiteral("language");
+    if (v.notifications != before.notifications)
+        changedKeys << QStringLiteral("notifications");
+    if (v.gpuUuids != before.gpuUuids)
+        changedKeys << QStringLiteral("gpuUuids");
+    if (v.gpuMemoryPercent != before.gpuMemoryPercent)
+        changedKeys << QStringLiteral("gpuMemoryPercent");
+    if (v.uploadLimitKiBps != before.uploadLimitKiBps)
+        changedKeys << QStringLiteral("uploadLimitKiBps");
+    if (v.proxyMode != before.proxyMode || v.proxy != before.proxy)
+        changedKeys << QStringLiteral("proxy");
+    if (v.payoutAddress != before.payoutAddress)
+        changedKeys << QStringLiteral("payoutAddress");
+    if (v.pricePerKWh != before.pricePerKWh || v.currency != before.currency || v.creditValue != before.creditValue)
+        changedKeys << QStringLiteral("energy");
+    return changedKeys;
+}
+
+QStringList Settings::reload()
+{
+    const SettingsValues before = m_values;
+    load(before);
+    const QStringList changedKeys = changedKeysBetween(before, m_values);
+    if (!changedKeys.isEmpty())
+        Q_EMIT changed(m_values, changedKeys);
+    return changedKeys;
+}
+
 QList<SettingsError> Settings::apply(const SettingsValues &requested)
 {
     QList<SettingsError> errors = validate(requested);
@@ -369,37 +415,7 @@ QList<SettingsError> Settings::apply(const SettingsValues &requested)
     v.payoutAddress = v.payoutAddress.trimmed();
     v.gpuUuids.removeDuplicates();
 
-    QStringList changedKeys;
-    if (v.hubUrl != m_values.hubUrl)
-        changedKeys << QStringLiteral("hubUrl");
-    if (v.dataDir != m_values.dataDir)
-        changedKeys << QStringLiteral("dataDir");
-    if (v.nodeName != m_values.nodeName)
-        changedKeys << QStringLiteral("nodeName");
-    if (v.startMinimized != m_values.startMinimized)
-        changedKeys << QStringLiteral("startMinimized");
-    if (v.welcomed != m_values.welcomed)
-        changedKeys << QStringLiteral("welcomed");
-    if (v.downloadLimitKiBps != m_values.downloadLimitKiBps)
-        changedKeys << QStringLiteral("downloadLimitKiBps");
-    if (schedulerPolicy(v) != schedulerPolicy(m_values) || v.schedule != m_values.schedule)
-        changedKeys << QStringLiteral("scheduler");
-    if (v.language != m_values.language)
-        changedKeys << QStringLiteral("language");
-    if (v.notifications != m_values.notifications)
-        changedKeys << QStringLiteral("notifications");
-    if (v.gpuUuids != m_values.gpuUuids)
-        changedKeys << QStringLiteral("gpuUuids");
-    if (v.gpuMemoryPercent != m_values.gpuMemoryPercent)
-        changedKeys << QStringLiteral("gpuMemoryPercent");
-    if (v.uploadLimitKiBps != m_values.uploadLimitKiBps)
-        changedKeys << QStringLiteral("uploadLimitKiBps");
-    if (v.proxyMode != m_values.proxyMode || v.proxy != m_values.proxy)
-        changedKeys << QStringLiteral("proxy");
-    if (v.payoutAddress != m_values.payoutAddress)
-        changedKeys << QStringLiteral("payoutAddress");
-    if (v.pricePerKWh != m_values.pricePerKWh || v.currency != m_values.currency || v.creditValue != m_values.creditValue)
-        changedKeys << QStringLiteral("energy");
+    const QStringList changedKeys = changedKeysBetween(m_values, v);
     if (changedKeys.isEmpty())
         return {};
 

@@ -92,6 +92,9 @@ public:
 
     // Validates and, if valid, writes everything and emits changed() once. Returns the errors otherwise.
     QList<SettingsError> apply(const SettingsValues &values);
+    // Reads the file again (someone edited it: cohortd follows its settings file); emits changed() with the keys
+    // that differ, which it also returns. A value that does not validate keeps the one in use, with a warning.
+    QStringList reload();
 
     QString filePath() const { return m_filePath; }
     QString effectiveDataDir() const;            // dataDir or the default location
@@ -105,7 +108,9 @@ Q_SIGNALS:
     void changed(const cohort::SettingsValues &values, const QStringList &changedKeys);
 
 private:
-    void load();
+    // Reads the file; a value that does not validate takes its value from `fallback` (the defaults at start, the
+    // values in use on a reload) with a warning.
+    void load(const SettingsValues &fallback);
     QString m_filePath;
     SettingsValues m_values;
     int m_versionOnDisk = 0;

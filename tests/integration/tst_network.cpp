@@ -11,6 +11,8 @@
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QRegularExpression>
+#include <QSettings>
+#include <QDeadlineTimer>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -138,6 +140,66 @@ private Q_SLOTS:
         QVERIFY2(out.contains(QStringLiteral("Idle")), qPrintable(out));
         QVERIFY2(node.errors().contains(QStringLiteral("Local network started at http://127.0.0.1:")), qPrintable(node.errors()));
         QVERIFY(node.errors().contains(QStringLiteral("Joined task arith-rl")));
+    }
+
+    // cohortd follows its settings file: a schedule written into it while cohortd runs pauses the node ("outside
+    // your schedule"), taking it out resumes; a broken value is reported and the running settings kept.
+    void cohortdAppliesSettingsFileEdits()
+    {
+        const QString ini = m_dir.filePath(QStringLiteral("live.ini"));
+        ChildProcess node(programPath(QStringLiteral("cohortd")),
+                          {QStringLiteral("--data-dir"), m_dir.filePath(QStringLiteral("live")), QStringLiteral("--json"),
+                           QStringLiteral("--settings"), ini, QStringLiteral("--no-control-api")});
+        QVERIFY(node.start());
+        const auto sawState = [&node](const QString &state, const QString &reason, int timeoutMs) {
+            QDeadlineTimer deadline(timeoutMs);
+            qsizetype from = 0;
+            while (!deadline.hasExpired()) {
+                const QStringList lines = node.output().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+                for (qsizetype i = from; i < lines.size(); ++i) {
+                    const QJsonObject o = QJsonDocument::fromJson(lines.at(i).toUtf8()).object();
+                    if (o.value(QStringLiteral("state")).toString() == state &&
+                        (reason.isEmpty() || o.value(QStringLiteral("reason")).toString() == reason))
+                        return true;
+                }
+                from = lines.size();
+                node.process().waitForReadyRead(500);
+            }
+            return false;
+        };
+        QVERIFY2(sawState(QStringLiteral("idle"), QString(), 30'000), qPrintable(node.output() + node.errors()));
+
+        // A window that starts two hours from now: the node is outside it.
+        const QTime start = QTime::currentTime().addSecs(2 * 3600);
+        const QString window = QStringLiteral("daily %1-%2").arg(start.toString(QStringLiteral("HH:00")),
+                                                                 start.addSecs(3600).toString(QStringLiteral("HH:00")));
+        {
+            QSettings file(ini, QSettings::IniFormat);
+            file.setValue(QStringLiteral("schedule/windows"), QStringList{window});
+        }
+        QVERIFY2(sawState(QStringLiteral("paused"), QStringLiteral("outside-schedule"), 15'000),
+                 qPrintable(node.errors()));
+        QVERIFY(node.errors().contains(QStringLiteral("settings file changed (scheduler); applied")));
+
+        // A broken edit: reported, and the schedule in use stays.
+        {
+            QSettings file(ini, QSettings::IniFormat);
+            file.setValue(QStringLiteral("schedule/windows"), QStringList{QStringLiteral("whenever")});
+        }
+        QVERIFY2(node.waitForError(QStringLiteral("ignoring invalid setting \"schedule\""), 15'000), qPrintable(node.errors()));
+        const qsizetype linesBefore = node.output().count(QLatin1Char('\n'));
+        QTRY_VERIFY_WITH_TIMEOUT(node.output().count(QLatin1Char('\n')) > linesBefore + 1, 10'000); // a fresh status line
+        QCOMPARE(lastJsonLine(node).value(QStringLiteral("reason")).toString(), QStringLiteral("outside-schedule"));
+
+        {
+            QSettings file(ini, QSettings::IniFormat);
+            file.setValue(QStringLiteral("schedule/windows"), QStringList{});
+        }
+        QVERIFY2(sawState(QStringLiteral("idle"), QString(), 15'000), qPrintable(node.errors()));
+
+        node.process().terminate();
+        QVERIFY(node.process().waitForFinished(20'000));
+        QCOMPARE(node.process().exitCode(), 0);
     }
 
     void cohortdRefusesBadArguments()

@@ -66,6 +66,17 @@ bool ChildProcess::waitForOutput(const QString &text, int timeoutMs)
     return true;
 }
 
+bool ChildProcess::waitForError(const QString &text, int timeoutMs)
+{
+    QDeadlineTimer deadline(timeoutMs);
+    while (!errors().contains(text)) {
+        if (deadline.hasExpired() || m_process->state() == QProcess::NotRunning)
+            return errors().contains(text);
+        m_process->waitForReadyRead(int(qMin<qint64>(deadline.remainingTime(), 200)));
+    }
+    return true;
+}
+
 bool ChildProcess::terminateAndWait(int timeoutMs, int *exitCode)
 {
     m_process->terminate();

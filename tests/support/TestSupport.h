@@ -18,6 +18,8 @@ public:
     bool start();
     // Waits (event loop) until stdout contains `text`; returns the whole stdout so far.
     bool waitForOutput(const QString &text, int timeoutMs);
+    // The same for stderr.
+    bool waitForError(const QString &text, int timeoutMs);
     QString output() const;   // stdout so far
     QString errors() const;   // stderr so far
     QProcess &process() { return *m_process; }

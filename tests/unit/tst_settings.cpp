@@ -1,5 +1,6 @@
 #include "settings/NetworkProxy.h"
 #include "settings/Settings.h"
+#include "settings/SettingsFileWatcher.h"
 #include "core/Scheduler.h"
 
 #include <functional>
@@ -464,6 +465,62 @@ private Q_SLOTS:
         QVERIFY(s.values().hubUrl.isEmpty());
         QCOMPARE(s.values().nodeName, QStringLiteral("kept"));
         QCOMPARE(s.values().downloadLimitKiBps, 0);
+    }
+
+    // An edit of the file while the program runs: reload() reports the changed keys once; a value that does not
+    // validate keeps the one in use (not the default) with a warning.
+    void reloadReportsEditsAndKeepsValuesInUse()
+    {
+        const QString path = file(QStringLiteral("reload.ini"));
+        Settings s(path);
+        QSignalSpy changed(&s, &Settings::changed);
+        QVERIFY(s.reload().isEmpty());
+        QCOMPARE(changed.count(), 0);
+        {
+            QSettings edited(path, QSettings::IniFormat);
+            edited.setValue(QStringLiteral("network/uploadLimitKiBps"), 512);
+            edited.setValue(QStringLiteral("schedule/windows"), QStringList{QStringLiteral("daily 22:00-06:00")});
+        }
+        QCOMPARE(s.reload(), (QStringList{QStringLiteral("scheduler"), QStringLiteral("uploadLimitKiBps")}));
+        QCOMPARE(changed.count(), 1);
+        QCOMPARE(s.values().uploadLimitKiBps, 512);
+        {
+            QSettings edited(path, QSettings::IniFormat);
+            edited.setValue(QStringLiteral("schedule/windows"), QStringList{QStringLiteral("whenever")});
+            edited.setValue(QStringLiteral("network/uploadLimitKiBps"), -3);
+        }
+        QVERIFY(s.reload().isEmpty()); // both invalid: the values in use stay
+        QCOMPARE(s.values().schedule, QStringList{QStringLiteral("daily 22:00-06:00")});
+        QCOMPARE(s.values().uploadLimitKiBps, 512);
+        QCOMPARE(changed.count(), 1);
+    }
+
+    // The watcher reports an edit once the writes settle, also when the file is replaced (as editors and QSaveFile
+    // do), and stays quiet when the same bytes are written again.
+    void fileWatcherSeesEditsAndReplacements()
+    {
+        const QString path = file(QStringLiteral("watched.ini"));
+        const auto write = [&path](const QByteArray &bytes, bool replace) {
+            const QString target = replace ? path + QStringLiteral(".new") : path;
+            QFile f(target);
+            if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate) || f.write(bytes) != bytes.size())
+                return false;
+            f.close();
+            return !replace || (QFile::remove(path) && QFile::rename(target, path));
+        };
+        QVERIFY(write("[node]\nname=a\n", false));
+        SettingsFileWatcher watcher(path, 50);
+        QSignalSpy edited(&watcher, &SettingsFileWatcher::edited);
+        QVERIFY(write("[node]\nname=b\n", false));
+        QVERIFY(edited.wait(5000));
+        QVERIFY(write("[node]\nname=c\n", true));
+        QVERIFY(edited.wait(5000));
+        QCOMPARE(edited.count(), 2);
+        QVERIFY(write("[node]\nname=c\n", true)); // same content
+        QVERIFY(!edited.wait(500));
+        QVERIFY(write("[node]\nname=d\n", false)); // the replaced file is still watched
+        QVERIFY(edited.wait(5000));
+        QCOMPARE(edited.count(), 3);
     }
 };
 

@@ -1,0 +1,29 @@
+#pragma once
+// cohortd's engine options: the settings file's values with the command line's on top. Built at start and again
+// whenever the settings file is edited (cohortd follows it without a restart); what the command line set always wins.
+#include "core/Expected.h"
+#include "node/EngineController.h"
+#include "settings/Settings.h"
+
+#include <QStringList>
+#include <optional>
+
+namespace cohort {
+
+struct DaemonOverrides {
+    std::optional<QString> hubUrl;   // normalized
+    std::optional<QString> dataDir;  // absolute
+    std::optional<QString> nodeName;
+    QString taskId;
+    std::optional<int> downloadKiBps;
+    std::optional<int> uploadKiBps;
+    std::optional<int> gpuMemoryPercent;
+    bool idleOnly = false;            // a server has no desktop user: off unless --idle-only, whatever the settings say
+    std::optional<QStringList> schedule;
+    int heartbeatIntervalMs = 0;
+};
+
+// Errors: a combination that does not validate (e.g. --schedule text), with the setting's key.
+Expected<EngineOptions> engineOptionsFrom(const Settings &settings, const DaemonOverrides &overrides);
+
+} // namespace cohort
