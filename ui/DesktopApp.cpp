@@ -31,9 +31,13 @@
 #include <QSessionManager>
 #include <QDateTime>
 #include <QFile>
+#include <QPointer>
 #include <QSystemTrayIcon>
+#include <QTimer>
+#include <QWindow>
 
 #include <algorithm>
+#include <functional>
 #include <cstdio>
 #include <cstdlib>
 
@@ -168,9 +172,56 @@ void DesktopApp::start()
         m_trayChecksLeft = kTrayChecks;
         m_trayRetry.start();
     }
-    m_controller->start();
+    startEngineOnceShown();
     if (!m_settings->values().welcomed)
         showWelcome();
+}
+
+namespace {
+// Calls `then` once, at the first Expose of `window` (or after `fallbackMs` if none comes).
+class FirstExpose : public QObject {
+public:
+    FirstExpose(QWindow *window, std::function<void()> then, int fallbackMs)
+        : QObject(window), m_then(std::move(then))
+    {
+        window->installEventFilter(this);
+        QTimer::singleShot(fallbackMs, this, [this] { fire(); });
+    }
+
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override
+    {
+        if (event->type() == QEvent::Expose && static_cast<QWindow *>(watched)->isExposed())
+            QTimer::singleShot(0, this, [this] { fire(); }); // after this first frame is painted
+        return false;
+    }
+
+private:
+    void fire()
+    {
+        if (!m_then)
+            return;
+        const auto then = std::move(m_then);
+        m_then = nullptr;
+        then();
+        deleteLater();
+    }
+    std::function<void()> m_then;
+};
+} // namespace
+
+void DesktopApp::startEngineOnceShown()
+{
+    // The engine may first have to load its module (LibTorch: most of a second on a small machine); the window
+    // comes first, then the engine, so the app is on screen at once and says "Starting" meanwhile.
+    if (!m_window->isVisible() || !m_window->windowHandle()) {
+        m_controller->start();
+        return;
+    }
+    new FirstExpose(m_window->windowHandle(), [controller = QPointer<EngineController>(m_controller.get())] {
+        if (controller)
+            controller->start();
+    }, 2000);
 }
 
 void DesktopApp::showWelcome()

@@ -46,7 +46,8 @@ public Q_SLOTS:
     void quit();
     void showSettings();
     void saveDiagnostics(); // asks where, then writes the diagnostics zip (engine/node/Diagnostics)
-    void showWelcome();     // the first-run welcome (once: settings remember it was seen)
+    void showWelcome();
+    void startEngineOnceShown();     // the first-run welcome (once: settings remember it was seen)
 
 private:
     void start();

@@ -1,6 +1,9 @@
 // cohort: the desktop app. Parses the command line and hands over to DesktopApp; nothing else.
 #include "settings/Settings.h"
 #include "ui/DesktopApp.h"
+#ifdef COHORT_LINKED_ENGINE
+#include "node/BuiltinEngineParts.h"
+#endif
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -79,6 +82,10 @@ cohort::LaunchOptions parseCommandLine(const QApplication &app)
 
 int main(int argc, char *argv[])
 {
+#ifdef COHORT_LINKED_ENGINE
+    // Built without the engine module (COHORT_ENGINE_MODULE=OFF): the engine is linked in.
+    cohort::registerEngineParts(&cohort::builtinEngineParts());
+#endif
     QApplication app(argc, argv);
     cohort::DesktopApp::describeApplication(QStringLiteral(COHORT_VERSION_STRING));
     cohort::DesktopApp desktop(parseCommandLine(app));

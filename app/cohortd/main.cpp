@@ -2,6 +2,7 @@
 #include "ControlCommand.h"
 #include "DaemonOptions.h"
 #include "DaemonRunner.h"
+#include "node/BuiltinEngineParts.h"
 #include "settings/NetworkProxy.h"
 #include "settings/Settings.h"
 #include "settings/SettingsFileWatcher.h"
@@ -16,6 +17,7 @@
 
 int main(int argc, char *argv[])
 {
+    cohort::registerEngineParts(&cohort::builtinEngineParts()); // the engine is linked into cohortd
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("cohortd"));
     QCoreApplication::setOrganizationName(QStringLiteral("Cohort"));

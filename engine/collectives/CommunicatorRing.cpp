@@ -151,8 +151,13 @@ Result Communicator::startReduce(std::span<const float> input, std::span<float> 
     if (m_inFlight.count(tag))
         return fail(Code::InvalidArgument, QStringLiteral("an operation with tag %1 is in flight already").arg(tag));
     purgeInbox();
+    const uint64_t epochBefore = m_epoch;
+    const bool othersInFlight = !m_inFlight.empty();
     if (Result r = ensureRing(); !r)
         return r;
+    if (othersInFlight && m_epoch != epochBefore) // they are aborted; a start now would overtake their retries
+        return fail(Code::Aborted, QStringLiteral("the ring changed with operations in flight: await them, then start "
+                                                  "again in order"));
     auto flight = std::make_unique<InFlight>();
     InFlight &f = *flight;
     f.tag = tag;
@@ -173,7 +178,7 @@ Result Communicator::startReduce(std::span<const float> input, std::span<float> 
         return Result::success();
     }
 
-    if (Result r = sendToMaster(encode(BeginMsg{tag, uint64_t(data.size()), op, dtype, quant})); !r)
+    if (Result r = sendToMaster(encode(BeginMsg{tag, uint64_t(data.size()), op, dtype, quant, m_epoch})); !r)
         return r;
     std::optional<Frame> reply;
     Result r = waitFor(

@@ -265,6 +265,15 @@ void Master::handleBegin(Peer &peer, const BeginMsg &msg)
         send(peer, encode(OutcomeMsg{msg.tag, 0, true, QStringLiteral("the topology is changing; retry")}));
         return;
     }
+    // Begun on a ring that is gone (the peer had not heard of the new one yet): the others, on the new ring, retry
+    // their operations in order, so this one must fail too rather than wait for a Begin that never comes.
+    if (msg.epoch != m_committedEpoch) {
+        send(peer, encode(OutcomeMsg{msg.tag, 0, true,
+                                     QStringLiteral("begun on ring epoch %1, the ring is at %2; retry")
+                                         .arg(msg.epoch)
+                                         .arg(m_committedEpoch)}));
+        return;
+    }
     auto it = m_ops.find(msg.tag);
     if (it == m_ops.end()) {
         Operation op;

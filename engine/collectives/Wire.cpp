@@ -102,7 +102,7 @@ std::optional<size_t> payloadCap(Channel channel, uint16_t type)
         case Type::Proof: return kSignatureBytes;
         case Type::Vote: return 0;
         case Type::Ready: return 9;
-        case Type::Begin: return 19;
+        case Type::Begin: return 27;
         case Type::Done: return 17;
         case Type::SyncState: return 8 + 2 + kMaxSharedTensors * (2 + kMaxNameBytes + 8 + 8);
         case Type::SyncDone: return 1;
@@ -306,6 +306,7 @@ QByteArray encode(const BeginMsg &m)
     w.u8(uint8_t(m.op));
     w.u8(uint8_t(m.dtype));
     w.u8(uint8_t(m.quant));
+    w.u64(m.epoch);
     return encodeFrame(Type::Begin, w.take());
 }
 
@@ -560,6 +561,7 @@ std::optional<BeginMsg> parseBegin(QByteArrayView p)
     m.tag = r.u64();
     m.count = r.u64();
     const uint8_t op = r.u8(), dtype = r.u8(), quant = r.u8();
+    m.epoch = r.u64();
     if (op > uint8_t(ReduceOp::Avg) || dtype > uint8_t(DataType::F16) || quant > uint8_t(Quant::U16))
         return std::nullopt;
     m.op = ReduceOp(op);

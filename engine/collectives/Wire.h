@@ -24,7 +24,7 @@
 //   M2C Committed  u64 epoch                        (every member is ready: the ring is in use)
 //   M2C Failed     u64 epoch                        (formation failed; a new Topology follows when one is possible)
 //   M2C Pending    u32 pendingPeers                 (peers waiting for a vote)
-//   C2M Begin      u64 tag, u64 count, u8 op, u8 dtype, u8 quant
+//   C2M Begin      u64 tag, u64 count, u8 op, u8 dtype, u8 quant, u64 epoch (the ring the peer begins it on)
 //   M2C Commence   u64 tag, u64 opId, u64 epoch, u16 link   (the link pair the operation's ring exchange uses)
 //   C2M Done       u64 tag, u64 opId, u8 aborted    (opId 0: withdraw the Begin for tag; aborts that operation)
 //   M2C Outcome    u64 tag, u64 opId, u8 aborted, u16 n, n bytes UTF-8 reason   (exactly one per operation per peer;
@@ -195,6 +195,7 @@ struct BeginMsg {
     ReduceOp op = ReduceOp::Sum;
     DataType dtype = DataType::F32;
     Quant quant = Quant::None;
+    uint64_t epoch = 0;
     bool operator==(const BeginMsg &) const = default;
 };
 struct CommenceMsg {

@@ -4,7 +4,7 @@
 
 namespace cohort {
 
-EmbeddedHub::EmbeddedHub(HubConfig config, QObject *parent) : QObject(parent), m_service(new HubService(std::move(config)))
+EmbeddedHub::EmbeddedHub(HubConfig config, QObject *parent) : LocalNetwork(parent), m_service(new HubService(std::move(config)))
 {
     m_thread.setObjectName(QStringLiteral("cohort-hub"));
     m_service->moveToThread(&m_thread);

@@ -2,23 +2,20 @@
 // The embedded local network: a HubService on its own thread ("cohort-hub"), serving on loopback,
 // with its data under the app's data folder. Used by cohort and cohortd when no hub URL is configured.
 #include "hub/HubService.h"
+#include "node/EngineParts.h"
 
 #include <QObject>
 #include <QThread>
 
 namespace cohort {
 
-class EmbeddedHub : public QObject {
+class EmbeddedHub : public LocalNetwork {
     Q_OBJECT
 public:
     explicit EmbeddedHub(HubConfig config, QObject *parent = nullptr);
     ~EmbeddedHub() override; // stops the service and joins the thread
 
-    void start(); // asynchronous: started(url) or failed(error) follows
-
-Q_SIGNALS:
-    void started(const QString &url);
-    void failed(const QString &error);
+    void start() override; // asynchronous: started(url) or failed(error) follows
 
 private:
     QThread m_thread;

@@ -20,7 +20,7 @@
 namespace cohort {
 
 Engine::Engine(EngineOptions options, QString hubUrl, bool hubEmbedded, QObject *parent)
-    : QObject(parent),
+    : EngineBackend(parent),
       m_options(std::move(options)),
       m_hubUrl(std::move(hubUrl)),
       m_hubEmbedded(hubEmbedded),

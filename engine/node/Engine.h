@@ -5,6 +5,7 @@
 #include "core/EngineEvent.h"
 #include "core/EngineSnapshot.h"
 #include "node/EngineController.h"
+#include "node/EngineParts.h"
 #include "node/HardwareInventory.h"
 
 #include <QElapsedTimer>
@@ -34,7 +35,7 @@ class Identity;
 class SystemSampler;
 struct HubReply;
 
-class Engine : public QObject {
+class Engine : public EngineBackend {
     Q_OBJECT
 public:
     static constexpr int kMinPublishIntervalMs = 250; // snapshots at most 4 per second
@@ -44,25 +45,19 @@ public:
     ~Engine() override;
 
 public Q_SLOTS:
-    void start();
-    void pause();
-    void resume();                  // also ends a snooze and a pending pause-after-step
-    void snooze(int seconds);       // pause until now + seconds (0 ends the snooze)
-    void pauseAfterStep();          // pause at the next safe point: when the batch in hand is in the outbox
+    void start() override;
+    void pause() override;
+    void resume() override;                  // also ends a snooze and a pending pause-after-step
+    void snooze(int seconds) override;       // pause until now + seconds (0 ends the snooze)
+    void pauseAfterStep() override;          // pause at the next safe point: when the batch in hand is in the outbox
     void setSchedulerPolicy(const cohort::SchedulerPolicy &policy);
     // The options a running engine applies without a restart: the scheduler, the upload cap (at once, also to a
     // collective in flight) and the payout address (sent with the next heartbeat).
-    void applyLiveOptions(const cohort::EngineOptions &options);
-    void joinTask(const QString &taskId);
-    void leaveTask();
-    void stop(); // final heartbeat (best effort, bounded), then stopped()
-    void failFatally(const QString &message);
-
-Q_SIGNALS:
-    void snapshotReady(const cohort::EngineSnapshot &snapshot);
-    void eventOccurred(const cohort::EngineEvent &event);
-    void stopped();
-    void earningsReady(const cohort::EarningsReport &report, bool fromCache);
+    void applyLiveOptions(const cohort::EngineOptions &options) override;
+    void joinTask(const QString &taskId) override;
+    void leaveTask() override;
+    void stop() override; // final heartbeat (best effort, bounded), then stopped()
+    void failFatally(const QString &message) override;
 
 private:
     void applyGpuMemoryCap(); // the compute GPU's memory share (options) into the snapshot and LibTorch's allocator

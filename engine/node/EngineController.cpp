@@ -1,9 +1,10 @@
 #include "node/EngineController.h"
 
 #include "core/Logging.h"
-#include "hub/EmbeddedHub.h"
-#include "node/Engine.h"
+#include "node/EngineParts.h"
+#include "node/EnginePartsLoader.h"
 
+#include <QCoreApplication>
 #include <QDir>
 
 namespace cohort {
@@ -35,20 +36,55 @@ void EngineController::start()
         return;
     m_running = true;
     m_stopRequested = false;
+    if (!registeredEngineParts()) {
+        loadPartsThenStart();
+        return;
+    }
+    startWithParts();
+}
+
+void EngineController::loadPartsThenStart()
+{
+    if (m_loader)
+        return; // already on its way
+    m_loader = std::make_unique<EnginePartsLoader>();
+    // Most of a second on a small machine: say what is going on meanwhile.
+    m_snapshot.state = NodeState::Starting;
+    m_snapshot.why = QCoreApplication::translate("EngineController", "Loading the compute engine");
+    ++m_snapshot.sequence;
+    Q_EMIT snapshotChanged(m_snapshot);
+    connect(m_loader.get(), &EnginePartsLoader::loaded, this, [this](const EngineParts *parts) {
+        registerEngineParts(parts);
+        if (m_running && !m_stopRequested && !m_engine && !m_embeddedHub)
+            startWithParts();
+    });
+    connect(m_loader.get(), &EnginePartsLoader::failed, this, [this](const QString &reason) {
+        qCCritical(lcEngine) << reason;
+        m_loader.reset(); // a later start() tries again
+        Q_EMIT eventOccurred(EngineEvent::error(QStringLiteral("lifecycle"), reason));
+        m_snapshot.state = NodeState::Error;
+        m_snapshot.why = QCoreApplication::translate("EngineController", "Cohort cannot work: %1").arg(reason);
+        m_snapshot.lastError = reason;
+        ++m_snapshot.sequence;
+        Q_EMIT snapshotChanged(m_snapshot);
+    });
+    m_loader->load();
+}
+
+void EngineController::startWithParts()
+{
+    const EngineParts *parts = registeredEngineParts();
     if (!m_options.hubUrl.isEmpty()) {
         startEngine(m_options.hubUrl, false);
         return;
     }
-    HubConfig config;
-    config.dataDir = QDir(m_options.dataDir).filePath(QStringLiteral("hub"));
-    config.address = QHostAddress::LocalHost;
-    m_embeddedHub = std::make_unique<EmbeddedHub>(config);
-    connect(m_embeddedHub.get(), &EmbeddedHub::started, this, [this](const QString &url) {
+    m_embeddedHub.reset(parts->createLocalNetwork(QDir(m_options.dataDir).filePath(QStringLiteral("hub"))));
+    connect(m_embeddedHub.get(), &LocalNetwork::started, this, [this](const QString &url) {
         m_embeddedUrl = url;
         Q_EMIT eventOccurred(EngineEvent::info(QStringLiteral("hub"), QStringLiteral("Local network started at %1").arg(url)));
         startEngine(url, true);
     });
-    connect(m_embeddedHub.get(), &EmbeddedHub::failed, this, [this](const QString &error) {
+    connect(m_embeddedHub.get(), &LocalNetwork::failed, this, [this](const QString &error) {
         // Without a hub the engine still starts, so the user sees the reason in the usual places.
         startEngine(QString(), true);
         if (m_engine)
@@ -62,13 +98,13 @@ void EngineController::startEngine(const QString &hubUrl, bool embedded)
 {
     if (m_stopRequested)
         return;
-    auto *engine = new Engine(m_options, hubUrl, embedded);
+    EngineBackend *engine = registeredEngineParts()->createEngine(m_options, hubUrl, embedded);
     engine->moveToThread(&m_engineThread);
     m_engine = engine;
-    connect(engine, &Engine::snapshotReady, this, &EngineController::onEngineSnapshot, Qt::QueuedConnection);
-    connect(engine, &Engine::eventOccurred, this, &EngineController::eventOccurred, Qt::QueuedConnection);
-    connect(engine, &Engine::earningsReady, this, &EngineController::earningsChanged, Qt::QueuedConnection);
-    connect(engine, &Engine::stopped, this, [this] {
+    connect(engine, &EngineBackend::snapshotReady, this, &EngineController::onEngineSnapshot, Qt::QueuedConnection);
+    connect(engine, &EngineBackend::eventOccurred, this, &EngineController::eventOccurred, Qt::QueuedConnection);
+    connect(engine, &EngineBackend::earningsReady, this, &EngineController::earningsChanged, Qt::QueuedConnection);
+    connect(engine, &EngineBackend::stopped, this, [this] {
         shutdownThreads();
         m_running = false;
         if (m_restarting) {
@@ -82,9 +118,9 @@ void EngineController::startEngine(const QString &hubUrl, bool embedded)
     m_engineThread.start();
     if (hubUrl.isEmpty())
         return; // failFatally() follows from the caller
-    QMetaObject::invokeMethod(engine, &Engine::start, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(engine, &EngineBackend::start, Qt::QueuedConnection);
     if (m_pendingPause)
-        QMetaObject::invokeMethod(engine, &Engine::pause, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(engine, &EngineBackend::pause, Qt::QueuedConnection);
 }
 
 void EngineController::onEngineSnapshot(const EngineSnapshot &snapshot)
@@ -97,14 +133,14 @@ void EngineController::pause()
 {
     m_pendingPause = true; // survives a restart of the engine (reconfigure)
     if (m_engine)
-        QMetaObject::invokeMethod(m_engine, &Engine::pause, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(m_engine, &EngineBackend::pause, Qt::QueuedConnection);
 }
 
 void EngineController::resume()
 {
     m_pendingPause = false;
     if (m_engine)
-        QMetaObject::invokeMethod(m_engine, &Engine::resume, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(m_engine, &EngineBackend::resume, Qt::QueuedConnection);
 }
 
 void EngineController::togglePause()
@@ -124,7 +160,7 @@ void EngineController::snooze(int seconds)
 void EngineController::pauseAfterStep()
 {
     if (m_engine)
-        QMetaObject::invokeMethod(m_engine, &Engine::pauseAfterStep, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(m_engine, &EngineBackend::pauseAfterStep, Qt::QueuedConnection);
 }
 
 void EngineController::joinTask(const QString &taskId)
@@ -138,7 +174,7 @@ void EngineController::leaveTask()
 {
     m_options.taskId.clear();
     if (m_engine)
-        QMetaObject::invokeMethod(m_engine, &Engine::leaveTask, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(m_engine, &EngineBackend::leaveTask, Qt::QueuedConnection);
 }
 
 void EngineController::stop()
@@ -150,7 +186,7 @@ void EngineController::stop()
     m_stopRequested = true;
     m_restarting = false;
     if (m_engine)
-        QMetaObject::invokeMethod(m_engine, &Engine::stop, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(m_engine, &EngineBackend::stop, Qt::QueuedConnection);
     else {
         shutdownThreads(); // the embedded hub was still starting
         m_running = false;
@@ -189,7 +225,7 @@ void EngineController::reconfigure(const EngineOptions &options)
         return;
     }
     m_restarting = true;
-    QMetaObject::invokeMethod(m_engine, &Engine::stop, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(m_engine, &EngineBackend::stop, Qt::QueuedConnection);
 }
 
 void EngineController::shutdownThreads()

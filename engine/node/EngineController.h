@@ -1,6 +1,7 @@
 #pragma once
 // The only door into the engine for the UI and for cohortd. It owns the engine thread ("cohort-engine")
-// and, when no hub URL is given, the embedded local hub. Commands are queued calls into the engine thread;
+// and, when no hub URL is given, the embedded local hub. It creates them through EngineParts: the ones linked in, or
+// (desktop app) the engine module, which start() loads in the background first. Commands are queued calls into the engine thread;
 // snapshots (<= 4 per second) and events come back as queued signals. Never blocks the caller's thread.
 #include "core/EarningsReport.h"
 #include "core/EngineEvent.h"
@@ -15,8 +16,9 @@
 
 namespace cohort {
 
-class Engine;
-class EmbeddedHub;
+class EngineBackend;
+class EnginePartsLoader;
+class LocalNetwork;
 
 struct EngineOptions {
     QString dataDir;             // required: identity/, hub/ (embedded) and later checkpoints live here
@@ -70,6 +72,8 @@ Q_SIGNALS:
     void stopped();
 
 private:
+    void loadPartsThenStart();
+    void startWithParts();
     void startEngine(const QString &hubUrl, bool embedded);
     void shutdownThreads();
     void onEngineSnapshot(const cohort::EngineSnapshot &snapshot);
@@ -77,8 +81,9 @@ private:
     EngineOptions m_options;
     EngineSnapshot m_snapshot;
     QThread m_engineThread;
-    QPointer<Engine> m_engine;
-    std::unique_ptr<EmbeddedHub> m_embeddedHub;
+    QPointer<EngineBackend> m_engine;
+    std::unique_ptr<LocalNetwork> m_embeddedHub;
+    std::unique_ptr<EnginePartsLoader> m_loader; // only where the engine is a module loaded at run time
     QString m_embeddedUrl;
     bool m_running = false;
     bool m_stopRequested = false;

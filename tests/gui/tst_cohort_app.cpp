@@ -82,11 +82,51 @@ private Q_SLOTS:
         QVERIFY2(log.contains("no system tray yet; the window stays open"), log.constData());
         QVERIFY2(log.contains("quitting: stopping the engine"), log.constData());
 
+#ifdef COHORT_ENGINE_MODULE_BUILD
+        // The engine came as the module, loaded after the window.
+        QVERIFY2(log.contains("engine module") && log.contains("loaded in"), log.constData());
+#endif
         // Settings were created, but the command-line data folder was not saved into them.
         QFile ini(m_home.filePath(QStringLiteral("config/Cohort/cohort.ini")));
         QVERIFY(ini.open(QIODevice::ReadOnly));
         QVERIFY(!ini.readAll().contains("node-data"));
     }
+
+#ifdef COHORT_ENGINE_MODULE_BUILD
+    // The program itself does not link LibTorch (the engine module does): nothing of it loads before the window.
+    void programDoesNotLinkLibTorch()
+    {
+        QProcess readelf;
+        readelf.start(QStringLiteral("readelf"), {QStringLiteral("-d"), QStringLiteral(COHORT_APP_PATH)});
+        if (!readelf.waitForStarted(5000))
+            QSKIP("readelf (binutils) is not installed");
+        QVERIFY(readelf.waitForFinished(10000));
+        const QByteArray dynamic = readelf.readAllStandardOutput();
+        QVERIFY2(dynamic.contains("(NEEDED)"), dynamic.constData());
+        QVERIFY2(!dynamic.contains("libtorch") && !dynamic.contains("libc10"), dynamic.constData());
+    }
+
+    // Without its engine module the app still opens, says why it cannot work, and quits cleanly.
+    void aMissingEngineModuleIsReportedNotFatal()
+    {
+        const QString dataDir = m_home.filePath(QStringLiteral("no-module-data"));
+        QProcess process;
+        QProcessEnvironment env = environment();
+        env.insert(QStringLiteral("COHORT_ENGINE_MODULE"), m_home.filePath(QStringLiteral("nowhere/libmissing.so")));
+        process.setProcessEnvironment(env);
+        process.start(QStringLiteral(COHORT_APP_PATH), {QStringLiteral("--data-dir"), dataDir});
+        QVERIFY(process.waitForStarted(10000));
+        QByteArray log;
+        QTRY_VERIFY_WITH_TIMEOUT((log += process.readAllStandardError()).contains("the engine module could not be loaded"), 20000);
+        QVERIFY2(log.contains("libmissing.so (missing)"), log.constData());
+        QCOMPARE(process.state(), QProcess::Running);
+        process.terminate();
+        QVERIFY(process.waitForFinished(15000));
+        log += process.readAllStandardError();
+        QCOMPARE(process.exitStatus(), QProcess::NormalExit);
+        QVERIFY2(process.exitCode() == 0, log.constData());
+    }
+#endif
 #endif
 };
 

@@ -1,5 +1,6 @@
 // The desktop window wired to a real engine with the embedded local hub: registration, the task
 // catalogue, and Pause/Resume round trips through the engine thread, observed only through the UI.
+#include "node/BuiltinEngineParts.h"
 #include "node/EngineController.h"
 #include "ui/DashboardPage.h"
 #include "ui/EngineBinding.h"
@@ -28,6 +29,7 @@ private Q_SLOTS:
     void initTestCase()
     {
         QStandardPaths::setTestModeEnabled(true); // nothing the engine writes lands in the real home
+        registerEngineParts(&builtinEngineParts()); // the engine linked in, as in cohortd
     }
 
     void pauseAndResumeThroughTheWindow()

@@ -81,7 +81,7 @@ for path in usr/bin/cohort usr/bin/cohortd usr/bin/cohort-hub \
             usr/share/icons/hicolor/scalable/apps/io.cohort.Cohort.svg \
             usr/share/man/man1/cohort.1.gz usr/share/man/man1/cohortd.1.gz usr/share/man/man1/cohort-hub.1.gz \
             usr/lib/systemd/system/cohort-hub.service usr/lib/systemd/system/cohortd.service \
-            usr/share/doc/cohort/copyright; do
+            usr/share/doc/cohort/copyright usr/lib/cohort/libcohort_engine_parts.so; do
   [ -e "$tree/$path" ] || fail "the package lacks /$path"
 done
 for state in starting idle working downloading syncing throttled paused offline error; do
@@ -121,6 +121,19 @@ for program in cohort cohortd cohort-hub; do
   [ -x "/usr/bin/$program" ] || fail "/usr/bin/$program missing after installation"
   if ldd "/usr/bin/$program" | grep -q 'not found'; then ldd "/usr/bin/$program" >&2; fail "$program: libraries missing"; fi
 done
+if ldd /usr/lib/cohort/libcohort_engine_parts.so | grep -q 'not found'; then
+  ldd /usr/lib/cohort/libcohort_engine_parts.so >&2; fail "the engine module: libraries missing"
+fi
+# The desktop app finds its engine module where it is installed (/usr/bin/../lib/cohort) and starts the engine.
+app_home="$work/app-home"; mkdir -p "$app_home"
+HOME="$app_home" XDG_CONFIG_HOME="$app_home/config" XDG_DATA_HOME="$app_home/share" QT_QPA_PLATFORM=offscreen \
+  QT_LOGGING_RULES='cohort.*.info=true' timeout 60 /usr/bin/cohort --data-dir "$app_home/data" 2>"$work/app.log" &
+app_pid=$!
+for _ in $(seq 1 300); do grep -q 'engine module .* loaded in' "$work/app.log" && break; sleep 0.1; done
+kill -TERM "$app_pid" 2>/dev/null || true
+wait "$app_pid" || true
+grep -q 'engine module .* loaded in' "$work/app.log" || { cat "$work/app.log" >&2; fail "cohort did not load its engine module"; }
+echo "cohort: $(grep -o 'engine module .* loaded in [0-9]* ms' "$work/app.log")"
 out="$(/usr/bin/cohortd --version)"; echo "cohortd --version: $out"
 [ "$out" = "cohortd $upstream_version" ] || fail "cohortd --version says '$out', the package is $upstream_version"
 out="$(/usr/bin/cohort-hub --version)"; echo "cohort-hub --version: $out"

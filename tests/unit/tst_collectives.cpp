@@ -113,7 +113,7 @@ private Q_SLOTS:
         QVERIFY(fromMaster.error().contains(QStringLiteral("unknown")));
 
         FrameDecoder toMaster(Channel::ToMaster);
-        toMaster.feed(encode(BeginMsg{5, 1234567, ReduceOp::Avg, DataType::BF16, Quant::U8}));
+        toMaster.feed(encode(BeginMsg{5, 1234567, ReduceOp::Avg, DataType::BF16, Quant::U8, 42}));
         QCOMPARE(toMaster.next(frame), FrameDecoder::Result::Frame);
         const auto begin = parseBegin(frame.payload);
         QVERIFY(begin);
@@ -121,6 +121,7 @@ private Q_SLOTS:
         QCOMPARE(begin->dtype, DataType::BF16);
         QCOMPARE(begin->quant, Quant::U8);
         QCOMPARE(begin->op, ReduceOp::Avg);
+        QCOMPARE(begin->epoch, uint64_t(42));
     }
 
     void messagesParseBack()
@@ -158,7 +159,7 @@ private Q_SLOTS:
         QVERIFY(!parseHello(hello.left(hello.size() - 1)));
         QVERIFY(!parseHello(QByteArray(hello + 'x')));
         QVERIFY(!parseReady(QByteArray(QByteArray(8, '\0') + char(2)))); // a flag is 0 or 1
-        QVERIFY(!parseBegin(QByteArray(QByteArray(16, '\0') + char(0) + char(0) + char(9)))); // unknown quantization
+        QVERIFY(!parseBegin(QByteArray(QByteArray(16, '\0') + char(0) + char(0) + char(9) + QByteArray(8, '\0')))); // unknown quantization
         // A Topology naming the same peer twice, or no peer at all.
         TopologyMsg twice = topology;
         twice.ring[1].peerId = 1;

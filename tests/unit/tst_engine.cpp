@@ -1,6 +1,7 @@
 // The engine through its only door, EngineController: a real engine thread and a real embedded hub on loopback.
 #include "net/Identity.h"
 #include "net/RequestSigning.h"
+#include "node/BuiltinEngineParts.h"
 #include "node/EngineController.h"
 
 #include <QElapsedTimer>
@@ -27,6 +28,8 @@ class TestEngine : public QObject {
     }
 
 private Q_SLOTS:
+    void initTestCase() { registerEngineParts(&builtinEngineParts()); } // the engine linked in, as in cohortd
+
     void lifecycleOnEmbeddedNetwork()
     {
         QTemporaryDir dir;

@@ -1,5 +1,6 @@
 // GPU telemetry in the running engine: the fake NVML (tests/support/fakenvml) through COHORT_NVML_LIBRARY, readings
 // in every snapshot, and the scheduler's GPU temperature limit acting on them.
+#include "node/BuiltinEngineParts.h"
 #include "node/EngineController.h"
 #include "node/HardwareInventory.h"
 #include "store/GpuHistoryStore.h"
@@ -66,6 +67,7 @@ class TestGpuEngine : public QObject {
 private Q_SLOTS:
     void initTestCase()
     {
+        registerEngineParts(&builtinEngineParts()); // the engine linked in, as in cohortd
         QVERIFY(m_configDir.isValid());
         m_config = m_configDir.filePath(QStringLiteral("fakenvml.json"));
         qputenv("COHORT_FAKENVML_CONFIG", m_config.toUtf8());

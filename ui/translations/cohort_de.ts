@@ -2,6 +2,17 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="de_DE">
 <context>
+    <name>EngineController</name>
+    <message>
+        <source>Loading the compute engine</source>
+        <translation>Die Rechen-Engine wird geladen</translation>
+    </message>
+    <message>
+        <source>Cohort cannot work: %1</source>
+        <translation>Cohort kann nicht arbeiten: %1</translation>
+    </message>
+</context>
+<context>
     <name>MemoryBudget</name>
     <message>
         <source>needs %1 GB of GPU memory for one sequence; Cohort may use %2 GB of this GPU (Settings, Compute)</source>

@@ -1,0 +1,73 @@
+#include "node/EnginePartsLoader.h"
+
+#include "core/Logging.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFileInfo>
+#include <QLibrary>
+
+namespace cohort {
+
+namespace {
+#if defined(Q_OS_WIN)
+const QString kModuleFile = QStringLiteral("cohort_engine_parts.dll");
+#elif defined(Q_OS_MACOS)
+const QString kModuleFile = QStringLiteral("libcohort_engine_parts.dylib");
+#else
+const QString kModuleFile = QStringLiteral("libcohort_engine_parts.so");
+#endif
+} // namespace
+
+EnginePartsLoader::EnginePartsLoader(QObject *parent) : QObject(parent) {}
+
+EnginePartsLoader::~EnginePartsLoader()
+{
+    if (m_thread.joinable())
+        m_thread.join();
+}
+
+QStringList EnginePartsLoader::candidatePaths()
+{
+    QStringList paths;
+    if (const QString forced = qEnvironmentVariable("COHORT_ENGINE_MODULE"); !forced.isEmpty())
+        return {forced}; // that one only (tests, packagers)
+    const QDir programDir(QCoreApplication::applicationDirPath());
+    paths << programDir.filePath(kModuleFile) << programDir.filePath(QStringLiteral("../lib/cohort/") + kModuleFile);
+    return paths;
+}
+
+void EnginePartsLoader::load()
+{
+    if (m_thread.joinable())
+        return;
+    const QStringList paths = candidatePaths();
+    m_thread = std::thread([this, paths] {
+        QElapsedTimer clock;
+        clock.start();
+        QStringList tried;
+        for (const QString &path : paths) {
+            if (!QFileInfo::exists(path)) {
+                tried << QStringLiteral("%1 (missing)").arg(QDir::toNativeSeparators(path));
+                continue;
+            }
+            // Never unloaded: the engine's code must stay mapped for as long as the program runs.
+            QLibrary library(path);
+            const auto entry = reinterpret_cast<const EngineParts *(*)()>(library.resolve(kEnginePartsSymbol));
+            const EngineParts *parts = entry ? entry() : nullptr;
+            if (!parts || !parts->createEngine || !parts->createLocalNetwork) {
+                tried << QStringLiteral("%1 (%2)").arg(QDir::toNativeSeparators(path),
+                                                      entry ? QStringLiteral("incomplete") : library.errorString());
+                continue;
+            }
+            qCInfo(lcEngine) << "engine module" << path << "loaded in" << clock.elapsed() << "ms";
+            QMetaObject::invokeMethod(this, [this, parts] { Q_EMIT loaded(parts); }, Qt::QueuedConnection);
+            return;
+        }
+        const QString reason = QStringLiteral("the engine module could not be loaded: %1").arg(tried.join(QStringLiteral("; ")));
+        QMetaObject::invokeMethod(this, [this, reason] { Q_EMIT failed(reason); }, Qt::QueuedConnection);
+    });
+}
+
+} // namespace cohort

@@ -1,0 +1,33 @@
+#pragma once
+// Loads the engine-parts module (the engine with LibTorch: libcohort_engine_parts.so / cohort_engine_parts.dll) on a
+// thread of its own, so the desktop app's window is up and responsive while LibTorch's libraries load and register
+// their operators (~0.7 s on a 2-core machine). Where it looks: $COHORT_ENGINE_MODULE alone when set, else next to
+// the program (the build tree), then <prefix>/lib/cohort (the installed layout).
+#include "node/EngineParts.h"
+
+#include <QObject>
+#include <QStringList>
+
+#include <thread>
+
+namespace cohort {
+
+class EnginePartsLoader : public QObject {
+    Q_OBJECT
+public:
+    explicit EnginePartsLoader(QObject *parent = nullptr);
+    ~EnginePartsLoader() override; // waits for a load in progress
+
+    static QStringList candidatePaths();
+    // Asynchronous: loaded(parts) or failed(reason) follows, in this object's thread. Once only.
+    void load();
+
+Q_SIGNALS:
+    void loaded(const cohort::EngineParts *parts);
+    void failed(const QString &reason);
+
+private:
+    std::thread m_thread;
+};
+
+} // namespace cohort
