@@ -308,6 +308,7 @@ void DesktopApp::checkForTray()
 void DesktopApp::createTray()
 {
     m_tray = new TrayIcon(this);
+    m_tray->setIconStyle(m_settings->values().trayIconStyle);
     bindTrayToEngine(m_tray, m_controller.get());
     connect(m_tray, &TrayIcon::openRequested, m_window.get(), &MainWindow::bringToFront);
     connect(m_tray, &TrayIcon::settingsRequested, this, &DesktopApp::showSettings);
@@ -358,6 +359,8 @@ void DesktopApp::onSettingsChanged(const SettingsValues &values, const QStringLi
         applyNetworkProxy(values);
     if (changedKeys.contains(QStringLiteral("notifications")) && m_notifier)
         m_notifier->setLevel(values.notifications);
+    if (changedKeys.contains(QStringLiteral("trayIconStyle")) && m_tray)
+        m_tray->setIconStyle(values.trayIconStyle);
     if (changedKeys.contains(QStringLiteral("energy")) && m_window)
         m_window->earningsPage()->setTariff(values.pricePerKWh, values.currency, values.creditValue);
     if (changedKeys.contains(QStringLiteral("payoutAddress")) && m_window)

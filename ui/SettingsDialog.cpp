@@ -82,7 +82,7 @@ SettingsDialog::SettingsDialog(Settings *settings, Autostart *autostart, QWidget
         connect(spin, &QSpinBox::valueChanged, this, &SettingsDialog::onFieldEdited);
     for (QDoubleSpinBox *spin : {m_pricePerKWh, m_creditValue})
         connect(spin, &QDoubleSpinBox::valueChanged, this, &SettingsDialog::onFieldEdited);
-    for (QComboBox *combo : {m_language, m_notifications, m_proxyMode})
+    for (QComboBox *combo : {m_language, m_notifications, m_trayIconStyle, m_proxyMode})
         connect(combo, &QComboBox::currentIndexChanged, this, &SettingsDialog::onFieldEdited);
     connect(m_gpuList, &QListWidget::itemChanged, this, &SettingsDialog::onFieldEdited);
 
@@ -188,6 +188,7 @@ SettingsValues SettingsDialog::fieldValues() const
     v.language = m_language->currentData().toString();
     v.startMinimized = m_startMinimized->isChecked();
     v.notifications = NotifyLevel(m_notifications->currentData().toInt());
+    v.trayIconStyle = TrayIconStyle(m_trayIconStyle->currentData().toInt());
     v.gpuUuids = chosenGpus();
     v.gpuMemoryPercent = m_gpuMemory->value();
     v.runOnlyWhenIdle = m_idleOnly->isChecked();
@@ -275,6 +276,7 @@ void SettingsDialog::setFields(const SettingsValues &v)
     m_language->setCurrentIndex(std::max(0, m_language->findData(v.language)));
     m_startMinimized->setChecked(v.startMinimized);
     m_notifications->setCurrentIndex(std::max(0, m_notifications->findData(int(v.notifications))));
+    m_trayIconStyle->setCurrentIndex(std::max(0, m_trayIconStyle->findData(int(v.trayIconStyle))));
     fillGpuList(m_gpus, v.gpuUuids);
     m_gpuMemory->setValue(v.gpuMemoryPercent);
     m_idleOnly->setChecked(v.runOnlyWhenIdle);

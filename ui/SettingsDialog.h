@@ -1,5 +1,5 @@
 #pragma once
-// Settings, in pages: General (language, start minimized, start at login, notifications), Compute (GPUs, when to
+// Settings, in pages: General (language, start minimized, start at login, notifications, tray icon), Compute (GPUs, when to
 // work, limits), Network (hub, bandwidth caps, proxy), Storage (data folder and its move, disk cap) and Account
 // (node name and id, key export, payout address, electricity tariff). A list on the left picks the page (arrow keys
 // or Ctrl+Tab / Ctrl+PgDown); the pages are built in SettingsPages.cpp.
@@ -125,6 +125,7 @@ private:
     QCheckBox *m_startMinimized = nullptr;
     QCheckBox *m_startAtLogin = nullptr;
     QComboBox *m_notifications = nullptr;
+    QComboBox *m_trayIconStyle = nullptr;
     QLabel *m_trayNote = nullptr;
     // Compute
     QCheckBox *m_useAllGpus = nullptr;

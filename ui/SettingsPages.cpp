@@ -115,6 +115,13 @@ QWidget *SettingsDialog::buildGeneralPage()
     m_notifications->setToolTip(tr("Errors: Cohort stopped, lost its hub, ran out of disk space or had work refused.\n"
                                    "Milestones: your first verified work, a model download finished.\n"
                                    "At most one message of each kind every 15 minutes."));
+    m_trayIconStyle = new QComboBox(content);
+    m_trayIconStyle->setObjectName(QStringLiteral("trayIconStyleCombo"));
+    m_trayIconStyle->setAccessibleName(tr("Tray icon"));
+    m_trayIconStyle->addItem(tr("Colour"), int(TrayIconStyle::Colour));
+    m_trayIconStyle->addItem(tr("Monochrome, light (for dark panels)"), int(TrayIconStyle::Light));
+    m_trayIconStyle->addItem(tr("Monochrome, dark (for light panels)"), int(TrayIconStyle::Dark));
+    m_trayIconStyle->setToolTip(tr("Each state keeps its own symbol in every style, so they stay apart without colour."));
     m_trayNote = note(QString(), content);
     m_trayNote->setObjectName(QStringLiteral("trayNote"));
     m_trayNote->hide();
@@ -125,6 +132,7 @@ QWidget *SettingsDialog::buildGeneralPage()
     form->addRow(tr("Start:"), m_startMinimized);
     form->addRow(QString(), withErrorLabel(m_startAtLogin, QStringLiteral("autostart")));
     form->addRow(tr("Notifications:"), withErrorLabel(m_notifications, QStringLiteral("notifications")));
+    form->addRow(tr("Tray icon:"), withErrorLabel(m_trayIconStyle, QStringLiteral("trayIconStyle")));
     form->addRow(QString(), m_trayNote);
     return page(content, "generalPage");
 }

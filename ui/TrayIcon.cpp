@@ -106,13 +106,21 @@ QString TrayIcon::toolTip() const
     return m_tray->toolTip();
 }
 
+void TrayIcon::setIconStyle(TrayIconStyle style)
+{
+    if (style == m_iconStyle)
+        return;
+    m_iconStyle = style;
+    showSnapshot(m_lastSnapshot); // the same state in the new style
+}
+
 void TrayIcon::showSnapshot(const EngineSnapshot &snapshot)
 {
     // Setting an identical icon makes some panels flicker; only change it when the state changes.
-    const QString path = stateIconPath(snapshot.state);
+    const QString path = stateIconPath(snapshot.state, m_iconStyle);
     if (path != m_iconPath) {
         m_iconPath = path;
-        m_tray->setIcon(QIcon(path));
+        m_tray->setIcon(trayStateIcon(snapshot.state, m_iconStyle));
     }
     m_lastSnapshot = snapshot;
     const QString tip = toolTipFor(snapshot, m_creditsToday);

@@ -3,6 +3,7 @@
 // and a small menu. It only shows and asks; DesktopApp decides what the requests do.
 #include "core/EarningsReport.h"
 #include "core/EngineSnapshot.h"
+#include "settings/Settings.h"
 
 #include <QObject>
 #include <QSystemTrayIcon>
@@ -30,6 +31,9 @@ public:
     // With the system's warning icon instead of the state icon (errors from Notifier).
     void showWarning(const QString &title, const QString &text);
     QString iconPath() const { return m_iconPath; }
+    // Colour, or monochrome for dark / light panels (Settings): applies at once.
+    void setIconStyle(TrayIconStyle style);
+    TrayIconStyle iconStyle() const { return m_iconStyle; }
     QMenu *menu() const { return m_menu.get(); }
     QAction *pauseAction() const { return m_pauseAction; }
     QAction *pauseAfterStepAction() const { return m_pauseAfterStepAction; }
@@ -62,6 +66,7 @@ private:
     QAction *m_snoozeAction = nullptr;           // the Snooze submenu's entry
     std::unique_ptr<QMenu> m_snoozeMenu;
     QString m_iconPath;
+    TrayIconStyle m_iconStyle = TrayIconStyle::Colour;
     bool m_userPaused = false;
     double m_creditsToday = -1; // -1: not known yet
     EngineSnapshot m_lastSnapshot;

@@ -30,7 +30,8 @@ Engine::Engine(EngineOptions options, QString hubUrl, bool hubEmbedded, QObject 
       m_retryTimer(this),
       m_publishTimer(this),
       m_rlTimer(this),
-      m_earningsTimer(this)
+      m_earningsTimer(this),
+      m_bundleTimer(this)
 {
     m_sampleTimer.setInterval(1000);
     m_heartbeatTimer.setInterval(m_options.heartbeatIntervalMs > 0 ? m_options.heartbeatIntervalMs : 10'000);

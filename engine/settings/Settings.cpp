@@ -33,6 +33,7 @@ const QString kGpuPowerLimit = QStringLiteral("limits/gpuPowerLimitW");
 const QString kDiskCap = QStringLiteral("limits/diskCapGiB");
 const QString kLanguage = QStringLiteral("ui/language");
 const QString kNotifications = QStringLiteral("ui/notifications");
+const QString kTrayIconStyle = QStringLiteral("ui/trayIcon");
 const QString kGpus = QStringLiteral("compute/gpus");
 const QString kGpuMemory = QStringLiteral("compute/gpuMemoryPercent");
 const QString kUploadLimit = QStringLiteral("network/uploadLimitKiBps");
@@ -97,6 +98,19 @@ QStringList Settings::languages()
 {
     // English as written, plus the translations in ui/translations (keep the two in step).
     return {QStringLiteral("en"), QStringLiteral("de"), QStringLiteral("fr")};
+}
+
+QString Settings::trayIconStyleName(TrayIconStyle style)
+{
+    switch (style) {
+    case TrayIconStyle::Colour:
+        return QStringLiteral("colour");
+    case TrayIconStyle::Light:
+        return QStringLiteral("light");
+    case TrayIconStyle::Dark:
+        return QStringLiteral("dark");
+    }
+    return QStringLiteral("colour");
 }
 
 QString Settings::notifyLevelName(NotifyLevel level)
@@ -287,6 +301,18 @@ void Settings::load(const SettingsValues &fallback)
     }
     if (!knownLevel)
         qCWarning(lcSettings) << "ignoring invalid setting notifications :" << notify;
+    const QString trayStyle = store.value(kTrayIconStyle, trayIconStyleName(v.trayIconStyle)).toString();
+    bool knownStyle = false;
+    for (const TrayIconStyle style : {TrayIconStyle::Colour, TrayIconStyle::Light, TrayIconStyle::Dark}) {
+        if (trayStyle == trayIconStyleName(style)) {
+            v.trayIconStyle = style;
+            knownStyle = true;
+        }
+    }
+    if (!knownStyle) {
+        qCWarning(lcSettings) << "ignoring invalid setting trayIcon :" << trayStyle;
+        v.trayIconStyle = fallback.trayIconStyle;
+    }
     v.gpuUuids = store.value(kGpus, v.gpuUuids).toStringList();
     v.uploadLimitKiBps = intValue(store, kUploadLimit, v.uploadLimitKiBps);
     v.gpuMemoryPercent = intValue(store, kGpuMemory, v.gpuMemoryPercent);
@@ -377,6 +403,8 @@ static QStringList changedKeysBetween(const SettingsValues &before, const Settin
         changedKeys << QStringLiteral("language");
     if (v.notifications != before.notifications)
         changedKeys << QStringLiteral("notifications");
+    if (v.trayIconStyle != before.trayIconStyle)
+        changedKeys << QStringLiteral("trayIconStyle");
     if (v.gpuUuids != before.gpuUuids)
         changedKeys << QStringLiteral("gpuUuids");
     if (v.gpuMemoryPercent != before.gpuMemoryPercent)
@@ -436,6 +464,7 @@ QList<SettingsError> Settings::apply(const SettingsValues &requested)
     store.setValue(kDiskCap, v.diskCapGiB);
     store.setValue(kLanguage, v.language);
     store.setValue(kNotifications, notifyLevelName(v.notifications));
+    store.setValue(kTrayIconStyle, trayIconStyleName(v.trayIconStyle));
     store.setValue(kGpus, v.gpuUuids);
     store.setValue(kUploadLimit, v.uploadLimitKiBps);
     store.setValue(kGpuMemory, v.gpuMemoryPercent);

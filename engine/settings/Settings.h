@@ -11,6 +11,9 @@ namespace cohort {
 
 // Tray notifications: none, errors only, or errors and milestones (first verified batch, a finished download, ...).
 enum class NotifyLevel { Off, Errors, ErrorsAndMilestones };
+// The tray's state icons: in colour (default), or monochrome with light glyphs (for dark panels) or dark glyphs
+// (for light panels), as many desktops prefer for their panel.
+enum class TrayIconStyle { Colour, Light, Dark };
 // How Cohort reaches the network: directly, through the system's proxy settings, or through one HTTP proxy.
 enum class ProxyMode { None, System, Manual };
 
@@ -34,6 +37,7 @@ struct SettingsValues {
     // General
     QString language;             // empty: the system's; else one of Settings::languages() (applies at the next start)
     NotifyLevel notifications = NotifyLevel::ErrorsAndMilestones;
+    TrayIconStyle trayIconStyle = TrayIconStyle::Colour;
 
     // Compute: the GPUs Cohort may use, by NVML UUID ("GPU-…"); empty: all of them (the default, also for GPUs added later)
     QStringList gpuUuids;
@@ -80,6 +84,7 @@ public:
     // The translations shipped ("de", "fr", ...) plus "en"; "" (the system's language) is always allowed too.
     static QStringList languages();
     static QString notifyLevelName(NotifyLevel level);      // "off", "errors", "all" (as stored)
+    static QString trayIconStyleName(TrayIconStyle style);  // "colour", "light", "dark" (as stored)
     static QString proxyModeName(ProxyMode mode);            // "none", "system", "manual" (as stored)
     // "host:port" -> host and port; false with a reason for people otherwise.
     static bool parseProxy(const QString &text, QString *host, quint16 *port, QString *why = nullptr);

@@ -35,7 +35,8 @@ bool save(QWidget &widget, const QString &path)
     return ok;
 }
 
-// Every state icon at tray and dashboard sizes, on a light and a dark panel.
+// Every state icon at tray and dashboard sizes, on a light panel (colour, then the dark monochrome variant) and on a
+// dark panel (colour, then the light monochrome variant).
 bool saveIconSheet(const QString &path)
 {
     const QList<NodeState> states{NodeState::Starting, NodeState::Idle,   NodeState::Working, NodeState::Downloading,
@@ -43,17 +44,21 @@ bool saveIconSheet(const QString &path)
                                   NodeState::Error};
     const QList<int> sizes{16, 24, 48};
     const int cell = 64;
-    QImage sheet(cell * int(states.size()), cell * int(sizes.size()) * 2, QImage::Format_ARGB32);
+    const int bandHeight = cell * int(sizes.size()) * 2; // colour rows + monochrome rows
+    QImage sheet(cell * int(states.size()), bandHeight * 2, QImage::Format_ARGB32);
     QPainter painter(&sheet);
-    painter.fillRect(0, 0, sheet.width(), sheet.height() / 2, QColor(0xf4, 0xf4, 0xf5));
-    painter.fillRect(0, sheet.height() / 2, sheet.width(), sheet.height() / 2, QColor(0x27, 0x27, 0x2a));
+    painter.fillRect(0, 0, sheet.width(), bandHeight, QColor(0xf4, 0xf4, 0xf5));
+    painter.fillRect(0, bandHeight, sheet.width(), bandHeight, QColor(0x27, 0x27, 0x2a));
     for (int background = 0; background < 2; ++background) {
-        for (int s = 0; s < sizes.size(); ++s) {
-            for (int i = 0; i < states.size(); ++i) {
-                const int size = sizes.at(s);
-                const int x = i * cell + (cell - size) / 2;
-                const int y = (background * int(sizes.size()) + s) * cell + (cell - size) / 2;
-                painter.drawPixmap(x, y, stateIcon(states.at(i)).pixmap(size, size));
+        const TrayIconStyle styles[] = {TrayIconStyle::Colour, background == 0 ? TrayIconStyle::Dark : TrayIconStyle::Light};
+        for (int v = 0; v < 2; ++v) {
+            for (int s = 0; s < sizes.size(); ++s) {
+                for (int i = 0; i < states.size(); ++i) {
+                    const int size = sizes.at(s);
+                    const int x = i * cell + (cell - size) / 2;
+                    const int y = background * bandHeight + (v * int(sizes.size()) + s) * cell + (cell - size) / 2;
+                    painter.drawPixmap(x, y, stateIcon(states.at(i), styles[v]).pixmap(size, size));
+                }
             }
         }
     }

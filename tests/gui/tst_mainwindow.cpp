@@ -19,6 +19,7 @@
 #include <QMenu>
 #include <QPushButton>
 #include <QScrollBar>
+#include <QRegularExpression>
 #include <QSet>
 #include <QClipboard>
 #include <QComboBox>
@@ -253,6 +254,43 @@ private Q_SLOTS:
         QCOMPARE(stateIconPath(NodeState::Connecting), stateIconPath(NodeState::Starting));
         QVERIFY(QFile::exists(stateIconPath(NodeState::Stopping)));
         QVERIFY(!appIcon().pixmap(32, 32).isNull());
+    }
+
+    // The monochrome tray styles: every state has a light and a dark variant that renders, in one colour, and the
+    // variants of different states still differ (the glyph tells the state); the tray switches style at once and
+    // names its icons as installed in the hicolor theme.
+    void monochromeTrayIconsKeepStatesApart()
+    {
+        const NodeState states[] = {NodeState::Starting, NodeState::Idle, NodeState::Working, NodeState::Downloading,
+                                    NodeState::Syncing, NodeState::Throttled, NodeState::Paused, NodeState::Offline,
+                                    NodeState::Error};
+        for (const TrayIconStyle style : {TrayIconStyle::Light, TrayIconStyle::Dark}) {
+            QSet<QByteArray> drawings;
+            const QByteArray colour = style == TrayIconStyle::Light ? QByteArray("#ffffff") : QByteArray("#1f2937");
+            for (const NodeState state : states) {
+                const QString path = stateIconPath(state, style);
+                QFile file(path);
+                QVERIFY2(file.open(QIODevice::ReadOnly), qPrintable(path));
+                QByteArray svg = file.readAll();
+                // One colour only: every fill or stroke is that colour or none.
+                static const QRegularExpression paint(QStringLiteral("(fill|stroke)=\"(#[0-9a-fA-F]{6})\""));
+                for (auto it = paint.globalMatch(QString::fromUtf8(svg)); it.hasNext();)
+                    QCOMPARE(it.next().captured(2).toUtf8(), colour);
+                QVERIFY2(!stateIcon(state, style).pixmap(16, 16).isNull(), qPrintable(path));
+                svg.replace(QByteArray("<!--"), QByteArray()); // compare drawings, not comments
+                drawings.insert(svg.mid(svg.indexOf("-->")));
+                QCOMPARE(stateIconThemeName(state, style), QStringLiteral("io.cohort.Cohort-%1%2").arg(
+                    stateIconStem(state), style == TrayIconStyle::Light ? QStringLiteral("-light") : QStringLiteral("-dark")));
+            }
+            QCOMPARE(drawings.size(), qsizetype(std::size(states)));
+        }
+        TrayIcon tray;
+        tray.showSnapshot(samples::snapshot(NodeState::Working, QString()));
+        QCOMPARE(tray.iconPath(), stateIconPath(NodeState::Working));
+        tray.setIconStyle(TrayIconStyle::Dark);
+        QCOMPARE(tray.iconPath(), QStringLiteral(":/cohort/icons/state-working-dark.svg"));
+        tray.showSnapshot(samples::userPaused());
+        QCOMPARE(tray.iconPath(), QStringLiteral(":/cohort/icons/state-paused-dark.svg"));
     }
 
     void trayFollowsTheSnapshot()

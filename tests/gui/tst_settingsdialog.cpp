@@ -335,6 +335,13 @@ private Q_SLOTS:
         QCOMPARE(m_settings->values().notifications, NotifyLevel::Errors);
         QCOMPARE(Settings(iniPath()).values().language, QStringLiteral("fr"));
         QVERIFY(fileText().contains(QStringLiteral("notifications=errors")));
+        auto *trayIcon = field<QComboBox>("trayIconStyleCombo");
+        QCOMPARE(trayIcon->currentData().toInt(), int(TrayIconStyle::Colour));
+        QCOMPARE(trayIcon->count(), 3);
+        trayIcon->setCurrentIndex(trayIcon->findData(int(TrayIconStyle::Light)));
+        QVERIFY(m_dialog->apply());
+        QCOMPARE(m_settings->values().trayIconStyle, TrayIconStyle::Light);
+        QVERIFY(fileText().contains(QStringLiteral("trayIcon=light")));
         m_dialog->setTrayAvailable(false);
         QVERIFY(field<QLabel>("trayNote")->isVisibleTo(m_dialog.get()));
         m_dialog->setTrayAvailable(true);

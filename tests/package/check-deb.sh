@@ -85,7 +85,10 @@ for path in usr/bin/cohort usr/bin/cohortd usr/bin/cohort-hub \
   [ -e "$tree/$path" ] || fail "the package lacks /$path"
 done
 for state in starting idle working downloading syncing throttled paused offline error; do
-  [ -f "$tree/usr/share/icons/hicolor/scalable/status/io.cohort.Cohort-$state.svg" ] || fail "no tray icon for $state"
+  for variant in "" -light -dark; do
+    [ -f "$tree/usr/share/icons/hicolor/scalable/status/io.cohort.Cohort-$state$variant.svg" ] ||
+      fail "no tray icon for $state$variant"
+  done
 done
 for program in cohort cohortd cohort-hub; do
   if readelf -d "$tree/usr/bin/$program" | grep -Eq 'RPATH|RUNPATH'; then fail "/usr/bin/$program carries an RPATH"; fi

@@ -495,6 +495,24 @@ private Q_SLOTS:
         QCOMPARE(changed.count(), 1);
     }
 
+    // The tray icon's style: colour by default, stored by name, an unknown name falls back with a warning.
+    void trayIconStylePersists()
+    {
+        const QString path = file(QStringLiteral("tray.ini"));
+        Settings s(path);
+        QCOMPARE(s.values().trayIconStyle, TrayIconStyle::Colour);
+        QSignalSpy changed(&s, &Settings::changed);
+        SettingsValues v = s.values();
+        v.trayIconStyle = TrayIconStyle::Dark;
+        QVERIFY(s.apply(v).isEmpty());
+        QCOMPARE(changed.count(), 1);
+        QCOMPARE(changed.at(0).at(1).toStringList(), QStringList{QStringLiteral("trayIconStyle")});
+        QCOMPARE(Settings(path).values().trayIconStyle, TrayIconStyle::Dark);
+        QCOMPARE(QSettings(path, QSettings::IniFormat).value(QStringLiteral("ui/trayIcon")).toString(), QStringLiteral("dark"));
+        QSettings(path, QSettings::IniFormat).setValue(QStringLiteral("ui/trayIcon"), QStringLiteral("sparkly"));
+        QCOMPARE(Settings(path).values().trayIconStyle, TrayIconStyle::Colour);
+    }
+
     // The watcher reports an edit once the writes settle, also when the file is replaced (as editors and QSaveFile
     // do), and stays quiet when the same bytes are written again.
     void fileWatcherSeesEditsAndReplacements()

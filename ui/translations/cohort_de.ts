@@ -1638,6 +1638,30 @@ Jetzt exportieren?</translation>
         <source>The most bandwidth uploads to other computers may use: DiLoCo training traffic to the other nodes of its ring. Applies at once. 0: no limit.</source>
         <translation>Die maximale Bandbreite für Uploads zu anderen Computern: DiLoCo-Trainingsverkehr zu den anderen Knoten des Rings. Gilt sofort. 0: kein Limit.</translation>
     </message>
+    <message>
+        <source>Tray icon</source>
+        <translation>Tray-Symbol</translation>
+    </message>
+    <message>
+        <source>Colour</source>
+        <translation>Farbig</translation>
+    </message>
+    <message>
+        <source>Monochrome, light (for dark panels)</source>
+        <translation>Einfarbig, hell (für dunkle Leisten)</translation>
+    </message>
+    <message>
+        <source>Monochrome, dark (for light panels)</source>
+        <translation>Einfarbig, dunkel (für helle Leisten)</translation>
+    </message>
+    <message>
+        <source>Each state keeps its own symbol in every style, so they stay apart without colour.</source>
+        <translation>Jeder Zustand behält in jedem Stil sein eigenes Zeichen, so bleiben sie auch ohne Farbe unterscheidbar.</translation>
+    </message>
+    <message>
+        <source>Tray icon:</source>
+        <translation>Tray-Symbol:</translation>
+    </message>
 </context>
 <context>
     <name>cohort::TasksPage</name>

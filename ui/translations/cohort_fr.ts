@@ -1638,6 +1638,30 @@ L&apos;exporter maintenant ?</translation>
         <source>The most bandwidth uploads to other computers may use: DiLoCo training traffic to the other nodes of its ring. Applies at once. 0: no limit.</source>
         <translation>La bande passante maximale que peuvent utiliser les envois vers d&apos;autres ordinateurs : le trafic d&apos;entraînement DiLoCo vers les autres nœuds de son anneau. S&apos;applique immédiatement. 0 : aucune limite.</translation>
     </message>
+    <message>
+        <source>Tray icon</source>
+        <translation>Icône de la zone de notification</translation>
+    </message>
+    <message>
+        <source>Colour</source>
+        <translation>Couleur</translation>
+    </message>
+    <message>
+        <source>Monochrome, light (for dark panels)</source>
+        <translation>Monochrome, clair (pour barres sombres)</translation>
+    </message>
+    <message>
+        <source>Monochrome, dark (for light panels)</source>
+        <translation>Monochrome, foncé (pour barres claires)</translation>
+    </message>
+    <message>
+        <source>Each state keeps its own symbol in every style, so they stay apart without colour.</source>
+        <translation>Chaque état garde son propre symbole dans chaque style : ils restent distincts sans couleur.</translation>
+    </message>
+    <message>
+        <source>Tray icon:</source>
+        <translation>Icône de la zone de notification :</translation>
+    </message>
 </context>
 <context>
     <name>cohort::TasksPage</name>
