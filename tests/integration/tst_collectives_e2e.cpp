@@ -149,6 +149,56 @@ class TestCollectivesE2E : public QObject {
         return results;
     }
 
+    // After a kill -9: every survivor finishes with operation `lastOp` done in the smaller ring, all with the same
+    // bytes, and those are the sum of exactly the survivors' inputs (within float rounding). Hands back each
+    // survivor's output. QTest macros end only this function: callers check QTest::currentTestFailed().
+    void checkSurvivors(std::vector<Peer> &peers, int victim, int lastOp, size_t count, QStringList *outputs)
+    {
+        const int world = int(peers.size());
+        std::optional<OpLine> reference;
+        QByteArray referenceBytes;
+        for (int i = 0; i < world; ++i) {
+            if (i == victim)
+                continue;
+            Peer &peer = peers[size_t(i)];
+            QVERIFY2(finish(peer, 30'000), qPrintable(peer.process->output() + peer.process->errors()));
+            const QString output = peer.process->output();
+            outputs->append(output);
+            if (qEnvironmentVariableIsSet("COHORT_TEST_VERBOSE"))
+                qInfo().noquote() << "survivor" << i << output;
+            const auto last = lastOk(output);
+            QVERIFY(last);
+            QCOMPARE(last->op, lastOp);
+            QCOMPARE(last->world, world - 1);
+            const QByteArray bytes = readAll(peer.out);
+            if (!reference) {
+                reference = last;
+                referenceBytes = bytes;
+            } else {
+                QCOMPARE(last->hash, reference->hash);
+                QCOMPARE(last->ring, reference->ring);
+                QVERIFY(bytes == referenceBytes);
+            }
+        }
+        std::map<uint32_t, uint64_t> seedOf;
+        for (const Peer &peer : peers)
+            if (peer.id)
+                seedOf[peer.id] = peer.seed;
+        std::vector<double> exact(count, 0.0), magnitude(count, 0.0);
+        for (const uint32_t id : reference->ring) {
+            QVERIFY(seedOf.count(id));
+            const auto in = cohort::test::collectiveInput(seedOf[id], lastOp, count, false);
+            for (size_t k = 0; k < count; ++k) {
+                exact[k] += in[k];
+                magnitude[k] += std::fabs(in[k]);
+            }
+        }
+        const auto *got = reinterpret_cast<const float *>(referenceBytes.constData());
+        QCOMPARE(referenceBytes.size(), qsizetype(count * 4));
+        for (size_t k = 0; k < count; k += 7)
+            QVERIFY(std::fabs(double(got[k]) - exact[k]) <= 3 * 0x1p-24 * magnitude[k]);
+    }
+
 private Q_SLOTS:
     void initTestCase()
     {
@@ -317,50 +367,13 @@ private Q_SLOTS:
             qInfo("round %d: victim %d killed during op %d, every survivor in the smaller ring %lld ms later", round,
                   victim, op, sinceKill.elapsed());
             QVERIFY(sinceKill.elapsed() < 10'000);
-            std::optional<OpLine> reference;
-            QByteArray referenceBytes;
-            for (int i = 0; i < world; ++i) {
-                if (i == victim)
-                    continue;
-                Peer &peer = peers[size_t(i)];
-                QVERIFY2(finish(peer, 30'000), qPrintable(peer.process->output() + peer.process->errors()));
-                const QString output = peer.process->output();
+            QStringList outputs;
+            checkSurvivors(peers, victim, 13, count, &outputs);
+            if (QTest::currentTestFailed())
+                return;
+            for (const QString &output : outputs)
                 if (output.contains(QStringLiteral(" error ")))
                     ++sawError;
-                if (qEnvironmentVariableIsSet("COHORT_TEST_VERBOSE"))
-                    qInfo().noquote() << "survivor" << i << output;
-                const auto last = lastOk(output);
-                QVERIFY(last);
-                QCOMPARE(last->op, 13);
-                QCOMPARE(last->world, world - 1);
-                const QByteArray bytes = readAll(peer.out);
-                if (!reference) {
-                    reference = last;
-                    referenceBytes = bytes;
-                } else {
-                    QCOMPARE(last->hash, reference->hash);
-                    QCOMPARE(last->ring, reference->ring);
-                    QVERIFY(bytes == referenceBytes);
-                }
-            }
-            // The last result is the sum of exactly the survivors' inputs.
-            std::map<uint32_t, uint64_t> seedOf;
-            for (const Peer &peer : peers)
-                if (peer.id)
-                    seedOf[peer.id] = peer.seed;
-            std::vector<double> exact(count, 0.0), magnitude(count, 0.0);
-            for (const uint32_t id : reference->ring) {
-                QVERIFY(seedOf.count(id));
-                const auto in = cohort::test::collectiveInput(seedOf[id], 13, count, false);
-                for (size_t k = 0; k < count; ++k) {
-                    exact[k] += in[k];
-                    magnitude[k] += std::fabs(in[k]);
-                }
-            }
-            const auto *got = reinterpret_cast<const float *>(referenceBytes.constData());
-            QCOMPARE(referenceBytes.size(), qsizetype(count * 4));
-            for (size_t k = 0; k < count; k += 7)
-                QVERIFY(std::fabs(double(got[k]) - exact[k]) <= 3 * 0x1p-24 * magnitude[k]);
         }
         qInfo("survivors that saw an aborted operation: %d of %d", sawError, rounds * (world - 1));
         QVERIFY(sawError >= rounds); // kills land inside operations: most survivors see the abort
@@ -423,47 +436,15 @@ private Q_SLOTS:
             QThread::msleep(QRandomGenerator::global()->bounded(30u));
             peers[size_t(victim)].process->process().kill();
             peers[size_t(victim)].process->process().waitForFinished(5000);
-            std::optional<OpLine> reference;
-            QByteArray referenceBytes;
-            for (int i = 0; i < world; ++i) {
-                if (i == victim)
-                    continue;
-                Peer &peer = peers[size_t(i)];
-                QVERIFY2(finish(peer, 30'000), qPrintable(peer.process->output() + peer.process->errors()));
-                const auto last = lastOk(peer.process->output());
-                static const QRegularExpression aborted(QStringLiteral("^op [3-5] error aborted world"),
-                                                        QRegularExpression::MultilineOption);
-                if (peer.process->output().contains(aborted))
+            QStringList outputs;
+            checkSurvivors(peers, victim, 11, count, &outputs);
+            if (QTest::currentTestFailed())
+                return;
+            static const QRegularExpression aborted(QStringLiteral("^op [3-5] error aborted world"),
+                                                    QRegularExpression::MultilineOption);
+            for (const QString &output : outputs)
+                if (output.contains(aborted))
                     ++sawAbortedInFlight;
-                QVERIFY(last);
-                QCOMPARE(last->op, 11);
-                QCOMPARE(last->world, world - 1);
-                const QByteArray bytes = readAll(peer.out);
-                if (!reference) {
-                    reference = last;
-                    referenceBytes = bytes;
-                } else {
-                    QCOMPARE(last->hash, reference->hash);
-                    QVERIFY(bytes == referenceBytes);
-                }
-            }
-            std::map<uint32_t, uint64_t> seedOf;
-            for (const Peer &peer : peers)
-                if (peer.id)
-                    seedOf[peer.id] = peer.seed;
-            std::vector<double> exact(count, 0.0), magnitude(count, 0.0);
-            for (const uint32_t id : reference->ring) {
-                QVERIFY(seedOf.count(id));
-                const auto in = cohort::test::collectiveInput(seedOf[id], 11, count, false);
-                for (size_t k = 0; k < count; ++k) {
-                    exact[k] += in[k];
-                    magnitude[k] += std::fabs(in[k]);
-                }
-            }
-            const auto *got = reinterpret_cast<const float *>(referenceBytes.constData());
-            QCOMPARE(referenceBytes.size(), qsizetype(count * 4));
-            for (size_t k = 0; k < count; k += 7)
-                QVERIFY(std::fabs(double(got[k]) - exact[k]) <= 3 * 0x1p-24 * magnitude[k]);
             qInfo("round %d: victim %d killed with operations 3-5 in flight; survivors finished in a ring of %d", round,
                   victim, world - 1);
         }

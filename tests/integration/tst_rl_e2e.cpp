@@ -299,10 +299,11 @@ private Q_SLOTS:
         QVERIFY(progress.value(QStringLiteral("steps")).toInt() >= 2);
         QVERIFY(progress.value(QStringLiteral("accepted_batches")).toInt() >= 6);
         QVERIFY(!progress.value(QStringLiteral("curve")).toArray().isEmpty());
-        // Honest nodes are never refused for what they sent; a batch may only come too late (the trainer moved on).
+        // Honest nodes are never refused for what they sent; a batch may only come too late (the trainer moved on),
+        // and rarely: at most one in four, plus one (with 3 accepted, integer quarters would allow none at all).
         for (ChildProcess *node : {a.get(), b.get()}) {
             const QJsonObject r = rollouts(*node);
-            QVERIFY2(r.value(QStringLiteral("batches_rejected")).toInt() <= r.value(QStringLiteral("batches_accepted")).toInt() / 4,
+            QVERIFY2(r.value(QStringLiteral("batches_rejected")).toInt() <= r.value(QStringLiteral("batches_accepted")).toInt() / 4 + 1,
                      QJsonDocument(r).toJson().constData());
             const QString last = r.value(QStringLiteral("last_rejection")).toString();
             QVERIFY2(last.isEmpty() || last.contains(QStringLiteral("too old")), qPrintable(last));

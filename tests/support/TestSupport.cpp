@@ -55,27 +55,21 @@ QString ChildProcess::errors() const
     return QString::fromUtf8(m_err);
 }
 
-bool ChildProcess::waitForOutput(const QString &text, int timeoutMs)
+bool ChildProcess::waitForText(bool onStderr, const QString &text, int timeoutMs)
 {
+    const auto seen = [&] { return (onStderr ? errors() : output()).contains(text); };
     QDeadlineTimer deadline(timeoutMs);
-    while (!output().contains(text)) {
+    while (!seen()) {
         if (deadline.hasExpired() || m_process->state() == QProcess::NotRunning)
-            return output().contains(text);
+            return seen();
         m_process->waitForReadyRead(int(qMin<qint64>(deadline.remainingTime(), 200)));
     }
     return true;
 }
 
-bool ChildProcess::waitForError(const QString &text, int timeoutMs)
-{
-    QDeadlineTimer deadline(timeoutMs);
-    while (!errors().contains(text)) {
-        if (deadline.hasExpired() || m_process->state() == QProcess::NotRunning)
-            return errors().contains(text);
-        m_process->waitForReadyRead(int(qMin<qint64>(deadline.remainingTime(), 200)));
-    }
-    return true;
-}
+bool ChildProcess::waitForOutput(const QString &text, int timeoutMs) { return waitForText(false, text, timeoutMs); }
+
+bool ChildProcess::waitForError(const QString &text, int timeoutMs) { return waitForText(true, text, timeoutMs); }
 
 bool ChildProcess::terminateAndWait(int timeoutMs, int *exitCode)
 {

@@ -26,6 +26,8 @@ public:
     bool terminateAndWait(int timeoutMs, int *exitCode); // SIGTERM (or kill on Windows), then wait
 
 private:
+    bool waitForText(bool onStderr, const QString &text, int timeoutMs);
+
     std::unique_ptr<QProcess> m_process;
     QString m_program;
     QStringList m_arguments;
