@@ -77,6 +77,25 @@ uint32_t admittedId(const QString &output)
     return m.hasMatch() ? m.captured(1).toUInt() : 0;
 }
 
+// Integer-valued inputs make every partial sum exact: the result of operation `op` over peers with seeds 1..peers must
+// equal the sum exactly. Empty, or the first element that differs.
+QString integerSumMismatch(const QByteArray &result, int peers, int op, size_t count)
+{
+    if (result.size() != qsizetype(count * 4))
+        return QStringLiteral("%1 bytes, expected %2").arg(result.size()).arg(count * 4);
+    std::vector<double> exact(count, 0.0);
+    for (uint64_t seed = 1; seed <= uint64_t(peers); ++seed) {
+        const auto in = cohort::test::collectiveInput(seed, op, count, true);
+        for (size_t i = 0; i < count; ++i)
+            exact[i] += in[i];
+    }
+    const auto *got = reinterpret_cast<const float *>(result.constData());
+    for (size_t i = 0; i < count; ++i)
+        if (double(got[i]) != exact[i])
+            return QStringLiteral("element %1: %2, expected %3").arg(i).arg(got[i]).arg(exact[i]);
+    return {};
+}
+
 QByteArray readAll(const QString &path)
 {
     QFile f(path);
@@ -218,16 +237,8 @@ private Q_SLOTS:
             QCOMPARE(r.size(), qsizetype(count * 4));
             QVERIFY(r == results[0]);
         }
-        std::vector<double> exact(count, 0.0);
-        for (uint64_t seed = 1; seed <= 4; ++seed) {
-            const auto in = cohort::test::collectiveInput(seed, 1, count, true);
-            for (size_t i = 0; i < count; ++i)
-                exact[i] += in[i];
-        }
-        const auto *got = reinterpret_cast<const float *>(results[0].constData());
-        for (size_t i = 0; i < count; ++i)
-            if (double(got[i]) != exact[i])
-                QFAIL(qPrintable(QStringLiteral("element %1: %2, expected %3").arg(i).arg(got[i]).arg(exact[i])));
+        const QString mismatch = integerSumMismatch(results[0], 4, 1, count);
+        QVERIFY2(mismatch.isEmpty(), qPrintable(mismatch));
     }
 
     void f32RandomSumWithinRounding()
@@ -397,16 +408,8 @@ private Q_SLOTS:
         }
         for (const Peer &peer : peers) // every wave ran in one attempt: three operations in flight, none failed
             QCOMPARE(peer.process->output().count(QStringLiteral(" attempts 1 ")), 6);
-        std::vector<double> exact(count, 0.0);
-        for (uint64_t seed = 1; seed <= 3; ++seed) {
-            const auto in = cohort::test::collectiveInput(seed, 5, count, true);
-            for (size_t i = 0; i < count; ++i)
-                exact[i] += in[i];
-        }
-        const auto *got = reinterpret_cast<const float *>(results[0].constData());
-        for (size_t i = 0; i < count; ++i)
-            if (double(got[i]) != exact[i])
-                QFAIL(qPrintable(QStringLiteral("element %1: %2, expected %3").arg(i).arg(got[i]).arg(exact[i])));
+        const QString mismatch = integerSumMismatch(results[0], 3, 5, count);
+        QVERIFY2(mismatch.isEmpty(), qPrintable(mismatch));
     }
 
     // kill -9 of a peer while each peer has three operations in flight: every operation in flight ends (aborted on
