@@ -60,7 +60,7 @@ void EngineController::loadPartsThenStart()
     });
     connect(m_loader.get(), &EnginePartsLoader::failed, this, [this](const QString &reason) {
         qCCritical(lcEngine) << reason;
-        m_loader.reset(); // a later start() tries again
+        m_loader.release()->deleteLater(); // not while it emits; a later start() tries again
         Q_EMIT eventOccurred(EngineEvent::error(QStringLiteral("lifecycle"), reason));
         m_snapshot.state = NodeState::Error;
         m_snapshot.why = QCoreApplication::translate("EngineController", "Cohort cannot work: %1").arg(reason);
