@@ -2,9 +2,10 @@
 // The fused CPU decode step: one generated token for n rows on raw float buffers. The weights are read in place
 // from the policy's (contiguous, float32, CPU) parameter tensors, so an optimiser step needs no re-extraction.
 // Per layer it is: LayerNorm, one GEMM for q/k/v, attention over the row's own cache written by plain loops,
-// one GEMM into the residual, LayerNorm, two GEMMs around GELU. Everything is preallocated: a step makes no heap
-// allocation and dispatches no LibTorch operator (when a CBLAS is found in the process; otherwise the GEMMs go
-// through at::mm_out on wrapped buffers). Internal to cohort_rl.
+// one GEMM into the residual, LayerNorm, two GEMMs around GELU. All buffers are preallocated: a step allocates
+// only the tensor headers that wrap a buffer for gelu_, the one LibTorch operator it dispatches (the reference's
+// own vectorized kernel). The GEMMs go through the packed kernel, or CBLAS when found in the process, or
+// at::mm_out on wrapped buffers. Internal to cohort_rl.
 #include "rl/PackedGemm.h"
 #include "rl/PolicyConfig.h"
 
@@ -58,14 +59,14 @@ private:
     void linear(const float *x, int n, int in, const float *w, const PackedMatrix &pw, int out, float *y, float beta);
     void layerNorm(const float *x, int n, const float *w, const float *b, float *y) const;
     void attention(int layer, const int *rows, const int *pos, int n);
-    float *keyBlock(int layer, int row, int head);   // [headDim][seqCap]
+    float *keyRow(int layer, int row, int head, int slot);
     float *valueRow(int layer, int row, int head, int slot);
 
     PolicyConfig m_c;
     FastWeights m_w;
     int m_batch, m_seqCap, m_headDim;
     std::vector<float> m_x, m_y, m_qkv, m_att, m_ff;
-    // Per layer, per (row, head): keys transposed [headDim][seqCap], values [seqCap][headDim].
+    // Per layer, per (row, head): keys and values [seqCap][headDim].
     std::vector<std::vector<float>> m_k, m_v;
     std::vector<float> m_scores;
     std::shared_ptr<const PackedWeights> m_packed;                // per thread [seqCap]

@@ -218,10 +218,21 @@ private Q_SLOTS:
 
     // The fused CPU decoder against the LibTorch reference decode: same sampled tokens, same log-probabilities,
     // same hidden states, with the CBLAS GEMMs and with the LibTorch-GEMM fallback.
+    void fastPathMatchesReference_data()
+    {
+        QTest::addColumn<int>("dModel");
+        QTest::addColumn<int>("heads");
+        QTest::newRow("head size 16 (generic attention)") << 64 << 4;
+        QTest::newRow("head size 32") << 64 << 2;
+        QTest::newRow("head size 64 (reference config's)") << 128 << 2;
+    }
     void fastPathMatchesReference()
     {
+        QFETCH(int, dModel);
+        QFETCH(int, heads);
         PolicyConfig c = tinyConfig();
-        c.dModel = 64;
+        c.dModel = dModel;
+        c.nHeads = heads;
         c.dFF = 160;
         Policy p = makePolicy(c, 3);
         SamplingConfig s;
