@@ -143,6 +143,18 @@ void RolloutWorker::run(const RolloutJob &job)
         Q_EMIT finished(result);
         return;
     }
+    // Proofs for all completions at once, on as many threads as generation used.
+    std::vector<std::vector<toploc::ChunkProof>> proofs;
+    if (job.toploc) {
+        QElapsedTimer proofClock;
+        proofClock.start();
+        std::vector<toploc::CompletionStates> states;
+        states.reserve(generated->size());
+        for (const rl::Completion &c : *generated)
+            states.push_back({c.hidden.data(), c.tokens.size()});
+        proofs = toploc::buildProofsForAll(states, size_t(m_policy->config().dModel), &rl::Policy::parallelFor);
+        result.proofSeconds = double(proofClock.nsecsElapsed()) / 1e9;
+    }
     double rewardSum = 0;
     size_t row = 0;
     for (const rl::Problem &p : job.problems) {
@@ -159,12 +171,8 @@ void RolloutWorker::run(const RolloutJob &job)
                     text.push_back(char(id));
             s.reward = env ? env->score(p, text, c.finished).total : 0.0;
             if (job.toploc) {
-                QElapsedTimer proofClock;
-                proofClock.start();
-                const std::string bytes = toploc::serialize(
-                    toploc::buildProofs(c.hidden.data(), c.tokens.size(), size_t(m_policy->config().dModel)));
+                const std::string bytes = toploc::serialize(proofs[row]);
                 s.proof = QByteArray(bytes.data(), qsizetype(bytes.size()));
-                result.proofSeconds += double(proofClock.nsecsElapsed()) / 1e9;
             }
             rewardSum += s.reward;
             result.tokens += qint64(c.tokens.size());

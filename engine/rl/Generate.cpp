@@ -11,6 +11,7 @@
 #include <c10/core/InferenceMode.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <optional>
 #if defined(_OPENMP)
@@ -204,6 +205,13 @@ Result<std::vector<Completion>> Policy::generate(const std::vector<std::vector<i
             cache = KvCache{};
         }
 
+        // Whole rows reserved up front: growing them token by token re-copies every row's states about twice.
+        for (Completion &comp : out) {
+            comp.tokens.reserve(size_t(sampling.maxNewTokens));
+            comp.logProbs.reserve(size_t(sampling.maxNewTokens));
+            if (sampling.captureHidden)
+                comp.hidden.reserve(size_t(sampling.maxNewTokens) * size_t(d));
+        }
         std::vector<RowRng> rng;
         std::vector<int> pos(static_cast<size_t>(B));
         for (int b = 0; b < B; ++b) {
@@ -242,6 +250,15 @@ Result<std::vector<Completion>> Policy::generate(const std::vector<std::vector<i
                 stepIds[size_t(i)] = samplers[size_t(samplerIndex())].sample(logitRows + size_t(i) * size_t(V), V, sampling.temperature,
                                                                        sampling.topP, rng[size_t(b)], stepLps[size_t(i)]);
             }
+            if (sampling.captureHidden) {
+                const auto captureStart = std::chrono::steady_clock::now();
+                for (size_t i = 0; i < active.size(); ++i)
+                    out[size_t(active[i])].hidden.insert(out[size_t(active[i])].hidden.end(), hidRows + i * size_t(d),
+                                                         hidRows + (i + 1) * size_t(d));
+                if (sampling.captureSeconds)
+                    *sampling.captureSeconds +=
+                        std::chrono::duration<double>(std::chrono::steady_clock::now() - captureStart).count();
+            }
             for (size_t i = 0; i < active.size(); ++i) {
                 const int b = active[i];
                 Completion &comp = out[size_t(b)];
@@ -251,8 +268,6 @@ Result<std::vector<Completion>> Policy::generate(const std::vector<std::vector<i
                     return R::failure("generate: non-finite logits (damaged weights?)");
                 comp.tokens.push_back(id);
                 comp.logProbs.push_back(float(lp));
-                if (sampling.captureHidden)
-                    comp.hidden.insert(comp.hidden.end(), hidRows + i * size_t(d), hidRows + (i + 1) * size_t(d));
                 if (id == ByteTokenizer::kEos) {
                     comp.finished = true;
                     continue;

@@ -337,6 +337,15 @@ void Policy::setComputeThreads(int threads)
         at::set_num_threads(threads);
 }
 int Policy::computeThreads() { return at::get_num_threads(); }
+void Policy::parallelFor(size_t n, const std::function<void(size_t)> &body)
+{
+    const auto count = std::ptrdiff_t(n);
+#if defined(_OPENMP)
+#pragma omp parallel for schedule(dynamic, 1) num_threads(at::get_num_threads()) if (count > 1)
+#endif
+    for (std::ptrdiff_t i = 0; i < count; ++i)
+        body(size_t(i));
+}
 
 Result<Policy> Policy::clone() const
 {

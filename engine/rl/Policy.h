@@ -26,6 +26,9 @@ struct SamplingConfig {
     // memory cap) samples what it would have sampled in one.
     uint64_t firstRow = 0;
     bool captureHidden = false; // keep the final-norm hidden state of every generated token (TOPLOC proofs)
+    // When set (with captureHidden), receives the seconds generate() spent copying hidden states: the capture's
+    // share of generation, measured where the machine's noise cannot hide it (bench_toploc_detection).
+    double *captureSeconds = nullptr;
     // Called on the generating thread before each decoding step with the tokens generated so far per row (0: before
     // the first). For tests that must stop a node at an exact token (cohortd's COHORT_TESTING_HALT_AT).
     std::function<void(int)> beforeToken;
@@ -88,6 +91,9 @@ public:
     // Intra-op CPU threads for LibTorch and the fused decoder (process-wide; OpenMP pool shared with OpenBLAS).
     static void setComputeThreads(int threads);
     static int computeThreads();
+    // body(0) .. body(n - 1) on the compute threads, dynamically scheduled (the same OpenMP team generation used:
+    // a helper thread of our own would compete with that team's workers, which spin a while after each step).
+    static void parallelFor(size_t n, const std::function<void(size_t)> &body);
 
     class Impl;
     Impl &impl() { return *m_impl; }   // for the trainer (same library)

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstddef>
 #include <limits>
 
 namespace cohort::toploc {
@@ -22,40 +23,51 @@ uint16_t bf16Bits(float value)
     return uint16_t(rounded >> 16);
 }
 
+namespace {
+// |value| as an integer that orders like it (the bits of a non-negative float do), plus one, so that NaN (0) ranks
+// below every number, zeros included.
+inline uint32_t magnitudeKey(float value)
+{
+    const uint32_t bits = std::bit_cast<uint32_t>(value) & 0x7FFFFFFFu;
+    return bits > 0x7F800000u ? 0u : bits + 1u;
+}
+} // namespace
+
 std::vector<size_t> topK(const float *values, size_t n, int k)
 {
     if (k <= 0 || values == nullptr || n == 0)
         return {};
     const size_t keep = std::min(n, size_t(k));
-    // NaN gets magnitude -1 so `better` is a strict total order (no NaN comparisons, index tie-break).
-    struct Entry {
-        float magnitude;
-        size_t index;
-    };
-    auto better = [](const Entry &a, const Entry &b) {
-        return a.magnitude != b.magnitude ? a.magnitude > b.magnitude : a.index < b.index;
-    };
-    // One pass with a heap of the best `keep` so far, its worst entry on top: most values cost one comparison,
-    // which matters at 32 x 4096 values per chunk. Indices arrive in increasing order, so a newcomer only displaces
-    // the worst on a strictly larger magnitude (an equal one loses the index tie-break).
-    std::vector<Entry> heap;
-    heap.reserve(keep);
-    for (size_t i = 0; i < n; ++i) {
-        const float v = values[i];
-        const Entry e{std::isnan(v) ? -1.0f : std::fabs(v), i};
-        if (heap.size() < keep) {
-            heap.push_back(e);
-            std::push_heap(heap.begin(), heap.end(), better);
-        } else if (e.magnitude > heap.front().magnitude) {
-            std::pop_heap(heap.begin(), heap.end(), better);
-            heap.back() = e;
-            std::push_heap(heap.begin(), heap.end(), better);
-        }
+    // A histogram of the keys' top bits (exponent and 2 mantissa bits: buckets a quarter of an octave wide) finds
+    // the highest bucket boundary with at least `keep` keys at or above it; only those candidates (a few percent of
+    // a chunk's 32 x dim values) are sorted. Four interleaved histograms keep runs of equal buckets from waiting on
+    // each other's increments. About 2x faster than a heap of the best `keep` at dim 128.
+    constexpr unsigned kShift = 21;
+    constexpr size_t kBuckets = (0x7F800001u >> kShift) + 1;
+    std::vector<uint32_t> histogram(4 * kBuckets, 0);
+    size_t i = 0;
+    for (; i + 4 <= n; i += 4)
+        for (size_t lane = 0; lane < 4; ++lane)
+            ++histogram[lane * kBuckets + (magnitudeKey(values[i + lane]) >> kShift)];
+    for (; i < n; ++i)
+        ++histogram[magnitudeKey(values[i]) >> kShift];
+    size_t count = 0, bucket = kBuckets;
+    while (count < keep) {
+        --bucket;
+        for (size_t lane = 0; lane < 4; ++lane)
+            count += histogram[lane * kBuckets + bucket];
     }
-    std::sort(heap.begin(), heap.end(), better);
-    std::vector<size_t> order(heap.size());
-    for (size_t i = 0; i < heap.size(); ++i)
-        order[i] = heap[i].index;
+    const uint32_t floor = uint32_t(bucket) << kShift;
+    std::vector<size_t> order;
+    order.reserve(count);
+    for (i = 0; i < n; ++i)
+        if (magnitudeKey(values[i]) >= floor)
+            order.push_back(i);
+    std::partial_sort(order.begin(), order.begin() + ptrdiff_t(keep), order.end(), [values](size_t x, size_t y) {
+        const uint32_t a = magnitudeKey(values[x]), b = magnitudeKey(values[y]);
+        return a != b ? a > b : x < y;
+    });
+    order.resize(keep);
     return order;
 }
 
@@ -117,6 +129,21 @@ std::vector<ChunkProof> buildProofs(const float *hidden, size_t tokens, size_t d
         // A null hidden pointer gives null proofs (buildChunkProof checks), never pointer arithmetic on it.
         proofs.push_back(buildChunkProof(hidden ? hidden + first * dim : nullptr, rows, dim));
     }
+    return proofs;
+}
+
+std::vector<std::vector<ChunkProof>> buildProofsForAll(const std::vector<CompletionStates> &completions, size_t dim,
+                                                       const ParallelFor &parallel)
+{
+    std::vector<std::vector<ChunkProof>> proofs(completions.size());
+    const std::function<void(size_t)> one = [&](size_t i) {
+        proofs[i] = buildProofs(completions[i].hidden, completions[i].tokens, dim);
+    };
+    if (parallel)
+        parallel(completions.size(), one);
+    else
+        for (size_t i = 0; i < completions.size(); ++i)
+            one(i);
     return proofs;
 }
 

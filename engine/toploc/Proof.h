@@ -13,6 +13,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -68,6 +69,18 @@ size_t chunkCount(size_t tokens, size_t chunk = kChunkTokens);
 
 // One proof per `chunk` tokens of a completion, the last partial chunk too.
 std::vector<ChunkProof> buildProofs(const float *hidden, size_t tokens, size_t dim, size_t chunk = kChunkTokens);
+
+// The captured hidden states of one completion: `tokens` rows of the model width.
+struct CompletionStates {
+    const float *hidden = nullptr;
+    size_t tokens = 0;
+};
+// Runs body(0) .. body(n - 1), possibly in parallel (the node passes rl::Policy::parallelFor: the compute threads).
+using ParallelFor = std::function<void(size_t n, const std::function<void(size_t)> &body)>;
+// buildProofs for every completion, a completion's chunks in one body call: the same proofs in the same order
+// however `parallel` spreads them (an empty one runs them in turn).
+std::vector<std::vector<ChunkProof>> buildProofsForAll(const std::vector<CompletionStates> &completions, size_t dim,
+                                                       const ParallelFor &parallel = {});
 
 // [u16 m big-endian][128 x u16 coefficient big-endian] per chunk, concatenated: 258 bytes per chunk.
 std::string serialize(const std::vector<ChunkProof> &proofs);

@@ -13,6 +13,7 @@
 #include <limits>
 #include <random>
 #include <set>
+#include <thread>
 
 using namespace cohort::toploc;
 
@@ -223,6 +224,33 @@ private Q_SLOTS:
             reference.resize(std::min<size_t>(n, 128));
             QCOMPARE(topK(v.data(), n, 128), reference);
         }
+    }
+
+    // Proofs for a batch are the per-completion proofs, whatever order or threads the runner uses.
+    void batchProofsDoNotDependOnTheRunner()
+    {
+        const size_t dim = 48;
+        std::vector<std::vector<float>> states;
+        std::vector<CompletionStates> completions;
+        for (size_t i = 0; i < 9; ++i)
+            states.push_back(gaussian((1 + 13 * i) * dim, 40 + i));
+        for (size_t i = 0; i < states.size(); ++i)
+            completions.push_back({states[i].data(), 1 + 13 * i});
+        completions.push_back({nullptr, 0}); // an empty completion: no chunks
+        const auto inTurn = buildProofsForAll(completions, dim);
+        QCOMPARE(inTurn.size(), completions.size());
+        for (size_t i = 0; i < states.size(); ++i)
+            QCOMPARE(inTurn[i], buildProofs(states[i].data(), 1 + 13 * i, dim));
+        QVERIFY(inTurn.back().empty());
+        // Backwards, each on its own thread.
+        const ParallelFor threads = [](size_t n, const std::function<void(size_t)> &body) {
+            std::vector<std::thread> running;
+            for (size_t i = n; i-- > 0;)
+                running.emplace_back(body, i);
+            for (std::thread &t : running)
+                t.join();
+        };
+        QCOMPARE(buildProofsForAll(completions, dim, threads), inTurn);
     }
 
     void serializationIs258BytesPerChunkAndRoundTrips()
