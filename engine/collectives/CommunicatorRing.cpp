@@ -384,8 +384,7 @@ Result Communicator::runRing(InFlight &op)
         buf.rxCodes.resize(B);
         buf.blockParams.assign(blockBase.back(), quant::QuantParams{});
     }
-    // Quantized: the range of every block summed in the reduce-scatter, tracked while summing.
-    std::vector<fastquant::RangeKeys> sumRanges(quantized ? blockBase.back() : 0);
+    // Quantized: the range of the block being summed, tracked while summing.
     fastquant::RangeKeys rxKeys;
     // Codes live in uint16 storage; uint8 codes use its bytes.
     auto codeBytesAt = [&](std::vector<uint16_t> &store, size_t element) -> uint8_t * {
@@ -433,43 +432,23 @@ Result Communicator::runRing(InFlight &op)
     auto prepareTx = [&]() -> Result {
         const int c = ring::sendChunk(rank, n, tx.step);
         const ring::Range range = ring::block(chunks[size_t(c)], B, tx.block);
-        float *values = buffer.data() + range.begin;
         // Step 0 sends this peer's own input; later steps send what arrived (and was reduced) at the step before.
-        const float *source = tx.step == 0 ? input.data() + range.begin : values;
+        const float *source = tx.step == 0 ? input.data() + range.begin : buffer.data() + range.begin;
         quant::QuantParams params;
         if (!quantized) {
             txPayload = reinterpret_cast<const uint8_t *>(source);
-        } else if (ring::isReduceStep(n, tx.step)) {
-            const auto p = tx.step == 0 ? quantizeInto(quant, {source, range.count}, codeBytesAt(buf.txCodes, 0))
-                                        : quantizeTracked(quant, {source, range.count},
-                                                          sumRanges[blockBase[size_t(c)] + tx.block],
-                                                          codeBytesAt(buf.txCodes, 0));
+        } else if (tx.step == 0) {
+            const auto p = quantizeInto(quant, {source, range.count}, codeBytesAt(buf.txCodes, 0));
             if (!p)
                 return fail(Code::InvalidArgument, QStringLiteral("cannot quantize: %1")
                                                        .arg(QString::fromLatin1(quant::describe(p.status))));
             params = p.params;
             txPayload = codeBytesAt(buf.txCodes, 0);
         } else {
-            uint8_t *at = codeBytesAt(buf.codes, range.begin);
-            const size_t index = blockBase[size_t(c)] + tx.block;
-            if (tx.step == n - 1) { // owner: quantize once, keep the de-quantized copy
-                protect(c, tx.block, range);
-                // requantize: quantize once (range known from the last sum), keep the de-quantized values.
-                const auto p = quantizeTracked(quant, {values, range.count}, sumRanges[index], at);
-                if (p) {
-                    if (quant == Quant::U8)
-                        fastquant::dequantize<uint8_t>(at, p.params, {values, range.count});
-                    else
-                        fastquant::dequantize<uint16_t>(reinterpret_cast<const uint16_t *>(at), p.params,
-                                                        {values, range.count});
-                }
-                if (!p)
-                    return fail(Code::InvalidArgument, QStringLiteral("cannot quantize: %1")
-                                                           .arg(QString::fromLatin1(quant::describe(p.status))));
-                buf.blockParams[index] = p.params;
-            }
-            params = buf.blockParams[index];
-            txPayload = at;
+            // Every later step sends codes made when the block arrived (finishRx): partial sums, the owner's final
+            // codes, or all-gather codes passed on untouched.
+            params = buf.blockParams[blockBase[size_t(c)] + tx.block];
+            txPayload = codeBytesAt(buf.codes, range.begin);
         }
         txPayloadLen = range.count * elemBytes;
         const auto frameHeader = encodeHeader(Type::Block, subHeader + txPayloadLen);
@@ -540,7 +519,10 @@ Result Communicator::runRing(InFlight &op)
         if (ready <= rxConsumed)
             return;
         const bool reduce = ring::isReduceStep(n, rx.step);
-        float *dst = buffer.data() + rxRange.begin + rxConsumed;
+        // Quantized sums go to the block scratch (they are quantized when the block is complete and never need the
+        // caller's buffer: a chunk passing through is overwritten by the all-gather anyway). Keeping them in one
+        // cache-sized block instead of the whole buffer saves two trips to memory per value and hop.
+        float *dst = (quantized && reduce ? buf.scratch.data() : buffer.data() + rxRange.begin) + rxConsumed;
         // Each chunk arrives once in the reduce-scatter: it adds to this peer's input (the same memory in place).
         const float *own = input.data() + rxRange.begin + rxConsumed;
         const size_t count = ready - rxConsumed;
@@ -559,11 +541,24 @@ Result Communicator::runRing(InFlight &op)
     };
     auto finishRx = [&]() -> Result {
         consumeRx();
-        const size_t index = blockBase[size_t(ring::recvChunk(rank, n, rx.step))] + rx.block;
-        if (quantized && !ring::isReduceStep(n, rx.step))
+        const int c = ring::recvChunk(rank, n, rx.step);
+        const size_t index = blockBase[size_t(c)] + rx.block;
+        if (quantized && !ring::isReduceStep(n, rx.step)) {
             buf.blockParams[index] = rxParams;
-        else if (quantized)
-            sumRanges[index] = rxKeys;
+        } else if (quantized) {
+            // The summed block, quantized now (its range was tracked while summing) into the codes the next step
+            // sends. The codes of a chunk passing through are only overwritten by its all-gather codes, which
+            // cannot arrive before this peer's sum of that block went round to the owner. The owner (last
+            // reduce-scatter step) quantizes its chunk once and keeps the de-quantized copy, as every receiver will.
+            uint8_t *at = codeBytesAt(buf.codes, rxRange.begin);
+            const auto p = quantizeTracked(quant, {buf.scratch.data(), rxRange.count}, rxKeys, at);
+            if (!p)
+                return fail(Code::InvalidArgument, QStringLiteral("cannot quantize: %1")
+                                                       .arg(QString::fromLatin1(quant::describe(p.status))));
+            buf.blockParams[index] = p.params;
+            if (rx.step == n - 2)
+                decodeInto(quant, at, p.params, {buffer.data() + rxRange.begin, rxRange.count}, false);
+        }
         ++rx.block;
         normalize(rx, false);
         if (rx.step < T)
