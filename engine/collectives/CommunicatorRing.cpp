@@ -69,22 +69,26 @@ quant::ParamsResult quantizeTracked(Quant q, std::span<const float> src, const f
     return params;
 }
 
-// Params come from decodeParams (validated) or from quantizeInto.
-void decodeInto(Quant q, const uint8_t *codes, const quant::QuantParams &params, std::span<float> dst, bool accumulate)
+// Params come from decodeParams (validated) or from quantizeInto. `streaming`: the destination is much larger than
+// the caches (write around them).
+void decodeInto(Quant q, const uint8_t *codes, const quant::QuantParams &params, std::span<float> dst, bool streaming)
 {
     if (q == Quant::U8) {
-        if (accumulate)
-            fastquant::dequantizeAccumulate<uint8_t>(codes, params, dst);
+        if (streaming)
+            fastquant::dequantizeStreaming<uint8_t>(codes, params, dst);
         else
             fastquant::dequantize<uint8_t>(codes, params, dst);
         return;
     }
     const auto *codes16 = reinterpret_cast<const uint16_t *>(codes);
-    if (accumulate)
-        fastquant::dequantizeAccumulate<uint16_t>(codes16, params, dst);
+    if (streaming)
+        fastquant::dequantizeStreaming<uint16_t>(codes16, params, dst);
     else
         fastquant::dequantize<uint16_t>(codes16, params, dst);
 }
+
+// Outputs from this size on are written around the caches (a 32 MiB L3 is shared by every process of the machine).
+constexpr size_t kStreamingBytes = 16u << 20;
 
 } // namespace
 
@@ -370,6 +374,7 @@ Result Communicator::runRing(InFlight &op)
     const bool quantized = quant != Quant::None;
     const size_t elemBytes = codeBytes(quant);
     const size_t subHeader = kBlockHeaderBytes + (quantized ? quant::kParamsWireBytes : 0);
+    const bool streaming = total * sizeof(float) >= kStreamingBytes;
 
     std::vector<ring::Range> chunks(static_cast<size_t>(n));
     std::vector<size_t> blockBase(static_cast<size_t>(n) + 1, 0);
@@ -535,7 +540,7 @@ Result Communicator::runRing(InFlight &op)
         } else if (reduce) {
             addDecodedTracked(quant, rxDst + rxConsumed * elemBytes, rxParams, own, {dst, count}, rxKeys);
         } else {
-            decodeInto(quant, rxDst + rxConsumed * elemBytes, rxParams, {dst, count}, false);
+            decodeInto(quant, rxDst + rxConsumed * elemBytes, rxParams, {dst, count}, streaming);
         }
         rxConsumed = ready;
     };
@@ -557,7 +562,7 @@ Result Communicator::runRing(InFlight &op)
                                                        .arg(QString::fromLatin1(quant::describe(p.status))));
             buf.blockParams[index] = p.params;
             if (rx.step == n - 2)
-                decodeInto(quant, at, p.params, {buffer.data() + rxRange.begin, rxRange.count}, false);
+                decodeInto(quant, at, p.params, {buffer.data() + rxRange.begin, rxRange.count}, streaming);
         }
         ++rx.block;
         normalize(rx, false);

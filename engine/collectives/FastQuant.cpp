@@ -1,5 +1,6 @@
 #include "collectives/FastQuant.h"
 
+#include <algorithm>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
@@ -144,6 +145,42 @@ COHORT_VECTOR_CLONES void dequantize(const Q *src, const quant::QuantParams &par
         d[i] = min + float(src[i]) * scale;
 }
 
+#if defined(COHORT_QUANT_AVX2)
+// dequantize with non-temporal stores: no read-for-ownership of the destination lines and no eviction of what the
+// ring still needs from the caches. Same arithmetic (min + code * scale, two roundings). The fence orders the
+// streamed stores before whatever this thread publishes next (the operation's completion).
+template <quant::Word Q>
+__attribute__((target("avx2"))) void dequantizeStreamAvx2(const Q *src, const quant::QuantParams &params, float *d,
+                                                          size_t n)
+{
+    const float min = params.min, scale = params.scale;
+    size_t i = 0;
+    for (; i < n && (reinterpret_cast<uintptr_t>(d + i) & 31) != 0; ++i)
+        d[i] = min + float(src[i]) * scale;
+    const __m256 vmin = _mm256_set1_ps(min), vscale = _mm256_set1_ps(scale);
+    for (; i + 8 <= n; i += 8) {
+        __m256i codes;
+        if constexpr (sizeof(Q) == 1)
+            codes = _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i *>(src + i)));
+        else
+            codes = _mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i *>(src + i)));
+        _mm256_stream_ps(d + i, _mm256_add_ps(vmin, _mm256_mul_ps(_mm256_cvtepi32_ps(codes), vscale)));
+    }
+    for (; i < n; ++i)
+        d[i] = min + float(src[i]) * scale;
+    _mm_sfence();
+}
+#endif
+
+template <quant::Word Q> void dequantizeStreaming(const Q *src, const quant::QuantParams &params, std::span<float> dst)
+{
+#if defined(COHORT_QUANT_AVX2)
+    if (haveAvx2())
+        return dequantizeStreamAvx2<Q>(src, params, dst.data(), dst.size());
+#endif
+    dequantize<Q>(src, params, dst);
+}
+
 template <quant::Word Q>
 COHORT_VECTOR_CLONES void dequantizeAccumulate(const Q *src, const quant::QuantParams &params, std::span<float> dst)
 {
@@ -171,14 +208,24 @@ COHORT_VECTOR_CLONES void dequantizeAddTracked(const Q *src, const quant::QuantP
     float *d = out.data();
     int32_t lo = range.lo, hi = range.hi;
     uint32_t special = range.nonFinite;
-    for (size_t i = 0; i < out.size(); ++i) {
-        const float v = in[i] + (min + float(src[i]) * scale);
-        d[i] = v;
-        const uint32_t b = std::bit_cast<uint32_t>(v);
-        const int32_t key = int32_t(b ^ (uint32_t(int32_t(b) >> 31) >> 1));
-        lo = key < lo ? key : lo;
-        hi = key > hi ? key : hi;
-        special |= uint32_t((b & 0x7f800000u) == 0x7f800000u);
+    // In tiles, each asking for the input a few tiles ahead: the addend streams from memory (a peer's own input
+    // is read once per operation), and without the hint the loop waits on it instead of overlapping it.
+    constexpr size_t kTile = 1024, kAhead = 4 * kTile;
+    const size_t n = out.size();
+    for (size_t first = 0; first < n; first += kTile) {
+        const size_t last = std::min(n, first + kTile);
+        if (first + kAhead < n)
+            for (size_t k = first + kAhead; k < std::min(n, last + kAhead); k += 16)
+                __builtin_prefetch(in + k);
+        for (size_t i = first; i < last; ++i) {
+            const float v = in[i] + (min + float(src[i]) * scale);
+            d[i] = v;
+            const uint32_t b = std::bit_cast<uint32_t>(v);
+            const int32_t key = int32_t(b ^ (uint32_t(int32_t(b) >> 31) >> 1));
+            lo = key < lo ? key : lo;
+            hi = key > hi ? key : hi;
+            special |= uint32_t((b & 0x7f800000u) == 0x7f800000u);
+        }
     }
     range.lo = lo;
     range.hi = hi;
@@ -198,6 +245,7 @@ template <quant::Word Q> quant::ParamsResult paramsOf(const RangeKeys &range)
     template quant::ParamsResult computeParams<Q>(std::span<const float>);                                           \
     template void quantize<Q>(std::span<const float>, const quant::QuantParams &, Q *);                              \
     template void dequantize<Q>(const Q *, const quant::QuantParams &, std::span<float>);                            \
+    template void dequantizeStreaming<Q>(const Q *, const quant::QuantParams &, std::span<float>);                   \
     template void dequantizeAccumulate<Q>(const Q *, const quant::QuantParams &, std::span<float>);                  \
     template void dequantizeAdd<Q>(const Q *, const quant::QuantParams &, const float *, std::span<float>);          \
     template void dequantizeAddTracked<Q>(const Q *, const quant::QuantParams &, const float *, std::span<float>,    \

