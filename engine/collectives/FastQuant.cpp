@@ -33,6 +33,9 @@ inline int32_t orderedKey(float x)
     return bits ^ int32_t(uint32_t(bits >> 31) >> 1);
 }
 
+// Loops over values that stream from memory run in tiles of kTile, each prefetching the tile kAhead values on.
+constexpr size_t kTile = 1024, kAhead = 4 * kTile;
+
 inline float fromOrderedKey(int32_t key) { return std::bit_cast<float>(key ^ int32_t(uint32_t(key >> 31) >> 1)); }
 
 template <quant::Word Q> COHORT_VECTOR_CLONES quant::ParamsResult computeParams(std::span<const float> src)
@@ -42,12 +45,18 @@ template <quant::Word Q> COHORT_VECTOR_CLONES quant::ParamsResult computeParams(
     const size_t n = src.size();
     int32_t lo = orderedKey(src[0]), hi = lo;
     uint32_t exponentOr = 0;  // any all-ones exponent (inf/NaN) shows up as a lane with 0x7f800000 set
-    for (size_t i = 0; i < n; ++i) {
-        const uint32_t b = std::bit_cast<uint32_t>(src[i]);
-        const int32_t key = int32_t(b ^ (uint32_t(int32_t(b) >> 31) >> 1));
-        lo = key < lo ? key : lo;
-        hi = key > hi ? key : hi;
-        exponentOr |= uint32_t((b & 0x7f800000u) == 0x7f800000u);
+    // Tiles with a prefetch ahead, as in dequantizeAddTracked: the values come from memory.
+    for (size_t first = 0; first < n; first += kTile) {
+        const size_t last = std::min(n, first + kTile);
+        for (size_t k = first + kAhead; k < std::min(n, last + kAhead); k += 16)
+            __builtin_prefetch(src.data() + k);
+        for (size_t i = first; i < last; ++i) {
+            const uint32_t b = std::bit_cast<uint32_t>(src[i]);
+            const int32_t key = int32_t(b ^ (uint32_t(int32_t(b) >> 31) >> 1));
+            lo = key < lo ? key : lo;
+            hi = key > hi ? key : hi;
+            exponentOr |= uint32_t((b & 0x7f800000u) == 0x7f800000u);
+        }
     }
     if (exponentOr)
         return {{}, quant::Status::NonFinite};
@@ -97,6 +106,10 @@ __attribute__((target("avx2"))) void quantizeAvx2(const float *p, size_t n, cons
     if constexpr (sizeof(Q) == 1) {
         const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
         for (; i + 32 <= n; i += 32) {
+            if (i + kAhead + 32 <= n) {
+                _mm_prefetch(reinterpret_cast<const char *>(p + i + kAhead), _MM_HINT_T0);
+                _mm_prefetch(reinterpret_cast<const char *>(p + i + kAhead + 16), _MM_HINT_T0);
+            }
             const __m256i a = encode8(e, p + i), b = encode8(e, p + i + 8), c = encode8(e, p + i + 16), d = encode8(e, p + i + 24);
             // Packs work within 128-bit lanes; the permutation puts the 32 bytes back in order.
             const __m256i bytes = _mm256_packus_epi16(_mm256_packs_epi32(a, b), _mm256_packs_epi32(c, d));
@@ -104,6 +117,8 @@ __attribute__((target("avx2"))) void quantizeAvx2(const float *p, size_t n, cons
         }
     } else {
         for (; i + 16 <= n; i += 16) {
+            if (i + kAhead + 16 <= n)
+                _mm_prefetch(reinterpret_cast<const char *>(p + i + kAhead), _MM_HINT_T0);
             const __m256i words = _mm256_packus_epi32(encode8(e, p + i), encode8(e, p + i + 8));
             _mm256_storeu_si256(reinterpret_cast<__m256i *>(dst + i), _mm256_permute4x64_epi64(words, 0xD8));
         }
@@ -210,13 +225,11 @@ COHORT_VECTOR_CLONES void dequantizeAddTracked(const Q *src, const quant::QuantP
     uint32_t special = range.nonFinite;
     // In tiles, each asking for the input a few tiles ahead: the addend streams from memory (a peer's own input
     // is read once per operation), and without the hint the loop waits on it instead of overlapping it.
-    constexpr size_t kTile = 1024, kAhead = 4 * kTile;
     const size_t n = out.size();
     for (size_t first = 0; first < n; first += kTile) {
         const size_t last = std::min(n, first + kTile);
-        if (first + kAhead < n)
-            for (size_t k = first + kAhead; k < std::min(n, last + kAhead); k += 16)
-                __builtin_prefetch(in + k);
+        for (size_t k = first + kAhead; k < std::min(n, last + kAhead); k += 16)
+            __builtin_prefetch(in + k);
         for (size_t i = first; i < last; ++i) {
             const float v = in[i] + (min + float(src[i]) * scale);
             d[i] = v;
