@@ -1,4 +1,5 @@
 #include "collectives/FastQuant.h"
+#include "collectives/Prefetch.h"
 
 #include <algorithm>
 #include <bit>
@@ -49,7 +50,7 @@ template <quant::Word Q> COHORT_VECTOR_CLONES quant::ParamsResult computeParams(
     for (size_t first = 0; first < n; first += kTile) {
         const size_t last = std::min(n, first + kTile);
         for (size_t k = first + kAhead; k < std::min(n, last + kAhead); k += 16)
-            __builtin_prefetch(src.data() + k);
+            prefetchRead(src.data() + k);
         for (size_t i = first; i < last; ++i) {
             const uint32_t b = std::bit_cast<uint32_t>(src[i]);
             const int32_t key = int32_t(b ^ (uint32_t(int32_t(b) >> 31) >> 1));
@@ -229,7 +230,7 @@ COHORT_VECTOR_CLONES void dequantizeAddTracked(const Q *src, const quant::QuantP
     for (size_t first = 0; first < n; first += kTile) {
         const size_t last = std::min(n, first + kTile);
         for (size_t k = first + kAhead; k < std::min(n, last + kAhead); k += 16)
-            __builtin_prefetch(in + k);
+            prefetchRead(in + k);
         for (size_t i = first; i < last; ++i) {
             const float v = in[i] + (min + float(src[i]) * scale);
             d[i] = v;
