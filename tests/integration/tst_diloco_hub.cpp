@@ -140,6 +140,20 @@ private Q_SLOTS:
     {
         auto a = startNode(QStringLiteral("a")), b = startNode(QStringLiteral("b")), c = startNode(QStringLiteral("c"));
         QVERIFY(a && b && c);
+        // A failure prints the end of every process's output, so a rare one (seen once under a loaded ctest -j2)
+        // says what the nodes and the hub were doing.
+        struct DumpOnFailure {
+            std::vector<std::pair<const char *, ChildProcess *>> processes;
+            ~DumpOnFailure()
+            {
+                if (!QTest::currentTestFailed())
+                    return;
+                for (const auto &[name, process] : processes) {
+                    const QStringList lines = process->output().split(QLatin1Char('\n'));
+                    qWarning("---- %s, last lines:\n%s", name, qPrintable(lines.mid(std::max<qsizetype>(0, lines.size() - 25)).join(u'\n')));
+                }
+            }
+        } dump{{{"hub", m_hub.get()}, {"node a", a.get()}, {"node b", b.get()}, {"node c", c.get()}}};
         // Train together: outer steps completed by all three.
         QTRY_VERIFY_WITH_TIMEOUT(hubStats().value(QStringLiteral("last_world_size")).toInt() == 3, 90'000);
         const qint64 together = hubStats().value(QStringLiteral("outer_steps")).toInteger();
