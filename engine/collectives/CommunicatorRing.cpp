@@ -5,7 +5,6 @@
 #include "collectives/CommunicatorOps.h"
 #include "collectives/FastQuant.h"
 #include "collectives/HalfFloat.h"
-#include "collectives/Prefetch.h"
 #include "collectives/Logging.h"
 #include "collectives/Ring.h"
 
@@ -90,20 +89,6 @@ void decodeInto(Quant q, const uint8_t *codes, const quant::QuantParams &params,
 
 // Outputs from this size on are written around the caches (a 32 MiB L3 is shared by every process of the machine).
 constexpr size_t kStreamingBytes = 16u << 20;
-
-// dst[i] = own[i] + received[i], where `own` (this peer's input) comes from memory: in tiles, each prefetching the
-// input a few tiles ahead so the loads overlap the adds (the received values are hot from the socket copy).
-void addStreamed(const float *own, const float *received, float *dst, size_t count)
-{
-    constexpr size_t kTile = 1024, kAhead = 4 * kTile;
-    for (size_t first = 0; first < count; first += kTile) {
-        const size_t last = std::min(count, first + kTile);
-        for (size_t k = first + kAhead; k < std::min(count, last + kAhead); k += 16)
-            prefetchRead(own + k);
-        for (size_t i = first; i < last; ++i)
-            dst[i] = own[i] + received[i];
-    }
-}
 
 } // namespace
 
@@ -548,7 +533,7 @@ Result Communicator::runRing(InFlight &op)
         const size_t count = ready - rxConsumed;
         if (!quantized) {
             if (reduce)
-                addStreamed(own, buf.scratch.data() + rxConsumed, dst, count);
+                fastquant::addStreamed(own, buf.scratch.data() + rxConsumed, dst, count);
         } else if (reduce) {
             addDecodedTracked(quant, rxDst + rxConsumed * elemBytes, rxParams, own, {dst, count}, rxKeys);
         } else {

@@ -246,6 +246,17 @@ COHORT_VECTOR_CLONES void dequantizeAddTracked(const Q *src, const quant::QuantP
     range.nonFinite = special;
 }
 
+COHORT_VECTOR_CLONES void addStreamed(const float *own, const float *received, float *dst, size_t count)
+{
+    for (size_t first = 0; first < count; first += kTile) {
+        const size_t last = std::min(count, first + kTile);
+        for (size_t k = first + kAhead; k < std::min(count, last + kAhead); k += 16)
+            prefetchRead(own + k);
+        for (size_t i = first; i < last; ++i)
+            dst[i] = own[i] + received[i];
+    }
+}
+
 template <quant::Word Q> quant::ParamsResult paramsOf(const RangeKeys &range)
 {
     if (range.nonFinite)

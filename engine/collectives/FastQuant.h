@@ -24,6 +24,10 @@ template <quant::Word Q> void dequantizeAccumulate(const Q *src, const quant::Qu
 template <quant::Word Q>
 void dequantizeAdd(const Q *src, const quant::QuantParams &params, const float *in, std::span<float> out);
 
+// dst[i] = own[i] + received[i] (dst may be own): the f32 ring's sum, vectorized, prefetching `own` (a peer's
+// input, read from memory once per operation).
+void addStreamed(const float *own, const float *received, float *dst, size_t count);
+
 // A running min/max over values as they are produced, for params without a second pass (see rangeOf).
 struct RangeKeys {
     int32_t lo = INT32_MAX;
