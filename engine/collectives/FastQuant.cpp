@@ -111,7 +111,8 @@ __attribute__((target("avx2"))) void quantizeAvx2(const float *p, size_t n, cons
                 _mm_prefetch(reinterpret_cast<const char *>(p + i + kAhead), _MM_HINT_T0);
                 _mm_prefetch(reinterpret_cast<const char *>(p + i + kAhead + 16), _MM_HINT_T0);
             }
-            const __m256i a = encode8(e, p + i), b = encode8(e, p + i + 8), c = encode8(e, p + i + 16), d = encode8(e, p + i + 24);
+            const __m256i a = encode8(e, p + i), b = encode8(e, p + i + 8);
+            const __m256i c = encode8(e, p + i + 16), d = encode8(e, p + i + 24);
             // Packs work within 128-bit lanes; the permutation puts the 32 bytes back in order.
             const __m256i bytes = _mm256_packus_epi16(_mm256_packs_epi32(a, b), _mm256_packs_epi32(c, d));
             _mm256_storeu_si256(reinterpret_cast<__m256i *>(dst + i), _mm256_permutevar8x32_epi32(bytes, order));

@@ -114,13 +114,17 @@ COHORT_HOT void attendHead(const float *q, const float *keys, const float *value
 typedef float V8 __attribute__((vector_size(32)));
 typedef float V8u __attribute__((vector_size(32), aligned(4)));   // unaligned loads/stores
 
-[[gnu::always_inline]] inline float lanesSum(const V8 &v) { return ((v[0] + v[4]) + (v[1] + v[5])) + ((v[2] + v[6]) + (v[3] + v[7])); }
+[[gnu::always_inline]] inline float lanesSum(const V8 &v)
+{
+    return ((v[0] + v[4]) + (v[1] + v[5])) + ((v[2] + v[6]) + (v[3] + v[7]));
+}
 
 // attendHead for a head size known at compile time (a multiple of 16): the query and the output stay in
 // registers; four slots at a time with two accumulators each keep eight multiply-add chains going. Always inlined,
 // so that it is compiled into each target clone of its callers (AVX2 and baseline).
-template <int HD> [[gnu::always_inline]] inline void attendHeadFixed(const float *q, const float *keys, const float *values, int p, float scale,
-                                              float *scores, float *out)
+template <int HD>
+[[gnu::always_inline]] inline void attendHeadFixed(const float *q, const float *keys, const float *values, int p,
+                                                   float scale, float *scores, float *out)
 {
     static_assert(HD % 16 == 0);
     constexpr int C = HD / 8;

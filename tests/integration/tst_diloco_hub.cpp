@@ -150,7 +150,8 @@ private Q_SLOTS:
                     return;
                 for (const auto &[name, process] : processes) {
                     const QStringList lines = process->output().split(QLatin1Char('\n'));
-                    qWarning("---- %s, last lines:\n%s", name, qPrintable(lines.mid(std::max<qsizetype>(0, lines.size() - 25)).join(u'\n')));
+                    const QStringList tail = lines.mid(std::max<qsizetype>(0, lines.size() - 25));
+                    qWarning("---- %s, last lines:\n%s", name, qPrintable(tail.join(u'\n')));
                 }
             }
         } dump{{{"hub", m_hub.get()}, {"node a", a.get()}, {"node b", b.get()}, {"node c", c.get()}}};
