@@ -13,7 +13,9 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <cstdint>
 #include <cstring>
+#include <utility>
 
 namespace cohort::collectives {
 
@@ -86,6 +88,9 @@ void decodeInto(Quant q, const uint8_t *codes, const quant::QuantParams &params,
     else
         fastquant::dequantize<uint16_t>(codes16, params, dst);
 }
+
+constexpr int kNoSlot = -1;
+constexpr size_t kNoBlock = SIZE_MAX;
 
 // Outputs from this size on are written around the caches (a 32 MiB L3 is shared by every process of the machine).
 constexpr size_t kStreamingBytes = 16u << 20;
@@ -385,6 +390,7 @@ Result Communicator::runRing(InFlight &op)
     buf.scratch.resize(B);
     if (quantized) {
         buf.codes.resize(total);   // uint16 storage: room for either code type
+        buf.slots.resize(m_options.codeSlots * B);
         buf.txCodes.resize(B);
         buf.rxCodes.resize(B);
         buf.blockParams.assign(blockBase.back(), quant::QuantParams{});
@@ -395,6 +401,35 @@ Result Communicator::runRing(InFlight &op)
     auto codeBytesAt = [&](std::vector<uint16_t> &store, size_t element) -> uint8_t * {
         return quant == Quant::U8 ? reinterpret_cast<uint8_t *>(store.data()) + element
                                   : reinterpret_cast<uint8_t *>(store.data() + element);
+    };
+    // Codes that wait between arriving (summed and quantized, or as received in the all-gather) and being passed on
+    // to the successor live in one of options.codeSlots block slots, which stay in cache, or, when the successor lags
+    // so far behind that every slot is taken, at the block's own place in the whole-buffer store. Never a wait:
+    // holding the receive back for a slot could close a cycle of waits round the ring. The slot freed last (the
+    // warmest) is taken first. With every block in the store, each block's codes came from memory: 4-process uint8
+    // all-reduce ~6 % faster with slots (A/B of 45 operations each).
+    std::vector<int> codeHome(blockBase.back(), kNoSlot);
+    std::vector<int> freeSlots;
+    for (int slot = int(m_options.codeSlots) - 1; slot >= 0; --slot)
+        freeSlots.push_back(slot);
+    size_t codesOutOfSlots = 0;
+    auto storeCodes = [&](size_t index, const ring::Range &range) -> uint8_t * {
+        if (freeSlots.empty()) {
+            ++codesOutOfSlots;
+            codeHome[index] = kNoSlot;
+            return codeBytesAt(buf.codes, range.begin);
+        }
+        codeHome[index] = freeSlots.back();
+        freeSlots.pop_back();
+        return codeBytesAt(buf.slots, size_t(codeHome[index]) * B);
+    };
+    auto storedCodes = [&](size_t index, const ring::Range &range) -> uint8_t * {
+        return codeHome[index] == kNoSlot ? codeBytesAt(buf.codes, range.begin)
+                                          : codeBytesAt(buf.slots, size_t(codeHome[index]) * B);
+    };
+    auto releaseCodes = [&](size_t index) {
+        if (codeHome[index] != kNoSlot)
+            freeSlots.push_back(std::exchange(codeHome[index], kNoSlot));
     };
     std::vector<uint8_t> saved(blockBase.back(), 0);
     const bool inPlace = op.inPlace();
@@ -433,6 +468,7 @@ Result Communicator::runRing(InFlight &op)
     size_t txHeaderLen = 0, txHeaderSent = 0, txPayloadLen = 0, txPayloadSent = 0;
     const uint8_t *txPayload = nullptr;
     bool txActive = false;
+    size_t txCodeIndex = kNoBlock; // the block whose stored codes are being sent
 
     auto prepareTx = [&]() -> Result {
         const int c = ring::sendChunk(rank, n, tx.step);
@@ -440,6 +476,7 @@ Result Communicator::runRing(InFlight &op)
         // Step 0 sends this peer's own input; later steps send what arrived (and was reduced) at the step before.
         const float *source = tx.step == 0 ? input.data() + range.begin : buffer.data() + range.begin;
         quant::QuantParams params;
+        txCodeIndex = kNoBlock;
         if (!quantized) {
             txPayload = reinterpret_cast<const uint8_t *>(source);
         } else if (tx.step == 0) {
@@ -452,8 +489,9 @@ Result Communicator::runRing(InFlight &op)
         } else {
             // Every later step sends codes made when the block arrived (finishRx): partial sums, the owner's final
             // codes, or all-gather codes passed on untouched.
-            params = buf.blockParams[blockBase[size_t(c)] + tx.block];
-            txPayload = codeBytesAt(buf.codes, range.begin);
+            txCodeIndex = blockBase[size_t(c)] + tx.block;
+            params = buf.blockParams[txCodeIndex];
+            txPayload = storedCodes(txCodeIndex, range);
         }
         txPayloadLen = range.count * elemBytes;
         const auto frameHeader = encodeHeader(Type::Block, subHeader + txPayloadLen);
@@ -492,10 +530,10 @@ Result Communicator::runRing(InFlight &op)
         if (!quantized)
             rxDst = reduce ? reinterpret_cast<uint8_t *>(buf.scratch.data())
                            : reinterpret_cast<uint8_t *>(buffer.data() + rxRange.begin);
-        else if (reduce)
+        else if (reduce || rx.step == T - 1) // summed at once / the last all-gather block: not passed on
             rxDst = codeBytesAt(buf.rxCodes, 0);
         else
-            rxDst = codeBytesAt(buf.codes, rxRange.begin);
+            rxDst = storeCodes(blockBase[size_t(c)] + rx.block, rxRange);
     };
     auto checkRxHeader = [&]() -> Result {
         const auto header = parseHeader(Channel::Ring, rxHeader.data());
@@ -552,7 +590,7 @@ Result Communicator::runRing(InFlight &op)
             // sends. The codes of a chunk passing through are only overwritten by its all-gather codes, which
             // cannot arrive before this peer's sum of that block went round to the owner. The owner (last
             // reduce-scatter step) quantizes its chunk once and keeps the de-quantized copy, as every receiver will.
-            uint8_t *at = codeBytesAt(buf.codes, rxRange.begin);
+            uint8_t *at = storeCodes(index, rxRange);
             const auto p = quantizeTracked(quant, {buf.scratch.data(), rxRange.count}, rxKeys, at);
             if (!p)
                 return fail(Code::InvalidArgument, QStringLiteral("cannot quantize: %1")
@@ -624,6 +662,8 @@ Result Communicator::runRing(InFlight &op)
                                                .arg(io.error.isEmpty() ? QString() : QStringLiteral(": ") + io.error));
             if (txHeaderSent == txHeaderLen && txPayloadSent == txPayloadLen) {
                 txActive = false;
+                if (txCodeIndex != kNoBlock)
+                    releaseCodes(txCodeIndex);
                 ++tx.block;
                 normalize(tx, true);
                 if (txReady()) {
@@ -709,7 +749,7 @@ Result Communicator::runRing(InFlight &op)
     }
     qCDebug(lcCollectives) << "ring op" << opId << "rank" << rank << "of" << n << double(ringTime.nsecsElapsed()) / 1e6
                            << "ms," << polls << "polls waiting" << double(pollNs) / 1e6 << "ms," << pacedPolls
-                           << "of them for the upload cap";
+                           << "of them for the upload cap," << codesOutOfSlots << "blocks of codes stored out of slots";
     return Result::success();
 }
 

@@ -3,6 +3,7 @@
 // awaitReduce. Peers are threads of this process talking TCP over 127.0.0.1 to a master on its own thread.
 #include "CollectiveInputs.h"
 #include "MasterInThread.h"
+#include "RingInProcess.h"
 #include "collectives/Communicator.h"
 #include "collectives/Master.h"
 #include "core/RateLimiter.h"
@@ -22,6 +23,8 @@ using namespace cohort;
 using namespace cohort::collectives;
 using cohort::test::collectiveInput;
 using cohort::test::MasterInThread;
+using cohort::test::joinRing;
+using cohort::test::onPeers;
 
 namespace {
 
@@ -33,28 +36,6 @@ CommunicatorOptions optionsFor(uint16_t masterPort)
     options.bindAddress = QHostAddress(QHostAddress::LocalHost);
     options.blockElements = 4096; // many blocks even for small buffers: a real pipeline
     return options;
-}
-
-// Connects and waits until the ring holds `world` peers.
-Result joinRing(Communicator &comm, int world)
-{
-    Result r = comm.connect();
-    const QDeadlineTimer deadline(30'000);
-    while (r && comm.worldSize() < world && !deadline.hasExpired())
-        r = comm.updateTopology();
-    if (r && comm.worldSize() != world)
-        return Result{Code::Timeout, QStringLiteral("ring of %1, not %2").arg(comm.worldSize()).arg(world)};
-    return r;
-}
-
-// Runs `body(peerIndex)` on `n` threads and joins them.
-void onPeers(int n, const std::function<void(int)> &body)
-{
-    std::vector<std::thread> threads;
-    for (int i = 0; i < n; ++i)
-        threads.emplace_back(body, i);
-    for (std::thread &t : threads)
-        t.join();
 }
 
 bool bitIdentical(const std::vector<float> &a, const std::vector<float> &b)

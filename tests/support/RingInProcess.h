@@ -1,0 +1,36 @@
+#pragma once
+// Rings whose peers are threads of the test process (with a MasterInThread): join, and run a body per peer.
+#include "collectives/Communicator.h"
+
+#include <QDeadlineTimer>
+
+#include <functional>
+#include <thread>
+#include <vector>
+
+namespace cohort::test {
+
+// Connects and waits until the ring holds `world` peers.
+inline collectives::Result joinRing(collectives::Communicator &comm, int world)
+{
+    using collectives::Code;
+    collectives::Result r = comm.connect();
+    const QDeadlineTimer deadline(30'000);
+    while (r && comm.worldSize() < world && !deadline.hasExpired())
+        r = comm.updateTopology();
+    if (r && comm.worldSize() != world)
+        return collectives::Result{Code::Timeout, QStringLiteral("ring of %1, not %2").arg(comm.worldSize()).arg(world)};
+    return r;
+}
+
+// Runs `body(peerIndex)` on `n` threads and joins them.
+inline void onPeers(int n, const std::function<void(int)> &body)
+{
+    std::vector<std::thread> threads;
+    for (int i = 0; i < n; ++i)
+        threads.emplace_back(body, i);
+    for (std::thread &t : threads)
+        t.join();
+}
+
+} // namespace cohort::test

@@ -1,0 +1,103 @@
+// Quantized all-reduce keeps the codes a peer passes on in a few cache-resident slots and, when its successor lags
+// further behind, in a whole-buffer store (CommunicatorOptions::codeSlots). Where they wait must not change a bit:
+// rings with 8, 1 and 0 slots (0: every block in the store) reduce the same inputs, rank for rank, to identical
+// results. Peers are threads of this process talking TCP over 127.0.0.1.
+#include "CollectiveInputs.h"
+#include "MasterInThread.h"
+#include "RingInProcess.h"
+#include "collectives/Communicator.h"
+#include "net/Ed25519.h"
+
+#include <QTest>
+
+#include <cstring>
+#include <vector>
+
+using namespace cohort;
+using namespace cohort::collectives;
+
+namespace {
+
+struct RingRun {
+    QString error;
+    std::vector<std::vector<float>> outputs; // by rank
+};
+
+// One ring of `peers` with `codeSlots` slots each; rank r reduces collectiveInput(r + 1), in place or not.
+RingRun reduceOnce(int peers, size_t codeSlots, Quant quant, bool inPlace, size_t count)
+{
+    test::MasterInThread master;
+    RingRun run;
+    run.outputs.resize(size_t(peers));
+    std::vector<QString> errors(static_cast<size_t>(peers));
+    test::onPeers(peers, [&](int p) {
+        CommunicatorOptions options;
+        options.masterPort = master.port;
+        options.secretKey = ed25519::generate().secretKey;
+        options.bindAddress = QHostAddress(QHostAddress::LocalHost);
+        options.blockElements = 4096; // many blocks: slots fill up and free again
+        options.codeSlots = codeSlots;
+        Communicator comm(options);
+        if (Result r = test::joinRing(comm, peers); !r) {
+            errors[size_t(p)] = r.message;
+            return;
+        }
+        const int rank = comm.rank();
+        const std::vector<float> input = test::collectiveInput(uint64_t(rank + 1), 0, count, false);
+        std::vector<float> output = inPlace ? input : std::vector<float>(count, -1.0f);
+        const Result r = inPlace ? comm.allReduce(output, ReduceOp::Sum, quant, 1)
+                                 : comm.allReduce(input, output, ReduceOp::Sum, quant, 1);
+        if (!r)
+            errors[size_t(p)] = r.message;
+        else
+            run.outputs[size_t(rank)] = std::move(output);
+    });
+    for (const QString &e : errors)
+        if (run.error.isEmpty() && !e.isEmpty())
+            run.error = e;
+    return run;
+}
+
+bool bitIdentical(const std::vector<float> &a, const std::vector<float> &b)
+{
+    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
+}
+
+} // namespace
+
+class TestCollectivesCodes : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void whereCodesWaitChangesNoBit_data()
+    {
+        QTest::addColumn<int>("quant");
+        QTest::addColumn<bool>("inPlace");
+        QTest::newRow("uint8, out of place") << int(Quant::U8) << false;
+        QTest::newRow("uint16, in place") << int(Quant::U16) << true;
+    }
+
+    void whereCodesWaitChangesNoBit()
+    {
+        QFETCH(int, quant);
+        QFETCH(bool, inPlace);
+        constexpr int kPeers = 4;
+        constexpr size_t kCount = 100'003; // 7 blocks per chunk, the last one short; 35 stored per peer
+        const RingRun slotted = reduceOnce(kPeers, CommunicatorOptions{}.codeSlots, Quant(quant), inPlace, kCount);
+        QVERIFY2(slotted.error.isEmpty(), qPrintable(slotted.error));
+        for (int rank = 1; rank < kPeers; ++rank)
+            QVERIFY(bitIdentical(slotted.outputs[size_t(rank)], slotted.outputs[0]));
+        const std::vector<float> input = test::collectiveInput(1, 0, kCount, false);
+        QVERIFY(!bitIdentical(slotted.outputs[0], input)); // it did reduce
+        for (const size_t slots : {size_t(1), size_t(0)}) {
+            const RingRun other = reduceOnce(kPeers, slots, Quant(quant), inPlace, kCount);
+            QVERIFY2(other.error.isEmpty(), qPrintable(other.error));
+            for (int rank = 0; rank < kPeers; ++rank)
+                QVERIFY2(bitIdentical(other.outputs[size_t(rank)], slotted.outputs[0]),
+                         qPrintable(QStringLiteral("%1 slots, rank %2").arg(slots).arg(rank)));
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCollectivesCodes)
+#include "tst_collectives_codes.moc"
