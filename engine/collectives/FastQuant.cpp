@@ -64,19 +64,23 @@ template <quant::Word Q> COHORT_VECTOR_CLONES quant::ParamsResult computeParams(
     return quant::paramsFromRange(fromOrderedKey(lo), fromOrderedKey(hi), quant::kLevels<Q>);
 }
 
+// encode() rounds v in (0, L) half away from zero. For every float v in [0, 65535], truncating v + kJustUnderHalf
+// (the largest float below 0.5, added with one IEEE rounding) gives exactly that: a tie k + 0.5 sums to k + 1 after
+// rounding, and the float just below k + 0.5 stays below k + 1 (checked for every float of the range, and in
+// tst_collectives). A plain + 0.5 would round 0.49999997 up to 1.
+constexpr float kJustUnderHalf = 0.49999997f;
+static_assert(kJustUnderHalf < 0.5f && kJustUnderHalf + 0x1p-25f == 0.5f);
+
 template <quant::Word Q>
 COHORT_VECTOR_CLONES void quantizePortable(const float *p, size_t n, const quant::QuantParams &params, Q *dst)
 {
     const float min = params.min, scale = params.scale, top = float(quant::kLevels<Q>);
     for (size_t i = 0; i < n; ++i) {
         float v = (p[i] - min) / scale;
-        // encode(): v <= 0 -> 0, v >= L -> L, otherwise round half away from zero. With v clamped to [0, L],
-        // trunc + (fraction >= 0.5) is that rounding (v - trunc(v) is exact for v < 2^23).
+        // encode(): v <= 0 -> 0, v >= L -> L, otherwise round half away from zero.
         v = v > 0.0f ? v : 0.0f;
         v = v < top ? v : top;
-        const int32_t t = int32_t(v);
-        const float fraction = v - float(t);
-        dst[i] = Q(t + int32_t(fraction >= 0.5f));
+        dst[i] = Q(int32_t(v + kJustUnderHalf));
     }
 }
 
@@ -86,23 +90,21 @@ COHORT_VECTOR_CLONES void quantizePortable(const float *p, size_t n, const quant
 // expensive step (a division per value). max/min take the same branches as the ternaries (x > 0 ? x : 0 is
 // max_ps(x, 0); x < top ? x : top is min_ps(x, top)), so the codes are the same bits.
 struct Avx2Encoder {
-    __m256 min, scale, zero, top, half;
+    __m256 min, scale, zero, top, justUnderHalf;
 };
 
 __attribute__((target("avx2"), always_inline)) inline __m256i encode8(const Avx2Encoder &e, const float *at)
 {
     __m256 v = _mm256_div_ps(_mm256_sub_ps(_mm256_loadu_ps(at), e.min), e.scale);
     v = _mm256_min_ps(_mm256_max_ps(v, e.zero), e.top);
-    const __m256i t = _mm256_cvttps_epi32(v);
-    const __m256 roundUp = _mm256_cmp_ps(_mm256_sub_ps(v, _mm256_cvtepi32_ps(t)), e.half, _CMP_GE_OQ);
-    return _mm256_sub_epi32(t, _mm256_castps_si256(roundUp)); // all-ones lanes are -1: adds one
+    return _mm256_cvttps_epi32(_mm256_add_ps(v, e.justUnderHalf));
 }
 
 template <quant::Word Q>
 __attribute__((target("avx2"))) void quantizeAvx2(const float *p, size_t n, const quant::QuantParams &params, Q *dst)
 {
     const Avx2Encoder e{_mm256_set1_ps(params.min), _mm256_set1_ps(params.scale), _mm256_setzero_ps(),
-                        _mm256_set1_ps(float(quant::kLevels<Q>)), _mm256_set1_ps(0.5f)};
+                        _mm256_set1_ps(float(quant::kLevels<Q>)), _mm256_set1_ps(kJustUnderHalf)};
     size_t i = 0;
     if constexpr (sizeof(Q) == 1) {
         const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);

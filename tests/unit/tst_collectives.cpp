@@ -11,6 +11,7 @@
 #include "collectives/Ring.h"
 #include "collectives/Wire.h"
 #include "net/Ed25519.h"
+#include "quant/QuantMath.h"
 
 #include <QThread>
 #include <QTcpSocket>
@@ -341,6 +342,36 @@ private Q_SLOTS:
         QCOMPARE(floatToBf16(std::bit_cast<float>(0x3f818000u)), uint16_t(0x3f82)); // tie, odd rounds up
         QCOMPARE(floatToBf16(std::bit_cast<float>(0x3f808001u)), uint16_t(0x3f81));
         QVERIFY(std::isinf(bf16ToFloat(floatToBf16(std::numeric_limits<float>::max()))));
+    }
+
+    // fastquant rounds by truncating v + (the largest float below 0.5) where the reference rounds half away from
+    // zero: the same code for every float v of the code range from 0.25 up to 65535 (below 0.25 both give 0; the
+    // rows of fastQuantMatchesReference cover those). With min 0 and scale 1, v is the input itself.
+    void fastQuantRoundsLikeTheReferenceForEveryFloat()
+    {
+        const cohort::quant::QuantParams unit{0.0f, 1.0f};
+        constexpr size_t kBatch = size_t(1) << 20;
+        std::vector<float> v(kBatch);
+        std::vector<uint16_t> codes(kBatch);
+        const uint32_t first = std::bit_cast<uint32_t>(0.25f), last = std::bit_cast<uint32_t>(65535.0f);
+        size_t checked = 0;
+        for (uint32_t bits = first; bits <= last;) {
+            const size_t n = std::min<size_t>(kBatch, size_t(last - bits) + 1);
+            for (size_t i = 0; i < n; ++i)
+                v[i] = std::bit_cast<float>(bits + uint32_t(i));
+            fastquant::quantize<uint16_t>({v.data(), n}, unit, codes.data());
+            for (size_t i = 0; i < n; ++i) {
+                const uint32_t expected = cohort::quant::math::encode(v[i], 0.0f, 1.0f, 65535);
+                if (codes[i] != expected)
+                    QFAIL(qPrintable(QStringLiteral("%1: code %2, reference %3")
+                                         .arg(double(v[i]), 0, 'g', 9)
+                                         .arg(codes[i])
+                                         .arg(expected)));
+            }
+            bits += uint32_t(n);
+            checked += n;
+        }
+        QCOMPARE(checked, size_t(last - first) + 1);
     }
 
     void fastQuantMatchesReference_data()
