@@ -31,7 +31,7 @@ const char *codeName(Code code)
 Communicator::Communicator(CommunicatorOptions options) : m_options(std::move(options))
 {
     m_options.blockElements = std::clamp<size_t>(m_options.blockElements, 1024, kMaxBlockElements);
-    m_options.codeSlots = std::min(m_options.codeSlots, kMaxCodeSlots);
+    m_options.codeSlotBytes = std::min(m_options.codeSlotBytes, kMaxCodeSlotBytes);
     m_publicKey = ed25519::publicKeyOf(m_options.secretKey);
 }
 

@@ -108,7 +108,7 @@ struct SyncInfo {
 // words), not cryptographic — it detects divergence between honest peers, not forgery.
 uint64_t stateHash(std::span<const uint8_t> bytes);
 
-inline constexpr size_t kMaxCodeSlots = 64; // CommunicatorOptions::codeSlots
+inline constexpr size_t kMaxCodeSlotBytes = 64u << 20; // CommunicatorOptions::codeSlotBytes
 
 struct CommunicatorOptions {
     QHostAddress masterAddress = QHostAddress(QHostAddress::LocalHost);
@@ -121,9 +121,9 @@ struct CommunicatorOptions {
     int beginTimeoutMs = 60'000;   // every peer to begin the same operation / vote
     int ioTimeoutMs = 10'000;      // no progress at all on the ring links
     size_t blockElements = 256 * 1024; // values per pipelined block (<= kMaxBlockElements)
-    // Quantized: blocks of codes kept in cache between arriving and being passed on (<= kMaxCodeSlots); more wait in
-    // a whole-buffer store in memory. Same results either way; 0 keeps every block there.
-    size_t codeSlots = 8;
+    // Quantized: room for codes waiting between arriving and being passed on, kept in cache, in slots of one block
+    // (<= kMaxCodeSlotBytes); more wait in a whole-buffer store in memory. Same results either way; 0: all there.
+    size_t codeSlotBytes = 2u << 20;
     // The node's upload cap, shared with whoever changes it (its rate may change during an operation). Paces the
     // bytes this peer sends to other peers — ring blocks and served shared state — not the small frames to the
     // master. Null or rate 0: unpaced.

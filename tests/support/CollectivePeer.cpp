@@ -6,7 +6,7 @@
 //   cohort-collective-peer peer --master-port P --key FILE --seed S --world N --count C --ops K
 //                               [--quant none|u8|u16] [--dtype f32|bf16|f16] [--op sum|avg] [--ints] [--out FILE]
 //                               [--io-timeout MS] [--block ELEMENTS] [--bad-proof] [--bench] [--out-of-place]
-//                               [--depth D] [--code-slots K]
+//                               [--depth D] [--code-slot-bytes BYTES]
 //       Joins, votes until the ring has N peers, then runs K all-reduces of `collectiveInput(S, op, C)`, retrying each
 //       after an abort with whoever is left; checks after every failure that its buffer still holds the input.
 //       --depth D (f32): D operations in flight at once (allReduceAsync, then awaitReduce of each), in waves of D;
@@ -240,7 +240,7 @@ int runPeer(const QStringList &args)
     opt("io-timeout", "10000");
     opt("block", "262144");
     opt("depth", "1");
-    opt("code-slots", "8");
+    opt("code-slot-bytes", "2097152");
     parser.addOption({QStringLiteral("ints"), QStringLiteral("integer-valued inputs")});
     parser.addOption({QStringLiteral("bad-proof"), QStringLiteral("answer the challenge with another key")});
     parser.addOption({QStringLiteral("bench"), QStringLiteral("reuse the first input, no result hash (bench_allreduce)")});
@@ -255,7 +255,7 @@ int runPeer(const QStringList &args)
     options.beginTimeoutMs = 30'000;
     options.connectTimeoutMs = 30'000;
     options.blockElements = parser.value(QStringLiteral("block")).toULongLong();
-    options.codeSlots = parser.value(QStringLiteral("code-slots")).toULongLong();
+    options.codeSlotBytes = parser.value(QStringLiteral("code-slot-bytes")).toULongLong();
     if (parser.isSet(QStringLiteral("key"))) {
         QFile file(parser.value(QStringLiteral("key")));
         if (!file.open(QIODevice::ReadOnly))

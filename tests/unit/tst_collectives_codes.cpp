@@ -1,7 +1,7 @@
 // Quantized all-reduce keeps the codes a peer passes on in a few cache-resident slots and, when its successor lags
-// further behind, in a whole-buffer store (CommunicatorOptions::codeSlots). Where they wait must not change a bit:
-// rings with 8, 1 and 0 slots (0: every block in the store) reduce the same inputs, rank for rank, to identical
-// results. Peers are threads of this process talking TCP over 127.0.0.1.
+// further behind, in a whole-buffer store (CommunicatorOptions::codeSlotBytes). Where they wait must not change a
+// bit: rings with the default room, one block's room and none (every block in the store) reduce the same inputs,
+// rank for rank, to identical results. Peers are threads of this process talking TCP over 127.0.0.1.
 #include "CollectiveInputs.h"
 #include "MasterInThread.h"
 #include "RingInProcess.h"
@@ -18,13 +18,15 @@ using namespace cohort::collectives;
 
 namespace {
 
+constexpr size_t kBlock = 4096;
+
 struct RingRun {
     QString error;
     std::vector<std::vector<float>> outputs; // by rank
 };
 
-// One ring of `peers` with `codeSlots` slots each; rank r reduces collectiveInput(r + 1), in place or not.
-RingRun reduceOnce(int peers, size_t codeSlots, Quant quant, bool inPlace, size_t count)
+// One ring of `peers` with `codeSlotBytes` each; rank r reduces collectiveInput(r + 1), in place or not.
+RingRun reduceOnce(int peers, size_t codeSlotBytes, Quant quant, bool inPlace, size_t count)
 {
     test::MasterInThread master;
     RingRun run;
@@ -35,8 +37,8 @@ RingRun reduceOnce(int peers, size_t codeSlots, Quant quant, bool inPlace, size_
         options.masterPort = master.port;
         options.secretKey = ed25519::generate().secretKey;
         options.bindAddress = QHostAddress(QHostAddress::LocalHost);
-        options.blockElements = 4096; // many blocks: slots fill up and free again
-        options.codeSlots = codeSlots;
+        options.blockElements = kBlock; // many blocks: slots fill up and free again
+        options.codeSlotBytes = codeSlotBytes;
         Communicator comm(options);
         if (Result r = test::joinRing(comm, peers); !r) {
             errors[size_t(p)] = r.message;
@@ -83,18 +85,19 @@ private Q_SLOTS:
         QFETCH(bool, inPlace);
         constexpr int kPeers = 4;
         constexpr size_t kCount = 100'003; // 7 blocks per chunk, the last one short; 35 stored per peer
-        const RingRun slotted = reduceOnce(kPeers, CommunicatorOptions{}.codeSlots, Quant(quant), inPlace, kCount);
+        const RingRun slotted = reduceOnce(kPeers, CommunicatorOptions{}.codeSlotBytes, Quant(quant), inPlace, kCount);
         QVERIFY2(slotted.error.isEmpty(), qPrintable(slotted.error));
         for (int rank = 1; rank < kPeers; ++rank)
             QVERIFY(bitIdentical(slotted.outputs[size_t(rank)], slotted.outputs[0]));
         const std::vector<float> input = test::collectiveInput(1, 0, kCount, false);
         QVERIFY(!bitIdentical(slotted.outputs[0], input)); // it did reduce
-        for (const size_t slots : {size_t(1), size_t(0)}) {
-            const RingRun other = reduceOnce(kPeers, slots, Quant(quant), inPlace, kCount);
+        const size_t oneBlock = kBlock * (Quant(quant) == Quant::U8 ? 1 : 2);
+        for (const size_t bytes : {oneBlock, size_t(0)}) {
+            const RingRun other = reduceOnce(kPeers, bytes, Quant(quant), inPlace, kCount);
             QVERIFY2(other.error.isEmpty(), qPrintable(other.error));
             for (int rank = 0; rank < kPeers; ++rank)
                 QVERIFY2(bitIdentical(other.outputs[size_t(rank)], slotted.outputs[0]),
-                         qPrintable(QStringLiteral("%1 slots, rank %2").arg(slots).arg(rank)));
+                         qPrintable(QStringLiteral("%1 bytes of slots, rank %2").arg(bytes).arg(rank)));
         }
     }
 };
