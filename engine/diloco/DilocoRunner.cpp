@@ -99,6 +99,7 @@ private:
     double lossSum = 0;
     int lossCount = 0;
     uint64_t completedThisRun = 0;
+    int refusalsInARow = 0;
 };
 
 DilocoRunner::DilocoRunner(DilocoRunnerOptions options) : m_options(std::move(options)) {}
@@ -219,18 +220,20 @@ Status DilocoRunner::Impl::session(bool *done)
     publish(DilocoProgress::Phase::Connecting);
     collectives::Result r = comm.connect();
     if (!r) {
-        // A refusal is retried too, later: the hub admits nodes whose last heartbeat named the task, and the
-        // heartbeat that follows a join may still be on its way.
+        // A refusal is retried too: the hub admits nodes whose last heartbeat named the task, and the heartbeat
+        // that follows a join may still be on its way. So the first retry comes after one delay (a heartbeat
+        // later), then after 2, 3 and at most 4 (a node the hub keeps refusing asks every 8 s by default).
         if (r.code == Code::Refused) {
             publish(DilocoProgress::Phase::Connecting,
                     QStringLiteral("the hub refused this node for the task (%1); asking again shortly").arg(r.message));
-            pauseCancellable(cancel, 4 * o.reconnectDelayMs);
+            pauseCancellable(cancel, std::min(refusalsInARow++, 3) * o.reconnectDelayMs);
             return {};
         }
         publish(DilocoProgress::Phase::Connecting,
                 QStringLiteral("could not join the training ring (%1); trying again").arg(r.message));
         return {};
     }
+    refusalsInARow = 0;
     bool firstRound = true; // connect() was this round's admission vote
     while (!cancel.load()) {
         if (!firstRound) {
