@@ -1,9 +1,10 @@
 #pragma once
-// Rings whose peers are threads of the test process (with a MasterInThread): join, and run a body per peer.
+// Rings whose peers are threads of the test process (with a MasterInThread): join, run a body per peer, compare.
 #include "collectives/Communicator.h"
 
 #include <QDeadlineTimer>
 
+#include <cstring>
 #include <functional>
 #include <thread>
 #include <vector>
@@ -31,6 +32,12 @@ inline void onPeers(int n, const std::function<void(int)> &body)
         threads.emplace_back(body, i);
     for (std::thread &t : threads)
         t.join();
+}
+
+// The same floats, bit for bit (NaNs and signed zeros included).
+inline bool bitIdentical(const std::vector<float> &a, const std::vector<float> &b)
+{
+    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
 }
 
 } // namespace cohort::test

@@ -15,6 +15,7 @@
 
 using namespace cohort;
 using namespace cohort::collectives;
+using cohort::test::bitIdentical;
 
 namespace {
 
@@ -58,11 +59,6 @@ RingRun reduceOnce(int peers, size_t codeSlotBytes, Quant quant, bool inPlace, s
         if (run.error.isEmpty() && !e.isEmpty())
             run.error = e;
     return run;
-}
-
-bool bitIdentical(const std::vector<float> &a, const std::vector<float> &b)
-{
-    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
 }
 
 } // namespace

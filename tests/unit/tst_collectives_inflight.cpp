@@ -21,6 +21,7 @@
 
 using namespace cohort;
 using namespace cohort::collectives;
+using cohort::test::bitIdentical;
 using cohort::test::collectiveInput;
 using cohort::test::MasterInThread;
 using cohort::test::joinRing;
@@ -36,11 +37,6 @@ CommunicatorOptions optionsFor(uint16_t masterPort)
     options.bindAddress = QHostAddress(QHostAddress::LocalHost);
     options.blockElements = 4096; // many blocks even for small buffers: a real pipeline
     return options;
-}
-
-bool bitIdentical(const std::vector<float> &a, const std::vector<float> &b)
-{
-    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
 }
 
 } // namespace
