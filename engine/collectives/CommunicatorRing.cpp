@@ -90,7 +90,6 @@ void decodeInto(Quant q, const uint8_t *codes, const quant::QuantParams &params,
 }
 
 constexpr int kNoSlot = -1;
-constexpr int kSlotWaitMs = 20; // the longest a receive waits for a free slot (holdForSlot)
 constexpr size_t kNoBlock = SIZE_MAX;
 
 // Outputs from this size on are written around the caches (a 32 MiB L3 is shared by every process of the machine).
@@ -407,7 +406,8 @@ Result Communicator::runRing(InFlight &op)
     // Codes that wait between arriving (summed and quantized, or as received in the all-gather) and being passed on
     // to the successor live in one of slotCount block slots, which stay in cache, or, when the successor lags
     // so far behind that every slot is taken, at the block's own place in the whole-buffer store. Never a wait:
-    // holding the receive back for a slot could close a cycle of waits round the ring. The slot freed last (the
+    // holding the receive back for a slot could close a cycle of waits round the ring, and where each peer has a
+    // core of its own it only delays the ring (tried: 2-process uint8 10 % slower). The slot freed last (the
     // warmest) is taken first. With every block in the store, each block's codes came from memory: 4-process uint8
     // all-reduce ~6 % faster with slots (A/B of 45 operations each).
     std::vector<int> codeHome(blockBase.back(), kNoSlot);
@@ -521,44 +521,6 @@ Result Communicator::runRing(InFlight &op)
     quant::QuantParams rxParams;
     ring::Range rxRange;
 
-    // With every slot taken, the next block that needs one is left in the kernel's buffer for a while instead of
-    // being stored in memory: the successor is behind, and on a loaded machine the core is better given to it (and
-    // on a network the predecessor is better slowed by TCP's flow control). Bounded: every peer can end up waiting
-    // for its successor (all still sending their own input while a chunk has more blocks than the slots and the
-    // links hold), so after the first wait that runs out this operation stores such blocks in memory at once.
-    // 4-process uint8 all-reduce ~5 % faster (A/B).
-    // A wait starts when the last slot is taken and lasts until half of them are free again (not a wait per block:
-    // with small blocks that would be a poll per block).
-    const size_t resumeAt = std::max<size_t>(1, slotCount / 2);
-    bool waitingForSlot = false;
-    QDeadlineTimer slotWait;
-    size_t slotWaits = 0, slotWaitsRanOut = 0;
-    bool slotWaitsPay = true; // until a wait runs out: then the ring is in a state where every peer waits
-    auto holdForSlot = [&]() -> bool {
-        if (!(quantized && slotWaitsPay && rx.step < T - 1 && rxHeaderGot == 0)) {
-            waitingForSlot = false;
-            return false;
-        }
-        if (!waitingForSlot) {
-            if (!freeSlots.empty() || slotCount == 0)
-                return false;
-            waitingForSlot = true;
-            slotWait.setRemainingTime(kSlotWaitMs);
-            ++slotWaits;
-            return true;
-        }
-        if (freeSlots.size() >= resumeAt) {
-            waitingForSlot = false;
-            return false;
-        }
-        if (!slotWait.hasExpired())
-            return true;
-        waitingForSlot = false;
-        slotWaitsPay = false;
-        ++slotWaitsRanOut;
-        return false;
-    };
-
     auto startRx = [&] {
         const int c = ring::recvChunk(rank, n, rx.step);
         rxRange = ring::block(chunks[size_t(c)], B, rx.block);
@@ -573,7 +535,7 @@ Result Communicator::runRing(InFlight &op)
         else if (reduce || rx.step == T - 1) // summed at once / the last all-gather block: not passed on
             rxDst = codeBytesAt(buf.rxCodes, 0);
         else
-            rxDst = nullptr; // a slot (storeCodes) once the header is in: holdForSlot may wait for one
+            rxDst = storeCodes(blockBase[size_t(c)] + rx.block, rxRange);
     };
     auto checkRxHeader = [&]() -> Result {
         const auto header = parseHeader(Channel::Ring, rxHeader.data());
@@ -716,7 +678,7 @@ Result Communicator::runRing(InFlight &op)
                 break;
         }
         // Receive.
-        while (rx.step < T && !holdForSlot()) {
+        while (rx.step < T) {
             IoResult io;
             if (rxHeaderGot < rxHeaderLen) {
                 io = prev.recv(rxHeader.data() + rxHeaderGot, rxHeaderLen - rxHeaderGot);
@@ -724,8 +686,6 @@ Result Communicator::runRing(InFlight &op)
                 if (rxHeaderGot == rxHeaderLen) {
                     if (Result r = checkRxHeader(); !r)
                         return r;
-                    if (!rxDst)
-                        rxDst = storeCodes(blockBase[size_t(ring::recvChunk(rank, n, rx.step))] + rx.block, rxRange);
                 }
             } else {
                 io = prev.recv(rxDst + rxPayloadGot, rxPayloadLen - rxPayloadGot);
@@ -768,12 +728,8 @@ Result Communicator::runRing(InFlight &op)
             return fail(Code::Timeout, QStringLiteral("no progress on the ring links for %1 ms").arg(m_options.ioTimeoutMs));
         // The successor never sends on this link: `next` turning readable means it closed (or broke the protocol),
         // which ends the operation at once instead of after a timeout.
-        const bool holding = holdForSlot();
-        PollEntry entries[2] = {{prev.native(), rx.step < T && !holding, false},
-                                {next.native(), true, txActive && !txPaced}};
+        PollEntry entries[2] = {{prev.native(), rx.step < T, false}, {next.native(), true, txActive && !txPaced}};
         int waitMs = int(std::clamp<qint64>(idle.remainingTime(), 0, 50));
-        if (holding)
-            waitMs = std::min(waitMs, int(std::clamp<qint64>(slotWait.remainingTime(), 1, 50)));
         if (txPaced) { // until the bucket holds the next piece (at least 1 ms: a 0 ms poll would spin)
             waitMs = std::min(waitMs, int(std::clamp<int64_t>((paceWait.count() + 999'999) / 1'000'000, 1, 1000)));
             ++pacedPolls;
@@ -795,8 +751,7 @@ Result Communicator::runRing(InFlight &op)
     }
     qCDebug(lcCollectives) << "ring op" << opId << "rank" << rank << "of" << n << double(ringTime.nsecsElapsed()) / 1e6
                            << "ms," << polls << "polls waiting" << double(pollNs) / 1e6 << "ms," << pacedPolls
-                           << "of them for the upload cap," << codesOutOfSlots << "blocks of codes stored out of slots," << slotWaits << "waits for a slot,"
-                           << slotWaitsRanOut << "of them ran out";
+                           << "of them for the upload cap," << codesOutOfSlots << "blocks of codes stored out of slots";
     return Result::success();
 }
 
