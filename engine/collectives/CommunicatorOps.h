@@ -3,6 +3,7 @@
 // ring exchange. The owner thread creates and collects an InFlight; its worker thread runs the exchange and touches
 // nothing else but the operation's link pair.
 #include "collectives/Communicator.h"
+#include "platform/LargeBuffer.h"
 
 #include <QElapsedTimer>
 
@@ -12,12 +13,13 @@
 namespace cohort::collectives {
 
 struct Communicator::RingBuffers {
-    std::vector<float> backup;         // the input, to restore an in-place buffer when the operation does not complete
+    // Whole-buffer sized ones are large buffers (platform/LargeBuffer.h): streamed through, so on huge pages.
+    platform::LargeVector<float> backup; // the input, to restore an in-place buffer when the operation does not complete
     std::vector<ring::Range> saved;    // the parts of backup that hold a saved copy
     std::vector<float> scratch;        // one received f32 block
     // Codes of quantized operations, in uint16 storage (uint8 codes use its bytes).
-    std::vector<uint16_t> codes;       // codes waiting to be passed on, by position: where slots has no room
-    std::vector<uint16_t> slots;       // a few blocks of codes waiting to be passed on (stay in cache)
+    platform::LargeVector<uint16_t> codes; // codes waiting to be passed on, by position: where slots has no room
+    platform::LargeVector<uint16_t> slots; // a few blocks of codes waiting to be passed on (stay in cache)
     std::vector<uint16_t> txCodes;     // one block of this peer's own codes being sent
     std::vector<uint16_t> rxCodes;     // one block of codes received and used at once
     std::vector<quant::QuantParams> blockParams; // all-gather headers, per block of the whole buffer

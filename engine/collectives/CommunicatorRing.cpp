@@ -399,7 +399,7 @@ Result Communicator::runRing(InFlight &op)
     // Quantized: the range of the block being summed, tracked while summing.
     fastquant::RangeKeys rxKeys;
     // Codes live in uint16 storage; uint8 codes use its bytes.
-    auto codeBytesAt = [&](std::vector<uint16_t> &store, size_t element) -> uint8_t * {
+    auto codeBytesAt = [&](std::span<uint16_t> store, size_t element) -> uint8_t * {
         return quant == Quant::U8 ? reinterpret_cast<uint8_t *>(store.data()) + element
                                   : reinterpret_cast<uint8_t *>(store.data() + element);
     };

@@ -4,6 +4,7 @@
 #include "diloco/Optimizers.h"
 #include "diloco/SyntheticText.h"
 #include "node/EngineBundle.h"
+#include "platform/LargeBuffer.h"
 #include "rl/LanguageModel.h"
 #include "rl/Policy.h"
 
@@ -92,7 +93,8 @@ private:
     const std::function<void(const DilocoProgress &)> &report;
     std::optional<rl::Policy> policy;
     DilocoCheckpoint st;
-    std::vector<float> gradient, delta;
+    std::vector<float> gradient;
+    platform::LargeVector<float> delta; // the pseudo-gradient, all-reduced in place
     std::optional<BundleStore> store;
     QElapsedTimer sinceCheckpoint;
     DilocoProgress progress;

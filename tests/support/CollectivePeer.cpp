@@ -20,6 +20,7 @@
 #include "collectives/HalfFloat.h"
 #include "collectives/Master.h"
 #include "net/Ed25519.h"
+#include "platform/LargeBuffer.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -311,12 +312,15 @@ int runPeer(const QStringList &args)
         return runWaves(comm, spec, parser.value(QStringLiteral("out")));
     }
 
-    std::vector<float> input, buffer, result;
+    // Allocated as DiLoCo allocates the buffer it reduces (platform/LargeBuffer.h).
+    cohort::platform::LargeVector<float> input, buffer, result;
     std::vector<uint16_t> buffer16, result16;
     for (int k = 0; k < ops; ++k) {
         // Buffers are reused from one operation to the next (no fresh pages to fault in while the others reduce).
-        if (!bench || k == 0)
-            input = cohort::test::collectiveInput(seed, k, count, ints);
+        if (!bench || k == 0) {
+            const std::vector<float> values = cohort::test::collectiveInput(seed, k, count, ints);
+            input.assign(values.begin(), values.end());
+        }
         static std::vector<uint16_t> input16;
         if (dtype != DataType::F32) {
             input16.resize(count);

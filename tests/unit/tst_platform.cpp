@@ -1,5 +1,6 @@
 #include "platform/Autostart.h"
 #include "platform/DesktopIdle.h"
+#include "platform/LargeBuffer.h"
 #include "platform/PowerSource.h"
 #include "platform/SystemSampler.h"
 
@@ -106,6 +107,35 @@ private Q_SLOTS:
         qunsetenv("COHORT_AUTOSTART_DIR");
 #else
         QSKIP("XDG autostart is Linux-only");
+#endif
+    }
+
+    // Large buffers: 2 MiB aligned from 2 MiB on (so whole huge pages fit), 64-byte aligned below, usable like any
+    // vector; on Linux with THP not switched off the advice is taken (whether the kernel then finds free huge pages
+    // is its business).
+    void largeBuffersAreAlignedAndAdvised()
+    {
+        using cohort::platform::kHugePageBytes;
+        cohort::platform::LargeVector<float> big(3 * kHugePageBytes / sizeof(float) + 5, 1.5f);
+        QCOMPARE(reinterpret_cast<uintptr_t>(big.data()) % kHugePageBytes, uintptr_t(0));
+        QCOMPARE(big.back(), 1.5f);
+        cohort::platform::LargeVector<uint16_t> small(1000, 7);
+        QCOMPARE(reinterpret_cast<uintptr_t>(small.data()) % 64, uintptr_t(0));
+        small.assign(big.begin(), big.begin() + 10); // converts like a std::vector
+        QCOMPARE(small.size(), size_t(10));
+        QCOMPARE(small[9], uint16_t(1));
+        big.clear();
+        big.shrink_to_fit();
+        QVERIFY(!cohort::platform::adviseHugePages(small.data(), small.size() * sizeof(uint16_t))); // too small
+
+        cohort::platform::LargeVector<char> region(2 * kHugePageBytes);
+#if defined(__linux__)
+        QFile mode(QStringLiteral("/sys/kernel/mm/transparent_hugepage/enabled"));
+        if (!mode.open(QIODevice::ReadOnly) || mode.readAll().contains("[never]"))
+            QSKIP("transparent huge pages are off on this machine");
+        QVERIFY(cohort::platform::adviseHugePages(region.data(), region.size()));
+#else
+        QVERIFY(!cohort::platform::adviseHugePages(region.data(), region.size()));
 #endif
     }
 };
