@@ -14,7 +14,7 @@ namespace cohort::collectives {
 
 struct Communicator::RingBuffers {
     // Whole-buffer sized ones are large buffers (platform/LargeBuffer.h): streamed through, so on huge pages.
-    platform::LargeVector<float> backup; // the input, to restore an in-place buffer when the operation does not complete
+    platform::LargeVector<float> backup; // the input, to restore an in-place buffer if the operation does not complete
     std::vector<ring::Range> saved;    // the parts of backup that hold a saved copy
     std::vector<float> scratch;        // one received f32 block
     // Codes of quantized operations, in uint16 storage (uint8 codes use its bytes).

@@ -220,11 +220,12 @@ private Q_SLOTS:
         // join later than the others, e.g. when its first heartbeat after joining the task is slow to arrive).
         const QString cId = nodeId(*c), aId = nodeId(*a);
         QVERIFY(!cId.isEmpty() && !aId.isEmpty());
-        const QStringList cRows = ledgerRows(QStringLiteral("SELECT COUNT(*) FROM submissions WHERE node_id='%1'").arg(cId));
-        const QStringList aRows = ledgerRows(QStringLiteral("SELECT COUNT(*) FROM submissions WHERE node_id='%1'").arg(aId));
+        const QString countOf = QStringLiteral("SELECT COUNT(*) FROM submissions WHERE node_id='%1'");
+        const QStringList cRows = ledgerRows(countOf.arg(cId));
+        const QStringList aRows = ledgerRows(countOf.arg(aId));
         const QStringList aNotC = ledgerRows(
-            QStringLiteral("SELECT COUNT(*) FROM submissions WHERE task='mini-diloco' AND node_id='%1' AND version NOT IN "
-                           "(SELECT version FROM submissions WHERE task='mini-diloco' AND node_id='%2')")
+            QStringLiteral("SELECT COUNT(*) FROM submissions WHERE task='mini-diloco' AND node_id='%1' AND version "
+                           "NOT IN (SELECT version FROM submissions WHERE task='mini-diloco' AND node_id='%2')")
                 .arg(aId, cId));
         QVERIFY2(aNotC.value(0).toInt() >= 3, qPrintable(aNotC.join(u',')));
         qInfo("outer steps completed: %lld; credits written: %lld; node c (paused) %d, node a %d",

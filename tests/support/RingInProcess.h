@@ -20,7 +20,8 @@ inline collectives::Result joinRing(collectives::Communicator &comm, int world)
     while (r && comm.worldSize() < world && !deadline.hasExpired())
         r = comm.updateTopology();
     if (r && comm.worldSize() != world)
-        return collectives::Result{Code::Timeout, QStringLiteral("ring of %1, not %2").arg(comm.worldSize()).arg(world)};
+        return collectives::Result{Code::Timeout,
+                                   QStringLiteral("ring of %1, not %2").arg(comm.worldSize()).arg(world)};
     return r;
 }
 
