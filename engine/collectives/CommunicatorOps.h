@@ -18,7 +18,7 @@ struct Communicator::RingBuffers {
     std::vector<ring::Range> saved;    // the parts of backup that hold a saved copy
     std::vector<float> scratch;        // one received f32 block
     // Codes of quantized operations, in uint16 storage (uint8 codes use its bytes).
-    platform::LargeVector<uint16_t> codes; // codes waiting to be passed on, by position, where slots has no room
+    platform::LargeVector<uint16_t> codes; // codes waiting to be passed on, by position: where slots has no room
     platform::LargeVector<uint16_t> slots; // a few blocks of codes waiting to be passed on (stay in cache)
     std::vector<uint16_t> txCodes;     // one block of this peer's own codes being sent
     std::vector<uint16_t> rxCodes;     // one block of codes received and used at once

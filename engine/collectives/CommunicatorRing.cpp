@@ -390,6 +390,7 @@ Result Communicator::runRing(InFlight &op)
     }
     buf.scratch.resize(B);
     if (quantized) {
+        buf.codes.resize(total);   // uint16 storage: room for either code type
         buf.slots.resize(slotCount * B);
         buf.txCodes.resize(B);
         buf.rxCodes.resize(B);
@@ -416,11 +417,6 @@ Result Communicator::runRing(InFlight &op)
     size_t codesOutOfSlots = 0;
     auto storeCodes = [&](size_t index, const ring::Range &range) -> uint8_t * {
         if (freeSlots.empty()) {
-            // The store is sized when first needed (2 bytes per value for uint16, 1 for uint8: often never). No
-            // block of this operation lives in it before, so growing it moves nothing anyone points to.
-            const size_t words = quant == Quant::U8 ? (total + 1) / 2 : total;
-            if (buf.codes.size() < words)
-                buf.codes.resize(words);
             ++codesOutOfSlots;
             codeHome[index] = kNoSlot;
             return codeBytesAt(buf.codes, range.begin);
