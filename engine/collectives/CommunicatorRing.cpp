@@ -418,19 +418,19 @@ Result Communicator::runRing(InFlight &op)
     for (int slot = int(slotCount) - 1; slot >= 0; --slot)
         freeSlots.push_back(slot);
     size_t codesOutOfSlots = 0;
+    auto storedCodes = [&](size_t index, const ring::Range &range) -> uint8_t * {
+        return codeHome[index] == kNoSlot ? codeBytesAt(buf.codes, range.begin)
+                                          : codeBytesAt(buf.slots, size_t(codeHome[index]) * B);
+    };
     auto storeCodes = [&](size_t index, const ring::Range &range) -> uint8_t * {
         if (freeSlots.empty()) {
             ++codesOutOfSlots;
             codeHome[index] = kNoSlot;
-            return codeBytesAt(buf.codes, range.begin);
+        } else {
+            codeHome[index] = freeSlots.back();
+            freeSlots.pop_back();
         }
-        codeHome[index] = freeSlots.back();
-        freeSlots.pop_back();
-        return codeBytesAt(buf.slots, size_t(codeHome[index]) * B);
-    };
-    auto storedCodes = [&](size_t index, const ring::Range &range) -> uint8_t * {
-        return codeHome[index] == kNoSlot ? codeBytesAt(buf.codes, range.begin)
-                                          : codeBytesAt(buf.slots, size_t(codeHome[index]) * B);
+        return storedCodes(index, range);
     };
     auto releaseCodes = [&](size_t index) {
         if (codeHome[index] != kNoSlot)
