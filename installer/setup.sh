@@ -47,5 +47,7 @@ if [ -n "${DISPLAY:-}" ] || [ -n "${WAYLAND_DISPLAY:-}" ]; then
   exec "$build_dir/app/cohort/cohort" "$@"
 else
   echo "No display found: starting cohortd on the embedded local network (Ctrl+C stops it cleanly)"
-  exec "$build_dir/app/cohortd/cohortd" "$@"
+  # It works on the first task this computer can run (or the one joined last time); a --task given here wins,
+  # being later on the command line.
+  exec "$build_dir/app/cohortd/cohortd" --task auto "$@"
 fi

@@ -53,7 +53,16 @@ DashboardPage::DashboardPage(QWidget *parent) : QWidget(parent)
     headline->setSpacing(14);
     headline->addWidget(m_stateIcon, 0, Qt::AlignTop);
     headline->addLayout(headlineText, 1);
-    headline->addWidget(m_pauseButton, 0, Qt::AlignVCenter);
+    // With no task joined, the next step is on another page: say so where people look first.
+    m_chooseTaskButton = new QPushButton(tr("Choose a task…"), this);
+    m_chooseTaskButton->setObjectName(QStringLiteral("chooseTaskButton"));
+    m_chooseTaskButton->setToolTip(tr("Pick what this computer works on, from the tasks the hub offers"));
+    m_chooseTaskButton->hide();
+    connect(m_chooseTaskButton, &QPushButton::clicked, this, &DashboardPage::chooseTaskRequested);
+    auto *buttons = new QVBoxLayout;
+    buttons->addWidget(m_pauseButton);
+    buttons->addWidget(m_chooseTaskButton);
+    headline->addLayout(buttons);
 
     auto *nodeBox = new QGroupBox(tr("This node"), this);
     auto *nodeForm = new QFormLayout(nodeBox);
@@ -207,6 +216,7 @@ void DashboardPage::showSnapshot(const EngineSnapshot &s)
         heartbeat += s.heartbeatFailures == 1 ? tr(" (1 failure since)") : tr(" (%1 failures since)").arg(s.heartbeatFailures);
     m_lastHeartbeat->setText(heartbeat);
     m_joinedTask->setText(display::taskTitle(s.tasks, s.joinedTaskId));
+    m_chooseTaskButton->setVisible(s.joinedTaskId.isEmpty() && !s.tasks.isEmpty() && s.state != NodeState::Stopping);
     m_model->setText(modelText(s));
     showRelays(s.download);
     m_rollouts->setText(rolloutsText(s));

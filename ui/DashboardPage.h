@@ -41,6 +41,7 @@ public Q_SLOTS:
 Q_SIGNALS:
     void pauseRequested();
     void resumeRequested();
+    void chooseTaskRequested(); // "Choose a task…", shown while the hub's tasks are known and none is joined
 
 protected:
     void showEvent(QShowEvent *event) override;
@@ -55,6 +56,7 @@ private:
     QLabel *m_stateTitle = nullptr;
     QLabel *m_why = nullptr;
     QPushButton *m_pauseButton = nullptr;
+    QPushButton *m_chooseTaskButton = nullptr;
     QLabel *m_nodeId = nullptr;
     QLabel *m_nodeName = nullptr;
     QLabel *m_hub = nullptr;

@@ -229,6 +229,7 @@ void DesktopApp::showWelcome()
     // Non-modal and on top of the main window: the first run explains itself, and nothing waits on the answer.
     auto *welcome = new WelcomeDialog(m_settings.get(), m_autostart.get(), m_window.get());
     welcome->setAttribute(Qt::WA_DeleteOnClose);
+    bindWelcomeToEngine(welcome, m_controller.get());
     welcome->show();
     welcome->raise();
 }

@@ -5,6 +5,7 @@
 #include "ui/MainWindow.h"
 #include "ui/SnapshotThrottle.h"
 #include "ui/TrayIcon.h"
+#include "ui/WelcomeDialog.h"
 
 namespace cohort {
 
@@ -50,6 +51,11 @@ void bindTrayToEngine(TrayIcon *tray, EngineController *controller)
     QObject::connect(controller, &EngineController::earningsChanged, tray, &TrayIcon::showEarnings);
     if (controller->snapshot().sequence > 0)
         tray->showSnapshot(controller->snapshot());
+}
+
+void bindWelcomeToEngine(WelcomeDialog *welcome, EngineController *controller)
+{
+    QObject::connect(welcome, &QDialog::accepted, controller, &EngineController::chooseTaskAutomatically);
 }
 
 } // namespace cohort

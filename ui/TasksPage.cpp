@@ -101,7 +101,7 @@ void TasksPage::updateFits()
 {
     m_fits.clear();
     for (int row = 0; row < m_tasks.size(); ++row) {
-        const TaskFit fit = assessTask(m_tasks.at(row), m_snapshot, m_joinableKinds);
+        const TaskFit fit = assessTask(m_tasks.at(row), m_snapshot);
         m_fits.append(fit);
         QTableWidgetItem *cell = m_table->item(row, FitColumn);
         if (!cell)
@@ -210,14 +210,18 @@ void TasksPage::joinSelected()
     if (row < 0)
         return;
     const TaskInfo &task = m_tasks.at(row);
-    if (m_joinableKinds.contains(task.kind)) {
+    const TaskFit fit = row < m_fits.size() ? m_fits.at(row) : assessTask(task, m_snapshot);
+    if (fit.canRun) {
         m_note->hide();
         Q_EMIT joinRequested(task.id);
         return;
     }
-    m_note->setText(tr("Joining %1 tasks is coming in a later version. This version connects to the hub, "
-                       "shows its tasks and reports your computer's state; it does not run task work yet.")
-                        .arg(display::taskKindShort(task.kind)));
+    if (!task.isRunnableKind())
+        m_note->setText(tr("This hub also offers %1 tasks, which this version of Cohort cannot run. "
+                           "A newer version of Cohort may; the other tasks work as they are.")
+                            .arg(display::taskKindShort(task.kind)));
+    else
+        m_note->setText(tr("This computer cannot run %1: %2.").arg(task.title, fit.reasons.join(QStringLiteral("; "))));
     m_note->show();
 }
 

@@ -17,12 +17,6 @@ class TasksPage : public QWidget {
 public:
     explicit TasksPage(QWidget *parent = nullptr);
 
-    // Task kinds this build can work on. Joining any other kind shows an honest note instead of
-    // pretending. Today no work loop is built, so the list starts empty; a version that ships the RL
-    // loop adds "rl" here and Join goes straight to the engine.
-    void setJoinableKinds(const QStringList &kinds) { m_joinableKinds = kinds; }
-    QStringList joinableKinds() const { return m_joinableKinds; }
-
     int taskCount() const { return m_tasks.size(); }
     QString noteText() const;                  // the message under the table, empty when hidden
     bool selectTask(const QString &taskId);    // for keyboard-free callers and tests
@@ -30,7 +24,7 @@ public:
 
 public Q_SLOTS:
     void showSnapshot(const cohort::EngineSnapshot &snapshot);
-    void joinSelected();
+    void joinSelected(); // a task this computer cannot run (or this version: a newer hub's kind) gets a note instead
 
 Q_SIGNALS:
     void joinRequested(const QString &taskId);
@@ -53,7 +47,6 @@ private:
     QString m_joinedTaskId;
     EngineSnapshot m_snapshot;  // the latest, for the fit of each task on this machine
     QList<TaskFit> m_fits;      // per row
-    QStringList m_joinableKinds{QStringLiteral("rl")}; // kinds this build has a work loop for
 };
 
 } // namespace cohort

@@ -56,6 +56,12 @@ WelcomeDialog::WelcomeDialog(Settings *settings, Autostart *autostart, QWidget *
     choices->addRow(m_pauseOnBattery);
     choices->addRow(tr("GPU temperature limit:"), m_gpuTempLimit);
 
+    auto *startNote = new QLabel(tr("“Start” begins with the first of the network's tasks that this computer can run. "
+                                    "Choose another on the Tasks page at any time."),
+                                 this);
+    startNote->setObjectName(QStringLiteral("welcomeStartNote"));
+    startNote->setWordWrap(true);
+
     auto *buttons = new QDialogButtonBox(this);
     QPushButton *startButton = buttons->addButton(tr("Start"), QDialogButtonBox::AcceptRole);
     startButton->setObjectName(QStringLiteral("welcomeStart"));
@@ -68,6 +74,7 @@ WelcomeDialog::WelcomeDialog(Settings *settings, Autostart *autostart, QWidget *
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(text);
     layout->addLayout(choices);
+    layout->addWidget(startNote);
     layout->addWidget(buttons);
     setMinimumWidth(480);
 }

@@ -9,7 +9,10 @@ Expected<EngineOptions> engineOptionsFrom(const Settings &settings, const Daemon
     options.hubUrl = cli.hubUrl.value_or(values.hubUrl);
     options.dataDir = cli.dataDir.value_or(settings.effectiveDataDir());
     options.nodeName = cli.nodeName.value_or(settings.effectiveNodeName());
-    options.taskId = cli.taskId;
+    if (cli.taskId == QLatin1String(kAutomaticTask))
+        options.chooseTaskAutomatically = true;
+    else
+        options.taskId = cli.taskId;
     options.heartbeatIntervalMs = cli.heartbeatIntervalMs;
     options.maxDownloadBytesPerSecond = qint64(cli.downloadKiBps.value_or(values.downloadLimitKiBps)) * 1024;
     options.maxUploadBytesPerSecond = qint64(cli.uploadKiBps.value_or(values.uploadLimitKiBps)) * 1024;

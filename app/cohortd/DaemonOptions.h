@@ -10,11 +10,15 @@
 
 namespace cohort {
 
+// --task auto: no task named, choose one (EngineOptions::chooseTaskAutomatically). "auto" is therefore not a task id
+// cohortd can name.
+inline constexpr char kAutomaticTask[] = "auto";
+
 struct DaemonOverrides {
     std::optional<QString> hubUrl;   // normalized
     std::optional<QString> dataDir;  // absolute
     std::optional<QString> nodeName;
-    QString taskId;
+    QString taskId;                   // or kAutomaticTask
     std::optional<int> downloadKiBps;
     std::optional<int> uploadKiBps;
     std::optional<int> gpuMemoryPercent;

@@ -29,7 +29,7 @@ int main(int argc, char *argv[])
     parser.addVersionOption();
     const QCommandLineOption hubOption(QStringLiteral("hub"), QStringLiteral("Hub address (default: from settings, else the embedded local network)."), QStringLiteral("url"));
     const QCommandLineOption dataOption(QStringLiteral("data-dir"), QStringLiteral("Folder for identity, checkpoints and state."), QStringLiteral("dir"));
-    const QCommandLineOption taskOption(QStringLiteral("task"), QStringLiteral("Join this task once registered."), QStringLiteral("id"));
+    const QCommandLineOption taskOption(QStringLiteral("task"), QStringLiteral("Join this task once registered; 'auto': the task joined last time, else the first of the hub's tasks this computer can run."), QStringLiteral("id"));
     const QCommandLineOption durationOption(QStringLiteral("duration"), QStringLiteral("Stop cleanly after this many seconds."), QStringLiteral("seconds"));
     const QCommandLineOption jsonOption(QStringLiteral("json"), QStringLiteral("Print one JSON status line per second instead of the progress line."));
     const QCommandLineOption nameOption(QStringLiteral("name"), QStringLiteral("Node name shown to the hub operator."), QStringLiteral("name"));
@@ -83,7 +83,7 @@ int main(int argc, char *argv[])
         cli.schedule = parser.values(scheduleOption);
     if (parser.isSet(heartbeatOption))
         cli.heartbeatIntervalMs = intOption(heartbeatOption, 100, std::numeric_limits<int>::max(), "--heartbeat-ms needs at least 100").value();
-    if (!cli.taskId.isEmpty() && !cohort::TaskInfo::isValidId(cli.taskId)) {
+    if (!cli.taskId.isEmpty() && cli.taskId != QLatin1String(cohort::kAutomaticTask) && !cohort::TaskInfo::isValidId(cli.taskId)) {
         std::fprintf(stderr, "cohortd: --task: '%s' is not a task id\n", qPrintable(cli.taskId));
         return 2;
     }

@@ -36,11 +36,11 @@ QString TaskFit::summary() const
     return QCoreApplication::translate("TaskFit", "Fits (speed not measured yet)");
 }
 
-TaskFit assessTask(const TaskInfo &task, const EngineSnapshot &s, const QStringList &joinableKinds)
+TaskFit assessTask(const TaskInfo &task, const EngineSnapshot &s)
 {
     TaskFit fit;
     const TaskRequirements &r = task.requirements;
-    if (!joinableKinds.contains(task.kind))
+    if (!task.isRunnableKind())
         fit.reasons.append(QCoreApplication::translate("TaskFit", "this version of Cohort cannot run %1 tasks yet").arg(task.kind));
     if (s.system.cpuCores > 0 && s.system.cpuCores < r.minCpuCores)
         fit.reasons.append(QCoreApplication::translate("TaskFit", "needs %1 CPU cores, this computer has %2").arg(r.minCpuCores).arg(s.system.cpuCores));
@@ -73,6 +73,20 @@ TaskFit assessTask(const TaskInfo &task, const EngineSnapshot &s, const QStringL
         fit.creditsPerHour = *fit.tokensPerSecond * 3600.0 / 1000.0 * task.rewardRate;
     }
     return fit;
+}
+
+QString automaticTaskChoice(const QList<TaskInfo> &tasks, const EngineSnapshot &snapshot, QString *whyNone)
+{
+    QStringList reasons;
+    for (const TaskInfo &task : tasks) {
+        const TaskFit fit = assessTask(task, snapshot);
+        if (fit.canRun)
+            return task.id;
+        reasons.append(QStringLiteral("%1: %2").arg(task.id, fit.reasons.join(QStringLiteral(", "))));
+    }
+    if (whyNone)
+        *whyNone = tasks.isEmpty() ? QStringLiteral("the hub offers no tasks") : reasons.join(QStringLiteral("; "));
+    return {};
 }
 
 } // namespace cohort

@@ -20,8 +20,11 @@ struct TaskFit {
     QString summary() const;                 // "Fits: about 1.3 credits/h" / "Cannot run: needs a GPU"
 };
 
-// joinableKinds: the task kinds this version of Cohort can run.
-TaskFit assessTask(const TaskInfo &task, const EngineSnapshot &snapshot, const QStringList &joinableKinds);
+TaskFit assessTask(const TaskInfo &task, const EngineSnapshot &snapshot);
+
+// The task a node that was asked to choose joins: the first of the catalogue (the operator's order) that this
+// computer can run. Empty when none can, with each task's reasons in *whyNone ("arith-rl: needs 8 GB of memory, …").
+QString automaticTaskChoice(const QList<TaskInfo> &tasks, const EngineSnapshot &snapshot, QString *whyNone = nullptr);
 
 // Compute per generated token of an RL task's policy (2 x parameters, embeddings and head included), for scaling.
 double flopsPerToken(const RlModelShape &model);

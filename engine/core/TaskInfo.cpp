@@ -40,7 +40,7 @@ QJsonObject TaskInfo::toJson() const
     return json;
 }
 
-Expected<TaskInfo> TaskInfo::fromJson(const QJsonObject &object)
+Expected<TaskInfo> TaskInfo::fromJson(const QJsonObject &object, UnknownKinds unknownKinds)
 {
     JsonReader r(object, QStringLiteral("task"));
     TaskInfo t;
@@ -62,8 +62,12 @@ Expected<TaskInfo> TaskInfo::fromJson(const QJsonObject &object)
         return fail(req.error());
     if (!isValidId(t.id))
         return fail(QStringLiteral("task: id '%1' is not lower-case letters, digits and dashes").arg(t.id));
-    if (!isKnownKind(t.kind))
-        return fail(QStringLiteral("task %1: unknown kind '%2'").arg(t.id, t.kind));
+    if (!isKnownKind(t.kind)) {
+        // Shown to people as it is, so it must look like a kind name even where it is kept.
+        if (unknownKinds == UnknownKinds::Refuse || !isValidId(t.kind))
+            return fail(QStringLiteral("task %1: unknown kind '%2'").arg(t.id, t.kind));
+        return t;
+    }
     if (object.contains(QStringLiteral("rl"))) {
         if (!object.value(QStringLiteral("rl")).isObject())
             return fail(QStringLiteral("task %1: field 'rl': expected an object").arg(t.id));
@@ -85,7 +89,7 @@ Expected<TaskInfo> TaskInfo::fromJson(const QJsonObject &object)
     return t;
 }
 
-Expected<QList<TaskInfo>> parseTaskList(const QJsonObject &object)
+Expected<QList<TaskInfo>> parseTaskList(const QJsonObject &object, UnknownKinds unknownKinds)
 {
     JsonReader r(object, QStringLiteral("task list"));
     const QJsonArray array = r.optionalArray(QStringLiteral("tasks"), 1000);
@@ -97,7 +101,7 @@ Expected<QList<TaskInfo>> parseTaskList(const QJsonObject &object)
     for (const QJsonValue &v : array) {
         if (!v.isObject())
             return fail(QStringLiteral("task list: every entry must be an object"));
-        auto task = TaskInfo::fromJson(v.toObject());
+        auto task = TaskInfo::fromJson(v.toObject(), unknownKinds);
         if (!task)
             return fail(task.error());
         for (const TaskInfo &seen : tasks)

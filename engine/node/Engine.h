@@ -55,6 +55,9 @@ public Q_SLOTS:
     // collective in flight) and the payout address (sent with the next heartbeat).
     void applyLiveOptions(const cohort::EngineOptions &options) override;
     void joinTask(const QString &taskId) override;
+    // Joins the first task of the catalogue this computer can run, now or when the catalogue arrives, unless a
+    // task is joined or wished for already.
+    void chooseTaskAutomatically() override;
     void leaveTask() override;
     void stop() override; // final heartbeat (best effort, bounded), then stopped()
     void failFatally(const QString &message) override;
@@ -65,6 +68,7 @@ private:
     void registerWithHub();
     void onRegistered(const HubReply &reply);
     void fetchTasks();
+    void applyAutomaticTaskChoice(); // if one is pending and the catalogue is here
     void sendHeartbeat();
     void onHeartbeat(const HubReply &reply);
     void connectionLost(const QString &error);

@@ -170,6 +170,13 @@ void EngineController::joinTask(const QString &taskId)
         QMetaObject::invokeMethod(m_engine, [engine = m_engine, taskId] { engine->joinTask(taskId); }, Qt::QueuedConnection);
 }
 
+void EngineController::chooseTaskAutomatically()
+{
+    m_options.chooseTaskAutomatically = true; // an engine not created yet (module still loading) gets it too
+    if (m_engine)
+        QMetaObject::invokeMethod(m_engine, &EngineBackend::chooseTaskAutomatically, Qt::QueuedConnection);
+}
+
 void EngineController::leaveTask()
 {
     m_options.taskId.clear();
@@ -197,7 +204,8 @@ void EngineController::stop()
 void EngineController::reconfigure(const EngineOptions &options)
 {
     EngineOptions next = options;
-    next.taskId = m_options.taskId; // keep the joined task across a restart
+    next.taskId = m_options.taskId; // keep the joined task, or the wish for one, across a restart
+    next.chooseTaskAutomatically = next.chooseTaskAutomatically || m_options.chooseTaskAutomatically;
     if (next == m_options)
         return;
     // Only what the running engine takes as it is changed (schedule, upload cap, payout address, GPU memory

@@ -33,6 +33,10 @@ struct EngineOptions {
     // The fields below apply to a running engine without a restart (reconfigure), like the scheduler.
     qint64 maxUploadBytesPerSecond = 0;   // DiLoCo traffic to peers (collectives); 0: unlimited
     QString payoutAddress;                // sent to the hub with the registration and every heartbeat; empty: none
+    // With no task named or remembered: join the first of the hub's tasks this computer can run, once (cohortd
+    // --task auto; the desktop app after the welcome's "Start"). A task the user leaves stays left. (Last, so that
+    // positional initialisers stay valid.)
+    bool chooseTaskAutomatically = false;
     bool operator==(const EngineOptions &) const = default;
 };
 
@@ -55,6 +59,7 @@ public Q_SLOTS:
     void snooze(int seconds);   // pause for a while (0: end the snooze)
     void pauseAfterStep();      // pause at the next safe point (the batch in hand finished and saved)
     void joinTask(const QString &taskId);
+    void chooseTaskAutomatically(); // see EngineOptions::chooseTaskAutomatically
     void leaveTask();
     // Restarts the engine with new options (e.g. the hub URL changed in settings). No-op if unchanged. Changes of
     // only the scheduler, the upload cap and the payout address reach the running engine without a restart.

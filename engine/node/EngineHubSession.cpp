@@ -2,6 +2,7 @@
 #include "core/Logging.h"
 #include "core/PayoutAddress.h"
 #include "core/RateLimiter.h"
+#include "core/TaskFit.h"
 #include "net/Ed25519.h"
 #include "net/HubClient.h"
 #include "net/Identity.h"
@@ -107,7 +108,7 @@ void Engine::fetchTasks()
             emitEvent(EngineEvent::warning(QStringLiteral("hub"), QStringLiteral("Could not load the task list: %1").arg(reply.error)));
             return;
         }
-        auto tasks = parseTaskList(reply.body);
+        auto tasks = parseTaskList(reply.body, UnknownKinds::Keep); // a newer hub's kinds are listed, not fatal
         if (!tasks) {
             emitEvent(EngineEvent::warning(QStringLiteral("hub"), QStringLiteral("The hub sent an unreadable task list: %1").arg(tasks.error())));
             return;
@@ -116,14 +117,36 @@ void Engine::fetchTasks()
         m_snapshot.tasks = std::move(tasks).value();
         if (changed)
             emitEvent(EngineEvent::info(QStringLiteral("hub"), QStringLiteral("The hub offers %1 tasks").arg(m_snapshot.tasks.size())));
-        if (!m_options.taskId.isEmpty() && m_snapshot.joinedTaskId != m_options.taskId) {
-            const QString wanted = m_options.taskId;
-            joinTask(wanted);
-            if (m_snapshot.joinedTaskId != wanted)
-                emitEvent(EngineEvent::warning(QStringLiteral("task"), QStringLiteral("The hub offers no task '%1'").arg(wanted)));
-        }
+        if (!m_options.taskId.isEmpty() && m_snapshot.joinedTaskId != m_options.taskId)
+            joinTask(m_options.taskId); // says why when it cannot
+        applyAutomaticTaskChoice();
         markDirty();
     });
+}
+
+void Engine::chooseTaskAutomatically()
+{
+    m_options.chooseTaskAutomatically = true;
+    applyAutomaticTaskChoice();
+}
+
+void Engine::applyAutomaticTaskChoice()
+{
+    if (!m_options.chooseTaskAutomatically || m_snapshot.tasks.isEmpty())
+        return; // not asked, or the catalogue has not arrived yet: fetchTasks calls again
+    m_options.chooseTaskAutomatically = false; // once: a task left later stays left
+    if (!m_options.taskId.isEmpty() || !m_snapshot.joinedTaskId.isEmpty())
+        return; // the user's (or the last run's) choice wins
+    QString whyNone;
+    const QString choice = automaticTaskChoice(m_snapshot.tasks, m_snapshot, &whyNone);
+    if (choice.isEmpty()) {
+        emitEvent(EngineEvent::warning(QStringLiteral("task"),
+                                       QStringLiteral("No task of this hub can run on this computer (%1)").arg(whyNone)));
+        return;
+    }
+    emitEvent(EngineEvent::info(QStringLiteral("task"),
+                                QStringLiteral("Chose task %1: the first of the hub's tasks this computer can run").arg(choice)));
+    joinTask(choice);
 }
 
 QJsonObject Engine::heartbeatBody() const

@@ -28,6 +28,7 @@ public Q_SLOTS:
     virtual void pauseAfterStep() = 0;
     virtual void applyLiveOptions(const cohort::EngineOptions &options) = 0;
     virtual void joinTask(const QString &taskId) = 0;
+    virtual void chooseTaskAutomatically() = 0;
     virtual void leaveTask() = 0;
     virtual void stop() = 0;
     virtual void failFatally(const QString &message) = 0;

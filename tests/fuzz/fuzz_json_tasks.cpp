@@ -9,11 +9,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     const QByteArray bytes(reinterpret_cast<const char *>(data), qsizetype(size));
     if (auto object = cohort::parseJsonObject(bytes)) {
-        if (auto tasks = cohort::parseTaskList(*object)) {
-            for (const cohort::TaskInfo &t : *tasks) {
-                auto again = cohort::TaskInfo::fromJson(t.toJson());
-                if (!again || !(*again == t))
-                    __builtin_trap(); // what we accept must round-trip
+        // Strict as a hub reads its catalogue, lenient as a node reads a (newer) hub's list.
+        for (const auto mode : {cohort::UnknownKinds::Refuse, cohort::UnknownKinds::Keep}) {
+            if (auto tasks = cohort::parseTaskList(*object, mode)) {
+                for (const cohort::TaskInfo &t : *tasks) {
+                    auto again = cohort::TaskInfo::fromJson(t.toJson(), mode);
+                    if (!again || !(*again == t))
+                        __builtin_trap(); // what we accept must round-trip
+                }
             }
         }
     }

@@ -2,10 +2,12 @@
 // catalogue, and Pause/Resume round trips through the engine thread, observed only through the UI.
 #include "node/BuiltinEngineParts.h"
 #include "node/EngineController.h"
+#include "settings/Settings.h"
 #include "ui/DashboardPage.h"
 #include "ui/EngineBinding.h"
 #include "ui/MainWindow.h"
 #include "ui/TasksPage.h"
+#include "ui/WelcomeDialog.h"
 
 #include <QLabel>
 #include <QPushButton>
@@ -74,6 +76,47 @@ private Q_SLOTS:
         controller.stop();
         QVERIFY(stopped.count() == 1 || stopped.wait(20000));
         QVERIFY(!controller.isRunning());
+    }
+
+    // First run: the welcome's Start makes the engine join the first task this computer can run, and the window
+    // shows it; "Not now" joins nothing.
+    void welcomeStartJoinsATask_data()
+    {
+        QTest::addColumn<bool>("start");
+        QTest::newRow("Start") << true;
+        QTest::newRow("Not now") << false;
+    }
+    void welcomeStartJoinsATask()
+    {
+        QFETCH(bool, start);
+        QTemporaryDir dataDir;
+        QVERIFY(dataDir.isValid());
+        EngineOptions options;
+        options.dataDir = dataDir.path();
+        EngineController controller(options);
+        MainWindow window;
+        bindWindowToEngine(&window, &controller);
+        Settings settings(dataDir.filePath(QStringLiteral("cohort.ini")));
+        auto *welcome = new WelcomeDialog(&settings, nullptr, &window);
+        welcome->setAttribute(Qt::WA_DeleteOnClose);
+        bindWelcomeToEngine(welcome, &controller);
+        window.show();
+        welcome->show();
+        // Answered before the engine exists (the desktop app loads it after the first window): the yes still counts.
+        welcome->findChild<QPushButton *>(start ? QStringLiteral("welcomeStart") : QStringLiteral("welcomeNotNow"))->click();
+        controller.start();
+
+        QTRY_VERIFY_WITH_TIMEOUT(window.tasksPage()->taskCount() >= 2, 20000);
+        if (start) {
+            QTRY_COMPARE_WITH_TIMEOUT(labelText(window.dashboardPage(), "joinedTask"), QStringLiteral("Arithmetic reasoning (PRIME-RL)"), 10000);
+        } else {
+            controller.pause(); // a round trip through the engine thread, after the task list arrived
+            QTRY_COMPARE_WITH_TIMEOUT(window.dashboardPage()->stateTitleText(), QStringLiteral("Paused"), 10000);
+            QCOMPARE(labelText(window.dashboardPage(), "joinedTask"), QStringLiteral("none"));
+        }
+        QSignalSpy stopped(&controller, &EngineController::stopped);
+        controller.stop();
+        QVERIFY(stopped.count() == 1 || stopped.wait(20000));
     }
 };
 

@@ -462,14 +462,14 @@ private Q_SLOTS:
         const EngineSnapshot snapshot = samples::snapshot(NodeState::Idle, QString());
         QCOMPARE(resolveState(paused).why, QStringLiteral("The computer is on battery power"));
         QCOMPARE(resolveState(offline).why, QStringLiteral("Cannot reach the hub; retrying in 30 s"));
-        QCOMPARE(assessTask(task, snapshot, {QStringLiteral("rl")}).summary(),
+        QCOMPARE(assessTask(task, snapshot).summary(),
                  QStringLiteral("Cannot run: this version of Cohort cannot run quantum tasks yet"));
         QTranslator german;
         QVERIFY(german.load(QStringLiteral(":/i18n/cohort_de")));
         QVERIFY(QCoreApplication::installTranslator(&german));
         QCOMPARE(resolveState(paused).why, QStringLiteral("Der Computer läuft im Akkubetrieb"));
         QCOMPARE(resolveState(offline).why, QStringLiteral("Hub nicht erreichbar; neuer Versuch in 30 s"));
-        QCOMPARE(assessTask(task, snapshot, {QStringLiteral("rl")}).summary(),
+        QCOMPARE(assessTask(task, snapshot).summary(),
                  QStringLiteral("Nicht ausführbar: diese Cohort-Version kann quantum-Aufgaben noch nicht ausführen"));
         QCoreApplication::removeTranslator(&german);
         QCOMPARE(resolveState(paused).why, QStringLiteral("The computer is on battery power"));
@@ -514,6 +514,11 @@ private Q_SLOTS:
         window.showSnapshot(samples::snapshot(NodeState::Idle, QStringLiteral("Connected; no task joined")));
         TasksPage *page = window.tasksPage();
         QCOMPARE(page->taskCount(), 2);
+        // No task joined: the dashboard points to the Tasks page.
+        auto *choose = window.dashboardPage()->findChild<QPushButton *>(QStringLiteral("chooseTaskButton"));
+        QVERIFY(choose && !choose->isHidden());
+        choose->click();
+        QCOMPARE(window.currentPage(), int(MainWindow::TasksPageIndex));
         auto *table = page->findChild<QTableWidget *>(QStringLiteral("taskTable"));
         QVERIFY(table);
         QCOMPARE(table->rowCount(), 2);
@@ -532,8 +537,7 @@ private Q_SLOTS:
         QVERIFY(page->selectTask(QStringLiteral("sort-diloco")));
         QVERIFY(!page->findChild<QPushButton *>(QStringLiteral("joinButton"))->isEnabled());
         page->joinSelected(); // a double click still explains
-        QVERIFY2(page->noteText().contains(QStringLiteral("Joining DiLoCo tasks is coming in a later version")),
-                 qPrintable(page->noteText()));
+        QCOMPARE(page->noteText(), QStringLiteral("This computer cannot run Sorting model (DiLoCo): needs an NVIDIA GPU."));
         QCOMPARE(joins.count(), 0); // nothing was sent to the engine
 
         // Once the joined task's speed is measured, the estimate follows from it.
@@ -556,10 +560,30 @@ private Q_SLOTS:
         joined.joinedTaskId = QStringLiteral("arith-rl");
         window.showSnapshot(joined);
         QCOMPARE(table->item(0, 5)->text(), QStringLiteral("Joined"));
+        QVERIFY(choose->isHidden());
         QCOMPARE(table->item(1, 5)->text(), QString());
         QVERIFY(table->item(0, 0)->isSelected());
         QVERIFY(!page->findChild<QPushButton *>(QStringLiteral("joinButton"))->isEnabled());
         QVERIFY(page->findChild<QPushButton *>(QStringLiteral("leaveButton"))->isEnabled());
+
+        // A newer hub's kind is listed, greyed, and explained; the DiLoCo task runs once the machine fits it.
+        EngineSnapshot newer = samples::snapshot(NodeState::Idle, QStringLiteral("Connected; no task joined"));
+        newer.tasks[1].requirements = {};
+        newer.tasks.append(samples::task(QStringLiteral("chat"), QStringLiteral("inference"), QStringLiteral("Serve a chat model"), 2));
+        window.showSnapshot(newer);
+        QCOMPARE(table->rowCount(), 3);
+        QCOMPARE(table->item(2, 4)->text(), QStringLiteral("Cannot run: this version of Cohort cannot run inference tasks yet"));
+        QVERIFY(page->selectTask(QStringLiteral("chat")));
+        QVERIFY(!page->findChild<QPushButton *>(QStringLiteral("joinButton"))->isEnabled());
+        page->joinSelected();
+        QVERIFY2(page->noteText().contains(QStringLiteral("This hub also offers inference tasks, which this version of Cohort cannot run")),
+                 qPrintable(page->noteText()));
+        QVERIFY(page->selectTask(QStringLiteral("sort-diloco")));
+        QVERIFY(page->findChild<QPushButton *>(QStringLiteral("joinButton"))->isEnabled());
+        page->joinSelected();
+        QVERIFY(page->noteText().isEmpty());
+        QCOMPARE(joins.count(), 2);
+        QCOMPARE(joins.last().first().toString(), QStringLiteral("sort-diloco"));
     }
 
     void earningsShowAnHonestEmptyState()

@@ -127,19 +127,29 @@ private Q_SLOTS:
 #endif
     }
 
+    // --task names one, or 'auto' (what `setup.sh run` passes): the first of the hub's tasks this computer can run.
+    void cohortdOnEmbeddedNetwork_data()
+    {
+        QTest::addColumn<QString>("task");
+        QTest::newRow("named") << QStringLiteral("arith-rl");
+        QTest::newRow("auto") << QStringLiteral("auto");
+    }
     void cohortdOnEmbeddedNetwork()
     {
+        QFETCH(QString, task);
+        const QString dataDir = m_dir.filePath(QStringLiteral("embedded-") + task);
         ChildProcess node(programPath(QStringLiteral("cohortd")),
-                          {QStringLiteral("--data-dir"), m_dir.filePath(QStringLiteral("embedded")), QStringLiteral("--duration"), QStringLiteral("3"),
-                           QStringLiteral("--task"), QStringLiteral("arith-rl"), QStringLiteral("--settings"),
-                           m_dir.filePath(QStringLiteral("embedded.ini"))});
+                          {QStringLiteral("--data-dir"), dataDir, QStringLiteral("--duration"), QStringLiteral("3"),
+                           QStringLiteral("--task"), task, QStringLiteral("--settings"), dataDir + QStringLiteral(".ini")});
         QVERIFY(node.start());
         QVERIFY(node.process().waitForFinished(30'000));
         QCOMPARE(node.process().exitCode(), 0);
         const QString out = node.output();
         QVERIFY2(out.contains(QStringLiteral("Idle")), qPrintable(out));
         QVERIFY2(node.errors().contains(QStringLiteral("Local network started at http://127.0.0.1:")), qPrintable(node.errors()));
-        QVERIFY(node.errors().contains(QStringLiteral("Joined task arith-rl")));
+        QVERIFY2(node.errors().contains(QStringLiteral("Joined task arith-rl")), qPrintable(node.errors()));
+        QCOMPARE(node.errors().contains(QStringLiteral("Chose task arith-rl: the first of the hub's tasks this computer can run")),
+                 task == QLatin1String("auto"));
         // Qt's complaint when an object's timer is used from a thread it does not live in (a timer left behind by
         // moveToThread): such a timer never fires.
         QVERIFY2(!node.errors().contains(QStringLiteral("cannot be started from another thread")) &&

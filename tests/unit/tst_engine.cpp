@@ -3,6 +3,7 @@
 #include "net/RequestSigning.h"
 #include "node/BuiltinEngineParts.h"
 #include "node/EngineController.h"
+#include "core/TaskFit.h"
 
 #include <QElapsedTimer>
 #include <QFile>
@@ -108,6 +109,46 @@ private Q_SLOTS:
             QTRY_COMPARE_WITH_TIMEOUT(controller.snapshot().state, NodeState::Idle, 20'000);
             QTRY_COMPARE_WITH_TIMEOUT(controller.snapshot().tasks.size(), 3, 10'000);
             QVERIFY(controller.snapshot().joinedTaskId.isEmpty());
+            QSignalSpy stopped(&controller, &EngineController::stopped);
+            controller.stop();
+            QVERIFY(stopped.wait(20'000));
+        }
+    }
+
+    // Asked to choose (cohortd --task auto, the welcome's Start), a node with no task joins the first of the hub's
+    // tasks this computer can run; a task remembered from the last run wins over the choice.
+    void automaticChoiceJoinsTheFirstTaskThatFits()
+    {
+        QTemporaryDir dir;
+        EngineOptions options{dir.path(), {}, QStringLiteral("tester"), {}, 0, 0, {}};
+        options.chooseTaskAutomatically = true;
+        {
+            EngineController controller(options);
+            QSignalSpy events(&controller, &EngineController::eventOccurred);
+            controller.start();
+            QTRY_VERIFY_WITH_TIMEOUT(!controller.snapshot().joinedTaskId.isEmpty(), 20'000);
+            const EngineSnapshot s = controller.snapshot();
+            QCOMPARE(s.joinedTaskId, automaticTaskChoice(s.tasks, s));
+            QCOMPARE(s.joinedTaskId, QStringLiteral("arith-rl")); // the catalogue's first; it needs 2 cores, CI has them
+            QVERIFY(hasEvent(events, QStringLiteral("Chose task arith-rl")));
+            controller.joinTask(QStringLiteral("sort-rl")); // the user's choice, remembered for the next start
+            QTRY_COMPARE_WITH_TIMEOUT(controller.snapshot().joinedTaskId, QStringLiteral("sort-rl"), 5000);
+            QSignalSpy stopped(&controller, &EngineController::stopped);
+            controller.stop();
+            QVERIFY(stopped.wait(20'000));
+        }
+        {
+            EngineController controller(options);
+            QSignalSpy events(&controller, &EngineController::eventOccurred);
+            controller.start();
+            QTRY_COMPARE_WITH_TIMEOUT(controller.snapshot().joinedTaskId, QStringLiteral("sort-rl"), 20'000);
+            QTRY_VERIFY_WITH_TIMEOUT(hasEvent(events, QStringLiteral("The hub offers 3 tasks")), 5000);
+            // Leaving after the choice was settled: nothing joins again behind the user's back.
+            controller.leaveTask();
+            controller.pause();
+            QTRY_COMPARE_WITH_TIMEOUT(controller.snapshot().state, NodeState::Paused, 5000);
+            QVERIFY(controller.snapshot().joinedTaskId.isEmpty());
+            QVERIFY(!hasEvent(events, QStringLiteral("Chose task")));
             QSignalSpy stopped(&controller, &EngineController::stopped);
             controller.stop();
             QVERIFY(stopped.wait(20'000));

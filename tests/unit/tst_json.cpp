@@ -52,6 +52,40 @@ private Q_SLOTS:
         QVERIFY(missing.error().contains(QStringLiteral("missing field 'x'")));
     }
 
+    // A hub newer than this node may offer kinds it has no work loop for: the node lists them (with the common
+    // fields, the kind's own section unread) instead of refusing the whole list. A hub's own catalogue refuses them.
+    void nodeKeepsTasksOfKindsItCannotRun()
+    {
+        const QByteArray list = R"({"tasks":[{"id":"arith","kind":"rl","title":"Arithmetic","reward_rate":1},
+            {"id":"chat","kind":"inference","title":"Serve a chat model","reward_rate":2,"requirements":{"gpu_required":true},
+             "inference":{"anything":[1,2,3]}}]})";
+        auto object = parseJsonObject(list);
+        QVERIFY(object);
+        auto strict = parseTaskList(*object);
+        QVERIFY(!strict);
+        QVERIFY2(strict.error().contains(QStringLiteral("unknown kind 'inference'")), qPrintable(strict.error()));
+        auto kept = parseTaskList(*object, UnknownKinds::Keep);
+        QVERIFY2(kept, qPrintable(kept.error()));
+        QCOMPARE(kept->size(), 2);
+        const TaskInfo &chat = kept->at(1);
+        QCOMPARE(chat.kind, QStringLiteral("inference"));
+        QCOMPARE(chat.title, QStringLiteral("Serve a chat model"));
+        QVERIFY(chat.requirements.gpuRequired);
+        QVERIFY(!chat.isRunnableKind());
+        QVERIFY(kept->at(0).isRunnableKind());
+        auto again = TaskInfo::fromJson(chat.toJson(), UnknownKinds::Keep);
+        QVERIFY(again && *again == chat);
+
+        // Kept, but still checked: a kind that is not a plain name, or a bad common field, refuses the entry.
+        for (const QByteArray &bad : {QByteArray(R"({"tasks":[{"id":"x","kind":"<b>Kind</b>","title":"x","reward_rate":1}]})"),
+                                      QByteArray(R"({"tasks":[{"id":"x","kind":"future","title":"x","reward_rate":-1}]})"),
+                                      QByteArray(R"({"tasks":[{"id":"../x","kind":"future","title":"x","reward_rate":1}]})")}) {
+            auto o = parseJsonObject(bad);
+            QVERIFY(o);
+            QVERIFY2(!parseTaskList(*o, UnknownKinds::Keep), bad.constData());
+        }
+    }
+
     void defaultCatalogueIsValid()
     {
         auto catalogue = TaskCatalogue::loadDefault();

@@ -37,36 +37,38 @@ class TestTaskFit : public QObject {
 private Q_SLOTS:
     void requirementsSayWhy()
     {
-        const QStringList rl{QStringLiteral("rl")};
         TaskInfo t = rlTask(QStringLiteral("a"), 128, 3, 1.0);
         t.requirements.minCpuCores = 4;
         t.requirements.minRamMb = 8192;
-        TaskFit fit = assessTask(t, machine(2, 4), rl);
+        TaskFit fit = assessTask(t, machine(2, 4));
         QVERIFY(!fit.canRun);
         QCOMPARE(fit.reasons.size(), 2);
         QVERIFY(fit.summary().contains(QStringLiteral("needs 4 CPU cores, this computer has 2")));
         QVERIFY(fit.summary().contains(QStringLiteral("needs 8 GB of memory, this computer has 4")));
-        QVERIFY(assessTask(t, machine(8, 16), rl).canRun);
+        QVERIFY(assessTask(t, machine(8, 16)).canRun);
 
         t.requirements = {};
         t.requirements.gpuRequired = true;
         t.requirements.minVramMb = 16384;
-        QVERIFY(assessTask(t, machine(8, 16), rl).summary().contains(QStringLiteral("needs an NVIDIA GPU")));
+        QVERIFY(assessTask(t, machine(8, 16)).summary().contains(QStringLiteral("needs an NVIDIA GPU")));
         EngineSnapshot withGpu = machine(8, 16);
         GpuSample g;
         g.memoryTotalBytes = qint64(8) << 30;
         withGpu.gpus = {g};
-        QVERIFY(assessTask(t, withGpu, rl).summary().contains(QStringLiteral("needs 16 GB of GPU memory, the largest GPU here has 8")));
+        QVERIFY(assessTask(t, withGpu).summary().contains(QStringLiteral("needs 16 GB of GPU memory, the largest GPU here has 8")));
         withGpu.gpus[0].memoryTotalBytes = qint64(24) << 30;
-        QVERIFY(assessTask(t, withGpu, rl).canRun);
+        QVERIFY(assessTask(t, withGpu).canRun);
 
         TaskInfo diloco = t;
         diloco.kind = QStringLiteral("diloco");
-        QVERIFY(assessTask(diloco, withGpu, rl).summary().contains(QStringLiteral("cannot run diloco tasks yet")));
+        QVERIFY(assessTask(diloco, withGpu).canRun); // this version trains DiLoCo tasks
+        TaskInfo newer = t;
+        newer.kind = QStringLiteral("inference"); // a kind from a newer hub
+        QVERIFY(assessTask(newer, withGpu).summary().contains(QStringLiteral("cannot run inference tasks yet")));
         // Unknown machine figures (0) never refuse: only what is known can.
         t.requirements = {};
         t.requirements.minCpuCores = 64;
-        QVERIFY(assessTask(t, EngineSnapshot{}, rl).canRun);
+        QVERIFY(assessTask(t, EngineSnapshot{}).canRun);
     }
 
     void gpuMemoryFootprintAndBudget()
@@ -95,38 +97,62 @@ private Q_SLOTS:
 
     void aTaskThatDoesNotFitTheGpuBudgetIsGreyed()
     {
-        const QStringList rl{QStringLiteral("rl")};
         TaskInfo big = rlTask(QStringLiteral("big"), 2048, 24, 1.0);
         big.rl->model.maxSeqLen = 512;
         EngineSnapshot s = machine(8, 32);
         s.gpuMemoryBudgetBytes = 512LL << 20;
-        const TaskFit fit = assessTask(big, s, rl);
+        const TaskFit fit = assessTask(big, s);
         QVERIFY(!fit.canRun);
         QVERIFY2(fit.summary().contains(QStringLiteral("GPU memory")), qPrintable(fit.summary()));
-        QVERIFY(assessTask(rlTask(QStringLiteral("small"), 128, 3, 1.0), s, rl).canRun);
+        QVERIFY(assessTask(rlTask(QStringLiteral("small"), 128, 3, 1.0), s).canRun);
         s.gpuMemoryBudgetBytes = 0; // computing on the CPU: no GPU budget applies
-        QVERIFY(assessTask(big, s, rl).canRun);
+        QVERIFY(assessTask(big, s).canRun);
     }
 
     void estimatesScaleTheMeasuredSpeed()
     {
-        const QStringList rl{QStringLiteral("rl")};
         const TaskInfo small = rlTask(QStringLiteral("small"), 128, 3, 1.5);
         const TaskInfo big = rlTask(QStringLiteral("big"), 256, 4, 3.0);
         EngineSnapshot s = machine(8, 16);
         s.tasks = {small, big};
-        QVERIFY(!assessTask(big, s, rl).tokensPerSecond); // nothing measured: no number
-        QCOMPARE(assessTask(big, s, rl).summary(), QStringLiteral("Fits (speed not measured yet)"));
+        QVERIFY(!assessTask(big, s).tokensPerSecond); // nothing measured: no number
+        QCOMPARE(assessTask(big, s).summary(), QStringLiteral("Fits (speed not measured yet)"));
         s.joinedTaskId = QStringLiteral("small");
         s.rollouts.tokensPerSecond = 4000;
-        const TaskFit same = assessTask(small, s, rl);
+        const TaskFit same = assessTask(small, s);
         QCOMPARE(*same.tokensPerSecond, 4000.0);
         QCOMPARE(*same.creditsPerHour, 4000.0 * 3.6 * 1.5);
-        const TaskFit scaled = assessTask(big, s, rl);
+        const TaskFit scaled = assessTask(big, s);
         const double ratio = flopsPerToken(small.rl->model) / flopsPerToken(big.rl->model);
         QVERIFY(ratio > 0.1 && ratio < 0.5); // the bigger policy costs 2-10x per token
         QCOMPARE(*scaled.tokensPerSecond, 4000.0 * ratio);
         QCOMPARE(*scaled.creditsPerHour, 4000.0 * ratio * 3.6 * 3.0);
+    }
+
+    // What a node asked to choose joins: the first task of the catalogue this machine can run, in the operator's
+    // order; none (with every task's reasons) when nothing fits.
+    void automaticChoiceTakesTheFirstTaskThatFits()
+    {
+        TaskInfo heavy = rlTask(QStringLiteral("heavy"), 128, 3, 5.0);
+        heavy.requirements.minRamMb = 64 * 1024;
+        TaskInfo newer = rlTask(QStringLiteral("newer"), 128, 3, 9.0);
+        newer.kind = QStringLiteral("inference");
+        newer.rl.reset();
+        TaskInfo light = rlTask(QStringLiteral("light"), 128, 3, 0.5);
+        TaskInfo diloco = rlTask(QStringLiteral("together"), 128, 3, 1.0);
+        diloco.kind = QStringLiteral("diloco");
+        diloco.rl.reset();
+
+        QString why;
+        QCOMPARE(automaticTaskChoice({heavy, newer, light, diloco}, machine(4, 8), &why), QStringLiteral("light"));
+        QCOMPARE(automaticTaskChoice({heavy, diloco, light}, machine(4, 8)), QStringLiteral("together"));
+        QCOMPARE(automaticTaskChoice({heavy, newer, light}, machine(4, 128)), QStringLiteral("heavy"));
+
+        QCOMPARE(automaticTaskChoice({heavy, newer}, machine(4, 8), &why), QString());
+        QVERIFY2(why.contains(QStringLiteral("heavy: needs 64 GB of memory")) && why.contains(QStringLiteral("newer: this version")),
+                 qPrintable(why));
+        QCOMPARE(automaticTaskChoice({}, machine(4, 8), &why), QString());
+        QVERIFY(!why.isEmpty());
     }
 };
 

@@ -519,6 +519,14 @@
         <source>stopped after </source>
         <translation>angehalten nach: </translation>
     </message>
+    <message>
+        <source>Choose a task…</source>
+        <translation>Aufgabe wählen…</translation>
+    </message>
+    <message>
+        <source>Pick what this computer works on, from the tasks the hub offers</source>
+        <translation>Wählen Sie aus den Aufgaben des Hubs, woran dieser Computer arbeitet</translation>
+    </message>
 </context>
 <context>
     <name>cohort::DataFolderMove</name>
@@ -1722,16 +1730,20 @@ Jetzt exportieren?</translation>
         <translation>Anforderungen: %1. Belohnung: %2.</translation>
     </message>
     <message>
-        <source>Joining %1 tasks is coming in a later version. This version connects to the hub, shows its tasks and reports your computer&apos;s state; it does not run task work yet.</source>
-        <translation>Der Beitritt zu %1-Aufgaben folgt in einer späteren Version. Diese Version verbindet sich mit dem Hub, zeigt seine Aufgaben an und meldet den Zustand Ihres Computers; Aufgaben führt sie noch nicht aus.</translation>
-    </message>
-    <message>
         <source>This computer</source>
         <translation>Dieser Computer</translation>
     </message>
     <message>
         <source>On this computer: %1</source>
         <translation>Auf diesem Computer: %1</translation>
+    </message>
+    <message>
+        <source>This hub also offers %1 tasks, which this version of Cohort cannot run. A newer version of Cohort may; the other tasks work as they are.</source>
+        <translation>Dieser Hub bietet auch %1-Aufgaben an, die diese Cohort-Version nicht ausführen kann. Eine neuere Version kann es vielleicht; die übrigen Aufgaben funktionieren wie gewohnt.</translation>
+    </message>
+    <message>
+        <source>This computer cannot run %1: %2.</source>
+        <translation>Dieser Computer kann %1 nicht ausführen: %2.</translation>
     </message>
 </context>
 <context>
@@ -1841,6 +1853,10 @@ Jetzt exportieren?</translation>
     <message>
         <source>Not now</source>
         <translation>Nicht jetzt</translation>
+    </message>
+    <message>
+        <source>“Start” begins with the first of the network&apos;s tasks that this computer can run. Choose another on the Tasks page at any time.</source>
+        <translation>„Starten“ beginnt mit der ersten Aufgabe des Netzwerks, die dieser Computer ausführen kann. Auf der Seite „Aufgaben“ können Sie jederzeit eine andere wählen.</translation>
     </message>
 </context>
 <context>

@@ -519,6 +519,14 @@
         <source>stopped after </source>
         <translation>arrêté après </translation>
     </message>
+    <message>
+        <source>Choose a task…</source>
+        <translation>Choisir une tâche…</translation>
+    </message>
+    <message>
+        <source>Pick what this computer works on, from the tasks the hub offers</source>
+        <translation>Choisir, parmi les tâches du hub, celle sur laquelle cet ordinateur travaille</translation>
+    </message>
 </context>
 <context>
     <name>cohort::DataFolderMove</name>
@@ -1722,16 +1730,20 @@ L&apos;exporter maintenant ?</translation>
         <translation>Besoins : %1. Récompense : %2.</translation>
     </message>
     <message>
-        <source>Joining %1 tasks is coming in a later version. This version connects to the hub, shows its tasks and reports your computer&apos;s state; it does not run task work yet.</source>
-        <translation>La participation aux tâches %1 arrivera dans une version ultérieure. Cette version se connecte au hub, affiche ses tâches et signale l&apos;état de votre ordinateur ; elle n&apos;exécute pas encore le travail des tâches.</translation>
-    </message>
-    <message>
         <source>This computer</source>
         <translation>Cet ordinateur</translation>
     </message>
     <message>
         <source>On this computer: %1</source>
         <translation>Sur cet ordinateur : %1</translation>
+    </message>
+    <message>
+        <source>This hub also offers %1 tasks, which this version of Cohort cannot run. A newer version of Cohort may; the other tasks work as they are.</source>
+        <translation>Ce hub propose aussi des tâches %1, que cette version de Cohort ne sait pas exécuter. Une version plus récente le pourra peut-être ; les autres tâches fonctionnent normalement.</translation>
+    </message>
+    <message>
+        <source>This computer cannot run %1: %2.</source>
+        <translation>Cet ordinateur ne peut pas exécuter %1 : %2.</translation>
     </message>
 </context>
 <context>
@@ -1841,6 +1853,10 @@ L&apos;exporter maintenant ?</translation>
     <message>
         <source>Not now</source>
         <translation>Pas maintenant</translation>
+    </message>
+    <message>
+        <source>“Start” begins with the first of the network&apos;s tasks that this computer can run. Choose another on the Tasks page at any time.</source>
+        <translation>« Démarrer » commence par la première tâche du réseau que cet ordinateur peut exécuter. Vous pouvez en choisir une autre à tout moment dans la page Tâches.</translation>
     </message>
 </context>
 <context>
