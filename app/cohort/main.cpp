@@ -78,10 +78,37 @@ cohort::LaunchOptions parseCommandLine(const QApplication &app)
     return launch;
 }
 
+// On X11/Wayland desktops a missing display makes QApplication abort with a plugin error. Before it is created:
+// --help and --version need no display (they run on the offscreen platform), and anything else gets a sentence
+// that names the program meant for a machine without one. Elsewhere (Windows, macOS) there is always a display.
+void handleMissingDisplay(int argc, char *argv[])
+{
+#if defined(Q_OS_UNIX) && !defined(Q_OS_MACOS)
+    if (!qEnvironmentVariableIsEmpty("DISPLAY") || !qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") ||
+        !qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        return;
+    for (int i = 1; i < argc; ++i) {
+        const QByteArray argument(argv[i]);
+        if (argument == "-h" || argument == "--help" || argument == "-?" || argument == "--help-all" ||
+            argument == "-v" || argument == "--version") {
+            qputenv("QT_QPA_PLATFORM", "offscreen");
+            return;
+        }
+    }
+    std::fprintf(stderr, "cohort: no display (DISPLAY and WAYLAND_DISPLAY are not set). The desktop app needs one; on a "
+                         "machine without a desktop run cohortd, the same engine with a progress line.\n");
+    std::exit(1);
+#else
+    Q_UNUSED(argc);
+    Q_UNUSED(argv);
+#endif
+}
+
 } // namespace
 
 int main(int argc, char *argv[])
 {
+    handleMissingDisplay(argc, argv);
 #ifdef COHORT_LINKED_ENGINE
     // Built without the engine module (COHORT_ENGINE_MODULE=OFF): the engine is linked in.
     cohort::registerEngineParts(&cohort::builtinEngineParts());

@@ -39,7 +39,8 @@ struct LargeBufferAllocator {
             adviseHugePages(p, bytes);
         return static_cast<T *>(p);
     }
-    void deallocate(T *p, std::size_t n) noexcept { ::operator delete(p, n * sizeof(T), alignmentFor(n * sizeof(T))); }
+    // The unsized form: the sized aligned delete needs -fsized-deallocation on clang before 19.
+    void deallocate(T *p, std::size_t n) noexcept { ::operator delete(p, alignmentFor(n * sizeof(T))); }
 
     template <class U>
     bool operator==(const LargeBufferAllocator<U> &) const noexcept { return true; }

@@ -62,6 +62,38 @@ private Q_SLOTS:
         QVERIFY2(errors.contains(option), errors.constData());
     }
 
+#if defined(Q_OS_UNIX) && !defined(Q_OS_MACOS)
+    // Over ssh, with no desktop: --help still answers, and a start says what to run instead of a Qt plugin error.
+    void withoutADisplay_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<QByteArray>("output");
+        QTest::newRow("--help") << QStringList{QStringLiteral("--help")} << 0 << QByteArray("--data-dir");
+        QTest::newRow("--version") << QStringList{QStringLiteral("--version")} << 0 << QByteArray(COHORT_VERSION_STRING);
+        QTest::newRow("start") << QStringList{} << 1 << QByteArray("run cohortd");
+    }
+    void withoutADisplay()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(int, exitCode);
+        QFETCH(QByteArray, output);
+        QProcessEnvironment env = environment();
+        for (const char *name : {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"})
+            env.remove(QString::fromLatin1(name));
+        QProcess process;
+        process.setProcessEnvironment(env);
+        process.start(QStringLiteral(COHORT_APP_PATH), arguments);
+        QVERIFY2(process.waitForStarted(10000), qPrintable(process.errorString()));
+        QVERIFY(process.waitForFinished(10000));
+        QCOMPARE(process.exitStatus(), QProcess::NormalExit);
+        const QByteArray everything = process.readAllStandardOutput() + process.readAllStandardError();
+        QCOMPARE(process.exitCode(), exitCode);
+        QVERIFY2(everything.contains(output), everything.constData());
+        QVERIFY2(!everything.contains("platform plugin"), everything.constData());
+    }
+#endif
+
 #ifdef Q_OS_UNIX
     void startsWithoutATrayAndQuitsCleanlyOnSigterm()
     {
