@@ -9,6 +9,7 @@
 #include "ui/InlineErrorLabel.h"
 #include "ui/MainWindow.h"
 #include "ui/SettingsDialog.h"
+#include "ui/WelcomeDialog.h"
 #include "ui/StateIcons.h"
 #include "ui/TasksPage.h"
 
@@ -164,6 +165,11 @@ int main(int argc, char *argv[])
     window.earningsPage()->setTariff(0.32, QStringLiteral("EUR"), 0.05);
     window.showPage(MainWindow::EarningsPageIndex);
     ok &= save(window, out + QStringLiteral("/cohort-earnings-energy.png"));
+
+    // The first-run welcome, on a fresh settings file.
+    Settings fresh(dir.filePath(QStringLiteral("fresh.ini")));
+    WelcomeDialog welcome(&fresh, autostart.get());
+    ok &= save(welcome, out + QStringLiteral("/cohort-welcome.png"));
 
     ok &= saveIconSheet(out + QStringLiteral("/cohort-icons.png"));
     return ok ? 0 : 1;
