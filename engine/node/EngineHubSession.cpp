@@ -120,6 +120,15 @@ void Engine::fetchTasks()
         if (!m_options.taskId.isEmpty() && m_snapshot.joinedTaskId != m_options.taskId)
             joinTask(m_options.taskId); // says why when it cannot
         applyAutomaticTaskChoice();
+        if (m_options.taskId.isEmpty() && m_snapshot.joinedTaskId.isEmpty()) {
+            // Idle by choice, not by fault: say what could be joined, where a person reading the log looks.
+            QStringList ids;
+            for (const TaskInfo &t : m_snapshot.tasks)
+                ids.append(t.id);
+            emitEvent(EngineEvent::info(QStringLiteral("task"),
+                                        QStringLiteral("No task joined; this hub offers %1 (join one on the Tasks page, or cohortd --task ID or --task auto)")
+                                            .arg(ids.isEmpty() ? QStringLiteral("none") : ids.join(QStringLiteral(", ")))));
+        }
         markDirty();
     });
 }

@@ -47,6 +47,7 @@ private Q_SLOTS:
         QVERIFY(!controller.snapshot().computeDevice.isEmpty());
         QTRY_VERIFY_WITH_TIMEOUT(controller.snapshot().system.memTotalBytes > 0 || QSysInfo::productType() != QLatin1String("debian"), 5000);
         QVERIFY(hasEvent(events, QStringLiteral("Registered with the local network")));
+        QTRY_VERIFY_WITH_TIMEOUT(hasEvent(events, QStringLiteral("No task joined; this hub offers arith-rl, sort-rl, tiny-lm-diloco")), 5000);
         QVERIFY(QFile::exists(dir.filePath(QStringLiteral("identity/node.key"))));
         QVERIFY(QFile::exists(dir.filePath(QStringLiteral("hub/hub.sqlite"))));
 
@@ -131,6 +132,7 @@ private Q_SLOTS:
             QCOMPARE(s.joinedTaskId, automaticTaskChoice(s.tasks, s));
             QCOMPARE(s.joinedTaskId, QStringLiteral("arith-rl")); // the catalogue's first; it needs 2 cores, CI has them
             QVERIFY(hasEvent(events, QStringLiteral("Chose task arith-rl")));
+            QVERIFY(!hasEvent(events, QStringLiteral("No task joined")));
             controller.joinTask(QStringLiteral("sort-rl")); // the user's choice, remembered for the next start
             QTRY_COMPARE_WITH_TIMEOUT(controller.snapshot().joinedTaskId, QStringLiteral("sort-rl"), 5000);
             QSignalSpy stopped(&controller, &EngineController::stopped);
