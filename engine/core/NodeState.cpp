@@ -143,7 +143,8 @@ ResolvedState resolveState(const StateInputs &in)
         out.why = withDetail(QCoreApplication::translate("NodeState", "Synchronising with other contributors"));
     } else if (in.working) {
         out.state = NodeState::Working;
-        out.why = withDetail(QCoreApplication::translate("NodeState", "Working"));
+        // The state's name is already the headline ("Working"): the reason is what the work is.
+        out.why = in.activityDetail.isEmpty() ? QCoreApplication::translate("NodeState", "Working") : in.activityDetail;
     } else {
         out.state = NodeState::Idle;
         out.why = in.activityDetail.isEmpty() ? QCoreApplication::translate("NodeState", "Connected; no task joined") : in.activityDetail;

@@ -240,9 +240,13 @@ void Engine::updateState()
     m_inputs.retryInSeconds = secondsUntilRetry();
     // Working while the RL loop has work in hand (asking, generating, submitting), not only during generation,
     // so the state does not flicker to Idle between batches.
-    m_inputs.working = m_generating || m_rlBusy || m_rlThrottled
+    m_inputs.working = m_generating || m_rlBusy || m_rlThrottled || m_rlKickQueued
                        || (m_snapshot.diloco.active && m_snapshot.diloco.phase != QLatin1String("connecting"));
-    const ResolvedState resolved = resolveState(m_inputs);
+    // A newer version fetched while a batch is in hand is a background update: the node is still Working (the
+    // dashboard's Model row shows the download). Downloading is the state only when the node waits for it.
+    StateInputs inputs = m_inputs;
+    inputs.downloading = m_inputs.downloading && !m_inputs.working;
+    const ResolvedState resolved = resolveState(inputs);
     if (resolved.state != m_snapshot.state || !m_snapshot.stateSince.isValid()) {
         if (m_snapshot.stateSince.isValid())
             qCInfo(lcEngine) << "state" << nodeStateName(m_snapshot.state) << "->" << nodeStateName(resolved.state) << resolved.why;

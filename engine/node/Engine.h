@@ -169,6 +169,7 @@ private:
     bool m_rlBusy = false;             // a work request, a generation or a submission is in flight
     bool m_generating = false;         // the compute thread is generating a batch
     bool m_rlThrottled = false;        // the hub's trainer asked us to wait (back-pressure)
+    bool m_rlKickQueued = false;       // a batch was answered and the next one starts from the event loop
     std::unique_ptr<BundleStore> m_bundles; // <data>/bundles
     QTimer m_bundleTimer;
     std::optional<WorkInHand> m_workInHand; // issued by the hub, not yet in the outbox

@@ -145,7 +145,8 @@ void Engine::refreshActivityDetail()
         return;
     }
     const DownloadProgress &d = m_snapshot.download;
-    if (d.active() && d.taskId == task->id) {
+    const bool rolloutsInHand = m_generating || m_rlBusy || m_rlKickQueued; // the download runs behind them
+    if (d.active() && d.taskId == task->id && !rolloutsInHand) {
         QString text = tr("%1 v%2, %3 of %4").arg(task->id).arg(d.version).arg(humanBytes(d.doneBytes), humanBytes(d.totalBytes));
         if (d.bytesPerSecond > 0)
             text += tr(" at %1/s").arg(humanBytes(qint64(d.bytesPerSecond)));

@@ -362,12 +362,18 @@ void Engine::onSubmitted(const QString &submissionId, const HubReply &reply)
         stats.lastRejection = reply.error;
         emitEvent(EngineEvent::warning(QStringLiteral("rollouts"), QStringLiteral("Batch rejected by the hub: %1").arg(reply.error)));
     }
+    // The next batch follows at once: still at work, so the state does not blink to Idle between batches.
+    m_rlKickQueued = true;
     refreshActivityDetail();
     updateState();
     // A stale rejection means the hub moved on: check for the newer version before the next batch.
     if (reply.errorCode == QLatin1String("stale_version"))
         checkForCheckpoint(-1);
-    QTimer::singleShot(0, this, &Engine::rlKick);
+    QTimer::singleShot(0, this, [this] {
+        m_rlKickQueued = false;
+        rlKick();
+        updateState(); // Idle after all if nothing started (paused meanwhile, task left)
+    });
 }
 
 void Engine::fetchEarnings()
@@ -426,7 +432,7 @@ QString Engine::rolloutActivity(const TaskInfo &task) const
         return tr("%1: waiting for the first policy version").arg(task.id);
     QString text = tr("%1: policy v%2, %3 batches accepted").arg(task.id).arg(m_snapshot.checkpointVersion).arg(s.batchesAccepted);
     if (s.lastMeanReward >= 0)
-        text += tr(", last mean reward %1").arg(s.lastMeanReward * 100, 0, 'f', 0);
+        text += tr(", last mean reward %1%").arg(s.lastMeanReward * 100, 0, 'f', 0); // of the most a sample can earn
     if (s.outboxBatches > 0)
         text += tr(", %1 waiting in the outbox").arg(s.outboxBatches);
     return text;

@@ -294,6 +294,14 @@ private Q_SLOTS:
             QTRY_VERIFY_WITH_TIMEOUT(rollouts(*node).value(QStringLiteral("batches_accepted")).toInt() >= 3 &&
                                          rollouts(*node).value(QStringLiteral("policy_version")).toInt() >= 3,
                                      120'000);
+        // Batch after batch the node stays Working: the state does not blink to Idle between a batch's answer and
+        // the next request (it did once per batch), nor turn Downloading for a version fetched behind the work.
+        for (ChildProcess *node : {a.get(), b.get()}) {
+            const QString log = node->errors();
+            QVERIFY2(log.count(QStringLiteral("state \"working\" -> \"idle\"")) <= 1 &&
+                         log.count(QStringLiteral("state \"working\" -> \"downloading\"")) <= 1,
+                     qPrintable(log.right(6000)));
+        }
         const QJsonObject progress = get(url + QStringLiteral("/v1/tasks/mini-rl/progress"));
         QVERIFY(progress.value(QStringLiteral("version")).toInt() >= 3);
         QVERIFY(progress.value(QStringLiteral("steps")).toInt() >= 2);

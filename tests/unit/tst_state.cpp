@@ -56,6 +56,18 @@ private Q_SLOTS:
         QVERIFY(!r.why.isEmpty());
     }
 
+    // The reason under the headline says what the work is, without repeating the state's name.
+    void workingSaysWhatTheWorkIs()
+    {
+        StateInputs in = online();
+        in.working = true;
+        QCOMPARE(resolveState(in).why, QStringLiteral("Working"));
+        in.activityDetail = QStringLiteral("arith-rl: generating rollouts with policy v3");
+        QCOMPARE(resolveState(in).why, in.activityDetail);
+        in.downloading = true;
+        QCOMPARE(resolveState(in).why, QStringLiteral("Downloading the model: ") + in.activityDetail);
+    }
+
     void mostActionablePauseReasonWins()
     {
         StateInputs in = online();

@@ -796,10 +796,6 @@ Die Datei enthält die letzten Ereignisse, den Status, Ihre Einstellungen und di
         <translation>%1: Policy v%2, %3 Batches angenommen</translation>
     </message>
     <message>
-        <source>, last mean reward %1</source>
-        <translation>, letzte mittlere Belohnung %1</translation>
-    </message>
-    <message>
         <source>, %1 waiting in the outbox</source>
         <translation>, %1 warten im Postausgang</translation>
     </message>
@@ -862,6 +858,10 @@ Die Datei enthält die letzten Ereignisse, den Status, Ihre Einstellungen und di
     <message>
         <source>; this version cannot run %1 work yet</source>
         <translation>; diese Version kann %1-Arbeit noch nicht ausführen</translation>
+    </message>
+    <message>
+        <source>, last mean reward %1%</source>
+        <translation>, letzte mittlere Belohnung %1 %</translation>
     </message>
 </context>
 <context>

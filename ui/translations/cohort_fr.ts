@@ -796,10 +796,6 @@ Il contient les événements récents, l&apos;état, vos paramètres et les noms
         <translation>%1 : politique v%2, %3 lots acceptés</translation>
     </message>
     <message>
-        <source>, last mean reward %1</source>
-        <translation>, dernière récompense moyenne %1</translation>
-    </message>
-    <message>
         <source>, %1 waiting in the outbox</source>
         <translation>, %1 en attente dans la boîte d&apos;envoi</translation>
     </message>
@@ -862,6 +858,10 @@ Il contient les événements récents, l&apos;état, vos paramètres et les noms
     <message>
         <source>; this version cannot run %1 work yet</source>
         <translation>; cette version ne sait pas encore exécuter le travail %1</translation>
+    </message>
+    <message>
+        <source>, last mean reward %1%</source>
+        <translation>, dernière récompense moyenne %1 %</translation>
     </message>
 </context>
 <context>
