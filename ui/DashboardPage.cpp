@@ -374,12 +374,14 @@ QString DashboardPage::modelText(const EngineSnapshot &s)
     QString text = s.checkpointVersion > 0 ? tr("version %1, verified").arg(s.checkpointVersion) : tr("none yet");
     if (d.active()) {
         const int percent = d.totalBytes > 0 ? int(100 * d.doneBytes / d.totalBytes) : 0;
-        text = tr("downloading version %1: %2% of %3").arg(d.version).arg(percent).arg(display::bytes(d.totalBytes));
+        QString fetching = tr("downloading version %1: %2% of %3").arg(d.version).arg(percent).arg(display::bytes(d.totalBytes));
         if (d.bytesPerSecond > 0)
-            text += tr(" at %1/s").arg(display::bytes(qint64(d.bytesPerSecond)));
+            fetching += tr(" at %1/s").arg(display::bytes(qint64(d.bytesPerSecond)));
         if (d.etaSeconds >= 0)
-            text += tr(", %1 s left").arg(d.etaSeconds);
-        text += tr(" (%n relay(s))", nullptr, int(d.relays.size()));
+            fetching += tr(", %1 s left").arg(d.etaSeconds);
+        fetching += tr(" (%n relay(s))", nullptr, int(d.relays.size()));
+        // A newer version fetched behind the work: the one in use stays named first.
+        text = s.checkpointVersion > 0 ? text + QStringLiteral("; ") + fetching : fetching;
     } else if (d.phase == DownloadProgress::Phase::Paused) {
         text += tr("; download of version %1 paused at %2%").arg(d.version).arg(d.totalBytes > 0 ? int(100 * d.doneBytes / d.totalBytes) : 0);
     } else if (d.phase == DownloadProgress::Phase::Failed) {

@@ -109,7 +109,15 @@ int main(int argc, char *argv[])
     window.showSnapshot(samples::userPaused());
     ok &= save(window, out + QStringLiteral("/cohort-dashboard-paused.png"));
     // Ten minutes of two GPUs: the dashboard's GPU cards and their 5-minute charts.
-    const EngineSnapshot working = samples::snapshot(NodeState::Working, QStringLiteral("Generating rollouts for Arithmetic reasoning (RL)"));
+    EngineSnapshot working = samples::snapshot(NodeState::Working, QStringLiteral("arith-rl: generating rollouts with policy v37"));
+    working.joinedTaskId = QStringLiteral("arith-rl");
+    working.checkpointVersion = 37;
+    working.rollouts.batchesAccepted = 412;
+    working.rollouts.tokensGenerated = 3'164'000;
+    working.rollouts.tokensPerSecond = 2150;
+    working.rollouts.lastMeanReward = 0.46;
+    working.rollouts.policyVersion = 37;
+    working.rollouts.hubStep = 37;
     for (int second = 0; second < 600; ++second)
         window.showSnapshot(samples::withGpus(working, second));
     ok &= save(window, out + QStringLiteral("/cohort-dashboard-working.png"));

@@ -57,6 +57,10 @@ private Q_SLOTS:
         QVERIFY2(downloading.contains(QStringLiteral("version 3: 25%")), qPrintable(downloading));
         QVERIFY(downloading.contains(QStringLiteral("15 s left")));
         QVERIFY(downloading.contains(QStringLiteral("2 relay")));
+        s.checkpointVersion = 2; // the next version, fetched while version 2 works
+        QVERIFY2(DashboardPage::modelText(s).startsWith(QStringLiteral("version 2, verified; downloading version 3: 25%")),
+                 qPrintable(DashboardPage::modelText(s)));
+        s.checkpointVersion = 0;
         // The relays serving the download, each with its score, speed and bytes.
         DashboardPage page;
         s.download.relays[0].url = QStringLiteral("http://relay-a:8421");
