@@ -180,6 +180,7 @@ void EngineController::chooseTaskAutomatically()
 void EngineController::leaveTask()
 {
     m_options.taskId.clear();
+    m_options.chooseTaskAutomatically = false; // left on purpose: a restart (settings changed) must not join again
     if (m_engine)
         QMetaObject::invokeMethod(m_engine, &EngineBackend::leaveTask, Qt::QueuedConnection);
 }

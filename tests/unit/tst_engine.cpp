@@ -140,15 +140,26 @@ private Q_SLOTS:
             QVERIFY(stopped.wait(20'000));
         }
         {
-            EngineController controller(options);
+            // As the desktop app does it: the options name no choice, the welcome's Start asks for one.
+            EngineOptions plain = options;
+            plain.chooseTaskAutomatically = false;
+            EngineController controller(plain);
             QSignalSpy events(&controller, &EngineController::eventOccurred);
+            controller.chooseTaskAutomatically();
             controller.start();
             QTRY_COMPARE_WITH_TIMEOUT(controller.snapshot().joinedTaskId, QStringLiteral("sort-rl"), 20'000);
             QTRY_VERIFY_WITH_TIMEOUT(hasEvent(events, QStringLiteral("The hub offers 3 tasks")), 5000);
-            // Leaving after the choice was settled: nothing joins again behind the user's back.
+            // Leaving after the choice was settled: nothing joins again behind the user's back, not even after a
+            // restart for changed settings.
             controller.leaveTask();
             controller.pause();
             QTRY_COMPARE_WITH_TIMEOUT(controller.snapshot().state, NodeState::Paused, 5000);
+            QVERIFY(controller.snapshot().joinedTaskId.isEmpty());
+            EngineOptions renamed = plain;
+            renamed.nodeName = QStringLiteral("renamed");
+            controller.reconfigure(renamed);
+            QTRY_COMPARE_WITH_TIMEOUT(controller.snapshot().nodeName, QStringLiteral("renamed"), 20'000);
+            QTRY_VERIFY_WITH_TIMEOUT(hasEvent(events, QStringLiteral("No task joined; this hub offers")), 20'000);
             QVERIFY(controller.snapshot().joinedTaskId.isEmpty());
             QVERIFY(!hasEvent(events, QStringLiteral("Chose task")));
             QSignalSpy stopped(&controller, &EngineController::stopped);
