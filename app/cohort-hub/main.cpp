@@ -1,4 +1,5 @@
 // cohort-hub: the coordinator a network operator runs (the desktop app embeds the same service).
+#include "ListenerOptions.h"
 #include "hub/HubService.h"
 #include "hub/RlCoordinator.h"
 #include "platform/TerminationSignals.h"
@@ -49,6 +50,8 @@ int main(int argc, char *argv[])
     parser.addOptions({listenOption, portOption, dataOption, catalogueOption, heartbeatOption, publishOption, relayOption,
                        relayPortOption, noSelfRelayOption, shardSizeOption, keepOption, serveDirOption, relayOfOption,
                        hubKeyOption, mirrorTaskOption, pollOption});
+    cohort::hubcli::ListenerOptions listenerOptions;
+    listenerOptions.addTo(parser);
     parser.process(app);
 
     cohort::HubConfig config;
@@ -63,6 +66,10 @@ int main(int argc, char *argv[])
         return 2;
     }
     config.port = quint16(port);
+    if (const QString problem = listenerOptions.apply(parser, &config); !problem.isEmpty()) {
+        std::fprintf(stderr, "cohort-hub: %s\n", qPrintable(problem));
+        return 2;
+    }
     config.heartbeatIntervalS = parser.value(heartbeatOption).toInt(&ok);
     if (!ok || config.heartbeatIntervalS < 1 || config.heartbeatIntervalS > 3600) {
         std::fprintf(stderr, "cohort-hub: --heartbeat-interval must be 1..3600 seconds\n");
@@ -126,6 +133,7 @@ int main(int argc, char *argv[])
     if (parser.isSet(serveDirOption)) {
         // A plain relay for a copied tree: the same static server the hub uses for its own tree.
         cohort::shardcast::RelayServer relay(QDir(parser.value(serveDirOption)).absolutePath());
+        relay.setListenerLimits(config.relayLimits);
         QString error;
         if (!relay.listenOn(config.address, config.relayPort, &error)) {
             std::fprintf(stderr, "cohort-hub: %s\n", qPrintable(error));

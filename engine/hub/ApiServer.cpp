@@ -2,6 +2,7 @@
 
 #include "core/Logging.h"
 #include "hub/GuardedTcpServer.h"
+#include "net/RequestSigning.h"
 
 #include <QHttpServerRequest>
 #include <QHttpServerResponder>
@@ -36,9 +37,20 @@ void ApiServer::addRoute(const QByteArray &method, const QString &pattern, Handl
     m_routes.push_back(Route{method, pattern.split(QLatin1Char('/'), Qt::SkipEmptyParts), std::move(handler)});
 }
 
+void ApiServer::setListenerLimits(const ListenerLimits &limits, const char *name)
+{
+    m_limits = limits;
+    m_name = name;
+}
+
+const ConnectionGate *ApiServer::gate() const
+{
+    return m_listener ? &m_listener->gate() : nullptr;
+}
+
 quint16 ApiServer::listenOn(const QHostAddress &address, quint16 port, QString *error)
 {
-    auto *server = new GuardedTcpServer(m_maxBodyBytes, this);
+    auto *server = new GuardedTcpServer(m_maxBodyBytes, m_limits, m_name, this);
     if (!server->listen(address, port)) {
         if (error)
             *error = QStringLiteral("cannot listen on %1:%2: %3").arg(address.toString()).arg(port).arg(server->errorString());
@@ -46,6 +58,7 @@ quint16 ApiServer::listenOn(const QHostAddress &address, quint16 port, QString *
         return 0;
     }
     bind(server);
+    m_listener = server;
     m_port = server->serverPort();
     return m_port;
 }
@@ -72,6 +85,10 @@ bool ApiServer::handleRequest(const QHttpServerRequest &request, QTcpSocket *soc
 {
     if (request.body().size() > m_maxBodyBytes) { // GuardedTcpServer refuses these earlier; belt and braces
         respond(request, socket, ApiResponse::error(413, QStringLiteral("too_large"), QStringLiteral("request body too large")));
+        return true;
+    }
+    if (const std::optional<HostCheck::Refusal> refused = m_hosts.check(request.value("Host"), request.value("Origin"))) {
+        respond(request, socket, ApiResponse::error(refused->status, refused->code, refused->message));
         return true;
     }
     const QUrl url = request.url();
@@ -119,6 +136,14 @@ void ApiServer::missingHandler(const QHttpServerRequest &request, QTcpSocket *so
             ApiResponse::error(404, QStringLiteral("not_found"), QStringLiteral("no such resource: %1").arg(request.url().path())));
 }
 
+QByteArray ApiServer::replySignature(const QHttpServerRequest &request, int status, const QByteArray &body) const
+{
+    const QByteArray nonce = request.value(signing::kNonceHeader);
+    if (!m_replySigner || nonce.isEmpty() || nonce.size() > 64)
+        return {};
+    return m_replySigner(canonicalReply(status, nonce, body));
+}
+
 void ApiServer::respond(const QHttpServerRequest &request, QTcpSocket *socket, const ApiResponse &response)
 {
     if (response.delayMs > 0) {
@@ -128,6 +153,8 @@ void ApiServer::respond(const QHttpServerRequest &request, QTcpSocket *socket, c
                          "Content-Type: application/json\r\nCache-Control: no-store\r\n";
         for (const auto &[name, value] : response.headers)
             raw += name + ": " + value + "\r\n";
+        if (const QByteArray signature = replySignature(request, response.status, body); !signature.isEmpty())
+            raw += QByteArray(signing::kReplySignatureHeader) + ": " + signature + "\r\n";
         raw += "Content-Length: " + QByteArray::number(body.size()) + "\r\n\r\n" + body;
         QTimer::singleShot(response.delayMs, socket, [socket, raw] { socket->write(raw); });
         return;
@@ -139,6 +166,8 @@ void ApiServer::respond(const QHttpServerRequest &request, QTcpSocket *socket, c
     responder.writeHeader("Cache-Control", "no-store");
     for (const auto &[name, value] : response.headers)
         responder.writeHeader(name, value);
+    if (const QByteArray signature = replySignature(request, response.status, body); !signature.isEmpty())
+        responder.writeHeader(signing::kReplySignatureHeader, signature);
     responder.writeHeader("Content-Length", QByteArray::number(body.size()));
     responder.writeBody(body);
 }

@@ -1,8 +1,11 @@
 #pragma once
 // A small JSON API server on Qt HttpServer: routes by method and path pattern ("/v1/nodes/{id}"),
 // 404 for unknown paths, 405 for wrong methods, and every answer a JSON object. Request bodies are
-// capped before they are buffered (GuardedTcpServer).
+// capped before they are buffered (GuardedTcpServer), every connection is held to the listener's limits, and only
+// the configured host names are answered (a web page that rebinds its name to 127.0.0.1 gets 421).
 #include "hub/ApiTypes.h"
+#include "net/ConnectionGate.h"
+#include "net/HostCheck.h"
 
 #include <QAbstractHttpServer>
 #include <QHostAddress>
@@ -19,6 +22,14 @@ public:
     explicit ApiServer(qint64 maxBodyBytes, QObject *parent = nullptr);
 
     void addRoute(const QByteArray &method, const QString &pattern, Handler handler);
+    // Before listenOn(): the limits of the listener and a name for its log lines ("hub API", "control API").
+    void setListenerLimits(const ListenerLimits &limits, const char *name);
+    // Before the first request: which Host / Origin names are answered (HostCheck).
+    void setHostCheck(HostCheck check) { m_hosts = std::move(check); }
+    const ConnectionGate *gate() const;
+    // Signs each answer to a signed request (net/RequestSigning: X-Cohort-Reply-Signature): message -> base64 signature.
+    using ReplySigner = std::function<QByteArray(const QByteArray &message)>;
+    void setReplySigner(ReplySigner signer) { m_replySigner = std::move(signer); }
     // Returns the port, or 0 with *error set.
     quint16 listenOn(const QHostAddress &address, quint16 port, QString *error);
     quint16 port() const { return m_port; }
@@ -37,9 +48,15 @@ private:
     };
     static bool match(const Route &route, const QStringList &segments, QHash<QString, QString> *params);
     void respond(const QHttpServerRequest &request, QTcpSocket *socket, const ApiResponse &response);
+    QByteArray replySignature(const QHttpServerRequest &request, int status, const QByteArray &body) const;
 
     std::vector<Route> m_routes;
     qint64 m_maxBodyBytes;
+    ListenerLimits m_limits;
+    const char *m_name = "API";
+    HostCheck m_hosts;
+    ReplySigner m_replySigner;
+    class GuardedTcpServer *m_listener = nullptr;
     quint16 m_port = 0;
 };
 

@@ -5,7 +5,6 @@
 
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QPointer>
 #include <QTcpSocket>
 
 namespace cohort {
@@ -16,7 +15,8 @@ namespace {
 // from copies of the bytes, without consuming anything the HTTP server needs.
 class ConnectionGuard : public QObject {
 public:
-    ConnectionGuard(QTcpSocket *socket, qint64 maxBody) : QObject(socket), m_socket(socket), m_maxBody(maxBody)
+    ConnectionGuard(QTcpSocket *socket, qint64 maxBody, ConnectionClock *clock)
+        : QObject(socket), m_socket(socket), m_maxBody(maxBody), m_clock(clock)
     {
         // Connected before QAbstractHttpServer connects its own handler, so this runs first.
         connect(socket, &QTcpSocket::readyRead, this, &ConnectionGuard::inspect);
@@ -36,20 +36,24 @@ private:
                 const qsizetype take = qMin<qint64>(m_bodyRemaining, data.size() - i);
                 m_bodyRemaining -= take;
                 i += take;
+                if (m_bodyRemaining == 0)
+                    m_clock->bodyComplete();
                 continue;
             }
-            const qsizetype end = data.indexOf("\r\n\r\n", i);
-            if (end < 0) {
-                m_header += data.mid(i);
-                i = data.size();
+            m_clock->headStarted();
+            // The blank line may be split across reads ("\r\n" now, "\r\n" next time): search the head collected
+            // so far, from just before the new bytes.
+            const qsizetype before = m_header.size();
+            const qsizetype room = GuardedTcpServer::kMaxHeaderBytes + 4 - before;
+            m_header += data.mid(i, qMin<qsizetype>(room, data.size() - i));
+            const qsizetype end = m_header.indexOf("\r\n\r\n", qMax<qsizetype>(0, before - 3));
+            if (end < 0 || end + 4 > GuardedTcpServer::kMaxHeaderBytes) {
                 if (m_header.size() > GuardedTcpServer::kMaxHeaderBytes)
                     return refuse(431, "headers_too_large", QStringLiteral("request headers exceed 32 KiB"));
-                break;
+                break; // the rest of the head is still on its way
             }
-            m_header += data.mid(i, end + 4 - i);
-            i = end + 4;
-            if (m_header.size() > GuardedTcpServer::kMaxHeaderBytes)
-                return refuse(431, "headers_too_large", QStringLiteral("request headers exceed 32 KiB"));
+            m_header.truncate(end + 4);
+            i += m_header.size() - before;
             if (!headerComplete())
                 return;
             m_header.clear();
@@ -82,6 +86,7 @@ private:
             return false;
         }
         m_bodyRemaining = length;
+        m_clock->headComplete(length);
         return true;
     }
 
@@ -104,6 +109,7 @@ private:
 
     QTcpSocket *m_socket;
     qint64 m_maxBody;
+    ConnectionClock *m_clock;
     QByteArray m_header;
     qint64 m_bodyRemaining = 0;
     bool m_refused = false;
@@ -111,7 +117,12 @@ private:
 
 } // namespace
 
-GuardedTcpServer::GuardedTcpServer(qint64 maxBodyBytes, QObject *parent) : QTcpServer(parent), m_maxBodyBytes(maxBodyBytes) {}
+GuardedTcpServer::GuardedTcpServer(qint64 maxBodyBytes, const ListenerLimits &limits, const char *name, QObject *parent)
+    : QTcpServer(parent), m_maxBodyBytes(maxBodyBytes),
+      m_gate(new ConnectionGate(this, limits,
+                                ConnectionGate::httpRefusal(QStringLiteral("too many connections; try again in a few seconds")), name))
+{
+}
 
 void GuardedTcpServer::incomingConnection(qintptr socketDescriptor)
 {
@@ -120,7 +131,10 @@ void GuardedTcpServer::incomingConnection(qintptr socketDescriptor)
         delete socket;
         return;
     }
-    new ConnectionGuard(socket, m_maxBodyBytes);
+    ConnectionClock *clock = m_gate->admit(socket);
+    if (!clock)
+        return; // told why and closing; the HTTP server never sees it
+    new ConnectionGuard(socket, m_maxBodyBytes, clock);
     addPendingConnection(socket);
 }
 

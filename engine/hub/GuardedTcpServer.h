@@ -1,8 +1,11 @@
 #pragma once
-// A QTcpServer that refuses oversized requests before Qt HttpServer buffers them. Qt HttpServer 6.4 reads
-// a whole body into memory before any handler runs, so a hostile Content-Length of gigabytes would be
-// accepted byte by byte. This server peeks at each connection's incoming bytes first (its readyRead
-// handler is connected before the HTTP server's) and answers 413 / 431 / 411 itself, then closes.
+// A QTcpServer that refuses oversized and slow requests before Qt HttpServer buffers them. Qt HttpServer 6.4
+// reads a whole body into memory before any handler runs, so a hostile Content-Length of gigabytes would be
+// accepted byte by byte. This server peeks at each connection's incoming bytes first (its readyRead handler is
+// connected before the HTTP server's), answers 413 / 431 / 411 itself and closes, and holds every connection to
+// the listener's limits (net/ConnectionGate: caps, head deadline, body rate, idle timeout).
+#include "net/ConnectionGate.h"
+
 #include <QTcpServer>
 
 namespace cohort {
@@ -10,8 +13,9 @@ namespace cohort {
 class GuardedTcpServer : public QTcpServer {
     Q_OBJECT
 public:
-    explicit GuardedTcpServer(qint64 maxBodyBytes, QObject *parent = nullptr);
+    GuardedTcpServer(qint64 maxBodyBytes, const ListenerLimits &limits, const char *name, QObject *parent = nullptr);
     qint64 maxBodyBytes() const { return m_maxBodyBytes; }
+    const ConnectionGate &gate() const { return *m_gate; }
     static constexpr qint64 kMaxHeaderBytes = 32 * 1024;
 
 protected:
@@ -19,6 +23,7 @@ protected:
 
 private:
     qint64 m_maxBodyBytes;
+    ConnectionGate *m_gate;
 };
 
 } // namespace cohort

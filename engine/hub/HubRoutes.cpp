@@ -8,11 +8,14 @@
 #include "hub/DilocoCoordinator.h"
 #include "hub/HubStore.h"
 #include "hub/RlCoordinator.h"
+#include "net/BearerToken.h"
 #include "net/Ed25519.h"
+#include "net/RegistrationWork.h"
 #include "shardcast/Publisher.h"
 
 #include <QDateTime>
 #include <QJsonArray>
+#include <QJsonDocument>
 
 namespace cohort {
 
@@ -48,7 +51,58 @@ std::optional<ApiResponse> readPayoutAddress(const QJsonObject &body, std::optio
     *out = address;
     return std::nullopt;
 }
+
+// The free-form objects a node sends (hardware, metrics): JSON of a bounded shape, a few KiB at most, so that
+// a thousand identities cannot store megabytes each or make every node list slow to read.
+constexpr qsizetype kMaxNodeObjectBytes = 8 * 1024;
+QString objectShapeProblem(const QJsonValue &value, int depth)
+{
+    if (depth > 4)
+        return QStringLiteral("nested deeper than 4 levels");
+    if (value.isString() && value.toString().size() > 256)
+        return QStringLiteral("a string longer than 256 characters");
+    if (value.isArray()) {
+        const QJsonArray array = value.toArray();
+        if (array.size() > 64)
+            return QStringLiteral("an array of more than 64 items");
+        for (const QJsonValue &item : array)
+            if (QString p = objectShapeProblem(item, depth + 1); !p.isEmpty())
+                return p;
+    }
+    if (value.isObject()) {
+        const QJsonObject object = value.toObject();
+        if (object.size() > 64)
+            return QStringLiteral("an object of more than 64 fields");
+        for (auto it = object.begin(); it != object.end(); ++it) {
+            if (it.key().size() > 64)
+                return QStringLiteral("a field name longer than 64 characters");
+            if (QString p = objectShapeProblem(it.value(), depth + 1); !p.isEmpty())
+                return p;
+        }
+    }
+    return {};
+}
+
+std::optional<ApiResponse> checkNodeObject(const QString &field, const QJsonObject &object)
+{
+    if (object.isEmpty())
+        return std::nullopt;
+    QString problem = QJsonDocument(object).toJson(QJsonDocument::Compact).size() > kMaxNodeObjectBytes
+                          ? QStringLiteral("larger than %1 KiB").arg(kMaxNodeObjectBytes / 1024)
+                          : objectShapeProblem(object, 1);
+    if (problem.isEmpty())
+        return std::nullopt;
+    return badRequest(QStringLiteral("field '%1': %2").arg(field, problem));
+}
+
+constexpr int kDefaultNodePage = 100;
+constexpr int kMaxNodePage = 500;
 } // namespace
+
+bool HubService::isOperator(const ApiRequest &request) const
+{
+    return bearerTokenMatches(request.header("authorization"), m_config.operatorToken);
+}
 
 void HubService::registerRoutes()
 {
@@ -58,6 +112,7 @@ void HubService::registerRoutes()
         return ApiResponse::json({{QStringLiteral("ok"), true},
                                   {QStringLiteral("version"), QStringLiteral(COHORT_VERSION_STRING)},
                                   {QStringLiteral("hub_key"), hubKeyBase64()},
+                                  {QStringLiteral("registration_work_bits"), m_config.registrationWorkBits},
                                   {QStringLiteral("server_time_ms"), QDateTime::currentMSecsSinceEpoch()}});
     });
 
@@ -101,7 +156,7 @@ void HubService::registerRoutes()
 
     m_server->addRoute("POST", QStringLiteral("/v1/nodes/register"), [this](const ApiRequest &request) {
         VerifiedRequest signer;
-        if (auto refused = authenticate(request, &signer))
+        if (auto refused = authenticate(request, &signer, KeyUse::Registration))
             return *refused;
         QJsonObject body;
         if (auto bad = parseBody(request, &body))
@@ -114,6 +169,22 @@ void HubService::registerRoutes()
             return badRequest(r.error());
         if (name.isEmpty())
             return badRequest(QStringLiteral("field 'name': must not be empty"));
+        if (auto bad = checkNodeObject(QStringLiteral("hardware"), hardware))
+            return *bad;
+        // A new identity brings its proof of work (bound to this hub's key and its own); a known one need not.
+        if (m_config.registrationWorkBits > 0 && !m_store->isRegistered(signer.publicKey)) {
+            const QByteArray stamp = body.value(QStringLiteral("work")).toString().left(32).toLatin1();
+            if (!registrationWorkValid(m_identity->publicKey(), signer.publicKey, stamp, m_config.registrationWorkBits)) {
+                ApiResponse r = ApiResponse::error(
+                    403, QStringLiteral("work_required"),
+                    QStringLiteral("a new identity registers with a proof of work of %1 bits (field 'work')").arg(m_config.registrationWorkBits));
+                QJsonObject error = r.body.value(QStringLiteral("error")).toObject();
+                error.insert(QStringLiteral("work_bits"), m_config.registrationWorkBits);
+                error.insert(QStringLiteral("hub_key"), hubKeyBase64());
+                r.body.insert(QStringLiteral("error"), error);
+                return r;
+            }
+        }
         std::optional<QString> payoutAddress;
         if (auto bad = readPayoutAddress(body, &payoutAddress))
             return *bad;
@@ -148,6 +219,9 @@ void HubService::registerRoutes()
         hb.metrics = r.optionalObject(QStringLiteral("metrics"));
         if (!r.ok())
             return badRequest(r.error());
+        for (const auto &[field, object] : {std::pair{QStringLiteral("hardware"), hb.hardware}, std::pair{QStringLiteral("metrics"), hb.metrics}})
+            if (auto bad = checkNodeObject(field, object))
+                return *bad;
         bool known = false;
         nodeStateFromName(hb.state, &known);
         if (!known)
@@ -181,20 +255,44 @@ void HubService::registerRoutes()
                                   {QStringLiteral("instructions"), QJsonArray()}});
     });
 
-    m_server->addRoute("GET", QStringLiteral("/v1/nodes"), [this, onlineWindowMs](const ApiRequest &) {
+    // Anyone sees the public view of each node (id, state, task, online); the operator (bearer token) sees every
+    // field. Pages of at most 500, ordered by id: ?limit=N&after=<node id of the last one seen>.
+    m_server->addRoute("GET", QStringLiteral("/v1/nodes"), [this, onlineWindowMs](const ApiRequest &request) {
+        bool ok = true;
+        const QString limitText = request.query.queryItemValue(QStringLiteral("limit"));
+        const int limit = limitText.isEmpty() ? kDefaultNodePage : limitText.toInt(&ok);
+        if (!ok || limit < 1 || limit > kMaxNodePage)
+            return badRequest(QStringLiteral("'limit' must be 1..%1").arg(kMaxNodePage));
+        const QString after = request.query.queryItemValue(QStringLiteral("after"));
+        if (after.size() > 128)
+            return badRequest(QStringLiteral("'after' is no node id"));
+        const bool full = isOperator(request);
         const qint64 now = QDateTime::currentMSecsSinceEpoch();
+        const QList<NodeRecord> page = m_store->nodesPage(after, limit, !full);
         QJsonArray nodes;
-        for (const NodeRecord &n : m_store->nodes())
-            nodes.append(n.toJson(now, onlineWindowMs));
-        return ApiResponse::json({{QStringLiteral("nodes"), nodes}});
+        for (const NodeRecord &n : page)
+            nodes.append(full ? n.toJson(now, onlineWindowMs) : n.toPublicJson(now, onlineWindowMs));
+        QJsonObject body{{QStringLiteral("nodes"), nodes}};
+        if (page.size() == limit)
+            body.insert(QStringLiteral("next_after"), page.last().nodeId);
+        return ApiResponse::json(body);
     });
 
+    // The whole record for the node itself (a signed request by its key) and the operator; the public view otherwise.
     m_server->addRoute("GET", QStringLiteral("/v1/nodes/{id}"), [this, onlineWindowMs](const ApiRequest &request) {
         const auto node = m_store->node(request.params.value(QStringLiteral("id")));
         if (!node)
             return ApiResponse::error(404, QStringLiteral("unknown_node"),
                                       QStringLiteral("no node with id '%1'").arg(request.params.value(QStringLiteral("id"))));
-        return ApiResponse::json(node->toJson(QDateTime::currentMSecsSinceEpoch(), onlineWindowMs));
+        bool full = isOperator(request);
+        if (!full && !request.header(signing::kSignatureHeader).isEmpty()) {
+            VerifiedRequest signer;
+            if (auto refused = authenticate(request, &signer))
+                return *refused;
+            full = signer.publicKey == node->publicKey;
+        }
+        const qint64 now = QDateTime::currentMSecsSinceEpoch();
+        return ApiResponse::json(full ? node->toJson(now, onlineWindowMs) : node->toPublicJson(now, onlineWindowMs));
     });
 }
 

@@ -3,6 +3,7 @@
 
 #include "hub/Ledger.h"
 
+#include "core/KeyedRateLimit.h"
 #include "core/Logging.h"
 #include "hub/ApiServer.h"
 #include "hub/HubStore.h"
@@ -16,11 +17,41 @@
 
 namespace cohort {
 
+ListenerLimits relayDefaultLimits()
+{
+    return shardcast::RelayServer::defaultLimits();
+}
+
+HostCheck HubService::hostCheck() const
+{
+    const QHostAddress &a = m_config.address;
+    const bool wildcard = a == QHostAddress::Any || a == QHostAddress::AnyIPv4 || a == QHostAddress::AnyIPv6;
+    if (wildcard && m_config.publicNames.isEmpty())
+        return HostCheck(); // any Host: the operator named none
+    HostCheck check = HostCheck::loopbackOnly();
+    if (!wildcard)
+        check.allow(a.toString());
+    for (const QString &name : m_config.publicNames)
+        check.allow(name);
+    return check;
+}
+
+const ConnectionGate *HubService::apiGate() const
+{
+    return m_server ? m_server->gate() : nullptr;
+}
+
+const ConnectionGate *HubService::relayGate() const
+{
+    return m_relay ? m_relay->gate() : nullptr;
+}
+
 HubService::HubService(HubConfig config, QObject *parent)
     : QObject(parent),
       m_config(std::move(config)),
       m_replays(m_config.clockWindowMs),
-      m_verifier(m_replays, m_config.clockWindowMs)
+      m_verifier(m_replays, m_config.clockWindowMs),
+      m_registrations(std::make_unique<KeyedRateLimit>(m_config.registrationsPerMinute / 60.0, m_config.registrationBurst))
 {
 }
 
@@ -45,6 +76,9 @@ Status HubService::start()
 {
     if (m_config.dataDir.isEmpty())
         return fail(QStringLiteral("the hub needs a data folder"));
+    for (const ListenerLimits *limits : {&m_config.apiLimits, &m_config.relayLimits})
+        if (const QString problem = limits->problem(); !problem.isEmpty())
+            return fail(QStringLiteral("connection limits: %1").arg(problem));
     if (!QDir().mkpath(m_config.dataDir))
         return fail(QStringLiteral("cannot create the hub data folder %1").arg(m_config.dataDir));
 
@@ -52,6 +86,7 @@ Status HubService::start()
     if (!identity)
         return fail(identity.error());
     m_identity = std::move(identity).value();
+    m_verifier.setHubKey(m_identity->publicKey());
 
     auto catalogue = m_config.catalogueFile.isEmpty() ? TaskCatalogue::loadDefault()
                                                       : TaskCatalogue::loadFile(m_config.catalogueFile);
@@ -65,7 +100,12 @@ Status HubService::start()
     m_store = std::move(store).value();
 
     m_publisher = std::make_unique<shardcast::Publisher>(treeDir(), *m_identity, m_config.shardSize, m_config.keepVersions);
+    const HostCheck hosts = hostCheck();
+    if (hosts.answersAnyHost())
+        qCWarning(lcHub) << "listening on every address with no --public-name: requests naming any host are answered";
     m_relay = new shardcast::RelayServer(treeDir(), this);
+    m_relay->setListenerLimits(m_config.relayLimits);
+    m_relay->setHostCheck(hosts);
     QString relayError;
     if (!m_relay->listenOn(m_config.address, m_config.relayPort, &relayError))
         return fail(relayError);
@@ -81,6 +121,9 @@ Status HubService::start()
         return s;
 
     m_server = new ApiServer(m_config.maxBodyBytes, this);
+    m_server->setListenerLimits(m_config.apiLimits, "hub API");
+    m_server->setHostCheck(hosts);
+    m_server->setReplySigner([this](const QByteArray &message) { return m_identity->sign(message).toBase64(); });
     registerRoutes();
     m_rl->registerRoutes(*m_server);
     QString error;
@@ -140,16 +183,33 @@ ApiResponse HubService::handle(const ApiRequest &request)
     return m_server->dispatch(request);
 }
 
-std::optional<ApiResponse> HubService::authenticate(const ApiRequest &request, VerifiedRequest *verified)
+std::optional<ApiResponse> HubService::authenticate(const ApiRequest &request, VerifiedRequest *verified, KeyUse use)
 {
     VerificationError error;
     const auto lookup = [&request](const QByteArray &name) { return request.header(name); };
-    if (m_verifier.verify(request.method, request.pathAndQuery, lookup, request.body,
-                          QDateTime::currentMSecsSinceEpoch(), verified, &error))
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    // Checked after the signature and clock (so a forger learns nothing) and before the replay guard (so keys
+    // nobody registered cannot fill it).
+    const auto keyCheck = [this, use, &request, now](const QByteArray &key) -> std::optional<VerificationError> {
+        if (m_store && m_store->isRegistered(key))
+            return std::nullopt;
+        if (use == KeyUse::RegisteredOnly)
+            return VerificationError{403, QStringLiteral("not_registered"), QStringLiteral("register this node first")};
+        qint64 retryMs = 0;
+        if (!m_registrations->take(connectionSourceKey(request.remote), now, &retryMs))
+            return VerificationError{429, QStringLiteral("rate_limited"),
+                                     QStringLiteral("too many new identities from this address; try again in %1 s").arg((retryMs + 999) / 1000),
+                                     int(qMax<qint64>(1, (retryMs + 999) / 1000))};
+        return std::nullopt;
+    };
+    if (m_verifier.verify(request.method, request.pathAndQuery, lookup, request.body, now, verified, &error, keyCheck))
         return std::nullopt;
     qCInfo(lcHub) << "refused" << request.method << request.path << "from" << request.remote.toString() << ":"
                   << error.code << error.message;
-    return ApiResponse::error(error.httpStatus, error.code, error.message);
+    ApiResponse refused = ApiResponse::error(error.httpStatus, error.code, error.message);
+    if (error.retryAfterS > 0)
+        refused.headers.append({"Retry-After", QByteArray::number(error.retryAfterS)});
+    return refused;
 }
 
 } // namespace cohort

@@ -5,6 +5,8 @@
 #include "core/Expected.h"
 #include "hub/ApiTypes.h"
 #include "hub/TaskCatalogue.h"
+#include "net/ConnectionGate.h"
+#include "net/HostCheck.h"
 #include "net/Identity.h"
 #include "net/ReplayGuard.h"
 #include "net/RequestSigning.h"
@@ -17,6 +19,7 @@
 namespace cohort {
 
 class ApiServer;
+class KeyedRateLimit;
 class DilocoCoordinator;
 class HubStore;
 class RlCoordinator;
@@ -24,6 +27,8 @@ namespace shardcast {
 class Publisher;
 class RelayServer;
 } // namespace shardcast
+
+ListenerLimits relayDefaultLimits();
 
 struct HubConfig {
     QString dataDir;                    // hub.sqlite and identity/hub.key
@@ -33,6 +38,20 @@ struct HubConfig {
     qint64 maxBodyBytes = 1 << 20;      // API bodies are small JSON
     int heartbeatIntervalS = 10;
     qint64 clockWindowMs = signing::kDefaultWindowMs;
+    // Connection discipline (net/ConnectionGate) of the API and of the hub's own relay.
+    ListenerLimits apiLimits;
+    ListenerLimits relayLimits = relayDefaultLimits();
+    // Host names (or addresses) the API and relay answer besides the loopback names and the listen address, e.g.
+    // "hub.example.org". Listening on every address with none given: any Host is answered (and a warning logged).
+    QStringList publicNames;
+    // The operator's bearer token (cohort-hub --operator-token-file): unlocks every field of the node records.
+    // Empty: no operator view over HTTP.
+    QByteArray operatorToken;
+    // New identities a source may register: this many a minute, up to registrationBurst at once.
+    double registrationsPerMinute = 6;
+    double registrationBurst = 20;
+    // Proof of work a new identity brings (net/RegistrationWork): leading zero bits; 0: none (the embedded hub).
+    int registrationWorkBits = 0;
     // SHARDCAST
     qint64 shardSize = shardcast::kDefaultShardSize;
     int keepVersions = 3;
@@ -70,8 +89,18 @@ public:
     RlCoordinator *rl() const { return m_rl; }
     DilocoCoordinator *diloco() const { return m_diloco; }
 
-    // Verifies the signature; on failure returns the error response.
-    std::optional<ApiResponse> authenticate(const ApiRequest &request, VerifiedRequest *verified);
+    // Verifies the signature; on failure returns the error response. Only registered keys pass (and use the
+    // replay guard), except on the registration route, where a new key passes when its source is within the
+    // registration rate (registrationsPerMinute per IPv4 address or IPv6 /64).
+    enum class KeyUse { RegisteredOnly, Registration };
+    std::optional<ApiResponse> authenticate(const ApiRequest &request, VerifiedRequest *verified,
+                                            KeyUse use = KeyUse::RegisteredOnly);
+    // True if the request carries the operator's bearer token.
+    bool isOperator(const ApiRequest &request) const;
+    // Which names the API and relay answer (from the listen address and publicNames).
+    HostCheck hostCheck() const;
+    const ConnectionGate *apiGate() const;
+    const ConnectionGate *relayGate() const;
 
 private:
     void registerRoutes();
@@ -81,6 +110,7 @@ private:
     std::unique_ptr<HubStore> m_store;
     TaskCatalogue m_catalogue;
     ReplayGuard m_replays;
+    std::unique_ptr<KeyedRateLimit> m_registrations; // by source
     RequestVerifier m_verifier;
     ApiServer *m_server = nullptr;
     std::unique_ptr<shardcast::Publisher> m_publisher;

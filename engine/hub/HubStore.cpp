@@ -75,6 +75,16 @@ QJsonObject NodeRecord::toJson(qint64 nowMs, qint64 onlineWindowMs) const
     };
 }
 
+QJsonObject NodeRecord::toPublicJson(qint64 nowMs, qint64 onlineWindowMs) const
+{
+    return QJsonObject{
+        {QStringLiteral("node_id"), nodeId},
+        {QStringLiteral("online"), nowMs - lastSeenMs <= onlineWindowMs},
+        {QStringLiteral("state"), state},
+        {QStringLiteral("joined_task"), joinedTask},
+    };
+}
+
 HubStore::HubStore(QString connectionName, QString path) : m_connection(std::move(connectionName)), m_path(std::move(path)) {}
 
 HubStore::~HubStore()
@@ -264,6 +274,14 @@ std::optional<NodeRecord> HubStore::node(const QString &nodeId) const
     return std::nullopt;
 }
 
+bool HubStore::isRegistered(const QByteArray &publicKey) const
+{
+    QSqlQuery q(QSqlDatabase::database(m_connection));
+    q.prepare(QStringLiteral("SELECT 1 FROM nodes WHERE public_key=:key"));
+    q.bindValue(QStringLiteral(":key"), publicKey);
+    return q.exec() && q.next();
+}
+
 std::optional<NodeRecord> HubStore::nodeByKey(const QByteArray &publicKey) const
 {
     QSqlQuery q(QSqlDatabase::database(m_connection));
@@ -282,6 +300,31 @@ QList<NodeRecord> HubStore::nodes() const
         return out;
     while (q.next())
         out.append(readNode(q));
+    return out;
+}
+
+QList<NodeRecord> HubStore::nodesPage(const QString &afterNodeId, int limit, bool publicOnly) const
+{
+    QList<NodeRecord> out;
+    QSqlQuery q(QSqlDatabase::database(m_connection));
+    const QString columns = publicOnly ? QStringLiteral("node_id, last_seen, state, joined_task") : QLatin1String(kNodeColumns);
+    q.prepare(QStringLiteral("SELECT %1 FROM nodes WHERE node_id > :after ORDER BY node_id LIMIT :limit").arg(columns));
+    q.bindValue(QStringLiteral(":after"), afterNodeId.isNull() ? QStringLiteral("") : afterNodeId); // a null QString binds NULL
+    q.bindValue(QStringLiteral(":limit"), limit);
+    if (!q.exec())
+        return out;
+    while (q.next()) {
+        if (!publicOnly) {
+            out.append(readNode(q));
+            continue;
+        }
+        NodeRecord n;
+        n.nodeId = q.value(0).toString();
+        n.lastSeenMs = q.value(1).toLongLong();
+        n.state = q.value(2).toString();
+        n.joinedTask = q.value(3).toString();
+        out.append(n);
+    }
     return out;
 }
 

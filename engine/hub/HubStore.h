@@ -26,8 +26,11 @@ struct NodeRecord {
     qint64 heartbeats = 0;
     QString payoutAddress; // where the node's earnings go; empty: none given. Private: not in toJson()
 
-    // online: seen within onlineWindowMs of nowMs
+    // online: seen within onlineWindowMs of nowMs. The whole record, for the node itself and the operator.
     QJsonObject toJson(qint64 nowMs, qint64 onlineWindowMs) const;
+    // What anyone may see: id, state, task and whether it is online. Not the hardware (GPU UUIDs, kernel), the
+    // reason and why (they tell whether a person is at the keyboard), name, metrics or key.
+    QJsonObject toPublicJson(qint64 nowMs, qint64 onlineWindowMs) const;
 };
 
 struct HeartbeatRecord {
@@ -56,7 +59,11 @@ public:
     Expected<bool> recordHeartbeat(const QByteArray &publicKey, const HeartbeatRecord &heartbeat, qint64 nowMs);
     std::optional<NodeRecord> node(const QString &nodeId) const;
     std::optional<NodeRecord> nodeByKey(const QByteArray &publicKey) const;
+    bool isRegistered(const QByteArray &publicKey) const; // cheap: no columns read
     QList<NodeRecord> nodes() const;
+    // One page of nodes ordered by id, after `afterNodeId` (empty: from the start). publicOnly reads only the
+    // columns of the public view (no hardware or metrics blobs).
+    QList<NodeRecord> nodesPage(const QString &afterNodeId, int limit, bool publicOnly) const;
     QString path() const { return m_path; }
     QString connectionName() const { return m_connection; } // for the ledger, which shares the database
 

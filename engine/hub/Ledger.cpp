@@ -104,6 +104,46 @@ int Ledger::openWorkCount(const QString &nodeId, const QString &taskId) const
     return q.exec() && q.next() ? q.value(0).toInt() : 0;
 }
 
+void Ledger::trimNodeHistory(const QString &nodeId, int keepExpired, int keepRejected)
+{
+    QSqlQuery q(QSqlDatabase::database(m_connection));
+    q.prepare(QStringLiteral("DELETE FROM work WHERE node_id=:node AND status='expired' AND work_id NOT IN"
+                             " (SELECT work_id FROM work WHERE node_id=:node AND status='expired' ORDER BY issued_at DESC LIMIT :keep)"));
+    q.bindValue(QStringLiteral(":node"), nodeId);
+    q.bindValue(QStringLiteral(":keep"), std::max(0, keepExpired));
+    q.exec();
+    q.prepare(QStringLiteral("DELETE FROM submissions WHERE node_id=:node AND status='rejected' AND submission_id NOT IN"
+                             " (SELECT submission_id FROM submissions WHERE node_id=:node AND status='rejected'"
+                             " ORDER BY created_at DESC LIMIT :keep)"));
+    q.bindValue(QStringLiteral(":node"), nodeId);
+    q.bindValue(QStringLiteral(":keep"), std::max(0, keepRejected));
+    q.exec();
+}
+
+int Ledger::pruneOlderThan(qint64 cutoffMs)
+{
+    QSqlDatabase db = QSqlDatabase::database(m_connection);
+    QSqlQuery q(db);
+    int deleted = 0;
+    db.transaction();
+    // Work a rejected submission consumed goes with it; work no submission names, once expired, too.
+    q.prepare(QStringLiteral("DELETE FROM work WHERE issued_at < :cutoff AND work_id IN"
+                             " (SELECT work_id FROM submissions WHERE status='rejected' AND created_at < :cutoff)"));
+    q.bindValue(QStringLiteral(":cutoff"), cutoffMs);
+    if (q.exec())
+        deleted += q.numRowsAffected();
+    q.prepare(QStringLiteral("DELETE FROM submissions WHERE status='rejected' AND created_at < :cutoff"));
+    q.bindValue(QStringLiteral(":cutoff"), cutoffMs);
+    if (q.exec())
+        deleted += q.numRowsAffected();
+    q.prepare(QStringLiteral("DELETE FROM work WHERE status='expired' AND issued_at < :cutoff"));
+    q.bindValue(QStringLiteral(":cutoff"), cutoffMs);
+    if (q.exec())
+        deleted += q.numRowsAffected();
+    db.commit();
+    return deleted;
+}
+
 void Ledger::expireOpenWork(const QString &nodeId, const QString &taskId, int keep)
 {
     QSqlQuery q(QSqlDatabase::database(m_connection));

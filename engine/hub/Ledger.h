@@ -53,6 +53,14 @@ public:
     // Marks all but the newest `keep` open work items of the node for the task as expired (a crashed node's).
     void expireOpenWork(const QString &nodeId, const QString &taskId, int keep);
 
+    // What earns nothing is kept bounded: per node at most `keepExpired` expired work items and `keepRejected`
+    // rejected submissions (the newest), so one hostile node cannot grow the database without end.
+    void trimNodeHistory(const QString &nodeId, int keepExpired, int keepRejected);
+    // Retention: expired work, and rejected submissions with the work they consumed, older than cutoffMs are
+    // deleted. Credited submissions (accepted, confirmed, refused) and their work are kept: they are the ledger.
+    // Returns the rows deleted.
+    int pruneOlderThan(qint64 cutoffMs);
+
     std::optional<SubmissionRecord> submission(const QString &submissionId) const;
     // Stores the submission and marks its work item submitted, atomically. Fails if the id exists.
     Status recordSubmission(const SubmissionRecord &record);

@@ -46,10 +46,38 @@ RlCoordinator::RlCoordinator(RlCoordinatorConfig config, HubStore &store, const 
       m_catalogue(catalogue),
       m_publisher(publisher),
       m_authenticate(std::move(authenticate)),
-      m_ledger(store.connectionName())
+      m_ledger(store.connectionName()),
+      m_workRequests(m_config.workRequestsPerSecond, 2 * m_config.workRequestsPerSecond),
+      m_submissions(m_config.submissionsPerSecond, 2 * m_config.submissionsPerSecond),
+      m_rejections(m_config.rejectionsPerSecond, m_config.rejectionBurst)
 {
     qRegisterMetaType<cohort::ValidatedBatch>();
     qRegisterMetaType<cohort::VerificationStats>();
+    // Retention: at start (from the event loop, after the hub is up) and every hour.
+    m_pruneTimer.setInterval(3600 * 1000);
+    connect(&m_pruneTimer, &QTimer::timeout, this, &RlCoordinator::pruneHistory);
+    m_pruneTimer.start();
+    QTimer::singleShot(0, this, &RlCoordinator::pruneHistory);
+}
+
+void RlCoordinator::pruneHistory()
+{
+    const int deleted = m_ledger.pruneOlderThan(QDateTime::currentMSecsSinceEpoch() - m_config.retentionMs);
+    if (deleted > 0)
+        qCInfo(lcHub) << "retention: deleted" << deleted << "rows of expired work and rejected submissions older than"
+                      << m_config.retentionMs / (3600 * 1000) << "hours";
+}
+
+std::optional<ApiResponse> RlCoordinator::overQuota(KeyedRateLimit &limit, const QString &nodeId, const char *what)
+{
+    qint64 retryMs = 0;
+    if (limit.take(nodeId.toUtf8(), QDateTime::currentMSecsSinceEpoch(), &retryMs))
+        return std::nullopt;
+    const qint64 seconds = std::max<qint64>(1, (retryMs + 999) / 1000);
+    ApiResponse r = ApiResponse::error(429, QStringLiteral("rate_limited"),
+                                       QStringLiteral("too many %1 from this node; try again in %2 s").arg(QLatin1String(what)).arg(seconds));
+    r.headers.append({"Retry-After", QByteArray::number(seconds)});
+    return r;
 }
 
 RlCoordinator::~RlCoordinator()
@@ -174,6 +202,8 @@ ApiResponse RlCoordinator::work(const ApiRequest &request)
     std::optional<NodeRecord> node;
     if (auto refused = rlRequest(request, &task, &node))
         return *refused;
+    if (auto refused = overQuota(m_workRequests, node->nodeId, "work requests"))
+        return *refused;
     const QString taskId = task->id;
     ensureTrainer(taskId);
     TaskRuntime *runtime = m_tasks.value(taskId);
@@ -202,6 +232,7 @@ ApiResponse RlCoordinator::work(const ApiRequest &request)
                                       .arg(flag.proofFailures).arg(taskId, flag.reason));
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
     m_ledger.expireOpenWork(node->nodeId, taskId, m_config.maxOpenWorkPerNode - 1);
+    m_ledger.trimNodeHistory(node->nodeId, m_config.keepExpiredWorkPerNode, m_config.keepRejectedPerNode);
     auto item = m_ledger.issueWork(node->nodeId, taskId, latest, now);
     if (!item)
         return ApiResponse::error(500, QStringLiteral("storage"), item.error());
@@ -221,6 +252,16 @@ ApiResponse RlCoordinator::rollouts(const ApiRequest &request)
     std::optional<NodeRecord> node;
     if (auto refused = rlRequest(request, &task, &node))
         return *refused;
+    if (auto refused = overQuota(m_submissions, node->nodeId, "submissions"))
+        return *refused;
+    // A node whose submissions keep failing the intake checks pays for none of them; past a burst it waits.
+    if (qint64 retryMs = 0; !m_rejections.wouldTake(node->nodeId.toUtf8(), QDateTime::currentMSecsSinceEpoch(), &retryMs)) {
+        const qint64 seconds = std::max<qint64>(1, (retryMs + 999) / 1000);
+        ApiResponse r = ApiResponse::error(429, QStringLiteral("rate_limited"),
+                                           QStringLiteral("too many rejected submissions from this node; try again in %1 s").arg(seconds));
+        r.headers.append({"Retry-After", QByteArray::number(seconds)});
+        return r;
+    }
     const QString taskId = task->id;
     auto body = parseJsonObject(request.body, 8 << 20);
     if (!body)
@@ -259,6 +300,8 @@ ApiResponse RlCoordinator::rollouts(const ApiRequest &request)
         response.body.insert(QStringLiteral("status"), QStringLiteral("rejected"));
         response.body.insert(QStringLiteral("submission_id"), submissionId);
         qCInfo(lcHub) << "submission" << submissionId << "from" << node->nodeId << "rejected:" << result.code << result.message;
+        m_rejections.take(node->nodeId.toUtf8(), now);
+        m_ledger.trimNodeHistory(node->nodeId, m_config.keepExpiredWorkPerNode, m_config.keepRejectedPerNode);
     } else {
         const ValidatedBatch &batch = *result.batch;
         record.workId = batch.workId;

@@ -4,12 +4,14 @@
 // the trainer's versions through SHARDCAST. Lives in the hub's thread.
 #include "hub/ApiTypes.h"
 #include "hub/HubStore.h"
+#include "core/KeyedRateLimit.h"
 #include "hub/Ledger.h"
 #include "hub/RolloutIntake.h"
 
 #include <QHash>
 #include <QObject>
 #include <QThread>
+#include <QTimer>
 #include <functional>
 #include <memory>
 
@@ -27,6 +29,16 @@ struct RlCoordinatorConfig {
     QString stateDir;          // <hub data>/trainer: the trainer's own copies of each version, learning curves
     int ackDelayMs = 0;        // test knob: answer rollout submissions this much later
     int maxOpenWorkPerNode = 8; // older open work items of a node expire beyond this
+    // Quotas per node (429 with Retry-After beyond them): work requests and submissions a second (a burst of
+    // twice that), and rejected submissions (a burst of rejectionBurst, then this many a second).
+    double workRequestsPerSecond = 20;
+    double submissionsPerSecond = 20;
+    double rejectionsPerSecond = 1;
+    double rejectionBurst = 30;
+    // What earns nothing is kept this long (expired work, rejected submissions), and at most this much per node.
+    qint64 retentionMs = 7LL * 24 * 3600 * 1000;
+    int keepExpiredWorkPerNode = 256;
+    int keepRejectedPerNode = 1000;
 };
 
 class RlCoordinator : public QObject {
@@ -75,6 +87,13 @@ private:
     Authenticate m_authenticate;
     Ledger m_ledger;
     QHash<QString, TaskRuntime *> m_tasks;
+    // Refuses a node over its quota in `limit` (429 with Retry-After); nullopt when it may go on.
+    std::optional<ApiResponse> overQuota(KeyedRateLimit &limit, const QString &nodeId, const char *what);
+    void pruneHistory();
+    KeyedRateLimit m_workRequests;
+    KeyedRateLimit m_submissions;
+    KeyedRateLimit m_rejections;
+    QTimer m_pruneTimer;
 };
 
 } // namespace cohort

@@ -61,8 +61,9 @@ void HubClient::send(const QByteArray &method, const QString &path, const QByteA
         request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
     const QByteArray signedPath = url.path(QUrl::FullyEncoded).toUtf8() +
                                   (url.hasQuery() ? '?' + url.query(QUrl::FullyEncoded).toUtf8() : QByteArray());
+    const QByteArray nonce = freshNonce();
     for (const auto &[name, value] :
-         signRequest(m_identity, method, signedPath, body, QDateTime::currentMSecsSinceEpoch()))
+         signRequest(m_identity, method, signedPath, body, QDateTime::currentMSecsSinceEpoch(), nonce, m_hubKey))
         request.setRawHeader(name, value);
 
     QNetworkReply *reply = method == "GET" ? m_network->get(request) : m_network->sendCustomRequest(request, method, body);
@@ -72,15 +73,15 @@ void HubClient::send(const QByteArray &method, const QString &path, const QByteA
         if (received > kMaxReplyBytes)
             reply->abort();
     });
-    connect(reply, &QNetworkReply::finished, this, [this, reply, callback = std::move(callback)] {
+    connect(reply, &QNetworkReply::finished, this, [this, reply, nonce, hubKey = m_hubKey, callback = std::move(callback)] {
         if (!m_pending.remove(reply))
             return;
-        finish(reply, callback);
+        finish(reply, callback, nonce, hubKey);
         reply->deleteLater();
     });
 }
 
-void HubClient::finish(QNetworkReply *reply, const Callback &callback)
+void HubClient::finish(QNetworkReply *reply, const Callback &callback, const QByteArray &nonce, const QByteArray &hubKey)
 {
     HubReply result;
     result.httpStatus = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
@@ -92,6 +93,20 @@ void HubClient::finish(QNetworkReply *reply, const Callback &callback)
         result.error = timedOut ? QStringLiteral("no answer within %1 s").arg(kTimeoutMs / 1000) : reply->errorString();
         callback(result);
         return;
+    }
+    if (!hubKey.isEmpty()) {
+        const QByteArray signature = reply->rawHeader(signing::kReplySignatureHeader);
+        if (signature.isEmpty() || !verifyReply(result.httpStatus, nonce, bytes, signature, hubKey)) {
+            result.errorCode = signature.isEmpty() ? QStringLiteral("unsigned_reply") : QStringLiteral("forged_reply");
+            result.error = signature.isEmpty()
+                               ? QStringLiteral("the hub's answer (HTTP %1) is not signed; something between this node and the hub "
+                                                "may have rewritten it").arg(result.httpStatus)
+                               : QStringLiteral("the hub's answer (HTTP %1) is not signed by the hub's pinned key; it was "
+                                                "rewritten on the way or comes from another server").arg(result.httpStatus);
+            qCWarning(lcNet) << reply->url().toString() << result.error;
+            callback(result);
+            return;
+        }
     }
     auto json = parseJsonObject(bytes, kMaxReplyBytes);
     if (!json) {

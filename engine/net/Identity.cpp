@@ -10,7 +10,6 @@
 #include <QDir>
 #include <QFile>
 #include <QJsonDocument>
-#include <QSaveFile>
 
 namespace cohort {
 
@@ -25,15 +24,7 @@ Status writeKeyFile(const QString &path, const ed25519::KeyPair &kp)
         {QStringLiteral("secret_key"), QString::fromLatin1(kp.secretKey.toBase64())},
         {QStringLiteral("created"), QDateTime::currentDateTimeUtc().toString(Qt::ISODate)},
     };
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return fail(QStringLiteral("cannot create %1: %2").arg(path, file.errorString()));
-    // Restrict the temporary file before the secret is written into it.
-    file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner);
-    file.write(QJsonDocument(json).toJson());
-    if (!file.commit())
-        return fail(QStringLiteral("cannot write %1: %2").arg(path, file.errorString()));
-    return restrictToOwner(path);
+    return writeOwnerOnlyFile(path, QJsonDocument(json).toJson());
 }
 } // namespace
 

@@ -14,7 +14,6 @@
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QRandomGenerator>
-#include <QSaveFile>
 #include <QTimer>
 
 namespace cohort {
@@ -53,6 +52,13 @@ Status ControlServer::start(quint16 port)
     QRandomGenerator::system()->generate(reinterpret_cast<quint32 *>(raw.data()), reinterpret_cast<quint32 *>(raw.data() + raw.size()));
     m_token = raw.toHex();
     auto server = std::make_unique<ApiServer>(4096);
+    // Only this machine's programs call it: a few connections, and loopback names only (a web page that
+    // rebinds its name to 127.0.0.1, or posts from its own origin, is refused).
+    ListenerLimits limits;
+    limits.maxConnections = 32;
+    limits.maxPerSource = 32;
+    server->setListenerLimits(limits, "control API");
+    server->setHostCheck(HostCheck::loopbackOnly());
     const auto guarded = [this](auto action) {
         return [this, action](const ApiRequest &r) -> ApiResponse {
             if (!controlAuthorized(r.header("authorization"), m_token))
@@ -93,15 +99,11 @@ Status ControlServer::start(quint16 port)
     m_server = std::move(server);
 
     QDir().mkpath(m_dataDir);
-    QSaveFile file(controlFile());
-    if (!file.open(QIODevice::WriteOnly))
-        return fail(QStringLiteral("cannot write %1: %2").arg(controlFile(), file.errorString()));
-    file.write(QJsonDocument(QJsonObject{{QStringLiteral("url"), url()}, {QStringLiteral("token"), QString::fromLatin1(m_token)}})
-                   .toJson(QJsonDocument::Compact));
-    if (!file.commit())
-        return fail(QStringLiteral("cannot write %1: %2").arg(controlFile(), file.errorString()));
-    if (Status restricted = restrictToOwner(controlFile()); !restricted)
-        return restricted;
+    // Owner-only from its first byte: a descriptor opened while the file was world-readable would read the token later.
+    const QByteArray json = QJsonDocument(QJsonObject{{QStringLiteral("url"), url()}, {QStringLiteral("token"), QString::fromLatin1(m_token)}})
+                                .toJson(QJsonDocument::Compact);
+    if (Status written = writeOwnerOnlyFile(controlFile(), json); !written)
+        return written;
     qCInfo(lcEngine) << "control API on" << url() << "(token in" << controlFile() << ")";
     return {};
 }

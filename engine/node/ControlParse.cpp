@@ -3,6 +3,7 @@
 #include "node/ControlApi.h"
 
 #include "core/JsonReader.h"
+#include "net/BearerToken.h"
 
 #include <QUrl>
 
@@ -11,21 +12,11 @@ namespace cohort {
 namespace {
 constexpr int kMaxSnoozeSeconds = 7 * 24 * 3600;
 
-// Compares without an early exit, so response timing says nothing about how much of a guess was right.
-bool sameToken(const QByteArray &a, const QByteArray &b)
-{
-    if (a.size() != b.size())
-        return false;
-    unsigned char diff = 0;
-    for (qsizetype i = 0; i < a.size(); ++i)
-        diff |= static_cast<unsigned char>(a[i] ^ b[i]);
-    return diff == 0;
-}
 } // namespace
 
 bool controlAuthorized(const QByteArray &authorization, const QByteArray &token)
 {
-    return authorization.startsWith("Bearer ") && sameToken(authorization.mid(7).trimmed(), token);
+    return bearerTokenMatches(authorization, token);
 }
 
 Expected<int> parseSnoozeBody(const QByteArray &body)

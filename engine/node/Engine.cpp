@@ -7,6 +7,7 @@
 #include "core/RateLimiter.h"
 #include "net/HubClient.h"
 #include "node/GpuTelemetry.h"
+#include "node/HubPins.h"
 #include "net/Identity.h"
 #include "node/Outbox.h"
 #include "store/EarningsStore.h"
@@ -104,6 +105,9 @@ void Engine::start()
         return;
     }
     m_hub = new HubClient(url, *m_identity, this);
+    // A hub met before: name it in every request and take only answers it signed, from the first one on.
+    m_hub->setHubKey(HubPins(QDir(m_options.dataDir).filePath(QStringLiteral("identity/hubs.json")))
+                         .pinned(m_hubEmbedded ? QStringLiteral("embedded") : m_hubUrl));
     m_inputs.hubLink = HubLink::Connecting;
     updateState();
     registerWithHub();

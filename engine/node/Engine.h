@@ -24,6 +24,7 @@ class DesktopIdle;
 class EarningsStore;
 class GpuTelemetry;
 class HubClient;
+class RegistrationWorkSolver;
 class Outbox;
 class RolloutWorker;
 struct OutboxEntry;
@@ -66,6 +67,7 @@ private:
     void applyGpuMemoryCap(); // the compute GPU's memory share (options) into the snapshot and LibTorch's allocator
     // Hub session (EngineHubSession.cpp)
     void registerWithHub();
+    void solveRegistrationWork(const HubReply &reply);
     void onRegistered(const HubReply &reply);
     void fetchTasks();
     void applyAutomaticTaskChoice(); // if one is pending and the catalogue is here
@@ -142,6 +144,10 @@ private:
     bool m_hubEmbedded;
     std::unique_ptr<Identity> m_identity;
     HubClient *m_hub = nullptr;
+    // The proof of work a hub asked this identity to register with (net/RegistrationWork): solved once, sent with
+    // every registration to that hub.
+    RegistrationWorkSolver *m_registrationWork = nullptr;
+    QByteArray m_registrationStamp;
     std::unique_ptr<SystemSampler> m_sampler;
     std::unique_ptr<GpuTelemetry> m_gpu;   // NVML readings, 1 Hz with m_sampler (GpuTelemetry.h)
     ComputeInfo m_compute;

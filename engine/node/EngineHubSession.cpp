@@ -6,6 +6,7 @@
 #include "net/Ed25519.h"
 #include "net/HubClient.h"
 #include "net/Identity.h"
+#include "net/RegistrationWork.h"
 #include "node/Engine.h"
 #include "node/HubPins.h"
 
@@ -27,11 +28,49 @@ void Engine::registerWithHub()
         {QStringLiteral("hardware"), hardwareInventory(m_compute, m_snapshot.system.memTotalBytes, m_snapshot.gpus)},
         {QStringLiteral("payout_address"), m_options.payoutAddress},
     };
-    m_hub->post(QStringLiteral("/v1/nodes/register"), body, [this](const HubReply &reply) { onRegistered(reply); });
+    QJsonObject withWork = body;
+    if (!m_registrationStamp.isEmpty())
+        withWork.insert(QStringLiteral("work"), QString::fromLatin1(m_registrationStamp));
+    m_hub->post(QStringLiteral("/v1/nodes/register"), withWork, [this](const HubReply &reply) { onRegistered(reply); });
+}
+
+void Engine::solveRegistrationWork(const HubReply &reply)
+{
+    const QJsonObject error = reply.body.value(QStringLiteral("error")).toObject();
+    const int bits = error.value(QStringLiteral("work_bits")).toInt();
+    // The work is bound to the hub's key: the pinned one, or (first contact) the one the hub names.
+    const QByteArray hubKey = m_hub->hubKey().isEmpty()
+                                  ? QByteArray::fromBase64(error.value(QStringLiteral("hub_key")).toString().toLatin1())
+                                  : m_hub->hubKey();
+    if (bits < 1 || bits > kMaxRegistrationWorkBits || hubKey.size() != 32) {
+        failFatally(QStringLiteral("the hub asks for a registration proof of work of %1 bits; this node does at most %2")
+                        .arg(bits).arg(kMaxRegistrationWorkBits));
+        return;
+    }
+    emitEvent(EngineEvent::info(QStringLiteral("hub"),
+                                QStringLiteral("The hub asks new nodes for a proof of work (%1 bits): computing it once").arg(bits)));
+    if (!m_registrationWork)
+        m_registrationWork = new RegistrationWorkSolver(this);
+    m_registrationWork->solve(hubKey, m_identity->publicKey(), bits, [this](const QByteArray &stamp) {
+        m_registrationStamp = stamp;
+        registerWithHub();
+    });
 }
 
 void Engine::onRegistered(const HubReply &reply)
 {
+    if (reply.errorCode == QLatin1String("wrong_hub")) {
+        // The pinned key is not this hub's: another server answers at the address, or the operator replaced the key.
+        failFatally(QStringLiteral("the hub at %1 does not hold the key this node pinned for it (%2); if its operator "
+                                   "really replaced the hub's key, remove its entry from %3")
+                        .arg(m_hubEmbedded ? QStringLiteral("the local network") : m_hubUrl, ed25519::fingerprint(m_hub->hubKey()),
+                             QDir(m_options.dataDir).filePath(QStringLiteral("identity/hubs.json"))));
+        return;
+    }
+    if (reply.errorCode == QLatin1String("work_required") && m_registrationStamp.isEmpty()) {
+        solveRegistrationWork(reply);
+        return;
+    }
     if (!reply.ok()) {
         connectionLost(reply.error);
         return;
@@ -49,6 +88,7 @@ void Engine::onRegistered(const HubReply &reply)
         failFatally(pinned.error());
         return;
     }
+    m_hub->setHubKey(hubKey); // from now on: requests name this hub, answers must carry its signature
     const bool firstTime = !m_snapshot.registeredAt.isValid();
     m_snapshot.registeredAt = QDateTime::fromMSecsSinceEpoch(reply.body.value(QStringLiteral("registered_at_ms")).toInteger(), Qt::UTC);
     m_snapshot.hubKeyFingerprint = ed25519::fingerprint(hubKey);

@@ -51,35 +51,58 @@ bool parseRange(const QByteArray &header, qint64 size, qint64 *begin, qint64 *en
 namespace {
 
 constexpr qint64 kChunk = 512 * 1024;
-constexpr qint64 kHighWater = 4 * 1024 * 1024; // keep at most this much queued in the socket
+constexpr qint64 kHighWater = 2 * 1024 * 1024; // keep at most this much queued in the socket
 constexpr int kMaxRequestHeader = 16 * 1024;
 
 class RelayConnection : public QObject {
 public:
-    RelayConnection(QTcpSocket *socket, RelayServer *server) : QObject(socket), m_socket(socket), m_server(server)
+    RelayConnection(QTcpSocket *socket, RelayServer *server, ConnectionClock *clock)
+        : QObject(socket), m_socket(socket), m_server(server), m_clock(clock)
     {
-        connect(socket, &QTcpSocket::readyRead, this, &RelayConnection::onReadyRead);
+        // Qt reads no more than this ahead of us; the rest of a pipelined burst stays in the kernel.
+        socket->setReadBufferSize(kMaxRequestHeader);
+        connect(socket, &QTcpSocket::readyRead, this, &RelayConnection::takeRequests);
         connect(socket, &QTcpSocket::bytesWritten, this, &RelayConnection::pump);
         connect(socket, &QTcpSocket::disconnected, socket, &QObject::deleteLater);
     }
 
 private:
-    void onReadyRead()
+    // Answers at most one request per call; the next one is taken from the event loop, so a thousand pipelined
+    // HEADs are a thousand loop iterations, not a thousand stack frames.
+    void takeRequests()
     {
-        m_buffer += m_socket->readAll();
-        while (!m_file.isOpen()) { // one request at a time; pipelined ones wait in the buffer
-            const qsizetype end = m_buffer.indexOf("\r\n\r\n");
-            if (end < 0) {
-                if (m_buffer.size() > kMaxRequestHeader)
-                    return finishWithError(431, "request headers too large", true);
-                return;
-            }
-            const QByteArray head = m_buffer.left(end);
-            m_buffer.remove(0, end + 4);
-            handle(head);
-            if (m_socket->state() != QAbstractSocket::ConnectedState)
-                return;
+        if (m_file.isOpen() || m_socket->state() != QAbstractSocket::ConnectedState)
+            return; // one request at a time; pipelined ones wait
+        if (m_socket->bytesToWrite() >= kHighWater)
+            return; // the peer has not read our last answers: take nothing new until it does (pump calls back)
+        m_buffer += m_socket->read(kMaxRequestHeader + 4 - m_buffer.size());
+        if (m_buffer.isEmpty())
+            return;
+        m_clock->headStarted();
+        const qsizetype end = m_buffer.indexOf("\r\n\r\n");
+        if (end < 0) {
+            if (m_buffer.size() > kMaxRequestHeader)
+                return finishWithError(431, "request headers too large", true);
+            return;
         }
+        m_clock->headComplete(0);
+        const QByteArray head = m_buffer.left(end);
+        m_buffer.remove(0, end + 4);
+        handle(head);
+        scheduleNext();
+    }
+
+    void scheduleNext()
+    {
+        if (m_nextQueued || m_file.isOpen() || m_socket->state() != QAbstractSocket::ConnectedState)
+            return;
+        if (m_buffer.isEmpty() && m_socket->bytesAvailable() == 0)
+            return;
+        m_nextQueued = true;
+        QMetaObject::invokeMethod(this, [this] {
+            m_nextQueued = false;
+            takeRequests();
+        }, Qt::QueuedConnection);
     }
 
     void handle(const QByteArray &head)
@@ -89,6 +112,8 @@ private:
         const QList<QByteArray> &requestLine = parsed.startLine;
         if (requestLine.size() != 3 || !requestLine[2].startsWith("HTTP/1."))
             return finishWithError(400, "malformed request line", true);
+        if (std::optional<HostCheck::Refusal> refused = m_server->hostCheck().check(parsed.value("host"), parsed.value("origin")))
+            return finishWithError(refused->status, "this relay does not answer to that name", true);
         const QByteArray method = requestLine[0];
         m_head = method == "HEAD";
         if (method != "GET" && !m_head)
@@ -145,7 +170,7 @@ private:
     void pump()
     {
         if (!m_file.isOpen())
-            return;
+            return scheduleNext(); // answers drained: a waiting pipelined request may go on
         while (m_remaining > 0 && m_socket->bytesToWrite() < kHighWater) {
             const QByteArray chunk = m_file.read(std::min(kChunk, m_remaining));
             if (chunk.isEmpty()) { // the file shrank or failed under us: the client sees a short body
@@ -160,8 +185,8 @@ private:
             m_file.close();
             if (!m_keepAlive)
                 m_socket->disconnectFromHost();
-            else if (!m_buffer.isEmpty())
-                onReadyRead(); // a pipelined request is waiting
+            else
+                scheduleNext(); // a pipelined request may be waiting
         }
     }
 
@@ -181,7 +206,7 @@ private:
     {
         static const QHash<int, QByteArray> reasons{{400, "Bad Request"}, {403, "Forbidden"}, {404, "Not Found"},
                                                    {405, "Method Not Allowed"}, {416, "Range Not Satisfiable"},
-                                                   {431, "Request Header Fields Too Large"}};
+                                                   {421, "Misdirected Request"}, {431, "Request Header Fields Too Large"}};
         const QByteArray body = QByteArray("{\"error\":{\"code\":\"") + QByteArray::number(code) + "\",\"message\":\"" + message + "\"}}";
         const bool keep = m_keepAlive && !close;
         m_socket->write("HTTP/1.1 " + QByteArray::number(code) + ' ' + reasons.value(code) +
@@ -195,7 +220,9 @@ private:
 
     QTcpSocket *m_socket;
     RelayServer *m_server;
+    ConnectionClock *m_clock;
     QByteArray m_buffer;
+    bool m_nextQueued = false;
     QByteArray m_extraHeaders;
     QFile m_file;
     qint64 m_remaining = 0;
@@ -207,8 +234,24 @@ private:
 
 RelayServer::RelayServer(QString root, QObject *parent) : QTcpServer(parent), m_root(std::move(root)) {}
 
+ListenerLimits RelayServer::defaultLimits()
+{
+    ListenerLimits limits;
+    limits.maxConnections = 256;
+    limits.maxPerSource = 16;
+    return limits;
+}
+
 bool RelayServer::listenOn(const QHostAddress &address, quint16 port, QString *error)
 {
+    if (const QString problem = m_limits.problem(); !problem.isEmpty()) {
+        if (error)
+            *error = QStringLiteral("relay limits: %1").arg(problem);
+        return false;
+    }
+    if (!m_gate)
+        m_gate = new ConnectionGate(this, m_limits, ConnectionGate::httpRefusal(QStringLiteral("too many connections to this relay; try again in a few seconds")),
+                                    "relay");
     if (listen(address, port))
         return true;
     if (error)
@@ -232,7 +275,10 @@ void RelayServer::incomingConnection(qintptr descriptor)
         delete socket;
         return;
     }
-    new RelayConnection(socket, this);
+    ConnectionClock *clock = m_gate->admit(socket);
+    if (!clock)
+        return;
+    new RelayConnection(socket, this, clock);
 }
 
 } // namespace cohort::shardcast

@@ -3,6 +3,14 @@
 // streaming with back-pressure, and strict path checks (one safe name per segment, no "..", no hidden files).
 // Qt HttpServer 6.4 ignores Range and streams files at ~95 MB/s here, so relays use this instead.
 // Any stock web server (nginx) serving a copy of the tree is an equally valid relay.
+//
+// Strangers connect here, so each connection costs a bounded amount: at most one request head is buffered (the
+// socket's read buffer is capped, so pipelined requests wait in the kernel and TCP pushes back), pipelined
+// requests are taken one at a time from the event loop (never recursively), no new request is taken while the
+// peer has not read the last answer, and the listener's limits (net/ConnectionGate) close slow and idle peers.
+#include "net/ConnectionGate.h"
+#include "net/HostCheck.h"
+
 #include <QHostAddress>
 #include <QTcpServer>
 #include <atomic>
@@ -13,6 +21,13 @@ class RelayServer : public QTcpServer {
     Q_OBJECT
 public:
     explicit RelayServer(QString root, QObject *parent = nullptr);
+    // Before listenOn(): connection limits and the names answered.
+    void setListenerLimits(const ListenerLimits &limits) { m_limits = limits; }
+    void setHostCheck(HostCheck check) { m_hosts = std::move(check); }
+    const HostCheck &hostCheck() const { return m_hosts; }
+    const ConnectionGate *gate() const { return m_gate; }
+    // Relay defaults: a connection may hold up to ~2.5 MiB of queued answer, so fewer of them than an API.
+    static ListenerLimits defaultLimits();
     bool listenOn(const QHostAddress &address, quint16 port, QString *error);
     QString url() const;
     QString root() const { return m_root; }
@@ -27,6 +42,9 @@ protected:
 
 private:
     QString m_root;
+    ListenerLimits m_limits = defaultLimits();
+    HostCheck m_hosts;
+    ConnectionGate *m_gate = nullptr;
     std::atomic<qint64> m_bytesServed{0};
     std::atomic<qint64> m_requests{0};
 };

@@ -7,6 +7,7 @@
 #include <QDateTime>
 #include <QJsonArray>
 #include <QJsonObject>
+#include <QFile>
 #include <QJsonDocument>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
@@ -26,9 +27,14 @@ class TestNetwork : public QObject {
     QTemporaryDir m_dir;
     QNetworkAccessManager m_net;
 
+    // The hub's operator token (--operator-token-file): node records in full, as an operator sees them.
+    static constexpr char kOperatorToken[] = "tst-network-operator-token-0123456789abcdef";
+
     QJsonObject get(const QString &url, int *status = nullptr)
     {
-        QNetworkReply *reply = m_net.get(QNetworkRequest(QUrl(url)));
+        QNetworkRequest request{QUrl(url)};
+        request.setRawHeader("Authorization", QByteArray("Bearer ") + kOperatorToken);
+        QNetworkReply *reply = m_net.get(request);
         QSignalSpy finished(reply, &QNetworkReply::finished);
         if (!reply->isFinished())
             finished.wait(10'000);
@@ -54,9 +60,15 @@ class TestNetwork : public QObject {
 private Q_SLOTS:
     void hubAndTwoNodes()
     {
+        const QString tokenFile = m_dir.filePath(QStringLiteral("operator.token"));
+        QFile token(tokenFile);
+        QVERIFY(token.open(QIODevice::WriteOnly));
+        token.write(kOperatorToken);
+        token.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+        token.close();
         ChildProcess hub(programPath(QStringLiteral("cohort-hub")),
                          {QStringLiteral("--port"), QStringLiteral("0"), QStringLiteral("--data-dir"), m_dir.filePath(QStringLiteral("hub")),
-                          QStringLiteral("--heartbeat-interval"), QStringLiteral("1")});
+                          QStringLiteral("--heartbeat-interval"), QStringLiteral("1"), QStringLiteral("--operator-token-file"), tokenFile});
         QVERIFY2(hub.start(), qPrintable(programPath(QStringLiteral("cohort-hub"))));
         QVERIFY2(hub.waitForOutput(QStringLiteral("listening on"), 20'000), qPrintable(hub.errors()));
         const QRegularExpressionMatch m = QRegularExpression(QStringLiteral("listening on (http://127\\.0\\.0\\.1:\\d+)")).match(hub.output());

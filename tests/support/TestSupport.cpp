@@ -2,7 +2,9 @@
 
 #include <QDeadlineTimer>
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
+#include <QRegularExpression>
 #include <QTest>
 
 namespace cohort::test {
@@ -81,6 +83,50 @@ bool ChildProcess::terminateAndWait(int timeoutMs, int *exitCode)
     if (exitCode)
         *exitCode = m_process->exitStatus() == QProcess::NormalExit ? m_process->exitCode() : -1;
     return true;
+}
+
+std::optional<StartedHub> startHub(const QString &dataDir, const QStringList &extraArguments, QString *why, const QString &wrapper)
+{
+    QStringList arguments{QStringLiteral("--port"), QStringLiteral("0"), QStringLiteral("--relay-port"), QStringLiteral("0"),
+                          QStringLiteral("--data-dir"), dataDir};
+    arguments += extraArguments;
+    StartedHub hub;
+    if (wrapper.isEmpty()) {
+        hub.process = std::make_unique<ChildProcess>(programPath(QStringLiteral("cohort-hub")), arguments);
+    } else {
+        // sh -c '<wrapper>; exec "$0" "$@"' hub args...: the hub is the process QProcess started (same pid).
+        hub.process = std::make_unique<ChildProcess>(
+            QStringLiteral("/bin/sh"),
+            QStringList{QStringLiteral("-c"), wrapper + QStringLiteral(" && exec \"$0\" \"$@\""), programPath(QStringLiteral("cohort-hub"))} +
+                arguments);
+    }
+    if (!hub.process->start() || !hub.process->waitForOutput(QStringLiteral("listening on"), 30'000)) {
+        if (why)
+            *why = hub.process->errors();
+        return std::nullopt;
+    }
+    const QRegularExpressionMatch m =
+        QRegularExpression(QStringLiteral("listening on (http://127\\.0\\.0\\.1:\\d+) \\(relay (http://127\\.0\\.0\\.1:\\d+)"))
+            .match(hub.process->output());
+    if (!m.hasMatch()) {
+        if (why)
+            *why = QStringLiteral("unexpected output: ") + hub.process->output();
+        return std::nullopt;
+    }
+    hub.url = m.captured(1);
+    hub.relayUrl = m.captured(2);
+    return hub;
+}
+
+qint64 residentKiB(qint64 pid)
+{
+    QFile status(QStringLiteral("/proc/%1/status").arg(pid));
+    if (!status.open(QIODevice::ReadOnly))
+        return -1;
+    for (const QByteArray &line : status.readAll().split('\n'))
+        if (line.startsWith("VmRSS:"))
+            return line.mid(6).trimmed().split(' ').value(0).toLongLong();
+    return -1;
 }
 
 } // namespace cohort::test

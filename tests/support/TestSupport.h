@@ -4,6 +4,7 @@
 #include <QString>
 #include <QStringList>
 #include <memory>
+#include <optional>
 
 namespace cohort::test {
 
@@ -34,5 +35,18 @@ private:
     mutable QByteArray m_out;
     mutable QByteArray m_err;
 };
+
+// A cohort-hub on 127.0.0.1 with a free port (and relay port), started and waited for; nullptr if it did not start
+// (its stderr is then in *why). `wrapper`: a shell snippet run before the hub replaces the shell (e.g. "ulimit -n 160").
+struct StartedHub {
+    std::unique_ptr<ChildProcess> process;
+    QString url;      // http://127.0.0.1:port
+    QString relayUrl; // the hub's own relay
+};
+std::optional<StartedHub> startHub(const QString &dataDir, const QStringList &extraArguments = {}, QString *why = nullptr,
+                                   const QString &wrapper = {});
+
+// Resident memory of a process in KiB (Linux /proc), or -1.
+qint64 residentKiB(qint64 pid);
 
 } // namespace cohort::test

@@ -1,10 +1,14 @@
 // GPU telemetry in the running engine: the fake NVML (tests/support/fakenvml) through COHORT_NVML_LIBRARY, readings
 // in every snapshot, and the scheduler's GPU temperature limit acting on them.
+#include "net/Identity.h"
+#include "net/RequestSigning.h"
 #include "node/BuiltinEngineParts.h"
 #include "node/EngineController.h"
 #include "node/HardwareInventory.h"
 #include "store/GpuHistoryStore.h"
 
+#include <QDateTime>
+#include <QDir>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QNetworkAccessManager>
@@ -135,9 +139,15 @@ private Q_SLOTS:
 
         // The hub learned the GPUs at registration.
         QTRY_COMPARE_WITH_TIMEOUT(controller.snapshot().state, NodeState::Idle, 20'000);
+        // The whole record (hardware) is shown to the node itself only: ask with its signature.
         QNetworkAccessManager net;
-        std::unique_ptr<QNetworkReply> reply(
-            net.get(QNetworkRequest(QUrl(controller.embeddedHubUrl() + QStringLiteral("/v1/nodes/") + controller.snapshot().nodeId))));
+        auto identity = Identity::load(QDir(dir.path()).filePath(QStringLiteral("identity/node.key")));
+        QVERIFY2(identity, qPrintable(identity.error()));
+        const QByteArray path = "/v1/nodes/" + controller.snapshot().nodeId.toLatin1();
+        QNetworkRequest request(QUrl(controller.embeddedHubUrl() + QString::fromLatin1(path)));
+        for (const auto &[name, value] : signRequest(*identity, "GET", path, {}, QDateTime::currentMSecsSinceEpoch()))
+            request.setRawHeader(name, value);
+        std::unique_ptr<QNetworkReply> reply(net.get(request));
         QTRY_VERIFY_WITH_TIMEOUT(reply->isFinished(), 10'000);
         const QJsonArray hardwareGpus =
             QJsonDocument::fromJson(reply->readAll()).object()[QStringLiteral("hardware")].toObject()[QStringLiteral("gpus")].toArray();

@@ -1,7 +1,9 @@
 // The hub's HTTP API over real sockets on 127.0.0.1: signed registration and heartbeats, and every kind of
 // bad input answered with a 4xx JSON error while the hub keeps serving.
 #include "hub/HubService.h"
+#include "hub/ApiServer.h"
 #include "hub/HubStore.h"
+#include "net/HubClient.h"
 #include "net/Identity.h"
 #include "net/RequestSigning.h"
 
@@ -12,6 +14,7 @@
 #include <QJsonDocument>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
+#include <QSet>
 #include <QSignalSpy>
 #include <QSqlDatabase>
 #include <QSqlQuery>
@@ -70,12 +73,15 @@ class TestHubApi : public QObject {
                 {QStringLiteral("hardware"), QJsonObject{{QStringLiteral("cpu_cores"), 2}}}};
     }
 
+    static constexpr char kOperatorToken[] = "0123456789abcdef0123456789abcdef-operator";
+
 private Q_SLOTS:
     void initTestCase()
     {
         HubConfig config;
         config.dataDir = m_dir.filePath(QStringLiteral("hub"));
         config.maxBodyBytes = 64 * 1024;
+        config.operatorToken = kOperatorToken;
         m_hub = std::make_unique<HubService>(config);
         const Status started = m_hub->start();
         QVERIFY2(started, qPrintable(started.error()));
@@ -114,9 +120,27 @@ private Q_SLOTS:
         QCOMPARE(hb.status, 200);
         QVERIFY(hb.body.value(QStringLiteral("ok")).toBool());
 
-        const Reply node = send("GET", QStringLiteral("/v1/nodes/") + m_node->nodeId());
+        // Anyone sees the public view: id, state, task, online. Not the hardware, nor why it paused (a person at the
+        // keyboard), nor the heartbeat count.
+        const Reply publicView = send("GET", QStringLiteral("/v1/nodes/") + m_node->nodeId());
+        QCOMPARE(publicView.status, 200);
+        QCOMPARE(publicView.body.value(QStringLiteral("state")).toString(), QStringLiteral("paused"));
+        QCOMPARE(publicView.body.value(QStringLiteral("joined_task")).toString(), QStringLiteral("arith-rl"));
+        QCOMPARE(QStringList(publicView.body.keys()),
+                 (QStringList{QStringLiteral("joined_task"), QStringLiteral("node_id"), QStringLiteral("online"), QStringLiteral("state")}));
+        QVERIFY(!publicView.raw.contains("Paused by you"));
+        // Another registered node asking with its own signature still sees only that.
+        auto stranger = Identity::loadOrCreate(m_dir.filePath(QStringLiteral("stranger-view")));
+        QVERIFY(stranger);
+        QCOMPARE(sendSigned("POST", QStringLiteral("/v1/nodes/register"), registration(), *stranger).status, 200);
+        const Reply strangerView = sendSigned("GET", QStringLiteral("/v1/nodes/") + m_node->nodeId(), {}, *stranger);
+        QCOMPARE(strangerView.status, 200);
+        QVERIFY(!strangerView.body.contains(QStringLiteral("hardware")));
+        // The node itself, signed, sees its whole record.
+        const Reply node = sendSigned("GET", QStringLiteral("/v1/nodes/") + m_node->nodeId(), {}, *m_node);
         QCOMPARE(node.status, 200);
         QCOMPARE(node.body.value(QStringLiteral("state")).toString(), QStringLiteral("paused"));
+        QCOMPARE(node.body.value(QStringLiteral("why")).toString(), QStringLiteral("Paused by you"));
         QCOMPARE(node.body.value(QStringLiteral("joined_task")).toString(), QStringLiteral("arith-rl"));
         QCOMPARE(node.body.value(QStringLiteral("heartbeats")).toInt(), 1);
         QVERIFY(node.body.value(QStringLiteral("online")).toBool());
@@ -125,7 +149,7 @@ private Q_SLOTS:
         // Registering again is idempotent: same id, registration time kept.
         const Reply again = sendSigned("POST", QStringLiteral("/v1/nodes/register"), registration(), *m_node);
         QCOMPARE(again.body.value(QStringLiteral("registered_at_ms")), reg.body.value(QStringLiteral("registered_at_ms")));
-        QCOMPARE(send("GET", QStringLiteral("/v1/nodes")).body.value(QStringLiteral("nodes")).toArray().size(), 1);
+        QCOMPARE(send("GET", QStringLiteral("/v1/nodes")).body.value(QStringLiteral("nodes")).toArray().size(), 2);
     }
 
     // The payout address: sent with the registration and heartbeats, checked with the settings' rules (EIP-55),
@@ -424,6 +448,7 @@ private Q_SLOTS:
         m_hub.reset();
         HubConfig config;
         config.dataDir = m_dir.filePath(QStringLiteral("hub"));
+        config.operatorToken = kOperatorToken;
         m_hub = std::make_unique<HubService>(config);
         QVERIFY(m_hub->start());
         QCOMPARE(m_hub->hubKeyBase64(), key);
@@ -432,6 +457,91 @@ private Q_SLOTS:
         QCOMPARE(node.body.value(QStringLiteral("state")).toString(), QStringLiteral("idle"));
         const Reply earnings = sendSigned("GET", QStringLiteral("/v1/nodes/%1/earnings").arg(m_node->nodeId()), {}, *m_node);
         QCOMPARE(earnings.body.value(QStringLiteral("payout_address")).toString(), QStringLiteral("0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed"));
+    }
+
+    // 150 identities with ~900 KiB of "hardware" each once made an anonymous node list take 5.6 s: node objects
+    // are now bounded (8 KiB, a bounded shape), the list is paged, and only the operator's token shows details.
+    void nodeObjectsAreBoundedAndTheListPagedAndPrivate()
+    {
+        QJsonObject huge = registration();
+        huge.insert(QStringLiteral("hardware"), QJsonObject{{QStringLiteral("blob"), QString(9000, QLatin1Char('x'))}});
+        expectError(sendSigned("POST", QStringLiteral("/v1/nodes/register"), huge, *m_node), 400, QStringLiteral("bad_request"));
+        QJsonObject deep{{QStringLiteral("a"), QJsonObject{{QStringLiteral("b"), QJsonObject{{QStringLiteral("c"), QJsonObject{{QStringLiteral("d"), QJsonObject{{QStringLiteral("e"), 1}}}}}}}}}};
+        QJsonObject nested = registration();
+        nested.insert(QStringLiteral("hardware"), deep);
+        expectError(sendSigned("POST", QStringLiteral("/v1/nodes/register"), nested, *m_node), 400, QStringLiteral("bad_request"));
+        QCOMPARE(sendSigned("POST", QStringLiteral("/v1/nodes/register"), registration(), *m_node).status, 200);
+        QJsonObject beat{{QStringLiteral("state"), QStringLiteral("idle")},
+                         {QStringLiteral("metrics"), QJsonObject{{QStringLiteral("m"), QString(9000, QLatin1Char('y'))}}}};
+        expectError(sendSigned("POST", QStringLiteral("/v1/nodes/heartbeat"), beat, *m_node), 400, QStringLiteral("bad_request"));
+        for (int i = 0; i < 4; ++i) {
+            auto extra = Identity::loadOrCreate(m_dir.filePath(QStringLiteral("page%1").arg(i)));
+            QVERIFY(extra);
+            QCOMPARE(sendSigned("POST", QStringLiteral("/v1/nodes/register"), registration(), *extra).status, 200);
+        }
+        // Pages of two, in id order, until no next_after: every node exactly once.
+        QStringList seen;
+        QString after;
+        for (int page = 0; page < 10; ++page) {
+            const Reply r = send("GET", QStringLiteral("/v1/nodes?limit=2") + (after.isEmpty() ? QString() : QStringLiteral("&after=") + after));
+            QCOMPARE(r.status, 200);
+            for (const QJsonValue &n : r.body.value(QStringLiteral("nodes")).toArray()) {
+                seen << n.toObject().value(QStringLiteral("node_id")).toString();
+                QVERIFY(!n.toObject().contains(QStringLiteral("hardware")));
+            }
+            after = r.body.value(QStringLiteral("next_after")).toString();
+            if (after.isEmpty())
+                break;
+        }
+        QVERIFY(seen.size() >= 5);
+        QStringList sorted = seen;
+        sorted.sort();
+        QCOMPARE(seen, sorted);
+        QCOMPARE(QSet<QString>(seen.begin(), seen.end()).size(), seen.size());
+        expectError(send("GET", QStringLiteral("/v1/nodes?limit=501")), 400, QStringLiteral("bad_request"));
+        // The operator's token shows every field; a wrong token shows the public view.
+        const Reply full = send("GET", QStringLiteral("/v1/nodes"), {}, {{"Authorization", QByteArray("Bearer ") + kOperatorToken}});
+        QVERIFY(full.body.value(QStringLiteral("nodes")).toArray().first().toObject().contains(QStringLiteral("hardware")));
+        const Reply wrong = send("GET", QStringLiteral("/v1/nodes"), {}, {{"Authorization", "Bearer " + QByteArray(kOperatorToken).replace('a', 'b')}});
+        QVERIFY(!wrong.body.value(QStringLiteral("nodes")).toArray().first().toObject().contains(QStringLiteral("hardware")));
+    }
+
+    // A node that pinned the hub's key refuses answers the hub did not sign for its request: a server that answers
+    // unsigned (a proxy that rewrote the body drops or breaks the signature) and one that signs with another key.
+    void hubClientRefusesUnsignedAndForgedReplies()
+    {
+        const QByteArray hubKey = QByteArray::fromBase64(m_hub->hubKeyBase64().toLatin1());
+        const auto ask = [this](const QString &url, const QByteArray &key) {
+            HubClient client(QUrl(url), *m_node, nullptr);
+            client.setHubKey(key);
+            HubReply got;
+            bool done = false;
+            client.get(QStringLiteral("/v1/health"), [&](const HubReply &r) {
+                got = r;
+                done = true;
+            });
+            [&] { QTRY_VERIFY_WITH_TIMEOUT(done, 10'000); }();
+            return got;
+        };
+        QVERIFY2(ask(m_hub->url(), hubKey).ok(), qPrintable(ask(m_hub->url(), hubKey).error));
+        // The impostor answers what the real hub would, byte for byte, but cannot sign it.
+        ApiServer impostor(4096);
+        impostor.addRoute("GET", QStringLiteral("/v1/health"), [](const ApiRequest &) {
+            return ApiResponse::json({{QStringLiteral("ok"), true}});
+        });
+        QString error;
+        QVERIFY(impostor.listenOn(QHostAddress::LocalHost, 0, &error) > 0);
+        const QString impostorUrl = QStringLiteral("http://127.0.0.1:%1").arg(impostor.port());
+        const HubReply unsignedReply = ask(impostorUrl, hubKey);
+        QVERIFY(!unsignedReply.ok());
+        QCOMPARE(unsignedReply.errorCode, QStringLiteral("unsigned_reply"));
+        auto other = Identity::loadOrCreate(m_dir.filePath(QStringLiteral("impostor-key")));
+        QVERIFY(other);
+        impostor.setReplySigner([&other](const QByteArray &message) { return other->sign(message).toBase64(); });
+        const HubReply forged = ask(impostorUrl, hubKey);
+        QCOMPARE(forged.errorCode, QStringLiteral("forged_reply"));
+        // Signed by its own key, the impostor is believed only by a node that pinned that key.
+        QVERIFY(ask(impostorUrl, other->publicKey()).ok());
     }
 };
 

@@ -9,6 +9,8 @@
 #include "toploc/Proof.h"
 
 #include <QJsonArray>
+#include <QSqlDatabase>
+#include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -324,6 +326,53 @@ private Q_SLOTS:
 
     // Failed TOPLOC proofs cancel the batch's credit and count against the node; at the task's limit it is flagged,
     // and only an operator clears the flag.
+    // What earns nothing is bounded per node and pruned after the retention; credited submissions stay.
+    void ledgerTrimsAndPrunesWhatEarnsNothing()
+    {
+        QTemporaryDir dir;
+        auto store = HubStore::open(dir.filePath(QStringLiteral("hub.sqlite")));
+        QVERIFY2(store.ok(), qPrintable(store.error()));
+        Ledger ledger((*store)->connectionName());
+        const QString task = QStringLiteral("arith-rl");
+        const qint64 day = 24LL * 3600 * 1000, old = 1764428400000, now = old + 10 * day;
+        const auto count = [&store](const QString &sql) {
+            QSqlQuery q(QSqlDatabase::database((*store)->connectionName()));
+            return q.exec(sql) && q.next() ? q.value(0).toLongLong() : -1;
+        };
+        // 50 work items, all but 2 expired; 30 rejected submissions and one accepted, all 10 days old.
+        QString creditedWork;
+        for (int i = 0; i < 50; ++i) {
+            auto w = ledger.issueWork(kNode, task, 1, old + i);
+            QVERIFY(w.ok());
+            if (i == 0)
+                creditedWork = w->workId;
+            ledger.expireOpenWork(kNode, task, 2);
+        }
+        for (int i = 0; i < 31; ++i) {
+            SubmissionRecord s;
+            s.submissionId = QStringLiteral("s-%1").arg(i, 32, 10, QLatin1Char('0'));
+            s.nodeId = kNode;
+            s.taskId = task;
+            s.workId = i == 30 ? creditedWork : QString();
+            s.version = 1;
+            s.status = i == 30 ? QStringLiteral("accepted") : QStringLiteral("rejected");
+            s.createdAtMs = old + i;
+            s.response = "{}";
+            QVERIFY(ledger.recordSubmission(s));
+        }
+        ledger.trimNodeHistory(kNode, 10, 5);
+        QCOMPARE(count(QStringLiteral("SELECT COUNT(*) FROM work WHERE status='expired'")), 10LL);
+        QCOMPARE(count(QStringLiteral("SELECT COUNT(*) FROM submissions WHERE status='rejected'")), 5LL);
+        // The five kept are the newest.
+        QCOMPARE(count(QStringLiteral("SELECT MIN(created_at) FROM submissions WHERE status='rejected'")), old + 25);
+        QVERIFY(ledger.pruneOlderThan(now - 7 * day) >= 15);
+        QCOMPARE(count(QStringLiteral("SELECT COUNT(*) FROM work WHERE status='expired'")), 0LL);
+        QCOMPARE(count(QStringLiteral("SELECT COUNT(*) FROM submissions WHERE status='rejected'")), 0LL);
+        QCOMPARE(count(QStringLiteral("SELECT COUNT(*) FROM submissions WHERE status='accepted'")), 1LL);
+        QVERIFY(ledger.work(creditedWork)); // the credited submission's work stays
+        QCOMPARE(ledger.openWorkCount(kNode, task), 2); // open work is never pruned
+    }
+
     void ledgerFlagsRepeatedProofFailures()
     {
         QTemporaryDir dir;

@@ -1,4 +1,6 @@
 #include "net/Identity.h"
+#include "core/KeyedRateLimit.h"
+#include "net/HostCheck.h"
 #include "net/ReplayGuard.h"
 #include "net/RequestSigning.h"
 
@@ -180,15 +182,119 @@ private Q_SLOTS:
 
     void replayGuardForgetsAfterWindowAndIsBounded()
     {
+        using A = ReplayGuard::Admission;
         ReplayGuard guard(1000, 3);
-        QVERIFY(guard.admit("k", "n1", 0, 0));
-        QVERIFY(!guard.admit("k", "n1", 0, 10));
-        QVERIFY(guard.admit("other", "n1", 0, 10)); // nonces are per key
-        QVERIFY(guard.admit("k", "n2", 0, 20));
-        QVERIFY(!guard.admit("k", "n3", 0, 30)); // full: refuse rather than forget
+        QCOMPARE(guard.admit("k", "n1", 0, 0), A::Admitted);
+        QCOMPARE(guard.admit("k", "n1", 0, 10), A::Replayed);
+        QCOMPARE(guard.admit("other", "n1", 0, 10), A::Admitted); // nonces are per key
+        QCOMPARE(guard.admit("k", "n2", 0, 20), A::Admitted);
+        QCOMPARE(guard.admit("k", "n3", 0, 30), A::Full); // full: refuse rather than forget
         QCOMPARE(guard.size(), 3);
-        QVERIFY(guard.admit("k", "n3", 0, 5000)); // the old entries expired and were pruned
+        QCOMPARE(guard.admit("k", "n3", 0, 5000), A::Admitted); // the old entries expired and were pruned
         QCOMPARE(guard.size(), 1);
+        QCOMPARE(guard.sizeOf("k"), 1);
+        QCOMPARE(guard.sizeOf("other"), 0);
+    }
+
+    // One key sending as fast as it can fills its own share and is refused itself; another key still gets in
+    // (the old guard was one global pool: ~3,000 requests/s from one client filled it in minutes, for everyone).
+    void replayGuardRefusesTheFloodingKeyOnly()
+    {
+        using A = ReplayGuard::Admission;
+        ReplayGuard guard(300'000, 1000, 100);
+        int admitted = 0;
+        A last = A::Admitted;
+        for (int i = 0; i < 5000 && last == A::Admitted; ++i)
+            if ((last = guard.admit("flooder", QByteArray::number(i), 0, 0)) == A::Admitted)
+                ++admitted;
+        QCOMPARE(admitted, 100);
+        QCOMPARE(last, A::KeyFull);
+        QCOMPARE(guard.admit("honest", "n1", 0, 0), A::Admitted);
+        QCOMPARE(guard.sizeOf("flooder"), 100);
+        // The window passes: the flooder's entries are pruned and its share is free again.
+        QCOMPARE(guard.admit("flooder", "later", 0, 300'001), A::Admitted);
+        QCOMPARE(guard.sizeOf("flooder"), 1);
+    }
+
+    // v2 names the hub: valid at that hub, refused at another (a captured request is worthless there), and the
+    // hub line cannot be stripped to fall back to v1.
+    void requestsNameTheirHub()
+    {
+        const QByteArray hubA(32, 'A'), hubB(32, 'B');
+        ReplayGuard replays(signing::kDefaultWindowMs);
+        RequestVerifier atA(replays);
+        atA.setHubKey(hubA);
+        RequestVerifier atB(replays);
+        atB.setHubKey(hubB);
+        const HeaderList forA = signRequest(*m_alice, "POST", m_path, m_body, m_now, {}, hubA);
+        VerificationError error;
+        QVERIFY(!verify(atB, forA, &error));
+        QCOMPARE(error.code, QStringLiteral("wrong_hub"));
+        QCOMPARE(error.httpStatus, 421);
+        HeaderList stripped;
+        for (const auto &h : forA)
+            if (h.first != signing::kHubHeader)
+                stripped.append(h);
+        QVERIFY(!verify(atA, stripped, &error));
+        QCOMPARE(error.code, QStringLiteral("bad_signature"));
+        QVERIFY2(verify(atA, forA, &error), qPrintable(error.message));
+        // The canonical strings are protocol: pinned, not recomputed.
+        QCOMPARE(canonicalRequest("post", "/p?q=1", 5, "ab", "{}", QByteArray(32, 'A')),
+                 QByteArray("cohort-request-v2\nQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUE=\nPOST\n/p?q=1\n5\nab\n"
+                            "44136fa355b3678a1146ad16f7e8649e94fb4fc21fe77e8310c060f61caaff8a"));
+        QCOMPARE(canonicalReply(200, "ab", "{}"),
+                 QByteArray("cohort-reply-v1\n200\nab\n44136fa355b3678a1146ad16f7e8649e94fb4fc21fe77e8310c060f61caaff8a"));
+    }
+
+    // A node that pinned the hub's key takes only answers the hub signed for that very request.
+    void repliesAreBoundToStatusNonceAndBody()
+    {
+        const QByteArray body = R"({"ok":true})";
+        const QByteArray signature = m_alice->sign(canonicalReply(200, "n1", body)).toBase64();
+        QVERIFY(verifyReply(200, "n1", body, signature, m_alice->publicKey()));
+        QVERIFY(!verifyReply(200, "n1", R"({"ok":false})", signature, m_alice->publicKey())); // rewritten body
+        QVERIFY(!verifyReply(403, "n1", body, signature, m_alice->publicKey()));             // rewritten status
+        QVERIFY(!verifyReply(200, "n2", body, signature, m_alice->publicKey()));             // another request's answer
+        QVERIFY(!verifyReply(200, "n1", body, signature, QByteArray(32, 'k')));              // another key
+        QVERIFY(!verifyReply(200, "n1", body, "not base64 at all!", m_alice->publicKey()));
+        QVERIFY(!verifyReply(200, "n1", body, QByteArray(300, 'A'), m_alice->publicKey()));
+    }
+
+    void hostCheckAnswersOnlyItsNames()
+    {
+        const HostCheck loopback = HostCheck::loopbackOnly();
+        QVERIFY(!loopback.check("127.0.0.1:8420", {}));
+        QVERIFY(!loopback.check("LocalHost.", {}));
+        QVERIFY(!loopback.check("[::1]:80", {}));
+        QCOMPARE(loopback.check("evil.example", {})->status, 421);
+        QCOMPARE(loopback.check("127.0.0.1@evil.example", {})->status, 400);
+        QCOMPARE(loopback.check("", {})->status, 400);
+        QCOMPARE(loopback.check("127.0.0.1:99999", {})->status, 400);
+        QCOMPARE(loopback.check("127.0.0.1", "http://evil.example")->status, 403);
+        QCOMPARE(loopback.check("127.0.0.1", "null")->status, 403);
+        QVERIFY(!loopback.check("127.0.0.1", "http://localhost:3000"));
+        const HostCheck any;
+        QVERIFY(!any.check("whatever.example", {}));
+        QCOMPARE(any.check("whatever.example", "https://whatever.example")->status, 403);
+        QCOMPARE(HostCheck::hostOf("Hub.Example.org:443"), QStringLiteral("hub.example.org"));
+        QCOMPARE(HostCheck::hostOf("[::1]"), QStringLiteral("::1"));
+        QCOMPARE(HostCheck::hostOf("::1"), QString());
+    }
+
+    void keyedRateLimitIsPerKeyAndBounded()
+    {
+        KeyedRateLimit limit(1.0, 3, 2); // 1/s, burst 3, two keys tracked
+        qint64 retry = 0;
+        for (int i = 0; i < 3; ++i)
+            QVERIFY(limit.take("a", 0));
+        QVERIFY(!limit.take("a", 0, &retry));
+        QCOMPARE(retry, 1000);
+        QVERIFY(limit.take("b", 0)); // another key has its own bucket
+        QVERIFY(!limit.take("c", 0)); // table full and nobody refilled: the new key waits, no old one is forgotten
+        QVERIFY(limit.take("a", 1000)); // one token a second
+        QVERIFY(!limit.take("a", 1000));
+        QVERIFY(limit.take("c", 10'000)); // a and b refilled and were forgotten: room again
+        QCOMPARE(limit.trackedKeys(), 1);
     }
 };
 
