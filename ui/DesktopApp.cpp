@@ -90,6 +90,7 @@ EngineOptions DesktopApp::engineOptions() const
     options.hubUrl = m_launch.hubUrl ? Settings::normalizedHubUrl(*m_launch.hubUrl) : m_settings->values().hubUrl;
     options.dataDir = m_launch.dataDir ? *m_launch.dataDir : m_settings->effectiveDataDir();
     options.nodeName = m_settings->effectiveNodeName();
+    options.hubCertificateFile = m_settings->values().hubCertificate;
     options.maxDownloadBytesPerSecond = qint64(m_settings->values().downloadLimitKiBps) * 1024;
     options.scheduler = Settings::schedulerPolicy(m_settings->values());
     options.gpuUuids = m_settings->values().gpuUuids; // applies when CUDA starts: at the next start of Cohort

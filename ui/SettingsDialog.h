@@ -144,6 +144,7 @@ private:
     QSpinBox *m_uploadLimit = nullptr;
     QComboBox *m_proxyMode = nullptr;
     QLineEdit *m_proxy = nullptr;
+    QLineEdit *m_hubCertificate = nullptr;
     // Storage
     QLineEdit *m_dataDir = nullptr;
     QPushButton *m_moveButton = nullptr;

@@ -290,6 +290,12 @@ QWidget *SettingsDialog::buildNetworkPage()
     m_hubUrl->setPlaceholderText(tr("Empty: run a local network on this computer"));
     m_hubUrl->setToolTip(tr("The address of the hub that hands out work, e.g. https://hub.example.org.\n"
                             "Leave it empty to try Cohort with a small network that runs on this computer."));
+    m_hubCertificate = new QLineEdit(content);
+    m_hubCertificate->setObjectName(QStringLiteral("hubCertificateEdit"));
+    m_hubCertificate->setAccessibleName(tr("Hub certificate"));
+    m_hubCertificate->setPlaceholderText(tr("Empty: trust the system's certificate authorities"));
+    m_hubCertificate->setToolTip(tr("For a hub whose https certificate no public authority signed: a PEM file with the "
+                                    "hub's certificate (or its private authority's), from the hub's operator."));
     m_downloadLimit = spinBox("downloadLimitSpin", 0, Settings::kMaxDownloadLimitKiBps, tr(" KiB/s"), tr("No limit"),
                               tr("Download limit"));
     m_downloadLimit->setSingleStep(512);
@@ -315,6 +321,7 @@ QWidget *SettingsDialog::buildNetworkPage()
 
     auto *form = new QFormLayout(content);
     form->addRow(tr("Hub address:"), withErrorLabel(m_hubUrl, QStringLiteral("hubUrl")));
+    form->addRow(tr("Hub certificate:"), withErrorLabel(m_hubCertificate, QStringLiteral("hubCertificate")));
     form->addRow(tr("Download limit:"), withErrorLabel(m_downloadLimit, QStringLiteral("downloadLimitKiBps")));
     form->addRow(tr("Upload limit:"), withErrorLabel(m_uploadLimit, QStringLiteral("uploadLimitKiBps")));
     form->addRow(tr("Proxy:"), m_proxyMode);

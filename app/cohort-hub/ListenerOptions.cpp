@@ -10,7 +10,8 @@ namespace cohort::hubcli {
 
 void ListenerOptions::addTo(QCommandLineParser &parser)
 {
-    parser.addOptions({m_maxConnections, m_perSource, m_headerTimeout, m_idleTimeout, m_publicName, m_operatorToken, m_registrations, m_workBits});
+    parser.addOptions({m_maxConnections, m_perSource, m_headerTimeout, m_idleTimeout, m_publicName, m_operatorToken, m_registrations, m_workBits,
+                       m_tlsCertificate, m_tlsKey, m_tlsCheck});
 }
 
 QString ListenerOptions::apply(const QCommandLineParser &parser, HubConfig *config) const
@@ -25,10 +26,11 @@ QString ListenerOptions::apply(const QCommandLineParser &parser, HubConfig *conf
         *out = value;
         return {};
     };
-    qint64 total = -1, perSource = -1, header = -1, idle = -1, registrations = -1, workBits = 20;
+    qint64 total = -1, perSource = -1, header = -1, idle = -1, registrations = -1, workBits = 20, tlsCheck = 60;
     for (const QString &problem : {number(m_maxConnections, 1, 1'000'000, &total), number(m_perSource, 1, 1'000'000, &perSource),
                                    number(m_headerTimeout, 1, 600, &header), number(m_idleTimeout, 1, 3600, &idle),
-                                   number(m_registrations, 1, 100'000, &registrations), number(m_workBits, 0, 26, &workBits)})
+                                   number(m_registrations, 1, 100'000, &registrations), number(m_workBits, 0, 26, &workBits),
+                                   number(m_tlsCheck, 1, 86400, &tlsCheck)})
         if (!problem.isEmpty())
             return problem;
     if (total > 0) {
@@ -47,6 +49,11 @@ QString ListenerOptions::apply(const QCommandLineParser &parser, HubConfig *conf
             limits->idleTimeoutMs = int(idle * 1000);
     }
     config->registrationWorkBits = int(workBits);
+    config->tlsCertificateFile = parser.value(m_tlsCertificate);
+    config->tlsKeyFile = parser.value(m_tlsKey);
+    config->tlsCheckSeconds = int(tlsCheck);
+    if (config->tlsCertificateFile.isEmpty() != config->tlsKeyFile.isEmpty())
+        return QStringLiteral("--tls-certificate and --tls-key go together");
     if (registrations > 0)
         config->registrationsPerMinute = double(registrations);
     if (parser.isSet(m_operatorToken)) {

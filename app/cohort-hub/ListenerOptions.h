@@ -34,6 +34,12 @@ private:
     QCommandLineOption m_workBits{QStringLiteral("registration-work-bits"),
                                   QStringLiteral("Proof of work a new identity brings, in leading zero bits of SHA-256 (default 20: about a second of one core; 0: none)."),
                                   QStringLiteral("bits"), QStringLiteral("20")};
+    QCommandLineOption m_tlsCertificate{QStringLiteral("tls-certificate"),
+                                        QStringLiteral("Serve the API and relay over HTTPS with this PEM certificate chain (with --tls-key; reloaded when renewed)."),
+                                        QStringLiteral("file")};
+    QCommandLineOption m_tlsKey{QStringLiteral("tls-key"), QStringLiteral("The PEM private key of --tls-certificate."), QStringLiteral("file")};
+    QCommandLineOption m_tlsCheck{QStringLiteral("tls-check-seconds"),
+                                  QStringLiteral("Seconds between looks at the TLS files for a renewed certificate (default 60)."), QStringLiteral("seconds")};
     QCommandLineOption m_publicName{QStringLiteral("public-name"),
                                     QStringLiteral("A host name the hub answers besides the loopback names and the listen address (repeatable)."),
                                     QStringLiteral("host")};

@@ -9,6 +9,7 @@ Expected<EngineOptions> engineOptionsFrom(const Settings &settings, const Daemon
     options.hubUrl = cli.hubUrl.value_or(values.hubUrl);
     options.dataDir = cli.dataDir.value_or(settings.effectiveDataDir());
     options.nodeName = cli.nodeName.value_or(settings.effectiveNodeName());
+    options.hubCertificateFile = cli.hubCertificate.value_or(values.hubCertificate);
     if (cli.taskId == QLatin1String(kAutomaticTask))
         options.chooseTaskAutomatically = true;
     else
@@ -28,6 +29,7 @@ Expected<EngineOptions> engineOptionsFrom(const Settings &settings, const Daemon
     check.hubUrl = options.hubUrl;
     check.dataDir = options.dataDir;
     check.nodeName = options.nodeName;
+    check.hubCertificate = options.hubCertificateFile;
     for (const SettingsError &e : Settings::validate(check))
         return fail(QStringLiteral("%1: %2").arg(e.key, e.message));
     options.scheduler = Settings::schedulerPolicy(scheduling);

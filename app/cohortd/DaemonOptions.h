@@ -18,6 +18,7 @@ struct DaemonOverrides {
     std::optional<QString> hubUrl;   // normalized
     std::optional<QString> dataDir;  // absolute
     std::optional<QString> nodeName;
+    std::optional<QString> hubCertificate; // absolute
     QString taskId;                   // or kAutomaticTask
     std::optional<int> downloadKiBps;
     std::optional<int> uploadKiBps;

@@ -11,6 +11,7 @@
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QDir>
+#include <QFileInfo>
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
@@ -32,6 +33,7 @@ int main(int argc, char *argv[])
     const QCommandLineOption taskOption(QStringLiteral("task"), QStringLiteral("Join this task once registered; 'auto': the task joined last time, else the first of the hub's tasks this computer can run."), QStringLiteral("id"));
     const QCommandLineOption durationOption(QStringLiteral("duration"), QStringLiteral("Stop cleanly after this many seconds."), QStringLiteral("seconds"));
     const QCommandLineOption jsonOption(QStringLiteral("json"), QStringLiteral("Print one JSON status line per second instead of the progress line."));
+    const QCommandLineOption hubCertificateOption(QStringLiteral("hub-certificate"), QStringLiteral("Trust this PEM certificate (the hub's own, or a private CA) for an https:// hub, besides the system's CAs (default: from settings)."), QStringLiteral("file"));
     const QCommandLineOption nameOption(QStringLiteral("name"), QStringLiteral("Node name shown to the hub operator."), QStringLiteral("name"));
     const QCommandLineOption settingsOption(QStringLiteral("settings"), QStringLiteral("Settings file (default: the desktop app's)."), QStringLiteral("file"));
     const QCommandLineOption rateOption(QStringLiteral("max-download-rate"), QStringLiteral("Checkpoint download limit in KiB/s (default: from settings; 0: none)."), QStringLiteral("KiB/s"));
@@ -43,6 +45,7 @@ int main(int argc, char *argv[])
     const QCommandLineOption controlOption(QStringLiteral("control"), QStringLiteral("Tell the node running on --data-dir to: status, pause, resume, pause-after-step, snooze:SECONDS; then exit."), QStringLiteral("command"));
     const QCommandLineOption noControlOption(QStringLiteral("no-control-api"), QStringLiteral("Do not offer the local control API."));
     const QCommandLineOption controlPortOption(QStringLiteral("control-port"), QStringLiteral("Port of the local control API on 127.0.0.1 (default: any free port)."), QStringLiteral("port"));
+    parser.addOption(hubCertificateOption);
     parser.addOptions({hubOption, dataOption, taskOption, durationOption, jsonOption, nameOption, settingsOption, heartbeatOption, rateOption,
                        uploadRateOption, gpuMemoryOption, idleOnlyOption, scheduleOption, controlOption, noControlOption, controlPortOption});
     parser.process(app);
@@ -58,6 +61,8 @@ int main(int argc, char *argv[])
         cli.hubUrl = cohort::Settings::normalizedHubUrl(parser.value(hubOption));
     if (parser.isSet(dataOption))
         cli.dataDir = QDir(parser.value(dataOption)).absolutePath();
+    if (parser.isSet(hubCertificateOption))
+        cli.hubCertificate = QFileInfo(parser.value(hubCertificateOption)).absoluteFilePath();
     if (parser.isSet(nameOption))
         cli.nodeName = parser.value(nameOption);
     cli.taskId = parser.value(taskOption);

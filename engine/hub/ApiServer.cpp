@@ -50,7 +50,7 @@ const ConnectionGate *ApiServer::gate() const
 
 quint16 ApiServer::listenOn(const QHostAddress &address, quint16 port, QString *error)
 {
-    auto *server = new GuardedTcpServer(m_maxBodyBytes, m_limits, m_name, this);
+    auto *server = new GuardedTcpServer(m_maxBodyBytes, m_limits, m_name, m_tls, this);
     if (!server->listen(address, port)) {
         if (error)
             *error = QStringLiteral("cannot listen on %1:%2: %3").arg(address.toString()).arg(port).arg(server->errorString());

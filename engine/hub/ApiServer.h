@@ -14,6 +14,8 @@
 
 namespace cohort {
 
+class ServerTls;
+
 class ApiServer : public QAbstractHttpServer {
     Q_OBJECT
 public:
@@ -24,6 +26,8 @@ public:
     void addRoute(const QByteArray &method, const QString &pattern, Handler handler);
     // Before listenOn(): the limits of the listener and a name for its log lines ("hub API", "control API").
     void setListenerLimits(const ListenerLimits &limits, const char *name);
+    // Before listenOn(): serve HTTPS with this (not owned; must outlive the server).
+    void setTls(const ServerTls *tls) { m_tls = tls; }
     // Before the first request: which Host / Origin names are answered (HostCheck).
     void setHostCheck(HostCheck check) { m_hosts = std::move(check); }
     const ConnectionGate *gate() const;
@@ -56,6 +60,7 @@ private:
     const char *m_name = "API";
     HostCheck m_hosts;
     ReplySigner m_replySigner;
+    const ServerTls *m_tls = nullptr;
     class GuardedTcpServer *m_listener = nullptr;
     quint16 m_port = 0;
 };

@@ -2,6 +2,7 @@
 
 #include "core/HttpHead.h"
 #include "core/Logging.h"
+#include "net/Tls.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -117,24 +118,25 @@ private:
 
 } // namespace
 
-GuardedTcpServer::GuardedTcpServer(qint64 maxBodyBytes, const ListenerLimits &limits, const char *name, QObject *parent)
+GuardedTcpServer::GuardedTcpServer(qint64 maxBodyBytes, const ListenerLimits &limits, const char *name, const ServerTls *tls,
+                                   QObject *parent)
     : QTcpServer(parent), m_maxBodyBytes(maxBodyBytes),
       m_gate(new ConnectionGate(this, limits,
-                                ConnectionGate::httpRefusal(QStringLiteral("too many connections; try again in a few seconds")), name))
+                                ConnectionGate::httpRefusal(QStringLiteral("too many connections; try again in a few seconds")), name)),
+      m_tls(tls)
 {
 }
 
 void GuardedTcpServer::incomingConnection(qintptr socketDescriptor)
 {
-    auto *socket = new QTcpSocket(this);
-    if (!socket->setSocketDescriptor(socketDescriptor)) {
-        delete socket;
+    QTcpSocket *socket = newServerSocket(socketDescriptor, m_tls, this);
+    if (!socket)
         return;
-    }
-    ConnectionClock *clock = m_gate->admit(socket);
+    ConnectionClock *clock = m_gate->admit(socket, !m_tls);
     if (!clock)
         return; // told why and closing; the HTTP server never sees it
     new ConnectionGuard(socket, m_maxBodyBytes, clock);
+    startServerHandshake(socket, m_tls); // the head deadline runs from the connection: a stalled handshake counts
     addPendingConnection(socket);
 }
 

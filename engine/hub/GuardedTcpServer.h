@@ -10,10 +10,14 @@
 
 namespace cohort {
 
+class ServerTls;
+
 class GuardedTcpServer : public QTcpServer {
     Q_OBJECT
 public:
-    GuardedTcpServer(qint64 maxBodyBytes, const ListenerLimits &limits, const char *name, QObject *parent = nullptr);
+    // tls: serve HTTPS with it (not owned; outlives the server); nullptr: plain HTTP.
+    GuardedTcpServer(qint64 maxBodyBytes, const ListenerLimits &limits, const char *name, const ServerTls *tls = nullptr,
+                     QObject *parent = nullptr);
     qint64 maxBodyBytes() const { return m_maxBodyBytes; }
     const ConnectionGate &gate() const { return *m_gate; }
     static constexpr qint64 kMaxHeaderBytes = 32 * 1024;
@@ -24,6 +28,7 @@ protected:
 private:
     qint64 m_maxBodyBytes;
     ConnectionGate *m_gate;
+    const ServerTls *m_tls;
 };
 
 } // namespace cohort

@@ -8,6 +8,7 @@
 #include "hub/ApiServer.h"
 #include "hub/HubStore.h"
 #include "hub/RlCoordinator.h"
+#include "net/Tls.h"
 #include "shardcast/Publisher.h"
 #include "shardcast/RelayServer.h"
 
@@ -100,12 +101,21 @@ Status HubService::start()
     m_store = std::move(store).value();
 
     m_publisher = std::make_unique<shardcast::Publisher>(treeDir(), *m_identity, m_config.shardSize, m_config.keepVersions);
+    if (m_config.tlsCertificateFile.isEmpty() != m_config.tlsKeyFile.isEmpty())
+        return fail(QStringLiteral("TLS needs both a certificate and its key"));
+    if (!m_config.tlsCertificateFile.isEmpty()) {
+        auto tls = ServerTls::create(m_config.tlsCertificateFile, m_config.tlsKeyFile, m_config.tlsCheckSeconds, this);
+        if (!tls)
+            return fail(tls.error());
+        m_tls = *tls;
+    }
     const HostCheck hosts = hostCheck();
     if (hosts.answersAnyHost())
         qCWarning(lcHub) << "listening on every address with no --public-name: requests naming any host are answered";
     m_relay = new shardcast::RelayServer(treeDir(), this);
     m_relay->setListenerLimits(m_config.relayLimits);
     m_relay->setHostCheck(hosts);
+    m_relay->setTls(m_tls);
     QString relayError;
     if (!m_relay->listenOn(m_config.address, m_config.relayPort, &relayError))
         return fail(relayError);
@@ -123,6 +133,7 @@ Status HubService::start()
     m_server = new ApiServer(m_config.maxBodyBytes, this);
     m_server->setListenerLimits(m_config.apiLimits, "hub API");
     m_server->setHostCheck(hosts);
+    m_server->setTls(m_tls);
     m_server->setReplySigner([this](const QByteArray &message) { return m_identity->sign(message).toBase64(); });
     registerRoutes();
     m_rl->registerRoutes(*m_server);
@@ -146,7 +157,7 @@ QString HubService::url() const
         host = QLatin1Char('[') + host + QLatin1Char(']');
     if (m_config.address == QHostAddress::Any || m_config.address == QHostAddress::AnyIPv4)
         host = QStringLiteral("127.0.0.1");
-    return QStringLiteral("http://%1:%2").arg(host).arg(port());
+    return QStringLiteral("%1://%2:%3").arg(m_tls ? QStringLiteral("https") : QStringLiteral("http"), host).arg(port());
 }
 
 QString HubService::treeDir() const

@@ -20,6 +20,7 @@ namespace cohort {
 
 class ApiServer;
 class KeyedRateLimit;
+class ServerTls;
 class DilocoCoordinator;
 class HubStore;
 class RlCoordinator;
@@ -38,6 +39,11 @@ struct HubConfig {
     qint64 maxBodyBytes = 1 << 20;      // API bodies are small JSON
     int heartbeatIntervalS = 10;
     qint64 clockWindowMs = signing::kDefaultWindowMs;
+    // HTTPS for the API and the hub's own relay: a PEM certificate chain and its key (both empty: plain HTTP).
+    // Renewed files are picked up within a minute, without a restart (net/Tls).
+    QString tlsCertificateFile;
+    QString tlsKeyFile;
+    int tlsCheckSeconds = 60; // how often the files are looked at for a renewal
     // Connection discipline (net/ConnectionGate) of the API and of the hub's own relay.
     ListenerLimits apiLimits;
     ListenerLimits relayLimits = relayDefaultLimits();
@@ -112,6 +118,7 @@ private:
     ReplayGuard m_replays;
     std::unique_ptr<KeyedRateLimit> m_registrations; // by source
     RequestVerifier m_verifier;
+    ServerTls *m_tls = nullptr;
     ApiServer *m_server = nullptr;
     std::unique_ptr<shardcast::Publisher> m_publisher;
     shardcast::RelayServer *m_relay = nullptr;

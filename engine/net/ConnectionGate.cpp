@@ -65,7 +65,7 @@ void ConnectionGate::onAcceptError()
     m_resume.start(m_limits.acceptRetryMs);
 }
 
-ConnectionClock *ConnectionGate::admit(QTcpSocket *socket)
+ConnectionClock *ConnectionGate::admit(QTcpSocket *socket, bool answer)
 {
     const QByteArray source = connectionSourceKey(socket->peerAddress());
     int &fromSource = m_perSource[source];
@@ -82,6 +82,11 @@ ConnectionClock *ConnectionGate::admit(QTcpSocket *socket)
                              << "- refused so far:" << m_refused;
         }
         connect(socket, &QTcpSocket::disconnected, socket, &QObject::deleteLater);
+        if (!answer) {
+            socket->abort();
+            socket->deleteLater();
+            return nullptr;
+        }
         if (!m_refusal.isEmpty())
             socket->write(m_refusal);
         socket->disconnectFromHost();

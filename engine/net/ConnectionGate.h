@@ -39,8 +39,9 @@ public:
     ConnectionGate(QTcpServer *server, ListenerLimits limits, QByteArray refusal, const char *listenerName);
 
     // In incomingConnection(): the socket stays (and gets a ConnectionClock) or is refused, told why, and closed.
-    // Returns the clock, or nullptr when refused.
-    ConnectionClock *admit(QTcpSocket *socket);
+    // Returns the clock, or nullptr when refused. answer=false: a refused socket is closed without the refusal
+    // text (a TLS socket before its handshake: the text could not be read, and the handshake is not worth its cost).
+    ConnectionClock *admit(QTcpSocket *socket, bool answer = true);
 
     const ListenerLimits &limits() const { return m_limits; }
     int openConnections() const { return m_open; }

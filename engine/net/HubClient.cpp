@@ -3,6 +3,7 @@
 #include "core/JsonReader.h"
 #include "core/Logging.h"
 #include "net/RequestSigning.h"
+#include "net/Tls.h"
 
 #include <QDateTime>
 #include <QJsonDocument>
@@ -73,6 +74,10 @@ void HubClient::send(const QByteArray &method, const QString &path, const QByteA
         if (received > kMaxReplyBytes)
             reply->abort();
     });
+    // Why a TLS handshake failed, in words, for the error the callback gets (Qt only says "SSL handshake failed").
+    connect(reply, &QNetworkReply::sslErrors, this, [reply](const QList<QSslError> &errors) {
+        reply->setProperty("cohortTlsProblem", tlsProblemText(errors));
+    });
     connect(reply, &QNetworkReply::finished, this, [this, reply, nonce, hubKey = m_hubKey, callback = std::move(callback)] {
         if (!m_pending.remove(reply))
             return;
@@ -91,6 +96,10 @@ void HubClient::finish(QNetworkReply *reply, const Callback &callback, const QBy
                               reply->error() == QNetworkReply::TimeoutError;
         result.errorCode = timedOut ? QStringLiteral("timeout") : QStringLiteral("network");
         result.error = timedOut ? QStringLiteral("no answer within %1 s").arg(kTimeoutMs / 1000) : reply->errorString();
+        if (const QString tls = reply->property("cohortTlsProblem").toString(); !tls.isEmpty()) {
+            result.errorCode = QStringLiteral("tls");
+            result.error = QStringLiteral("TLS: %1").arg(tls);
+        }
         callback(result);
         return;
     }

@@ -9,6 +9,7 @@
 #include "node/GpuTelemetry.h"
 #include "node/HubPins.h"
 #include "net/Identity.h"
+#include "net/Tls.h"
 #include "node/Outbox.h"
 #include "store/EarningsStore.h"
 #include "node/RolloutWorker.h"
@@ -104,6 +105,11 @@ void Engine::start()
         failFatally(QStringLiteral("the hub address '%1' is not a valid URL").arg(m_hubUrl));
         return;
     }
+    if (!m_options.hubCertificateFile.isEmpty())
+        if (Status trusted = trustHubCertificates(m_options.hubCertificateFile); !trusted) {
+            failFatally(QStringLiteral("the hub certificate setting: %1").arg(trusted.error()));
+            return;
+        }
     m_hub = new HubClient(url, *m_identity, this);
     // A hub met before: name it in every request and take only answers it signed, from the first one on.
     m_hub->setHubKey(HubPins(QDir(m_options.dataDir).filePath(QStringLiteral("identity/hubs.json")))

@@ -33,6 +33,7 @@ struct EngineOptions {
     // The fields below apply to a running engine without a restart (reconfigure), like the scheduler.
     qint64 maxUploadBytesPerSecond = 0;   // DiLoCo traffic to peers (collectives); 0: unlimited
     QString payoutAddress;                // sent to the hub with the registration and every heartbeat; empty: none
+    QString hubCertificateFile;           // PEM: trusted for an https hub besides the system's CAs (net/Tls); empty: none
     // With no task named or remembered: join the first of the hub's tasks this computer can run, once (cohortd
     // --task auto; the desktop app after the welcome's "Start"). A task the user leaves stays left. (Last, so that
     // positional initialisers stay valid.)

@@ -9,6 +9,7 @@
 #include <QFileInfo>
 #include <QSysInfo>
 #include <QSettings>
+#include <QSslCertificate>
 #include <QStandardPaths>
 #include <QUrl>
 #include <QtNumeric>
@@ -39,6 +40,7 @@ const QString kGpuMemory = QStringLiteral("compute/gpuMemoryPercent");
 const QString kUploadLimit = QStringLiteral("network/uploadLimitKiBps");
 const QString kProxyMode = QStringLiteral("network/proxyMode");
 const QString kProxy = QStringLiteral("network/proxy");
+const QString kHubCertificate = QStringLiteral("network/hubCertificate");
 const QString kPayoutAddress = QStringLiteral("account/payoutAddress");
 const QString kPricePerKWh = QStringLiteral("energy/pricePerKWh");
 const QString kCurrency = QStringLiteral("energy/currency");
@@ -241,6 +243,15 @@ QList<SettingsError> Settings::validate(const SettingsValues &v)
     } else if (v.proxy.size() > 300 || !isPrintable(v.proxy)) {
         errors.append({QStringLiteral("proxy"), QStringLiteral("The proxy address is not readable.")});
     }
+    if (!v.hubCertificate.trimmed().isEmpty()) {
+        const QString path = v.hubCertificate.trimmed();
+        if (path.size() > 4096 || !isPrintable(path))
+            errors.append({QStringLiteral("hubCertificate"), QStringLiteral("The certificate's file name is not readable.")});
+        else if (!QFileInfo(path).isFile())
+            errors.append({QStringLiteral("hubCertificate"), QStringLiteral("There is no file %1.").arg(path)});
+        else if (QSslCertificate::fromPath(path, QSsl::Pem).isEmpty())
+            errors.append({QStringLiteral("hubCertificate"), QStringLiteral("The file holds no PEM certificate.")});
+    }
     if (!v.payoutAddress.isEmpty())
         if (const QString why = payoutAddressProblem(v.payoutAddress); !why.isEmpty())
             errors.append({QStringLiteral("payoutAddress"), why});
@@ -327,6 +338,7 @@ void Settings::load(const SettingsValues &fallback)
     if (!knownMode)
         qCWarning(lcSettings) << "ignoring invalid setting proxyMode :" << proxyMode;
     v.proxy = store.value(kProxy, v.proxy).toString();
+    v.hubCertificate = store.value(kHubCertificate, v.hubCertificate).toString();
     v.payoutAddress = store.value(kPayoutAddress, v.payoutAddress).toString();
     v.pricePerKWh = doubleValue(store, kPricePerKWh, v.pricePerKWh);
     v.currency = store.value(kCurrency, v.currency).toString();
@@ -365,7 +377,9 @@ void Settings::load(const SettingsValues &fallback)
         else if (e.key == QLatin1String("proxy")) {
             v.proxyMode = fallback.proxyMode; // a manual proxy that cannot be used: connect directly, as before it was set
             v.proxy = fallback.proxy;
-        } else if (e.key == QLatin1String("payoutAddress"))
+        } else if (e.key == QLatin1String("hubCertificate"))
+            v.hubCertificate = fallback.hubCertificate;
+        else if (e.key == QLatin1String("payoutAddress"))
             v.payoutAddress = fallback.payoutAddress;
         else if (e.key == QLatin1String("pricePerKWh") || e.key == QLatin1String("currency") ||
                  e.key == QLatin1String("creditValue")) {
@@ -411,6 +425,8 @@ static QStringList changedKeysBetween(const SettingsValues &before, const Settin
         changedKeys << QStringLiteral("gpuMemoryPercent");
     if (v.uploadLimitKiBps != before.uploadLimitKiBps)
         changedKeys << QStringLiteral("uploadLimitKiBps");
+    if (v.hubCertificate != before.hubCertificate)
+        changedKeys << QStringLiteral("hubCertificate");
     if (v.proxyMode != before.proxyMode || v.proxy != before.proxy)
         changedKeys << QStringLiteral("proxy");
     if (v.payoutAddress != before.payoutAddress)
@@ -439,6 +455,7 @@ QList<SettingsError> Settings::apply(const SettingsValues &requested)
     v.hubUrl = normalizedHubUrl(v.hubUrl);
     v.nodeName = v.nodeName.trimmed();
     v.proxy = v.proxy.trimmed();
+    v.hubCertificate = v.hubCertificate.trimmed();
     v.currency = v.currency.trimmed();
     v.payoutAddress = v.payoutAddress.trimmed();
     v.gpuUuids.removeDuplicates();
@@ -470,6 +487,7 @@ QList<SettingsError> Settings::apply(const SettingsValues &requested)
     store.setValue(kGpuMemory, v.gpuMemoryPercent);
     store.setValue(kProxyMode, proxyModeName(v.proxyMode));
     store.setValue(kProxy, v.proxy);
+    store.setValue(kHubCertificate, v.hubCertificate);
     store.setValue(kPayoutAddress, v.payoutAddress);
     store.setValue(kPricePerKWh, v.pricePerKWh);
     store.setValue(kCurrency, v.currency);

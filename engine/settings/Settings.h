@@ -47,6 +47,7 @@ struct SettingsValues {
     int uploadLimitKiBps = 0;     // 0: unlimited
     ProxyMode proxyMode = ProxyMode::None;
     QString proxy;                // "host:port" of an HTTP proxy; used when proxyMode is Manual
+    QString hubCertificate;       // a PEM file: a hub certificate (or private CA) trusted besides the system's CAs
 
     // Account
     QString payoutAddress;        // EVM style "0x" + 40 hex digits; empty: none given yet

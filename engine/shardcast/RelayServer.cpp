@@ -2,6 +2,7 @@
 
 #include "core/HttpHead.h"
 #include "core/Logging.h"
+#include "net/Tls.h"
 #include "shardcast/Manifest.h"
 
 #include <QDir>
@@ -265,20 +266,19 @@ QString RelayServer::url() const
     if (a == QHostAddress::Any || a == QHostAddress::AnyIPv4 || a == QHostAddress::AnyIPv6)
         a = QHostAddress::LocalHost;
     const QString host = a.protocol() == QAbstractSocket::IPv6Protocol ? QLatin1Char('[') + a.toString() + QLatin1Char(']') : a.toString();
-    return QStringLiteral("http://%1:%2").arg(host).arg(serverPort());
+    return QStringLiteral("%1://%2:%3").arg(m_tls ? QStringLiteral("https") : QStringLiteral("http"), host).arg(serverPort());
 }
 
 void RelayServer::incomingConnection(qintptr descriptor)
 {
-    auto *socket = new QTcpSocket(this);
-    if (!socket->setSocketDescriptor(descriptor)) {
-        delete socket;
+    QTcpSocket *socket = newServerSocket(descriptor, m_tls, this);
+    if (!socket)
         return;
-    }
-    ConnectionClock *clock = m_gate->admit(socket);
+    ConnectionClock *clock = m_gate->admit(socket, !m_tls);
     if (!clock)
         return;
     new RelayConnection(socket, this, clock);
+    startServerHandshake(socket, m_tls);
 }
 
 } // namespace cohort::shardcast

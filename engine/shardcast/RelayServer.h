@@ -15,6 +15,10 @@
 #include <QTcpServer>
 #include <atomic>
 
+namespace cohort {
+class ServerTls;
+}
+
 namespace cohort::shardcast {
 
 class RelayServer : public QTcpServer {
@@ -24,6 +28,8 @@ public:
     // Before listenOn(): connection limits and the names answered.
     void setListenerLimits(const ListenerLimits &limits) { m_limits = limits; }
     void setHostCheck(HostCheck check) { m_hosts = std::move(check); }
+    // Serve HTTPS with this (not owned; must outlive the relay); url() then says https.
+    void setTls(const cohort::ServerTls *tls) { m_tls = tls; }
     const HostCheck &hostCheck() const { return m_hosts; }
     const ConnectionGate *gate() const { return m_gate; }
     // Relay defaults: a connection may hold up to ~2.5 MiB of queued answer, so fewer of them than an API.
@@ -45,6 +51,7 @@ private:
     ListenerLimits m_limits = defaultLimits();
     HostCheck m_hosts;
     ConnectionGate *m_gate = nullptr;
+    const cohort::ServerTls *m_tls = nullptr;
     std::atomic<qint64> m_bytesServed{0};
     std::atomic<qint64> m_requests{0};
 };

@@ -106,7 +106,7 @@ std::optional<StartedHub> startHub(const QString &dataDir, const QStringList &ex
         return std::nullopt;
     }
     const QRegularExpressionMatch m =
-        QRegularExpression(QStringLiteral("listening on (http://127\\.0\\.0\\.1:\\d+) \\(relay (http://127\\.0\\.0\\.1:\\d+)"))
+        QRegularExpression(QStringLiteral("listening on (https?://127\\.0\\.0\\.1:\\d+) \\(relay (https?://127\\.0\\.0\\.1:\\d+)"))
             .match(hub.process->output());
     if (!m.hasMatch()) {
         if (why)
