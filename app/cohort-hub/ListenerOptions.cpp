@@ -11,7 +11,7 @@ namespace cohort::hubcli {
 void ListenerOptions::addTo(QCommandLineParser &parser)
 {
     parser.addOptions({m_maxConnections, m_perSource, m_headerTimeout, m_idleTimeout, m_publicName, m_operatorToken, m_registrations, m_workBits,
-                       m_tlsCertificate, m_tlsKey, m_tlsCheck});
+                       m_tlsCertificate, m_tlsKey, m_tlsCheck, m_trustedProxy});
 }
 
 QString ListenerOptions::apply(const QCommandLineParser &parser, HubConfig *config) const
@@ -67,6 +67,12 @@ QString ListenerOptions::apply(const QCommandLineParser &parser, HubConfig *conf
         if (!isOwnerOnly(path))
             std::fprintf(stderr, "cohort-hub: warning: %s can be read by other users; chmod 600 it\n", qPrintable(path));
         config->operatorToken = token;
+    }
+    for (const QString &proxy : parser.values(m_trustedProxy)) {
+        const QHostAddress address(proxy.trimmed());
+        if (address.isNull())
+            return QStringLiteral("--trusted-proxy: '%1' is not an IP address").arg(proxy);
+        config->trustedProxies.append(address);
     }
     for (const QString &name : parser.values(m_publicName)) {
         if (HostCheck::hostOf(name.toUtf8()) != name.trimmed().toLower() || name.trimmed().isEmpty())

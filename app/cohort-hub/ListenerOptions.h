@@ -40,6 +40,9 @@ private:
     QCommandLineOption m_tlsKey{QStringLiteral("tls-key"), QStringLiteral("The PEM private key of --tls-certificate."), QStringLiteral("file")};
     QCommandLineOption m_tlsCheck{QStringLiteral("tls-check-seconds"),
                                   QStringLiteral("Seconds between looks at the TLS files for a renewed certificate (default 60)."), QStringLiteral("seconds")};
+    QCommandLineOption m_trustedProxy{QStringLiteral("trusted-proxy"),
+                                      QStringLiteral("The address of a proxy in front of the API (nginx terminating TLS): its X-Forwarded-For names the client (repeatable)."),
+                                      QStringLiteral("address")};
     QCommandLineOption m_publicName{QStringLiteral("public-name"),
                                     QStringLiteral("A host name the hub answers besides the loopback names and the listen address (repeatable)."),
                                     QStringLiteral("host")};

@@ -57,6 +57,7 @@ quint16 ApiServer::listenOn(const QHostAddress &address, quint16 port, QString *
         delete server;
         return 0;
     }
+    server->setExemptSources(m_trustedProxies);
     bind(server);
     m_listener = server;
     m_port = server->serverPort();
@@ -101,6 +102,12 @@ bool ApiServer::handleRequest(const QHttpServerRequest &request, QTcpSocket *soc
     api.headers = request.headers();
     api.body = request.body();
     api.remote = request.remoteAddress();
+    if (!m_trustedProxies.isEmpty() && m_trustedProxies.contains(api.remote)) {
+        const QByteArray forwarded = request.value("X-Forwarded-For");
+        const QHostAddress client(QString::fromLatin1(forwarded.mid(forwarded.lastIndexOf(',') + 1).trimmed().left(64)));
+        if (!client.isNull())
+            api.remote = client;
+    }
     respond(request, socket, dispatch(std::move(api)));
     return true;
 }

@@ -28,6 +28,10 @@ public:
     void setListenerLimits(const ListenerLimits &limits, const char *name);
     // Before listenOn(): serve HTTPS with this (not owned; must outlive the server).
     void setTls(const ServerTls *tls) { m_tls = tls; }
+    // Before listenOn(): proxies in front (nginx terminating TLS): a request from one of them is from the address
+    // its X-Forwarded-For names last, and they are not held to the per-source connection cap. Nobody else's
+    // X-Forwarded-For is believed.
+    void setTrustedProxies(const QList<QHostAddress> &proxies) { m_trustedProxies = proxies; }
     // Before the first request: which Host / Origin names are answered (HostCheck).
     void setHostCheck(HostCheck check) { m_hosts = std::move(check); }
     const ConnectionGate *gate() const;
@@ -59,6 +63,7 @@ private:
     ListenerLimits m_limits;
     const char *m_name = "API";
     HostCheck m_hosts;
+    QList<QHostAddress> m_trustedProxies;
     ReplySigner m_replySigner;
     const ServerTls *m_tls = nullptr;
     class GuardedTcpServer *m_listener = nullptr;

@@ -20,6 +20,7 @@ public:
                      QObject *parent = nullptr);
     qint64 maxBodyBytes() const { return m_maxBodyBytes; }
     const ConnectionGate &gate() const { return *m_gate; }
+    void setExemptSources(const QList<QHostAddress> &sources) { m_gate->setExemptSources(sources); }
     static constexpr qint64 kMaxHeaderBytes = 32 * 1024;
 
 protected:

@@ -134,6 +134,7 @@ Status HubService::start()
     m_server->setListenerLimits(m_config.apiLimits, "hub API");
     m_server->setHostCheck(hosts);
     m_server->setTls(m_tls);
+    m_server->setTrustedProxies(m_config.trustedProxies);
     m_server->setReplySigner([this](const QByteArray &message) { return m_identity->sign(message).toBase64(); });
     registerRoutes();
     m_rl->registerRoutes(*m_server);

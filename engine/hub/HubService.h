@@ -50,6 +50,8 @@ struct HubConfig {
     // Host names (or addresses) the API and relay answer besides the loopback names and the listen address, e.g.
     // "hub.example.org". Listening on every address with none given: any Host is answered (and a warning logged).
     QStringList publicNames;
+    // Proxies in front of the API (nginx terminating TLS): their X-Forwarded-For names the client (ApiServer).
+    QList<QHostAddress> trustedProxies;
     // The operator's bearer token (cohort-hub --operator-token-file): unlocks every field of the node records.
     // Empty: no operator view over HTTP.
     QByteArray operatorToken;

@@ -70,7 +70,8 @@ ConnectionClock *ConnectionGate::admit(QTcpSocket *socket, bool answer)
     const QByteArray source = connectionSourceKey(socket->peerAddress());
     int &fromSource = m_perSource[source];
     const bool full = m_open >= m_limits.maxConnections;
-    if (full || fromSource >= m_limits.maxPerSource) {
+    const bool exempt = !m_exempt.isEmpty() && m_exempt.contains(socket->peerAddress());
+    if (full || (fromSource >= m_limits.maxPerSource && !exempt)) {
         if (fromSource == 0)
             m_perSource.remove(source);
         ++m_refused;

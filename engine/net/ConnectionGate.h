@@ -44,6 +44,8 @@ public:
     ConnectionClock *admit(QTcpSocket *socket, bool answer = true);
 
     const ListenerLimits &limits() const { return m_limits; }
+    // Sources not held to the per-source cap (a TLS-terminating proxy in front: every client comes from it).
+    void setExemptSources(const QList<QHostAddress> &sources) { m_exempt = sources; }
     int openConnections() const { return m_open; }
     qint64 refusedConnections() const { return m_refused; }
     qint64 timedOutConnections() const { return m_timedOut; }
@@ -61,6 +63,7 @@ private:
     QByteArray m_refusal;
     const char *m_name;
     QHash<QByteArray, int> m_perSource;
+    QList<QHostAddress> m_exempt;
     int m_open = 0;
     qint64 m_refused = 0;
     qint64 m_timedOut = 0;

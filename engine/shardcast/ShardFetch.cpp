@@ -22,6 +22,15 @@ ShardFetch::ShardFetch(Spec spec, QObject *parent) : QObject(parent), m_spec(std
     m_stall.setInterval(m_spec.stallTimeoutMs);
     connect(&m_stall, &QTimer::timeout, this,
             [this] { finish(false, QStringLiteral("stalled for %1 s").arg(m_spec.stallTimeoutMs / 1000.0)); });
+    m_rate.setInterval(std::max(100, m_spec.rateWindowMs));
+    connect(&m_rate, &QTimer::timeout, this, [this] {
+        const qint64 got = m_received - m_receivedAtWindow;
+        m_receivedAtWindow = m_received;
+        const qint64 wanted = m_spec.minBytesPerSecond * m_rate.interval() / 1000;
+        if (m_spec.minBytesPerSecond > 0 && !m_spec.tokens && missing() > 0 && got < wanted)
+            finish(false, QStringLiteral("slower than %1 KiB/s (%2 bytes in %3 s)")
+                              .arg(m_spec.minBytesPerSecond / 1024).arg(got).arg(m_rate.interval() / 1000.0));
+    });
 }
 
 ShardFetch::~ShardFetch()
@@ -71,12 +80,15 @@ void ShardFetch::start()
                                 m_unbuffered ? QIODevice::ReadWrite | QIODevice::Unbuffered : QIODevice::ReadWrite);
     }
     m_stall.start();
+    m_receivedAtWindow = m_received;
+    m_rate.start();
 }
 
 void ShardFetch::abort()
 {
     m_finished = true;
     m_stall.stop();
+    m_rate.stop();
     if (m_socket) {
         m_socket->disconnect(this);
         m_socket->abort();
@@ -229,6 +241,7 @@ void ShardFetch::finish(bool ok, const QString &error)
         return;
     m_finished = true;
     m_stall.stop();
+    m_rate.stop();
     if (m_socket) {
         m_socket->disconnect(this);
         m_socket->abort();

@@ -29,6 +29,11 @@ public:
         qint64 rangeEnd = 0;
         qint64 have = 0;            // bytes of the piece already in place: ask for the rest
         int stallTimeoutMs = 15'000;
+        // A relay that trickles (a byte now and then defeats the stall timeout) is dropped when fewer than
+        // minBytesPerSecond arrive over a window of rateWindowMs; not under our own bandwidth cap (tokens), which
+        // slows every relay on purpose. 0: no minimum.
+        qint64 minBytesPerSecond = 16 * 1024;
+        int rateWindowMs = 20'000;
         qint64 *tokens = nullptr;   // bandwidth budget shared by all fetches; nullptr: unlimited
     };
 
@@ -58,6 +63,8 @@ private:
     Spec m_spec;
     QTcpSocket *m_socket = nullptr;
     QTimer m_stall;
+    QTimer m_rate;
+    qint64 m_receivedAtWindow = 0;
     QByteArray m_head;
     bool m_inBody = false;
     bool m_finished = false;

@@ -176,11 +176,11 @@ class HubHostileTest : public QObject {
 
     // A signed POST over a fresh connection from `source`; returns the answer's head (and what came with it).
     static QByteArray signedPost(const QUrl &api, const char *source, const cohort::Identity &id, const QByteArray &path,
-                                 const QByteArray &body)
+                                 const QByteArray &body, const QByteArray &extraHeaders = {})
     {
         RawConnection c(api, source, 5000);
         QByteArray request = "POST " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: " +
-                             QByteArray::number(body.size()) + "\r\nConnection: close\r\n";
+                             QByteArray::number(body.size()) + "\r\nConnection: close\r\n" + extraHeaders;
         for (const auto &[name, value] : cohort::signRequest(id, "POST", path, body, QDateTime::currentMSecsSinceEpoch()))
             request += name + ": " + value + "\r\n";
         c.send(request + "\r\n" + body);
@@ -344,15 +344,18 @@ private Q_SLOTS:
     }
 
     // A thousand free identities from one address: a source registers a burst of 20 new identities, then 6 a
-    // minute (429 with Retry-After); keys nobody registered are refused before they reach the replay guard; an
-    // honest node from another address registers and heartbeats throughout.
+    // minute (429 with Retry-After), whatever X-Forwarded-For it claims; keys nobody registered are refused before
+    // they reach the replay guard; an honest node from another address registers and heartbeats throughout.
     void freeIdentitiesAreRateLimitedAndUnregisteredKeysRefused()
     {
         auto started = hub({QStringLiteral("--registration-work-bits"), QStringLiteral("0")}); // the rate limit alone
         QVERIFY(started);
         const QUrl api(started->url);
-        const auto signedPost = [&api](const char *source, const cohort::Identity &id, const QByteArray &path, const QByteArray &body) {
-            return HubHostileTest::signedPost(api, source, id, path, body);
+        // Each sybil also claims another address in X-Forwarded-For: believed only from a --trusted-proxy, so not here.
+        int claimed = 0;
+        const auto signedPost = [&api, &claimed](const char *source, const cohort::Identity &id, const QByteArray &path, const QByteArray &body) {
+            return HubHostileTest::signedPost(api, source, id, path, body,
+                                              "X-Forwarded-For: 10.0.0." + QByteArray::number(++claimed % 250) + "\r\n");
         };
         const QByteArray registration = R"({"name":"sybil"})";
         int registered = 0, limited = 0;

@@ -2,6 +2,7 @@
 // real cohortd nodes. A node that trusts the CA registers and works with the hub over https; a node that does not,
 // or meets an expired certificate or one for another name, is refused with an error that says which; the hub's
 // relay serves over TLS too, and a renewed certificate is served without a restart.
+#include "NginxRelay.h"
 #include "TestCertificates.h"
 #include "TestSupport.h"
 
@@ -125,6 +126,32 @@ private Q_SLOTS:
         QVERIFY(lastJsonLine(*n).value(QStringLiteral("last_error")).toString().startsWith(QLatin1String("TLS: ")) ||
                 lastJsonLine(*n).value(QStringLiteral("last_error")).toString().contains(QLatin1String("TLS: ")));
         QVERIFY(!hub->process->output().contains(QLatin1String("node registered")));
+    }
+
+    // The alternative to the hub's own TLS: nginx terminates it in front of a plain hub on 127.0.0.1 (README,
+    // "Running a public hub"). The node works through it, the hub's signed answers pass through unchanged, and the
+    // hub counts the client's address from X-Forwarded-For because nginx is a --trusted-proxy.
+    void nodeWorksBehindNginxTerminatingTls()
+    {
+        QVERIFY2(NginxRelay::binary().size() > 0, "nginx is a test dependency (installer/install-deps-debian.sh)");
+        QString why;
+        auto hub = startHub(m_dir.filePath(QStringLiteral("hub-behind-nginx")),
+                            {QStringLiteral("--trusted-proxy"), QStringLiteral("127.0.0.1"), QStringLiteral("--registration-work-bits"),
+                             QStringLiteral("8")},
+                            &why);
+        QVERIFY2(hub, qPrintable(why));
+        const PemPair pem = m_certs->leaf(QStringLiteral("nginx"), {QStringLiteral("127.0.0.1")}, 30, 300);
+        NginxRelay nginx;
+        const QString problem = nginx.startTlsProxy(hub->url, pem.certificateFile, pem.keyFile);
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        QVERIFY(nginx.url().startsWith(QLatin1String("https://")));
+        auto n = node(nginx.url(), m_certs->caFile());
+        QVERIFY(n);
+        QTRY_VERIFY_WITH_TIMEOUT(lastJsonLine(*n).value(QStringLiteral("state")).toString() == QLatin1String("idle") &&
+                                     !lastJsonLine(*n).value(QStringLiteral("node_id")).toString().isEmpty(),
+                                 60'000);
+        QVERIFY(hub->process->errors().contains(QLatin1String("node registered")));
+        QVERIFY(nginx.accessLog().contains(QLatin1String("/v1/nodes/register")));
     }
 
     // certbot renews in place: the hub serves the new certificate to new connections without a restart.

@@ -13,7 +13,10 @@ public:
     bool isAvailable() const { return !binary().isEmpty(); }
     // Starts nginx serving `root`; returns an error message or an empty string.
     QString start(const QString &root);
-    QString url() const { return QStringLiteral("http://127.0.0.1:%1").arg(m_port); }
+    // Starts nginx terminating TLS (cert, key: PEM files) in front of `upstream` (http://127.0.0.1:port), as the
+    // README's "Running a public hub" configures it: Host and X-Forwarded-For passed on.
+    QString startTlsProxy(const QString &upstream, const QString &certificateFile, const QString &keyFile);
+    QString url() const { return QStringLiteral("%1://127.0.0.1:%2").arg(m_tls ? QStringLiteral("https") : QStringLiteral("http")).arg(m_port); }
     QString accessLog() const;
     ~NginxRelay();
 
@@ -21,6 +24,8 @@ private:
     QTemporaryDir m_dir;
     QProcess m_process;
     quint16 m_port = 0;
+    bool m_tls = false;
+    QString startWith(const QString &server); // server: the body of the server block after "listen"
 };
 
 } // namespace cohort::test

@@ -8,6 +8,7 @@
 #include "shardcast/Publisher.h"
 #include "shardcast/RelayScore.h"
 #include "shardcast/RelayServer.h"
+#include "shardcast/ShardFetch.h"
 #include "shardcast/ShardPieces.h"
 
 #include <QDir>
@@ -20,6 +21,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QThreadPool>
+#include <QTimer>
 
 using namespace cohort;
 using namespace cohort::shardcast;
@@ -642,6 +644,44 @@ private Q_SLOTS:
         QCOMPARE(test::readAll(model), test::readAll(m_checkpoint));
         QCOMPARE(relay.bytesServed() - servedBefore, m_published->manifest.shards[2].size); // only the damaged shard
         QVERIFY(stableAfter);
+    }
+
+    // A relay that trickles: a few bytes every 100 ms never trips the stall timeout, but the fetch is dropped once a
+    // whole window brought less than the minimum rate, and the error says so (the downloader then blames the relay).
+    void aTricklingRelayIsDroppedBelowTheMinimumRate()
+    {
+        QTcpServer trickle;
+        QVERIFY(trickle.listen(QHostAddress::LocalHost));
+        connect(&trickle, &QTcpServer::newConnection, this, [&trickle] {
+            while (QTcpSocket *s = trickle.nextPendingConnection()) {
+                connect(s, &QTcpSocket::readyRead, s, [s] {
+                    s->readAll();
+                    s->write("HTTP/1.1 206 Partial Content\r\nContent-Range: bytes 0-999999/1000000\r\nContent-Length: 1000000\r\n\r\n");
+                    auto *timer = new QTimer(s);
+                    connect(timer, &QTimer::timeout, s, [s] { s->write(QByteArray(10, 'x')); });
+                    timer->start(100);
+                });
+            }
+        });
+        QTemporaryDir dir;
+        QFile file(dir.filePath(QStringLiteral("checkpoint")));
+        QVERIFY(file.open(QIODevice::ReadWrite));
+        QVERIFY(file.resize(1000000));
+        ShardFetch::Spec spec;
+        spec.url = QUrl(QStringLiteral("http://127.0.0.1:%1/t/v1/shard-0").arg(trickle.serverPort()));
+        spec.file = &file;
+        spec.shardSize = 1000000;
+        spec.rangeEnd = 1000000;
+        spec.stallTimeoutMs = 5000;    // never reached: bytes keep coming
+        spec.minBytesPerSecond = 1024; // 100 bytes/s arrive
+        spec.rateWindowMs = 700;
+        ShardFetch fetch(spec);
+        QSignalSpy done(&fetch, &ShardFetch::done);
+        fetch.start();
+        QVERIFY(done.wait(5000));
+        QCOMPARE(done.first().at(0).toBool(), false);
+        QVERIFY2(done.first().at(1).toString().contains(QLatin1String("slower than 1 KiB/s")), qPrintable(done.first().at(1).toString()));
+        QVERIFY(fetch.received() > 0); // it did trickle: the stall timeout alone would have waited for ever
     }
 
     void diskFullIsRefusedBeforeWriting()
