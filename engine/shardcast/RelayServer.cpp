@@ -51,8 +51,8 @@ bool parseRange(const QByteArray &header, qint64 size, qint64 *begin, qint64 *en
 
 namespace {
 
-constexpr qint64 kChunk = 512 * 1024;
-constexpr qint64 kHighWater = 2 * 1024 * 1024; // keep at most this much queued in the socket
+constexpr qint64 kChunk = 256 * 1024;
+constexpr qint64 kHighWater = 2 * 1024 * 1024; // keep at most this much queued in the socket (and the server's budget)
 constexpr int kMaxRequestHeader = 16 * 1024;
 
 class RelayConnection : public QObject {
@@ -63,9 +63,16 @@ public:
         // Qt reads no more than this ahead of us; the rest of a pipelined burst stays in the kernel.
         socket->setReadBufferSize(kMaxRequestHeader);
         connect(socket, &QTcpSocket::readyRead, this, &RelayConnection::takeRequests);
-        connect(socket, &QTcpSocket::bytesWritten, this, &RelayConnection::pump);
+        connect(socket, &QTcpSocket::bytesWritten, this, [this](qint64 written) {
+            const qint64 drained = std::min(written, m_queuedHere);
+            m_queuedHere -= drained;
+            m_server->addQueued(-drained);
+            pump();
+        });
         connect(socket, &QTcpSocket::disconnected, socket, &QObject::deleteLater);
     }
+
+    ~RelayConnection() override { m_server->addQueued(-m_queuedHere); }
 
 private:
     // Answers at most one request per call; the next one is taken from the event loop, so a thousand pipelined
@@ -173,6 +180,11 @@ private:
         if (!m_file.isOpen())
             return scheduleNext(); // answers drained: a waiting pipelined request may go on
         while (m_remaining > 0 && m_socket->bytesToWrite() < kHighWater) {
+            if (m_server->queuedBytes() >= m_server->queueBudget()) {
+                if (m_queuedHere == 0) // nothing of ours in flight to call us back: ask the server to
+                    m_server->waitForBudget(this, [this] { pump(); });
+                return;
+            }
             const QByteArray chunk = m_file.read(std::min(kChunk, m_remaining));
             if (chunk.isEmpty()) { // the file shrank or failed under us: the client sees a short body
                 m_socket->abort();
@@ -180,6 +192,8 @@ private:
             }
             m_remaining -= chunk.size();
             m_server->addServed(chunk.size());
+            m_queuedHere += chunk.size();
+            m_server->addQueued(chunk.size());
             m_socket->write(chunk);
         }
         if (m_remaining == 0) {
@@ -222,6 +236,7 @@ private:
     QTcpSocket *m_socket;
     RelayServer *m_server;
     ConnectionClock *m_clock;
+    qint64 m_queuedHere = 0; // file bytes this connection put in its socket that the peer has not taken yet
     QByteArray m_buffer;
     bool m_nextQueued = false;
     QByteArray m_extraHeaders;
@@ -234,6 +249,31 @@ private:
 } // namespace
 
 RelayServer::RelayServer(QString root, QObject *parent) : QTcpServer(parent), m_root(std::move(root)) {}
+
+RelayServer::~RelayServer()
+{
+    qDeleteAll(findChildren<QTcpSocket *>(QString(), Qt::FindDirectChildrenOnly));
+}
+
+void RelayServer::addQueued(qint64 bytes)
+{
+    m_queued += bytes;
+    if (bytes >= 0 || m_waiting.isEmpty() || m_queued >= m_queueBudget)
+        return;
+    // Room again: resume the waiting connections from the event loop (never from inside another's signal).
+    const auto waiting = std::exchange(m_waiting, {});
+    for (const auto &[connection, resume] : waiting)
+        if (connection)
+            QMetaObject::invokeMethod(connection, resume, Qt::QueuedConnection);
+}
+
+void RelayServer::waitForBudget(QObject *connection, std::function<void()> resume)
+{
+    for (const auto &[c, r] : std::as_const(m_waiting))
+        if (c == connection)
+            return;
+    m_waiting.append({QPointer<QObject>(connection), std::move(resume)});
+}
 
 ListenerLimits RelayServer::defaultLimits()
 {

@@ -12,6 +12,9 @@
 #include "net/HostCheck.h"
 
 #include <QHostAddress>
+#include <QList>
+#include <QPointer>
+#include <functional>
 #include <QTcpServer>
 #include <atomic>
 
@@ -25,6 +28,7 @@ class RelayServer : public QTcpServer {
     Q_OBJECT
 public:
     explicit RelayServer(QString root, QObject *parent = nullptr);
+    ~RelayServer() override; // closes the connections first: they give their queued bytes back to this server
     // Before listenOn(): connection limits and the names answered.
     void setListenerLimits(const ListenerLimits &limits) { m_limits = limits; }
     void setHostCheck(HostCheck check) { m_hosts = std::move(check); }
@@ -41,6 +45,15 @@ public:
     qint64 bytesServed() const { return m_bytesServed; }
     qint64 requestsServed() const { return m_requests; }
     void addServed(qint64 bytes) { m_bytesServed += bytes; }
+
+    // File bytes queued in sockets across all connections: at most queueBudget() (plus one chunk per connection),
+    // so that many readers that do not read cost a bounded amount together, not each. A connection that finds the
+    // budget spent waits (waitForBudget) until others' peers read.
+    qint64 queuedBytes() const { return m_queued; }
+    qint64 queueBudget() const { return m_queueBudget; }
+    void setQueueBudget(qint64 bytes) { m_queueBudget = bytes; }
+    void addQueued(qint64 bytes);
+    void waitForBudget(QObject *connection, std::function<void()> resume);
     void countRequest() { ++m_requests; }
 
 protected:
@@ -52,6 +65,9 @@ private:
     HostCheck m_hosts;
     ConnectionGate *m_gate = nullptr;
     const cohort::ServerTls *m_tls = nullptr;
+    qint64 m_queued = 0;
+    qint64 m_queueBudget = 64LL << 20;
+    QList<std::pair<QPointer<QObject>, std::function<void()>>> m_waiting;
     std::atomic<qint64> m_bytesServed{0};
     std::atomic<qint64> m_requests{0};
 };

@@ -11,6 +11,7 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QNetworkAccessManager>
@@ -28,6 +29,8 @@
 #include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
+#include <atomic>
+#include <thread>
 
 using namespace cohort::test;
 
@@ -446,6 +449,90 @@ private Q_SLOTS:
         QVERIFY(registerWith("not-a-number").startsWith("HTTP/1.1 403"));
         QVERIFY(registerWith(right).startsWith("HTTP/1.1 200"));
         QVERIFY(registerWith({}).startsWith("HTTP/1.1 200")); // known now: no more work
+    }
+
+    // The soak: an honest cohortd keeps heartbeating while, from 16 other addresses at once, half-sent heads fill
+    // what the caps allow, relay readers never read, and keys nobody registered send signed requests. The node's
+    // heartbeats keep arriving at their pace, and the hub's memory stays under a bound.
+    void honestNodeIsServedThroughABoundedHostileLoad()
+    {
+        const QString tokenFile = m_dir.filePath(QStringLiteral("soak.token"));
+        QFile token(tokenFile);
+        QVERIFY(token.open(QIODevice::WriteOnly));
+        token.write("soak-operator-token-0123456789abcdef");
+        token.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+        token.close();
+        auto started = hub({QStringLiteral("--header-timeout"), QStringLiteral("2"), QStringLiteral("--operator-token-file"), tokenFile,
+                            QStringLiteral("--registration-work-bits"), QStringLiteral("8")});
+        QVERIFY(started);
+        const qint64 pid = started->process->process().processId();
+        const qint64 before = residentKiB(pid);
+        const QString nodeDir = m_dir.filePath(QStringLiteral("soak-node"));
+        ChildProcess node(programPath(QStringLiteral("cohortd")),
+                          {QStringLiteral("--hub"), started->url, QStringLiteral("--data-dir"), nodeDir, QStringLiteral("--json"),
+                           QStringLiteral("--heartbeat-ms"), QStringLiteral("250"), QStringLiteral("--settings"), nodeDir + QStringLiteral(".ini")});
+        QVERIFY(node.start());
+        const auto heartbeats = [&] {
+            QNetworkRequest request{QUrl(started->url + QStringLiteral("/v1/nodes"))};
+            request.setRawHeader("Authorization", "Bearer soak-operator-token-0123456789abcdef");
+            QNetworkReply *reply = m_net.get(request);
+            QSignalSpy done(reply, &QNetworkReply::finished);
+            if (!reply->isFinished())
+                done.wait(10000);
+            reply->deleteLater();
+            const QJsonArray nodes = QJsonDocument::fromJson(reply->readAll()).object().value(QStringLiteral("nodes")).toArray();
+            return nodes.isEmpty() ? -1 : nodes.first().toObject().value(QStringLiteral("heartbeats")).toInt();
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(heartbeats() >= 2, 30000);
+
+        std::atomic<bool> stop{false};
+        std::atomic<int> attempts{0};
+        const quint16 apiPort = quint16(QUrl(started->url).port()), relayPort = quint16(QUrl(started->relayUrl).port());
+        auto junk = cohort::Identity::loadOrCreate(m_dir.filePath(QStringLiteral("soak-junk")));
+        QVERIFY(junk);
+        QByteArray junkRequest = "POST /v1/nodes/heartbeat HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2\r\n";
+        for (const auto &[name, value] : cohort::signRequest(*junk, "POST", "/v1/nodes/heartbeat", "{}", QDateTime::currentMSecsSinceEpoch()))
+            junkRequest += name + ": " + value + "\r\n";
+        junkRequest += "\r\n{}";
+        std::thread attacker([&] {
+            std::vector<std::unique_ptr<RawConnection>> open;
+            while (!stop) {
+                for (int source = 0; source < 16 && !stop; ++source) {
+                    const QByteArray from = "127.0.1." + QByteArray::number(source + 1);
+                    auto head = std::make_unique<RawConnection>(QUrl(started->url), from.constData(), 300);
+                    head->send("GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\n");
+                    open.push_back(std::move(head));
+                    auto reader = std::make_unique<RawConnection>(QUrl(started->relayUrl), from.constData(), 300);
+                    reader->send("GET /big.bin HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+                    open.push_back(std::move(reader));
+                    RawConnection replay(QUrl(started->url), from.constData(), 300);
+                    replay.send(junkRequest); // not registered, and the same nonce again and again
+                    attempts += 3;
+                }
+                if (open.size() > 4000)
+                    open.erase(open.begin(), open.begin() + 2000);
+            }
+            Q_UNUSED(apiPort);
+            Q_UNUSED(relayPort);
+        });
+        const int atStart = heartbeats();
+        QElapsedTimer soak;
+        soak.start();
+        qint64 peak = residentKiB(pid);
+        while (soak.elapsed() < 8000) {
+            QTest::qWait(500); // sampling the hub's memory while the load runs, not waiting for an outcome
+            peak = std::max(peak, residentKiB(pid));
+        }
+        const int afterSoak = heartbeats();
+        stop = true;
+        attacker.join();
+        qInfo("soak: %d hostile connections in 8 s; honest heartbeats %d -> %d; hub resident %lld -> peak %lld MiB", attempts.load(),
+              atStart, afterSoak, before >> 10, peak >> 10);
+        QCOMPARE(started->process->process().state(), QProcess::Running);
+        // 250 ms apart: 32 in 8 s; at least half of them got through the load.
+        QVERIFY2(afterSoak - atStart >= 16, qPrintable(QStringLiteral("%1 heartbeats during the soak").arg(afterSoak - atStart)));
+        QVERIFY2(peak - before < 256 * 1024, qPrintable(QStringLiteral("hub grew by %1 MiB").arg((peak - before) >> 10)));
+        QVERIFY(attempts.load() > 300);
     }
 };
 
