@@ -48,17 +48,6 @@ struct Sample {
     int failures = 0;
 };
 
-qint64 peakKiB(qint64 pid)
-{
-    QFile status(QStringLiteral("/proc/%1/status").arg(pid));
-    if (!status.open(QIODevice::ReadOnly))
-        return -1;
-    for (const QByteArray &line : status.readAll().split('\n'))
-        if (line.startsWith("VmHWM:"))
-            return line.mid(6).trimmed().split(' ').value(0).toLongLong();
-    return -1;
-}
-
 QByteArray heartbeatRequest(const Identity &id, const QByteArray &hubKey)
 {
     const QByteArray body = R"({"state":"idle"})";
@@ -151,7 +140,7 @@ Sample measure(const StartedHub &hub, const QList<Identity> &ids, const QByteArr
     s.perSecond = double(done) / seconds;
     s.p50Ms = all.empty() ? 0 : all[all.size() / 2];
     s.p99Ms = all.empty() ? 0 : all[std::min(all.size() - 1, size_t(double(all.size()) * 0.99))];
-    s.peakKiB = peakKiB(hub.process->process().processId());
+    s.peakKiB = processMemoryKiB(hub.process->process().processId(), "VmHWM");
     return s;
 }
 

@@ -487,7 +487,6 @@ private Q_SLOTS:
 
         std::atomic<bool> stop{false};
         std::atomic<int> attempts{0};
-        const quint16 apiPort = quint16(QUrl(started->url).port()), relayPort = quint16(QUrl(started->relayUrl).port());
         auto junk = cohort::Identity::loadOrCreate(m_dir.filePath(QStringLiteral("soak-junk")));
         QVERIFY(junk);
         QByteArray junkRequest = "POST /v1/nodes/heartbeat HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2\r\n";
@@ -512,8 +511,6 @@ private Q_SLOTS:
                 if (open.size() > 4000)
                     open.erase(open.begin(), open.begin() + 2000);
             }
-            Q_UNUSED(apiPort);
-            Q_UNUSED(relayPort);
         });
         const int atStart = heartbeats();
         QElapsedTimer soak;

@@ -19,6 +19,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <tuple>
+
 using namespace cohort::test;
 
 class HubTlsTest : public QObject {
@@ -152,6 +154,29 @@ private Q_SLOTS:
                                  60'000);
         QVERIFY(hub->process->errors().contains(QLatin1String("node registered")));
         QVERIFY(nginx.accessLog().contains(QLatin1String("/v1/nodes/register")));
+    }
+
+    // Files that are no certificate or key stop the hub at start with a clear message (exit status 1), not a hub
+    // that would fail every handshake.
+    void unreadableTlsFilesStopTheHubWithAReason()
+    {
+        const PemPair good = m_certs->leaf(QStringLiteral("for-mismatch"), {QStringLiteral("127.0.0.1")}, 30, 400);
+        QFile junk(m_dir.filePath(QStringLiteral("junk.pem")));
+        QVERIFY(junk.open(QIODevice::WriteOnly));
+        junk.write("-----BEGIN NOTHING-----\n");
+        junk.close();
+        for (const auto &[certificate, key, expected] :
+             {std::tuple{junk.fileName(), good.keyFile, QStringLiteral("holds no PEM certificate")},
+              std::tuple{good.certificateFile, junk.fileName(), QStringLiteral("holds no PEM private key")},
+              std::tuple{m_dir.filePath(QStringLiteral("missing.pem")), good.keyFile, QStringLiteral("cannot read the certificate")}}) {
+            ChildProcess hub(programPath(QStringLiteral("cohort-hub")),
+                             {QStringLiteral("--port"), QStringLiteral("0"), QStringLiteral("--data-dir"), m_dir.filePath(QStringLiteral("bad-tls")),
+                              QStringLiteral("--tls-certificate"), certificate, QStringLiteral("--tls-key"), key});
+            QVERIFY(hub.start());
+            QVERIFY(hub.process().waitForFinished(30'000));
+            QCOMPARE(hub.process().exitCode(), 1);
+            QVERIFY2(hub.errors().contains(expected), qPrintable(hub.errors()));
+        }
     }
 
     // certbot renews in place: the hub serves the new certificate to new connections without a restart.

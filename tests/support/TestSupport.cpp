@@ -118,14 +118,15 @@ std::optional<StartedHub> startHub(const QString &dataDir, const QStringList &ex
     return hub;
 }
 
-qint64 residentKiB(qint64 pid)
+qint64 processMemoryKiB(qint64 pid, const QByteArray &field)
 {
     QFile status(QStringLiteral("/proc/%1/status").arg(pid));
     if (!status.open(QIODevice::ReadOnly))
         return -1;
+    const QByteArray prefix = field + ':';
     for (const QByteArray &line : status.readAll().split('\n'))
-        if (line.startsWith("VmRSS:"))
-            return line.mid(6).trimmed().split(' ').value(0).toLongLong();
+        if (line.startsWith(prefix))
+            return line.mid(prefix.size()).trimmed().split(' ').value(0).toLongLong();
     return -1;
 }
 

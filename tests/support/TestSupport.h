@@ -46,7 +46,9 @@ struct StartedHub {
 std::optional<StartedHub> startHub(const QString &dataDir, const QStringList &extraArguments = {}, QString *why = nullptr,
                                    const QString &wrapper = {});
 
-// Resident memory of a process in KiB (Linux /proc), or -1.
-qint64 residentKiB(qint64 pid);
+// A memory figure of a process in KiB from Linux /proc/<pid>/status ("VmRSS": resident now, "VmHWM": its peak),
+// or -1.
+qint64 processMemoryKiB(qint64 pid, const QByteArray &field);
+inline qint64 residentKiB(qint64 pid) { return processMemoryKiB(pid, "VmRSS"); }
 
 } // namespace cohort::test
