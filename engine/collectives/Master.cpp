@@ -22,6 +22,7 @@ struct Master::Peer {
     uint16_t p2pPort = 0;
     QHostAddress address;
     QTimer *handshakeTimer = nullptr;
+    ConnectionClock *clock = nullptr; // the gate's deadlines; a child of the socket
 };
 
 namespace {
@@ -41,6 +42,14 @@ Master::Master(MasterOptions options, QObject *parent)
     : QObject(parent), m_options(std::move(options)), m_server(this) // a child: moveToThread takes it along
 {
     connect(&m_server, &QTcpServer::newConnection, this, &Master::onNewConnection);
+    ListenerLimits limits;
+    limits.maxConnections = m_options.maxConnections;
+    limits.maxPerSource = std::clamp(m_options.maxConnectionsPerSource, 1, m_options.maxConnections);
+    // The master's own handshake timer names the reason first; the gate's deadline is the backstop.
+    limits.headerTimeoutMs = m_options.handshakeTimeoutMs + 1000;
+    limits.idleTimeoutMs = std::max(limits.idleTimeoutMs, limits.headerTimeoutMs);
+    m_gate = new ConnectionGate(&m_server, limits, encodeRefused(QStringLiteral("too many connections; try again later")),
+                                "collectives master");
 }
 
 Master::~Master()
@@ -69,7 +78,13 @@ int Master::pendingPeers() const { return int(pendingIds().size()); }
 void Master::onNewConnection()
 {
     while (QTcpSocket *socket = m_server.nextPendingConnection()) {
+        // Only control messages come here (no tensor data): a small read buffer bounds what one peer can queue.
+        socket->setReadBufferSize(256 * 1024);
+        ConnectionClock *clock = m_gate->admit(socket);
+        if (!clock)
+            continue;
         auto peer = std::make_unique<Peer>();
+        peer->clock = clock;
         peer->socket = socket;
         peer->address = socket->peerAddress();
         peer->handshakeTimer = new QTimer(socket);
@@ -195,6 +210,7 @@ void Master::handleProof(Peer &peer, const ProofMsg &msg)
         if (other.get() != &peer && other->id != 0 && other->publicKey == peer.publicKey)
             return refuse(peer, QStringLiteral("this key is already connected"));
     peer.handshakeTimer->stop();
+    peer.clock->settle();
     peer.id = m_nextPeerId++;
     peer.phase = Peer::Phase::Pending;
     send(peer, encode(WelcomeMsg{peer.id}));

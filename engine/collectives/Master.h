@@ -27,6 +27,7 @@
 //   checks the hashes and answers SyncDone; when all have, SyncComplete{ok}. A peer leaving fails the sync for all.
 #include "collectives/Wire.h"
 #include "core/Expected.h"
+#include "net/ConnectionGate.h"
 
 #include <QHostAddress>
 #include <QList>
@@ -54,6 +55,10 @@ struct MasterOptions {
     int formationTimeoutMs = 60'000;
     // Connections per ring neighbour and direction (Topology.links): how many operations can run at once.
     int linksPerNeighbour = 4;
+    // Connection caps (total, per source address). The handshake timeout is the deadline for an unproven
+    // connection; once a peer proved its key no deadline applies (members wait for minutes between operations).
+    int maxConnections = 2048;
+    int maxConnectionsPerSource = 64;
 };
 
 class Master : public QObject {
@@ -137,6 +142,7 @@ private:
 
     MasterOptions m_options;
     QTcpServer m_server;
+    ConnectionGate *m_gate = nullptr; // a child of m_server
     std::map<QTcpSocket *, std::unique_ptr<Peer>> m_peers;
     uint32_t m_nextPeerId = 1;
     uint64_t m_nextEpoch = 1;

@@ -27,8 +27,8 @@ QJsonObject DilocoTaskStats::toJson() const
                        {QStringLiteral("aborted_operations"), abortedOperations}};
 }
 
-DilocoCoordinator::DilocoCoordinator(HubStore &store, TaskCatalogue &catalogue, QObject *parent)
-    : QObject(parent), m_store(store), m_catalogue(catalogue)
+DilocoCoordinator::DilocoCoordinator(HubStore &store, TaskCatalogue &catalogue, const ListenerLimits &limits, QObject *parent)
+    : QObject(parent), m_store(store), m_catalogue(catalogue), m_limits(limits)
 {}
 
 DilocoCoordinator::~DilocoCoordinator() = default;
@@ -41,6 +41,9 @@ Status DilocoCoordinator::start(const QHostAddress &address, quint16 firstPort)
             continue;
         const QString taskId = task.id;
         collectives::MasterOptions options;
+        options.maxConnections = m_limits.maxConnections;
+        options.maxConnectionsPerSource = m_limits.maxPerSource;
+        options.handshakeTimeoutMs = m_limits.headerTimeoutMs;
         // Admission: a key that proved itself in the challenge must belong to a node registered here that has
         // joined this task (its last heartbeat says so). Anyone else is refused before joining any ring.
         options.admit = [this, taskId](const QByteArray &publicKey) {

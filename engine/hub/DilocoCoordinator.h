@@ -5,6 +5,7 @@
 // them in the ledger, once per outer step (the reduce's tag), at the task's reward rate x inner steps. The master
 // carries no tensor data; the hub never sees the model. Lives in the hub's thread.
 #include "core/Expected.h"
+#include "net/ConnectionGate.h"
 
 #include <QHostAddress>
 #include <QJsonObject>
@@ -36,7 +37,8 @@ struct DilocoTaskStats {
 class DilocoCoordinator : public QObject {
     Q_OBJECT
 public:
-    DilocoCoordinator(HubStore &store, TaskCatalogue &catalogue, QObject *parent = nullptr);
+    // limits: each master's caps, and its handshake deadline (headerTimeoutMs; the hub passes its API listener's).
+    DilocoCoordinator(HubStore &store, TaskCatalogue &catalogue, const ListenerLimits &limits = {}, QObject *parent = nullptr);
     ~DilocoCoordinator() override;
 
     // Starts a master per diloco task on `address`; port 0: any free port, otherwise port, port + 1, ... in catalogue
@@ -49,6 +51,7 @@ private:
 
     HubStore &m_store;
     TaskCatalogue &m_catalogue;
+    ListenerLimits m_limits;
     std::map<QString, std::unique_ptr<collectives::Master>> m_masters;
     std::map<QString, DilocoTaskStats> m_stats;
 };

@@ -126,7 +126,7 @@ Status HubService::start()
     m_rl = new RlCoordinator(rlConfig, *m_store, m_catalogue, *m_publisher,
                              [this](const ApiRequest &r, VerifiedRequest *v) { return authenticate(r, v); }, this);
 
-    m_diloco = new DilocoCoordinator(*m_store, m_catalogue, this);
+    m_diloco = new DilocoCoordinator(*m_store, m_catalogue, m_config.apiLimits, this);
     if (Status s = m_diloco->start(m_config.address, m_config.dilocoPort); !s)
         return s;
 

@@ -129,12 +129,22 @@ ConnectionClock::ConnectionClock(QTcpSocket *socket, ConnectionGate *gate) : QOb
 
 void ConnectionClock::touch()
 {
+    if (m_settled)
+        return;
     m_idleTimer.start(m_gate->limits().idleTimeoutMs);
+}
+
+void ConnectionClock::settle()
+{
+    m_settled = true;
+    m_idleTimer.stop();
+    m_headTimer.stop();
+    m_bodyTimer.stop();
 }
 
 void ConnectionClock::headStarted()
 {
-    if (!m_headTimer.isActive())
+    if (!m_headTimer.isActive() && !m_settled)
         m_headTimer.start(m_gate->limits().headerTimeoutMs);
 }
 

@@ -82,6 +82,9 @@ public:
     void headComplete(qint64 bodyBytes);
     void bodyComplete();
     bool inHead() const { return m_headTimer.isActive(); }
+    // The peer proved who it is on a protocol with its own liveness (a DiLoCo ring member waits for minutes between
+    // operations): no deadline applies from now on. The connection still counts against the caps.
+    void settle();
 
 private:
     void expire(const char *what);
@@ -92,6 +95,7 @@ private:
     QTimer m_idleTimer;
     QTimer m_headTimer;
     QTimer m_bodyTimer;
+    bool m_settled = false;
 };
 
 } // namespace cohort

@@ -3,6 +3,7 @@
 // 127.0.0.2 (Linux routes all of 127/8 to the loopback), so per-source caps tell it apart from the honest client.
 // Raw POSIX sockets: an attacker does not play by QTcpSocket's rules (it never reads, half-sends, floods).
 #include "TestSupport.h"
+#include "collectives/Wire.h"
 #include "net/Identity.h"
 #include "net/RegistrationWork.h"
 #include "net/RequestSigning.h"
@@ -98,6 +99,19 @@ public:
             got.append(buffer, n);
             for (qsizetype at; (at = got.indexOf(needle, from)) >= 0; from = at + needle.size())
                 ++seen;
+        }
+        return got;
+    }
+    // Reads until at least `bytes` arrived, the peer closes, or a read times out.
+    QByteArray readAtLeast(qsizetype bytes)
+    {
+        QByteArray got;
+        char buffer[4096];
+        while (m_fd >= 0 && got.size() < bytes) {
+            const ssize_t n = ::recv(m_fd, buffer, sizeof buffer, 0);
+            if (n <= 0)
+                break;
+            got.append(buffer, n);
         }
         return got;
     }
@@ -301,6 +315,68 @@ private Q_SLOTS:
                 QVERIFY2(c->closedByPeer(20000), "a half-sent head stayed open past the deadline");
             qInfo("%s: %d refused at once, the rest closed after %lld ms", qPrintable(base), refused, waited.elapsed());
         }
+    }
+
+    // The DiLoCo master: hundreds of connections from one source that never say Hello. Those over the per-source
+    // cap are refused at once (a Refused frame, then close), the rest are closed at the handshake deadline, and a
+    // peer from another address is still answered (its Hello gets a Challenge) while they are open.
+    void dilocoMasterCapsAndTimesOutSilentConnections()
+    {
+        const QString catalogue = m_dir.filePath(QStringLiteral("diloco-catalogue.json"));
+        QFile file(catalogue);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(QJsonDocument(QJsonObject{{QStringLiteral("tasks"), QJsonArray{QJsonObject{
+            {QStringLiteral("id"), QStringLiteral("mini-diloco")}, {QStringLiteral("kind"), QStringLiteral("diloco")},
+            {QStringLiteral("title"), QStringLiteral("Mini DiLoCo")}, {QStringLiteral("reward_rate"), 0.5},
+            {QStringLiteral("diloco"), QJsonObject{{QStringLiteral("inner_steps"), 5}, {QStringLiteral("batch_size"), 4},
+                                                   {QStringLiteral("sequence_length"), 32},
+                                                   {QStringLiteral("model"), QJsonObject{{QStringLiteral("d_model"), 32},
+                                                                                          {QStringLiteral("n_layers"), 1},
+                                                                                          {QStringLiteral("n_heads"), 2},
+                                                                                          {QStringLiteral("d_ff"), 128},
+                                                                                          {QStringLiteral("max_seq_len"), 64}}}}}}}}})
+                       .toJson());
+        file.close();
+        auto started = hub({QStringLiteral("--catalogue"), catalogue, QStringLiteral("--header-timeout"), QStringLiteral("5"),
+                            QStringLiteral("--max-connections-per-source"), QStringLiteral("40")});
+        QVERIFY(started);
+        QNetworkReply *reply = m_net.get(QNetworkRequest(QUrl(started->url + QStringLiteral("/v1/tasks/mini-diloco/diloco"))));
+        QSignalSpy done(reply, &QNetworkReply::finished);
+        QVERIFY(reply->isFinished() || done.wait(10000));
+        const int port = QJsonDocument::fromJson(reply->readAll()).object().value(QStringLiteral("master_port")).toInt();
+        reply->deleteLater();
+        QVERIFY(port > 0);
+        QUrl master;
+        master.setPort(port);
+
+        std::vector<std::unique_ptr<RawConnection>> silent;
+        for (int i = 0; i < 300; ++i) {
+            silent.push_back(std::make_unique<RawConnection>(master, kAttacker));
+            QVERIFY(silent.back()->ok());
+        }
+        int refused = 0;
+        for (auto &c : silent)
+            if (c->closedByPeer(20)) // those kept cost 40 x 20 ms, well inside the 5 s deadline
+                ++refused;
+        // (On a loaded machine the connects themselves can take longer than the deadline: then all 300 are closed.)
+        QVERIFY2(refused >= 300 - 40, qPrintable(QStringLiteral("%1 of 300 refused").arg(refused)));
+        // An honest peer from another address meanwhile: its Hello is answered with a Challenge.
+        RawConnection honest(master, "127.0.0.1", 5000);
+        QVERIFY(honest.ok());
+        cohort::collectives::HelloMsg hello;
+        hello.publicKey = QByteArray(32, '\x07');
+        hello.p2pPort = 40000;
+        honest.send(cohort::collectives::encode(hello));
+        cohort::collectives::FrameDecoder decoder(cohort::collectives::Channel::FromMaster);
+        decoder.feed(honest.readAtLeast(cohort::collectives::encode(cohort::collectives::ChallengeMsg{QByteArray(32, 0)}).size()));
+        cohort::collectives::Frame frame;
+        QCOMPARE(decoder.next(frame), cohort::collectives::FrameDecoder::Result::Frame);
+        QCOMPARE(frame.type, cohort::collectives::Type::Challenge);
+        QElapsedTimer waited;
+        waited.start();
+        for (auto &c : silent)
+            QVERIFY2(c->closedByPeer(20000), "a silent connection stayed open past the handshake deadline");
+        qInfo("master: %d refused at once, the rest closed after %lld ms", refused, waited.elapsed());
     }
 
     // A request head whose blank line arrives in two reads ("\r\n\r" then "\n..."): the guard missed the end of the
