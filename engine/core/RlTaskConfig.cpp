@@ -32,6 +32,7 @@ QJsonObject RlTaskConfig::toJson() const
         {QStringLiteral("learning_rate"), learningRate},
         {QStringLiteral("warmup_learning_rate"), warmupLearningRate},
         {QStringLiteral("plausibility_margin"), plausibilityMargin},
+        {QStringLiteral("sampling_tolerance"), samplingTolerance},
         {QStringLiteral("toploc"), toploc},
         {QStringLiteral("toploc_policy"),
          QJsonObject{{QStringLiteral("min_exp_matches"), toplocPolicy.minExpMatches},
@@ -87,6 +88,7 @@ Expected<RlTaskConfig> RlTaskConfig::fromJson(const QJsonObject &json)
     c.warmupLearningRate = r.optionalNumber(QStringLiteral("warmup_learning_rate"), c.warmupLearningRate, 1e-8, 1);
     c.toploc = r.optionalBool(QStringLiteral("toploc"), c.toploc);
     c.plausibilityMargin = r.optionalNumber(QStringLiteral("plausibility_margin"), c.plausibilityMargin, 0.01, 100);
+    c.samplingTolerance = r.optionalNumber(QStringLiteral("sampling_tolerance"), c.samplingTolerance, 1e-9, 0.5);
     JsonReader t(r.optionalObject(QStringLiteral("toploc_policy")), QStringLiteral("rl toploc_policy"));
     RlToplocPolicy &tp = c.toplocPolicy;
     tp.minExpMatches = int(t.optionalInteger(QStringLiteral("min_exp_matches"), tp.minExpMatches, 1, 128));

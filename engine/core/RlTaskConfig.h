@@ -56,6 +56,10 @@ struct RlTaskConfig {
     // the entropy of their distributions. A batch whose mean (log p + entropy) falls below -margin nats (or one
     // sample below -20 x margin) was not sampled from that version and is refused.
     double plausibilityMargin = 1.0;
+    // Verifiable sampling (rl/VerifiableSampling.h): each token's uniform comes from the hub's sampling seed, and a
+    // token whose uniform lies more than this much probability mass outside the interval the claimed version gives
+    // it was not sampled by that version. Honest hardware differences stay below 1e-5 (bench_sampling_margin).
+    double samplingTolerance = 1e-3;
     // TOPLOC: every sample carries a proof (258 bytes per 32 generated tokens) of the final-norm hidden states that
     // produced it; the hub re-runs prefill with the claimed version and checks it (prime-stack.md §3).
     bool toploc = true;

@@ -236,7 +236,7 @@ Expected<Ledger::VerdictOutcome> Ledger::setVerdict(const QString &submissionId,
     q.bindValue(QStringLiteral(":points"), stats.worstPoints);
     q.bindValue(QStringLiteral(":mean"), stats.worstMantissaMean);
     q.bindValue(QStringLiteral(":median"), stats.worstMantissaMedian);
-    q.bindValue(QStringLiteral(":failed"), stats.proofFailed ? 1 : 0);
+    q.bindValue(QStringLiteral(":failed"), stats.failedVerification ? 1 : 0);
     q.bindValue(QStringLiteral(":logp"), stats.meanLogProb);
     q.bindValue(QStringLiteral(":id"), submissionId);
     if (!q.exec()) {
@@ -245,7 +245,7 @@ Expected<Ledger::VerdictOutcome> Ledger::setVerdict(const QString &submissionId,
         return fail(QStringLiteral("cannot record the verdict: %1").arg(error));
     }
     outcome.updated = q.numRowsAffected() > 0;
-    if (outcome.updated && stats.proofFailed) {
+    if (outcome.updated && stats.failedVerification) {
         const auto record = submission(submissionId);
         QSqlQuery f(db);
         f.prepare(QStringLiteral("INSERT INTO node_flags(node_id, task, proof_failures, last_failure_at, reason)"
@@ -269,7 +269,7 @@ Expected<Ledger::VerdictOutcome> Ledger::setVerdict(const QString &submissionId,
             return fail(QStringLiteral("cannot record the proof failure: %1").arg(error));
         }
         const NodeFlag now = nodeFlag(record->nodeId, record->taskId);
-        outcome.proofFailures = now.proofFailures;
+        outcome.verificationFailures = now.verificationFailures;
         outcome.flagged = now.flaggedAtMs > 0;
     }
     if (!db.commit())
@@ -292,7 +292,7 @@ std::optional<VerificationStats> Ledger::verificationStats(const QString &submis
     s.worstPoints = q.value(3).toInt();
     s.worstMantissaMean = q.value(4).toDouble();
     s.worstMantissaMedian = q.value(5).toDouble();
-    s.proofFailed = q.value(6).toInt() != 0;
+    s.failedVerification = q.value(6).toInt() != 0;
     s.meanLogProb = q.value(7).toDouble();
     return s;
 }
@@ -305,7 +305,7 @@ Ledger::NodeFlag Ledger::nodeFlag(const QString &nodeId, const QString &taskId) 
     q.bindValue(QStringLiteral(":task"), taskId);
     NodeFlag flag;
     if (q.exec() && q.next()) {
-        flag.proofFailures = q.value(0).toInt();
+        flag.verificationFailures = q.value(0).toInt();
         flag.flaggedAtMs = q.value(1).toLongLong();
         flag.reason = q.value(2).toString();
     }

@@ -68,7 +68,7 @@ public:
     // the node for the task; at `flagAfterFailures` the node is flagged (the hub then hands it no more work).
     struct VerdictOutcome {
         bool updated = false;      // false if the submission was not in state accepted
-        int proofFailures = 0;     // the node's failed proofs for the task so far
+        int verificationFailures = 0;     // the node's failed proofs for the task so far
         bool flagged = false;      // the node is flagged for the task (now or before)
     };
     Expected<VerdictOutcome> setVerdict(const QString &submissionId, bool confirmed, const QString &reason,
@@ -76,7 +76,7 @@ public:
     std::optional<VerificationStats> verificationStats(const QString &submissionId) const;
 
     struct NodeFlag {
-        int proofFailures = 0;
+        int verificationFailures = 0;
         qint64 flaggedAtMs = 0;    // 0: not flagged
         QString reason;            // the last failure's reason
     };

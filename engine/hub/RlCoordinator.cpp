@@ -7,6 +7,7 @@
 #include "hub/RlTrainer.h"
 #include "hub/TaskCatalogue.h"
 #include "net/RequestSigning.h"
+#include "rl/VerifiableSampling.h"
 #include "shardcast/Publisher.h"
 
 #include <QDateTime>
@@ -162,10 +163,10 @@ void RlCoordinator::onVerdict(const QString &submissionId, bool confirmed, const
         qCWarning(lcHub) << "verdict for" << submissionId << "not stored:" << outcome.error();
     qCInfo(lcHub).nospace() << "submission " << submissionId << (confirmed ? " confirmed" : " refused") << " (" << reason
                             << ", log p + entropy " << stats.meanLogProb << " nats/token)";
-    if (outcome && stats.proofFailed) {
+    if (outcome && stats.failedVerification) {
         const auto record = m_ledger.submission(submissionId);
         qCWarning(lcHub).nospace() << "node " << (record ? record->nodeId : QString()) << " failed a TOPLOC proof for "
-                                   << taskId << " (" << outcome->proofFailures << " so far"
+                                   << taskId << " (" << outcome->verificationFailures << " so far"
                                    << (outcome->flagged ? QStringLiteral("; flagged: no more work") : QString()) << ")";
     }
 }
@@ -229,7 +230,7 @@ ApiResponse RlCoordinator::work(const ApiRequest &request)
         return ApiResponse::error(403, QStringLiteral("node_flagged"),
                                   QStringLiteral("this node failed %1 TOPLOC proofs for %2 and gets no more work until the hub's "
                                                  "operator clears it (last: %3)")
-                                      .arg(flag.proofFailures).arg(taskId, flag.reason));
+                                      .arg(flag.verificationFailures).arg(taskId, flag.reason));
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
     m_ledger.expireOpenWork(node->nodeId, taskId, m_config.maxOpenWorkPerNode - 1);
     m_ledger.trimNodeHistory(node->nodeId, m_config.keepExpiredWorkPerNode, m_config.keepRejectedPerNode);
@@ -243,6 +244,8 @@ ApiResponse RlCoordinator::work(const ApiRequest &request)
                               {QStringLiteral("min_version"), std::max(1, latest - cfg.asyncLevel)},
                               {QStringLiteral("batch"), item->batch},
                               {QStringLiteral("seed"), QString::number(item->seed)},
+                              // Verifiable sampling: the node samples with this stream and the hub checks each token.
+                              {QStringLiteral("sampling_seed"), QString::number(rl::samplingSeedForWork(item->seed))},
                               {QStringLiteral("rl"), cfg.toJson()}});
 }
 

@@ -4,6 +4,7 @@
 #include "rl/Policy.h"
 #include "rl/Tokenizer.h"
 #include "rl/Trainer.h"
+#include "rl/VerifiableSampling.h"
 #include "rl/WorkSampling.h"
 #include "toploc/Verify.h"
 
@@ -231,13 +232,46 @@ void RlTrainer::submit(const ValidatedBatch &batch)
     stats.rollouts = int(completions.size());
     // One prefill serves the trainer (old log-probs), the plausibility check and TOPLOC (hidden states).
     std::vector<std::vector<float>> entropies, hidden;
+    // Verifiable sampling: every token's uniform comes from the hub's own stream for this work item, so the
+    // claimed version's logits say which token the sampler had to pick. The same prefill measures the gap.
+    const uint64_t samplingSeed = rl::samplingSeedForWork(batch.workSeed);
+    std::vector<rl::SamplingStream> streams;
+    for (size_t row = 0; row < completions.size(); ++row)
+        streams.emplace_back(samplingSeed, row);
+    SamplingFinding sampling;
+    const auto visit = [&](size_t row, size_t token, const float *logits, int vocab) {
+        const double u = streams[row].uniform(); // tokens arrive in order per row: one uniform each, as generated
+        const double gap = rl::samplingGap(logits, vocab, m_config.temperature, m_config.topP, completions[row][token], u);
+        if (gap > sampling.worstGap) {
+            sampling.worstGap = gap;
+            sampling.worstRow = row;
+            sampling.worstToken = token;
+        }
+        if (gap > m_config.samplingTolerance)
+            ++sampling.offSample;
+    };
     auto scored = claimed->scoreCompletions(prompts, completions, float(m_config.temperature), &entropies,
-                                            m_config.toploc ? &hidden : nullptr);
+                                            m_config.toploc ? &hidden : nullptr, visit);
     if (!scored) {
         Q_EMIT verdict(batch.submissionId, false, QStringLiteral("scoring failed: %1").arg(qs(scored.error)), stats);
         return;
     }
+    stats.worstSamplingGap = sampling.worstGap;
+    stats.offSampleTokens = sampling.offSample;
+    if (sampling.offSample > 0) {
+        stats.failedVerification = true;
+        const size_t g = sampling.worstRow / size_t(std::max(1, m_config.samplesPerPrompt));
+        const size_t i = sampling.worstRow % size_t(std::max(1, m_config.samplesPerPrompt));
+        Q_EMIT verdict(batch.submissionId, false,
+                       QStringLiteral("%1 tokens were not sampled by version %2 with the work item's randomness (worst: "
+                                      "group %3 sample %4 token %5, %6 of probability mass away; tolerance %7)")
+                           .arg(sampling.offSample).arg(batch.version).arg(g).arg(i).arg(sampling.worstToken)
+                           .arg(sampling.worstGap, 0, 'g', 3).arg(m_config.samplingTolerance, 0, 'g', 3),
+                       stats);
+        return;
+    }
     if (QString refused = checkPlausibility(*scored, entropies, batch.version, &stats); !refused.isEmpty()) {
+        stats.failedVerification = true;
         Q_EMIT verdict(batch.submissionId, false, refused, stats);
         return;
     }
@@ -252,7 +286,10 @@ void RlTrainer::submit(const ValidatedBatch &batch)
                             .arg(stats.rolloutsChecked).arg(stats.rollouts).arg(stats.chunks).arg(stats.worstExpMatches)
                             .arg(stats.worstPoints).arg(stats.worstMantissaMean, 0, 'f', 2);
     }
-    Q_EMIT verdict(batch.submissionId, true, QStringLiteral("verified against version %1%2").arg(batch.version).arg(toplocSummary), stats);
+    Q_EMIT verdict(batch.submissionId, true,
+                   QStringLiteral("verified against version %1 (sampling: worst gap %2)%3")
+                       .arg(batch.version).arg(stats.worstSamplingGap, 0, 'g', 3).arg(toplocSummary),
+                   stats);
     m_buffer.push_back(batch);
     m_bufferLogProbs.push_back(std::move(*scored));
     if (int(m_buffer.size()) >= m_config.batchesPerStep)
@@ -264,7 +301,8 @@ QString RlTrainer::checkPlausibility(const std::vector<std::vector<float>> &logP
 {
     // A token sampled from a distribution has E[log p] = -entropy, so honest batches have a mean (log p + entropy)
     // near 0. Text the claimed version would not produce (hand-written answers, another model, another version)
-    // falls well below. Cheap and on every rollout; TOPLOC then checks the computation itself.
+    // falls well below; text picked for being likely (a greedy or low-temperature sampler) lies well above. Two-sided,
+    // a backstop behind verifiable sampling, which decides token by token; TOPLOC then checks the computation.
     double excess = 0;
     qint64 count = 0;
     double worstSample = 0;
@@ -284,6 +322,10 @@ QString RlTrainer::checkPlausibility(const std::vector<std::vector<float>> &logP
         return QStringLiteral("version %1 would not plausibly produce these rollouts (log-prob %2 nats/token below "
                               "its entropy, worst sample %3)")
             .arg(version).arg(-stats->meanLogProb, 0, 'f', 2).arg(-worstSample, 0, 'f', 2);
+    if (stats->meanLogProb > m_config.plausibilityMargin)
+        return QStringLiteral("these rollouts are more likely under version %1 than its sampling allows (log-prob %2 "
+                              "nats/token above its entropy): they were picked, not sampled")
+            .arg(version).arg(stats->meanLogProb, 0, 'f', 2);
     return {};
 }
 
@@ -316,7 +358,7 @@ QString RlTrainer::checkProofs(const ValidatedBatch &batch, const std::vector<st
             const RolloutSampleData &sample = batch.groups[g].samples[i];
             const toploc::VerifyReport report = toploc::verifyProofs(sample.proofs, hidden[row].data(), sample.tokens.size(), dim, thresholds);
             if (!report.accepted && report.chunks.empty()) {
-                stats->proofFailed = true;
+                stats->failedVerification = true;
                 return QStringLiteral("TOPLOC proof for group %1 sample %2 refused: %3").arg(g).arg(i).arg(qs(report.error));
             }
             for (size_t c = 0; c < report.chunks.size(); ++c) {
@@ -331,7 +373,7 @@ QString RlTrainer::checkProofs(const ValidatedBatch &batch, const std::vector<st
                 stats->worstMantissaMean = std::max(stats->worstMantissaMean, std::min(v.mantissaMean, 128.0));
                 stats->worstMantissaMedian = std::max(stats->worstMantissaMedian, std::min(v.mantissaMedian, 128.0));
                 if (!v.accepted) {
-                    stats->proofFailed = true;
+                    stats->failedVerification = true;
                     return QStringLiteral("TOPLOC proof failed for group %1 sample %2 chunk %3 against version %4: "
                                           "%5/%6 exponent matches (need %7), mantissa error mean %8 (max %9), median %10 (max %11)")
                         .arg(g).arg(i).arg(c).arg(batch.version).arg(v.expMatches).arg(v.points).arg(thresholds.minExpMatches)

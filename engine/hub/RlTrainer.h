@@ -54,6 +54,11 @@ Q_SIGNALS:
     void failed(const QString &taskId, const QString &error);
 
 private:
+    struct SamplingFinding {
+        double worstGap = 0;
+        size_t worstRow = 0, worstToken = 0;
+        int offSample = 0; // tokens beyond the tolerance
+    };
     rl::Policy *policyForVersion(int version, QString *error);
     void trainStep();
     // Both return the refusal reason, empty when the batch passes; they fill in `stats`.

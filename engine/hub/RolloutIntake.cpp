@@ -67,6 +67,7 @@ IntakeResult checkSubmission(const QJsonObject &body, const QString &nodeId, con
     batch.nodeId = nodeId;
     batch.taskId = task.id;
     batch.workId = workId;
+    batch.workSeed = work->seed;
     batch.version = version;
     batch.submissionId = submissionIdOf(body);
     double rewardSum = 0;

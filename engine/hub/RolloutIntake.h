@@ -32,6 +32,7 @@ struct ValidatedBatch {
     QString nodeId;
     QString taskId;
     QString workId;
+    quint64 workSeed = 0;   // the work item's seed: the problems and (rl/VerifiableSampling.h) the sampling stream
     int version = 0;
     std::vector<RolloutGroupData> groups;
     qint64 tokens = 0;      // completion tokens in the batch

@@ -14,7 +14,13 @@ struct VerificationStats {
     int worstPoints = 0;
     double worstMantissaMean = -1;
     double worstMantissaMedian = -1;
-    bool proofFailed = false;      // a TOPLOC proof was refused: counts towards flagging the node
+    // Verifiable sampling: the largest distance (probability mass) between a token's uniform and the interval the
+    // claimed version gives that token, over every token of the batch (-1: not checked); tokens beyond tolerance.
+    double worstSamplingGap = -1;
+    int offSampleTokens = 0;
+    // The node's work was refused on evidence (sampling, plausibility, TOPLOC): counts towards flagging the node.
+    // Refusals that are not the node's doing (the hub lost a version, the trainer is not ready) do not.
+    bool failedVerification = false;
 };
 
 } // namespace cohort

@@ -149,9 +149,12 @@ void Engine::onWork(const HubReply &reply)
     const int step = int(r.integer(QStringLiteral("step"), 1, 1 << 30));
     const int minVersion = int(r.integer(QStringLiteral("min_version"), 1, 1 << 30));
     const QString seedText = r.string(QStringLiteral("seed"), 24);
-    bool seedOk = false;
+    // The hub fixes the sampling randomness (verifiable sampling): it checks every token against this stream.
+    const QString samplingText = r.optionalString(QStringLiteral("sampling_seed"), QString(), 24);
+    bool seedOk = false, samplingOk = true;
     const quint64 seed = seedText.toULongLong(&seedOk);
-    if (!r.ok() || !seedOk) {
+    const quint64 samplingSeed = samplingText.isEmpty() ? 0 : samplingText.toULongLong(&samplingOk);
+    if (!r.ok() || !seedOk || !samplingOk) {
         emitEvent(EngineEvent::warning(QStringLiteral("rollouts"), QStringLiteral("The hub's work item is malformed: %1").arg(r.ok() ? QStringLiteral("bad seed") : r.error())));
         rlRetryLater(30);
         return;
@@ -162,7 +165,8 @@ void Engine::onWork(const HubReply &reply)
     work.step = step;
     work.minVersion = minVersion;
     work.seed = seed;
-    work.samplingSeed = QRandomGenerator::system()->generate64();
+    // A hub that names no sampling seed (older versions) does not check sampling: any stream will do.
+    work.samplingSeed = samplingText.isEmpty() ? QRandomGenerator::system()->generate64() : samplingSeed;
     m_workInHand = work;
     writeBundle("work received"); // from here on a crash resumes this work item instead of losing it
     testingHaltPoint("work-received");

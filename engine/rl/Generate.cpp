@@ -22,20 +22,7 @@ namespace cohort::rl {
 
 namespace {
 
-// A splitmix64 stream per row: a row's samples depend on the seed and its index only, not on which other rows
-// are still running, and the uniform is built from bits so it is the same on every platform and library.
-struct RowRng {
-    uint64_t state;
-    RowRng(uint64_t seed, uint64_t row) : state(seed ^ (0x9E3779B97F4A7C15ull * (row + 1))) {}
-    uint64_t next()
-    {
-        uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-        return z ^ (z >> 31);
-    }
-    double uniform() { return double(next() >> 11) * 0x1.0p-53; }   // [0, 1)
-};
+using RowRng = SamplingStream; // rl/VerifiableSampling.h: the verifier draws the same uniforms
 
 #if defined(_OPENMP)
 int samplerIndex() { return omp_get_thread_num(); }

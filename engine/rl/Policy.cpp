@@ -370,7 +370,8 @@ Result<std::vector<std::vector<float>>> Policy::scoreCompletions(const std::vect
                                                                  const std::vector<std::vector<int32_t>> &completions,
                                                                  float temperature,
                                                                  std::vector<std::vector<float>> *entropies,
-                                                                 std::vector<std::vector<float>> *hiddenStates)
+                                                                 std::vector<std::vector<float>> *hiddenStates,
+                                                                 const LogitsVisitor &visitLogits)
 {
     using R = Result<std::vector<std::vector<float>>>;
     const PolicyConfig &c = m_impl->config;
@@ -412,11 +413,12 @@ Result<std::vector<std::vector<float>>> Policy::scoreCompletions(const std::vect
             }
             at::Tensor hidden = m_impl->forwardHidden(tok.to(m_impl->device));
             // Double precision like generate()'s sampler, so both agree to float rounding of the logits.
-            at::Tensor logp = at::log_softmax(m_impl->logits(hidden).to(at::kCPU, at::kDouble).div_(double(temperature)), -1);
+            at::Tensor raw = m_impl->logits(hidden).to(at::kCPU, at::kFloat).contiguous(); // [B, T, V]
+            at::Tensor logp = at::log_softmax(raw.to(at::kDouble).div_(double(temperature)), -1);
             auto acc = logp.accessor<double, 3>();
             at::Tensor entropy;
             if (entropies)
-                entropy = -(logp.exp() * logp).sum(-1); // [B, T]
+                entropy = (-(logp.exp() * logp).sum(-1)).contiguous(); // [B, T]
             at::Tensor states;
             if (hiddenStates)
                 states = hidden.to(at::kCPU, at::kFloat).contiguous(); // [B, T, d], final-norm output
@@ -425,8 +427,11 @@ Result<std::vector<std::vector<float>>> Policy::scoreCompletions(const std::vect
                 const int64_t lp = int64_t(prompts[r].size());
                 for (size_t j = 0; j < completions[r].size(); ++j) {
                     out[r].push_back(float(acc[int64_t(r - begin)][lp - 1 + int64_t(j)][completions[r][j]]));
+                    if (visitLogits)
+                        visitLogits(r, j, raw.data_ptr<float>() + (int64_t(r - begin) * T + lp - 1 + int64_t(j)) * c.vocabSize,
+                                    c.vocabSize);
                     if (entropies)
-                        (*entropies)[r].push_back(float(entropy[int64_t(r - begin)][lp - 1 + int64_t(j)].item<double>()));
+                        (*entropies)[r].push_back(float(entropy.data_ptr<double>()[int64_t(r - begin) * T + lp - 1 + int64_t(j)]));
                     if (hiddenStates) {
                         // The state that produced completion token j sits one position before it.
                         const float *row = states.data_ptr<float>() + (int64_t(r - begin) * T + lp - 1 + int64_t(j)) * d;

@@ -78,11 +78,15 @@ public:
     // sample's log-probabilities average about minus that entropy. With `hiddenStates`, the final-norm state that
     // produced each completion token (tokens x dModel per completion, as generate()'s captureHidden): the
     // verifier's side of a TOPLOC proof.
+    // With `visitLogits`, it is called for every completion token with the untempered logits it was drawn from
+    // (row, token index, vocab floats): the verifier's side of verifiable sampling (rl/VerifiableSampling.h).
+    using LogitsVisitor = std::function<void(size_t row, size_t token, const float *logits, int vocab)>;
     Result<std::vector<std::vector<float>>> scoreCompletions(const std::vector<std::vector<int32_t>> &prompts,
                                                              const std::vector<std::vector<int32_t>> &completions,
                                                              float temperature = 1.0f,
                                                              std::vector<std::vector<float>> *entropies = nullptr,
-                                                             std::vector<std::vector<float>> *hiddenStates = nullptr);
+                                                             std::vector<std::vector<float>> *hiddenStates = nullptr,
+                                                             const LogitsVisitor &visitLogits = {});
 
     // The fused CPU decoder (on by default; only used on CPU). Off = the LibTorch reference path, for tests and
     // benchmarks; both give the same log-probabilities to float rounding.

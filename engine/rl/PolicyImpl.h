@@ -2,6 +2,7 @@
 // Internal to cohort_rl: the policy's tensors and the LibTorch reference forward passes. The trainer, the fast
 // CPU decoder and generate() all work on these; includers pay for ATen headers, so keep it out of public headers.
 #include "rl/Policy.h"
+#include "rl/VerifiableSampling.h"
 
 #include <ATen/core/Tensor.h>
 #include <c10/core/Device.h>
@@ -16,9 +17,6 @@ namespace cohort::rl {
 
 struct PackedWeights;
 
-// The logit given to ids a completion may never contain (BOS, PAD): far below any real logit, but finite so that
-// p * log p stays 0 instead of NaN.
-inline constexpr double kNeverLogit = -1e4;
 
 struct LayerWeights {
     at::Tensor ln1w, ln1b, qkvw, qkvb, outw, outb, ln2w, ln2b, fc1w, fc1b, fc2w, fc2b;

@@ -307,8 +307,8 @@ private Q_SLOTS:
         QCOMPARE(stored->worstExpMatches, 127);
         QCOMPARE(stored->worstMantissaMean, 0.01);
         QCOMPARE(stored->meanLogProb, -0.05);
-        QVERIFY(!stored->proofFailed);
-        QCOMPARE(ledger.nodeFlag(kNode, QStringLiteral("arith-rl")).proofFailures, 0); // implausible is not a proof failure
+        QVERIFY(!stored->failedVerification);
+        QCOMPARE(ledger.nodeFlag(kNode, QStringLiteral("arith-rl")).verificationFailures, 0); // implausible is not a proof failure
         r = ledger.earnings(kNode, now + 60000);
         QCOMPARE(r.total.confirmed, 1.5);
         QCOMPARE(r.total.refused, 0.5);
@@ -382,7 +382,7 @@ private Q_SLOTS:
         const qint64 now = QDateTime::currentMSecsSinceEpoch();
         const QString task = QStringLiteral("arith-rl");
         VerificationStats failed;
-        failed.proofFailed = true;
+        failed.failedVerification = true;
         failed.chunks = 3;
         failed.worstExpMatches = 40;
         failed.worstPoints = 128;
@@ -401,12 +401,12 @@ private Q_SLOTS:
             QVERIFY(ledger.recordSubmission(s).ok());
             const auto outcome = ledger.setVerdict(s.submissionId, false, QStringLiteral("TOPLOC proof failed"), failed, 3, now + i);
             QVERIFY2(outcome.ok(), qPrintable(outcome.error()));
-            QCOMPARE(outcome->proofFailures, i);
+            QCOMPARE(outcome->verificationFailures, i);
             QCOMPARE(outcome->flagged, i >= 3);
-            QVERIFY(ledger.verificationStats(s.submissionId)->proofFailed);
+            QVERIFY(ledger.verificationStats(s.submissionId)->failedVerification);
         }
         const Ledger::NodeFlag flag = ledger.nodeFlag(kNode, task);
-        QCOMPARE(flag.proofFailures, 4);
+        QCOMPARE(flag.verificationFailures, 4);
         QCOMPARE(flag.flaggedAtMs, now + 3); // flagged once, at the third failure
         QCOMPARE(flag.reason, QStringLiteral("TOPLOC proof failed"));
         QCOMPARE(ledger.flaggedNodeCount(task), 1);
