@@ -1,6 +1,7 @@
 // cohort-hub: the coordinator a network operator runs (the desktop app embeds the same service).
 #include "ListenerOptions.h"
 #include "hub/HubService.h"
+#include "hub/TaskCatalogue.h"
 #include "hub/RlCoordinator.h"
 #include "platform/TerminationSignals.h"
 #include "shardcast/Mirror.h"
@@ -41,7 +42,7 @@ int main(int argc, char *argv[])
     const QCommandLineOption pollOption(QStringLiteral("poll-seconds"), QStringLiteral("With --relay-of: seconds between upstream checks (default 30)."), QStringLiteral("s"), QStringLiteral("30"));
     const QCommandLineOption dilocoPortOption(QStringLiteral("diloco-port"), QStringLiteral("First port of the DiLoCo collectives masters, one per diloco task (default: any free port)."), QStringLiteral("port"), QStringLiteral("0"));
     const QCommandLineOption ackDelayOption(QStringLiteral("rollout-ack-delay-ms"), QStringLiteral("Testing: answer rollout submissions this many ms late (default 0)."), QStringLiteral("ms"), QStringLiteral("0"));
-    const QCommandLineOption trainOption(QStringLiteral("train"), QStringLiteral("Start the trainer of an RL task now instead of when the first node joins (repeatable)."), QStringLiteral("task"));
+    const QCommandLineOption trainOption(QStringLiteral("train"), QStringLiteral("Train this RL task (repeatable; 'none': no trainer). Default: every RL task of the catalogue, from the start."), QStringLiteral("task"));
     const QCommandLineOption unflagOption(QStringLiteral("unflag"), QStringLiteral("Lift a node's TOPLOC flag (node or node:task) in the hub database, then exit."), QStringLiteral("node[:task]"));
     parser.addOption(unflagOption);
     parser.addOption(ackDelayOption);
@@ -79,6 +80,8 @@ int main(int argc, char *argv[])
                          ? QDir(parser.value(dataOption)).absolutePath()
                          : QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) + QStringLiteral("/cohort-hub");
     config.catalogueFile = parser.value(catalogueOption);
+    // Trainers start from the catalogue or the operator's --train, never because some node joined a task.
+    config.trainersOnDemand = false;
     config.extraRelays = parser.values(relayOption);
     config.selfRelay = !parser.isSet(noSelfRelayOption);
     const uint relayPort = parser.value(relayPortOption).toUInt(&ok);
@@ -207,9 +210,21 @@ int main(int argc, char *argv[])
         std::fprintf(stdout, "trainer: %s v%d ready\n", qPrintable(task), version);
         std::fflush(stdout);
     });
-    for (const QString &task : parser.values(trainOption)) {
+    QStringList trained = parser.values(trainOption);
+    if (trained.isEmpty())
+        for (const cohort::TaskInfo &task : hub.catalogue().tasks())
+            if (task.rl)
+                trained.append(task.id);
+    if (trained == QStringList{QStringLiteral("none")})
+        trained.clear();
+    for (const QString &task : std::as_const(trained)) {
         if (!cohort::TaskInfo::isValidId(task)) {
             std::fprintf(stderr, "cohort-hub: --train: '%s' is not a task id\n", qPrintable(task));
+            return 2;
+        }
+        const cohort::TaskInfo *info = hub.catalogue().find(task);
+        if (!info || !info->rl) {
+            std::fprintf(stderr, "cohort-hub: --train: the catalogue has no RL task '%s'\n", qPrintable(task));
             return 2;
         }
         hub.rl()->ensureTrainer(task);

@@ -240,9 +240,9 @@ void HubService::registerRoutes()
             return ApiResponse::error(500, QStringLiteral("storage"), recorded.error());
         if (!*recorded)
             return ApiResponse::error(403, QStringLiteral("not_registered"), QStringLiteral("register this node first"));
-        // A node joined an RL task: make sure its trainer runs (a new task starts with a warm-up).
+        // A node joined an RL task: on a hub whose trainers start on demand, make sure its trainer runs.
         if (!hb.joinedTask.isEmpty())
-            m_rl->ensureTrainer(hb.joinedTask);
+            m_rl->nodeWantsTask(hb.joinedTask);
         // Announce the newest checkpoint of the node's task, so it fetches new versions as they appear.
         QJsonObject checkpoints;
         if (!hb.joinedTask.isEmpty())

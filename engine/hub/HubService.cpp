@@ -123,6 +123,7 @@ Status HubService::start()
     RlCoordinatorConfig rlConfig;
     rlConfig.stateDir = QDir(m_config.dataDir).filePath(QStringLiteral("trainer"));
     rlConfig.ackDelayMs = m_config.rolloutAckDelayMs;
+    rlConfig.trainersOnDemand = m_config.trainersOnDemand;
     m_rl = new RlCoordinator(rlConfig, *m_store, m_catalogue, *m_publisher,
                              [this](const ApiRequest &r, VerifiedRequest *v) { return authenticate(r, v); }, this);
 

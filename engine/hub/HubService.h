@@ -68,6 +68,10 @@ struct HubConfig {
     QStringList extraRelays; // other relays serving a copy of the tree (nginx, cohort-hub --serve-dir)
     // PRIME-RL
     int rolloutAckDelayMs = 0; // test knob: answer rollout submissions this much later
+    // A registered node joining an RL task starts the task's trainer (the embedded hub: its one node is the person's
+    // own). cohort-hub sets false: trainers start from the catalogue or the operator's --train, so no stranger's
+    // heartbeat costs the hub a warm-up.
+    bool trainersOnDemand = true;
     // DiLoCo: the collectives masters (one per diloco task) listen on `address` from this port on; 0: any free port
     quint16 dilocoPort = 0;
 };
@@ -96,6 +100,7 @@ public:
     QString treeDir() const;
     RlCoordinator *rl() const { return m_rl; }
     DilocoCoordinator *diloco() const { return m_diloco; }
+    const TaskCatalogue &catalogue() const { return m_catalogue; }
 
     // Verifies the signature; on failure returns the error response. Only registered keys pass (and use the
     // replay guard), except on the registration route, where a new key passes when its source is within the

@@ -91,6 +91,12 @@ RlCoordinator::~RlCoordinator()
     }
 }
 
+void RlCoordinator::nodeWantsTask(const QString &taskId)
+{
+    if (m_config.trainersOnDemand)
+        ensureTrainer(taskId);
+}
+
 void RlCoordinator::ensureTrainer(const QString &taskId)
 {
     if (m_tasks.contains(taskId))
@@ -148,13 +154,54 @@ void RlCoordinator::onVersionReady(const QString &taskId, const QString &path, i
     Q_EMIT versionPublished(taskId, version);
 }
 
+std::optional<ApiResponse> RlCoordinator::verificationBusy(const TaskRuntime &runtime, const QString &nodeId) const
+{
+    const int mine = runtime.inFlight.value(nodeId);
+    const bool full = mine > 0 ? runtime.queued >= m_config.maxQueuedBatches : runtime.queued >= 2 * m_config.maxQueuedBatches;
+    if (mine < m_config.maxInFlightPerNode && !full)
+        return std::nullopt;
+    ApiResponse r = ApiResponse::error(
+        503, QStringLiteral("busy"),
+        mine >= m_config.maxInFlightPerNode
+            ? QStringLiteral("%1 of this node's batches await verification; try again after their verdicts").arg(mine)
+            : QStringLiteral("the trainer has %1 batches to verify; try again shortly").arg(runtime.queued));
+    r.headers.append(qMakePair(QByteArray("Retry-After"), QByteArray("1")));
+    return r;
+}
+
+void RlCoordinator::dispatch(TaskRuntime &runtime)
+{
+    if (!runtime.atTrainer.isEmpty() || runtime.turns.isEmpty() || !runtime.trainer)
+        return;
+    const QString nodeId = runtime.turns.takeFirst();
+    std::deque<ValidatedBatch> &mine = runtime.waiting[nodeId];
+    ValidatedBatch batch = std::move(mine.front());
+    mine.pop_front();
+    if (mine.empty())
+        runtime.waiting.remove(nodeId);
+    else
+        runtime.turns.append(nodeId); // back of the line: every other node with a batch goes first
+    runtime.atTrainer = batch.submissionId;
+    runtime.atTrainerNode = nodeId;
+    QMetaObject::invokeMethod(runtime.trainer, [trainer = runtime.trainer, batch = std::move(batch)] { trainer->submit(batch); },
+                              Qt::QueuedConnection);
+}
+
 void RlCoordinator::onVerdict(const QString &submissionId, bool confirmed, const QString &reason, const VerificationStats &stats)
 {
     QString taskId;
     for (auto it = m_tasks.cbegin(); it != m_tasks.cend(); ++it)
         if (it.value()->trainer == sender()) {
-            it.value()->inFlight = std::max(0, it.value()->inFlight - 1);
+            TaskRuntime &runtime = *it.value();
             taskId = it.key();
+            if (runtime.atTrainer == submissionId) {
+                if (int &n = runtime.inFlight[runtime.atTrainerNode]; --n <= 0)
+                    runtime.inFlight.remove(runtime.atTrainerNode);
+                runtime.queued = std::max(0, runtime.queued - 1);
+                runtime.atTrainer.clear();
+                runtime.atTrainerNode.clear();
+            }
+            dispatch(runtime);
         }
     const TaskInfo *task = m_catalogue.find(taskId);
     const int flagAfter = task && task->rl ? task->rl->toplocPolicy.flagAfterFailures : 3;
@@ -206,8 +253,14 @@ ApiResponse RlCoordinator::work(const ApiRequest &request)
     if (auto refused = overQuota(m_workRequests, node->nodeId, "work requests"))
         return *refused;
     const QString taskId = task->id;
-    ensureTrainer(taskId);
+    nodeWantsTask(taskId);
     TaskRuntime *runtime = m_tasks.value(taskId);
+    if (!runtime) {
+        ApiResponse r = ApiResponse::error(503, QStringLiteral("no_trainer"),
+                                           QStringLiteral("this hub trains no policy for %1 now; try again later").arg(taskId));
+        r.headers.append(qMakePair(QByteArray("Retry-After"), QByteArray("60")));
+        return r;
+    }
     const int latest = latestVersion(taskId);
     if (!runtime->error.isEmpty())
         return ApiResponse::error(503, QStringLiteral("trainer_failed"), runtime->error);
@@ -217,15 +270,10 @@ ApiResponse RlCoordinator::work(const ApiRequest &request)
         r.headers.append(qMakePair(QByteArray("Retry-After"), QByteArray("5")));
         return r;
     }
-    // Back-pressure: work is handed out no faster than the trainer verifies and learns from it, so a fast
-    // node cannot bury the hub in a backlog (and its credits do not sit unverified for long).
-    const int maxInFlight = 2 * task->rl->batchesPerStep + 2;
-    if (runtime->inFlight >= maxInFlight) {
-        ApiResponse r = ApiResponse::error(503, QStringLiteral("busy"),
-                                           QStringLiteral("the trainer is verifying %1 batches; try again shortly").arg(runtime->inFlight));
-        r.headers.append(qMakePair(QByteArray("Retry-After"), QByteArray("1")));
-        return r;
-    }
+    // Back-pressure, per node: work is handed out no faster than the trainer verifies this node's batches, so a
+    // fast node cannot bury the hub in a backlog, and nodes that hoard work do not make the others wait.
+    if (auto busy = verificationBusy(*runtime, node->nodeId))
+        return *busy;
     if (const Ledger::NodeFlag flag = m_ledger.nodeFlag(node->nodeId, taskId); flag.flaggedAtMs > 0)
         return ApiResponse::error(403, QStringLiteral("node_flagged"),
                                   QStringLiteral("this node failed %1 TOPLOC proofs for %2 and gets no more work until the hub's "
@@ -282,6 +330,10 @@ ApiResponse RlCoordinator::rollouts(const ApiRequest &request)
         again.delayMs = m_config.ackDelayMs;
         return again;
     }
+    // A node with its share of batches awaiting verification waits (the batch stays with it, nothing is used up).
+    if (TaskRuntime *runtime = m_tasks.value(taskId))
+        if (auto busy = verificationBusy(*runtime, node->nodeId))
+            return *busy;
     const QString workId = body->value(QStringLiteral("work_id")).toString();
     IntakeResult result = checkSubmission(*body, node->nodeId, *task, m_ledger.work(workId), latestVersion(taskId));
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
@@ -312,10 +364,14 @@ ApiResponse RlCoordinator::rollouts(const ApiRequest &request)
         record.status = QStringLiteral("accepted");
         record.tokens = batch.tokens;
         record.meanReward = batch.meanReward;
-        record.credit = double(batch.tokens) * task->rewardRate / 1000.0;
+        record.credit = double(batch.creditedTokens) * task->rewardRate / 1000.0;
         response = ApiResponse::json({{QStringLiteral("status"), QStringLiteral("accepted")},
                                       {QStringLiteral("submission_id"), submissionId},
                                       {QStringLiteral("tokens"), batch.tokens},
+                                      // docs/CREDIT.md: distinct completions in groups with a learning signal
+                                      {QStringLiteral("credited_tokens"), batch.creditedTokens},
+                                      {QStringLiteral("groups_with_signal"), batch.signalGroups},
+                                      {QStringLiteral("duplicate_samples"), batch.duplicateSamples},
                                       {QStringLiteral("mean_reward"), batch.meanReward},
                                       {QStringLiteral("pending_credit"), record.credit},
                                       {QStringLiteral("unit"), QStringLiteral("credits")},
@@ -328,10 +384,14 @@ ApiResponse RlCoordinator::rollouts(const ApiRequest &request)
         qCInfo(lcHub).nospace() << "submission " << submissionId << " from " << node->nodeId << " accepted: "
                                 << result.batch->tokens << " tokens, mean reward " << result.batch->meanReward
                                 << ", version " << result.batch->version;
-        RlTrainer *trainer = m_tasks.contains(taskId) ? m_tasks.value(taskId)->trainer : nullptr;
-        if (trainer) {
-            ++m_tasks.value(taskId)->inFlight;
-            QMetaObject::invokeMethod(trainer, [trainer, batch = *result.batch] { trainer->submit(batch); }, Qt::QueuedConnection);
+        if (TaskRuntime *runtime = m_tasks.value(taskId)) {
+            const QString nodeId = node->nodeId;
+            if (!runtime->waiting.contains(nodeId))
+                runtime->turns.append(nodeId);
+            runtime->waiting[nodeId].push_back(std::move(*result.batch));
+            ++runtime->inFlight[nodeId];
+            ++runtime->queued;
+            dispatch(*runtime);
         }
     }
     response.delayMs = m_config.ackDelayMs;

@@ -12,6 +12,7 @@
 #include <QObject>
 #include <QThread>
 #include <QTimer>
+#include <deque>
 #include <functional>
 #include <memory>
 
@@ -28,7 +29,13 @@ class Publisher;
 struct RlCoordinatorConfig {
     QString stateDir;          // <hub data>/trainer: the trainer's own copies of each version, learning curves
     int ackDelayMs = 0;        // test knob: answer rollout submissions this much later
+    bool trainersOnDemand = true; // a work request or heartbeat for an RL task starts its trainer (HubConfig)
     int maxOpenWorkPerNode = 8; // older open work items of a node expire beyond this
+    // Verification is fair across nodes: each node has at most this many batches accepted and not yet verified
+    // (more work and more submissions wait: 503 busy), and the trainer takes the nodes' batches in turn. In all at
+    // most maxQueuedBatches wait (memory); a node with none waiting is still served up to twice that.
+    int maxInFlightPerNode = 2;
+    int maxQueuedBatches = 64;
     // Quotas per node (429 with Retry-After beyond them): work requests and submissions a second (a burst of
     // twice that), and rejected submissions (a burst of rejectionBurst, then this many a second).
     double workRequestsPerSecond = 20;
@@ -51,8 +58,10 @@ public:
     ~RlCoordinator() override; // stops the trainer threads
 
     void registerRoutes(ApiServer &server);
-    // Starts the task's trainer if it is an RL task and not started yet (a node joined it).
+    // Starts the task's trainer if it is an RL task and not started yet (the operator's command, the catalogue).
     void ensureTrainer(const QString &taskId);
+    // A node joined or asked for work of the task: starts its trainer only when trainers start on demand.
+    void nodeWantsTask(const QString &taskId);
     Ledger &ledger() { return m_ledger; }
 
 Q_SIGNALS:
@@ -66,8 +75,18 @@ private:
         QString error;
         int steps = 0;
         double lastLoss = 0;
-        int inFlight = 0;             // batches queued to the trainer and not yet verified
+        // Accepted batches waiting for verification, per node, taken in turn (round robin over `turns`).
+        QHash<QString, std::deque<ValidatedBatch>> waiting;
+        QStringList turns;            // nodes with waiting batches, in the order they are served
+        QHash<QString, int> inFlight; // per node: waiting + the one at the trainer
+        int queued = 0;               // all batches waiting or at the trainer
+        QString atTrainer;            // submission id being verified (empty: the trainer is free)
+        QString atTrainerNode;
     };
+    // Hands the trainer the next node's batch when it is free.
+    void dispatch(TaskRuntime &runtime);
+    // 503 busy when `nodeId` has its share of batches awaiting verification (or the queue is full), else nullopt.
+    std::optional<ApiResponse> verificationBusy(const TaskRuntime &runtime, const QString &nodeId) const;
 
     // The common checks of the signed RL routes: signature, known RL task, registered node. Fills task and node.
     std::optional<ApiResponse> rlRequest(const ApiRequest &request, const TaskInfo **task, std::optional<NodeRecord> *node);

@@ -6,6 +6,7 @@
 
 #include <QJsonArray>
 #include <QRegularExpression>
+#include <algorithm>
 #include <cmath>
 
 namespace cohort {
@@ -145,8 +146,25 @@ IntakeResult checkSubmission(const QJsonObject &body, const QString &nodeId, con
             group.samples.push_back(std::move(sample));
         }
         const std::vector<double> advantages = rl::groupAdvantages(rewards);
-        for (size_t i = 0; i < advantages.size(); ++i)
+        bool signal = false;
+        for (size_t i = 0; i < advantages.size(); ++i) {
             group.samples[i].advantage = advantages[i];
+            signal = signal || advantages[i] != 0;
+        }
+        // Credit: distinct completions of a group with a learning signal (verifiable sampling makes each row's
+        // tokens the work item's, so a node can neither copy a completion nor choose which ones it submits).
+        std::vector<const std::vector<int32_t> *> seen;
+        for (const RolloutSampleData &sample : group.samples) {
+            const bool copy = std::any_of(seen.begin(), seen.end(), [&](const auto *t) { return *t == sample.tokens; });
+            if (copy) {
+                ++batch.duplicateSamples;
+                continue;
+            }
+            seen.push_back(&sample.tokens);
+            if (signal)
+                batch.creditedTokens += qint64(sample.tokens.size());
+        }
+        batch.signalGroups += signal ? 1 : 0;
         batch.groups.push_back(std::move(group));
     }
     batch.meanReward = sampleCount ? rewardSum / sampleCount : 0;

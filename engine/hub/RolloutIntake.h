@@ -36,6 +36,12 @@ struct ValidatedBatch {
     int version = 0;
     std::vector<RolloutGroupData> groups;
     qint64 tokens = 0;      // completion tokens in the batch
+    // The tokens that earn credit (docs/CREDIT.md): those of distinct completions in groups whose rewards differ.
+    // A group whose samples all scored the same teaches GRPO nothing (every advantage is 0), and a copy of a
+    // completion in its group adds nothing the first did not.
+    qint64 creditedTokens = 0;
+    int signalGroups = 0;   // groups whose rewards differ
+    int duplicateSamples = 0;
     double meanReward = 0;  // over all samples
 };
 

@@ -340,6 +340,11 @@ void Engine::onSubmitted(const QString &submissionId, const HubReply &reply)
     const bool answered = reply.ok() || status == QLatin1String("rejected") || reply.httpStatus == 409 ||
                           (reply.httpStatus >= 400 && reply.httpStatus < 500 && reply.httpStatus != 401 &&
                            reply.httpStatus != 403 && reply.httpStatus != 408 && reply.httpStatus != 429);
+    if (!answered && reply.errorCode == QLatin1String("busy")) {
+        // Our earlier batches await verification: this one waits in the outbox and goes as soon as they are done.
+        rlRetryLater(2);
+        return;
+    }
     if (!answered) {
         // The hub is down or refused us for now: the batch stays in the outbox and goes first next time.
         emitEvent(EngineEvent::warning(QStringLiteral("rollouts"), QStringLiteral("Batch %1 kept in the outbox: %2").arg(submissionId, reply.error)));

@@ -68,7 +68,8 @@ private Q_SLOTS:
         token.close();
         ChildProcess hub(programPath(QStringLiteral("cohort-hub")),
                          {QStringLiteral("--port"), QStringLiteral("0"), QStringLiteral("--data-dir"), m_dir.filePath(QStringLiteral("hub")),
-                          QStringLiteral("--heartbeat-interval"), QStringLiteral("1"), QStringLiteral("--operator-token-file"), tokenFile});
+                          QStringLiteral("--heartbeat-interval"), QStringLiteral("1"), QStringLiteral("--operator-token-file"), tokenFile,
+                          QStringLiteral("--train"), QStringLiteral("none")});
         QVERIFY2(hub.start(), qPrintable(programPath(QStringLiteral("cohort-hub"))));
         QVERIFY2(hub.waitForOutput(QStringLiteral("listening on"), 20'000), qPrintable(hub.errors()));
         const QRegularExpressionMatch m = QRegularExpression(QStringLiteral("listening on (http://127\\.0\\.0\\.1:\\d+)")).match(hub.output());

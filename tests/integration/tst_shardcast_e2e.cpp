@@ -52,6 +52,8 @@ class TestShardcastE2E : public QObject {
                          QStringLiteral("--shard-size"), QString::number(kShardSize), QStringLiteral("--heartbeat-interval"), QStringLiteral("1")};
         if (publish)
             args << QStringLiteral("--publish") << QStringLiteral("arith-rl=") + m_checkpoint;
+        if (!extra.contains(QStringLiteral("--train")))
+            args << QStringLiteral("--train") << QStringLiteral("none"); // the versions here are the test's alone
         hub.process = std::make_unique<ChildProcess>(programPath(QStringLiteral("cohort-hub")), args + extra);
         if (!hub.process->start() || !hub.process->waitForOutput(QStringLiteral("listening on"), 30'000))
             return hub;

@@ -118,6 +118,51 @@ private Q_SLOTS:
         QCOMPARE(r.batch->tokens, tokens);
     }
 
+    // The credit rule (docs/CREDIT.md): only distinct completions of groups whose rewards differ earn. A batch of
+    // copies (every sample of a group the same unfinished text, reward 0) earns nothing; copies beside distinct
+    // completions earn for the distinct ones only.
+    void creditCountsDistinctCompletionsOfGroupsWithSignal()
+    {
+        const WorkRecord w = workFor();
+        const IntakeResult honest = checkSubmission(honestSubmission(w), kNode, rlTask(), w, 5);
+        QVERIFY(honest.batch);
+        QCOMPARE(honest.batch->signalGroups, 3);
+        QCOMPARE(honest.batch->duplicateSamples, 0);
+        QCOMPARE(honest.batch->creditedTokens, honest.batch->tokens);
+
+        // Every sample of every group is a copy of one unfinished completion: no signal, nothing credited.
+        QJsonObject copies = honestSubmission(w);
+        QJsonArray groups = copies.value(QStringLiteral("groups")).toArray();
+        for (qsizetype g = 0; g < groups.size(); ++g) {
+            QJsonObject group = groups[g].toObject();
+            QJsonArray samples;
+            for (int i = 0; i < 4; ++i)
+                samples.append(QJsonObject{{QStringLiteral("tokens"), QJsonArray{int('x'), int('x'), int('x'), int('x'), int('x'), int('x')}},
+                                           {QStringLiteral("reward"), 0.0}});
+            group.insert(QStringLiteral("samples"), samples);
+            groups[g] = group;
+        }
+        copies.insert(QStringLiteral("groups"), groups);
+        const IntakeResult copied = checkSubmission(copies, kNode, rlTask(), w, 5);
+        QVERIFY2(copied.batch, qPrintable(copied.message));
+        QCOMPARE(copied.batch->tokens, qint64(3 * 4 * 6));
+        QCOMPARE(copied.batch->creditedTokens, qint64(0));
+        QCOMPARE(copied.batch->signalGroups, 0);
+        QCOMPARE(copied.batch->duplicateSamples, 3 * 3);
+
+        // Group 0: sample 2 becomes a copy of sample 1 (both wrong, reward 0): the group still has a signal (the
+        // right answer), and the copy earns nothing.
+        QJsonObject oneCopy = honestSubmission(w);
+        const QJsonObject g0 = oneCopy.value(QStringLiteral("groups")).toArray()[0].toObject();
+        const QJsonObject s1 = g0.value(QStringLiteral("samples")).toArray()[1].toObject();
+        oneCopy = withSample(oneCopy, 0, 2, QStringLiteral("tokens"), s1.value(QStringLiteral("tokens")));
+        oneCopy = withSample(oneCopy, 0, 2, QStringLiteral("reward"), s1.value(QStringLiteral("reward")));
+        const IntakeResult partly = checkSubmission(oneCopy, kNode, rlTask(), w, 5);
+        QVERIFY2(partly.batch, qPrintable(partly.message));
+        QCOMPARE(partly.batch->duplicateSamples, 1);
+        QCOMPARE(partly.batch->creditedTokens, partly.batch->tokens - s1.value(QStringLiteral("tokens")).toArray().size());
+    }
+
     void dishonestOrMalformedBatchesAreRejected_data()
     {
         QTest::addColumn<QJsonObject>("body");
