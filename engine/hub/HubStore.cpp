@@ -13,7 +13,7 @@
 namespace cohort {
 
 namespace {
-constexpr int kSchemaVersion = 4;
+constexpr int kSchemaVersion = 5;
 
 QJsonObject parseStoredJson(const QVariant &v)
 {
@@ -203,6 +203,22 @@ Status HubStore::migrate()
         const bool ok =
             q.exec(QStringLiteral("ALTER TABLE nodes ADD COLUMN payout_address TEXT NOT NULL DEFAULT ''")) &&
             q.exec(QStringLiteral("INSERT OR REPLACE INTO meta(key, value) VALUES('schema_version', '4')"));
+        if (!ok) {
+            const QString error = q.lastError().text();
+            db.rollback();
+            return fail(QStringLiteral("cannot upgrade the hub database schema in %1: %2").arg(m_path, error));
+        }
+        db.commit();
+    }
+    if (version < 5) {
+        // v5: an accepted submission's body (compressed) until its verdict, so a restarted hub verifies it again
+        // instead of leaving it pending for ever; the verifiable-sampling figures of each verdict.
+        db.transaction();
+        const bool ok =
+            q.exec(QStringLiteral("ALTER TABLE submissions ADD COLUMN pending_body BLOB")) &&
+            q.exec(QStringLiteral("ALTER TABLE submissions ADD COLUMN sampling_worst_gap REAL NOT NULL DEFAULT -1")) &&
+            q.exec(QStringLiteral("ALTER TABLE submissions ADD COLUMN off_sample_tokens INTEGER NOT NULL DEFAULT 0")) &&
+            q.exec(QStringLiteral("INSERT OR REPLACE INTO meta(key, value) VALUES('schema_version', '5')"));
         if (!ok) {
             const QString error = q.lastError().text();
             db.rollback();

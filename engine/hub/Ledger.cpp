@@ -186,8 +186,10 @@ Status Ledger::recordSubmission(const SubmissionRecord &s)
     db.transaction();
     QSqlQuery q(db);
     q.prepare(QStringLiteral("INSERT INTO submissions(submission_id, node_id, task, work_id, version, status, reason,"
-                             " tokens, credit, mean_reward, created_at, response)"
-                             " VALUES(:id, :node, :task, :work, :version, :status, :reason, :tokens, :credit, :reward, :at, :response)"));
+                             " tokens, credit, mean_reward, created_at, response, pending_body)"
+                             " VALUES(:id, :node, :task, :work, :version, :status, :reason, :tokens, :credit, :reward, :at, :response,"
+                             " :body)"));
+    q.bindValue(QStringLiteral(":body"), s.pendingBody.isEmpty() ? QByteArray("") : qCompress(s.pendingBody, 6));
     q.bindValue(QStringLiteral(":id"), s.submissionId);
     q.bindValue(QStringLiteral(":node"), s.nodeId);
     q.bindValue(QStringLiteral(":task"), s.taskId);
@@ -225,8 +227,11 @@ Expected<Ledger::VerdictOutcome> Ledger::setVerdict(const QString &submissionId,
     q.prepare(QStringLiteral("UPDATE submissions SET status=:status, reason=:reason, verified_at=:at,"
                              " rollouts_checked=:checked, proof_chunks=:chunks, proof_worst_exp=:exp,"
                              " proof_worst_points=:points, proof_worst_mean=:mean, proof_worst_median=:median,"
-                             " proof_failed=:failed, mean_log_prob=:logp"
+                             " proof_failed=:failed, mean_log_prob=:logp, sampling_worst_gap=:gap, off_sample_tokens=:off,"
+                             " pending_body=NULL"
                              " WHERE submission_id=:id AND status='accepted'"));
+    q.bindValue(QStringLiteral(":gap"), stats.worstSamplingGap);
+    q.bindValue(QStringLiteral(":off"), stats.offSampleTokens);
     q.bindValue(QStringLiteral(":status"), confirmed ? QStringLiteral("confirmed") : QStringLiteral("refused"));
     q.bindValue(QStringLiteral(":reason"), reason.isNull() ? QStringLiteral("") : reason);
     q.bindValue(QStringLiteral(":at"), nowMs);
@@ -281,7 +286,8 @@ std::optional<VerificationStats> Ledger::verificationStats(const QString &submis
 {
     QSqlQuery q(QSqlDatabase::database(m_connection));
     q.prepare(QStringLiteral("SELECT rollouts_checked, proof_chunks, proof_worst_exp, proof_worst_points, proof_worst_mean,"
-                             " proof_worst_median, proof_failed, mean_log_prob FROM submissions WHERE submission_id=:id"));
+                             " proof_worst_median, proof_failed, mean_log_prob, sampling_worst_gap, off_sample_tokens"
+                             " FROM submissions WHERE submission_id=:id"));
     q.bindValue(QStringLiteral(":id"), submissionId);
     if (!q.exec() || !q.next())
         return std::nullopt;
@@ -294,7 +300,30 @@ std::optional<VerificationStats> Ledger::verificationStats(const QString &submis
     s.worstMantissaMedian = q.value(5).toDouble();
     s.failedVerification = q.value(6).toInt() != 0;
     s.meanLogProb = q.value(7).toDouble();
+    s.worstSamplingGap = q.value(8).toDouble();
+    s.offSampleTokens = q.value(9).toInt();
     return s;
+}
+
+QList<PendingSubmission> Ledger::pendingSubmissions(const QString &taskId) const
+{
+    QSqlQuery q(QSqlDatabase::database(m_connection));
+    q.prepare(QStringLiteral("SELECT submission_id, node_id, work_id, pending_body FROM submissions"
+                             " WHERE task=:task AND status='accepted' ORDER BY created_at, submission_id"));
+    q.bindValue(QStringLiteral(":task"), taskId);
+    QList<PendingSubmission> out;
+    if (!q.exec())
+        return out;
+    while (q.next()) {
+        PendingSubmission p;
+        p.submissionId = q.value(0).toString();
+        p.nodeId = q.value(1).toString();
+        p.workId = q.value(2).toString();
+        const QByteArray stored = q.value(3).toByteArray();
+        p.body = stored.isEmpty() ? QByteArray() : qUncompress(stored); // damaged: empty, verified as unreadable
+        out.append(p);
+    }
+    return out;
 }
 
 Ledger::NodeFlag Ledger::nodeFlag(const QString &nodeId, const QString &taskId) const

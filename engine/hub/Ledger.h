@@ -40,6 +40,15 @@ struct SubmissionRecord {
     double meanReward = 0;
     qint64 createdAtMs = 0;
     QByteArray response;    // the JSON the node was answered with
+    QByteArray pendingBody; // accepted: the submission as sent, kept (compressed) until the verdict
+};
+
+// An accepted submission still waiting for its verdict, as stored (a restarted hub verifies it again).
+struct PendingSubmission {
+    QString submissionId;
+    QString nodeId;
+    QString workId;
+    QByteArray body; // the submission JSON as the node sent it
 };
 
 class Ledger {
@@ -74,6 +83,9 @@ public:
     Expected<VerdictOutcome> setVerdict(const QString &submissionId, bool confirmed, const QString &reason,
                                         const VerificationStats &stats, int flagAfterFailures, qint64 nowMs);
     std::optional<VerificationStats> verificationStats(const QString &submissionId) const;
+    // Accepted submissions of a task without a verdict, oldest first, with their bodies (empty body: stored by a
+    // hub before v5, which cannot be verified again).
+    QList<PendingSubmission> pendingSubmissions(const QString &taskId) const;
 
     struct NodeFlag {
         int verificationFailures = 0;

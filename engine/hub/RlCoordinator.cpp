@@ -59,6 +59,56 @@ RlCoordinator::RlCoordinator(RlCoordinatorConfig config, HubStore &store, const 
     connect(&m_pruneTimer, &QTimer::timeout, this, &RlCoordinator::pruneHistory);
     m_pruneTimer.start();
     QTimer::singleShot(0, this, &RlCoordinator::pruneHistory);
+    m_holdVerification = qEnvironmentVariableIsSet("COHORT_TESTING_HOLD_VERIFICATION");
+    if (m_holdVerification)
+        qCWarning(lcHub) << "COHORT_TESTING_HOLD_VERIFICATION: accepted batches are not verified (testing only)";
+}
+
+void RlCoordinator::enqueue(TaskRuntime &runtime, ValidatedBatch batch)
+{
+    const QString nodeId = batch.nodeId;
+    if (!runtime.waiting.contains(nodeId))
+        runtime.turns.append(nodeId);
+    runtime.waiting[nodeId].push_back(std::move(batch));
+    ++runtime.inFlight[nodeId];
+    ++runtime.queued;
+    dispatch(runtime);
+}
+
+void RlCoordinator::resumePending(const QString &taskId, TaskRuntime &runtime)
+{
+    runtime.resumed = true;
+    const TaskInfo *task = m_catalogue.find(taskId);
+    if (!task || !task->rl)
+        return;
+    const QList<PendingSubmission> pending = m_ledger.pendingSubmissions(taskId);
+    int queued = 0, unreadable = 0;
+    for (const PendingSubmission &p : pending) {
+        if (runtime.atTrainer == p.submissionId)
+            continue;
+        bool alreadyQueued = false;
+        for (const ValidatedBatch &b : runtime.waiting.value(p.nodeId))
+            alreadyQueued = alreadyQueued || b.submissionId == p.submissionId;
+        if (alreadyQueued)
+            continue;
+        auto body = parseJsonObject(p.body, 64 << 20);
+        IntakeResult again;
+        if (body)
+            again = checkSubmission(*body, p.nodeId, *task, m_ledger.work(p.workId), latestVersion(taskId), true);
+        if (!again.batch) {
+            // Not the node's doing (the hub lost or cannot read what it stored): refused, and not held against it.
+            ++unreadable;
+            const QString why = body ? again.code + QStringLiteral(": ") + again.message : body.error();
+            m_ledger.setVerdict(p.submissionId, false, QStringLiteral("cannot be verified after a hub restart (%1)").arg(why),
+                                VerificationStats{}, 0, QDateTime::currentMSecsSinceEpoch());
+            continue;
+        }
+        enqueue(runtime, std::move(*again.batch));
+        ++queued;
+    }
+    if (queued > 0 || unreadable > 0)
+        qCInfo(lcHub) << "trainer for" << taskId << ": verifying again" << queued << "batches accepted before a restart"
+                      << (unreadable > 0 ? QStringLiteral("(%1 could not be read back)").arg(unreadable) : QString());
 }
 
 void RlCoordinator::pruneHistory()
@@ -151,6 +201,8 @@ void RlCoordinator::onVersionReady(const QString &taskId, const QString &path, i
         runtime->trainer->notifyPublished(path, version);
     }
     runtime->ready = true;
+    if (!runtime->resumed)
+        resumePending(taskId, *runtime);
     Q_EMIT versionPublished(taskId, version);
 }
 
@@ -171,7 +223,7 @@ std::optional<ApiResponse> RlCoordinator::verificationBusy(const TaskRuntime &ru
 
 void RlCoordinator::dispatch(TaskRuntime &runtime)
 {
-    if (!runtime.atTrainer.isEmpty() || runtime.turns.isEmpty() || !runtime.trainer)
+    if (!runtime.atTrainer.isEmpty() || runtime.turns.isEmpty() || !runtime.trainer || m_holdVerification)
         return;
     const QString nodeId = runtime.turns.takeFirst();
     std::deque<ValidatedBatch> &mine = runtime.waiting[nodeId];
@@ -365,6 +417,7 @@ ApiResponse RlCoordinator::rollouts(const ApiRequest &request)
         record.tokens = batch.tokens;
         record.meanReward = batch.meanReward;
         record.credit = double(batch.creditedTokens) * task->rewardRate / 1000.0;
+        record.pendingBody = request.body; // until the verdict: a restarted hub verifies it again
         response = ApiResponse::json({{QStringLiteral("status"), QStringLiteral("accepted")},
                                       {QStringLiteral("submission_id"), submissionId},
                                       {QStringLiteral("tokens"), batch.tokens},
@@ -384,15 +437,8 @@ ApiResponse RlCoordinator::rollouts(const ApiRequest &request)
         qCInfo(lcHub).nospace() << "submission " << submissionId << " from " << node->nodeId << " accepted: "
                                 << result.batch->tokens << " tokens, mean reward " << result.batch->meanReward
                                 << ", version " << result.batch->version;
-        if (TaskRuntime *runtime = m_tasks.value(taskId)) {
-            const QString nodeId = node->nodeId;
-            if (!runtime->waiting.contains(nodeId))
-                runtime->turns.append(nodeId);
-            runtime->waiting[nodeId].push_back(std::move(*result.batch));
-            ++runtime->inFlight[nodeId];
-            ++runtime->queued;
-            dispatch(*runtime);
-        }
+        if (TaskRuntime *runtime = m_tasks.value(taskId))
+            enqueue(*runtime, std::move(*result.batch));
     }
     response.delayMs = m_config.ackDelayMs;
     return response;

@@ -82,7 +82,11 @@ private:
         int queued = 0;               // all batches waiting or at the trainer
         QString atTrainer;            // submission id being verified (empty: the trainer is free)
         QString atTrainerNode;
+        bool resumed = false;         // the pending submissions of an earlier run were queued again
     };
+    // Queues again what an earlier run accepted and never verified (the ledger keeps the bodies until a verdict).
+    void resumePending(const QString &taskId, TaskRuntime &runtime);
+    void enqueue(TaskRuntime &runtime, ValidatedBatch batch);
     // Hands the trainer the next node's batch when it is free.
     void dispatch(TaskRuntime &runtime);
     // 503 busy when `nodeId` has its share of batches awaiting verification (or the queue is full), else nullopt.
@@ -113,6 +117,9 @@ private:
     KeyedRateLimit m_submissions;
     KeyedRateLimit m_rejections;
     QTimer m_pruneTimer;
+    // Testing only (COHORT_TESTING_HOLD_VERIFICATION): accept batches but never verify them, so a test can stop
+    // the hub with credit pending. Loud in the log.
+    bool m_holdVerification = false;
 };
 
 } // namespace cohort

@@ -32,7 +32,7 @@ QString submissionIdOf(const QJsonObject &body)
 }
 
 IntakeResult checkSubmission(const QJsonObject &body, const QString &nodeId, const TaskInfo &task,
-                             const std::optional<WorkRecord> &work, int latestVersion)
+                             const std::optional<WorkRecord> &work, int latestVersion, bool resuming)
 {
     const RlTaskConfig &cfg = *task.rl;
     JsonReader r(body, QStringLiteral("submission"));
@@ -49,11 +49,11 @@ IntakeResult checkSubmission(const QJsonObject &body, const QString &nodeId, con
         return reject(QStringLiteral("not_your_work"), QStringLiteral("work item %1 was issued to another node").arg(workId));
     if (work->taskId != task.id)
         return reject(QStringLiteral("wrong_task"), QStringLiteral("work item %1 belongs to task %2").arg(workId, work->taskId));
-    if (work->status != QLatin1String("open"))
+    if (work->status != QLatin1String("open") && !resuming)
         return reject(QStringLiteral("work_already_submitted"), QStringLiteral("work item %1 was already submitted").arg(workId));
     if (version > latestVersion)
         return reject(QStringLiteral("unknown_version"), QStringLiteral("version %1 has not been published (latest is %2)").arg(version).arg(latestVersion));
-    if (version < latestVersion - cfg.asyncLevel)
+    if (version < latestVersion - cfg.asyncLevel && !resuming)
         return reject(QStringLiteral("stale_version"),
                       QStringLiteral("rollouts from version %1 are too old: the latest is %2 and at most %3 versions behind are accepted")
                           .arg(version).arg(latestVersion).arg(cfg.asyncLevel));

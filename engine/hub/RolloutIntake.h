@@ -55,8 +55,10 @@ struct IntakeResult {
 QString submissionIdOf(const QJsonObject &body);
 
 // work: the work item named by the body (already looked up; nullopt = unknown). latestVersion: newest published.
+// resuming: the hub accepted this submission before a restart and verifies it again: its work item is already
+// marked submitted and the versions may have moved on; every other check applies as before.
 IntakeResult checkSubmission(const QJsonObject &body, const QString &nodeId, const TaskInfo &task,
-                             const std::optional<WorkRecord> &work, int latestVersion);
+                             const std::optional<WorkRecord> &work, int latestVersion, bool resuming = false);
 
 } // namespace cohort
 Q_DECLARE_METATYPE(cohort::ValidatedBatch)

@@ -360,6 +360,49 @@ private Q_SLOTS:
         QVERIFY(back->terminateAndWait(15'000, &code));
     }
 
+    // Credit pending when the hub stops is not left pending for ever: the restarted hub reads the accepted batches
+    // back from its ledger and verifies them, and they turn confirmed. (The first hub holds verification back, a
+    // testing knob, so there is pending credit to lose when it stops.)
+    void pendingCreditSurvivesAHubRestart()
+    {
+        const QString hubDir = m_dir.filePath(QStringLiteral("hub-pending"));
+        auto hub = std::make_unique<ChildProcess>(
+            programPath(QStringLiteral("cohort-hub")),
+            QStringList{QStringLiteral("--port"), QStringLiteral("0"), QStringLiteral("--data-dir"), hubDir, QStringLiteral("--catalogue"),
+                        catalogue(), QStringLiteral("--heartbeat-interval"), QStringLiteral("1"), QStringLiteral("--train"),
+                        QStringLiteral("mini-rl")});
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("COHORT_TESTING_HOLD_VERIFICATION"), QStringLiteral("1"));
+        hub->process().setProcessEnvironment(env);
+        QVERIFY(hub->start() && hub->waitForOutput(QStringLiteral("listening on"), 20'000));
+        const QString url = QRegularExpression(QStringLiteral("listening on (http://127\\.0\\.0\\.1:\\d+)")).match(hub->output()).captured(1);
+        QVERIFY(!url.isEmpty());
+        auto node = startNode(url, m_dir.filePath(QStringLiteral("pending-node")));
+        QVERIFY(node);
+        const QString pendingSql = QStringLiteral("SELECT submission_id FROM submissions WHERE status='accepted' ORDER BY submission_id");
+        // Two batches: the node's share awaiting verification; it is then told to wait.
+        QTRY_VERIFY_WITH_TIMEOUT(ledgerRows(hubDir, pendingSql).size() >= 2, 120'000);
+        int code = -1;
+        QVERIFY(node->terminateAndWait(15'000, &code));
+        QVERIFY(hub->terminateAndWait(15'000, &code));
+        const QStringList pending = ledgerRows(hubDir, pendingSql);
+        QCOMPARE(pending.size(), 2);
+        QVERIFY(ledgerRows(hubDir, QStringLiteral("SELECT submission_id FROM submissions WHERE status='confirmed'")).isEmpty());
+
+        QString backUrl;
+        auto back = startHub(hubDir, &backUrl, {QStringLiteral("--train"), QStringLiteral("mini-rl")});
+        QVERIFY(back);
+        QTRY_VERIFY_WITH_TIMEOUT(ledgerRows(hubDir, pendingSql).isEmpty(), 60'000);
+        for (const QString &id : pending)
+            QCOMPARE(ledgerStatuses(hubDir, id), QStringList{QStringLiteral("confirmed")});
+        QVERIFY2(back->errors().contains(QStringLiteral("verifying again 2 batches accepted before a restart")),
+                 qPrintable(back->errors().right(2000)));
+        // Their bodies are dropped with the verdict.
+        QCOMPARE(ledgerRows(hubDir, QStringLiteral("SELECT COUNT(*) FROM submissions WHERE pending_body IS NOT NULL AND length(pending_body) > 0")),
+                 QStringList{QStringLiteral("0")});
+        QVERIFY(back->terminateAndWait(15'000, &code));
+    }
+
     void killedBeforeTheAckIsCreditedOnce()
     {
         QString url;
