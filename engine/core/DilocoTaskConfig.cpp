@@ -16,6 +16,7 @@ QJsonObject DilocoTaskConfig::toJson() const
         {QStringLiteral("sequence_length"), sequenceLength},
         {QStringLiteral("quantization"), quantization},
         {QStringLiteral("seed"), QString::number(seed)},
+        {QStringLiteral("min_ring_size"), minRingSize},
         {QStringLiteral("master_port"), int(masterPort)},
         {QStringLiteral("model"), model.toJson()},
     };
@@ -34,6 +35,7 @@ Expected<DilocoTaskConfig> DilocoTaskConfig::fromJson(const QJsonObject &json)
     c.sequenceLength = int(r.optionalInteger(QStringLiteral("sequence_length"), c.sequenceLength, 2, 32768));
     c.quantization = r.optionalString(QStringLiteral("quantization"), c.quantization, 16);
     const QString seed = r.optionalString(QStringLiteral("seed"), QString::number(c.seed), 20);
+    c.minRingSize = int(r.optionalInteger(QStringLiteral("min_ring_size"), c.minRingSize, 1, 1024));
     c.masterPort = quint16(r.optionalInteger(QStringLiteral("master_port"), 0, 0, 65535));
     const auto model = RlModelShape::fromJson(r.optionalObject(QStringLiteral("model")), QStringLiteral("diloco model"), c.model);
     if (!r.ok())

@@ -19,6 +19,9 @@ struct DilocoTaskConfig {
     int sequenceLength = 48;        // tokens per sequence (<= model.maxSeqLen)
     QString quantization = QStringLiteral("uint8"); // pseudo-gradient on the wire: none, uint8, uint16
     quint64 seed = 1;               // the initial weights (every node starts from the same model)
+    // A ring smaller than this earns nothing (docs/CREDIT.md): one identity averaging with itself moves no data,
+    // and identities are free, so the task's operator sets how many peers make an average worth paying for.
+    int minRingSize = 2;
     quint16 masterPort = 0;         // set by the hub: where its collectives master listens (same host as the hub)
     RlModelShape model{64, 2, 4, 256, 64};
 

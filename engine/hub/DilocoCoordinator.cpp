@@ -23,6 +23,7 @@ QJsonObject DilocoTaskStats::toJson() const
                        {QStringLiteral("last_outer_step"), qint64(lastTag)},
                        {QStringLiteral("last_world_size"), lastWorldSize},
                        {QStringLiteral("credited_steps"), creditedSteps},
+                       {QStringLiteral("uncredited_steps"), uncreditedSteps},
                        {QStringLiteral("refused_peers"), refusedPeers},
                        {QStringLiteral("aborted_operations"), abortedOperations}};
 }
@@ -94,6 +95,10 @@ void DilocoCoordinator::credit(const QString &taskId, quint64 tag, const QList<Q
     ++stats.outerSteps;
     stats.lastTag = tag;
     stats.lastWorldSize = int(publicKeys.size());
+    if (publicKeys.size() < task->diloco->minRingSize) {
+        ++stats.uncreditedSteps;
+        return;
+    }
     const double amount = task->rewardRate * task->diloco->innerSteps;
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
     Ledger ledger(m_store.connectionName());

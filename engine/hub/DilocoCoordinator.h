@@ -29,6 +29,7 @@ struct DilocoTaskStats {
     quint64 lastTag = 0;        // the last completed outer step (the nodes' tag)
     int lastWorldSize = 0;
     qint64 creditedSteps = 0;   // node x outer step credits written
+    qint64 uncreditedSteps = 0; // outer steps of a ring below the task's min_ring_size: nobody earned
     qint64 refusedPeers = 0;
     qint64 abortedOperations = 0;
     QJsonObject toJson() const;

@@ -40,20 +40,20 @@ class TestDilocoHub : public QObject {
     QString m_url;
     std::unique_ptr<ChildProcess> m_hub;
 
-    std::unique_ptr<ChildProcess> startNode(const QString &name)
+    std::unique_ptr<ChildProcess> startNode(const QString &name, const QString &hubUrl = {})
     {
         const QString dataDir = m_dir.filePath(name);
         auto node = std::make_unique<ChildProcess>(
             programPath(QStringLiteral("cohortd")),
-            QStringList{QStringLiteral("--hub"), m_url, QStringLiteral("--data-dir"), dataDir, QStringLiteral("--json"),
+            QStringList{QStringLiteral("--hub"), hubUrl.isEmpty() ? m_url : hubUrl, QStringLiteral("--data-dir"), dataDir, QStringLiteral("--json"),
                         QStringLiteral("--task"), QStringLiteral("mini-diloco"), QStringLiteral("--heartbeat-ms"),
                         QStringLiteral("500"), QStringLiteral("--settings"), dataDir + QStringLiteral(".ini")});
         return node->start() ? std::move(node) : nullptr;
     }
 
-    QJsonObject get(const QString &path)
+    QJsonObject get(const QString &path, const QString &hubUrl = {})
     {
-        QNetworkReply *reply = m_net.get(QNetworkRequest(QUrl(m_url + path)));
+        QNetworkReply *reply = m_net.get(QNetworkRequest(QUrl((hubUrl.isEmpty() ? m_url : hubUrl) + path)));
         QSignalSpy finished(reply, &QNetworkReply::finished);
         if (!reply->isFinished())
             finished.wait(10'000);
@@ -134,6 +134,40 @@ private Q_SLOTS:
         const QJsonObject unknown = get(QStringLiteral("/v1/tasks/no-such-task/diloco"));
         QCOMPARE(unknown.value(QStringLiteral("error")).toObject().value(QStringLiteral("code")).toString(),
                  QStringLiteral("unknown_task"));
+    }
+
+    // Identities are free, so a ring below the task's min_ring_size earns nothing (a lone identity running
+    // all-reduces with itself was paid for each). Two real nodes on a task that asks for three train together,
+    // the hub counts their outer steps, and credits none of them.
+    void aRingBelowTheMinimumEarnsNothing()
+    {
+        QByteArray catalogue = kCatalogue;
+        catalogue.replace("\"inner_steps\":5,", "\"inner_steps\":5,\"min_ring_size\":3,");
+        QVERIFY(catalogue.contains("min_ring_size"));
+        const QString path = m_dir.filePath(QStringLiteral("catalogue-min3.json"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(catalogue);
+        f.close();
+        const QString hubDir = m_dir.filePath(QStringLiteral("hub-min3"));
+        ChildProcess hub(programPath(QStringLiteral("cohort-hub")),
+                         {QStringLiteral("--port"), QStringLiteral("0"), QStringLiteral("--data-dir"), hubDir, QStringLiteral("--catalogue"), path,
+                          QStringLiteral("--heartbeat-interval"), QStringLiteral("1")});
+        QVERIFY(hub.start() && hub.waitForOutput(QStringLiteral("listening on"), 20'000));
+        const QString url = QRegularExpression(QStringLiteral("listening on (http://127\\.0\\.0\\.1:\\d+)")).match(hub.output()).captured(1);
+        auto x = startNode(QStringLiteral("min3-x"), url), y = startNode(QStringLiteral("min3-y"), url);
+        QVERIFY(x && y);
+        const auto stats = [&] {
+            return get(QStringLiteral("/v1/tasks/mini-diloco/diloco"), url);
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(stats().value(QStringLiteral("uncredited_steps")).toInteger() >= 3, 90'000);
+        QCOMPARE(stats().value(QStringLiteral("last_world_size")).toInt(), 2);
+        QCOMPARE(stats().value(QStringLiteral("credited_steps")).toInteger(), 0);
+        int code = -1;
+        QVERIFY(x->terminateAndWait(30'000, &code));
+        QVERIFY(y->terminateAndWait(30'000, &code));
+        QVERIFY(hub.terminateAndWait(10'000, &code));
+        QCOMPARE(cohort::test::ledgerRows(hubDir, QStringLiteral("SELECT COUNT(*) FROM submissions")), QStringList{QStringLiteral("0")});
     }
 
     void threeNodesTrainPauseResumeAndAreCredited()
