@@ -262,9 +262,9 @@ void RlCoordinator::onVerdict(const QString &submissionId, bool confirmed, const
         qCWarning(lcHub) << "verdict for" << submissionId << "not stored:" << outcome.error();
     qCInfo(lcHub).nospace() << "submission " << submissionId << (confirmed ? " confirmed" : " refused") << " (" << reason
                             << ", log p + entropy " << stats.meanLogProb << " nats/token)";
-    if (outcome && stats.failedVerification) {
+    if (outcome && outcome->updated && stats.failedVerification) {
         const auto record = m_ledger.submission(submissionId);
-        qCWarning(lcHub).nospace() << "node " << (record ? record->nodeId : QString()) << " failed a TOPLOC proof for "
+        qCWarning(lcHub).nospace() << "node " << (record ? record->nodeId : QString()) << " failed verification for "
                                    << taskId << " (" << outcome->verificationFailures << " so far"
                                    << (outcome->flagged ? QStringLiteral("; flagged: no more work") : QString()) << ")";
     }
@@ -328,8 +328,8 @@ ApiResponse RlCoordinator::work(const ApiRequest &request)
         return *busy;
     if (const Ledger::NodeFlag flag = m_ledger.nodeFlag(node->nodeId, taskId); flag.flaggedAtMs > 0)
         return ApiResponse::error(403, QStringLiteral("node_flagged"),
-                                  QStringLiteral("this node failed %1 TOPLOC proofs for %2 and gets no more work until the hub's "
-                                                 "operator clears it (last: %3)")
+                                  QStringLiteral("this node's work failed verification %1 times for %2, and it gets no more work "
+                                                 "until the hub's operator clears it (last: %3)")
                                       .arg(flag.verificationFailures).arg(taskId, flag.reason));
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
     m_ledger.expireOpenWork(node->nodeId, taskId, m_config.maxOpenWorkPerNode - 1);

@@ -232,6 +232,8 @@ private Q_SLOTS:
             QVERIFY(db.open());
             QSqlQuery q(db);
             QVERIFY(q.exec(QStringLiteral("ALTER TABLE nodes DROP COLUMN payout_address")));
+            for (const char *column : {"pending_body", "sampling_worst_gap", "off_sample_tokens"}) // v5
+                QVERIFY(q.exec(QStringLiteral("ALTER TABLE submissions DROP COLUMN %1").arg(QLatin1String(column))));
             QVERIFY(q.exec(QStringLiteral("UPDATE meta SET value='3' WHERE key='schema_version'")));
             db.close();
         }
