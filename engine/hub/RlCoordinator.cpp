@@ -304,6 +304,13 @@ ApiResponse RlCoordinator::work(const ApiRequest &request)
         return *refused;
     if (auto refused = overQuota(m_workRequests, node->nodeId, "work requests"))
         return *refused;
+    // A client that samples with its own randomness would have every batch refused and be flagged for it: tell it
+    // to update instead (older cohortd sends no body here).
+    if (const auto body = parseJsonObject(request.body, 4096);
+        !body || body->value(QStringLiteral("sampling")).toString() != QLatin1String("seeded"))
+        return ApiResponse::error(426, QStringLiteral("upgrade_required"),
+                                  QStringLiteral("this hub checks every sampled token against the work item's sampling seed, "
+                                                 "and this client does not sample with it: update Cohort"));
     const QString taskId = task->id;
     nodeWantsTask(taskId);
     TaskRuntime *runtime = m_tasks.value(taskId);

@@ -98,7 +98,9 @@ void Engine::rlKick()
     }
     m_workInHand.reset();
     m_rlBusy = true;
-    m_hub->post(QStringLiteral("/v1/tasks/%1/work").arg(task->id), QJsonObject{}, [this](const HubReply &reply) { onWork(reply); });
+    // "seeded": this node samples with the work item's sampling seed (the hub checks every token against it).
+    m_hub->post(QStringLiteral("/v1/tasks/%1/work").arg(task->id), QJsonObject{{QStringLiteral("sampling"), QStringLiteral("seeded")}},
+                [this](const HubReply &reply) { onWork(reply); });
 }
 
 void Engine::rlRetryLater(int seconds)
@@ -342,7 +344,9 @@ void Engine::onSubmitted(const QString &submissionId, const HubReply &reply)
                            reply.httpStatus != 403 && reply.httpStatus != 408 && reply.httpStatus != 429);
     if (!answered && reply.errorCode == QLatin1String("busy")) {
         // Our earlier batches await verification: this one waits in the outbox and goes as soon as they are done.
-        rlRetryLater(2);
+        // Back-pressure, not idleness: the node is still at work.
+        m_rlThrottled = true;
+        rlRetryLater(1);
         return;
     }
     if (!answered) {

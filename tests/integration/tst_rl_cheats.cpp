@@ -111,7 +111,7 @@ class TestRlCheats : public QObject {
     {
         Reply r;
         for (int attempt = 0; attempt < 600; ++attempt) {
-            r = send(base, "POST", "/v1/tasks/mini-rl/work", "{}", &id);
+            r = send(base, "POST", "/v1/tasks/mini-rl/work", R"({"sampling":"seeded"})", &id);
             if (r.status == 200 || (r.status != 503))
                 break;
             if (attempt % 50 == 49)
@@ -336,11 +336,19 @@ private Q_SLOTS:
             QCOMPARE(accepted, 2);
             QCOMPARE(busy, 6);
             // Its next work request waits too.
-            QCOMPARE(send(url, "POST", "/v1/tasks/mini-rl/work", "{}", id.get()).code(), QStringLiteral("busy"));
+            QCOMPARE(send(url, "POST", "/v1/tasks/mini-rl/work", R"({"sampling":"seeded"})", id.get()).code(), QStringLiteral("busy"));
             QCOMPARE(cohort::test::ledgerRows(hubDir, QStringLiteral("SELECT COUNT(*) FROM submissions WHERE node_id=:n AND status='confirmed'"),
                                               {{QStringLiteral(":n"), id->nodeId()}}),
                      QStringList{QStringLiteral("0")});
         }
+        // A client that does not sample with the work item's seed (cohortd before verifiable sampling) is told to
+        // update instead of being handed work that would be refused and flag it.
+        auto old = identity(QStringLiteral("old-client"));
+        QVERIFY(old);
+        QCOMPARE(send(url, "POST", "/v1/nodes/register", R"({"name":"old"})", old.get()).status, 200);
+        const Reply upgrade = send(url, "POST", "/v1/tasks/mini-rl/work", "{}", old.get());
+        QCOMPARE(upgrade.status, 426);
+        QCOMPARE(upgrade.code(), QStringLiteral("upgrade_required"));
         auto other = identity(QStringLiteral("bystander"));
         QVERIFY(other);
         QCOMPARE(send(url, "POST", "/v1/nodes/register", R"({"name":"bystander"})", other.get()).status, 200);
