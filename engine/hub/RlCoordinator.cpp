@@ -11,6 +11,7 @@
 #include "shardcast/Publisher.h"
 
 #include <QDateTime>
+#include <algorithm>
 #include <QDir>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -86,10 +87,8 @@ void RlCoordinator::resumePending(const QString &taskId, TaskRuntime &runtime)
     for (const PendingSubmission &p : pending) {
         if (runtime.atTrainer == p.submissionId)
             continue;
-        bool alreadyQueued = false;
-        for (const ValidatedBatch &b : runtime.waiting.value(p.nodeId))
-            alreadyQueued = alreadyQueued || b.submissionId == p.submissionId;
-        if (alreadyQueued)
+        if (const auto queued = runtime.waiting.constFind(p.nodeId); queued != runtime.waiting.cend() &&
+            std::any_of(queued->cbegin(), queued->cend(), [&](const ValidatedBatch &b) { return b.submissionId == p.submissionId; }))
             continue;
         auto body = parseJsonObject(p.body, 64 << 20);
         IntakeResult again;

@@ -20,7 +20,11 @@ double samplingGap(const float *logits, int vocab, double temperature, double to
     if (chosen < 0 || chosen >= vocab || !(temperature > 0) || !(u >= 0 && u < 1))
         return 1;
     // The same arithmetic as generate()'s sampler: double logits / temperature, exp(logit - max).
-    std::vector<double> scaled(static_cast<size_t>(vocab)), expo(static_cast<size_t>(vocab));
+    // Called for every verified token: the buffers stay with the thread instead of being allocated each time.
+    thread_local std::vector<double> scaled, expo;
+    thread_local std::vector<int> order;
+    scaled.resize(size_t(vocab));
+    expo.resize(size_t(vocab));
     double mx = -INFINITY;
     for (int i = 0; i < vocab; ++i) {
         if (!std::isfinite(logits[i]))
@@ -43,7 +47,7 @@ double samplingGap(const float *logits, int vocab, double temperature, double to
         return outside(u, before / sum, (before + own) / sum);
     }
     // Nucleus: descending logits (ties by id), the smallest prefix whose mass reaches topP * sum; u scales its mass.
-    std::vector<int> order(static_cast<size_t>(vocab));
+    order.resize(size_t(vocab));
     std::iota(order.begin(), order.end(), 0);
     std::sort(order.begin(), order.end(), [&](int a, int b) {
         return scaled[size_t(a)] > scaled[size_t(b)] || (scaled[size_t(a)] == scaled[size_t(b)] && a < b);
