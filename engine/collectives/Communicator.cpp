@@ -81,11 +81,17 @@ Result Communicator::sendToMaster(const QByteArray &frame)
     return Result::success();
 }
 
-bool Communicator::sendDone(uint64_t tag, uint64_t opId, bool aborted)
+bool Communicator::sendDone(uint64_t tag, uint64_t opId, bool aborted, const InFlight *why)
 {
     // From a worker thread: the owner may be reading the master link meanwhile (that is fine for a socket), but it
     // closes it only under this lock. A failed send is left to the owner to notice.
-    const QByteArray frame = encode(DoneMsg{tag, opId, aborted});
+    DoneMsg done{tag, opId, aborted};
+    if (why && aborted) {
+        done.blamePredecessor = why->blamePredecessor;
+        done.starvedByPredecessor = why->starved;
+        done.blockedBySuccessor = why->blocked;
+    }
+    const QByteArray frame = encode(done);
     std::unique_lock lock(m_masterSend);
     return m_master.valid() && m_master.sendAll(frame.constData(), size_t(frame.size()), m_options.controlTimeoutMs);
 }
@@ -413,8 +419,11 @@ Result Communicator::applyTopology()
     const QDeadlineTimer deadline(m_options.controlTimeoutMs);
     bool linked = true;
     QString why;
+    uint32_t blamed = 0; // the neighbour that did not link
     std::vector<TcpSocket> next, prev;
-    if (n >= 2) {
+    if (n >= 2 && m_options.testFakeReady) {
+        // The test's staller: claims to be linked, links nothing (its neighbours' dials reach the kernel's backlog).
+    } else if (n >= 2) {
         const Member &successor = topology.ring[size_t((rank + 1) % n)];
         const Member &predecessor = topology.ring[size_t((rank + n - 1) % n)];
         for (uint16_t link = 0; link < topology.links && linked; ++link) {
@@ -422,6 +431,7 @@ Result Communicator::applyTopology()
             if (!dialed) {
                 linked = false;
                 why = dialed.error();
+                blamed = successor.peerId;
                 break;
             }
             const QByteArray hello = encode(PeerHelloMsg{topology.epoch, topology.ringToken, m_peerId, link});
@@ -429,6 +439,7 @@ Result Communicator::applyTopology()
             if (!s) {
                 linked = false;
                 why = s.error();
+                blamed = successor.peerId;
             }
             next.push_back(std::move(dialed.value()));
         }
@@ -441,10 +452,11 @@ Result Communicator::applyTopology()
                     return r; // the master moved on; its next Topology (if any) is queued
                 linked = false;
                 why = r.message;
+                blamed = predecessor.peerId;
             }
         }
     }
-    if (Result r = sendToMaster(encode(ReadyMsg{topology.epoch, linked})); !r)
+    if (Result r = sendToMaster(encode(ReadyMsg{topology.epoch, linked, linked ? 0 : blamed})); !r)
         return r;
     std::optional<Frame> verdict;
     const auto sameEpoch = [&](const Frame &f) { return parseEpoch(f.payload)->epoch == topology.epoch; };

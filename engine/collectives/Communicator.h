@@ -35,7 +35,12 @@
 //   * failures: a peer vanishing or a link breaking mid-operation makes the master abort it for everyone; the call
 //     returns Code::Aborted (retryable): call again, and the ring re-forms with the peers that are left first. With
 //     one peer left the operation completes at once (the sum of one), `ReduceInfo::worldSize` says 1. NaN or infinity
-//     with quantization: Code::InvalidArgument for the peer that holds them, Code::Aborted for the others.
+//     with quantization, or an input above CommunicatorOptions::contributionNormBound: Code::InvalidArgument for the
+//     peer that holds them, Code::Aborted for the others.
+//   * hostile peers: every received block is checked (ValueBounds.h) — non-finite values, values or quantization
+//     parameters beyond what the norm bound allows, a chunk whose norm is beyond it — and the operation aborted with
+//     the sender named (Done's blame, Wire.h); the master excludes it (Master.h). The receiver's call returns
+//     Code::Aborted with the reason, as for a peer that left: retry.
 #include "collectives/Ring.h"
 #include "collectives/Socket.h"
 #include "collectives/Wire.h"
@@ -131,8 +136,25 @@ struct CommunicatorOptions {
     // Set by the owner to stop (then it calls uploadLimiter->interrupt()): a send the cap holds back ends with
     // Code::Aborted instead of waiting on. Other waits keep their timeouts. Null: never cancelled.
     const std::atomic<bool> *cancel = nullptr;
-    // Test hook: sign the challenge with this key instead (a peer that cannot prove its key).
+    // The L2 norm no peer's contribution to an all-reduce may exceed (the task's bound; every member must use the same,
+    // the master aborts operations whose members disagree). What arrives from the ring is checked against it
+    // (collectives/ValueBounds.h): a predecessor that sends more is named to the master, which aborts the operation
+    // and excludes it. This peer's own input above it is refused before anything is sent (Code::InvalidArgument).
+    // 0: values are only checked to be finite.
+    float contributionNormBound = 0;
+    // Test hooks, for the hostile peer of tests/support/CollectivePeer.cpp: sign the challenge with this key instead
+    // (a peer that cannot prove its key); send this peer's own input without checking it against the bound, and
+    // check nothing received (so a hostile input is all it does wrong); rewrite
+    // the quantization header of every block of its own input before it is sent; accuse the ring predecessor of
+    // every operation (a liar).
     QByteArray challengeKeyOverride;
+    bool testUnchecked = false;
+    bool testBlameAlways = false;
+    // More of the hostile peer: answer Ready without linking to the neighbours; take part in operations without
+    // sending or reading anything on the ring (stallers).
+    bool testFakeReady = false;
+    bool testStallRing = false;
+    std::function<void(quant::QuantParams &)> testTamperParams;
 };
 
 class Communicator {
@@ -215,7 +237,8 @@ private:
     // Marks in-flight operations whose verdict (an abort) is in the inbox, so their workers stop early.
     void noteAborts();
     // Sends Done for an operation (any thread): whether the master got it.
-    bool sendDone(uint64_t tag, uint64_t opId, bool aborted);
+    // `why`: the operation's reasons for stopping (blame, starved, blocked) go with an abort.
+    bool sendDone(uint64_t tag, uint64_t opId, bool aborted, const InFlight *why = nullptr);
     void dropMaster(); // closes the master link (owner thread)
 
     CommunicatorOptions m_options;

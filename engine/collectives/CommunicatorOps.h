@@ -8,6 +8,7 @@
 #include <QElapsedTimer>
 
 #include <atomic>
+#include <chrono>
 #include <thread>
 
 namespace cohort::collectives {
@@ -42,11 +43,27 @@ struct Communicator::InFlight {
     ReduceInfo info;
     QElapsedTimer phase;
     bool trivial = false;         // a ring of one: nothing to exchange, nothing to ask the master
+    float normBound = 0;          // CommunicatorOptions::contributionNormBound when it began
+    uint32_t predecessor = 0;     // the ring predecessor's peer id (named when it sends out-of-bound values)
 
     // Between the threads.
     std::atomic<bool> abort{false};    // owner -> worker: stop (the master aborted it, the ring is changing)
     std::atomic<bool> finished{false}; // worker -> owner: `ring` and `doneSent` are final
     Result ring;
+    // Why `ring` failed, for the master (worker-written before `finished`): what the predecessor sent broke the
+    // bounds; this peer had waited on the predecessor's data / on the successor reading for half the I/O timeout.
+    bool blamePredecessor = false;
+    bool starved = false;
+    bool blocked = false;
+    // The worker's own bookkeeping for those: since when it waits on each link, and whether it is waiting on it.
+    std::chrono::steady_clock::time_point rxSince{}, txSince{};
+    bool rxWaiting = false, txWaiting = false;
+    void noteStall(std::chrono::milliseconds stall)
+    {
+        const auto now = std::chrono::steady_clock::now();
+        starved = rxWaiting && now - rxSince >= stall;
+        blocked = txWaiting && now - txSince >= stall;
+    }
     bool doneSent = false;
     std::thread worker;
 

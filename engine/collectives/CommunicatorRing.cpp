@@ -7,14 +7,18 @@
 #include "collectives/HalfFloat.h"
 #include "collectives/Logging.h"
 #include "collectives/Ring.h"
+#include "collectives/ValueBounds.h"
 
 #include <QElapsedTimer>
 
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
+#include <thread>
 #include <utility>
 
 namespace cohort::collectives {
@@ -178,6 +182,17 @@ Result Communicator::startReduce(std::span<const float> input, std::span<float> 
     f.rank = m_rank;
     f.info.worldSize = worldSize();
     f.phase.start();
+    f.normBound = m_options.contributionNormBound;
+    if (f.normBound > 0 && !m_options.testUnchecked) {
+        // An honest peer is never named: its own input is checked before it goes anywhere.
+        const NormResult own = l2Norm(input.data(), input.size());
+        if (!own.finite)
+            return fail(Code::InvalidArgument, QStringLiteral("the input holds NaN or infinity"));
+        if (own.norm > double(f.normBound) * (1 + 1e-6))
+            return fail(Code::InvalidArgument, QStringLiteral("the input's norm %1 is above the bound %2")
+                                                   .arg(own.norm)
+                                                   .arg(double(f.normBound)));
+    }
     if (worldSize() <= 1) { // the sum (and mean) of one
         if (input.data() != data.data())
             std::copy(input.begin(), input.end(), data.begin());
@@ -187,7 +202,8 @@ Result Communicator::startReduce(std::span<const float> input, std::span<float> 
         return Result::success();
     }
 
-    if (Result r = sendToMaster(encode(BeginMsg{tag, uint64_t(data.size()), op, dtype, quant, m_epoch})); !r)
+    if (Result r = sendToMaster(encode(BeginMsg{tag, uint64_t(data.size()), op, dtype, quant, m_epoch, f.normBound,
+                                                       uint32_t(m_options.blockElements)})); !r)
         return r;
     std::optional<Frame> reply;
     Result r = waitFor(
@@ -208,8 +224,15 @@ Result Communicator::startReduce(std::span<const float> input, std::span<float> 
             (void)sendToMaster(encode(DoneMsg{tag, 0, true}));
         return r;
     }
-    if (reply->type == Type::Outcome)
+    if (reply->type == Type::Outcome) {
+        // Refused (the group is busy with a vote, a formation or a sync): callers retry at once, so the back-off is
+        // here — 100 ms listening to the master — not a refusal loop at full speed.
+        const QDeadlineTimer backoff(100);
+        while (!backoff.hasExpired() && m_master.valid())
+            if (!pumpMaster(int(std::max<qint64>(1, backoff.remainingTime()))))
+                break;
         return fail(Code::Aborted, QStringLiteral("operation refused: %1").arg(parseOutcome(reply->payload)->reason));
+    }
     const CommenceMsg commence = *parseCommence(reply->payload);
     f.opId = commence.opId;
     f.epoch = commence.epoch;
@@ -241,16 +264,20 @@ Result Communicator::startReduce(std::span<const float> input, std::span<float> 
         f.buffers->backup.resize(data.size());
     f.next = &m_links[f.link].next;
     f.prev = &m_links[f.link].prev;
+    f.predecessor = m_ring[size_t((m_rank + int(m_ring.size()) - 1) % int(m_ring.size()))].peerId;
     // The master runs one operation per link at a time, and Done (sent below) comes after the last byte this peer
     // sends or receives on it, so no other worker touches this link pair meanwhile.
     f.worker = std::thread([this, &f] {
         f.ring = runRing(f);
+        if (!f.ring && !f.blamePredecessor) // say what this peer was waiting on, so the master can find a staller
+            f.noteStall(std::chrono::milliseconds(m_options.ioTimeoutMs / 2));
         f.info.ringMs = double(f.phase.nsecsElapsed()) / 1e6;
+        // Done first, then the links: a blame should reach the master before the neighbours' "link closed".
+        f.doneSent = sendDone(f.tag, f.opId, !f.ring.ok(), &f);
         if (!f.ring) { // the links may hold half a block: close them (the neighbours notice at once)
             f.next->close();
             f.prev->close();
         }
-        f.doneSent = sendDone(f.tag, f.opId, !f.ring.ok());
         f.finished.store(true, std::memory_order_release);
         m_wake.notify();
     });
@@ -318,7 +345,10 @@ Result Communicator::awaitReduce(uint64_t tag, ReduceInfo *info)
                 f.abort.store(true);
                 break;
             }
-            noteAborts();
+            noteAborts(); // the others in flight; this one is out of m_inFlight already:
+            for (const Frame &frame : m_inbox)
+                if (frame.type == Type::Outcome && sameOp(frame) && parseOutcome(frame.payload)->aborted)
+                    f.abort.store(true);
         }
     }
     f.join();
@@ -350,8 +380,8 @@ Result Communicator::awaitReduce(uint64_t tag, ReduceInfo *info)
             m_links[f.link].next.close(); // the master re-forms the ring: these links may hold half a block
             m_links[f.link].prev.close();
         }
-        if (!ring && ring.code != Code::Aborted)
-            return finish(ring); // e.g. a timeout: keep the more precise reason
+        if (!ring && (ring.code != Code::Aborted || f.blamePredecessor))
+            return finish(ring); // e.g. a timeout, or what the predecessor sent: keep the more precise reason
         return finish(fail(Code::Aborted, QStringLiteral("operation %1 aborted: %2").arg(f.opId).arg(verdict.reason)));
     }
     if (!ring) // cannot happen: the master saw our Done{aborted}
@@ -490,6 +520,8 @@ Result Communicator::runRing(InFlight &op)
                 return fail(Code::InvalidArgument, QStringLiteral("cannot quantize: %1")
                                                        .arg(QString::fromLatin1(quant::describe(p.status))));
             params = p.params;
+            if (m_options.testTamperParams)
+                m_options.testTamperParams(params);
             txPayload = codeBytesAt(buf.txCodes, 0);
         } else {
             // Every later step sends codes made when the block arrived (finishRx): partial sums, the owner's final
@@ -540,22 +572,48 @@ Result Communicator::runRing(InFlight &op)
         else
             rxDst = storeCodes(blockBase[size_t(c)] + rx.block, rxRange);
     };
+    // What the predecessor sent breaks the bounds: name it (Done's blame) and stop.
+    auto blame = [&](const QString &what) {
+        op.blamePredecessor = true;
+        return fail(Code::Aborted, QStringLiteral("ring predecessor (peer %1) sent %2 in operation %3 step %4 block %5")
+                                       .arg(op.predecessor)
+                                       .arg(what)
+                                       .arg(opId)
+                                       .arg(rx.step)
+                                       .arg(rx.block));
+    };
+    if (m_options.testBlameAlways)
+        return blame(QStringLiteral("nothing wrong (a test's liar)"));
+    if (m_options.testStallRing) { // the test's staller: holds its links, moves nothing, until aborted
+        while (!op.abort.load() && !cancelled())
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        return fail(Code::Aborted, QStringLiteral("operation %1 aborted by the master").arg(opId));
+    }
+    op.rxSince = op.txSince = std::chrono::steady_clock::now();
+    // The squares of the values of the chunk arriving at this step (ValueBounds.h's norm check).
+    double rxChunkSquares = 0;
     auto checkRxHeader = [&]() -> Result {
         const auto header = parseHeader(Channel::Ring, rxHeader.data());
         const uint8_t *h = rxHeader.data() + kFrameHeaderBytes;
         if (!header || header->type != uint16_t(Type::Block) || header->payloadBytes != subHeader + rxPayloadLen ||
             getU64(h) != opId || getU16(h + 8) != uint16_t(rx.step) || getU32(h + 10) != uint32_t(rx.block))
-            return fail(Code::Aborted, QStringLiteral("unexpected frame from ring predecessor (operation %1 step %2 "
-                                                      "block %3)")
-                                           .arg(opId)
-                                           .arg(rx.step)
-                                           .arg(rx.block));
+            return blame(QStringLiteral("a frame this operation has no place for")); // members frame alike (Begin)
         if (quantized) {
             const auto p = quant::decodeParams(std::span<const uint8_t, quant::kParamsWireBytes>(
                                                    h + kBlockHeaderBytes, quant::kParamsWireBytes),
                                                levelsOf(quant));
             if (!p)
-                return fail(Code::Aborted, QStringLiteral("bad quantization header from ring predecessor"));
+                return blame(QStringLiteral("a malformed quantization header"));
+            // Decoded values lie in [min, max]: both ends within what the sum of its contributions allows.
+            const double limit = m_options.testUnchecked
+                                     ? std::numeric_limits<double>::infinity()
+                                     : valueLimit(op.normBound, ring::isReduceStep(n, rx.step) ? rx.step + 1 : n);
+            const double lo = double(p.params.min), hi = lo + double(p.params.scale) * double(levelsOf(quant));
+            if (!(std::fabs(lo) <= limit && std::fabs(hi) <= limit))
+                return blame(QStringLiteral("a quantization header spanning [%1, %2], beyond the bound %3")
+                                 .arg(lo)
+                                 .arg(hi)
+                                 .arg(limit));
             rxParams = p.params;
         }
         return Result::success();
@@ -588,6 +646,26 @@ Result Communicator::runRing(InFlight &op)
         consumeRx();
         const int c = ring::recvChunk(rank, n, rx.step);
         const size_t index = blockBase[size_t(c)] + rx.block;
+        if (!m_options.testUnchecked) {
+            // Checked while hot: f32, the values received (a reduce-scatter block is still in the scratch); quantized,
+            // the sum they made with this peer's own values (the header check bounded the received ones already) or
+            // the final values of the all-gather. This peer's own input was checked before it began, so whatever
+            // breaks a bound came from the predecessor.
+            const bool reduce = ring::isReduceStep(n, rx.step);
+            const int contributions = !reduce ? n : quantized ? rx.step + 2 : rx.step + 1;
+            const float *values = reduce ? buf.scratch.data() : buffer.data() + rxRange.begin;
+            const double limit = valueLimit(op.normBound, contributions);
+            const ScanResult scan = scanValues(values, rxRange.count, limit);
+            if (!scan.withinLimit)
+                return blame(QStringLiteral("values that are not finite or beyond the bound %1").arg(limit));
+            if (rx.block == 0)
+                rxChunkSquares = 0;
+            rxChunkSquares += scan.sumSquares;
+            if (rx.block + 1 == blocksAt(rx.step, false) && !(std::sqrt(rxChunkSquares) <= limit))
+                return blame(QStringLiteral("a chunk of norm %1, beyond the bound %2")
+                                 .arg(std::sqrt(rxChunkSquares))
+                                 .arg(limit));
+        }
         if (quantized && !ring::isReduceStep(n, rx.step)) {
             buf.blockParams[index] = rxParams;
         } else if (quantized) {
@@ -660,8 +738,10 @@ Result Communicator::runRing(InFlight &op)
                 limiter->release(int64_t(allowed - io.bytes)); // granted, but the socket did not take it
             (inHeader ? txHeaderSent : txPayloadSent) += io.bytes;
             info->txBytes += io.bytes;
-            if (io.bytes > 0)
+            if (io.bytes > 0) {
                 progress = true;
+                op.txSince = std::chrono::steady_clock::now();
+            }
             if (io.closed)
                 return fail(Code::Aborted, QStringLiteral("ring successor closed the link%1")
                                                .arg(io.error.isEmpty() ? QString() : QStringLiteral(": ") + io.error));
@@ -697,8 +777,10 @@ Result Communicator::runRing(InFlight &op)
                     consumeRx();
             }
             info->rxBytes += io.bytes;
-            if (io.bytes > 0)
+            if (io.bytes > 0) {
                 progress = true;
+                op.rxSince = std::chrono::steady_clock::now();
+            }
             if (rxHeaderGot == rxHeaderLen && rxPayloadGot == rxPayloadLen) {
                 if (Result r = finishRx(); !r)
                     return r;
@@ -732,6 +814,13 @@ Result Communicator::runRing(InFlight &op)
         // The successor never sends on this link: `next` turning readable means it closed (or broke the protocol),
         // which ends the operation at once instead of after a timeout.
         PollEntry entries[2] = {{prev.native(), rx.step < T, false}, {next.native(), true, txActive && !txPaced}};
+        // What it waits on now: data from the predecessor (since the last that came), the successor taking what is
+        // ready to go (since the last it took, or since there was something to send).
+        const bool txWaits = txActive && !txPaced;
+        if (txWaits && !op.txWaiting)
+            op.txSince = std::max(op.txSince, std::chrono::steady_clock::now());
+        op.rxWaiting = rx.step < T;
+        op.txWaiting = txWaits;
         int waitMs = int(std::clamp<qint64>(idle.remainingTime(), 0, 50));
         if (txPaced) { // until the bucket holds the next piece (at least 1 ms: a 0 ms poll would spin)
             waitMs = std::min(waitMs, int(std::clamp<int64_t>((paceWait.count() + 999'999) / 1'000'000, 1, 1000)));

@@ -203,6 +203,8 @@ void Master::handleProof(Peer &peer, const ProofMsg &msg)
 {
     if (!ed25519::verify(admissionMessage(peer.nonce, peer.publicKey), msg.signature, peer.publicKey))
         return refuse(peer, QStringLiteral("challenge not answered: bad signature"));
+    if (QString why; excluded(peer.publicKey, &why))
+        return refuse(peer, why);
     if (m_options.admit && !m_options.admit(peer.publicKey))
         return refuse(peer, QStringLiteral("not admitted: key %1 is not registered for this group")
                                 .arg(ed25519::fingerprint(peer.publicKey)));
@@ -227,8 +229,16 @@ void Master::handleVote(Peer &peer)
 {
     if (m_forming)
         return; // the voter is a member of the formation under way and gets its Topology anyway
+    // With nobody waiting there is nothing to decide: answer at once, record nothing (a member that votes again and
+    // again would otherwise hold every Begin and sync of the others back as "the topology is changing").
+    if (m_votes.empty() && pendingIds().empty() && !m_ring.empty()) {
+        send(peer, encodeCommitted(m_committedEpoch));
+        return;
+    }
     if (m_sync)
         finishSync(false, QStringLiteral("peer %1 voted during a shared-state sync").arg(peer.id));
+    if (m_votes.empty())
+        startVoteDeadline();
     m_votes.insert(peer.id);
     // A topology vote and an operation cannot overlap: operations still gathering Begins are refused.
     std::vector<uint64_t> gathering;
@@ -267,8 +277,27 @@ void Master::handleReady(Peer &peer, const ReadyMsg &msg)
         return; // a late answer to a formation that already failed
     if (std::find(m_forming->members.begin(), m_forming->members.end(), peer.id) == m_forming->members.end())
         return kick(peer, QStringLiteral("Ready from a peer outside the formation"));
-    if (!msg.ok)
-        return failFormation(QStringLiteral("peer %1 could not link to its neighbours").arg(peer.id));
+    if (!msg.ok) {
+        Peer *named = msg.blamed ? peerById(msg.blamed) : nullptr;
+        const auto &members = m_forming->members;
+        const bool neighbour = named && members.size() >= 2 && [&] {
+            const auto at = std::find(members.begin(), members.end(), peer.id);
+            const size_t i = size_t(at - members.begin()), n = members.size();
+            return members[(i + 1) % n] == named->id || members[(i + n - 1) % n] == named->id;
+        }();
+        failFormation(QStringLiteral("peer %1 could not link to its neighbours").arg(peer.id));
+        if (!neighbour)
+            return;
+        if (noteAccusation(peer, *named))
+            return exclude(peer, QStringLiteral("peer %1 named a second peer (%2) as unreachable; excluded as the liar")
+                                     .arg(peer.id)
+                                     .arg(named->id));
+        if (++m_formationStrikes[named->publicKey] >= m_options.strikes)
+            exclude(*named, QStringLiteral("peer %1 would not link to its ring neighbours in %2 formations in a row")
+                                .arg(named->id)
+                                .arg(m_options.strikes));
+        return;
+    }
     m_forming->ready.insert(peer.id);
     if (m_forming->ready.size() == m_forming->members.size())
         commitFormation();
@@ -297,6 +326,8 @@ void Master::handleBegin(Peer &peer, const BeginMsg &msg)
         op.opId = m_nextOpId++;
         op.descriptor = msg;
         op.participants = std::set<uint32_t>(m_ring.begin(), m_ring.end());
+        op.order = m_ring;
+        startBeginDeadline(op.tag, op.opId);
         it = m_ops.emplace(msg.tag, std::move(op)).first;
     }
     Operation &op = it->second;
@@ -304,7 +335,7 @@ void Master::handleBegin(Peer &peer, const BeginMsg &msg)
         return kick(peer, QStringLiteral("Begin for tag %1 twice").arg(msg.tag));
     op.begun.insert(peer.id);
     if (!(op.descriptor == msg)) {
-        abortOperation(msg.tag, QStringLiteral("peers disagree on the operation (count, op, type or quantization)"));
+        abortOperation(msg.tag, QStringLiteral("peers disagree on the operation (count, op, type, quantization, bound or block size)"));
         return;
     }
     if (op.begun == op.participants)
@@ -346,14 +377,31 @@ void Master::handleDone(Peer &peer, const DoneMsg &msg)
         return;
     }
     auto it = m_ops.find(msg.tag);
-    if (it == m_ops.end() || it->second.opId != msg.opId)
-        return; // already aborted: that peer has its Outcome (or gets it) from the abort
+    if (it == m_ops.end() || it->second.opId != msg.opId) {
+        // Already aborted: that peer has its Outcome (or gets it) from the abort. Its blame still counts.
+        const auto recent = m_recentAborts.find(msg.opId);
+        if (recent == m_recentAborts.end())
+            return;
+        if (msg.blamePredecessor)
+            return handleBlame(peer, std::vector<uint32_t>(recent->second.order), msg.tag, msg.opId);
+        if (msg.starvedByPredecessor || msg.blockedBySuccessor)
+            noteStall(peer, msg, msg.opId);
+        return;
+    }
     Operation &op = it->second;
     if (!op.commenced || !op.participants.count(peer.id) || op.done.count(peer.id))
         return kick(peer, QStringLiteral("unexpected Done for tag %1").arg(msg.tag));
+    if (msg.blamePredecessor)
+        return handleBlame(peer, std::vector<uint32_t>(op.order), msg.tag, msg.opId);
     if (msg.aborted) {
-        if (abortOperation(msg.tag, QStringLiteral("peer %1 lost its ring link").arg(peer.id)))
+        const bool stalled = msg.starvedByPredecessor || msg.blockedBySuccessor;
+        const QString reason = stalled ? QStringLiteral("peer %1 waited too long on its ring neighbour").arg(peer.id)
+                                       : QStringLiteral("peer %1 lost its ring link").arg(peer.id);
+        const uint64_t opId = op.opId;
+        if (abortOperation(msg.tag, reason))
             formRing(m_ring);
+        if (stalled) // the others' reasons arrive after the abort: they land in the recent record too
+            noteStall(peer, msg, opId);
         return;
     }
     op.done.insert(peer.id);
@@ -361,8 +409,10 @@ void Master::handleDone(Peer &peer, const DoneMsg &msg)
         const uint64_t tag = op.tag, opId = op.opId;
         QList<QByteArray> keys;
         for (const uint32_t id : op.participants) {
-            if (Peer *member = peerById(id))
+            if (Peer *member = peerById(id)) {
                 keys.append(member->publicKey);
+                m_stallStrikes.erase(member->publicKey); // "in a row"
+            }
             send(id, encode(OutcomeMsg{tag, opId, false, QString()}));
         }
         m_ops.erase(it);
@@ -370,6 +420,178 @@ void Master::handleDone(Peer &peer, const DoneMsg &msg)
         Q_EMIT operationCompleted(tag, opId, keys);
         commenceReady(); // its link is free
     }
+}
+
+void Master::handleBlame(Peer &accuser, const std::vector<uint32_t> &order, uint64_t tag, uint64_t opId)
+{
+    const auto at = std::find(order.begin(), order.end(), accuser.id);
+    Peer *accused = at == order.end() || order.size() < 2
+                        ? nullptr
+                        : peerById(at == order.begin() ? order.back() : *std::prev(at));
+    const auto running = m_ops.find(tag);
+    const bool stillRunning = running != m_ops.end() && running->second.opId == opId;
+    if (!accused) { // its predecessor left already: nothing to decide
+        if (stillRunning && abortOperation(tag, QStringLiteral("peer %1 lost its ring link").arg(accuser.id)))
+            formRing(m_ring);
+        return;
+    }
+    const bool serialAccuser = noteAccusation(accuser, *accused);
+    Peer &culprit = serialAccuser ? accuser : *accused;
+    const QString reason =
+        serialAccuser
+            ? QStringLiteral("peer %1 accused a second peer (%2) of sending out-of-bound values; excluded as the liar")
+                  .arg(accuser.id)
+                  .arg(accused->id)
+            : QStringLiteral("peer %1 sent values beyond the operation's bounds (reported by peer %2)")
+                  .arg(accused->id)
+                  .arg(accuser.id);
+    if (stillRunning)
+        abortOperation(tag, reason);
+    exclude(culprit, reason); // leaving re-forms the ring with the others
+}
+
+void Master::exclude(Peer &peer, const QString &reason)
+{
+    m_excluded[peer.publicKey] = {QDeadlineTimer(m_options.exclusionMs), reason};
+    qCWarning(lcCollectives) << "excluding peer" << peer.id << ed25519::fingerprint(peer.publicKey) << "for"
+                             << m_options.exclusionMs / 1000 << "s:" << reason;
+    Q_EMIT peerExcluded(peer.id, peer.publicKey, reason);
+    kick(peer, reason);
+}
+
+bool Master::noteAccusation(const Peer &accuser, const Peer &accused)
+{
+    const auto last = m_accusations.find(accuser.publicKey);
+    const bool serial = last != m_accusations.end() && !last->second.until.hasExpired() &&
+                        last->second.accused != accused.publicKey;
+    m_accusations[accuser.publicKey] = {accused.publicKey, QDeadlineTimer(m_options.exclusionMs)};
+    return serial;
+}
+
+void Master::noteStall(Peer &from, const DoneMsg &msg, uint64_t opId)
+{
+    const auto it = m_recentAborts.find(opId);
+    if (it == m_recentAborts.end())
+        return;
+    RecentOp &op = it->second;
+    if (msg.starvedByPredecessor)
+        op.starved.insert(from.id);
+    if (msg.blockedBySuccessor)
+        op.blocked.insert(from.id);
+    if (op.judging)
+        return;
+    op.judging = true;
+    // The others learn of the abort at once and say what they were waiting on as they stop.
+    QTimer::singleShot(2'000, this, [this, opId] { findStaller(opId); });
+}
+
+void Master::findStaller(uint64_t opId)
+{
+    const auto it = m_recentAborts.find(opId);
+    if (it == m_recentAborts.end())
+        return;
+    const RecentOp op = it->second;
+    const size_t n = op.order.size();
+    if (n < 2)
+        return;
+    std::vector<uint32_t> suspects;
+    for (size_t i = 0; i < n; ++i) {
+        const uint32_t member = op.order[i], successor = op.order[(i + 1) % n], predecessor = op.order[(i + n - 1) % n];
+        const bool successorStarved = op.starved.count(successor) > 0;
+        const bool rootOfStarving = successorStarved && !op.starved.count(member);
+        const bool bothNeighboursWaited = successorStarved && op.blocked.count(predecessor) > 0;
+        if (rootOfStarving || bothNeighboursWaited)
+            suspects.push_back(member);
+    }
+    if (suspects.size() != 1)
+        return; // no single staller: an honest network fault, or claims that contradict each other
+    Peer *staller = peerById(suspects.front());
+    if (!staller)
+        return;
+    qCInfo(lcCollectives) << "operation" << opId << "stalled at peer" << staller->id;
+    if (++m_stallStrikes[staller->publicKey] >= m_options.strikes)
+        exclude(*staller, QStringLiteral("peer %1 stalled %2 operations in a row (its ring neighbours waited on it)")
+                              .arg(staller->id)
+                              .arg(m_options.strikes));
+}
+
+void Master::startVoteDeadline()
+{
+    const uint64_t round = ++m_voteRound;
+    QTimer::singleShot(m_options.voteTimeoutMs, this, [this, round] {
+        if (round != m_voteRound || m_votes.empty() || m_forming)
+            return;
+        if (2 * m_votes.size() <= m_ring.size())
+            return; // not most of the group: the voters may be the odd ones out (they retry)
+        std::vector<uint32_t> silent;
+        for (const uint32_t id : m_ring)
+            if (!m_votes.count(id))
+                silent.push_back(id);
+        for (const uint32_t id : silent)
+            if (Peer *peer = peerById(id))
+                exclude(*peer, QStringLiteral("peer %1 did not vote within %2 s of the others")
+                                   .arg(id)
+                                   .arg(m_options.voteTimeoutMs / 1000.0));
+    });
+}
+
+void Master::startBeginDeadline(uint64_t tag, uint64_t opId)
+{
+    QTimer::singleShot(m_options.beginTimeoutMs, this, [this, tag, opId] {
+        const auto it = m_ops.find(tag);
+        if (it == m_ops.end() || it->second.opId != opId || it->second.commenced)
+            return;
+        if (2 * it->second.begun.size() <= it->second.participants.size()) {
+            // Not most of the group began it: whoever began is the odd one out; nobody is excluded.
+            abortOperation(tag, QStringLiteral("most members did not begin operation %1 in time").arg(opId));
+            return;
+        }
+        std::vector<uint32_t> silent;
+        for (const uint32_t id : it->second.participants)
+            if (!it->second.begun.count(id))
+                silent.push_back(id);
+        for (const uint32_t id : silent)
+            if (Peer *peer = peerById(id))
+                exclude(*peer, QStringLiteral("peer %1 did not begin operation %2 within %3 s of the others")
+                                   .arg(id)
+                                   .arg(opId)
+                                   .arg(m_options.beginTimeoutMs / 1000.0));
+    });
+}
+
+void Master::startSyncDeadline()
+{
+    const uint64_t round = ++m_syncRound;
+    QTimer::singleShot(m_options.syncTimeoutMs, this, [this, round] {
+        if (round != m_syncRound || !m_sync || m_sync->planned)
+            return; // only the declarations have a deadline: fetching a large state may take long
+        if (2 * m_sync->states.size() <= m_sync->participants.size())
+            return finishSync(false, QStringLiteral("most members did not declare their shared state in time"));
+        std::vector<uint32_t> silent;
+        for (const uint32_t id : m_sync->participants)
+            if (!m_sync->states.count(id))
+                silent.push_back(id);
+        for (const uint32_t id : silent)
+            if (Peer *peer = peerById(id))
+                exclude(*peer, QStringLiteral("peer %1 did not declare its shared state within %2 s of the others")
+                                   .arg(id)
+                                   .arg(m_options.syncTimeoutMs / 1000.0));
+    });
+}
+
+bool Master::excluded(const QByteArray &publicKey, QString *why)
+{
+    const auto it = m_excluded.find(publicKey);
+    if (it == m_excluded.end())
+        return false;
+    if (it->second.until.hasExpired()) {
+        m_excluded.erase(it);
+        return false;
+    }
+    *why = QStringLiteral("excluded for another %1 s: %2")
+               .arg((it->second.until.remainingTime() + 999) / 1000)
+               .arg(it->second.reason);
+    return true;
 }
 
 void Master::handleSyncState(Peer &peer, const SyncStateMsg &msg)
@@ -381,6 +603,7 @@ void Master::handleSyncState(Peer &peer, const SyncStateMsg &msg)
     if (!m_sync) {
         m_sync = StateSync{};
         m_sync->participants = m_ring;
+        startSyncDeadline();
     }
     if (m_sync->planned || m_sync->states.count(peer.id))
         return kick(peer, QStringLiteral("SyncState twice"));
@@ -478,6 +701,9 @@ bool Master::abortOperation(uint64_t tag, const QString &reason)
         return false;
     const Operation op = std::move(it->second);
     m_ops.erase(it);
+    m_recentAborts[op.opId] = RecentOp{op.order, {}, {}, false};
+    while (m_recentAborts.size() > 64) // opIds grow: the oldest go first
+        m_recentAborts.erase(m_recentAborts.begin());
     for (const uint32_t id : op.begun)
         send(id, encode(OutcomeMsg{op.tag, op.opId, true, reason}));
     qCInfo(lcCollectives) << "operation" << op.opId << "tag" << op.tag << "aborted:" << reason;
@@ -540,7 +766,7 @@ void Master::formRing(std::vector<uint32_t> members)
                 silent.push_back(id);
         for (const uint32_t id : silent)
             if (Peer *peer = peerById(id))
-                kick(*peer, QStringLiteral("did not answer ring formation %1 in time").arg(epoch));
+                exclude(*peer, QStringLiteral("peer %1 did not answer ring formation %2 in time").arg(id).arg(epoch));
         if (m_forming && m_forming->epoch == epoch)
             failFormation(QStringLiteral("ring formation %1 timed out").arg(epoch));
     });
@@ -586,6 +812,7 @@ void Master::commitFormation()
     for (const uint32_t id : m_ring) {
         Peer *peer = peerById(id);
         peer->phase = Peer::Phase::Member;
+        m_formationStrikes.erase(peer->publicKey); // it linked: the strikes were "in a row"
         send(*peer, encodeCommitted(formation.epoch));
     }
     qCInfo(lcCollectives) << "ring epoch" << formation.epoch << "committed with" << m_ring.size() << "peers";

@@ -19,6 +19,23 @@
 //   mismatching descriptors abort the operation: Outcome{aborted} to every member that began it — exactly one
 //   Outcome per operation per peer — and, since the ring links may hold a half-sent block, a new ring is formed with
 //   whoever is left (a new epoch: fresh links).
+// Exclusion: a member whose ring successor names it in Done (it sent values or quantization parameters beyond the
+//   operation's bounds, ValueBounds.h) is disconnected and its key refused for MasterOptions::exclusionMs; the
+//   operation is aborted with the sender named, and the ring re-forms without it. The accused is the accuser's
+//   predecessor in the master's own ring order (no peer can name anyone else). A liar can thus push out one honest
+//   predecessor; the next time it accuses a different peer within the exclusion period, it is the one excluded (an
+//   honest peer's accusations all name the same bad predecessor, which is gone after the first).
+// Stallers: a member that does not vote, begin an operation or declare its shared state within the master's deadline
+//   while most of the others did (MasterOptions), or that does not answer a formation within formationTimeoutMs, is
+//   excluded — the master saw it itself (when only a minority joined in, that collective is abandoned instead: the
+//   minority is the odd one out, and excluding the rest would hand the group to it). A member named by `strikes` formations in a row as the neighbour that
+//   would not link (Ready's blamed) is excluded. In an operation, each member says in Done what it had been waiting
+//   on for half its I/O timeout when it stopped: its predecessor's data (starved), or its successor reading
+//   (blocked). A stall starves everyone downstream of the staller, all the way round the ring, except the staller:
+//   so 2 s after the first such Done, the staller is the member whose successor starved while it did not, or one
+//   both its neighbours waited on (its predecessor blocked, its successor starved). Found in `strikes` aborted
+//   operations in a row (a completed one clears it), it is excluded. Formation accusations count toward the liar
+//   rule above.
 // Shared state (a collective, like an operation): every ring member sends SyncState{revision, tensor digests}. The
 //   declared tensors (names, sizes, order) must agree. The master elects the content: among peers whose revision is
 //   exactly one past the last sync (any revision at the first sync), the largest group with identical hashes (ties:
@@ -29,6 +46,7 @@
 #include "core/Expected.h"
 #include "net/ConnectionGate.h"
 
+#include <QDeadlineTimer>
 #include <QHostAddress>
 #include <QList>
 #include <QObject>
@@ -59,6 +77,16 @@ struct MasterOptions {
     // connection; once a peer proved its key no deadline applies (members wait for minutes between operations).
     int maxConnections = 2048;
     int maxConnectionsPerSource = 64;
+    // How long a peer the master excluded (see "Exclusion" above) is refused.
+    int exclusionMs = 10 * 60'000;
+    // Liveness (see "Stallers" above): how long the master waits, once one member voted / began an operation /
+    // declared its shared state, for the rest; members that have not by then are excluded. Below the peers' own
+    // waits (CommunicatorOptions::beginTimeoutMs, 60 s by default), so the master decides before they give up.
+    int voteTimeoutMs = 45'000;
+    int beginTimeoutMs = 45'000;
+    int syncTimeoutMs = 45'000;
+    // Formations (named by Ready's blamed) or aborted operations (found the staller) in a row before exclusion.
+    int strikes = 2;
 };
 
 class Master : public QObject {
@@ -81,6 +109,8 @@ Q_SIGNALS:
     void operationFinished(quint64 tag, quint64 opId, bool aborted, const QString &reason);
     // An operation every participant completed, with the participants' public keys (the hub credits them).
     void operationCompleted(quint64 tag, quint64 opId, const QList<QByteArray> &publicKeys);
+    // A peer was excluded (Exclusion above): the hub records it against the node.
+    void peerExcluded(quint32 peerId, const QByteArray &publicKey, const QString &reason);
 
 private:
     struct Peer;
@@ -89,6 +119,7 @@ private:
         uint64_t opId = 0;
         BeginMsg descriptor;
         std::set<uint32_t> participants;
+        std::vector<uint32_t> order; // the ring order it runs on (who is whose predecessor)
         std::set<uint32_t> begun;
         std::set<uint32_t> done;
         bool commenced = false;
@@ -120,6 +151,20 @@ private:
     void handleDone(Peer &peer, const DoneMsg &msg);
     void handleSyncState(Peer &peer, const SyncStateMsg &msg);
     void handleSyncDone(Peer &peer, bool ok);
+    // `accuser` says its predecessor in `order` sent out-of-bound data in operation opId (aborted already, or not).
+    void handleBlame(Peer &accuser, const std::vector<uint32_t> &order, uint64_t tag, uint64_t opId);
+    void exclude(Peer &peer, const QString &reason);
+    // Records that `accuser` named `accused`; true when the accuser named someone else within the exclusion period
+    // (the liar rule): then it is the one to exclude.
+    bool noteAccusation(const Peer &accuser, const Peer &accused);
+    // A Done's starved/blocked reasons about aborted operation opId (in m_recentAborts); the first one schedules
+    // findStaller.
+    void noteStall(Peer &from, const DoneMsg &msg, uint64_t opId);
+    void findStaller(uint64_t opId);
+    void startVoteDeadline();
+    void startBeginDeadline(uint64_t tag, uint64_t opId);
+    void startSyncDeadline();
+    bool excluded(const QByteArray &publicKey, QString *why);
     void planSync();
     void finishSync(bool ok, const QString &reason);
     void refuse(Peer &peer, const QString &reason);
@@ -158,6 +203,29 @@ private:
     uint64_t m_stateRevision = 0; // of the last completed shared-state sync
     bool m_haveStateRevision = false;
     int m_lastPendingBroadcast = -1;
+    struct Exclusion {
+        QDeadlineTimer until;
+        QString reason;
+    };
+    std::map<QByteArray, Exclusion> m_excluded; // by public key
+    struct Accusation {
+        QByteArray accused; // public key
+        QDeadlineTimer until;
+    };
+    std::map<QByteArray, Accusation> m_accusations; // by the accuser's public key: its last one
+    // Operations aborted lately, by opId, with their ring order: a blame can arrive after another member's Done
+    // aborted the operation (the accuser closing its links is what that member noticed).
+    struct RecentOp {
+        std::vector<uint32_t> order;
+        std::set<uint32_t> starved; // members that waited on their predecessor's data
+        std::set<uint32_t> blocked; // members that waited on their successor reading
+        bool judging = false;       // findStaller is scheduled
+    };
+    std::map<uint64_t, RecentOp> m_recentAborts;
+    std::map<QByteArray, int> m_formationStrikes; // by public key: formations in a row it was named in
+    std::map<QByteArray, int> m_stallStrikes;     // by public key: aborted operations in a row it stalled
+    uint64_t m_voteRound = 0;
+    uint64_t m_syncRound = 0;
 };
 
 } // namespace cohort::collectives

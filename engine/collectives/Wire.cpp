@@ -1,5 +1,7 @@
 #include "collectives/Wire.h"
 
+#include <bit>
+#include <cmath>
 #include <cstring>
 
 namespace cohort::collectives {
@@ -101,8 +103,8 @@ std::optional<size_t> payloadCap(Channel channel, uint16_t type)
         case Type::Hello: return 2 + 2 + kPublicKeyBytes;
         case Type::Proof: return kSignatureBytes;
         case Type::Vote: return 0;
-        case Type::Ready: return 9;
-        case Type::Begin: return 27;
+        case Type::Ready: return 13;
+        case Type::Begin: return 35;
         case Type::Done: return 17;
         case Type::SyncState: return 8 + 2 + kMaxSharedTensors * (2 + kMaxNameBytes + 8 + 8);
         case Type::SyncDone: return 1;
@@ -274,6 +276,7 @@ QByteArray encode(const ReadyMsg &m)
     Writer w;
     w.u64(m.epoch);
     w.u8(m.ok ? 1 : 0);
+    w.u32(m.ok ? 0 : m.blamed);
     return encodeFrame(Type::Ready, w.take());
 }
 
@@ -307,6 +310,8 @@ QByteArray encode(const BeginMsg &m)
     w.u8(uint8_t(m.dtype));
     w.u8(uint8_t(m.quant));
     w.u64(m.epoch);
+    w.u32(std::bit_cast<uint32_t>(m.normBound));
+    w.u32(m.blockElements);
     return encodeFrame(Type::Begin, w.take());
 }
 
@@ -325,7 +330,9 @@ QByteArray encode(const DoneMsg &m)
     Writer w;
     w.u64(m.tag);
     w.u64(m.opId);
-    w.u8(m.aborted ? 1 : 0);
+    const bool why = m.blamePredecessor || m.starvedByPredecessor || m.blockedBySuccessor;
+    w.u8(uint8_t((m.aborted || why ? 1 : 0) | (m.blamePredecessor ? 2 : 0) | (m.starvedByPredecessor ? 4 : 0) |
+                 (m.blockedBySuccessor ? 8 : 0)));
     return encodeFrame(Type::Done, w.take());
 }
 
@@ -534,7 +541,8 @@ std::optional<ReadyMsg> parseReady(QByteArrayView p)
     ReadyMsg m;
     m.epoch = r.u64();
     const std::optional<bool> ok = flag(r.u8());
-    if (!ok)
+    m.blamed = r.u32();
+    if (!ok || (*ok && m.blamed != 0))
         return std::nullopt;
     m.ok = *ok;
     return finish(r, m);
@@ -562,7 +570,10 @@ std::optional<BeginMsg> parseBegin(QByteArrayView p)
     m.count = r.u64();
     const uint8_t op = r.u8(), dtype = r.u8(), quant = r.u8();
     m.epoch = r.u64();
-    if (op > uint8_t(ReduceOp::Avg) || dtype > uint8_t(DataType::F16) || quant > uint8_t(Quant::U16))
+    m.normBound = std::bit_cast<float>(r.u32());
+    m.blockElements = r.u32();
+    if (op > uint8_t(ReduceOp::Avg) || dtype > uint8_t(DataType::F16) || quant > uint8_t(Quant::U16) ||
+        !std::isfinite(m.normBound) || m.normBound < 0 || m.blockElements == 0 || m.blockElements > kMaxBlockElements)
         return std::nullopt;
     m.op = ReduceOp(op);
     m.dtype = DataType(dtype);
@@ -589,10 +600,14 @@ std::optional<DoneMsg> parseDone(QByteArrayView p)
     DoneMsg m;
     m.tag = r.u64();
     m.opId = r.u64();
-    const std::optional<bool> aborted = flag(r.u8());
-    if (!aborted)
+    const uint8_t verdict = r.u8();
+    // Reasons only with the abort bit, and only about an operation that began (opId != 0).
+    if ((verdict & ~0x0f) || ((verdict & 0x0e) && (!(verdict & 1) || m.opId == 0)))
         return std::nullopt;
-    m.aborted = *aborted;
+    m.aborted = verdict & 1;
+    m.blamePredecessor = verdict & 2;
+    m.starvedByPredecessor = verdict & 4;
+    m.blockedBySuccessor = verdict & 8;
     return finish(r, m);
 }
 

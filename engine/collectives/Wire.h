@@ -20,13 +20,19 @@
 //   C2M Vote       -                                (updateTopology: accept pending peers)
 //   M2C Topology   u64 epoch, u8[16] ring token, u32 pendingPeers, u16 links (1..kMaxLinks), u16 n, n x Member
 //                  Member = u32 peerId, u8 family (4|6), u8[4|16] address, u16 p2pPort   (the ring order)
-//   C2M Ready      u64 epoch, u8 ok                 (p2p links to both ring neighbours are up)
+//   C2M Ready      u64 epoch, u8 ok, u32 blamed     (p2p links to both ring neighbours are up; if not, the
+//                                                    neighbour this peer could not link to, 0: none named)
 //   M2C Committed  u64 epoch                        (every member is ready: the ring is in use)
 //   M2C Failed     u64 epoch                        (formation failed; a new Topology follows when one is possible)
 //   M2C Pending    u32 pendingPeers                 (peers waiting for a vote)
-//   C2M Begin      u64 tag, u64 count, u8 op, u8 dtype, u8 quant, u64 epoch (the ring the peer begins it on)
+//   C2M Begin      u64 tag, u64 count, u8 op, u8 dtype, u8 quant, u64 epoch (the ring the peer begins it on),
+//                  u32 norm bound (f32 bits: the L2 norm no peer's contribution may exceed; 0: only finiteness),
+//                  u32 block elements (values per ring block: every member must frame the same way)
 //   M2C Commence   u64 tag, u64 opId, u64 epoch, u16 link   (the link pair the operation's ring exchange uses)
-//   C2M Done       u64 tag, u64 opId, u8 aborted    (opId 0: withdraw the Begin for tag; aborts that operation)
+//   C2M Done       u64 tag, u64 opId, u8 verdict    (bits: 1 aborted; with it, 2 the ring predecessor sent values or
+//                                                    quantization parameters outside the bounds, 4 this peer was
+//                                                    starved by its predecessor, 8 its successor stopped reading;
+//                                                    0: done. opId 0: withdraw the Begin for tag, aborting it)
 //   M2C Outcome    u64 tag, u64 opId, u8 aborted, u16 n, n bytes UTF-8 reason   (exactly one per operation per peer;
 //                                                    opId 0: the Begin itself was refused)
 //   C2M SyncState  u64 revision, u16 n, n x {u16 len, name (UTF-8, <= 128 bytes), u64 bytes, u64 hash}
@@ -60,7 +66,7 @@
 
 namespace cohort::collectives {
 
-inline constexpr uint16_t kProtocolVersion = 2;
+inline constexpr uint16_t kProtocolVersion = 3; // 3: Begin's bound and block size, Done's blame, Ready's blamed
 inline constexpr size_t kFrameHeaderBytes = 6;  // u32 length + u16 type
 inline constexpr size_t kPublicKeyBytes = 32;
 inline constexpr size_t kSignatureBytes = 64;
@@ -185,6 +191,7 @@ struct EpochMsg { // Committed, Failed
 struct ReadyMsg {
     uint64_t epoch = 0;
     bool ok = false;
+    uint32_t blamed = 0; // !ok: the ring neighbour that did not link (0: not known)
 };
 struct PendingMsg {
     uint32_t pendingPeers = 0;
@@ -196,6 +203,8 @@ struct BeginMsg {
     DataType dtype = DataType::F32;
     Quant quant = Quant::None;
     uint64_t epoch = 0;
+    float normBound = 0; // finite, >= 0
+    uint32_t blockElements = 0; // 1..kMaxBlockElements
     bool operator==(const BeginMsg &) const = default;
 };
 struct CommenceMsg {
@@ -208,6 +217,11 @@ struct DoneMsg {
     uint64_t tag = 0;
     uint64_t opId = 0;
     bool aborted = false;
+    // Why this peer stopped (each implies aborted): what its predecessor sent broke the bounds; it waited on its
+    // predecessor's data for long (starved); it waited on its successor to read for long (blocked).
+    bool blamePredecessor = false;
+    bool starvedByPredecessor = false;
+    bool blockedBySuccessor = false;
 };
 struct OutcomeMsg {
     uint64_t tag = 0;

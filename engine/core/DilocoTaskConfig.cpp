@@ -17,6 +17,7 @@ QJsonObject DilocoTaskConfig::toJson() const
         {QStringLiteral("quantization"), quantization},
         {QStringLiteral("seed"), QString::number(seed)},
         {QStringLiteral("min_ring_size"), minRingSize},
+        {QStringLiteral("max_delta_norm"), maxDeltaNorm},
         {QStringLiteral("master_port"), int(masterPort)},
         {QStringLiteral("model"), model.toJson()},
     };
@@ -36,6 +37,7 @@ Expected<DilocoTaskConfig> DilocoTaskConfig::fromJson(const QJsonObject &json)
     c.quantization = r.optionalString(QStringLiteral("quantization"), c.quantization, 16);
     const QString seed = r.optionalString(QStringLiteral("seed"), QString::number(c.seed), 20);
     c.minRingSize = int(r.optionalInteger(QStringLiteral("min_ring_size"), c.minRingSize, 1, 1024));
+    c.maxDeltaNorm = r.optionalNumber(QStringLiteral("max_delta_norm"), c.maxDeltaNorm, 0, 1e12);
     c.masterPort = quint16(r.optionalInteger(QStringLiteral("master_port"), 0, 0, 65535));
     const auto model = RlModelShape::fromJson(r.optionalObject(QStringLiteral("model")), QStringLiteral("diloco model"), c.model);
     if (!r.ok())

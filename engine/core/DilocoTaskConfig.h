@@ -22,6 +22,10 @@ struct DilocoTaskConfig {
     // A ring smaller than this earns nothing (docs/CREDIT.md): one identity averaging with itself moves no data,
     // and identities are free, so the task's operator sets how many peers make an average worth paying for.
     int minRingSize = 2;
+    // The L2 norm bound of one node's pseudo-gradient (diloco/DilocoRunner.h, pseudoGradientBound): every node clips
+    // to it before sending, peers refuse (and the master excludes) a contribution beyond it, and the averaged step is
+    // kept within it. 0: 2 x inner_steps x inner_learning_rate x sqrt(parameters), the most H AdamW steps move.
+    double maxDeltaNorm = 0;
     quint16 masterPort = 0;         // set by the hub: where its collectives master listens (same host as the hub)
     RlModelShape model{64, 2, 4, 256, 64};
 

@@ -1,5 +1,6 @@
 #include "diloco/DilocoRunner.h"
 
+#include "collectives/ValueBounds.h"
 #include "diloco/DilocoCheckpoint.h"
 #include "diloco/Optimizers.h"
 #include "diloco/SyntheticText.h"
@@ -59,7 +60,22 @@ void pauseCancellable(const std::atomic<bool> &cancel, int ms)
         QThread::msleep(50);
 }
 
+// Scales `values` to norm `bound` when above it (a hair under, so the communicator's own check passes after rounding).
+void clipTo(std::span<float> values, double norm, double bound)
+{
+    const float factor = float(bound / norm * (1 - 1e-6));
+    for (float &x : values)
+        x *= factor;
+}
+
 } // namespace
+
+double pseudoGradientBound(const DilocoTaskConfig &config, size_t parameterCount)
+{
+    if (config.maxDeltaNorm > 0)
+        return config.maxDeltaNorm;
+    return 2.0 * config.innerSteps * config.innerLearningRate * std::sqrt(double(parameterCount));
+}
 
 class DilocoRunner::Impl {
 public:
@@ -138,6 +154,7 @@ Status DilocoRunner::Impl::prepare()
     gradient.assign(n, 0.0f);
     delta.assign(n, 0.0f);
     progress.innerSteps = c.innerSteps;
+    progress.deltaBound = pseudoGradientBound(c, n);
     if (!o.checkpointDir.isEmpty()) {
         store.emplace(o.checkpointDir);
         QStringList discarded;
@@ -217,6 +234,7 @@ Status DilocoRunner::Impl::session(bool *done)
 {
     collectives::CommunicatorOptions options = o.communicator;
     options.cancel = &cancel; // a send held back by the upload cap ends when the run is cancelled
+    options.contributionNormBound = float(progress.deltaBound);
     Communicator comm(options);
     progress.worldSize = 0;
     publish(DilocoProgress::Phase::Connecting);
@@ -332,6 +350,14 @@ Status DilocoRunner::Impl::averageAndStep(Communicator &comm, bool *reconnect)
     const size_t n = st.global.size();
     for (size_t i = 0; i < n; ++i)
         delta[i] = st.global[i] - st.local[i];
+    const double bound = progress.deltaBound;
+    const collectives::NormResult own = collectives::l2Norm(delta.data(), n);
+    if (!own.finite)
+        return fail(QStringLiteral("the local model diverged: its pseudo-gradient is not finite"));
+    progress.deltaNorm = own.norm;
+    progress.deltaClipped = own.norm > bound;
+    if (progress.deltaClipped)
+        clipTo(delta, own.norm, bound);
     publish(DilocoProgress::Phase::Averaging);
     collectives::ReduceInfo info;
     for (;;) {
@@ -352,6 +378,17 @@ Status DilocoRunner::Impl::averageAndStep(Communicator &comm, bool *reconnect)
         }
         progress.worldSize = comm.worldSize();
         publish(DilocoProgress::Phase::Averaging, QStringLiteral("a peer left mid-average (%1); retrying").arg(r.message));
+    }
+    // Whatever reached the average, the step stays finite and bounded: the peers' checks keep every value within
+    // what n bounded contributions allow, and the average of contributions within the bound is within it.
+    const collectives::NormResult averaged = collectives::l2Norm(delta.data(), n);
+    if (!averaged.finite) { // the same on every member (their results are bit-identical): all skip it alike
+        qCWarning(lcDiloco) << "the averaged pseudo-gradient is not finite: outer step" << st.outerStep + 1
+                            << "applies none";
+        std::fill(delta.begin(), delta.end(), 0.0f);
+    } else if (averaged.norm > bound * collectives::kBoundSlack) {
+        qCWarning(lcDiloco) << "averaged pseudo-gradient of norm" << averaged.norm << "clipped to" << bound;
+        clipTo(delta, averaged.norm, bound);
     }
     nesterovOuterStep(st.global, st.momentum, delta, float(c.outerLearningRate), float(c.outerMomentum));
     st.local = st.global;

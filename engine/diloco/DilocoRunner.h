@@ -7,8 +7,12 @@
 //     syncSharedState(outer)    global weights + outer momentum; a joiner or a node that fell behind fetches them,
 //                               everyone else receives 0 bytes (the outer step is bit-identical everywhere)
 //     H inner AdamW steps       on `local`, batches from the node's own seed; checkpoint at most once a minute
-//     all-reduce (avg)          pseudo-gradient delta = global - local, uint8-quantized by default; retried with
-//                               the smaller ring when a peer vanishes; a ring of one completes at once
+//     all-reduce (avg)          pseudo-gradient delta = global - local, clipped to the task's norm bound
+//                               (pseudoGradientBound), uint8-quantized by default; retried with the smaller ring
+//                               when a peer vanishes or is excluded for out-of-bound values; a ring of one completes
+//                               at once
+//     guard                     the averaged delta must be finite and within the bound (clipped if not): the model
+//                               never takes a non-finite or out-of-bound step, whatever a peer sent
 //     outer Nesterov step       global -= lr (delta + mu buf); local = global; outer + 1
 //
 // Cancellation (pause, leave, quit) is checked between inner steps and before every collective; the state is
@@ -25,6 +29,11 @@
 #include <string>
 
 namespace cohort::diloco {
+
+// The norm bound of a pseudo-gradient in this task: DilocoTaskConfig::maxDeltaNorm, or when 0 the most H AdamW steps
+// can move the weights — AdamW's step is at most about lr per coordinate (|m| / sqrt(v) <= 1 after bias correction,
+// plus a weight decay of lr x wd x |w|), so H steps move at most H x lr x sqrt(n) in norm; twice that leaves room.
+double pseudoGradientBound(const DilocoTaskConfig &config, size_t parameterCount);
 
 struct DilocoRunnerOptions {
     QString taskId;
@@ -52,6 +61,9 @@ struct DilocoProgress {
     uint64_t lastReduceTxBytes = 0, lastReduceRxBytes = 0;
     int lastReduceWorld = 0;
     uint64_t lastOpId = 0;
+    double deltaNorm = 0;       // this node's pseudo-gradient norm before clipping, last outer step
+    double deltaBound = 0;      // pseudoGradientBound
+    bool deltaClipped = false;  // deltaNorm was above the bound
     bool outerStepDone = false; // this report is the one right after an outer step
     bool resumed = false;       // the run started from a checkpoint
     QString note;               // what just happened, for the activity log ("peer left, retrying with 2")

@@ -25,7 +25,9 @@ QJsonObject DilocoTaskStats::toJson() const
                        {QStringLiteral("credited_steps"), creditedSteps},
                        {QStringLiteral("uncredited_steps"), uncreditedSteps},
                        {QStringLiteral("refused_peers"), refusedPeers},
-                       {QStringLiteral("aborted_operations"), abortedOperations}};
+                       {QStringLiteral("aborted_operations"), abortedOperations},
+                       {QStringLiteral("excluded_peers"), excludedPeers},
+                       {QStringLiteral("last_exclusion"), lastExclusion}};
 }
 
 DilocoCoordinator::DilocoCoordinator(HubStore &store, TaskCatalogue &catalogue, const ListenerLimits &limits, QObject *parent)
@@ -67,6 +69,14 @@ Status DilocoCoordinator::start(const QHostAddress &address, quint16 firstPort)
             ++m_stats[taskId].refusedPeers;
             qCInfo(lcHubDiloco) << "refused a peer for" << taskId << ":" << reason;
         });
+        connect(m, &collectives::Master::peerExcluded, this,
+                [this, taskId](quint32, const QByteArray &publicKey, const QString &reason) {
+                    const std::optional<NodeRecord> node = m_store.nodeByKey(publicKey);
+                    DilocoTaskStats &stats = m_stats[taskId];
+                    ++stats.excludedPeers;
+                    stats.lastExclusion = QStringLiteral("node %1: %2").arg(node ? node->nodeId : QStringLiteral("?"), reason);
+                    qCWarning(lcHubDiloco) << "excluded from" << taskId << ":" << stats.lastExclusion;
+                });
         connect(m, &collectives::Master::operationFinished, this,
                 [this, taskId](quint64, quint64, bool aborted, const QString &) {
                     if (aborted)

@@ -32,6 +32,8 @@ struct DilocoTaskStats {
     qint64 uncreditedSteps = 0; // outer steps of a ring below the task's min_ring_size: nobody earned
     qint64 refusedPeers = 0;
     qint64 abortedOperations = 0;
+    qint64 excludedPeers = 0;   // excluded by the master: out-of-bound values, a lie, a stall (docs/ROBUSTNESS.md)
+    QString lastExclusion;      // the last one's reason, naming the node
     QJsonObject toJson() const;
 };
 

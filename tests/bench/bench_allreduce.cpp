@@ -2,6 +2,7 @@
 // measured in the same invocation (allreduce_gloo.py, Debian's python3-torch).
 //
 //   bench_allreduce [--mib 64] [--iters 5] [--rounds 3] [--procs 2,4] [--block 262144] [--python PY] [--no-gloo]
+//                   [--compare-checks]
 //
 // For each process count N: a master and N cohort-collective-peer processes all-reduce (sum) a float32 buffer of
 // --mib MiB, 1 warm-up + --iters times, without quantization and with uint8 quantization; then Gloo the same way.
@@ -12,6 +13,9 @@
 // The implementations take turns (--rounds), and the median over all their operations is printed. Cohort runs the
 // out-of-place call (input read, result in a second buffer: no copy kept); the in-place call adds one copy of the
 // buffer, made block by block during the exchange, to restore it on failure.
+// Cohort's rows run with the checks a DiLoCo task uses (a contribution norm bound: each peer's own input checked
+// before it is sent, every received block checked, ValueBounds.h); --compare-checks adds rows with every check off
+// (the peers' --unchecked), taking turns with the others.
 #include <QCoreApplication>
 #include <QDir>
 #include <QProcess>
@@ -41,7 +45,8 @@ double median(std::vector<double> v)
 
 // Per-operation times (ms) of one Cohort run, or empty on failure; `ringOnly` gets the data-exchange part of each
 // (without the two round trips to the master that bracket every operation).
-std::vector<double> runCohort(std::vector<double> *ringOnly, int procs, int mib, int iters, const QString &quant, const QString &block)
+std::vector<double> runCohort(std::vector<double> *ringOnly, int procs, int mib, int iters, const QString &quant,
+                              const QString &block, bool checks)
 {
     QProcess master;
     master.start(peerProgram(), {QStringLiteral("master"), QStringLiteral("--port"), QStringLiteral("0")});
@@ -61,7 +66,10 @@ std::vector<double> runCohort(std::vector<double> *ringOnly, int procs, int mib,
                                  QStringLiteral("--count"), QString::number(qint64(mib) * 1024 * 1024 / 4),
                                  QStringLiteral("--ops"), QString::number(ops), QStringLiteral("--quant"), quant,
                                  QStringLiteral("--block"), block, QStringLiteral("--bench"),
-                                 QStringLiteral("--out-of-place")});
+                                 QStringLiteral("--out-of-place")}
+                     // The inputs lie in [-4, 4): a bound no sum of them reaches, so only the cost is measured.
+                     + (checks ? QStringList{QStringLiteral("--bound"), QStringLiteral("1e30")}
+                               : QStringList{QStringLiteral("--unchecked")}));
         peers.push_back(std::move(p));
     }
     // op -> the smallest call time over the peers (the one that began last).
@@ -152,6 +160,7 @@ int main(int argc, char **argv)
     for (const QString &p : value("--procs", QStringLiteral("2,4")).split(QLatin1Char(',')))
         procsList << p.toInt();
     const bool gloo = !args.contains(QStringLiteral("--no-gloo"));
+    const bool compareChecks = args.contains(QStringLiteral("--compare-checks"));
     const QString python = gloo ? findPython(value("--python", QString())) : QString();
     if (gloo && python.isEmpty())
         std::fprintf(stderr, "no python with torch.distributed (Gloo) found; pass --python or --no-gloo\n");
@@ -159,7 +168,7 @@ int main(int argc, char **argv)
     std::printf("all-reduce (sum) of %d MiB float32 on 127.0.0.1, median of %d rounds x %d operations (1 warm-up each); "
                 "bus bandwidth = 2(n-1)/n x bytes / time\n",
                 mib, rounds, iters);
-    std::printf("%-6s %-22s %10s %12s %10s   %s\n", "procs", "implementation", "ms", "bus GB/s", "vs Gloo",
+    std::printf("%-6s %-24s %10s %12s %10s   %s\n", "procs", "implementation", "ms", "bus GB/s", "vs Gloo",
                 "ring exchange only (no master round trips)");
     const double bytes = double(mib) * 1024 * 1024;
     for (const int procs : procsList) {
@@ -170,7 +179,11 @@ int main(int argc, char **argv)
         if (!python.isEmpty())
             names.push_back(QStringLiteral("torch.distributed Gloo"));
         names.push_back(QStringLiteral("Cohort f32"));
+        if (compareChecks)
+            names.push_back(QStringLiteral("Cohort f32 no checks"));
         names.push_back(QStringLiteral("Cohort uint8 (eff.)"));
+        if (compareChecks)
+            names.push_back(QStringLiteral("Cohort uint8 no checks"));
         std::map<QString, std::vector<double>> times, ringTimes;
         std::map<QString, bool> failed;
         for (int round = 0; round < rounds; ++round) {
@@ -180,7 +193,7 @@ int main(int argc, char **argv)
                                             : runCohort(&ringTimes[name], procs, mib, iters,
                                                         name.contains(QStringLiteral("uint8")) ? QStringLiteral("u8")
                                                                                                : QStringLiteral("none"),
-                                                        block);
+                                                        block, !name.contains(QStringLiteral("no checks")));
                 if (t.empty())
                     failed[name] = true;
                 times[name].insert(times[name].end(), t.begin(), t.end());
@@ -189,7 +202,7 @@ int main(int argc, char **argv)
         double glooBus = 0;
         for (const QString &name : names) {
             if (failed[name] || times[name].empty()) {
-                std::printf("%-6d %-22s %10s\n", procs, qPrintable(name), "failed");
+                std::printf("%-6d %-24s %10s\n", procs, qPrintable(name), "failed");
                 continue;
             }
             const double ms = median(times[name]);
@@ -201,7 +214,7 @@ int main(int argc, char **argv)
                 ringOnly = QStringLiteral("%1 ms, %2 GB/s")
                                .arg(median(ringTimes[name]), 0, 'f', 1)
                                .arg(factor * bytes / (median(ringTimes[name]) / 1000.0) / 1e9, 0, 'f', 3);
-            std::printf("%-6d %-22s %10.1f %12.3f %9s   %s\n", procs, qPrintable(name), ms, bus,
+            std::printf("%-6d %-24s %10.1f %12.3f %9s   %s\n", procs, qPrintable(name), ms, bus,
                         glooBus > 0 ? qPrintable(QStringLiteral("%1x").arg(bus / glooBus, 0, 'f', 2)) : "-",
                         qPrintable(ringOnly));
             std::fflush(stdout);

@@ -10,6 +10,7 @@
 //   * shared state: a peer joining mid-run fetches the elected state once, then receives 0 bytes; hashes stay equal.
 //   * a peer whose key is not admitted, or that cannot prove its key, is refused.
 #include "CollectiveInputs.h"
+#include "CollectivePeerProcess.h"
 #include "TestSupport.h"
 #include "net/Ed25519.h"
 
@@ -28,13 +29,13 @@
 #include <memory>
 
 using cohort::test::ChildProcess;
+using cohort::test::OpLine;
+using cohort::test::admittedId;
+using cohort::test::lastOk;
 
 namespace {
 
-QString peerProgram()
-{
-    return QDir(qEnvironmentVariable("COHORT_BUILD_DIR")).filePath(QStringLiteral("tests/integration/cohort-collective-peer"));
-}
+QString peerProgram() { return cohort::test::collectivePeerProgram(); }
 
 struct Peer {
     std::unique_ptr<ChildProcess> process;
@@ -42,40 +43,6 @@ struct Peer {
     QString out;
     uint32_t id = 0;
 };
-
-struct OpLine {
-    int op = -1;
-    int world = 0;
-    QList<uint32_t> ring;
-    QString hash;
-};
-
-// The last "op N ok ..." line of a peer's output.
-std::optional<OpLine> lastOk(const QString &output)
-{
-    static const QRegularExpression re(QStringLiteral("^op (\\d+) ok world (\\d+) ring ([0-9,]+) hash ([0-9a-f]+)"),
-                                       QRegularExpression::MultilineOption);
-    std::optional<OpLine> last;
-    auto it = re.globalMatch(output);
-    while (it.hasNext()) {
-        const auto m = it.next();
-        OpLine line;
-        line.op = m.captured(1).toInt();
-        line.world = m.captured(2).toInt();
-        for (const QString &id : m.captured(3).split(QLatin1Char(',')))
-            line.ring << id.toUInt();
-        line.hash = m.captured(4);
-        last = line;
-    }
-    return last;
-}
-
-uint32_t admittedId(const QString &output)
-{
-    static const QRegularExpression re(QStringLiteral("peer (\\d+) admitted"));
-    const auto m = re.match(output);
-    return m.hasMatch() ? m.captured(1).toUInt() : 0;
-}
 
 // Integer-valued inputs make every partial sum exact: the result of operation `op` over peers with seeds 1..peers must
 // equal the sum exactly. Empty, or the first element that differs.
@@ -111,15 +78,8 @@ class TestCollectivesE2E : public QObject {
 
     std::unique_ptr<ChildProcess> startMaster(uint16_t *port, const QString &allowFile = {})
     {
-        QStringList args{QStringLiteral("master"), QStringLiteral("--port"), QStringLiteral("0")};
-        if (!allowFile.isEmpty())
-            args << QStringLiteral("--allow") << allowFile;
-        auto master = std::make_unique<ChildProcess>(peerProgram(), args);
-        if (!master->start() || !master->waitForOutput(QStringLiteral("master listening"), 10'000))
-            return {};
-        static const QRegularExpression re(QStringLiteral("master listening (\\d+)"));
-        *port = uint16_t(re.match(master->output()).captured(1).toUInt());
-        return master;
+        return cohort::test::startCollectiveMaster(
+            port, allowFile.isEmpty() ? QStringList() : QStringList{QStringLiteral("--allow"), allowFile});
     }
 
     Peer startPeer(uint16_t port, uint64_t seed, const QStringList &extra)

@@ -8,6 +8,9 @@
 //     from the bundle of the inner step it was killed in (the last time that bundle is torn: it is set aside and the
 //     previous one used); the survivors complete outer steps without it; it catches up by shared-state sync and
 //     agrees again.
+//   * a hostile member (cohort-collective-peer diloco-attacker) sends NaN, inf, 1e38 or an out-of-bound
+//     pseudo-gradient in the average: it is named and excluded, and the honest nodes keep taking outer steps with
+//     finite losses, all on one shared-state hash.
 #include "TestSupport.h"
 
 #include <QDeadlineTimer>
@@ -21,6 +24,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <cmath>
 #include <map>
 #include <memory>
 
@@ -62,10 +66,12 @@ class TestDilocoE2E : public QObject {
     std::unique_ptr<ChildProcess> m_master;
     uint16_t m_port = 0;
 
-    std::unique_ptr<ChildProcess> node(int seed, int outerSteps, const QString &checkpointDir = {})
+    std::unique_ptr<ChildProcess> node(int seed, int outerSteps, const QString &checkpointDir = {},
+                                       const QStringList &extra = {})
     {
         QStringList args{QStringLiteral("--master-port"), QString::number(m_port), QStringLiteral("--data-seed"),
                          QString::number(seed), QStringLiteral("--outer-steps"), QString::number(outerSteps)};
+        args << extra;
         if (!checkpointDir.isEmpty())
             args << QStringLiteral("--checkpoint-dir") << checkpointDir;
         auto p = std::make_unique<ChildProcess>(program("cohort-diloco-peer"), args);
@@ -164,6 +170,64 @@ private Q_SLOTS:
                  qPrintable(QStringLiteral("loss %1 (outer step %2) -> %3 (outer step %4)").arg(first).arg(firstStep).arg(last).arg(lastStep)));
         qInfo("three nodes: %d outer steps together; loss %.3f at outer step %d -> %.3f at outer step %d", together,
               first, firstStep, last, lastStep);
+    }
+
+    void hostileMemberIsExcludedAndTrainingGoesOn_data()
+    {
+        QTest::addColumn<QString>("attack");
+        QTest::addColumn<QString>("quant");
+        // NaN and inf go out as f32 (a uint8 header cannot carry them; tst_collectives_hostile sends NaN headers).
+        QTest::newRow("f32 NaN") << QStringLiteral("nan") << QStringLiteral("none");
+        QTest::newRow("f32 inf") << QStringLiteral("inf") << QStringLiteral("none");
+        QTest::newRow("1e38") << QStringLiteral("huge") << QStringLiteral("u8");
+        QTest::newRow("beyond the norm bound") << QStringLiteral("overbound") << QStringLiteral("u8");
+    }
+
+    void hostileMemberIsExcludedAndTrainingGoesOn()
+    {
+        // Before: NaN made every honest model non-finite within one outer step, and they went on "working".
+        QFETCH(QString, attack);
+        QFETCH(QString, quant);
+        const QStringList quantArgs{QStringLiteral("--quant"), quant == QLatin1String("u8") ? QStringLiteral("uint8")
+                                                                                          : QStringLiteral("none")};
+        std::unique_ptr<ChildProcess> a = node(1, 1000, {}, quantArgs), b = node(2, 1000, {}, quantArgs),
+                                      c = node(3, 1000, {}, quantArgs);
+        QVERIFY(a && b && c);
+        QTRY_VERIFY_WITH_TIMEOUT(!events(a->output(), QStringLiteral("model")).isEmpty(), 30'000);
+        const QJsonObject model = events(a->output(), QStringLiteral("model")).first();
+        auto outerSteps = [](ChildProcess &n) { return int(events(n.output(), QStringLiteral("outer")).size()); };
+        QTRY_VERIFY_WITH_TIMEOUT(outerSteps(*a) >= 2 && outerSteps(*b) >= 2 && outerSteps(*c) >= 2, 120'000);
+        // The attacker's quantization is the nodes' (a different one would only abort at Begin).
+        ChildProcess attacker(program("cohort-collective-peer"),
+                              {QStringLiteral("diloco-attacker"), QStringLiteral("--master-port"), QString::number(m_port),
+                               QStringLiteral("--count"), QString::number(model.value(QStringLiteral("parameters")).toInteger()),
+                               QStringLiteral("--bound"), QString::number(model.value(QStringLiteral("bound")).toDouble(), 'g', 17),
+                               QStringLiteral("--attack"), attack, QStringLiteral("--quant"), quant});
+        QVERIFY(attacker.start());
+        QVERIFY(attacker.waitForOutput(QStringLiteral("attacker peer"), 30'000));
+        QVERIFY2(attacker.process().waitForFinished(120'000), qPrintable(attacker.output()));
+        QCOMPARE(attacker.process().exitCode(), 0); // excluded
+        const uint32_t attackerId = QRegularExpression(QStringLiteral("attacker peer (\\d+)"))
+                                        .match(attacker.output()).captured(1).toUInt();
+        QVERIFY(m_master->waitForOutput(QStringLiteral("master excluded peer %1:").arg(attackerId), 10'000));
+        QVERIFY2(!m_master->output().contains(QRegularExpression(QStringLiteral("master excluded peer (?!%1:)").arg(attackerId))),
+                 qPrintable(m_master->output()));
+        // Training goes on: three more outer steps on every node after the exclusion, all finite and agreed.
+        const int before = std::min({outerSteps(*a), outerSteps(*b), outerSteps(*c)});
+        QTRY_VERIFY_WITH_TIMEOUT(outerSteps(*a) >= before + 3 && outerSteps(*b) >= before + 3 && outerSteps(*c) >= before + 3,
+                                 120'000);
+        for (ChildProcess *n : {a.get(), b.get(), c.get()})
+            stop(*n);
+        QVERIFY(checkAgreement({a.get(), b.get(), c.get()}) >= 3);
+        bool named = false;
+        for (ChildProcess *n : {a.get(), b.get(), c.get()}) {
+            for (const QJsonObject &o : events(n->output(), QStringLiteral("outer")))
+                QVERIFY2(std::isfinite(o.value(QStringLiteral("loss")).toDouble()) && !o.value(QStringLiteral("loss")).isNull(),
+                         qPrintable(n->output()));
+            for (const QJsonObject &o : events(n->output(), QStringLiteral("note")))
+                named = named || o.value(QStringLiteral("message")).toString().contains(QStringLiteral("peer %1").arg(attackerId));
+        }
+        QVERIFY2(named, "no honest node named the attacker");
     }
 
     void joinerFetchesOnceThenAgrees()

@@ -1,19 +1,34 @@
 // cohort-collective-peer: the collectives as real processes, for tst_collectives and bench_allreduce.
 //
-//   cohort-collective-peer master [--port P] [--allow FILE]
+//   cohort-collective-peer master [--port P] [--allow FILE] [--exclusion-ms MS] [--vote-timeout-ms MS]
+//                                 [--begin-timeout-ms MS] [--sync-timeout-ms MS] [--formation-timeout-ms MS]
 //       Runs a master on 127.0.0.1; prints "master listening <port>". FILE: one base64 ed25519 public key per line
-//       (only those may join); without it every key that answers the challenge may.
+//       (only those may join); without it every key that answers the challenge may. Prints "master excluded peer N:
+//       reason" when it excludes one.
 //   cohort-collective-peer peer --master-port P --key FILE --seed S --world N --count C --ops K
 //                               [--quant none|u8|u16] [--dtype f32|bf16|f16] [--op sum|avg] [--ints] [--out FILE]
 //                               [--io-timeout MS] [--block ELEMENTS] [--bad-proof] [--bench] [--out-of-place]
-//                               [--depth D] [--code-slot-bytes BYTES]
+//                               [--depth D] [--code-slot-bytes BYTES] [--bound NORM] [--attack KIND]
 //       Joins, votes until the ring has N peers, then runs K all-reduces of `collectiveInput(S, op, C)`, retrying each
 //       after an abort with whoever is left; checks after every failure that its buffer still holds the input.
 //       --depth D (f32): D operations in flight at once (allReduceAsync, then awaitReduce of each), in waves of D;
 //       the operations of a wave that fail are retried together.
+//       --bound: every contribution's L2 norm bound (CommunicatorOptions::contributionNormBound).
+//       --attack makes it the hostile peer: it sends, in every operation, values that are nan, inf, huge (1e38),
+//       overbound (finite, 10x the bound), or (quantized) quantization headers spanning +-1.7e38 (params) or NaN
+//       (nan-params), past its own checks (the communicator's test hooks); or honest values, accusing its
+//       predecessor of sending bad ones every time (liar); or it stalls: answers Ready without linking
+//       (stall-ready), takes part in operations without moving a byte (stall-op), goes quiet once in the ring
+//       (silent), or only votes (vote-only).
 //       Prints one line per event ("op 3 ok world 4 ring 1,2,3,4 hash ... ms ..."); writes the last result to FILE
 //       (raw little-endian values). Exit codes: 0 ok, 2 usage, 3 refused, 4 buffer not restored, 5 gave up.
-//   cohort-collective-peer state --master-port P --seed S --world N --steps K [--join]
+//   cohort-collective-peer diloco-attacker --master-port P --count N --bound B --attack nan|inf|huge|overbound
+//                                          [--quant none|u8] [--attempts K]
+//       The hostile member of a DiLoCo ring (cohort-diloco-peer nodes): joins, syncs their shared state (global and
+//       momentum, N floats each), then sends a hostile pseudo-gradient in the outer step's average, K times at most.
+//       Prints "attacker peer N admitted", "attack revision r: <result>"; exits 0 when it was excluded or refused.
+//   cohort-collective-peer state --master-port P --seed S --world N --steps K [--join] [--step-ms MS] [--attack KIND]
+//                                [--io-timeout MS]
 //       A DiLoCo-shaped loop over a shared state (see runState); prints "step k revision r ... rx B ... hash H".
 #include "CollectiveInputs.h"
 #include "collectives/Communicator.h"
@@ -27,10 +42,12 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QSet>
+#include <QThread>
 
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <numeric>
 #include <vector>
 
 using namespace cohort::collectives;
@@ -65,8 +82,19 @@ int runMaster(const QStringList &args)
     QCommandLineParser parser;
     parser.addOption({QStringLiteral("port"), QStringLiteral("port"), QStringLiteral("port"), QStringLiteral("0")});
     parser.addOption({QStringLiteral("allow"), QStringLiteral("allowed keys"), QStringLiteral("file")});
+    parser.addOption({QStringLiteral("exclusion-ms"), QStringLiteral("exclusion"), QStringLiteral("ms"),
+                      QStringLiteral("600000")});
+    for (const char *name : {"vote-timeout-ms", "begin-timeout-ms", "sync-timeout-ms", "formation-timeout-ms"})
+        parser.addOption({QString::fromLatin1(name), QString::fromLatin1(name), QStringLiteral("ms")});
     parser.process(args);
     MasterOptions options;
+    options.exclusionMs = parser.value(QStringLiteral("exclusion-ms")).toInt();
+    for (const auto &[name, field] : {std::pair{"vote-timeout-ms", &MasterOptions::voteTimeoutMs},
+                                      std::pair{"begin-timeout-ms", &MasterOptions::beginTimeoutMs},
+                                      std::pair{"sync-timeout-ms", &MasterOptions::syncTimeoutMs},
+                                      std::pair{"formation-timeout-ms", &MasterOptions::formationTimeoutMs}})
+        if (parser.isSet(QString::fromLatin1(name)))
+            options.*field = parser.value(QString::fromLatin1(name)).toInt();
     if (parser.isSet(QStringLiteral("allow"))) {
         QFile file(parser.value(QStringLiteral("allow")));
         if (!file.open(QIODevice::ReadOnly)) {
@@ -87,6 +115,9 @@ int runMaster(const QStringList &args)
     }
     QObject::connect(&master, &Master::topologyCommitted, &master, [](quint64 epoch, int size) {
         say(QStringLiteral("master ring epoch %1 size %2").arg(epoch).arg(size));
+    });
+    QObject::connect(&master, &Master::peerExcluded, &master, [](quint32 id, const QByteArray &, const QString &why) {
+        say(QStringLiteral("master excluded peer %1: %2").arg(id).arg(why));
     });
     QObject::connect(&master, &Master::peerRefused, &master,
                      [](const QString &reason) { say(QStringLiteral("master refused: %1").arg(reason)); });
@@ -242,10 +273,13 @@ int runPeer(const QStringList &args)
     opt("block", "262144");
     opt("depth", "1");
     opt("code-slot-bytes", "2097152");
+    opt("bound", "0");
+    opt("attack");
     parser.addOption({QStringLiteral("ints"), QStringLiteral("integer-valued inputs")});
     parser.addOption({QStringLiteral("bad-proof"), QStringLiteral("answer the challenge with another key")});
     parser.addOption({QStringLiteral("bench"), QStringLiteral("reuse the first input, no result hash (bench_allreduce)")});
     parser.addOption({QStringLiteral("out-of-place"), QStringLiteral("f32: reduce input into a separate output")});
+    parser.addOption({QStringLiteral("unchecked"), QStringLiteral("check nothing received (bench_allreduce's baseline)")});
     parser.process(args);
 
     CommunicatorOptions options;
@@ -267,6 +301,40 @@ int runPeer(const QStringList &args)
     }
     if (parser.isSet(QStringLiteral("bad-proof")))
         options.challengeKeyOverride = cohort::ed25519::generate().secretKey;
+    options.contributionNormBound = parser.value(QStringLiteral("bound")).toFloat();
+    options.testUnchecked = parser.isSet(QStringLiteral("unchecked"));
+    const QString attack = parser.value(QStringLiteral("attack"));
+    if (!attack.isEmpty()) {
+        options.testUnchecked = true;
+        options.testBlameAlways = attack == QLatin1String("liar");
+        options.testFakeReady = attack == QLatin1String("stall-ready");
+        options.testStallRing = attack == QLatin1String("stall-op");
+        if (attack == QLatin1String("params"))
+            options.testTamperParams = [](cohort::quant::QuantParams &p) {
+                p.min = -1.7e38f;
+                p.scale = 3.4e38f / 255.0f / 1.0001f;
+            };
+        else if (attack == QLatin1String("nan-params"))
+            options.testTamperParams = [](cohort::quant::QuantParams &p) { p.min = std::nanf(""); };
+    }
+    // The hostile input: the honest one with every 97th value replaced (or all of it scaled past the bound).
+    const auto poison = [&](std::span<float> values) {
+        if (attack == QLatin1String("overbound")) {
+            const float norm = std::sqrt(std::inner_product(values.begin(), values.end(), values.begin(), 0.0f));
+            const float factor = norm > 0 ? 10.0f * options.contributionNormBound / norm : 0.0f;
+            for (float &x : values)
+                x *= factor;
+            return;
+        }
+        const float bad = attack == QLatin1String("nan")    ? std::nanf("")
+                          : attack == QLatin1String("inf")  ? INFINITY
+                          : attack == QLatin1String("huge") ? 1e38f
+                                                            : 0.0f;
+        if (bad == 0.0f)
+            return;
+        for (size_t i = 0; i < values.size(); i += 97)
+            values[i] = bad;
+    };
     const uint64_t seed = parser.value(QStringLiteral("seed")).toULongLong();
     const int world = parser.value(QStringLiteral("world")).toInt();
     const size_t count = parser.value(QStringLiteral("count")).toULongLong();
@@ -304,6 +372,22 @@ int runPeer(const QStringList &args)
         }
     }
     say(QStringLiteral("ring size %1 rank %2").arg(comm.worldSize()).arg(comm.rank()));
+    if (attack == QLatin1String("silent") || attack == QLatin1String("vote-only")) {
+        // A member that goes quiet (never votes, begins or syncs again), or only ever votes: until the master drops it.
+        QElapsedTimer quiet;
+        quiet.start();
+        while (!quiet.hasExpired(100'000)) {
+            if (attack == QLatin1String("vote-only")) {
+                r = comm.updateTopology();
+                if (!r && !r.retryable())
+                    break;
+            } else {
+                QThread::msleep(200);
+            }
+        }
+        say(QStringLiteral("quiet member done: %1").arg(r.message));
+        return 0;
+    }
     const int depth = parser.value(QStringLiteral("depth")).toInt();
     if (depth > 1) {
         if (dtype != DataType::F32)
@@ -318,7 +402,8 @@ int runPeer(const QStringList &args)
     for (int k = 0; k < ops; ++k) {
         // Buffers are reused from one operation to the next (no fresh pages to fault in while the others reduce).
         if (!bench || k == 0) {
-            const std::vector<float> values = cohort::test::collectiveInput(seed, k, count, ints);
+            std::vector<float> values = cohort::test::collectiveInput(seed, k, count, ints);
+            poison(values);
             input.assign(values.begin(), values.end());
         }
         static std::vector<uint16_t> input16;
@@ -400,7 +485,7 @@ int runPeer(const QStringList &args)
 int runState(const QStringList &args)
 {
     QCommandLineParser parser;
-    for (const char *name : {"master-port", "seed", "world", "steps"})
+    for (const char *name : {"master-port", "seed", "world", "steps", "step-ms", "attack", "io-timeout"})
         parser.addOption({QString::fromLatin1(name), QString::fromLatin1(name), QStringLiteral("value")});
     parser.addOption({QStringLiteral("join"), QStringLiteral("start empty and catch up")});
     parser.process(args);
@@ -410,10 +495,17 @@ int runState(const QStringList &args)
     options.secretKey = cohort::ed25519::generate().secretKey;
     options.beginTimeoutMs = 30'000;
     options.connectTimeoutMs = 30'000;
+    if (parser.isSet(QStringLiteral("io-timeout")))
+        options.ioTimeoutMs = parser.value(QStringLiteral("io-timeout")).toInt();
     const uint64_t seed = parser.value(QStringLiteral("seed")).toULongLong();
     const int world = parser.value(QStringLiteral("world")).toInt();
     const int steps = parser.value(QStringLiteral("steps")).toInt();
-    const bool join = parser.isSet(QStringLiteral("join"));
+    const int stepMs = parser.value(QStringLiteral("step-ms")).toInt(); // "inner steps" between rounds
+    // A staller (joining a running group): stall-ready, silent, vote-only, no-begin, stall-op (see the peer mode).
+    const QString attack = parser.value(QStringLiteral("attack"));
+    const bool join = parser.isSet(QStringLiteral("join")) || !attack.isEmpty();
+    options.testFakeReady = attack == QLatin1String("stall-ready");
+    options.testStallRing = attack == QLatin1String("stall-op");
 
     std::vector<float> weights(1'000'003, 0.0f), bias(1001, 0.0f);
     if (!join) {
@@ -433,6 +525,15 @@ int runState(const QStringList &args)
     say(QStringLiteral("peer %1 admitted").arg(comm.peerId()));
     QElapsedTimer clock;
     clock.start();
+    if (attack == QLatin1String("silent")) {
+        while (!clock.hasExpired(100'000))
+            QThread::msleep(200);
+        return 0;
+    }
+    if (attack == QLatin1String("vote-only")) // never declares its state: only ever votes
+        for (;;)
+            if (Result v = comm.updateTopology(); !v && !v.retryable())
+                return 0;
     while (!join && comm.worldSize() < world) {
         if (clock.hasExpired(60'000))
             return 5;
@@ -464,13 +565,22 @@ int runState(const QStringList &args)
         first = false;
         revision = sync.revision;
         step = int(revision) - 1;
+        if (attack == QLatin1String("no-begin")) {
+            for (;;) { // votes and syncs, never begins
+                if (Result v = comm.updateTopology(); !v && !v.retryable())
+                    return 0;
+                if (Result v = comm.syncSharedState(revision, tensors, &sync); !v && !v.retryable())
+                    return 0;
+            }
+        }
+        if (stepMs > 0)
+            QThread::msleep(stepMs);
         std::vector<float> gradient = cohort::test::collectiveInput(seed, step, weights.size(), false);
-        r = comm.allReduce(gradient, ReduceOp::Avg, Quant::None, uint64_t(step));
-        if (!r) {
+        // As DiLoCo does: a failed average is retried (with whoever is left), not the sync before it.
+        while (!(r = comm.allReduce(gradient, ReduceOp::Avg, Quant::None, uint64_t(step)))) {
             say(QStringLiteral("step %1 all-reduce error: %2").arg(step).arg(r.message));
-            if (!r.retryable())
+            if (!r.retryable() || clock.hasExpired(120'000))
                 return 5;
-            continue; // the next sync puts everyone back on the same content
         }
         for (size_t i = 0; i < weights.size(); ++i)
             weights[i] += 0.01f * gradient[i];
@@ -491,6 +601,65 @@ int runState(const QStringList &args)
     return 0;
 }
 
+int runDilocoAttacker(const QStringList &args)
+{
+    QCommandLineParser parser;
+    for (const char *name : {"master-port", "count", "bound", "attack", "quant", "attempts"})
+        parser.addOption({QString::fromLatin1(name), QString::fromLatin1(name), QStringLiteral("value")});
+    parser.process(args);
+    CommunicatorOptions options;
+    options.masterPort = uint16_t(parser.value(QStringLiteral("master-port")).toUInt());
+    options.bindAddress = QHostAddress(QHostAddress::LocalHost);
+    options.secretKey = cohort::ed25519::generate().secretKey;
+    options.contributionNormBound = parser.value(QStringLiteral("bound")).toFloat();
+    options.testUnchecked = parser.isSet(QStringLiteral("unchecked"));
+    options.testUnchecked = true;
+    options.ioTimeoutMs = 5'000;
+    const size_t count = parser.value(QStringLiteral("count")).toULongLong();
+    const QString attack = parser.value(QStringLiteral("attack"));
+    const Quant quant = parser.value(QStringLiteral("quant")) == QLatin1String("u8") ? Quant::U8 : Quant::None;
+    const int attempts = parser.isSet(QStringLiteral("attempts")) ? parser.value(QStringLiteral("attempts")).toInt() : 20;
+    std::vector<float> global(count, 0.0f), momentum(count, 0.0f), delta(count);
+    const SharedTensor tensors[] = {
+        {QStringLiteral("global"), {reinterpret_cast<uint8_t *>(global.data()), count * 4}},
+        {QStringLiteral("momentum"), {reinterpret_cast<uint8_t *>(momentum.data()), count * 4}},
+    };
+    Communicator comm(options);
+    Result r = comm.connect();
+    if (!r) {
+        say(QStringLiteral("connect: %1").arg(r.message));
+        return r.code == Code::Refused ? 0 : 5;
+    }
+    say(QStringLiteral("attacker peer %1 admitted").arg(comm.peerId()));
+    uint64_t revision = 0;
+    for (int attempt = 0; attempt < attempts; ++attempt) {
+        if (attempt > 0 && !(r = comm.updateTopology()) && !r.retryable())
+            break;
+        SyncInfo sync;
+        r = comm.syncSharedState(revision, tensors, &sync);
+        if (!r) {
+            if (!r.retryable())
+                break;
+            continue;
+        }
+        revision = sync.revision;
+        const float bad = attack == QLatin1String("nan")    ? std::nanf("")
+                          : attack == QLatin1String("inf")  ? INFINITY
+                          : attack == QLatin1String("huge") ? 1e38f
+                                                            : 0.0f;
+        // overbound: every value at the bound, a norm sqrt(N) times it.
+        std::fill(delta.begin(), delta.end(), bad == 0.0f ? options.contributionNormBound : bad);
+        r = comm.allReduce(std::span<float>(delta), ReduceOp::Avg, quant, revision + 1);
+        say(QStringLiteral("attack revision %1: %2 %3").arg(revision).arg(QString::fromLatin1(codeName(r.code)), r.message));
+        if (r)
+            ++revision; // it got through: go on as a member
+        else if (!r.retryable())
+            break;
+    }
+    say(QStringLiteral("attacker done: %1 %2").arg(QString::fromLatin1(codeName(r.code)), r.message));
+    return r.code == Code::MasterLost || r.code == Code::Refused ? 0 : 5;
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -508,6 +677,8 @@ int main(int argc, char **argv)
         return runPeer(args);
     if (mode == QLatin1String("state"))
         return runState(args);
+    if (mode == QLatin1String("diloco-attacker"))
+        return runDilocoAttacker(args);
     say(QStringLiteral("unknown mode %1").arg(mode));
     return 2;
 }

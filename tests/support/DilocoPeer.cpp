@@ -9,10 +9,13 @@
 //   {"event":"outer","outer":k,"hash":"hex","loss":x,"world":w,"sync_rx":B,"resumed":b}  after each outer step
 //   {"event":"training","outer":k,"inner":i}                     after each inner step (the tests' kill points)
 //   {"event":"note","message":...}                               e.g. the master refused this node
+//   {"event":"model","parameters":n,"bound":C}                   first: the model's size, the pseudo-gradient bound
 //   {"event":"done"} / {"event":"error","message":...}
 // Exit codes: 0 done, 1 error, 2 usage.
 #include "diloco/DilocoRunner.h"
 #include "net/Ed25519.h"
+#include "rl/LanguageModel.h"
+#include "rl/Policy.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -77,6 +80,24 @@ int main(int argc, char **argv)
     options.communicator.bindAddress = QHostAddress(QHostAddress::LocalHost);
     options.communicator.ioTimeoutMs = 5'000;
 
+    {
+        rl::PolicyConfig pc;
+        pc.dModel = c.model.dModel;
+        pc.nLayers = c.model.nLayers;
+        pc.nHeads = c.model.nHeads;
+        pc.dFF = c.model.dFF;
+        pc.maxSeqLen = c.model.maxSeqLen;
+        auto model = rl::Policy::create(pc, c.seed, "cpu");
+        if (!model) {
+            emitLine({{QStringLiteral("event"), QStringLiteral("error")},
+                      {QStringLiteral("message"), QString::fromStdString(model.error)}});
+            return 1;
+        }
+        const size_t parameters = rl::flatParameterCount(*model);
+        emitLine({{QStringLiteral("event"), QStringLiteral("model")},
+                  {QStringLiteral("parameters"), qint64(parameters)},
+                  {QStringLiteral("bound"), diloco::pseudoGradientBound(c, parameters)}});
+    }
     diloco::DilocoRunner runner(options);
     std::atomic<bool> cancel{false};
     const Status s = runner.run(cancel, [](const diloco::DilocoProgress &p) {

@@ -9,6 +9,7 @@
 #include "collectives/HalfFloat.h"
 #include "collectives/Master.h"
 #include "collectives/Ring.h"
+#include "collectives/ValueBounds.h"
 #include "collectives/Wire.h"
 #include "net/Ed25519.h"
 #include "quant/QuantMath.h"
@@ -114,7 +115,7 @@ private Q_SLOTS:
         QVERIFY(fromMaster.error().contains(QStringLiteral("unknown")));
 
         FrameDecoder toMaster(Channel::ToMaster);
-        toMaster.feed(encode(BeginMsg{5, 1234567, ReduceOp::Avg, DataType::BF16, Quant::U8, 42}));
+        toMaster.feed(encode(BeginMsg{5, 1234567, ReduceOp::Avg, DataType::BF16, Quant::U8, 42, 2.5f, 4096}));
         QCOMPARE(toMaster.next(frame), FrameDecoder::Result::Frame);
         const auto begin = parseBegin(frame.payload);
         QVERIFY(begin);
@@ -123,6 +124,64 @@ private Q_SLOTS:
         QCOMPARE(begin->quant, Quant::U8);
         QCOMPARE(begin->op, ReduceOp::Avg);
         QCOMPARE(begin->epoch, uint64_t(42));
+        QCOMPARE(begin->normBound, 2.5f);
+        QCOMPARE(begin->blockElements, uint32_t(4096));
+    }
+
+    void boundsAndBlamesParseStrictly()
+    {
+        // A bound that is not a finite, non-negative float, or a block size outside 1..kMaxBlockElements: no Begin.
+        const auto beginWith = [](float bound, uint32_t block) {
+            return parseBegin(encode(BeginMsg{1, 10, ReduceOp::Sum, DataType::F32, Quant::None, 1, bound, block}).mid(6));
+        };
+        QVERIFY(beginWith(0.0f, 1));
+        QVERIFY(beginWith(1e30f, uint32_t(kMaxBlockElements)));
+        QVERIFY(!beginWith(std::nanf(""), 1024));
+        QVERIFY(!beginWith(INFINITY, 1024));
+        QVERIFY(!beginWith(-1.0f, 1024));
+        QVERIFY(!beginWith(1.0f, 0));
+        QVERIFY(!beginWith(1.0f, uint32_t(kMaxBlockElements) + 1));
+        // Done's verdict bits: 1 aborted, 2 bad data, 4 starved, 8 blocked; a reason implies the abort bit; no reason
+        // without an operation; no other bits.
+        const auto done = parseDone(encode(DoneMsg{4, 9, true, true, false, true}).mid(6));
+        QVERIFY(done && done->aborted && done->blamePredecessor && !done->starvedByPredecessor && done->blockedBySuccessor);
+        QCOMPARE(uint8_t(encode(DoneMsg{4, 9, false, true}).back()), uint8_t(3)); // a blame is an abort
+        QCOMPARE(uint8_t(encode(DoneMsg{4, 9, false, false, true}).back()), uint8_t(5));
+        QVERIFY(!parseDone(encode(DoneMsg{4, 0, true, true}).mid(6)));
+        QByteArray verdict = encode(DoneMsg{4, 9, true}).mid(6);
+        for (const uint8_t bad : {uint8_t(2), uint8_t(4), uint8_t(8), uint8_t(0x10), uint8_t(0x81)}) {
+            verdict[verdict.size() - 1] = char(bad);
+            QVERIFY2(!parseDone(verdict), qPrintable(QString::number(bad)));
+        }
+        // Ready names a neighbour only when it failed.
+        QCOMPARE(parseReady(encode(ReadyMsg{3, false, 7}).mid(6))->blamed, uint32_t(7));
+        QByteArray ready = encode(ReadyMsg{3, true}).mid(6);
+        ready[ready.size() - 1] = 1;
+        QVERIFY(!parseReady(ready));
+    }
+
+    void valueBoundsCatchWhatTheyPromise()
+    {
+        // Pinned: a sum of k contributions of norm <= C has values and norm within k * C (5 % slack); no bound: inf.
+        QCOMPARE(valueLimit(2.0f, 3), 6.0 * 1.05);
+        QVERIFY(std::isinf(valueLimit(0.0f, 3)));
+        std::vector<float> v(1000, 0.5f); // norm sqrt(250) = 15.81
+        ScanResult r = scanValues(v.data(), v.size(), 1.0);
+        QVERIFY(r.withinLimit);
+        QVERIFY(std::fabs(r.sumSquares - 250.0) < 1e-3);
+        QVERIFY(!scanValues(v.data(), v.size(), 0.49).withinLimit);
+        for (const float bad : {std::nanf(""), INFINITY, -INFINITY, 3e38f}) {
+            std::vector<float> w = v;
+            w[999] = bad; // the scalar tail
+            QVERIFY(!scanValues(w.data(), w.size(), valueLimit(0.0f, 1)).withinLimit || bad == 3e38f);
+            w[999] = 0.5f;
+            w[17] = bad; // a vector lane
+            QVERIFY(!scanValues(w.data(), w.size(), 1e30).withinLimit);
+        }
+        const NormResult n = l2Norm(v.data(), v.size());
+        QVERIFY(n.finite && std::fabs(n.norm - std::sqrt(250.0)) < 1e-4);
+        v[3] = std::nanf("");
+        QVERIFY(!l2Norm(v.data(), v.size()).finite);
     }
 
     void messagesParseBack()

@@ -1,0 +1,288 @@
+// A malicious ring member among honest ones (issue 26), all real processes on 127.0.0.1 (cohort-collective-peer):
+// three honest peers and one hostile peer that speaks the whole protocol but, in every all-reduce, sends NaN, inf,
+// 1e38, a contribution ten times the norm bound, or (uint8) quantization headers spanning +-1.7e38 or NaN — or
+// accuses its honest predecessor of doing so. Each case asserts that the honest peers
+//   * finish every operation, in a ring of the honest peers only, with results bit-identical to each other and
+//     finite (f32: exactly the sum of the honest inputs);
+//   * name the bad peer (their error lines, the master's exclusion), and the master excludes it and nobody else
+//     (the liar: its first victim, then itself on its second accusation).
+// And a staller in each phase, joining a group that trains (the `state` mode: vote, sync, all-reduce, each step):
+// it answers Ready without linking, goes quiet, only votes, never begins, or moves nothing in an operation. The
+// master's deadlines (3 s here) or the ring's own reports find it; the honest peers take every step, the last ones
+// in a ring of their own, with one shared-state hash.
+#include "CollectiveInputs.h"
+#include "CollectivePeerProcess.h"
+#include "net/Ed25519.h"
+
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cmath>
+#include <cstring>
+
+using cohort::test::ChildProcess;
+
+namespace {
+
+struct Peer {
+    std::unique_ptr<ChildProcess> process;
+    uint64_t seed = 0;
+    QString out;
+};
+
+QByteArray readAll(const QString &path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+// The ids the master excluded ("master excluded peer N: ...").
+QList<uint32_t> excludedIds(const QString &masterOutput)
+{
+    static const QRegularExpression re(QStringLiteral("^master excluded peer (\\d+):"),
+                                       QRegularExpression::MultilineOption);
+    QList<uint32_t> ids;
+    auto it = re.globalMatch(masterOutput);
+    while (it.hasNext())
+        ids << it.next().captured(1).toUInt();
+    return ids;
+}
+
+constexpr size_t kCount = 30'011;
+constexpr int kOps = 3;
+constexpr double kBound = 1e6; // honest --ints inputs have norms near 1e5
+
+} // namespace
+
+class TestCollectivesHostile : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+
+    Peer startPeer(uint16_t port, uint64_t seed, const QString &quant, const QString &attack,
+                   const QStringList &extra = {})
+    {
+        Peer peer;
+        peer.seed = seed;
+        peer.out = m_dir.filePath(QStringLiteral("out-%1-%2").arg(port).arg(seed));
+        QStringList args{QStringLiteral("peer"),    QStringLiteral("--master-port"), QString::number(port),
+                         QStringLiteral("--seed"),  QString::number(seed),           QStringLiteral("--out"),
+                         peer.out,                  QStringLiteral("--world"),       QStringLiteral("4"),
+                         QStringLiteral("--count"), QString::number(kCount),         QStringLiteral("--ops"),
+                         QString::number(kOps),     QStringLiteral("--ints"),        QStringLiteral("--quant"),
+                         quant,                     QStringLiteral("--bound"),       QString::number(kBound),
+                         QStringLiteral("--block"), QStringLiteral("4096"),          QStringLiteral("--io-timeout"),
+                         QStringLiteral("5000")};
+        if (!attack.isEmpty())
+            args << QStringLiteral("--attack") << attack;
+        args << extra;
+        peer.process = std::make_unique<ChildProcess>(cohort::test::collectivePeerProgram(), args);
+        peer.process->start();
+        return peer;
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        QVERIFY2(QFile::exists(cohort::test::collectivePeerProgram()), qPrintable(cohort::test::collectivePeerProgram()));
+    }
+
+    void honestPeersExcludeTheBadOne_data()
+    {
+        QTest::addColumn<QString>("quant");
+        QTest::addColumn<QString>("attack");
+        QTest::newRow("f32 NaN") << QStringLiteral("none") << QStringLiteral("nan");
+        QTest::newRow("f32 inf") << QStringLiteral("none") << QStringLiteral("inf");
+        QTest::newRow("f32 1e38") << QStringLiteral("none") << QStringLiteral("huge");
+        QTest::newRow("f32 10x the norm bound") << QStringLiteral("none") << QStringLiteral("overbound");
+        QTest::newRow("uint8 1e38") << QStringLiteral("u8") << QStringLiteral("huge");
+        QTest::newRow("uint8 10x the norm bound") << QStringLiteral("u8") << QStringLiteral("overbound");
+        QTest::newRow("uint8 header spanning 1.7e38") << QStringLiteral("u8") << QStringLiteral("params");
+        QTest::newRow("uint8 NaN header") << QStringLiteral("u8") << QStringLiteral("nan-params");
+    }
+
+    void honestPeersExcludeTheBadOne()
+    {
+        QFETCH(QString, quant);
+        QFETCH(QString, attack);
+        uint16_t port = 0;
+        auto master = cohort::test::startCollectiveMaster(&port, {QStringLiteral("--exclusion-ms"), QStringLiteral("60000")});
+        QVERIFY(master);
+        std::vector<Peer> honest;
+        for (uint64_t seed = 1; seed <= 3; ++seed)
+            honest.push_back(startPeer(port, seed, quant, QString()));
+        Peer hostile = startPeer(port, 4, quant, attack);
+
+        QVERIFY2(hostile.process->process().waitForFinished(60'000), qPrintable(hostile.process->output()));
+        const uint32_t hostileId = cohort::test::admittedId(hostile.process->output());
+        QVERIFY2(hostileId != 0, qPrintable(hostile.process->output()));
+        QVERIFY2(hostile.process->process().exitCode() != 0, qPrintable(hostile.process->output()));
+
+        QByteArray reference;
+        bool someoneNamedIt = false;
+        for (Peer &peer : honest) {
+            QProcess &p = peer.process->process();
+            QVERIFY2(p.waitForFinished(60'000) && p.exitCode() == 0,
+                     qPrintable(peer.process->output() + peer.process->errors()));
+            const QString output = peer.process->output();
+            const auto last = cohort::test::lastOk(output);
+            QVERIFY2(last, qPrintable(output));
+            QCOMPARE(last->op, kOps - 1);
+            QCOMPARE(last->world, 3);
+            QVERIFY(!last->ring.contains(hostileId));
+            // The master's verdict names it, or (when another member's abort came first) the accuser's own error.
+            if (output.contains(QStringLiteral("peer %1 sent values").arg(hostileId)) ||
+                output.contains(QStringLiteral("(peer %1) sent").arg(hostileId)))
+                someoneNamedIt = true;
+            const QByteArray bytes = readAll(peer.out);
+            QCOMPARE(bytes.size(), qsizetype(kCount * 4));
+            if (reference.isEmpty())
+                reference = bytes;
+            QVERIFY(bytes == reference); // bit-identical
+        }
+        QVERIFY2(someoneNamedIt, "no honest peer named the hostile one");
+        const auto *values = reinterpret_cast<const float *>(reference.constData());
+        double worst = 0;
+        for (size_t i = 0; i < kCount; ++i) {
+            QVERIFY(std::isfinite(values[i]));
+            double exact = 0;
+            for (uint64_t seed = 1; seed <= 3; ++seed)
+                exact += cohort::test::collectiveInput(seed, kOps - 1, kCount, true)[i];
+            worst = std::max(worst, std::fabs(double(values[i]) - exact));
+            if (i > 200) // the exact sums of a few hundred values say enough; the rest is checked finite
+                break;
+        }
+        // f32: the sum of the honest inputs exactly; uint8: within its quantization error (3 peers, |x| <= 1000).
+        QVERIFY2(quant == QLatin1String("none") ? worst == 0 : worst <= 3 * 6000.0 / 510 + 1, qPrintable(QString::number(worst)));
+        QVERIFY(master->waitForOutput(QStringLiteral("master excluded peer"), 10'000)); // reads its pipe
+        QCOMPARE(excludedIds(master->output()), QList<uint32_t>{hostileId});
+    }
+
+    void aLiarIsExcludedOnItsSecondAccusation()
+    {
+        uint16_t port = 0;
+        auto master = cohort::test::startCollectiveMaster(&port, {QStringLiteral("--exclusion-ms"), QStringLiteral("60000")});
+        QVERIFY(master);
+        std::vector<Peer> honest;
+        for (uint64_t seed = 1; seed <= 3; ++seed)
+            honest.push_back(startPeer(port, seed, QStringLiteral("none"), QString()));
+        Peer liar = startPeer(port, 4, QStringLiteral("none"), QStringLiteral("liar"));
+        QVERIFY2(liar.process->process().waitForFinished(60'000), qPrintable(liar.process->output()));
+        const uint32_t liarId = cohort::test::admittedId(liar.process->output());
+        int finished = 0;
+        for (Peer &peer : honest) {
+            QProcess &p = peer.process->process();
+            QVERIFY(p.waitForFinished(60'000));
+            if (p.exitCode() != 0)
+                continue; // the liar's first victim, excluded for the cool-down
+            ++finished;
+            const auto last = cohort::test::lastOk(peer.process->output());
+            QVERIFY(last);
+            QCOMPARE(last->op, kOps - 1);
+            QCOMPARE(last->world, 2);
+        }
+        QCOMPARE(finished, 2);
+        QVERIFY(master->waitForOutput(QStringLiteral("excluded as the liar"), 10'000));
+        const QList<uint32_t> excluded = excludedIds(master->output());
+        QCOMPARE(excluded.size(), 2);
+        QVERIFY(excluded[0] != liarId);
+        QCOMPARE(excluded[1], liarId);
+        QVERIFY(master->output().contains(QStringLiteral("excluded as the liar")));
+    }
+
+    void stallersAreExcludedAndTheOthersGoOn_data()
+    {
+        QTest::addColumn<QString>("attack");
+        QTest::addColumn<QString>("reason"); // in the master's exclusion
+        QTest::newRow("formation: Ready without links") << QStringLiteral("stall-ready") << QStringLiteral("would not link");
+        QTest::newRow("quiet once admitted") << QStringLiteral("silent") << QStringLiteral("did not");
+        QTest::newRow("votes, never syncs") << QStringLiteral("vote-only") << QStringLiteral("did not declare its shared state");
+        QTest::newRow("syncs, never begins") << QStringLiteral("no-begin") << QStringLiteral("did not begin");
+        QTest::newRow("operation: moves nothing") << QStringLiteral("stall-op") << QStringLiteral("stalled");
+    }
+
+    void stallersAreExcludedAndTheOthersGoOn()
+    {
+        QFETCH(QString, attack);
+        QFETCH(QString, reason);
+        uint16_t port = 0;
+        auto master = cohort::test::startCollectiveMaster(
+            &port, {QStringLiteral("--exclusion-ms"), QStringLiteral("60000"), QStringLiteral("--vote-timeout-ms"),
+                    QStringLiteral("3000"), QStringLiteral("--begin-timeout-ms"), QStringLiteral("3000"),
+                    QStringLiteral("--sync-timeout-ms"), QStringLiteral("3000")});
+        QVERIFY(master);
+        const auto state = [&](uint64_t seed, const QStringList &extra) {
+            auto p = std::make_unique<ChildProcess>(
+                cohort::test::collectivePeerProgram(),
+                QStringList{QStringLiteral("state"), QStringLiteral("--master-port"), QString::number(port),
+                            QStringLiteral("--seed"), QString::number(seed), QStringLiteral("--world"),
+                            QStringLiteral("3"), QStringLiteral("--io-timeout"), QStringLiteral("4000")} +
+                    extra);
+            p->start();
+            return p;
+        };
+        const int steps = 14;
+        std::vector<std::unique_ptr<ChildProcess>> honest;
+        for (uint64_t seed = 1; seed <= 3; ++seed)
+            honest.push_back(state(seed, {QStringLiteral("--steps"), QString::number(steps), QStringLiteral("--step-ms"),
+                                          QStringLiteral("250")}));
+        QVERIFY(honest[0]->waitForOutput(QStringLiteral("step 1 "), 60'000));
+        auto staller = state(9, {QStringLiteral("--steps"), QString::number(steps), QStringLiteral("--attack"), attack});
+        QString lastHash;
+        QList<uint32_t> honestIds;
+        for (auto &p : honest) {
+            honestIds << cohort::test::admittedId(p->output());
+            QVERIFY2(p->process().waitForFinished(120'000) && p->process().exitCode() == 0,
+                     qPrintable(p->output() + p->errors()));
+            static const QRegularExpression re(QStringLiteral("^step (\\d+) revision \\d+ world (\\d+) .* hash ([0-9a-f]+)$"),
+                                               QRegularExpression::MultilineOption);
+            QRegularExpressionMatch last;
+            for (auto it = re.globalMatch(p->output()); it.hasNext();)
+                last = it.next();
+            QVERIFY2(last.hasMatch(), qPrintable(p->output()));
+            QCOMPARE(last.captured(1).toInt(), steps - 1);
+            QCOMPARE(last.captured(2).toInt(), 3);
+            if (lastHash.isEmpty())
+                lastHash = last.captured(3);
+            QCOMPARE(last.captured(3), lastHash); // one shared state
+        }
+        // The staller (it may never have been admitted into a ring: stall-ready) is the one excluded, nobody else.
+        QVERIFY(master->waitForOutput(QStringLiteral("master excluded peer"), 10'000));
+        const QList<uint32_t> excluded = excludedIds(master->output());
+        QCOMPARE(excluded.size(), 1);
+        QVERIFY2(!honestIds.contains(excluded.front()) && excluded.front() != 0, qPrintable(master->output()));
+        QVERIFY2(master->output().contains(reason), qPrintable(master->output()));
+    }
+
+    void anExcludedKeyIsRefusedUntilTheCoolDownEnds()
+    {
+        // The exclusion is of the key: the same hostile key reconnecting is refused with the reason.
+        uint16_t port = 0;
+        auto master = cohort::test::startCollectiveMaster(&port, {QStringLiteral("--exclusion-ms"), QStringLiteral("60000")});
+        QVERIFY(master);
+        const QString keyFile = m_dir.filePath(QStringLiteral("hostile.key"));
+        {
+            QFile f(keyFile);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(cohort::ed25519::generate().secretKey.toBase64());
+        }
+        std::vector<Peer> honest;
+        for (uint64_t seed = 1; seed <= 3; ++seed)
+            honest.push_back(startPeer(port, seed, QStringLiteral("none"), QString()));
+        const QStringList withKey{QStringLiteral("--key"), keyFile};
+        Peer first = startPeer(port, 4, QStringLiteral("none"), QStringLiteral("nan"), withKey);
+        QVERIFY(first.process->process().waitForFinished(60'000));
+        for (Peer &peer : honest)
+            QVERIFY(peer.process->process().waitForFinished(60'000) && peer.process->process().exitCode() == 0);
+        Peer again = startPeer(port, 5, QStringLiteral("none"), QStringLiteral("nan"), withKey);
+        QVERIFY(again.process->process().waitForFinished(30'000));
+        ChildProcess &secondTry = *again.process;
+        QCOMPARE(secondTry.process().exitCode(), 3); // refused
+        QVERIFY2(secondTry.output().contains(QStringLiteral("excluded for another")), qPrintable(secondTry.output()));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCollectivesHostile)
+#include "tst_collectives_hostile.moc"
