@@ -109,9 +109,9 @@ struct SyncInfo {
     int fetched = 0;       // tensors this peer fetched
 };
 
-// The shared state's per-tensor hash: deterministic, fast (four independent multiply-xorshift lanes over 8-byte
-// words), not cryptographic — it detects divergence between honest peers, not forgery.
-uint64_t stateHash(std::span<const uint8_t> bytes);
+// A shared tensor's digest: SHA-256 (OpenSSL), so a distributor cannot serve other bytes under the elected digest
+// (the fast non-cryptographic hash before it could be matched by solving 32 bytes; bench_hashing measures both).
+QByteArray tensorDigest(std::span<const uint8_t> bytes);
 
 inline constexpr size_t kMaxCodeSlotBytes = 64u << 20; // CommunicatorOptions::codeSlotBytes
 
@@ -142,6 +142,11 @@ struct CommunicatorOptions {
     // and excludes it. This peer's own input above it is refused before anything is sent (Code::InvalidArgument).
     // 0: values are only checked to be finite.
     float contributionNormBound = 0;
+    // The hub's public key (32 bytes): a shared-state sync then accepts only a state whose record the hub signed
+    // (SyncPlan, Wire.h) for `recordContext` (the task's id). Empty: unsigned records are accepted (tests, a master
+    // without a key).
+    QByteArray masterKey;
+    QByteArray recordContext;
     // Test hooks, for the hostile peer of tests/support/CollectivePeer.cpp: sign the challenge with this key instead
     // (a peer that cannot prove its key); send this peer's own input without checking it against the bound, and
     // check nothing received (so a hostile input is all it does wrong); rewrite
@@ -189,11 +194,12 @@ public:
     Result awaitReduce(uint64_t tag, ReduceInfo *info = nullptr);
     int operationsInFlight() const { return int(m_inFlight.size()); }
     // Shared-state synchronization, a collective of the ring (prime-stack.md §1.3): every member declares the same
-    // tensors (names, sizes, order) and its revision; the master elects the content held by most peers that advanced
-    // the revision by exactly one (any at the first sync), and each peer whose tensors differ fetches them from a
-    // peer holding the elected content, checks their hashes, and takes the elected revision. Peers that apply the same
-    // updates bit-identically receive 0 bytes after their first sync. On failure the call returns an error; fetched
-    // tensors may then be partly overwritten (sync again).
+    // tensors (names, sizes, order), their SHA-256 digests and its revision; the master elects the content (anchored
+    // at its record of the last sync, Master.h: only the members that held that record vote on the next revision,
+    // never newcomers), and each peer whose tensors differ fetches them from a peer holding the elected content,
+    // checks their digests and the whole state's against the (hub-signed, with masterKey) record, and takes the
+    // elected revision. Peers that apply the same updates bit-identically receive 0 bytes after their first sync. On
+    // failure the call returns an error; fetched tensors may then be partly overwritten (sync again).
     Result syncSharedState(uint64_t revision, std::span<const SharedTensor> tensors, SyncInfo *info = nullptr);
     void close();
 

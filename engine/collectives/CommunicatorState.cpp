@@ -3,6 +3,8 @@
 #include "collectives/Communicator.h"
 
 #include "collectives/Logging.h"
+#include "core/Sha256.h"
+#include "net/Ed25519.h"
 
 #include <algorithm>
 #include <array>
@@ -12,40 +14,14 @@ namespace cohort::collectives {
 
 // ---- shared state ------------------------------------------------------------------------------------------------
 
-uint64_t stateHash(std::span<const uint8_t> bytes)
+QByteArray tensorDigest(std::span<const uint8_t> bytes)
 {
-    constexpr uint64_t k = 0x9e3779b97f4a7c15ull;
-    uint64_t lane[4] = {0x243f6a8885a308d3ull, 0x13198a2e03707344ull, 0xa4093822299f31d0ull, 0x082efa98ec4e6c89ull};
-    const size_t n = bytes.size();
-    size_t i = 0;
-    for (; i + 32 <= n; i += 32) {
-        for (int l = 0; l < 4; ++l) {
-            uint64_t w;
-            std::memcpy(&w, bytes.data() + i + 8 * size_t(l), 8);
-            lane[l] = (lane[l] ^ w) * k;
-            lane[l] ^= lane[l] >> 29;
-        }
-    }
-    // Fewer than 32 bytes left: whole words, then the last partial one, into lane 0.
-    uint64_t tail = 0;
-    for (size_t t = 0; i < n; ++i, ++t) {
-        tail |= uint64_t(bytes[i]) << (8 * (t % 8));
-        if (t % 8 == 7) {
-            lane[0] = (lane[0] ^ tail) * k;
-            lane[0] ^= lane[0] >> 29;
-            tail = 0;
-        }
-    }
-    uint64_t h = uint64_t(n) ^ tail;
-    for (int l = 0; l < 4; ++l) {
-        h ^= (lane[l] << (13 * l + 7)) | (lane[l] >> (64 - (13 * l + 7)));
-        h *= k;
-        h ^= h >> 31;
-    }
-    h ^= h >> 33;
-    h *= 0xff51afd7ed558ccdull;
-    h ^= h >> 33;
-    return h;
+    Sha256 sha;
+    // In pieces: QByteArray sizes are qsizetype, a tensor may be larger than one call should take.
+    constexpr size_t kPiece = size_t(1) << 30;
+    for (size_t at = 0; at < bytes.size(); at += kPiece)
+        sha.addData(reinterpret_cast<const char *>(bytes.data() + at), qsizetype(std::min(kPiece, bytes.size() - at)));
+    return sha.result();
 }
 
 namespace {
@@ -168,9 +144,9 @@ Result Communicator::fetchState(const SyncPlanMsg &plan, std::span<const SharedT
             info->rxBytes += piece;
             offset += piece;
         } while (offset < bytes.size());
-        if (stateHash(bytes) != hash)
-            return fail(Code::Aborted,
-                        QStringLiteral("tensor %1 does not match its elected hash after the transfer").arg(tensors[index].name));
+        if (tensorDigest(bytes) != hash)
+            return fail(Code::Aborted, QStringLiteral("tensor %1 from the distributor does not match its elected digest")
+                                           .arg(tensors[index].name));
         ++info->fetched;
     }
     return Result::success();
@@ -191,7 +167,7 @@ Result Communicator::syncSharedState(uint64_t revision, std::span<const SharedTe
         return r;
     SyncStateMsg state{revision, {}};
     for (const SharedTensor &t : tensors)
-        state.tensors.push_back(TensorDigest{t.name, uint64_t(t.bytes.size()), stateHash(t.bytes)});
+        state.tensors.push_back(TensorDigest{t.name, uint64_t(t.bytes.size()), tensorDigest(t.bytes)});
     if (Result r = sendToMaster(encode(state)); !r)
         return r;
     std::optional<SyncPlanMsg> plan;
@@ -208,13 +184,30 @@ Result Communicator::syncSharedState(uint64_t revision, std::span<const SharedTe
         if (!plan) {
             if (auto f = take(Type::SyncPlan)) {
                 plan = parseSyncPlan(f->payload);
-                bool ok = true;
-                if (!plan->fetch.empty()) {
+                // The record first: with the hub's key, only a state the hub signed for this group and revision.
+                QString refused;
+                std::vector<QByteArray> digests;
+                for (const TensorDigest &t : state.tensors)
+                    digests.push_back(t.digest);
+                for (const auto &[index, expected] : plan->fetch)
+                    if (index < digests.size())
+                        digests[index] = expected;
+                if (stateDigestOf(digests) != plan->stateDigest)
+                    refused = QStringLiteral("the master's plan does not add up to its state digest");
+                else if (!m_options.masterKey.isEmpty() &&
+                         !ed25519::verify(recordMessage(m_options.recordContext, plan->revision, plan->stateDigest),
+                                          plan->signature, m_options.masterKey))
+                    refused = QStringLiteral("the shared state's record (revision %1) is not signed by the hub")
+                                  .arg(plan->revision);
+                bool ok = refused.isEmpty();
+                if (ok && !plan->fetch.empty()) {
                     const Result fetched = fetchState(*plan, tensors, info);
                     if (!fetched)
                         qCWarning(lcCollectives) << "shared-state fetch failed:" << fetched.message;
                     ok = fetched.ok();
                 }
+                if (!refused.isEmpty())
+                    qCWarning(lcCollectives) << "shared-state sync refused:" << refused;
                 if (Result r = sendToMaster(encodeSyncDone(ok)); !r)
                     return r;
                 reported = true;

@@ -625,35 +625,79 @@ void Master::planSync()
                 return finishSync(false, QStringLiteral("peers declare different shared state (%1)")
                                              .arg(state.tensors[i].name));
     }
-    // Elect: the largest group of identical (revision, hashes) among the peers that advanced by exactly one.
-    const auto hashesOf = [](const SyncStateMsg &s) {
-        std::vector<uint64_t> h;
+    // Elect (Master.h, "Shared state"): the largest group of identical (revision, digests) among the voters.
+    const auto digestsOf = [](const SyncStateMsg &s) {
+        std::vector<QByteArray> d;
         for (const TensorDigest &t : s.tensors)
-            h.push_back(t.hash);
-        return h;
+            d.push_back(t.digest);
+        return d;
     };
-    std::map<std::pair<uint64_t, std::vector<uint64_t>>, std::vector<uint32_t>> groups; // ids ascending per group
+    const auto votes = [&](uint32_t id, const SyncStateMsg &state) {
+        if (!m_haveStateRevision)
+            return true; // a group's first sync: nothing recorded yet
+        return state.revision == m_stateRevision + 1 && m_recordHolders.count(id) > 0;
+    };
+    std::map<std::pair<uint64_t, std::vector<QByteArray>>, std::vector<uint32_t>> groups; // ids ascending per group
+    size_t voters = 0;
     for (const auto &[id, state] : sync.states)
-        if (!m_haveStateRevision || state.revision == m_stateRevision + 1)
-            groups[{state.revision, hashesOf(state)}].push_back(id);
+        if (votes(id, state)) {
+            groups[{state.revision, digestsOf(state)}].push_back(id);
+            ++voters;
+        }
+    if (groups.empty() && m_haveStateRevision) {
+        // Nobody who holds the record advanced it (no operation completed since): the record stands.
+        for (const auto &[id, state] : sync.states)
+            if (state.revision == m_stateRevision && digestsOf(state) == m_recordDigests)
+                groups[{m_stateRevision, m_recordDigests}].push_back(id);
+        if (groups.empty())
+            return finishSync(false, QStringLiteral("no member holds the recorded shared state (revision %1) or advanced "
+                                                    "it by one")
+                                         .arg(m_stateRevision));
+    }
     if (groups.empty())
-        return finishSync(false, QStringLiteral("no peer advanced the shared state by exactly one revision (last %1)")
-                                     .arg(m_stateRevision));
+        return finishSync(false, QStringLiteral("no peer declared a shared state"));
     auto best = groups.begin();
     for (auto it = groups.begin(); it != groups.end(); ++it)
         if (it->second.size() > best->second.size() ||
             (it->second.size() == best->second.size() && it->second.front() < best->second.front()))
             best = it;
-    const std::vector<uint64_t> elected = best->first.second;
+    const std::vector<QByteArray> elected = best->first.second;
     const std::vector<uint32_t> distributors = best->second;
+    // Voters that computed another state from the same record and the same average diverged, or the others lie:
+    // the master cannot tell which, so nobody is excluded and no voter is told to fetch — each keeps the step it
+    // took itself (an honest member's own step is right by construction), and only members that were not there
+    // (joiners, peers that were away) take the elected state. A sybil group can thus mislead newcomers at worst,
+    // never replace the model of the members that trained (docs/ROBUSTNESS.md).
+    std::set<uint32_t> keepOwn;
+    for (const auto &[key, ids] : groups)
+        if (m_haveStateRevision && key != best->first && key.first == best->first.first) { // not a first sync
+            keepOwn.insert(ids.begin(), ids.end());
+            qCWarning(lcCollectives) << "shared state revision" << key.first << "split:" << ids.size()
+                                     << "voter(s) hold another state than the" << best->second.size() << "elected";
+        }
     sync.revision = best->first.first;
+    sync.elected = elected;
     sync.planned = true;
+    const QByteArray stateDigest = stateDigestOf(elected);
+    const QByteArray signature =
+        m_options.signRecord ? m_options.signRecord(recordMessage(m_options.recordContext, sync.revision, stateDigest))
+                             : QByteArray();
     size_t next = 0;
     for (const auto &[id, state] : sync.states) {
         SyncPlanMsg plan;
         plan.revision = sync.revision;
+        plan.stateDigest = stateDigest;
+        plan.signature = signature;
+        if (keepOwn.count(id)) { // its own step, recorded as its own
+            plan.stateDigest = stateDigestOf(digestsOf(state));
+            plan.signature = m_options.signRecord ? m_options.signRecord(recordMessage(m_options.recordContext,
+                                                                                       sync.revision, plan.stateDigest))
+                                                  : QByteArray();
+            send(id, encode(plan));
+            continue;
+        }
         for (size_t i = 0; i < state.tensors.size(); ++i)
-            if (state.tensors[i].hash != elected[i])
+            if (state.tensors[i].digest != elected[i])
                 plan.fetch.emplace_back(uint16_t(i), elected[i]);
         if (!plan.fetch.empty()) {
             const Peer *from = peerById(distributors[next++ % distributors.size()]);
@@ -676,8 +720,12 @@ void Master::handleSyncDone(Peer &peer, bool ok)
         return finishSync(false, QStringLiteral("peer %1 could not fetch the shared state").arg(peer.id));
     m_sync->done.insert(peer.id);
     if (m_sync->done.size() == m_sync->participants.size()) {
+        // The record: every participant holds the elected state now, and only they vote on the next revision.
         m_stateRevision = m_sync->revision;
         m_haveStateRevision = true;
+        m_recordDigests = m_sync->elected;
+        m_recordHolders = std::set<uint32_t>(m_sync->participants.begin(), m_sync->participants.end());
+        Q_EMIT stateRecorded(quint64(m_stateRevision), stateDigestOf(m_recordDigests));
         finishSync(true, QString());
     }
 }

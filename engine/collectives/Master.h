@@ -37,9 +37,15 @@
 //   operations in a row (a completed one clears it), it is excluded. Formation accusations count toward the liar
 //   rule above.
 // Shared state (a collective, like an operation): every ring member sends SyncState{revision, tensor digests}. The
-//   declared tensors (names, sizes, order) must agree. The master elects the content: among peers whose revision is
-//   exactly one past the last sync (any revision at the first sync), the largest group with identical hashes (ties:
-//   the group holding the smallest peer id). Every peer gets a SyncPlan naming the tensors whose hash differs and a
+//   declared tensors (names, sizes, order) must agree. The master elects the content, anchored at its record (the
+//   state the last sync completed with, and the members that completed it): only those members vote, with a
+//   revision exactly one past the record (they took the step from it); newcomers and peers that were away never do,
+//   however many identities they bring. The largest group of identical digests wins (ties: the group holding the
+//   smallest peer id) for the members that must fetch; a voter that declared another state keeps its own (it took
+//   the step itself; the master cannot tell who is right). With no voter, the record itself is elected when a
+//   member holds it. At a group's first sync (no record): the largest
+//   group among everyone. The plan carries the elected state's digest, signed with the hub's key when given
+//   (signRecord), which peers check before they take it. Every peer gets a SyncPlan naming the tensors whose hash differs and a
 //   distributor from the elected group; it fetches them from that peer directly (the master carries no tensor data),
 //   checks the hashes and answers SyncDone; when all have, SyncComplete{ok}. A peer leaving fails the sync for all.
 #include "collectives/Wire.h"
@@ -87,6 +93,10 @@ struct MasterOptions {
     int syncTimeoutMs = 45'000;
     // Formations (named by Ready's blamed) or aborted operations (found the staller) in a row before exclusion.
     int strikes = 2;
+    // Signs the shared state's record (recordMessage, Wire.h) with the hub's key, so that peers given that key
+    // (CommunicatorOptions::masterKey) accept only recorded state; `recordContext` names the group (the task's id).
+    std::function<QByteArray(const QByteArray &message)> signRecord;
+    QByteArray recordContext;
 };
 
 class Master : public QObject {
@@ -111,6 +121,8 @@ Q_SIGNALS:
     void operationCompleted(quint64 tag, quint64 opId, const QList<QByteArray> &publicKeys);
     // A peer was excluded (Exclusion above): the hub records it against the node.
     void peerExcluded(quint32 peerId, const QByteArray &publicKey, const QString &reason);
+    // A shared-state sync completed: the record is now this revision with this state digest (stateDigestOf).
+    void stateRecorded(quint64 revision, const QByteArray &stateDigest);
 
 private:
     struct Peer;
@@ -131,6 +143,7 @@ private:
         std::set<uint32_t> done;
         bool planned = false;
         uint64_t revision = 0; // elected
+        std::vector<QByteArray> elected; // its tensors' digests
     };
     struct Formation {
         uint64_t epoch = 0;
@@ -200,8 +213,10 @@ private:
     std::map<uint64_t, Operation> m_ops; // by tag
     bool m_reformScheduled = false;
     std::optional<StateSync> m_sync;
-    uint64_t m_stateRevision = 0; // of the last completed shared-state sync
+    uint64_t m_stateRevision = 0; // of the last completed shared-state sync: the record
     bool m_haveStateRevision = false;
+    std::vector<QByteArray> m_recordDigests; // the record's tensor digests
+    std::set<uint32_t> m_recordHolders;      // the members that completed that sync (they vote on the next)
     int m_lastPendingBroadcast = -1;
     struct Exclusion {
         QDeadlineTimer until;

@@ -1,5 +1,8 @@
 #include "collectives/Wire.h"
 
+#include "core/Sha256.h"
+
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -106,7 +109,7 @@ std::optional<size_t> payloadCap(Channel channel, uint16_t type)
         case Type::Ready: return 13;
         case Type::Begin: return 35;
         case Type::Done: return 17;
-        case Type::SyncState: return 8 + 2 + kMaxSharedTensors * (2 + kMaxNameBytes + 8 + 8);
+        case Type::SyncState: return 8 + 2 + kMaxSharedTensors * (2 + kMaxNameBytes + 8 + kDigestBytes);
         case Type::SyncDone: return 1;
         default: return std::nullopt;
         }
@@ -121,7 +124,7 @@ std::optional<size_t> payloadCap(Channel channel, uint16_t type)
         case Type::Pending: return 4;
         case Type::Commence: return 26;
         case Type::Outcome: return 8 + 8 + 1 + 2 + kMaxReasonBytes;
-        case Type::SyncPlan: return 8 + 1 + 16 + 2 + 2 + kMaxSharedTensors * (2 + 8);
+        case Type::SyncPlan: return 8 + 1 + 16 + 2 + 2 + kMaxSharedTensors * (2 + kDigestBytes) + kDigestBytes + 1 + kSignatureBytes;
         case Type::SyncComplete: return 1 + 2 + kMaxReasonBytes;
         default: return std::nullopt;
         }
@@ -214,6 +217,26 @@ QByteArray admissionMessage(QByteArrayView nonce, QByteArrayView publicKey)
     m.append(nonce);
     m.append(publicKey);
     return m;
+}
+
+QByteArray recordMessage(QByteArrayView context, uint64_t revision, QByteArrayView stateDigest)
+{
+    QByteArray m("cohort-collectives-state-record-v1");
+    m.append('\0');
+    Writer w;
+    w.u16(uint16_t(std::min<qsizetype>(context.size(), 0xffff)));
+    w.bytes(context.first(std::min<qsizetype>(context.size(), 0xffff)));
+    w.u64(revision);
+    w.bytes(stateDigest);
+    return m + w.take();
+}
+
+QByteArray stateDigestOf(const std::vector<QByteArray> &tensorDigests)
+{
+    Sha256 sha;
+    for (const QByteArray &d : tensorDigests)
+        sha.addData(d);
+    return sha.result();
 }
 
 // ---- encoders ----------------------------------------------------------------------------------------------------
@@ -367,7 +390,7 @@ QByteArray encode(const SyncStateMsg &m)
         w.u16(uint16_t(name.size()));
         w.bytes(name);
         w.u64(t.bytes);
-        w.u64(t.hash);
+        w.bytes(t.digest.left(qsizetype(kDigestBytes)).leftJustified(qsizetype(kDigestBytes), '\0'));
     }
     return encodeFrame(Type::SyncState, w.take());
 }
@@ -415,10 +438,18 @@ QByteArray encode(const SyncPlanMsg &m)
     writeAddress(w, m.distributor);
     w.u16(m.port);
     w.u16(uint16_t(m.fetch.size()));
-    for (const auto &[index, hash] : m.fetch) {
+    const auto digest = [&](const QByteArray &d) {
+        w.bytes(d.left(qsizetype(kDigestBytes)).leftJustified(qsizetype(kDigestBytes), '\0'));
+    };
+    for (const auto &[index, expected] : m.fetch) {
         w.u16(index);
-        w.u64(hash);
+        digest(expected);
     }
+    digest(m.stateDigest);
+    const bool signedRecord = m.signature.size() == qsizetype(kSignatureBytes);
+    w.u8(signedRecord ? 1 : 0);
+    if (signedRecord)
+        w.bytes(m.signature);
     return encodeFrame(Type::SyncPlan, w.take());
 }
 
@@ -655,7 +686,7 @@ std::optional<SyncStateMsg> parseSyncState(QByteArrayView p)
         const QByteArray name = r.bytes(len);
         t.name = QString::fromUtf8(name);
         t.bytes = r.u64();
-        t.hash = r.u64();
+        t.digest = r.bytes(kDigestBytes);
         if (r.bad())
             return std::nullopt;
         m.tensors.push_back(t);
@@ -678,9 +709,14 @@ std::optional<SyncPlanMsg> parseSyncPlan(QByteArrayView p)
         return std::nullopt;
     for (size_t i = 0; i < n; ++i) {
         const uint16_t index = r.u16();
-        const uint64_t hash = r.u64();
-        m.fetch.emplace_back(index, hash);
+        m.fetch.emplace_back(index, r.bytes(kDigestBytes));
     }
+    m.stateDigest = r.bytes(kDigestBytes);
+    const std::optional<bool> signedRecord = flag(r.u8());
+    if (!signedRecord)
+        return std::nullopt;
+    if (*signedRecord)
+        m.signature = r.bytes(kSignatureBytes);
     return finish(r, m);
 }
 

@@ -35,9 +35,11 @@
 //                                                    0: done. opId 0: withdraw the Begin for tag, aborting it)
 //   M2C Outcome    u64 tag, u64 opId, u8 aborted, u16 n, n bytes UTF-8 reason   (exactly one per operation per peer;
 //                                                    opId 0: the Begin itself was refused)
-//   C2M SyncState  u64 revision, u16 n, n x {u16 len, name (UTF-8, <= 128 bytes), u64 bytes, u64 hash}
+//   C2M SyncState  u64 revision, u16 n, n x {u16 len, name (UTF-8, <= 128 bytes), u64 bytes, u8[32] SHA-256}
 //   M2C SyncPlan   u64 revision (elected), u8 family (0: none, 4, 6), u8[0|4|16] address, u16 port (distributor),
-//                  u16 n, n x {u16 index, u64 expected hash}          (the tensors this peer must fetch)
+//                  u16 n, n x {u16 index, u8[32] expected SHA-256}     (the tensors this peer must fetch),
+//                  u8[32] state digest (stateDigestOf the elected tensors' digests), u8 signed (0|1),
+//                  [u8[64] the hub's ed25519 signature over recordMessage(context, revision, state digest)]
 //   C2M SyncDone   u8 ok
 //   M2C SyncComplete u8 ok, u16 n, n bytes UTF-8 reason
 //
@@ -72,6 +74,7 @@ inline constexpr size_t kPublicKeyBytes = 32;
 inline constexpr size_t kSignatureBytes = 64;
 inline constexpr size_t kNonceBytes = 32;
 inline constexpr size_t kRingTokenBytes = 16;
+inline constexpr size_t kDigestBytes = 32; // SHA-256 of a shared tensor, of the shared state
 inline constexpr size_t kMaxMembers = 1024;       // a Topology larger than this is refused
 inline constexpr size_t kMaxLinks = 16;          // connections per ring neighbour and direction
 inline constexpr size_t kMaxReasonBytes = 512;
@@ -232,7 +235,7 @@ struct OutcomeMsg {
 struct TensorDigest {
     QString name;
     uint64_t bytes = 0;
-    uint64_t hash = 0;
+    QByteArray digest; // SHA-256, kDigestBytes
     bool operator==(const TensorDigest &) const = default;
 };
 struct SyncStateMsg {
@@ -243,7 +246,9 @@ struct SyncPlanMsg {
     uint64_t revision = 0;
     QHostAddress distributor; // null when nothing is to be fetched
     uint16_t port = 0;
-    std::vector<std::pair<uint16_t, uint64_t>> fetch; // tensor index, expected hash
+    std::vector<std::pair<uint16_t, QByteArray>> fetch; // tensor index, expected SHA-256
+    QByteArray stateDigest; // of the whole elected state (kDigestBytes)
+    QByteArray signature;   // the hub's over recordMessage; empty: unsigned (a master without a key)
 };
 struct SyncCompleteMsg {
     bool ok = false;
@@ -263,6 +268,11 @@ struct PeerHelloMsg {
 
 // What a peer signs to answer a challenge: a fixed context string, the nonce and its own public key.
 QByteArray admissionMessage(QByteArrayView nonce, QByteArrayView publicKey);
+// What the hub signs for the shared state it recorded: a fixed context string, the group's context (a DiLoCo task's
+// id), the revision and the state digest.
+QByteArray recordMessage(QByteArrayView context, uint64_t revision, QByteArrayView stateDigest);
+// The digest of a whole shared state: SHA-256 over its tensors' SHA-256 digests, in order.
+QByteArray stateDigestOf(const std::vector<QByteArray> &tensorDigests);
 
 QByteArray encode(const HelloMsg &m);
 QByteArray encode(const ChallengeMsg &m);

@@ -183,10 +183,13 @@ Status DilocoRunner::Impl::prepare()
 
 uint64_t DilocoRunner::Impl::currentHash()
 {
-    // Both tensors of the shared state, combined so that either differing changes it.
-    const uint64_t g = collectives::stateHash(bytesOf(st.global));
-    const uint64_t m = collectives::stateHash(bytesOf(st.momentum));
-    return g ^ (m * 0x9E3779B97F4A7C15ull + 0x7F4A7C15ull);
+    // The shared state's digest as the sync computes it (global, then momentum), shown by its first 8 bytes.
+    const QByteArray d = collectives::stateDigestOf(
+        {collectives::tensorDigest(bytesOf(st.global)), collectives::tensorDigest(bytesOf(st.momentum))});
+    uint64_t h = 0;
+    for (int i = 0; i < 8; ++i)
+        h = (h << 8) | uint8_t(d[i]);
+    return h;
 }
 
 void DilocoRunner::Impl::checkpoint(const char *why)

@@ -27,6 +27,8 @@ QJsonObject DilocoTaskStats::toJson() const
                        {QStringLiteral("refused_peers"), refusedPeers},
                        {QStringLiteral("aborted_operations"), abortedOperations},
                        {QStringLiteral("excluded_peers"), excludedPeers},
+                       {QStringLiteral("recorded_revision"), qint64(recordedRevision)},
+                       {QStringLiteral("recorded_state_digest"), QString::fromLatin1(recordedDigest.toHex())},
                        {QStringLiteral("last_exclusion"), lastExclusion}};
 }
 
@@ -47,6 +49,11 @@ Status DilocoCoordinator::start(const QHostAddress &address, quint16 firstPort)
         options.maxConnections = m_limits.maxConnections;
         options.maxConnectionsPerSource = m_limits.maxPerSource;
         options.handshakeTimeoutMs = m_limits.headerTimeoutMs;
+        options.signRecord = m_signer;
+        // Nodes wait 120 s for the slowest peer's inner steps (EngineDiloco.cpp): the master's deadline is below it,
+        // so a member that never begins is excluded before the others give up on the operation.
+        options.beginTimeoutMs = 100'000;
+        options.recordContext = taskId.toUtf8();
         // Admission: a key that proved itself in the challenge must belong to a node registered here that has
         // joined this task (its last heartbeat says so). Anyone else is refused before joining any ring.
         options.admit = [this, taskId](const QByteArray &publicKey) {
@@ -77,6 +84,10 @@ Status DilocoCoordinator::start(const QHostAddress &address, quint16 firstPort)
                     stats.lastExclusion = QStringLiteral("node %1: %2").arg(node ? node->nodeId : QStringLiteral("?"), reason);
                     qCWarning(lcHubDiloco) << "excluded from" << taskId << ":" << stats.lastExclusion;
                 });
+        connect(m, &collectives::Master::stateRecorded, this, [this, taskId](quint64 revision, const QByteArray &digest) {
+            m_stats[taskId].recordedRevision = revision;
+            m_stats[taskId].recordedDigest = digest;
+        });
         connect(m, &collectives::Master::operationFinished, this,
                 [this, taskId](quint64, quint64, bool aborted, const QString &) {
                     if (aborted)

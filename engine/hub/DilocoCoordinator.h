@@ -11,6 +11,7 @@
 #include <QJsonObject>
 #include <QObject>
 
+#include <functional>
 #include <map>
 #include <memory>
 
@@ -33,6 +34,8 @@ struct DilocoTaskStats {
     qint64 refusedPeers = 0;
     qint64 abortedOperations = 0;
     qint64 excludedPeers = 0;   // excluded by the master: out-of-bound values, a lie, a stall (docs/ROBUSTNESS.md)
+    quint64 recordedRevision = 0; // the shared state the master last recorded (and signed)
+    QByteArray recordedDigest;
     QString lastExclusion;      // the last one's reason, naming the node
     QJsonObject toJson() const;
 };
@@ -47,6 +50,8 @@ public:
     // Starts a master per diloco task on `address`; port 0: any free port, otherwise port, port + 1, ... in catalogue
     // order. Writes each master's port into the catalogue (nodes read it from GET /v1/tasks).
     Status start(const QHostAddress &address, quint16 firstPort);
+    // Before start: signs each master's shared-state record (MasterOptions::signRecord; the context is the task id).
+    void setRecordSigner(std::function<QByteArray(const QByteArray &message)> signer) { m_signer = std::move(signer); }
     const DilocoTaskStats *stats(const QString &taskId) const;
 
 private:
@@ -55,6 +60,7 @@ private:
     HubStore &m_store;
     TaskCatalogue &m_catalogue;
     ListenerLimits m_limits;
+    std::function<QByteArray(const QByteArray &)> m_signer;
     std::map<QString, std::unique_ptr<collectives::Master>> m_masters;
     std::map<QString, DilocoTaskStats> m_stats;
 };

@@ -128,6 +128,9 @@ Status HubService::start()
                              [this](const ApiRequest &r, VerifiedRequest *v) { return authenticate(r, v); }, this);
 
     m_diloco = new DilocoCoordinator(*m_store, m_catalogue, m_config.apiLimits, this);
+    // Each DiLoCo master signs the shared state it records with the hub's key (nodes pin it): a sybil group that
+    // joins later cannot make a node take other weights.
+    m_diloco->setRecordSigner([this](const QByteArray &message) { return m_identity->sign(message); });
     if (Status s = m_diloco->start(m_config.address, m_config.dilocoPort); !s)
         return s;
 

@@ -7,6 +7,7 @@
 #include "core/Logging.h"
 #include "core/RateLimiter.h"
 #include "diloco/DilocoRunner.h"
+#include "net/HubClient.h"
 #include "net/Identity.h"
 
 #include <QCryptographicHash>
@@ -60,6 +61,9 @@ void Engine::startDiloco(const TaskInfo &task)
     o.device = m_compute.device.toStdString();
     o.communicator.secretKey = m_identity->secretKey();
     o.communicator.masterPort = task.diloco->masterPort;
+    // Accept only shared state the hub recorded and signed for this task (a pinned hub key; none yet: unsigned).
+    o.communicator.masterKey = m_hub ? m_hub->hubKey() : QByteArray();
+    o.communicator.recordContext = task.id.toUtf8();
     // The hub's collectives master is on the hub's host. A local hub keeps the ring on loopback (no listener on
     // the network, no firewall prompt); a remote one needs the ring listener reachable from the other nodes.
     const QString host = QUrl(m_hubUrl).host();

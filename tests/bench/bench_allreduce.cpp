@@ -61,15 +61,17 @@ std::vector<double> runCohort(std::vector<double> *ringOnly, int procs, int mib,
     for (int i = 0; i < procs; ++i) {
         auto p = std::make_unique<QProcess>();
         p->setProcessChannelMode(QProcess::MergedChannels);
-        p->start(peerProgram(), {QStringLiteral("peer"), QStringLiteral("--master-port"), port, QStringLiteral("--seed"),
-                                 QString::number(i + 1), QStringLiteral("--world"), QString::number(procs),
-                                 QStringLiteral("--count"), QString::number(qint64(mib) * 1024 * 1024 / 4),
-                                 QStringLiteral("--ops"), QString::number(ops), QStringLiteral("--quant"), quant,
-                                 QStringLiteral("--block"), block, QStringLiteral("--bench"),
-                                 QStringLiteral("--out-of-place")}
-                     // The inputs lie in [-4, 4): a bound no sum of them reaches, so only the cost is measured.
-                     + (checks ? QStringList{QStringLiteral("--bound"), QStringLiteral("1e30")}
-                               : QStringList{QStringLiteral("--unchecked")}));
+        QStringList args{QStringLiteral("peer"), QStringLiteral("--master-port"), port, QStringLiteral("--seed"),
+                         QString::number(i + 1), QStringLiteral("--world"), QString::number(procs),
+                         QStringLiteral("--count"), QString::number(qint64(mib) * 1024 * 1024 / 4),
+                         QStringLiteral("--ops"), QString::number(ops), QStringLiteral("--quant"), quant,
+                         QStringLiteral("--block"), block, QStringLiteral("--bench"), QStringLiteral("--out-of-place")};
+        // The inputs lie in [-4, 4): a bound no sum of them reaches, so only the checks' cost is measured.
+        if (checks)
+            args << QStringLiteral("--bound") << QStringLiteral("1e30");
+        else
+            args << QStringLiteral("--unchecked");
+        p->start(peerProgram(), args);
         peers.push_back(std::move(p));
     }
     // op -> the smallest call time over the peers (the one that began last).

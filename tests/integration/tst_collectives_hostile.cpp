@@ -20,6 +20,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <map>
 
 using cohort::test::ChildProcess;
 
@@ -254,6 +255,56 @@ private Q_SLOTS:
         QCOMPARE(excluded.size(), 1);
         QVERIFY2(!honestIds.contains(excluded.front()) && excluded.front() != 0, qPrintable(master->output()));
         QVERIFY2(master->output().contains(reason), qPrintable(master->output()));
+    }
+
+    void aSybilMajorityCannotReplaceTheMembersState()
+    {
+        // Before: the largest group of identical digests was elected for everyone, so three identities declaring
+        // forged weights made the two members that trained fetch them.
+        uint16_t port = 0;
+        auto master = cohort::test::startCollectiveMaster(&port);
+        QVERIFY(master);
+        const auto state = [&](uint64_t seed, const QStringList &extra) {
+            auto p = std::make_unique<ChildProcess>(
+                cohort::test::collectivePeerProgram(),
+                QStringList{QStringLiteral("state"), QStringLiteral("--master-port"), QString::number(port),
+                            QStringLiteral("--seed"), QString::number(seed), QStringLiteral("--world"),
+                            QStringLiteral("2"), QStringLiteral("--steps"), QStringLiteral("12"),
+                            QStringLiteral("--step-ms"), QStringLiteral("300")} +
+                    extra);
+            p->start();
+            return p;
+        };
+        auto a = state(1, {}), b = state(2, {});
+        QVERIFY(a->waitForOutput(QStringLiteral("step 1 "), 60'000));
+        std::vector<std::unique_ptr<ChildProcess>> sybils;
+        for (uint64_t seed = 7; seed <= 9; ++seed)
+            sybils.push_back(state(seed, {QStringLiteral("--attack"), QStringLiteral("forge-state")}));
+        for (auto &s : sybils)
+            QVERIFY(s->waitForOutput(QStringLiteral("admitted"), 30'000));
+        static const QRegularExpression re(
+            QStringLiteral("^step (\\d+) revision \\d+ world (\\d+) rx (\\d+) tx \\d+ fetched (\\d+) hash ([0-9a-f]+)$"),
+            QRegularExpression::MultilineOption);
+        std::map<int, QString> hashA;
+        int withSybils = 0;
+        for (ChildProcess *p : {a.get(), b.get()}) {
+            QVERIFY2(p->process().waitForFinished(120'000) && p->process().exitCode() == 0, qPrintable(p->output()));
+            int lines = 0;
+            for (auto it = re.globalMatch(p->output()); it.hasNext();) {
+                const auto m = it.next();
+                ++lines;
+                QVERIFY2(m.captured(4).toInt() == 0, qPrintable(p->output())); // never fetched the sybils' state
+                const int step = m.captured(1).toInt();
+                if (p == a.get())
+                    hashA[step] = m.captured(5);
+                else if (hashA.count(step))
+                    QCOMPARE(m.captured(5), hashA[step]); // the two members stay identical
+                if (p == a.get() && m.captured(2).toInt() == 5)
+                    ++withSybils;
+            }
+            QCOMPARE(lines, 12);
+        }
+        QVERIFY2(withSybils >= 3, "the sybils never were in the ring: the test proved nothing");
     }
 
     void anExcludedKeyIsRefusedUntilTheCoolDownEnds()

@@ -501,7 +501,8 @@ int runState(const QStringList &args)
     const int world = parser.value(QStringLiteral("world")).toInt();
     const int steps = parser.value(QStringLiteral("steps")).toInt();
     const int stepMs = parser.value(QStringLiteral("step-ms")).toInt(); // "inner steps" between rounds
-    // A staller (joining a running group): stall-ready, silent, vote-only, no-begin, stall-op (see the peer mode).
+    // A staller (joining a running group): stall-ready, silent, vote-only, no-begin, stall-op (see the peer mode); or
+    // a sybil that, once in, declares forged weights (forge-state: several of them outnumber the members).
     const QString attack = parser.value(QStringLiteral("attack"));
     const bool join = parser.isSet(QStringLiteral("join")) || !attack.isEmpty();
     options.testFakeReady = attack == QLatin1String("stall-ready");
@@ -573,6 +574,10 @@ int runState(const QStringList &args)
                     return 0;
             }
         }
+        if (attack == QLatin1String("forge-state")) { // a sybil: from now on it declares other weights
+            std::fill(weights.begin(), weights.end(), 1000.0f);
+            std::fill(bias.begin(), bias.end(), 1000.0f);
+        }
         if (stepMs > 0)
             QThread::msleep(stepMs);
         std::vector<float> gradient = cohort::test::collectiveInput(seed, step, weights.size(), false);
@@ -586,7 +591,8 @@ int runState(const QStringList &args)
             weights[i] += 0.01f * gradient[i];
         for (size_t i = 0; i < bias.size(); ++i)
             bias[i] += 0.01f * gradient[i];
-        const uint64_t hash = stateHash(tensors[0].bytes) ^ (stateHash(tensors[1].bytes) * 31);
+        const QByteArray digest = stateDigestOf({tensorDigest(tensors[0].bytes), tensorDigest(tensors[1].bytes)});
+        const uint64_t hash = fnv1a(digest.constData(), size_t(digest.size()));
         say(QStringLiteral("step %1 revision %2 world %3 rx %4 tx %5 fetched %6 hash %7")
                 .arg(step)
                 .arg(revision)

@@ -4,6 +4,7 @@
 // wire format or cannot answer its challenge; the vectorized quantization equal to engine/quant bit for bit; peers
 // that disagree on an operation both get an abort (inputs untouched), then go on.
 #include "MasterInThread.h"
+#include "RingInProcess.h"
 #include "collectives/Communicator.h"
 #include "collectives/FastQuant.h"
 #include "collectives/HalfFloat.h"
@@ -11,6 +12,7 @@
 #include "collectives/Ring.h"
 #include "collectives/ValueBounds.h"
 #include "collectives/Wire.h"
+#include "core/Sha256.h"
 #include "net/Ed25519.h"
 #include "quant/QuantMath.h"
 
@@ -564,28 +566,82 @@ private Q_SLOTS:
         QCOMPARE(resultsB[1], resultsA[1]);
     }
 
-    void stateHashIsDeterministic()
+    void syncAcceptsOnlyTheHubsSignedRecord_data()
     {
-        std::vector<uint8_t> bytes(1000);
-        for (size_t i = 0; i < bytes.size(); ++i)
-            bytes[i] = uint8_t(i * 7 + 3);
-        const uint64_t h = stateHash(bytes);
-        QCOMPARE(stateHash(bytes), h);
-        std::set<uint64_t> seen{h};
-        for (const size_t at : {size_t(0), size_t(31), size_t(32), size_t(500), size_t(999)}) {
-            std::vector<uint8_t> changed = bytes;
-            changed[at] ^= 1; // one bit anywhere, tail included
-            QVERIFY(seen.insert(stateHash(changed)).second);
-        }
-        for (const size_t n : {size_t(0), size_t(1), size_t(7), size_t(8), size_t(33), size_t(999)}) // lengths matter
-            QVERIFY(seen.insert(stateHash(std::span<const uint8_t>(bytes.data(), n))).second);
-        // Pinned, so a change to the hash (which peers compare across versions) is deliberate.
-        QCOMPARE(stateHash(std::span<const uint8_t>()), stateHash(std::span<const uint8_t>()));
+        QTest::addColumn<bool>("signs");     // the master signs its records
+        QTest::addColumn<int>("key");        // the peers' masterKey: 0 none, 1 the hub's, 2 another key
+        QTest::addColumn<QString>("context"); // the peers' recordContext
+        QTest::addColumn<bool>("accepted");
+        QTest::newRow("signed, hub's key") << true << 1 << QStringLiteral("task-a") << true;
+        QTest::newRow("signed, no key pinned") << true << 0 << QStringLiteral("task-a") << true;
+        QTest::newRow("unsigned, hub's key pinned") << false << 1 << QStringLiteral("task-a") << false;
+        QTest::newRow("signed by another key") << true << 2 << QStringLiteral("task-a") << false;
+        QTest::newRow("signed for another task") << true << 1 << QStringLiteral("task-b") << false;
+    }
+
+    void syncAcceptsOnlyTheHubsSignedRecord()
+    {
+        // A peer that pinned the hub's key takes shared state only with the hub's signature over the record of this
+        // group and revision: a master (or a path to it) that is not the hub cannot hand it other weights.
+        QFETCH(bool, signs);
+        QFETCH(int, key);
+        QFETCH(QString, context);
+        QFETCH(bool, accepted);
+        const auto hub = cohort::ed25519::generate();
+        MasterOptions options;
+        options.recordContext = "task-a";
+        if (signs)
+            options.signRecord = [hub](const QByteArray &m) { return cohort::ed25519::sign(m, hub.secretKey); };
+        MasterInThread master(options);
+        QVERIFY(master.port != 0);
+        std::vector<float> a(1000, 1.0f), b(1000, 2.0f); // b differs: one of them must fetch
+        std::atomic<int> ok{0};
+        auto run = [&](std::vector<float> *state) {
+            CommunicatorOptions o;
+            o.masterPort = master.port;
+            o.secretKey = cohort::ed25519::generate().secretKey;
+            o.bindAddress = QHostAddress(QHostAddress::LocalHost);
+            o.controlTimeoutMs = 5000;
+            o.beginTimeoutMs = 5000;
+            o.masterKey = key == 1 ? hub.publicKey : key == 2 ? cohort::ed25519::generate().publicKey : QByteArray();
+            o.recordContext = context.toUtf8();
+            Communicator comm(o);
+            if (!cohort::test::joinRing(comm, 2))
+                return;
+            const SharedTensor t[] = {{QStringLiteral("w"), {reinterpret_cast<uint8_t *>(state->data()), 4000}}};
+            if (comm.syncSharedState(0, t))
+                ++ok;
+        };
+        cohort::test::onPeers(2, [&](int i) { run(i == 0 ? &a : &b); });
+        QCOMPARE(ok.load(), accepted ? 2 : 0);
+        if (accepted)
+            QVERIFY(a == b);
+    }
+
+    void stateDigestsAreSha256()
+    {
+        // Pinned to SHA-256's published test vectors (FIPS 180-2): peers compare digests across versions, and a
+        // distributor must not be able to serve other bytes under one.
+        const auto hex = [](const QByteArray &d) { return QString::fromLatin1(d.toHex()); };
+        QCOMPARE(hex(tensorDigest({})), QStringLiteral("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"));
+        const QByteArray abc("abc");
+        QCOMPARE(hex(tensorDigest({reinterpret_cast<const uint8_t *>(abc.constData()), 3})),
+                 QStringLiteral("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"));
+        // The state digest is SHA-256 over the tensor digests in order: here over the two above.
+        QCOMPARE(stateDigestOf({tensorDigest({}), tensorDigest({reinterpret_cast<const uint8_t *>(abc.constData()), 3})}),
+                 cohort::Sha256::hash(tensorDigest({}) + tensorDigest({reinterpret_cast<const uint8_t *>(abc.constData()), 3})));
+        QVERIFY(stateDigestOf({QByteArray(32, 'a'), QByteArray(32, 'b')}) != stateDigestOf({QByteArray(32, 'b'), QByteArray(32, 'a')}));
+        // The record a hub signs names the group, the revision and the digest: changing any changes the message.
+        const QByteArray d(32, 'd');
+        QVERIFY(recordMessage("task-a", 7, d) != recordMessage("task-b", 7, d));
+        QVERIFY(recordMessage("task-a", 7, d) != recordMessage("task-a", 8, d));
+        QVERIFY(recordMessage("task-a", 7, d) != recordMessage("task-a", 7, QByteArray(32, 'e')));
     }
 
     void syncMessagesParseBack()
     {
-        SyncStateMsg state{42, {TensorDigest{QStringLiteral("w"), 4000, 0x1234}, TensorDigest{QStringLiteral("b"), 8, 9}}};
+        SyncStateMsg state{42, {TensorDigest{QStringLiteral("w"), 4000, QByteArray(32, 'w')},
+                                TensorDigest{QStringLiteral("b"), 8, QByteArray(32, 'b')}}};
         FrameDecoder toMaster(Channel::ToMaster);
         toMaster.feed(encode(state));
         Frame f;
@@ -594,7 +650,8 @@ private Q_SLOTS:
         QVERIFY(parsed);
         QCOMPARE(parsed->revision, uint64_t(42));
         QVERIFY(parsed->tensors == state.tensors);
-        SyncPlanMsg plan{43, QHostAddress(QStringLiteral("127.0.0.1")), 5000, {{1, 77}}};
+        SyncPlanMsg plan{43, QHostAddress(QStringLiteral("127.0.0.1")), 5000, {{1, QByteArray(32, 'x')}},
+                         QByteArray(32, 's'), QByteArray(64, 'g')};
         FrameDecoder fromMaster(Channel::FromMaster);
         fromMaster.feed(encode(plan));
         QCOMPARE(fromMaster.next(f), FrameDecoder::Result::Frame);
@@ -602,9 +659,13 @@ private Q_SLOTS:
         QVERIFY(p);
         QCOMPARE(p->port, uint16_t(5000));
         QCOMPARE(p->fetch.size(), size_t(1));
-        QCOMPARE(p->fetch[0].second, uint64_t(77));
+        QCOMPARE(p->fetch[0].second, QByteArray(32, 'x'));
+        QCOMPARE(p->stateDigest, QByteArray(32, 's'));
+        QCOMPARE(p->signature, QByteArray(64, 'g'));
+        SyncPlanMsg unsignedPlan{43, QHostAddress(), 0, {}, QByteArray(32, 's'), {}};
+        QVERIFY(parseSyncPlan(encode(unsignedPlan).mid(6))->signature.isEmpty());
         // Something to fetch but nobody to fetch it from: refused.
-        SyncPlanMsg orphan{43, QHostAddress(), 0, {{1, 77}}};
+        SyncPlanMsg orphan{43, QHostAddress(), 0, {{1, QByteArray(32, 'x')}}, QByteArray(32, 's'), {}};
         QVERIFY(!parseSyncPlan(encode(orphan).mid(6)));
     }
 
