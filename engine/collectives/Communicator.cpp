@@ -9,6 +9,8 @@
 
 #include <QElapsedTimer>
 
+#include <QThread>
+
 #include <algorithm>
 #include <array>
 
@@ -337,10 +339,22 @@ Result Communicator::acceptPredecessor(const TopologyMsg &topology, uint32_t pre
     out->clear();
     out->resize(topology.links);
     size_t linked = 0;
-    // Takes a link if it is one of ours that is still missing.
+    const auto member = std::find_if(topology.ring.begin(), topology.ring.end(),
+                                     [&](const Member &m) { return m.peerId == predecessor; });
+    const QByteArray predecessorKey = member == topology.ring.end() ? QByteArray() : member->publicKey;
+    // Takes a link if it is one of ours that is still missing and the predecessor's key signed its hello for this
+    // epoch, this pair and this link (a replayed or forged hello, or one for another ring, is dropped).
     auto offer = [&](const PeerHelloMsg &h, TcpSocket &socket) {
-        if (h.epoch != topology.epoch || h.ringToken != topology.ringToken || h.fromPeerId != predecessor ||
-            h.link >= topology.links || (*out)[h.link].valid())
+        if (h.epoch != topology.epoch || h.fromPeerId != predecessor || h.toPeerId != m_peerId ||
+            h.link >= topology.links)
+            return false;
+        if (!ed25519::verify(helloMessage(topology.ringToken, h.epoch, h.fromPeerId, h.toPeerId, h.link), h.signature,
+                             predecessorKey)) {
+            qCWarning(lcCollectives) << "dropped a ring link claiming to be peer" << predecessor
+                                     << "whose hello is not signed by its key";
+            return false;
+        }
+        if ((*out)[h.link].valid())
             return false;
         (*out)[h.link] = std::move(socket);
         ++linked;
@@ -371,7 +385,7 @@ Result Communicator::acceptPredecessor(const TopologyMsg &topology, uint32_t pre
         if (!socket.valid())
             continue;
         // The dialer sends its PeerHello right away; read exactly that frame.
-        std::array<uint8_t, kFrameHeaderBytes + 8 + kRingTokenBytes + 4 + 2> hello{};
+        std::array<uint8_t, kFrameHeaderBytes + 8 + 4 + 4 + 2 + kSignatureBytes> hello{};
         size_t got = 0;
         const QDeadlineTimer helloDeadline(std::min<qint64>(2000, std::max<qint64>(deadline.remainingTime(), 1)));
         bool broken = false;
@@ -426,6 +440,23 @@ Result Communicator::applyTopology()
     } else if (n >= 2) {
         const Member &successor = topology.ring[size_t((rank + 1) % n)];
         const Member &predecessor = topology.ring[size_t((rank + n - 1) % n)];
+        if (m_options.testForgeHello && n >= 3) {
+            const Member &target = topology.ring[size_t((rank + 2) % n)];
+            m_forged.clear();
+            for (uint16_t link = 0; link < topology.links; ++link) {
+                auto dialed = TcpSocket::connectTo(target.address, target.port, m_options.controlTimeoutMs);
+                if (!dialed)
+                    break;
+                const QByteArray forged = encode(PeerHelloMsg{
+                    topology.epoch, successor.peerId, target.peerId, link,
+                    ed25519::sign(helloMessage(topology.ringToken, topology.epoch, successor.peerId, target.peerId, link),
+                                  m_options.secretKey)});
+                (void)dialed.value().sendAll(forged.constData(), size_t(forged.size()), m_options.controlTimeoutMs);
+                m_forged.push_back(std::move(dialed.value()));
+            }
+        }
+        if (m_options.testLinkDelayMs > 0)
+            QThread::msleep(uint32_t(m_options.testLinkDelayMs));
         for (uint16_t link = 0; link < topology.links && linked; ++link) {
             auto dialed = TcpSocket::connectTo(successor.address, successor.port, m_options.controlTimeoutMs);
             if (!dialed) {
@@ -434,7 +465,10 @@ Result Communicator::applyTopology()
                 blamed = successor.peerId;
                 break;
             }
-            const QByteArray hello = encode(PeerHelloMsg{topology.epoch, topology.ringToken, m_peerId, link});
+            const QByteArray hello = encode(PeerHelloMsg{
+                topology.epoch, m_peerId, successor.peerId, link,
+                ed25519::sign(helloMessage(topology.ringToken, topology.epoch, m_peerId, successor.peerId, link),
+                              m_options.secretKey)});
             const Status s = dialed.value().sendAll(hello.constData(), size_t(hello.size()), m_options.controlTimeoutMs);
             if (!s) {
                 linked = false;

@@ -159,6 +159,11 @@ struct CommunicatorOptions {
     // sending or reading anything on the ring (stallers).
     bool testFakeReady = false;
     bool testStallRing = false;
+    // And: at each formation, first open links to the member two places on, claiming to be its predecessor (the
+    // hellos signed with this peer's own key: forged).
+    bool testForgeHello = false;
+    // And for the honest side of that test: wait this long before linking to the successor (a slower path).
+    int testLinkDelayMs = 0;
     std::function<void(quant::QuantParams &)> testTamperParams;
 };
 
@@ -258,6 +263,7 @@ private:
         TcpSocket socket;
     };
     std::vector<EarlyLink> m_early; // links for a ring epoch this peer has not seen yet
+    std::vector<TcpSocket> m_forged; // testForgeHello's links, kept open
     struct LinkPair {
         TcpSocket next, prev;
     };

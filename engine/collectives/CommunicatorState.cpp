@@ -71,9 +71,18 @@ Result Communicator::serveState(std::span<const SharedTensor> tensors, SyncInfo 
             m_early.push_back(EarlyLink{*hello, std::move(socket)}); // a link for a ring formed after this sync
         return Result::success();
     }
+    // Only a member of the committed ring, by its key: state is not handed to whoever knows an address.
     const auto request = parseStateRequest(payload);
-    if (!request || request->ringToken != m_ringToken)
+    if (!request)
         return Result::success();
+    const auto member = std::find_if(m_ring.begin(), m_ring.end(),
+                                     [&](const Member &m) { return m.peerId == request->fromPeerId; });
+    if (member == m_ring.end() ||
+        !ed25519::verify(stateRequestMessage(m_ringToken, request->revision, request->fromPeerId, request->indices),
+                         request->signature, member->publicKey)) {
+        qCWarning(lcCollectives) << "refused a shared-state request not signed by a ring member";
+        return Result::success();
+    }
     RateLimiter *const limiter = m_options.uploadLimiter.get();
     for (const uint16_t index : request->indices) {
         if (index >= tensors.size())
@@ -118,9 +127,11 @@ Result Communicator::fetchState(const SyncPlanMsg &plan, std::span<const SharedT
     if (!connected)
         return fail(Code::Aborted, QStringLiteral("cannot reach the shared-state distributor: %1").arg(connected.error()));
     TcpSocket socket = std::move(connected.value());
-    StateRequestMsg request{m_ringToken, plan.revision, {}};
+    StateRequestMsg request{plan.revision, m_peerId, {}, {}};
     for (const auto &[index, hash] : plan.fetch)
         request.indices.push_back(index);
+    request.signature = ed25519::sign(stateRequestMessage(m_ringToken, request.revision, m_peerId, request.indices),
+                                      m_options.secretKey);
     const QByteArray frame = encode(request);
     if (!socket.sendAll(frame.constData(), size_t(frame.size()), m_options.controlTimeoutMs))
         return fail(Code::Aborted, QStringLiteral("cannot send the shared-state request"));

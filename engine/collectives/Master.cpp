@@ -796,7 +796,7 @@ void Master::formRing(std::vector<uint32_t> members)
     formation.links = topology.links;
     for (const uint32_t id : members) {
         const Peer *peer = peerById(id);
-        topology.ring.push_back(Member{id, peer->address, peer->p2pPort});
+        topology.ring.push_back(Member{id, peer->address, peer->p2pPort, peer->publicKey});
     }
     const std::vector<uint32_t> pending = pendingIds();
     topology.pendingPeers = uint32_t(std::count_if(pending.begin(), pending.end(), [&](uint32_t id) {

@@ -11,7 +11,7 @@ namespace cohort::collectives {
 
 namespace {
 
-constexpr size_t kMemberMaxBytes = 4 + 1 + 16 + 2;
+constexpr size_t kMemberMaxBytes = 4 + 1 + 16 + 2 + kPublicKeyBytes;
 
 // Appends big-endian integers and raw bytes to a QByteArray.
 class Writer {
@@ -130,9 +130,9 @@ std::optional<size_t> payloadCap(Channel channel, uint16_t type)
         }
     case Channel::Ring:
         switch (Type(type)) {
-        case Type::PeerHello: return 8 + kRingTokenBytes + 4 + 2;
+        case Type::PeerHello: return 8 + 4 + 4 + 2 + kSignatureBytes;
         case Type::Block: return kBlockHeaderBytes + 8 + kMaxBlockElements * sizeof(float);
-        case Type::StateRequest: return kRingTokenBytes + 8 + 2 + kMaxSharedTensors * 2;
+        case Type::StateRequest: return 8 + 4 + 2 + kMaxSharedTensors * 2 + kSignatureBytes;
         case Type::StateData: return kStateDataHeaderBytes + kMaxStateDataBytes;
         default: return std::nullopt;
         }
@@ -231,6 +231,34 @@ QByteArray recordMessage(QByteArrayView context, uint64_t revision, QByteArrayVi
     return m + w.take();
 }
 
+QByteArray helloMessage(QByteArrayView ringToken, uint64_t epoch, uint32_t from, uint32_t to, uint16_t link)
+{
+    QByteArray m("cohort-collectives ring hello v1");
+    m.append('\0');
+    Writer w;
+    w.bytes(ringToken);
+    w.u64(epoch);
+    w.u32(from);
+    w.u32(to);
+    w.u16(link);
+    return m + w.take();
+}
+
+QByteArray stateRequestMessage(QByteArrayView ringToken, uint64_t revision, uint32_t from,
+                               const std::vector<uint16_t> &indices)
+{
+    QByteArray m("cohort-collectives state request v1");
+    m.append('\0');
+    Writer w;
+    w.bytes(ringToken);
+    w.u64(revision);
+    w.u32(from);
+    w.u16(uint16_t(indices.size()));
+    for (const uint16_t i : indices)
+        w.u16(i);
+    return m + w.take();
+}
+
 QByteArray stateDigestOf(const std::vector<QByteArray> &tensorDigests)
 {
     Sha256 sha;
@@ -290,6 +318,7 @@ QByteArray encode(const TopologyMsg &m)
             w.raw(v6.c, 16);
         }
         w.u16(member.port);
+        w.bytes(member.publicKey.left(qsizetype(kPublicKeyBytes)).leftJustified(qsizetype(kPublicKeyBytes), '\0'));
     }
     return encodeFrame(Type::Topology, w.take());
 }
@@ -373,9 +402,10 @@ QByteArray encode(const PeerHelloMsg &m)
 {
     Writer w;
     w.u64(m.epoch);
-    w.bytes(m.ringToken);
     w.u32(m.fromPeerId);
+    w.u32(m.toPeerId);
     w.u16(m.link);
+    w.bytes(m.signature.left(qsizetype(kSignatureBytes)).leftJustified(qsizetype(kSignatureBytes), '\0'));
     return encodeFrame(Type::PeerHello, w.take());
 }
 
@@ -471,11 +501,12 @@ QByteArray encode(const SyncCompleteMsg &m)
 QByteArray encode(const StateRequestMsg &m)
 {
     Writer w;
-    w.bytes(m.ringToken);
     w.u64(m.revision);
+    w.u32(m.fromPeerId);
     w.u16(uint16_t(m.indices.size()));
     for (const uint16_t i : m.indices)
         w.u16(i);
+    w.bytes(m.signature.left(qsizetype(kSignatureBytes)).leftJustified(qsizetype(kSignatureBytes), '\0'));
     return encodeFrame(Type::StateRequest, w.take());
 }
 
@@ -556,6 +587,7 @@ std::optional<TopologyMsg> parseTopology(QByteArrayView p)
             return std::nullopt;
         }
         member.port = r.u16();
+        member.publicKey = r.bytes(kPublicKeyBytes);
         if (r.bad() || member.peerId == 0 || member.port == 0)
             return std::nullopt;
         for (const Member &seen : m.ring)
@@ -662,9 +694,10 @@ std::optional<PeerHelloMsg> parsePeerHello(QByteArrayView p)
     Reader r(p);
     PeerHelloMsg m;
     m.epoch = r.u64();
-    m.ringToken = r.bytes(kRingTokenBytes);
     m.fromPeerId = r.u32();
+    m.toPeerId = r.u32();
     m.link = r.u16();
+    m.signature = r.bytes(kSignatureBytes);
     if (m.link >= kMaxLinks)
         return std::nullopt;
     return finish(r, m);
@@ -746,13 +779,14 @@ std::optional<StateRequestMsg> parseStateRequest(QByteArrayView p)
 {
     Reader r(p);
     StateRequestMsg m;
-    m.ringToken = r.bytes(kRingTokenBytes);
     m.revision = r.u64();
+    m.fromPeerId = r.u32();
     const size_t n = r.u16();
     if (r.bad() || n > kMaxSharedTensors)
         return std::nullopt;
     for (size_t i = 0; i < n; ++i)
         m.indices.push_back(r.u16());
+    m.signature = r.bytes(kSignatureBytes);
     return finish(r, m);
 }
 

@@ -19,7 +19,8 @@
 //   M2C Refused    u16 n, n bytes UTF-8 reason      (then the master closes)
 //   C2M Vote       -                                (updateTopology: accept pending peers)
 //   M2C Topology   u64 epoch, u8[16] ring token, u32 pendingPeers, u16 links (1..kMaxLinks), u16 n, n x Member
-//                  Member = u32 peerId, u8 family (4|6), u8[4|16] address, u16 p2pPort   (the ring order)
+//                  Member = u32 peerId, u8 family (4|6), u8[4|16] address, u16 p2pPort, u8[32] ed25519 public key
+//                  (the ring order; the ring token is the epoch's secret, known to its members only)
 //   C2M Ready      u64 epoch, u8 ok, u32 blamed     (p2p links to both ring neighbours are up; if not, the
 //                                                    neighbour this peer could not link to, 0: none named)
 //   M2C Committed  u64 epoch                        (every member is ready: the ring is in use)
@@ -45,8 +46,10 @@
 //
 // Ring channel (peer -> its ring successor; `links` connections per neighbour and direction, one operation at a
 // time on each: the master gives every commenced operation a link no other running operation uses):
-//   P2P PeerHello  u64 epoch, u8[16] ring token, u32 fromPeerId, u16 link
-//   P2P StateRequest u8[16] ring token, u64 revision, u16 n, n x u16 index   (shared state: to a distributor)
+//   P2P PeerHello  u64 epoch, u32 fromPeerId, u32 toPeerId, u16 link, u8[64] signature by the sender's node key
+//                  over helloMessage(ring token, epoch, from, to, link)   (the token itself never goes on a ring link)
+//   P2P StateRequest u64 revision, u32 fromPeerId, u16 n, n x u16 index, u8[64] signature by the sender's node key
+//                  over stateRequestMessage(ring token, revision, from, indices)   (shared state: to a distributor)
 //   P2P StateData  u16 index, u64 offset, payload (<= 4 MiB of the tensor's bytes; the distributor sends every
 //                  requested tensor in order, in pieces, then closes)
 //   P2P Block      u64 opId, u16 step, u32 block, [u8[8] quant params when quantized], payload
@@ -68,7 +71,7 @@
 
 namespace cohort::collectives {
 
-inline constexpr uint16_t kProtocolVersion = 3; // 3: Begin's bound and block size, Done's blame, Ready's blamed
+inline constexpr uint16_t kProtocolVersion = 3; // 3: bounds, blames, SHA-256 state records, signed ring hellos
 inline constexpr size_t kFrameHeaderBytes = 6;  // u32 length + u16 type
 inline constexpr size_t kPublicKeyBytes = 32;
 inline constexpr size_t kSignatureBytes = 64;
@@ -179,6 +182,7 @@ struct Member {
     uint32_t peerId = 0;
     QHostAddress address;
     uint16_t port = 0;
+    QByteArray publicKey; // 32 bytes: its ring hellos and state requests are signed with it
     bool operator==(const Member &) const = default;
 };
 struct TopologyMsg {
@@ -255,15 +259,17 @@ struct SyncCompleteMsg {
     QString reason;
 };
 struct StateRequestMsg {
-    QByteArray ringToken;
     uint64_t revision = 0;
+    uint32_t fromPeerId = 0;
     std::vector<uint16_t> indices;
+    QByteArray signature; // 64 bytes
 };
 struct PeerHelloMsg {
     uint64_t epoch = 0;
-    QByteArray ringToken; // 16 bytes
     uint32_t fromPeerId = 0;
+    uint32_t toPeerId = 0;
     uint16_t link = 0;
+    QByteArray signature; // 64 bytes
 };
 
 // What a peer signs to answer a challenge: a fixed context string, the nonce and its own public key.
@@ -271,6 +277,11 @@ QByteArray admissionMessage(QByteArrayView nonce, QByteArrayView publicKey);
 // What the hub signs for the shared state it recorded: a fixed context string, the group's context (a DiLoCo task's
 // id), the revision and the state digest.
 QByteArray recordMessage(QByteArrayView context, uint64_t revision, QByteArrayView stateDigest);
+// What a ring member signs to open a link, and to ask a distributor for shared state: a fixed context string, the
+// epoch's ring token (a secret of the members: a replay into another epoch or ring fails) and the fields.
+QByteArray helloMessage(QByteArrayView ringToken, uint64_t epoch, uint32_t from, uint32_t to, uint16_t link);
+QByteArray stateRequestMessage(QByteArrayView ringToken, uint64_t revision, uint32_t from,
+                               const std::vector<uint16_t> &indices);
 // The digest of a whole shared state: SHA-256 over its tensors' SHA-256 digests, in order.
 QByteArray stateDigestOf(const std::vector<QByteArray> &tensorDigests);
 

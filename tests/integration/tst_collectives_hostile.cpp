@@ -161,6 +161,50 @@ private Q_SLOTS:
         QCOMPARE(excludedIds(master->output()), QList<uint32_t>{hostileId});
     }
 
+    void aForgedHelloIsDropped()
+    {
+        // The hostile member opens links to the member two places on, claiming to be that member's predecessor.
+        // Before, a hello was the ring token in clear plus a claimed id, so the forged links took the honest
+        // predecessor's place and the ring stalled; now a hello is signed by the sender's node key.
+        uint16_t port = 0;
+        auto master = cohort::test::startCollectiveMaster(&port);
+        QVERIFY(master);
+        // The honest peers link 300 ms late (a slower path than the forger's), so the forged hellos always come
+        // first: before, they took the honest predecessor's place every time.
+        std::vector<Peer> honest;
+        for (uint64_t seed = 1; seed <= 3; ++seed)
+            honest.push_back(startPeer(port, seed, QStringLiteral("none"), QString(),
+                                       {QStringLiteral("--link-delay-ms"), QStringLiteral("300")}));
+        Peer forger = startPeer(port, 4, QStringLiteral("none"), QStringLiteral("forge-hello"));
+        bool dropped = false;
+        QByteArray reference;
+        for (Peer *peer : {&honest[0], &honest[1], &honest[2], &forger}) {
+            QProcess &p = peer->process->process();
+            QVERIFY2(p.waitForFinished(60'000), qPrintable(peer->process->output()));
+            const QString output = peer->process->output() + peer->process->errors();
+            if (peer != &forger)
+                QVERIFY2(p.exitCode() == 0, qPrintable(output));
+            dropped = dropped || output.contains(QStringLiteral("whose hello is not signed by its key"));
+            if (peer == &forger)
+                continue;
+            const auto last = cohort::test::lastOk(output);
+            QVERIFY(last && last->op == kOps - 1 && last->world == 4); // the forger only forged: it stays a member
+            const QByteArray bytes = readAll(peer->out);
+            if (reference.isEmpty())
+                reference = bytes;
+            QVERIFY(bytes == reference);
+        }
+        QVERIFY2(dropped, "no peer saw the forged hello: the test proved nothing");
+        // Exactly the sum of all four inputs (the forger's are honest values).
+        const auto *values = reinterpret_cast<const float *>(reference.constData());
+        for (size_t i = 0; i < 200; ++i) {
+            double exact = 0;
+            for (uint64_t seed = 1; seed <= 4; ++seed)
+                exact += cohort::test::collectiveInput(seed, kOps - 1, kCount, true)[i];
+            QCOMPARE(double(values[i]), exact);
+        }
+    }
+
     void aLiarIsExcludedOnItsSecondAccusation()
     {
         uint16_t port = 0;

@@ -19,7 +19,8 @@
 //       (nan-params), past its own checks (the communicator's test hooks); or honest values, accusing its
 //       predecessor of sending bad ones every time (liar); or it stalls: answers Ready without linking
 //       (stall-ready), takes part in operations without moving a byte (stall-op), goes quiet once in the ring
-//       (silent), or only votes (vote-only).
+//       (silent), or only votes (vote-only); or it forges ring hellos (forge-hello: opens links to the member two
+//       places on, claiming to be its predecessor, then behaves).
 //       Prints one line per event ("op 3 ok world 4 ring 1,2,3,4 hash ... ms ..."); writes the last result to FILE
 //       (raw little-endian values). Exit codes: 0 ok, 2 usage, 3 refused, 4 buffer not restored, 5 gave up.
 //   cohort-collective-peer diloco-attacker --master-port P --count N --bound B --attack nan|inf|huge|overbound
@@ -274,6 +275,7 @@ int runPeer(const QStringList &args)
     opt("depth", "1");
     opt("code-slot-bytes", "2097152");
     opt("bound", "0");
+    opt("link-delay-ms", "0");
     opt("attack");
     parser.addOption({QStringLiteral("ints"), QStringLiteral("integer-valued inputs")});
     parser.addOption({QStringLiteral("bad-proof"), QStringLiteral("answer the challenge with another key")});
@@ -303,12 +305,14 @@ int runPeer(const QStringList &args)
         options.challengeKeyOverride = cohort::ed25519::generate().secretKey;
     options.contributionNormBound = parser.value(QStringLiteral("bound")).toFloat();
     options.testUnchecked = parser.isSet(QStringLiteral("unchecked"));
+    options.testLinkDelayMs = parser.value(QStringLiteral("link-delay-ms")).toInt();
     const QString attack = parser.value(QStringLiteral("attack"));
     if (!attack.isEmpty()) {
         options.testUnchecked = true;
         options.testBlameAlways = attack == QLatin1String("liar");
         options.testFakeReady = attack == QLatin1String("stall-ready");
         options.testStallRing = attack == QLatin1String("stall-op");
+        options.testForgeHello = attack == QLatin1String("forge-hello");
         if (attack == QLatin1String("params"))
             options.testTamperParams = [](cohort::quant::QuantParams &p) {
                 p.min = -1.7e38f;
@@ -619,6 +623,7 @@ int runDilocoAttacker(const QStringList &args)
     options.secretKey = cohort::ed25519::generate().secretKey;
     options.contributionNormBound = parser.value(QStringLiteral("bound")).toFloat();
     options.testUnchecked = parser.isSet(QStringLiteral("unchecked"));
+    options.testLinkDelayMs = parser.value(QStringLiteral("link-delay-ms")).toInt();
     options.testUnchecked = true;
     options.ioTimeoutMs = 5'000;
     const size_t count = parser.value(QStringLiteral("count")).toULongLong();

@@ -86,8 +86,8 @@ private Q_SLOTS:
         topology.epoch = 7;
         topology.ringToken = QByteArray(16, 'k');
         topology.pendingPeers = 2;
-        topology.ring = {Member{1, QHostAddress(QStringLiteral("127.0.0.1")), 4000},
-                         Member{9, QHostAddress(QStringLiteral("::1")), 4001}};
+        topology.ring = {Member{1, QHostAddress(QStringLiteral("127.0.0.1")), 4000, QByteArray(32, 'a')},
+                         Member{9, QHostAddress(QStringLiteral("::1")), 4001, QByteArray(32, 'b')}};
         QByteArray stream = encode(topology) + encode(OutcomeMsg{5, 3, true, QStringLiteral("peer 4 left")}) +
                             encodeCommitted(7);
         FrameDecoder decoder(Channel::FromMaster);
@@ -193,8 +193,8 @@ private Q_SLOTS:
         topology.ringToken = QByteArray(16, 'k');
         topology.pendingPeers = 2;
         topology.links = 3;
-        topology.ring = {Member{1, QHostAddress(QStringLiteral("127.0.0.1")), 4000},
-                         Member{9, QHostAddress(QStringLiteral("::1")), 4001}};
+        topology.ring = {Member{1, QHostAddress(QStringLiteral("127.0.0.1")), 4000, QByteArray(32, 'a')},
+                         Member{9, QHostAddress(QStringLiteral("::1")), 4001, QByteArray(32, 'b')}};
         FrameDecoder decoder(Channel::FromMaster);
         decoder.feed(QByteArray(encode(topology) + encode(OutcomeMsg{5, 3, true, QStringLiteral("peer 4 left")})));
         Frame frame;
@@ -239,11 +239,23 @@ private Q_SLOTS:
         QVERIFY(commence);
         QCOMPARE(commence->link, uint16_t(5));
         QVERIFY(!parseCommence(encode(CommenceMsg{4, 9, 2, uint16_t(kMaxLinks)}).mid(6)));
-        const auto peerHello = parsePeerHello(encode(PeerHelloMsg{3, QByteArray(16, 't'), 8, 2}).mid(6));
+        const auto peerHello = parsePeerHello(encode(PeerHelloMsg{3, 8, 9, 2, QByteArray(64, 's')}).mid(6));
         QVERIFY(peerHello);
         QCOMPARE(peerHello->link, uint16_t(2));
         QCOMPARE(peerHello->fromPeerId, uint32_t(8));
-        QVERIFY(!parsePeerHello(encode(PeerHelloMsg{3, QByteArray(16, 't'), 8, uint16_t(kMaxLinks)}).mid(6)));
+        QCOMPARE(peerHello->toPeerId, uint32_t(9));
+        QCOMPARE(peerHello->signature, QByteArray(64, 's'));
+        // A hello binds the ring token (the epoch's secret), the epoch, both ends and the link.
+        const QByteArray token(16, 't');
+        const QByteArray base = helloMessage(token, 3, 8, 9, 2);
+        QVERIFY(base != helloMessage(QByteArray(16, 'u'), 3, 8, 9, 2));
+        QVERIFY(base != helloMessage(token, 4, 8, 9, 2));
+        QVERIFY(base != helloMessage(token, 3, 9, 8, 2));
+        QVERIFY(base != helloMessage(token, 3, 8, 9, 1));
+        const auto request = parseStateRequest(encode(StateRequestMsg{7, 8, {0, 1}, QByteArray(64, 'r')}).mid(6));
+        QVERIFY(request && request->fromPeerId == 8 && request->indices == std::vector<uint16_t>({0, 1}));
+        QVERIFY(stateRequestMessage(token, 7, 8, {0, 1}) != stateRequestMessage(token, 7, 8, {1}));
+        QVERIFY(!parsePeerHello(encode(PeerHelloMsg{3, 8, 9, uint16_t(kMaxLinks), QByteArray(64, 's')}).mid(6)));
     }
 
     void truncatedFramesWait()
