@@ -142,6 +142,9 @@ struct CommunicatorOptions {
     // and excludes it. This peer's own input above it is refused before anything is sent (Code::InvalidArgument).
     // 0: values are only checked to be finite.
     float contributionNormBound = 0;
+    // Whether to check this peer's own input against the bound before sending (a pass over it). A caller that clips
+    // its input to the bound, and so has measured it already (DiLoCo), turns it off.
+    bool checkOwnInput = true;
     // The hub's public key (32 bytes): a shared-state sync then accepts only a state whose record the hub signed
     // (SyncPlan, Wire.h) for `recordContext` (the task's id). Empty: unsigned records are accepted (tests, a master
     // without a key).

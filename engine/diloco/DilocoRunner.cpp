@@ -238,6 +238,7 @@ Status DilocoRunner::Impl::session(bool *done)
     collectives::CommunicatorOptions options = o.communicator;
     options.cancel = &cancel; // a send held back by the upload cap ends when the run is cancelled
     options.contributionNormBound = float(progress.deltaBound);
+    options.checkOwnInput = false; // averageAndStep measures and clips the pseudo-gradient itself
     Communicator comm(options);
     progress.worldSize = 0;
     publish(DilocoProgress::Phase::Connecting);

@@ -98,8 +98,11 @@ void RlCoordinator::resumePending(const QString &taskId, TaskRuntime &runtime)
             // Not the node's doing (the hub lost or cannot read what it stored): refused, and not held against it.
             ++unreadable;
             const QString why = body ? again.code + QStringLiteral(": ") + again.message : body.error();
-            m_ledger.setVerdict(p.submissionId, false, QStringLiteral("cannot be verified after a hub restart (%1)").arg(why),
-                                VerificationStats{}, 0, QDateTime::currentMSecsSinceEpoch());
+            const auto written =
+                m_ledger.setVerdict(p.submissionId, false, QStringLiteral("cannot be verified after a hub restart (%1)").arg(why),
+                                    VerificationStats{}, 0, QDateTime::currentMSecsSinceEpoch());
+            if (!written) // it stays pending: the next restart tries again
+                qCWarning(lcHub) << "could not record the verdict of" << p.submissionId << ":" << written.error();
             continue;
         }
         enqueue(runtime, std::move(*again.batch));
