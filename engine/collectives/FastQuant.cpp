@@ -11,11 +11,7 @@
 //
 // With GCC on x86-64 ELF the kernels are also compiled for AVX2 and picked at load time (target_clones): twice the
 // lanes, the same IEEE operations (AVX2 brings no FMA, and contraction is off anyway), so the same bits.
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__ELF__)
-#  define COHORT_VECTOR_CLONES __attribute__((target_clones("avx2", "default")))
-#else
-#  define COHORT_VECTOR_CLONES
-#endif
+#include "collectives/VectorClones.h"
 // Quantizing is also written with AVX2 intrinsics, picked at run time (GCC and Clang on x86-64).
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
 #  define COHORT_QUANT_AVX2 1

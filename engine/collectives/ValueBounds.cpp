@@ -3,12 +3,7 @@
 #include <cmath>
 #include <limits>
 
-// Like FastQuant.cpp: -O3, AVX2 clones picked at load time with GCC on x86-64 ELF.
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__ELF__)
-#  define COHORT_VECTOR_CLONES __attribute__((target_clones("avx2", "default")))
-#else
-#  define COHORT_VECTOR_CLONES
-#endif
+#include "collectives/VectorClones.h"
 
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
 #  define COHORT_SCAN_AVX2 1
@@ -27,6 +22,16 @@ double valueLimit(float normBound, int contributions)
 namespace {
 
 constexpr size_t kLanes = 16;
+
+// The values after the last whole group of lanes, one at a time.
+inline void scanTail(const float *v, size_t from, size_t n, float limit, double &total, uint32_t &any)
+{
+    for (size_t i = from; i < n; ++i) {
+        const float x = v[i];
+        total += double(x) * double(x);
+        any |= uint32_t(!(std::fabs(x) <= limit));
+    }
+}
 
 // Sum of squares in kLanes independent float lanes (so the compiler vectorizes without reassociating), folded into
 // double per call; `outside` counts values that are not finite or exceed the limit (NaN fails every comparison).
@@ -47,11 +52,7 @@ COHORT_VECTOR_CLONES void scanLanes(const float *v, size_t n, float limit, doubl
         total += double(acc[l]);
         any |= bad[l];
     }
-    for (; i < n; ++i) {
-        const float x = v[i];
-        total += double(x) * double(x);
-        any |= uint32_t(!(std::fabs(x) <= limit));
-    }
+    scanTail(v, i, n, limit, total, any);
     sumSquares += total;
     outside |= any;
 }
@@ -84,11 +85,7 @@ __attribute__((target("avx2"))) void scanAvx2(const float *v, size_t n, float li
     for (const float l : lanes)
         total += double(l);
     uint32_t any = _mm256_movemask_ps(bad) != 0;
-    for (; i < n; ++i) {
-        const float x = v[i];
-        total += double(x) * double(x);
-        any |= uint32_t(!(std::fabs(x) <= limit));
-    }
+    scanTail(v, i, n, limit, total, any);
     sumSquares += total;
     outside |= any;
 }

@@ -68,7 +68,26 @@ void clipTo(std::span<float> values, double norm, double bound)
         x *= factor;
 }
 
+rl::PolicyConfig policyConfigOf(const DilocoTaskConfig &c)
+{
+    rl::PolicyConfig pc;
+    pc.dModel = c.model.dModel;
+    pc.nLayers = c.model.nLayers;
+    pc.nHeads = c.model.nHeads;
+    pc.dFF = c.model.dFF;
+    pc.maxSeqLen = c.model.maxSeqLen;
+    return pc;
+}
+
 } // namespace
+
+Expected<size_t> modelParameterCount(const DilocoTaskConfig &config)
+{
+    auto model = rl::Policy::create(policyConfigOf(config), config.seed, "cpu");
+    if (!model)
+        return fail(QStringLiteral("DiLoCo model: %1").arg(QString::fromStdString(model.error)));
+    return rl::flatParameterCount(*model);
+}
 
 double pseudoGradientBound(const DilocoTaskConfig &config, size_t parameterCount)
 {
@@ -133,13 +152,7 @@ Status DilocoRunner::run(const std::atomic<bool> &cancel,
 Status DilocoRunner::Impl::prepare()
 {
     const DilocoTaskConfig &c = o.config;
-    rl::PolicyConfig pc;
-    pc.dModel = c.model.dModel;
-    pc.nLayers = c.model.nLayers;
-    pc.nHeads = c.model.nHeads;
-    pc.dFF = c.model.dFF;
-    pc.maxSeqLen = c.model.maxSeqLen;
-    auto created = rl::Policy::create(pc, c.seed, o.device);
+    auto created = rl::Policy::create(policyConfigOf(c), c.seed, o.device);
     if (!created)
         return fail(QStringLiteral("DiLoCo model: %1").arg(QString::fromStdString(created.error)));
     policy.emplace(std::move(*created));

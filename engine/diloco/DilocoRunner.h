@@ -34,6 +34,8 @@ namespace cohort::diloco {
 // can move the weights — AdamW's step is at most about lr per coordinate (|m| / sqrt(v) <= 1 after bias correction,
 // plus a weight decay of lr x wd x |w|), so H steps move at most H x lr x sqrt(n) in norm; twice that leaves room.
 double pseudoGradientBound(const DilocoTaskConfig &config, size_t parameterCount);
+// The number of weights of the task's model (what the pseudo-gradient and the shared state hold).
+Expected<size_t> modelParameterCount(const DilocoTaskConfig &config);
 
 struct DilocoRunnerOptions {
     QString taskId;

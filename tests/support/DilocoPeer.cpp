@@ -14,8 +14,6 @@
 // Exit codes: 0 done, 1 error, 2 usage.
 #include "diloco/DilocoRunner.h"
 #include "net/Ed25519.h"
-#include "rl/LanguageModel.h"
-#include "rl/Policy.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -81,22 +79,14 @@ int main(int argc, char **argv)
     options.communicator.ioTimeoutMs = 5'000;
 
     {
-        rl::PolicyConfig pc;
-        pc.dModel = c.model.dModel;
-        pc.nLayers = c.model.nLayers;
-        pc.nHeads = c.model.nHeads;
-        pc.dFF = c.model.dFF;
-        pc.maxSeqLen = c.model.maxSeqLen;
-        auto model = rl::Policy::create(pc, c.seed, "cpu");
-        if (!model) {
-            emitLine({{QStringLiteral("event"), QStringLiteral("error")},
-                      {QStringLiteral("message"), QString::fromStdString(model.error)}});
+        const auto parameters = diloco::modelParameterCount(c);
+        if (!parameters) {
+            emitLine({{QStringLiteral("event"), QStringLiteral("error")}, {QStringLiteral("message"), parameters.error()}});
             return 1;
         }
-        const size_t parameters = rl::flatParameterCount(*model);
         emitLine({{QStringLiteral("event"), QStringLiteral("model")},
-                  {QStringLiteral("parameters"), qint64(parameters)},
-                  {QStringLiteral("bound"), diloco::pseudoGradientBound(c, parameters)}});
+                  {QStringLiteral("parameters"), qint64(*parameters)},
+                  {QStringLiteral("bound"), diloco::pseudoGradientBound(c, *parameters)}});
     }
     diloco::DilocoRunner runner(options);
     std::atomic<bool> cancel{false};
