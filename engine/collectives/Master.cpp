@@ -632,10 +632,21 @@ void Master::planSync()
             d.push_back(t.digest);
         return d;
     };
+    // Holders by key: a member that reconnected (a new peer id) still took the step it declares.
+    const auto holds = [&](uint32_t id) {
+        const Peer *peer = peerById(id);
+        return peer && m_recordHolders.count(peer->publicKey) > 0;
+    };
+    if (m_haveStateRevision && std::none_of(sync.states.begin(), sync.states.end(),
+                                            [&](const auto &entry) { return holds(entry.first); })) {
+        // Nobody who held the record is here any more: a new group, which starts afresh (as after a restart).
+        qCInfo(lcCollectives) << "no holder of shared state revision" << m_stateRevision << "is left: a new record";
+        m_haveStateRevision = false;
+    }
     const auto votes = [&](uint32_t id, const SyncStateMsg &state) {
         if (!m_haveStateRevision)
             return true; // a group's first sync: nothing recorded yet
-        return state.revision == m_stateRevision + 1 && m_recordHolders.count(id) > 0;
+        return state.revision == m_stateRevision + 1 && holds(id);
     };
     std::map<std::pair<uint64_t, std::vector<QByteArray>>, std::vector<uint32_t>> groups; // ids ascending per group
     size_t voters = 0;
@@ -724,7 +735,10 @@ void Master::handleSyncDone(Peer &peer, bool ok)
         m_stateRevision = m_sync->revision;
         m_haveStateRevision = true;
         m_recordDigests = m_sync->elected;
-        m_recordHolders = std::set<uint32_t>(m_sync->participants.begin(), m_sync->participants.end());
+        m_recordHolders.clear();
+        for (const uint32_t id : m_sync->participants)
+            if (const Peer *peer = peerById(id))
+                m_recordHolders.insert(peer->publicKey);
         Q_EMIT stateRecorded(quint64(m_stateRevision), stateDigestOf(m_recordDigests));
         finishSync(true, QString());
     }

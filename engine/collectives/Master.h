@@ -43,7 +43,8 @@
 //   however many identities they bring. The largest group of identical digests wins (ties: the group holding the
 //   smallest peer id) for the members that must fetch; a voter that declared another state keeps its own (it took
 //   the step itself; the master cannot tell who is right). With no voter, the record itself is elected when a
-//   member holds it. At a group's first sync (no record): the largest
+//   member holds it. Holders are known by key (one that reconnected still votes); when none is left, the group starts
+//   a new record, as at its first sync. At a group's first sync (no record): the largest
 //   group among everyone. The plan carries the elected state's digest, signed with the hub's key when given
 //   (signRecord), which peers check before they take it. Every peer gets a SyncPlan naming the tensors whose hash differs and a
 //   distributor from the elected group; it fetches them from that peer directly (the master carries no tensor data),
@@ -216,7 +217,7 @@ private:
     uint64_t m_stateRevision = 0; // of the last completed shared-state sync: the record
     bool m_haveStateRevision = false;
     std::vector<QByteArray> m_recordDigests; // the record's tensor digests
-    std::set<uint32_t> m_recordHolders;      // the members that completed that sync (they vote on the next)
+    std::set<QByteArray> m_recordHolders;    // the keys of the members that completed that sync (they vote next)
     int m_lastPendingBroadcast = -1;
     struct Exclusion {
         QDeadlineTimer until;

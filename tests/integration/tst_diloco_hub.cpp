@@ -222,7 +222,12 @@ private Q_SLOTS:
         const qint64 hubStep = hubStats().value(QStringLiteral("last_outer_step")).toInteger();
         for (ChildProcess *n : {a.get(), b.get(), c.get()}) {
             const qint64 step = diloco(*n).value(QStringLiteral("outer_step")).toInteger();
-            QVERIFY2(step <= hubStep + 1 && step >= hubStep - 40, qPrintable(QStringLiteral("%1 vs hub %2").arg(step).arg(hubStep)));
+            QVERIFY2(step <= hubStep + 1 && step >= hubStep - 40,
+                     qPrintable(QStringLiteral("%1 vs hub %2; node %3; hub %4")
+                                    .arg(step)
+                                    .arg(hubStep)
+                                    .arg(QString::fromUtf8(QJsonDocument(diloco(*n)).toJson(QJsonDocument::Compact)),
+                                         QString::fromUtf8(QJsonDocument(hubStats()).toJson(QJsonDocument::Compact)))));
         }
         // Loss fell from uniform bytes (5.56 nats).
         QVERIFY2(diloco(*a).value(QStringLiteral("outer_loss")).toDouble() < 3.5,
