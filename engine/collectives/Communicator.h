@@ -165,6 +165,8 @@ struct CommunicatorOptions {
     // And: at each formation, first open links to the member two places on, claiming to be its predecessor (the
     // hellos signed with this peer's own key: forged).
     bool testForgeHello = false;
+    // And: serve shared state with every piece's first byte flipped (a distributor that forges what it serves).
+    bool testServeForged = false;
     // And for the honest side of that test: wait this long before linking to the successor (a slower path).
     int testLinkDelayMs = 0;
     std::function<void(quant::QuantParams &)> testTamperParams;

@@ -108,8 +108,15 @@ Result Communicator::serveState(std::span<const SharedTensor> tensors, SyncInfo 
                     return Result::success(); // cancelled or too slow: the fetcher reports its failure to the master
             }
             const int left = int(std::max<qint64>(sendBy.remainingTime(), 1));
+            std::vector<uint8_t> forged;
+            const uint8_t *out = bytes.data() + offset;
+            if (m_options.testServeForged && piece > 0) {
+                forged.assign(out, out + piece);
+                forged[0] ^= 0xff;
+                out = forged.data();
+            }
             if (!socket.sendAll(head.data(), head.size(), left) ||
-                !socket.sendAll(bytes.data() + offset, piece, int(std::max<qint64>(sendBy.remainingTime(), 1))))
+                !socket.sendAll(out, piece, int(std::max<qint64>(sendBy.remainingTime(), 1))))
                 return Result::success(); // the fetcher reports its failure to the master
             info->txBytes += piece;
             offset += piece;

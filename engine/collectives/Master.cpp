@@ -693,7 +693,7 @@ void Master::planSync()
     const QByteArray signature =
         m_options.signRecord ? m_options.signRecord(recordMessage(m_options.recordContext, sync.revision, stateDigest))
                              : QByteArray();
-    size_t next = 0;
+    size_t next = size_t(m_plans++); // a retried sync sends fetchers to other distributors
     for (const auto &[id, state] : sync.states) {
         SyncPlanMsg plan;
         plan.revision = sync.revision;
@@ -714,6 +714,7 @@ void Master::planSync()
             const Peer *from = peerById(distributors[next++ % distributors.size()]);
             if (!from)
                 return finishSync(false, QStringLiteral("the distributor left"));
+            sync.distributorOf[id] = from->id;
             plan.distributor = from->address;
             plan.port = from->p2pPort;
         }
@@ -727,8 +728,29 @@ void Master::handleSyncDone(Peer &peer, bool ok)
         return; // late: that sync already failed and the peer has (or gets) its SyncComplete
     if (m_sync->done.count(peer.id))
         return kick(peer, QStringLiteral("SyncDone twice"));
-    if (!ok)
-        return finishSync(false, QStringLiteral("peer %1 could not fetch the shared state").arg(peer.id));
+    if (!ok) {
+        const auto assigned = m_sync->distributorOf.find(peer.id);
+        Peer *distributor = assigned == m_sync->distributorOf.end() ? nullptr : peerById(assigned->second);
+        finishSync(false, QStringLiteral("peer %1 could not fetch the shared state%2")
+                              .arg(peer.id)
+                              .arg(distributor ? QStringLiteral(" from peer %1").arg(distributor->id) : QString()));
+        if (!distributor)
+            return;
+        if (noteAccusation(peer, *distributor))
+            return exclude(peer, QStringLiteral("peer %1 blamed a second distributor (%2) for its failed fetches; "
+                                                "excluded as the liar")
+                                     .arg(peer.id)
+                                     .arg(distributor->id));
+        if (++m_serveStrikes[distributor->publicKey] >= m_options.strikes)
+            exclude(*distributor, QStringLiteral("peer %1 failed to serve the elected shared state %2 times in a row "
+                                                 "(bytes that do not match its digest, or none)")
+                                      .arg(distributor->id)
+                                      .arg(m_options.strikes));
+        return;
+    }
+    if (const auto assigned = m_sync->distributorOf.find(peer.id); assigned != m_sync->distributorOf.end())
+        if (const Peer *distributor = peerById(assigned->second))
+            m_serveStrikes.erase(distributor->publicKey); // it served: the strikes were "in a row"
     m_sync->done.insert(peer.id);
     if (m_sync->done.size() == m_sync->participants.size()) {
         // The record: every participant holds the elected state now, and only they vote on the next revision.

@@ -46,7 +46,10 @@
 //   member holds it. Holders are known by key (one that reconnected still votes); when none is left, the group starts
 //   a new record, as at its first sync. At a group's first sync (no record): the largest
 //   group among everyone. The plan carries the elected state's digest, signed with the hub's key when given
-//   (signRecord), which peers check before they take it. Every peer gets a SyncPlan naming the tensors whose hash differs and a
+//   (signRecord), which peers check before they take it. Fetchers are spread over the elected group, starting
+//   elsewhere at each sync; a distributor whose fetcher reports a failed fetch (its bytes did not match the digest,
+//   or it did not serve) gets a strike, and `strikes` in a row (a fetch it served clears them) exclude it — under the
+//   liar rule, so a fetcher that blames a second distributor is the one excluded. Every peer gets a SyncPlan naming the tensors whose hash differs and a
 //   distributor from the elected group; it fetches them from that peer directly (the master carries no tensor data),
 //   checks the hashes and answers SyncDone; when all have, SyncComplete{ok}. A peer leaving fails the sync for all.
 #include "collectives/Wire.h"
@@ -145,6 +148,7 @@ private:
         bool planned = false;
         uint64_t revision = 0; // elected
         std::vector<QByteArray> elected; // its tensors' digests
+        std::map<uint32_t, uint32_t> distributorOf; // fetching peer -> the peer it fetches from
     };
     struct Formation {
         uint64_t epoch = 0;
@@ -240,6 +244,8 @@ private:
     std::map<uint64_t, RecentOp> m_recentAborts;
     std::map<QByteArray, int> m_formationStrikes; // by public key: formations in a row it was named in
     std::map<QByteArray, int> m_stallStrikes;     // by public key: aborted operations in a row it stalled
+    std::map<QByteArray, int> m_serveStrikes;     // by public key: fetches from it that failed, in a row
+    uint64_t m_plans = 0;                         // syncs planned: where the distributors' rotation starts
     uint64_t m_voteRound = 0;
     uint64_t m_syncRound = 0;
 };

@@ -351,6 +351,56 @@ private Q_SLOTS:
         QVERIFY2(withSybils >= 3, "the sybils never were in the ring: the test proved nothing");
     }
 
+    void aDistributorServingForgedStateIsNamedAndAvoided()
+    {
+        // A member computes honestly but serves other bytes under the elected digest (here: crude ones; a crafted
+        // forgery matched the 64-bit hash before SHA-256, stateDigestsAreSha256). Every fetch from it fails its digest
+        // check, the master names it (a strike: two in a row without a good serve exclude it) and sends the next
+        // attempt elsewhere; members and joiners end on one state.
+        uint16_t port = 0;
+        auto master = cohort::test::startCollectiveMaster(&port);
+        QVERIFY(master);
+        const auto state = [&](uint64_t seed, const QStringList &extra) {
+            auto p = std::make_unique<ChildProcess>(
+                cohort::test::collectivePeerProgram(),
+                QStringList{QStringLiteral("state"), QStringLiteral("--master-port"), QString::number(port),
+                            QStringLiteral("--seed"), QString::number(seed), QStringLiteral("--world"),
+                            QStringLiteral("3"), QStringLiteral("--steps"), QStringLiteral("12"),
+                            QStringLiteral("--step-ms"), QStringLiteral("200")} +
+                    extra);
+            p->start();
+            return p;
+        };
+        std::vector<std::unique_ptr<ChildProcess>> members;
+        members.push_back(state(1, {}));
+        members.push_back(state(2, {}));
+        auto forger = state(3, {QStringLiteral("--attack"), QStringLiteral("serve-forged")});
+        QVERIFY(members[0]->waitForOutput(QStringLiteral("step 1 "), 60'000));
+        for (uint64_t seed = 4; seed <= 6; ++seed)
+            members.push_back(state(seed, {QStringLiteral("--join")}));
+        QString finalHash;
+        bool mismatchSeen = false;
+        for (auto &p : members) {
+            QVERIFY2(p->process().waitForFinished(120'000) && p->process().exitCode() == 0,
+                     qPrintable(p->output() + p->errors()));
+            static const QRegularExpression re(QStringLiteral("^step 11 revision \\d+ world \\d+ .* hash ([0-9a-f]+)$"),
+                                               QRegularExpression::MultilineOption);
+            const auto m = re.match(p->output());
+            QVERIFY2(m.hasMatch(), qPrintable(p->output()));
+            if (finalHash.isEmpty())
+                finalHash = m.captured(1);
+            QCOMPARE(m.captured(1), finalHash); // members and joiners on one state
+            mismatchSeen = mismatchSeen || p->errors().contains(QStringLiteral("does not match its elected digest"));
+        }
+        QVERIFY2(mismatchSeen, "no joiner fetched from the forger: the test proved nothing");
+        QVERIFY(forger->waitForOutput(QStringLiteral("admitted"), 5000)); // reads its pipe
+        const uint32_t forgerId = cohort::test::admittedId(forger->output());
+        master->waitForError(QStringLiteral("from peer %1").arg(forgerId), 3000);
+        QVERIFY2(master->errors().contains(QStringLiteral("from peer %1").arg(forgerId)), qPrintable(master->errors().right(1500)));
+        QVERIFY(excludedIds(master->output()).isEmpty() ||
+                excludedIds(master->output()) == QList<uint32_t>{forgerId}); // nobody else, ever
+    }
+
     void anExcludedKeyIsRefusedUntilTheCoolDownEnds()
     {
         // The exclusion is of the key: the same hostile key reconnecting is refused with the reason.

@@ -506,11 +506,13 @@ int runState(const QStringList &args)
     const int steps = parser.value(QStringLiteral("steps")).toInt();
     const int stepMs = parser.value(QStringLiteral("step-ms")).toInt(); // "inner steps" between rounds
     // A staller (joining a running group): stall-ready, silent, vote-only, no-begin, stall-op (see the peer mode); or
-    // a sybil that, once in, declares forged weights (forge-state: several of them outnumber the members).
+    // a sybil that, once in, declares forged weights (forge-state: several of them outnumber the members); or a member
+    // that computes honestly but serves forged bytes under the elected digest (serve-forged).
     const QString attack = parser.value(QStringLiteral("attack"));
-    const bool join = parser.isSet(QStringLiteral("join")) || !attack.isEmpty();
+    const bool join = parser.isSet(QStringLiteral("join")) || (!attack.isEmpty() && attack != QLatin1String("serve-forged"));
     options.testFakeReady = attack == QLatin1String("stall-ready");
     options.testStallRing = attack == QLatin1String("stall-op");
+    options.testServeForged = attack == QLatin1String("serve-forged");
 
     std::vector<float> weights(1'000'003, 0.0f), bias(1001, 0.0f);
     if (!join) {
