@@ -355,7 +355,7 @@ private Q_SLOTS:
         QVERIFY(back->start() && back->waitForOutput(QStringLiteral("listening on"), 20'000));
         QTRY_VERIFY_WITH_TIMEOUT(rollouts(*node).value(QStringLiteral("batches_accepted")).toInt() > acceptedBefore &&
                                      rollouts(*node).value(QStringLiteral("outbox_batches")).toInt() == 0,
-                                 90'000);
+                                 180'000); // the restarted hub warms its trainer first: 94 s once under CI's load
         QVERIFY(node->terminateAndWait(15'000, &code));
         QVERIFY(back->terminateAndWait(15'000, &code));
     }
