@@ -83,6 +83,18 @@ class TestCollectivesHostile : public QObject {
         return peer;
     }
 
+    // A `state`-mode member (vote, sync, average each step) of the group at `port`.
+    static std::unique_ptr<ChildProcess> startState(uint16_t port, uint64_t seed, const QStringList &extra)
+    {
+        auto p = std::make_unique<ChildProcess>(cohort::test::collectivePeerProgram(),
+                                                QStringList{QStringLiteral("state"), QStringLiteral("--master-port"),
+                                                            QString::number(port), QStringLiteral("--seed"),
+                                                            QString::number(seed)} +
+                                                    extra);
+        p->start();
+        return p;
+    }
+
 private Q_SLOTS:
     void initTestCase()
     {
@@ -259,14 +271,7 @@ private Q_SLOTS:
                     QStringLiteral("--sync-timeout-ms"), QStringLiteral("3000")});
         QVERIFY(master);
         const auto state = [&](uint64_t seed, const QStringList &extra) {
-            auto p = std::make_unique<ChildProcess>(
-                cohort::test::collectivePeerProgram(),
-                QStringList{QStringLiteral("state"), QStringLiteral("--master-port"), QString::number(port),
-                            QStringLiteral("--seed"), QString::number(seed), QStringLiteral("--world"),
-                            QStringLiteral("3"), QStringLiteral("--io-timeout"), QStringLiteral("4000")} +
-                    extra);
-            p->start();
-            return p;
+            return startState(port, seed, QStringList{QStringLiteral("--world"), QStringLiteral("3"), QStringLiteral("--io-timeout"), QStringLiteral("4000")} + extra);
         };
         const int steps = 14;
         std::vector<std::unique_ptr<ChildProcess>> honest;
@@ -309,15 +314,8 @@ private Q_SLOTS:
         auto master = cohort::test::startCollectiveMaster(&port);
         QVERIFY(master);
         const auto state = [&](uint64_t seed, const QStringList &extra) {
-            auto p = std::make_unique<ChildProcess>(
-                cohort::test::collectivePeerProgram(),
-                QStringList{QStringLiteral("state"), QStringLiteral("--master-port"), QString::number(port),
-                            QStringLiteral("--seed"), QString::number(seed), QStringLiteral("--world"),
-                            QStringLiteral("2"), QStringLiteral("--steps"), QStringLiteral("12"),
-                            QStringLiteral("--step-ms"), QStringLiteral("300")} +
-                    extra);
-            p->start();
-            return p;
+            return startState(port, seed, QStringList{QStringLiteral("--world"), QStringLiteral("2"), QStringLiteral("--steps"),
+                                                      QStringLiteral("12"), QStringLiteral("--step-ms"), QStringLiteral("300")} + extra);
         };
         auto a = state(1, {}), b = state(2, {});
         QVERIFY(a->waitForOutput(QStringLiteral("step 1 "), 60'000));
@@ -361,15 +359,8 @@ private Q_SLOTS:
         auto master = cohort::test::startCollectiveMaster(&port);
         QVERIFY(master);
         const auto state = [&](uint64_t seed, const QStringList &extra) {
-            auto p = std::make_unique<ChildProcess>(
-                cohort::test::collectivePeerProgram(),
-                QStringList{QStringLiteral("state"), QStringLiteral("--master-port"), QString::number(port),
-                            QStringLiteral("--seed"), QString::number(seed), QStringLiteral("--world"),
-                            QStringLiteral("3"), QStringLiteral("--steps"), QStringLiteral("12"),
-                            QStringLiteral("--step-ms"), QStringLiteral("200")} +
-                    extra);
-            p->start();
-            return p;
+            return startState(port, seed, QStringList{QStringLiteral("--world"), QStringLiteral("3"), QStringLiteral("--steps"),
+                                                      QStringLiteral("12"), QStringLiteral("--step-ms"), QStringLiteral("200")} + extra);
         };
         std::vector<std::unique_ptr<ChildProcess>> members;
         members.push_back(state(1, {}));
