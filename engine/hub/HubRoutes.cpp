@@ -145,7 +145,7 @@ void HubService::registerRoutes()
         if (!latest)
             return ApiResponse::error(404, QStringLiteral("no_checkpoint"), latest.error());
         QJsonArray relayList;
-        for (const QString &r : relays())
+        for (const QString &r : relays(request.header("Host")))
             relayList.append(r);
         return ApiResponse::json({{QStringLiteral("task"), id},
                                   {QStringLiteral("version"), latest->manifest.version},

@@ -15,6 +15,7 @@
 #include <QDateTime>
 #include <QDir>
 #include <QFileInfo>
+#include <QUrl>
 
 namespace cohort {
 
@@ -51,8 +52,8 @@ HubService::HubService(HubConfig config, QObject *parent)
     : QObject(parent),
       m_config(std::move(config)),
       m_replays(m_config.clockWindowMs),
-      m_verifier(m_replays, m_config.clockWindowMs),
-      m_registrations(std::make_unique<KeyedRateLimit>(m_config.registrationsPerMinute / 60.0, m_config.registrationBurst))
+      m_registrations(std::make_unique<KeyedRateLimit>(m_config.registrationsPerMinute / 60.0, m_config.registrationBurst)),
+      m_verifier(m_replays, m_config.clockWindowMs)
 {
 }
 
@@ -175,11 +176,21 @@ QString HubService::relayUrl() const
     return m_relay ? m_relay->url() : QString();
 }
 
-QStringList HubService::relays() const
+QStringList HubService::relays(const QByteArray &hostHeader) const
 {
     QStringList list = m_config.extraRelays;
-    if (m_config.selfRelay && m_relay)
-        list.append(m_relay->url());
+    if (!m_config.selfRelay || !m_relay)
+        return list;
+    QUrl own(m_relay->url());
+    const QHostAddress bound = m_relay->serverAddress();
+    if (bound == QHostAddress::Any || bound == QHostAddress::AnyIPv4 || bound == QHostAddress::AnyIPv6) {
+        QString host = HostCheck::hostOf(hostHeader);
+        if (host.isEmpty() && !m_config.publicNames.isEmpty())
+            host = m_config.publicNames.first();
+        if (!host.isEmpty())
+            own.setHost(host); // QUrl brackets an IPv6 literal itself
+    }
+    list.append(own.toString(QUrl::FullyEncoded));
     return list;
 }
 

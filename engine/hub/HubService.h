@@ -96,7 +96,9 @@ public:
     // Publishes a checkpoint file as the next version of a task (SHARDCAST).
     Expected<shardcast::SignedManifest> publish(const QString &taskId, const QString &checkpointPath);
     QString relayUrl() const;  // the hub's own relay
-    QStringList relays() const; // what nodes are told to use
+    // What nodes are told to use. A relay listening on every address is named by the host the node reached the
+    // API under (its Host header, already checked against the names this hub answers), not by 127.0.0.1.
+    QStringList relays(const QByteArray &hostHeader = {}) const;
     QString treeDir() const;
     RlCoordinator *rl() const { return m_rl; }
     DilocoCoordinator *diloco() const { return m_diloco; }

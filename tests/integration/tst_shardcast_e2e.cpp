@@ -105,6 +105,33 @@ private Q_SLOTS:
         QVERIFY(node->errors().contains(QStringLiteral("verified and ready")));
     }
 
+    // A hub on every address (a server's usual --listen 0.0.0.0) once told nodes its relay was 127.0.0.1: a node on
+    // another machine then downloaded from itself and failed. The relay is named by the host the node used.
+    void aHubOnEveryAddressNamesItsRelayByTheNodesHost()
+    {
+        Hub hub = startHub(QStringLiteral("hub-any"), {QStringLiteral("--listen"), QStringLiteral("0.0.0.0")});
+        QVERIFY2(!hub.url.isEmpty(), qPrintable(hub.process->errors()));
+        const int apiPort = QUrl(hub.url).port();
+        const int relayPort = QUrl(hub.relay).port();
+        QVERIFY(apiPort > 0 && relayPort > 0);
+        // 127.0.0.2 stands for the server's public address: Linux routes all of 127/8 to the loopback interface.
+        for (const QString &host : {QStringLiteral("127.0.0.2"), QStringLiteral("localhost")}) {
+            QNetworkReply *reply = m_net.get(QNetworkRequest(QUrl(QStringLiteral("http://%1:%2/v1/tasks/arith-rl/checkpoint").arg(host).arg(apiPort))));
+            QSignalSpy done(reply, &QNetworkReply::finished);
+            QVERIFY(reply->isFinished() || done.wait(15'000));
+            const QJsonArray relays = QJsonDocument::fromJson(reply->readAll()).object().value(QStringLiteral("relays")).toArray();
+            reply->deleteLater();
+            QCOMPARE(relays.size(), 1);
+            QCOMPARE(relays.at(0).toString(), QStringLiteral("http://%1:%2").arg(host).arg(relayPort));
+        }
+        // And a node that reached the hub under that name downloads through it.
+        Hub named;
+        named.url = QStringLiteral("http://127.0.0.2:%1").arg(apiPort);
+        auto node = startNode(named, QStringLiteral("node-any"));
+        QTRY_VERIFY_WITH_TIMEOUT(lastJson(*node).value(QStringLiteral("checkpoint_version")).toInt() == 1, 60'000);
+        QCOMPARE(test::readAll(modelPath(QStringLiteral("node-any"))), test::readAll(m_checkpoint));
+    }
+
     void killNineFiveTimesThenResume()
     {
         Hub hub = startHub(QStringLiteral("hub-k"));
