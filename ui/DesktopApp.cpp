@@ -91,6 +91,7 @@ EngineOptions DesktopApp::engineOptions() const
     options.dataDir = m_launch.dataDir ? *m_launch.dataDir : m_settings->effectiveDataDir();
     options.nodeName = m_settings->effectiveNodeName();
     options.hubCertificateFile = m_settings->values().hubCertificate;
+    options.hubKey = Settings::hubKeyFromText(m_settings->values().hubKey);
     options.maxDownloadBytesPerSecond = qint64(m_settings->values().downloadLimitKiBps) * 1024;
     options.scheduler = Settings::schedulerPolicy(m_settings->values());
     options.gpuUuids = m_settings->values().gpuUuids; // applies when CUDA starts: at the next start of Cohort
@@ -381,7 +382,7 @@ void DesktopApp::onSettingsChanged(const SettingsValues &values, const QStringLi
     const QStringList engineKeys{QStringLiteral("hubUrl"), QStringLiteral("dataDir"), QStringLiteral("nodeName"),
                                  QStringLiteral("downloadLimitKiBps"), QStringLiteral("scheduler"),
                                  QStringLiteral("uploadLimitKiBps"), QStringLiteral("payoutAddress"),
-                                 QStringLiteral("gpuMemoryPercent")};
+                                 QStringLiteral("gpuMemoryPercent"), QStringLiteral("hubCertificate"), QStringLiteral("hubKey")};
     if (std::none_of(engineKeys.begin(), engineKeys.end(), [&changedKeys](const QString &key) { return changedKeys.contains(key); }))
         return;
     qCInfo(lcUi) << "engine settings changed:" << changedKeys;

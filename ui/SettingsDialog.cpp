@@ -74,7 +74,7 @@ SettingsDialog::SettingsDialog(Settings *settings, Autostart *autostart, QWidget
     layout->addWidget(withErrorLabel(new QWidget(this), QString())); // failures not tied to one field
     layout->addWidget(m_buttons);
 
-    for (QLineEdit *edit : {m_hubUrl, m_nodeName, m_dataDir, m_schedule, m_proxy, m_payoutAddress, m_currency, m_hubCertificate})
+    for (QLineEdit *edit : {m_hubUrl, m_nodeName, m_dataDir, m_schedule, m_proxy, m_payoutAddress, m_currency, m_hubCertificate, m_hubKey})
         connect(edit, &QLineEdit::textChanged, this, &SettingsDialog::onFieldEdited);
     for (QCheckBox *check : {m_startMinimized, m_startAtLogin, m_idleOnly, m_pauseOnBattery, m_useAllGpus})
         connect(check, &QCheckBox::toggled, this, &SettingsDialog::onFieldEdited);
@@ -206,6 +206,7 @@ SettingsValues SettingsDialog::fieldValues() const
     v.proxyMode = ProxyMode(m_proxyMode->currentData().toInt());
     v.proxy = m_proxy->text().trimmed();
     v.hubCertificate = m_hubCertificate->text().trimmed();
+    v.hubKey = m_hubKey->text().trimmed();
     v.dataDir = m_dataDir->text().trimmed();
     v.diskCapGiB = m_diskCap->value();
     v.nodeName = m_nodeName->text().trimmed();
@@ -293,6 +294,7 @@ void SettingsDialog::setFields(const SettingsValues &v)
     m_proxyMode->setCurrentIndex(std::max(0, m_proxyMode->findData(int(v.proxyMode))));
     m_proxy->setText(v.proxy);
     m_hubCertificate->setText(v.hubCertificate);
+    m_hubKey->setText(v.hubKey);
     updateProxyField();
     m_dataDir->setText(v.dataDir);
     m_diskCap->setValue(v.diskCapGiB);

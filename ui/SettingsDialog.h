@@ -145,6 +145,7 @@ private:
     QComboBox *m_proxyMode = nullptr;
     QLineEdit *m_proxy = nullptr;
     QLineEdit *m_hubCertificate = nullptr;
+    QLineEdit *m_hubKey = nullptr;
     // Storage
     QLineEdit *m_dataDir = nullptr;
     QPushButton *m_moveButton = nullptr;

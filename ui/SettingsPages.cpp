@@ -296,6 +296,12 @@ QWidget *SettingsDialog::buildNetworkPage()
     m_hubCertificate->setPlaceholderText(tr("Empty: trust the system's certificate authorities"));
     m_hubCertificate->setToolTip(tr("For a hub whose https certificate no public authority signed: a PEM file with the "
                                     "hub's certificate (or its private authority's), from the hub's operator."));
+    m_hubKey = new QLineEdit(content);
+    m_hubKey->setObjectName(QStringLiteral("hubKeyEdit"));
+    m_hubKey->setAccessibleName(tr("Hub key"));
+    m_hubKey->setPlaceholderText(tr("Empty: trust the key the hub presents the first time"));
+    m_hubKey->setToolTip(tr("The hub's public key, as its operator publishes it (44 characters). With it, this computer "
+                            "talks only to the real hub, even the first time it connects."));
     m_downloadLimit = spinBox("downloadLimitSpin", 0, Settings::kMaxDownloadLimitKiBps, tr(" KiB/s"), tr("No limit"),
                               tr("Download limit"));
     m_downloadLimit->setSingleStep(512);
@@ -322,6 +328,7 @@ QWidget *SettingsDialog::buildNetworkPage()
     auto *form = new QFormLayout(content);
     form->addRow(tr("Hub address:"), withErrorLabel(m_hubUrl, QStringLiteral("hubUrl")));
     form->addRow(tr("Hub certificate:"), withErrorLabel(m_hubCertificate, QStringLiteral("hubCertificate")));
+    form->addRow(tr("Hub key:"), withErrorLabel(m_hubKey, QStringLiteral("hubKey")));
     form->addRow(tr("Download limit:"), withErrorLabel(m_downloadLimit, QStringLiteral("downloadLimitKiBps")));
     form->addRow(tr("Upload limit:"), withErrorLabel(m_uploadLimit, QStringLiteral("uploadLimitKiBps")));
     form->addRow(tr("Proxy:"), m_proxyMode);

@@ -10,6 +10,7 @@ Expected<EngineOptions> engineOptionsFrom(const Settings &settings, const Daemon
     options.dataDir = cli.dataDir.value_or(settings.effectiveDataDir());
     options.nodeName = cli.nodeName.value_or(settings.effectiveNodeName());
     options.hubCertificateFile = cli.hubCertificate.value_or(values.hubCertificate);
+    const QString hubKeyText = cli.hubKey.value_or(values.hubKey);
     if (cli.taskId == QLatin1String(kAutomaticTask))
         options.chooseTaskAutomatically = true;
     else
@@ -30,8 +31,10 @@ Expected<EngineOptions> engineOptionsFrom(const Settings &settings, const Daemon
     check.dataDir = options.dataDir;
     check.nodeName = options.nodeName;
     check.hubCertificate = options.hubCertificateFile;
+    check.hubKey = hubKeyText;
     for (const SettingsError &e : Settings::validate(check))
         return fail(QStringLiteral("%1: %2").arg(e.key, e.message));
+    options.hubKey = Settings::hubKeyFromText(hubKeyText);
     options.scheduler = Settings::schedulerPolicy(scheduling);
     return options;
 }

@@ -19,6 +19,7 @@ struct DaemonOverrides {
     std::optional<QString> dataDir;  // absolute
     std::optional<QString> nodeName;
     std::optional<QString> hubCertificate; // absolute
+    std::optional<QString> hubKey;         // base64, as cohort-hub prints it
     QString taskId;                   // or kAutomaticTask
     std::optional<int> downloadKiBps;
     std::optional<int> uploadKiBps;

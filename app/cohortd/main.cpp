@@ -46,6 +46,8 @@ int main(int argc, char *argv[])
     const QCommandLineOption noControlOption(QStringLiteral("no-control-api"), QStringLiteral("Do not offer the local control API."));
     const QCommandLineOption controlPortOption(QStringLiteral("control-port"), QStringLiteral("Port of the local control API on 127.0.0.1 (default: any free port)."), QStringLiteral("port"));
     parser.addOption(hubCertificateOption);
+    const QCommandLineOption hubKeyOption(QStringLiteral("hub-key"), QStringLiteral("The hub's public key (base64, as cohort-hub prints it at start), from its operator: registration trusts only this key, not the first one the hub presents (default: from settings)."), QStringLiteral("key"));
+    parser.addOption(hubKeyOption);
     parser.addOptions({hubOption, dataOption, taskOption, durationOption, jsonOption, nameOption, settingsOption, heartbeatOption, rateOption,
                        uploadRateOption, gpuMemoryOption, idleOnlyOption, scheduleOption, controlOption, noControlOption, controlPortOption});
     parser.process(app);
@@ -61,6 +63,8 @@ int main(int argc, char *argv[])
         cli.hubUrl = cohort::Settings::normalizedHubUrl(parser.value(hubOption));
     if (parser.isSet(dataOption))
         cli.dataDir = QDir(parser.value(dataOption)).absolutePath();
+    if (parser.isSet(hubKeyOption))
+        cli.hubKey = parser.value(hubKeyOption).trimmed();
     if (parser.isSet(hubCertificateOption))
         cli.hubCertificate = QFileInfo(parser.value(hubCertificateOption)).absoluteFilePath();
     if (parser.isSet(nameOption))

@@ -161,7 +161,7 @@ void ApiServer::respond(const QHttpServerRequest &request, QTcpSocket *socket, c
         for (const auto &[name, value] : response.headers)
             raw += name + ": " + value + "\r\n";
         if (const QByteArray signature = replySignature(request, response.status, body); !signature.isEmpty())
-            raw += QByteArray(signing::kReplySignatureHeader) + ": " + signature + "\r\n";
+            raw += QByteArray(signing::kReplySignatureHeader) + ": " + signature + "\r\n" + signing::kReplyKeyHeader + ": " + m_replyKey + "\r\n";
         raw += "Content-Length: " + QByteArray::number(body.size()) + "\r\n\r\n" + body;
         QTimer::singleShot(response.delayMs, socket, [socket, raw] { socket->write(raw); });
         return;
@@ -173,8 +173,10 @@ void ApiServer::respond(const QHttpServerRequest &request, QTcpSocket *socket, c
     responder.writeHeader("Cache-Control", "no-store");
     for (const auto &[name, value] : response.headers)
         responder.writeHeader(name, value);
-    if (const QByteArray signature = replySignature(request, response.status, body); !signature.isEmpty())
+    if (const QByteArray signature = replySignature(request, response.status, body); !signature.isEmpty()) {
         responder.writeHeader(signing::kReplySignatureHeader, signature);
+        responder.writeHeader(signing::kReplyKeyHeader, m_replyKey);
+    }
     responder.writeHeader("Content-Length", QByteArray::number(body.size()));
     responder.writeBody(body);
 }

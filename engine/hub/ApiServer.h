@@ -37,7 +37,12 @@ public:
     const ConnectionGate *gate() const;
     // Signs each answer to a signed request (net/RequestSigning: X-Cohort-Reply-Signature): message -> base64 signature.
     using ReplySigner = std::function<QByteArray(const QByteArray &message)>;
-    void setReplySigner(ReplySigner signer) { m_replySigner = std::move(signer); }
+    // publicKeyBase64: sent beside each signature (signing::kReplyKeyHeader).
+    void setReplySigner(ReplySigner signer, QByteArray publicKeyBase64)
+    {
+        m_replySigner = std::move(signer);
+        m_replyKey = std::move(publicKeyBase64);
+    }
     // Returns the port, or 0 with *error set.
     quint16 listenOn(const QHostAddress &address, quint16 port, QString *error);
     quint16 port() const { return m_port; }
@@ -65,6 +70,7 @@ private:
     HostCheck m_hosts;
     QList<QHostAddress> m_trustedProxies;
     ReplySigner m_replySigner;
+    QByteArray m_replyKey;
     const ServerTls *m_tls = nullptr;
     class GuardedTcpServer *m_listener = nullptr;
     quint16 m_port = 0;

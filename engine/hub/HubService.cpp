@@ -140,7 +140,8 @@ Status HubService::start()
     m_server->setHostCheck(hosts);
     m_server->setTls(m_tls);
     m_server->setTrustedProxies(m_config.trustedProxies);
-    m_server->setReplySigner([this](const QByteArray &message) { return m_identity->sign(message).toBase64(); });
+    m_server->setReplySigner([this](const QByteArray &message) { return m_identity->sign(message).toBase64(); },
+                             m_identity->publicKeyBase64().toLatin1());
     registerRoutes();
     m_rl->registerRoutes(*m_server);
     QString error;

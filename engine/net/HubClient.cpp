@@ -2,6 +2,7 @@
 
 #include "core/JsonReader.h"
 #include "core/Logging.h"
+#include "net/Ed25519.h"
 #include "net/RequestSigning.h"
 #include "net/Tls.h"
 
@@ -106,6 +107,18 @@ void HubClient::finish(QNetworkReply *reply, const Callback &callback, const QBy
     if (!hubKey.isEmpty()) {
         const QByteArray signature = reply->rawHeader(signing::kReplySignatureHeader);
         if (signature.isEmpty() || !verifyReply(result.httpStatus, nonce, bytes, signature, hubKey)) {
+            // Signed, but by another key: another hub answers at this address (an answer rewritten on the way has no
+            // valid signature at all). Said apart because only the user (or the operator) can settle it.
+            const QByteArray otherKey = QByteArray::fromBase64(reply->rawHeader(signing::kReplyKeyHeader));
+            if (!signature.isEmpty() && otherKey.size() == 32 && otherKey != hubKey &&
+                verifyReply(result.httpStatus, nonce, bytes, signature, otherKey)) {
+                result.errorCode = QStringLiteral("other_hub");
+                result.error = QStringLiteral("another hub answers at this address: its key is %1, this node trusts %2")
+                                   .arg(ed25519::fingerprint(otherKey), ed25519::fingerprint(hubKey));
+                qCWarning(lcNet) << reply->url().toString() << result.error;
+                callback(result);
+                return;
+            }
             result.errorCode = signature.isEmpty() ? QStringLiteral("unsigned_reply") : QStringLiteral("forged_reply");
             result.error = signature.isEmpty()
                                ? QStringLiteral("the hub's answer (HTTP %1) is not signed; something between this node and the hub "

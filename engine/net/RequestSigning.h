@@ -33,6 +33,9 @@ inline constexpr char kNonceHeader[] = "X-Cohort-Nonce";
 inline constexpr char kSignatureHeader[] = "X-Cohort-Signature";
 inline constexpr char kHubHeader[] = "X-Cohort-Hub";
 inline constexpr char kReplySignatureHeader[] = "X-Cohort-Reply-Signature";
+// The key that signed the answer (base64): lets a node tell another hub (a valid signature by another key) from an
+// answer rewritten on the way (no valid signature at all). It earns no trust by itself.
+inline constexpr char kReplyKeyHeader[] = "X-Cohort-Reply-Key";
 inline constexpr qint64 kDefaultWindowMs = 5 * 60 * 1000;
 } // namespace signing
 

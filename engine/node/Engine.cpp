@@ -111,9 +111,12 @@ void Engine::start()
             return;
         }
     m_hub = new HubClient(url, *m_identity, this);
-    // A hub met before: name it in every request and take only answers it signed, from the first one on.
-    m_hub->setHubKey(HubPins(QDir(m_options.dataDir).filePath(QStringLiteral("identity/hubs.json")))
-                         .pinned(m_hubEmbedded ? QStringLiteral("embedded") : m_hubUrl));
+    // The key the operator gave (settings), else a hub met before: name it in every request and take only answers it
+    // signed, from the first one on.
+    m_hub->setHubKey(!m_options.hubKey.isEmpty() && !m_hubEmbedded
+                         ? m_options.hubKey
+                         : HubPins(QDir(m_options.dataDir).filePath(QStringLiteral("identity/hubs.json")))
+                               .pinned(m_hubEmbedded ? QStringLiteral("embedded") : m_hubUrl));
     m_inputs.hubLink = HubLink::Connecting;
     updateState();
     registerWithHub();

@@ -34,6 +34,9 @@ struct EngineOptions {
     qint64 maxUploadBytesPerSecond = 0;   // DiLoCo traffic to peers (collectives); 0: unlimited
     QString payoutAddress;                // sent to the hub with the registration and every heartbeat; empty: none
     QString hubCertificateFile;           // PEM: trusted for an https hub besides the system's CAs (net/Tls); empty: none
+    // The hub's ed25519 public key, given by its operator (settings, cohortd --hub-key): registration trusts only it
+    // and refuses any other, and its answers must carry its signature from the first one. Empty: trust on first use.
+    QByteArray hubKey;
     // With no task named or remembered: join the first of the hub's tasks this computer can run, once (cohortd
     // --task auto; the desktop app after the welcome's "Start"). A task the user leaves stays left. (Last, so that
     // positional initialisers stay valid.)

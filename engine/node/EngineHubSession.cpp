@@ -59,12 +59,23 @@ void Engine::solveRegistrationWork(const HubReply &reply)
 
 void Engine::onRegistered(const HubReply &reply)
 {
-    if (reply.errorCode == QLatin1String("wrong_hub")) {
-        // The pinned key is not this hub's: another server answers at the address, or the operator replaced the key.
-        failFatally(QStringLiteral("the hub at %1 does not hold the key this node pinned for it (%2); if its operator "
-                                   "really replaced the hub's key, remove its entry from %3")
-                        .arg(m_hubEmbedded ? QStringLiteral("the local network") : m_hubUrl, ed25519::fingerprint(m_hub->hubKey()),
-                             QDir(m_options.dataDir).filePath(QStringLiteral("identity/hubs.json"))));
+    const bool keyFromSettings = !m_options.hubKey.isEmpty() && !m_hubEmbedded;
+    // Another hub answers at the address (its answer carries a valid signature by another key), or the hub says our
+    // request named another hub's key: another server took the address, or the key this node trusts is not this hub's.
+    // Only a person can settle that, so the engine stops and says how.
+    if (reply.errorCode == QLatin1String("other_hub") || reply.errorCode == QLatin1String("wrong_hub")) {
+        const QString where = m_hubEmbedded ? QStringLiteral("the local network") : m_hubUrl;
+        const QString detail = reply.errorCode == QLatin1String("other_hub") ? QStringLiteral(" (%1)").arg(reply.error) : QString();
+        if (keyFromSettings)
+            failFatally(QStringLiteral("the hub at %1 does not hold the key the settings name for it (%2)%3: another server "
+                                       "answers at that address, or the key in the settings is not this hub's")
+                            .arg(where, ed25519::fingerprint(m_options.hubKey), detail));
+        else
+            failFatally(QStringLiteral("the hub at %1 does not hold the key this node pinned for it (%2)%3: another server "
+                                       "answers at that address, or its operator replaced the hub's key; if so, remove its "
+                                       "entry from %4 or give the new key in the settings")
+                            .arg(where, ed25519::fingerprint(m_hub->hubKey()), detail,
+                                 QDir(m_options.dataDir).filePath(QStringLiteral("identity/hubs.json"))));
         return;
     }
     if (reply.errorCode == QLatin1String("work_required") && m_registrationStamp.isEmpty()) {
@@ -84,7 +95,15 @@ void Engine::onRegistered(const HubReply &reply)
     // The embedded hub's port changes every run, so it is pinned under one fixed name.
     HubPins pins(QDir(m_options.dataDir).filePath(QStringLiteral("identity/hubs.json")));
     const QString hubId = m_hubEmbedded ? QStringLiteral("embedded") : m_hubUrl;
-    if (Status pinned = pins.pinOrCheck(hubId, hubKey); !pinned) {
+    if (keyFromSettings && hubKey != m_options.hubKey) {
+        // Its answer carried our key's signature (HubClient checks), so this is a hub that signs for a key it does not
+        // name: refuse it as plainly as a wrong key.
+        failFatally(QStringLiteral("the hub at %1 presents the key %2, not the one the settings name (%3)")
+                        .arg(m_hubUrl, ed25519::fingerprint(hubKey), ed25519::fingerprint(m_options.hubKey)));
+        return;
+    }
+    // The operator's key replaces whatever was pinned before (the operator's word is what the user chose).
+    if (Status pinned = keyFromSettings ? pins.pin(hubId, hubKey) : pins.pinOrCheck(hubId, hubKey); !pinned) {
         failFatally(pinned.error());
         return;
     }

@@ -41,6 +41,16 @@ QByteArray HubPins::pinned(const QString &hubId) const
 
 Status HubPins::pinOrCheck(const QString &hubId, const QByteArray &publicKey)
 {
+    return write(hubId, publicKey, false);
+}
+
+Status HubPins::pin(const QString &hubId, const QByteArray &publicKey)
+{
+    return write(hubId, publicKey, true);
+}
+
+Status HubPins::write(const QString &hubId, const QByteArray &publicKey, bool replace)
+{
     if (publicKey.size() != ed25519::kPublicKeyBytes)
         return fail(QStringLiteral("the hub sent no valid key"));
     QString error;
@@ -48,9 +58,9 @@ Status HubPins::pinOrCheck(const QString &hubId, const QByteArray &publicKey)
     if (!error.isEmpty())
         return fail(QStringLiteral("the list of known hubs %1 is damaged (%2); move it away to trust hubs afresh").arg(m_path, error));
     const QByteArray known = QByteArray::fromBase64(pins.value(hubId).toString().toLatin1());
-    if (!known.isEmpty()) {
-        if (known == publicKey)
-            return {};
+    if (known == publicKey)
+        return {};
+    if (!known.isEmpty() && !replace) {
         return fail(QStringLiteral("the hub %1 presented a different key (%2) than when this node first registered (%3). "
                                    "If its operator really replaced the key, remove the entry from %4.")
                         .arg(hubId, ed25519::fingerprint(publicKey), ed25519::fingerprint(known), m_path));

@@ -41,6 +41,7 @@ const QString kUploadLimit = QStringLiteral("network/uploadLimitKiBps");
 const QString kProxyMode = QStringLiteral("network/proxyMode");
 const QString kProxy = QStringLiteral("network/proxy");
 const QString kHubCertificate = QStringLiteral("network/hubCertificate");
+const QString kHubKey = QStringLiteral("network/hubKey");
 const QString kPayoutAddress = QStringLiteral("account/payoutAddress");
 const QString kPricePerKWh = QStringLiteral("energy/pricePerKWh");
 const QString kCurrency = QStringLiteral("energy/currency");
@@ -94,6 +95,15 @@ QString Settings::normalizedHubUrl(const QString &url)
     while (u.endsWith(QLatin1Char('/')))
         u.chop(1);
     return u;
+}
+
+QByteArray Settings::hubKeyFromText(const QString &text)
+{
+    const QByteArray ascii = text.trimmed().toLatin1();
+    if (ascii.size() != 44)
+        return {};
+    const auto decoded = QByteArray::fromBase64Encoding(ascii, QByteArray::AbortOnBase64DecodingErrors);
+    return decoded && decoded.decoded.size() == 32 ? decoded.decoded : QByteArray();
 }
 
 QStringList Settings::languages()
@@ -252,6 +262,8 @@ QList<SettingsError> Settings::validate(const SettingsValues &v)
         else if (QSslCertificate::fromPath(path, QSsl::Pem).isEmpty())
             errors.append({QStringLiteral("hubCertificate"), QStringLiteral("The file holds no PEM certificate.")});
     }
+    if (!v.hubKey.trimmed().isEmpty() && Settings::hubKeyFromText(v.hubKey).isEmpty())
+        errors.append({QStringLiteral("hubKey"), QStringLiteral("A hub key is 44 characters of base64 (an ed25519 public key), as the hub prints it at start.")});
     if (!v.payoutAddress.isEmpty())
         if (const QString why = payoutAddressProblem(v.payoutAddress); !why.isEmpty())
             errors.append({QStringLiteral("payoutAddress"), why});
@@ -339,6 +351,7 @@ void Settings::load(const SettingsValues &fallback)
         qCWarning(lcSettings) << "ignoring invalid setting proxyMode :" << proxyMode;
     v.proxy = store.value(kProxy, v.proxy).toString();
     v.hubCertificate = store.value(kHubCertificate, v.hubCertificate).toString();
+    v.hubKey = store.value(kHubKey, v.hubKey).toString();
     v.payoutAddress = store.value(kPayoutAddress, v.payoutAddress).toString();
     v.pricePerKWh = doubleValue(store, kPricePerKWh, v.pricePerKWh);
     v.currency = store.value(kCurrency, v.currency).toString();
@@ -379,6 +392,8 @@ void Settings::load(const SettingsValues &fallback)
             v.proxy = fallback.proxy;
         } else if (e.key == QLatin1String("hubCertificate"))
             v.hubCertificate = fallback.hubCertificate;
+        else if (e.key == QLatin1String("hubKey"))
+            v.hubKey = fallback.hubKey;
         else if (e.key == QLatin1String("payoutAddress"))
             v.payoutAddress = fallback.payoutAddress;
         else if (e.key == QLatin1String("pricePerKWh") || e.key == QLatin1String("currency") ||
@@ -427,6 +442,8 @@ static QStringList changedKeysBetween(const SettingsValues &before, const Settin
         changedKeys << QStringLiteral("uploadLimitKiBps");
     if (v.hubCertificate != before.hubCertificate)
         changedKeys << QStringLiteral("hubCertificate");
+    if (v.hubKey != before.hubKey)
+        changedKeys << QStringLiteral("hubKey");
     if (v.proxyMode != before.proxyMode || v.proxy != before.proxy)
         changedKeys << QStringLiteral("proxy");
     if (v.payoutAddress != before.payoutAddress)
@@ -456,6 +473,7 @@ QList<SettingsError> Settings::apply(const SettingsValues &requested)
     v.nodeName = v.nodeName.trimmed();
     v.proxy = v.proxy.trimmed();
     v.hubCertificate = v.hubCertificate.trimmed();
+    v.hubKey = v.hubKey.trimmed();
     v.currency = v.currency.trimmed();
     v.payoutAddress = v.payoutAddress.trimmed();
     v.gpuUuids.removeDuplicates();
@@ -488,6 +506,7 @@ QList<SettingsError> Settings::apply(const SettingsValues &requested)
     store.setValue(kProxyMode, proxyModeName(v.proxyMode));
     store.setValue(kProxy, v.proxy);
     store.setValue(kHubCertificate, v.hubCertificate);
+    store.setValue(kHubKey, v.hubKey);
     store.setValue(kPayoutAddress, v.payoutAddress);
     store.setValue(kPricePerKWh, v.pricePerKWh);
     store.setValue(kCurrency, v.currency);

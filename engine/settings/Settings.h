@@ -48,6 +48,9 @@ struct SettingsValues {
     ProxyMode proxyMode = ProxyMode::None;
     QString proxy;                // "host:port" of an HTTP proxy; used when proxyMode is Manual
     QString hubCertificate;       // a PEM file: a hub certificate (or private CA) trusted besides the system's CAs
+    // The hub's ed25519 public key (base64, as cohort-hub prints it), from its operator: the first registration then
+    // trusts only this key instead of whatever key the hub presents (trust on first use). Empty: trust on first use.
+    QString hubKey;
 
     // Account
     QString payoutAddress;        // EVM style "0x" + 40 hex digits; empty: none given yet
@@ -82,6 +85,8 @@ public:
     static SettingsValues defaults();
     static QList<SettingsError> validate(const SettingsValues &values);
     static QString normalizedHubUrl(const QString &url);
+    // The 32 key bytes of a hub key as typed (base64, surrounding blanks ignored); empty when it is no such key.
+    static QByteArray hubKeyFromText(const QString &text);
     // The translations shipped ("de", "fr", ...) plus "en"; "" (the system's language) is always allowed too.
     static QStringList languages();
     static QString notifyLevelName(NotifyLevel level);      // "off", "errors", "all" (as stored)

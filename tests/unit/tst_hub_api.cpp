@@ -3,6 +3,7 @@
 #include "hub/HubService.h"
 #include "hub/ApiServer.h"
 #include "hub/HubStore.h"
+#include "net/Ed25519.h"
 #include "net/HubClient.h"
 #include "net/Identity.h"
 #include "net/RequestSigning.h"
@@ -539,9 +540,18 @@ private Q_SLOTS:
         QCOMPARE(unsignedReply.errorCode, QStringLiteral("unsigned_reply"));
         auto other = Identity::loadOrCreate(m_dir.filePath(QStringLiteral("impostor-key")));
         QVERIFY(other);
-        impostor.setReplySigner([&other](const QByteArray &message) { return other->sign(message).toBase64(); });
+        impostor.setReplySigner([&other](const QByteArray &message) { return other->sign(message).toBase64(); },
+                                other->publicKeyBase64().toLatin1());
+        // Signed, and naming its key: told apart as another hub (the node stops and says so) ...
+        const HubReply elsewhere = ask(impostorUrl, hubKey);
+        QCOMPARE(elsewhere.errorCode, QStringLiteral("other_hub"));
+        QVERIFY2(elsewhere.error.contains(ed25519::fingerprint(other->publicKey())), qPrintable(elsewhere.error));
+        // ... while an answer that names one key but is signed by another is only forged.
+        impostor.setReplySigner([&other](const QByteArray &message) { return other->sign(message).toBase64(); }, hubKey.toBase64());
         const HubReply forged = ask(impostorUrl, hubKey);
         QCOMPARE(forged.errorCode, QStringLiteral("forged_reply"));
+        impostor.setReplySigner([&other](const QByteArray &message) { return other->sign(message).toBase64(); },
+                                other->publicKeyBase64().toLatin1());
         // Signed by its own key, the impostor is believed only by a node that pinned that key.
         QVERIFY(ask(impostorUrl, other->publicKey()).ok());
     }

@@ -233,14 +233,18 @@ private Q_SLOTS:
         v.pricePerKWh = 0.31;
         v.currency = QStringLiteral("EUR");
         v.creditValue = 0.02;
+        v.hubKey = QStringLiteral(" 11qYAYKxCrfVS/7TyWQHOg7hcvPapiMlrwIaaPcHURo= ");
         QVERIFY(s.apply(v).isEmpty());
         QCOMPARE(spy.count(), 1);
         QStringList keys = spy.at(0).at(1).toStringList();
         keys.sort();
-        QCOMPARE(keys, (QStringList{QStringLiteral("energy"), QStringLiteral("gpuMemoryPercent"), QStringLiteral("gpuUuids"), QStringLiteral("language"),
-                                    QStringLiteral("notifications"), QStringLiteral("payoutAddress"), QStringLiteral("proxy"),
+        QCOMPARE(keys, (QStringList{QStringLiteral("energy"), QStringLiteral("gpuMemoryPercent"), QStringLiteral("gpuUuids"), QStringLiteral("hubKey"),
+                                    QStringLiteral("language"), QStringLiteral("notifications"), QStringLiteral("payoutAddress"), QStringLiteral("proxy"),
                                     QStringLiteral("scheduler"), QStringLiteral("uploadLimitKiBps")})); // GPUs feed the limits
         QCOMPARE(s.values().proxy, QStringLiteral("proxy.example.org:3128")); // trimmed
+        QCOMPARE(s.values().hubKey, QStringLiteral("11qYAYKxCrfVS/7TyWQHOg7hcvPapiMlrwIaaPcHURo="));
+        QCOMPARE(Settings::hubKeyFromText(s.values().hubKey).toHex(),
+                 QByteArrayLiteral("d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a")); // RFC 8032's test key 1
         QCOMPARE(s.values().gpuUuids, (QStringList{QStringLiteral("GPU-1111"), QStringLiteral("GPU-2222")}));
         Settings reread(path);
         QCOMPARE(reread.values(), s.values());
@@ -292,6 +296,12 @@ private Q_SLOTS:
         QTest::newRow("gpu memory 100 %") << "gpuMemoryPercent" << "gpuMemory" << "100" << true;
         QTest::newRow("gpu memory 9 %") << "gpuMemoryPercent" << "gpuMemory" << "9" << false;
         QTest::newRow("gpu memory 101 %") << "gpuMemoryPercent" << "gpuMemory" << "101" << false;
+        // An ed25519 public key as cohort-hub prints it: 32 bytes in 44 characters of base64.
+        QTest::newRow("hub key") << "hubKey" << "hubKey" << "11qYAYKxCrfVS/7TyWQHOg7hcvPapiMlrwIaaPcHURo=" << true;
+        QTest::newRow("hub key with blanks") << "hubKey" << "hubKey" << "  11qYAYKxCrfVS/7TyWQHOg7hcvPapiMlrwIaaPcHURo= " << true;
+        QTest::newRow("hub key fingerprint") << "hubKey" << "hubKey" << "d75a 9801 82b1 0ab7" << false;
+        QTest::newRow("hub key 31 bytes") << "hubKey" << "hubKey" << "11qYAYKxCrfVS/7TyWQHOg7hcvPapiMlrwIaaPcHUQ==" << false;
+        QTest::newRow("hub key not base64") << "hubKey" << "hubKey" << "11qYAYKxCrfVS/7TyWQHOg7hcvPapiMlrwIaaPcHUR!=" << false;
     }
     void version3Validation()
     {
@@ -323,6 +333,8 @@ private Q_SLOTS:
             v.gpuUuids = {value};
         else if (field == QLatin1String("gpuMemory"))
             v.gpuMemoryPercent = value.toInt();
+        else if (field == QLatin1String("hubKey"))
+            v.hubKey = value;
         const auto errors = Settings::validate(v);
         if (valid)
             QVERIFY2(errors.isEmpty(), qPrintable(errors.value(0).message));
