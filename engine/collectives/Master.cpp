@@ -450,6 +450,16 @@ void Master::handleBlame(Peer &accuser, const std::vector<uint32_t> &order, uint
     exclude(culprit, reason); // leaving re-forms the ring with the others
 }
 
+void Master::excludeKey(const QByteArray &publicKey, const QString &reason)
+{
+    for (auto &[socket, peer] : m_peers)
+        if (peer->publicKey == publicKey) {
+            exclude(*peer, reason);
+            return;
+        }
+    m_excluded[publicKey] = {QDeadlineTimer(m_options.exclusionMs), reason};
+}
+
 void Master::exclude(Peer &peer, const QString &reason)
 {
     m_excluded[peer.publicKey] = {QDeadlineTimer(m_options.exclusionMs), reason};

@@ -114,6 +114,9 @@ public:
     int ringSize() const { return int(m_ring.size()); }
     int pendingPeers() const;
     uint64_t epoch() const { return m_committedEpoch; }
+    // Excludes a key for the exclusion time (the hub's verdict, e.g. a failed audit): a member with it is removed
+    // from the ring now, and the key is refused until then. The hub refuses a flagged node at admission for good.
+    void excludeKey(const QByteArray &publicKey, const QString &reason);
 
 Q_SIGNALS:
     void peerRefused(const QString &reason);

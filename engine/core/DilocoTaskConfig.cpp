@@ -18,6 +18,9 @@ QJsonObject DilocoTaskConfig::toJson() const
         {QStringLiteral("seed"), QString::number(seed)},
         {QStringLiteral("min_ring_size"), minRingSize},
         {QStringLiteral("max_delta_norm"), maxDeltaNorm},
+        {QStringLiteral("audit_rate"), auditRate},
+        {QStringLiteral("audit_tolerance"), auditTolerance},
+        {QStringLiteral("confirm_after_steps"), confirmAfterSteps},
         {QStringLiteral("master_port"), int(masterPort)},
         {QStringLiteral("model"), model.toJson()},
     };
@@ -38,6 +41,9 @@ Expected<DilocoTaskConfig> DilocoTaskConfig::fromJson(const QJsonObject &json)
     const QString seed = r.optionalString(QStringLiteral("seed"), QString::number(c.seed), 20);
     c.minRingSize = int(r.optionalInteger(QStringLiteral("min_ring_size"), c.minRingSize, 1, 1024));
     c.maxDeltaNorm = r.optionalNumber(QStringLiteral("max_delta_norm"), c.maxDeltaNorm, 0, 1e12);
+    c.auditRate = r.optionalNumber(QStringLiteral("audit_rate"), c.auditRate, 0, 1);
+    c.auditTolerance = r.optionalNumber(QStringLiteral("audit_tolerance"), c.auditTolerance, 0, 1);
+    c.confirmAfterSteps = int(r.optionalInteger(QStringLiteral("confirm_after_steps"), c.confirmAfterSteps, 0, 1'000'000));
     c.masterPort = quint16(r.optionalInteger(QStringLiteral("master_port"), 0, 0, 65535));
     const auto model = RlModelShape::fromJson(r.optionalObject(QStringLiteral("model")), QStringLiteral("diloco model"), c.model);
     if (!r.ok())

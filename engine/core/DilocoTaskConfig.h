@@ -26,6 +26,12 @@ struct DilocoTaskConfig {
     // to it before sending, peers refuse (and the master excludes) a contribution beyond it, and the averaged step is
     // kept within it. 0: 2 x inner_steps x inner_learning_rate x sqrt(parameters), the most H AdamW steps move.
     double maxDeltaNorm = 0;
+    // Audits (docs/CREDIT.md): the share of committed outer steps the hub replays (a node's first is always
+    // replayed); the relative L2 difference between the replayed and the committed pseudo-gradient that still passes;
+    // how many outer steps a credit stays pending (and needs a passed audit of that node at or after its step).
+    double auditRate = 0.05;
+    double auditTolerance = 1e-3;
+    int confirmAfterSteps = 40;
     quint16 masterPort = 0;         // set by the hub: where its collectives master listens (same host as the hub)
     RlModelShape model{64, 2, 4, 256, 64};
 

@@ -2,6 +2,7 @@
 
 #include "collectives/ValueBounds.h"
 #include "diloco/DilocoCheckpoint.h"
+#include "diloco/DilocoReplay.h"
 #include "diloco/Optimizers.h"
 #include "diloco/SyntheticText.h"
 #include "node/EngineBundle.h"
@@ -16,6 +17,7 @@
 
 #include <cmath>
 #include <optional>
+#include <random>
 
 Q_LOGGING_CATEGORY(lcDiloco, "cohort.diloco")
 
@@ -58,14 +60,6 @@ void pauseCancellable(const std::atomic<bool> &cancel, int ms)
     QDeadlineTimer deadline(ms);
     while (!cancel.load() && !deadline.hasExpired())
         QThread::msleep(50);
-}
-
-// Scales `values` to norm `bound` when above it (a hair under, so the communicator's own check passes after rounding).
-void clipTo(std::span<float> values, double norm, double bound)
-{
-    const float factor = float(bound / norm * (1 - 1e-6));
-    for (float &x : values)
-        x *= factor;
 }
 
 rl::PolicyConfig policyConfigOf(const DilocoTaskConfig &c)
@@ -131,6 +125,7 @@ private:
     std::vector<float> gradient;
     platform::LargeVector<float> delta; // the pseudo-gradient, all-reduced in place
     std::optional<BundleStore> store;
+    std::shared_ptr<AuditMaterial> audit; // this outer step's, while it runs (innerSteps)
     QElapsedTimer sinceCheckpoint;
     DilocoProgress progress;
     double lossSum = 0;
@@ -328,28 +323,33 @@ Status DilocoRunner::Impl::innerSteps(bool *cancelled)
 {
     const DilocoTaskConfig &c = o.config;
     rl::Policy &model = *policy;
+    // The audit material of this outer step: only a step trained from the shared state itself (inner step 0) can be
+    // replayed from the hub's record, so a step resumed half-way commits nothing (and earns nothing).
+    audit.reset();
+    if (st.innerStep == 0) {
+        audit = std::make_shared<AuditMaterial>();
+        audit->step = st.outerStep + 1;
+        audit->global = st.global;
+        audit->momentumDigest = collectives::tensorDigest(bytesOf(st.momentum));
+        audit->adamM = st.adam.m;
+        audit->adamV = st.adam.v;
+        audit->adamStep = st.adam.step;
+    }
+    if (o.testAttack == QLatin1String("idle")) // a cheater that trains nothing and averages what it has (tests only)
+        st.innerStep = c.innerSteps;
     while (st.innerStep < c.innerSteps) {
         if (cancel.load()) {
             *cancelled = true;
             return {};
         }
-        // Batches are a function of (node seed, outer step, inner step): a resumed node trains on what it would have.
-        const uint64_t step = (st.outerStep << 20) + uint64_t(st.innerStep);
-        const auto batch = SyntheticText::batch(o.dataSeed, step, c.batchSize, c.sequenceLength);
-        auto loss = rl::languageModelLoss(model, batch, gradient, &cancel);
+        auto loss = innerStep(model, st.local, st.adam, gradient, c, o.dataSeed, st.outerStep, st.innerStep, &cancel);
         if (!loss) {
             if (cancel.load()) {
                 *cancelled = true;
                 return {};
             }
-            return fail(QStringLiteral("inner step: %1").arg(QString::fromStdString(loss.error)));
+            return fail(QStringLiteral("inner step: %1").arg(loss.error()));
         }
-        AdamWOptions adam;
-        adam.learningRate = c.innerLearningRate;
-        adam.weightDecay = c.innerWeightDecay;
-        adamWStep(st.local, gradient, st.adam, adam);
-        if (rl::Outcome w = rl::writeFlatParameters(model, st.local); !w)
-            return fail(QString::fromStdString(w.error));
         ++st.innerStep;
         st.lastLoss = *loss;
         progress.loss = *loss;
@@ -374,7 +374,16 @@ Status DilocoRunner::Impl::averageAndStep(Communicator &comm, bool *reconnect)
     progress.deltaNorm = own.norm;
     progress.deltaClipped = own.norm > bound;
     if (progress.deltaClipped)
-        clipTo(delta, own.norm, bound);
+        clipToNorm(delta, own.norm, bound);
+    if (o.testAttack == QLatin1String("noise")) {
+        // A cheater's contribution: noise of the honest norm, sent and committed alike (tests only).
+        std::mt19937 random(uint32_t(st.outerStep));
+        std::normal_distribution<float> gauss(0.0f, float(std::min(own.norm, bound) / std::sqrt(double(n))));
+        for (size_t i = 0; i < n; ++i)
+            delta[i] = gauss(random);
+    }
+    if (audit)
+        audit->delta.assign(delta.begin(), delta.end());
     publish(DilocoProgress::Phase::Averaging);
     collectives::ReduceInfo info;
     for (;;) {
@@ -405,7 +414,7 @@ Status DilocoRunner::Impl::averageAndStep(Communicator &comm, bool *reconnect)
         std::fill(delta.begin(), delta.end(), 0.0f);
     } else if (averaged.norm > bound * collectives::kBoundSlack) {
         qCWarning(lcDiloco) << "averaged pseudo-gradient of norm" << averaged.norm << "clipped to" << bound;
-        clipTo(delta, averaged.norm, bound);
+        clipToNorm(delta, averaged.norm, bound);
     }
     nesterovOuterStep(st.global, st.momentum, delta, float(c.outerLearningRate), float(c.outerMomentum));
     st.local = st.global;
@@ -425,7 +434,9 @@ Status DilocoRunner::Impl::averageAndStep(Communicator &comm, bool *reconnect)
     lossCount = 0;
     progress.stateHash = currentHash();
     progress.outerStepDone = true;
+    progress.audit = std::move(audit); // the engine commits it to the hub (and uploads it when audited)
     publish(DilocoProgress::Phase::Training);
+    progress.audit.reset();
     return {};
 }
 

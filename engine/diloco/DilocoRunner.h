@@ -21,11 +21,13 @@
 #include "collectives/Communicator.h"
 #include "core/DilocoTaskConfig.h"
 #include "core/Expected.h"
+#include "diloco/DilocoAudit.h"
 
 #include <QString>
 
 #include <atomic>
 #include <functional>
+#include <memory>
 #include <string>
 
 namespace cohort::diloco {
@@ -47,6 +49,8 @@ struct DilocoRunnerOptions {
     uint64_t maxOuterSteps = 0;        // stop after this many completed outer steps of this run; 0: never (tests)
     int reconnectDelayMs = 2'000;
     std::string device = "cpu";        // where the model trains (a LibTorch device string)
+    // Tests only (the hub's audit suite): "idle" trains nothing, "noise" contributes noise of the honest norm.
+    QString testAttack;
 };
 
 struct DilocoProgress {
@@ -69,6 +73,9 @@ struct DilocoProgress {
     bool outerStepDone = false; // this report is the one right after an outer step
     bool resumed = false;       // the run started from a checkpoint
     QString note;               // what just happened, for the activity log ("peer left, retrying with 2")
+    // With outerStepDone, for a step trained from the shared state itself: what the node commits to the hub and
+    // uploads when the hub audits the step (diloco/DilocoAudit.h). Null otherwise.
+    std::shared_ptr<const AuditMaterial> audit;
 };
 
 const char *phaseName(DilocoProgress::Phase phase);

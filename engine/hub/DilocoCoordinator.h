@@ -1,22 +1,36 @@
 #pragma once
 // The hub's side of DiLoCo tasks (prime-stack.md §1.9): one collectives master per "diloco" task, listening next to
-// the API; it admits only nodes registered with this hub that have joined that task (their ed25519 node key proves
-// itself in the master's signed challenge), and every all-reduce that all participants completed credits each of
-// them in the ledger, once per outer step (the reduce's tag), at the task's reward rate x inner steps. The master
-// carries no tensor data; the hub never sees the model. Lives in the hub's thread.
+// the API; it admits only nodes registered with this hub that have joined that task and are not flagged for it (their
+// ed25519 node key proves itself in the master's signed challenge), and every all-reduce that all participants
+// completed credits each of them, once per outer step (the reduce's tag), at the task's reward rate x inner steps.
+// That credit is pending until the evidence says the work was done (docs/CREDIT.md): each node commits digests of
+// what it started from and contributed (POST /v1/tasks/{id}/diloco/commitments); the hub audits a share of those
+// steps by replaying them (the node uploads the material, POST .../diloco/audits/{step}; hub/DilocoAuditor replays);
+// a failed audit forfeits the node's credit for the task and flags it. The master carries no tensor data; the hub
+// sees a model only in an audited step's material. Lives in the hub's thread.
 #include "core/Expected.h"
+#include "hub/ApiTypes.h"
+#include "hub/DilocoAuditor.h"
+#include "hub/DilocoEvidence.h"
 #include "net/ConnectionGate.h"
+#include "net/RequestSigning.h"
 
 #include <QHostAddress>
 #include <QJsonObject>
 #include <QObject>
+#include <QTimer>
+
+#include <QDeadlineTimer>
 
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
+#include <tuple>
 
 namespace cohort {
 
+class ApiServer;
 class HubStore;
 class TaskCatalogue;
 namespace collectives {
@@ -37,6 +51,13 @@ struct DilocoTaskStats {
     quint64 recordedRevision = 0; // the shared state the master last recorded (and signed)
     QByteArray recordedDigest;
     QString lastExclusion;      // the last one's reason, naming the node
+    // The evidence (docs/CREDIT.md)
+    qint64 commitments = 0;
+    qint64 auditsRequested = 0, auditsPassed = 0, auditsFailed = 0, auditsMissed = 0, auditsInconclusive = 0;
+    double auditSeconds = 0;          // the hub's replay compute
+    double worstPassedError = 0;      // the largest relative error an audit passed with (the honest margin)
+    qint64 confirmedCredits = 0, refusedCredits = 0, forfeitedCredits = 0;
+    QString lastAudit;                // the last verdict, naming the node
     QJsonObject toJson() const;
 };
 
@@ -54,13 +75,45 @@ public:
     void setRecordSigner(std::function<QByteArray(const QByteArray &message)> signer) { m_signer = std::move(signer); }
     const DilocoTaskStats *stats(const QString &taskId) const;
 
+    using Authenticate = std::function<std::optional<ApiResponse>(const ApiRequest &, VerifiedRequest *)>;
+    void registerRoutes(ApiServer &server, Authenticate authenticate);
+
+    static constexpr qsizetype kAuditPartBytes = 256 << 10;  // the upload comes in parts below the API's body limit
+    static constexpr int kAuditDeadlineMs = 120'000;         // from the request to the last part
+    static constexpr int kMaxAuditsInFlight = 4;             // material held at once, all tasks together
+    static constexpr uint64_t kMaxAuditWeights = 4u << 20;   // 64 MiB of material at most
+    static constexpr int kMissedAuditsToFlag = 3;
+
 private:
+    struct PendingAudit {
+        QString taskId, nodeId;
+        QByteArray publicKey;
+        quint64 step = 0;
+        QByteArray material;
+        qint64 expected = -1;
+        QDeadlineTimer deadline;
+    };
+
     void credit(const QString &taskId, quint64 tag, const QList<QByteArray> &publicKeys);
+    ApiResponse commit(const ApiRequest &request);
+    ApiResponse upload(const ApiRequest &request);
+    // Checks the finished upload against the commitment and the record, then hands it to the auditor.
+    void audit(PendingAudit pending);
+    void onAudited(const AuditJob &job, const AuditResult &result);
+    void concludeAudit(const QString &taskId, const QString &nodeId, const QByteArray &publicKey, quint64 step,
+                       const QString &verdict, const QString &reason, double relativeError = -1, double seconds = 0);
+    void expireAudits();
+    bool flagged(const QString &nodeId, const QString &taskId) const;
 
     HubStore &m_store;
     TaskCatalogue &m_catalogue;
     ListenerLimits m_limits;
     std::function<QByteArray(const QByteArray &)> m_signer;
+    Authenticate m_authenticate;
+    DilocoEvidence m_evidence;
+    DilocoAuditor *m_auditor = nullptr;
+    std::map<std::tuple<QString, QString, quint64>, PendingAudit> m_audits; // (task, node, step)
+    QTimer m_auditClock;
     std::map<QString, std::unique_ptr<collectives::Master>> m_masters;
     std::map<QString, DilocoTaskStats> m_stats;
 };

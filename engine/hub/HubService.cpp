@@ -144,6 +144,7 @@ Status HubService::start()
                              m_identity->publicKeyBase64().toLatin1());
     registerRoutes();
     m_rl->registerRoutes(*m_server);
+    m_diloco->registerRoutes(*m_server, [this](const ApiRequest &r, VerifiedRequest *v) { return authenticate(r, v); });
     QString error;
     if (m_server->listenOn(m_config.address, m_config.port, &error) == 0)
         return fail(error);

@@ -13,7 +13,7 @@
 namespace cohort {
 
 namespace {
-constexpr int kSchemaVersion = 5;
+constexpr int kSchemaVersion = 6;
 
 QJsonObject parseStoredJson(const QVariant &v)
 {
@@ -219,6 +219,27 @@ Status HubStore::migrate()
             q.exec(QStringLiteral("ALTER TABLE submissions ADD COLUMN sampling_worst_gap REAL NOT NULL DEFAULT -1")) &&
             q.exec(QStringLiteral("ALTER TABLE submissions ADD COLUMN off_sample_tokens INTEGER NOT NULL DEFAULT 0")) &&
             q.exec(QStringLiteral("INSERT OR REPLACE INTO meta(key, value) VALUES('schema_version', '5')"));
+        if (!ok) {
+            const QString error = q.lastError().text();
+            db.rollback();
+            return fail(QStringLiteral("cannot upgrade the hub database schema in %1: %2").arg(m_path, error));
+        }
+        db.commit();
+    }
+    if (version < 6) {
+        // v6: the evidence behind DiLoCo credit (hub/DilocoEvidence): each node's commitment per outer step with its
+        // audit, and the shared state's recorded digest per revision (what an audited step must have started from).
+        db.transaction();
+        const bool ok =
+            q.exec(QStringLiteral("CREATE TABLE IF NOT EXISTS diloco_commitments("
+                                  " task TEXT NOT NULL, node_id TEXT NOT NULL, step INTEGER NOT NULL,"
+                                  " start_digest BLOB NOT NULL, adam_digest BLOB NOT NULL, delta_digest BLOB NOT NULL,"
+                                  " delta_norm REAL NOT NULL, audit TEXT NOT NULL DEFAULT '', audit_reason TEXT NOT NULL DEFAULT '',"
+                                  " relative_error REAL NOT NULL DEFAULT -1, audit_seconds REAL NOT NULL DEFAULT 0,"
+                                  " created_at INTEGER NOT NULL, PRIMARY KEY(task, node_id, step))")) &&
+            q.exec(QStringLiteral("CREATE TABLE IF NOT EXISTS diloco_records("
+                                  " task TEXT NOT NULL, revision INTEGER NOT NULL, digest BLOB NOT NULL, PRIMARY KEY(task, revision))")) &&
+            q.exec(QStringLiteral("INSERT OR REPLACE INTO meta(key, value) VALUES('schema_version', '6')"));
         if (!ok) {
             const QString error = q.lastError().text();
             db.rollback();

@@ -45,7 +45,13 @@ void HubClient::abortAll()
     }
 }
 
-void HubClient::send(const QByteArray &method, const QString &path, const QByteArray &body, Callback callback)
+void HubClient::postBytes(const QString &path, const QByteArray &body, Callback callback)
+{
+    send("POST", path, body, std::move(callback), QByteArrayLiteral("application/octet-stream"));
+}
+
+void HubClient::send(const QByteArray &method, const QString &path, const QByteArray &body, Callback callback,
+                     const QByteArray &contentType)
 {
     QUrl url = m_base;
     QString basePath = url.path();
@@ -60,7 +66,7 @@ void HubClient::send(const QByteArray &method, const QString &path, const QByteA
     request.setTransferTimeout(kTimeoutMs);
     request.setHeader(QNetworkRequest::UserAgentHeader, QByteArrayLiteral("cohort/" COHORT_VERSION_STRING));
     if (!body.isEmpty() || method == "POST")
-        request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+        request.setHeader(QNetworkRequest::ContentTypeHeader, contentType);
     const QByteArray signedPath = url.path(QUrl::FullyEncoded).toUtf8() +
                                   (url.hasQuery() ? '?' + url.query(QUrl::FullyEncoded).toUtf8() : QByteArray());
     const QByteArray nonce = freshNonce();

@@ -38,6 +38,8 @@ public:
 
     void get(const QString &path, Callback callback);
     void post(const QString &path, const QJsonObject &body, Callback callback);
+    // A binary body (application/octet-stream), signed like any other.
+    void postBytes(const QString &path, const QByteArray &body, Callback callback);
     void abortAll();
     QUrl baseUrl() const { return m_base; }
     // The hub's public key (raw 32 bytes); empty: not known yet (first contact: requests name no hub and answers
@@ -47,7 +49,8 @@ public:
     int pendingCount() const { return int(m_pending.size()); }
 
 private:
-    void send(const QByteArray &method, const QString &path, const QByteArray &body, Callback callback);
+    void send(const QByteArray &method, const QString &path, const QByteArray &body, Callback callback,
+              const QByteArray &contentType = QByteArrayLiteral("application/json"));
     void finish(QNetworkReply *reply, const Callback &callback, const QByteArray &nonce, const QByteArray &hubKey);
 
     QUrl m_base;

@@ -130,6 +130,10 @@ private:
     void stopDiloco(int waitMs);
     void onDilocoProgress(const cohort::DilocoStatus &status, bool outerStepDone);
     void onDilocoFinished(const QString &error);
+    // The evidence behind DiLoCo credit (docs/CREDIT.md): each outer step's commitment goes to the hub; when the
+    // hub answers that it audits the step, the material follows in parts.
+    void commitDilocoStep(const QString &taskId, const QJsonObject &commitment, const QByteArray &material);
+    void uploadDilocoAudit(const QString &taskId, quint64 step, const QByteArray &material, qsizetype offset, qsizetype partBytes);
     QString dilocoActivity(const TaskInfo &task) const;
 
     void sampleSystem();

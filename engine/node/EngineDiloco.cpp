@@ -6,11 +6,12 @@
 
 #include "core/Logging.h"
 #include "core/RateLimiter.h"
+#include "diloco/DilocoAudit.h"
 #include "diloco/DilocoRunner.h"
 #include "net/HubClient.h"
 #include "net/Identity.h"
+#include "node/StatusLine.h"
 
-#include <QCryptographicHash>
 #include <QDir>
 #include <QHostAddress>
 #include <QHostInfo>
@@ -22,16 +23,6 @@ namespace cohort {
 namespace {
 constexpr int kRetryAfterFailureS = 30;
 
-// The node's data stream: its own (so the nodes' pseudo-gradients differ, as in data-parallel training), stable
-// across restarts (a resumed node continues with the batches it would have had).
-uint64_t dataSeedFor(const QString &nodeId)
-{
-    const QByteArray digest = QCryptographicHash::hash(nodeId.toUtf8(), QCryptographicHash::Sha256);
-    uint64_t seed = 0;
-    for (int i = 0; i < 8; ++i)
-        seed = (seed << 8) | uint8_t(digest[i]);
-    return seed;
-}
 } // namespace
 
 void Engine::updateDiloco()
@@ -57,7 +48,12 @@ void Engine::startDiloco(const TaskInfo &task)
     o.taskId = task.id;
     o.config = *task.diloco;
     o.checkpointDir = QDir(m_options.dataDir).filePath(QStringLiteral("diloco/") + task.id);
-    o.dataSeed = dataSeedFor(m_snapshot.nodeId);
+    o.dataSeed = diloco::dataSeedFor(m_snapshot.nodeId);
+    // The hub's audit suite runs cheating nodes (tst_diloco_audit): "idle" and "noise" cheat in the runner, "copy"
+    // trains on another node's batches (one computation for several identities).
+    o.testAttack = qEnvironmentVariable("COHORT_TEST_DILOCO_ATTACK");
+    if (o.testAttack == QLatin1String("copy"))
+        o.dataSeed = diloco::dataSeedFor(QStringLiteral("another node"));
     o.device = m_compute.device.toStdString();
     o.communicator.secretKey = m_identity->secretKey();
     o.communicator.masterPort = task.diloco->masterPort;
@@ -95,7 +91,7 @@ void Engine::startDiloco(const TaskInfo &task)
         }
         if (error.isEmpty()) {
             diloco::DilocoRunner runner(o);
-            const Status s = runner.run(*cancel, [self](const diloco::DilocoProgress &p) {
+            const Status s = runner.run(*cancel, [self, taskId = o.taskId](const diloco::DilocoProgress &p) {
                 DilocoStatus st;
                 st.active = p.phase != diloco::DilocoProgress::Phase::Stopped;
                 st.phase = QString::fromLatin1(diloco::phaseName(p.phase));
@@ -110,9 +106,19 @@ void Engine::startDiloco(const TaskInfo &task)
                 st.resumed = p.resumed;
                 st.note = p.note;
                 const bool done = p.outerStepDone;
-                QMetaObject::invokeMethod(self, [self, st, done] {
-                    if (self)
-                        self->onDilocoProgress(st, done);
+                // The commitment and its material are made here, on the training thread (hashing megabytes).
+                QJsonObject commitment;
+                QByteArray material;
+                if (done && p.audit) {
+                    commitment = diloco::commitmentOf(*p.audit).toJson();
+                    material = diloco::encodeAuditMaterial(*p.audit);
+                }
+                QMetaObject::invokeMethod(self, [self, st, done, commitment, material, taskId] {
+                    if (!self)
+                        return;
+                    self->onDilocoProgress(st, done);
+                    if (!commitment.isEmpty())
+                        self->commitDilocoStep(taskId, commitment, material);
                 }, Qt::QueuedConnection);
             });
             if (!s)
@@ -181,6 +187,51 @@ void Engine::onDilocoFinished(const QString &error)
     }
     refreshActivityDetail();
     updateState(); // may start it again (resumed from its bundle) if nothing holds it back now
+}
+
+void Engine::commitDilocoStep(const QString &taskId, const QJsonObject &commitment, const QByteArray &material)
+{
+    if (m_stopping || !m_hub)
+        return;
+    const quint64 step = quint64(commitment.value(QStringLiteral("step")).toInteger());
+    m_hub->post(QStringLiteral("/v1/tasks/%1/diloco/commitments").arg(taskId), commitment,
+                [this, taskId, step, material](const HubReply &reply) {
+                    if (m_stopping)
+                        return;
+                    if (!reply.ok()) {
+                        // Without its commitment the step earns nothing; the next step commits again.
+                        qCWarning(lcEngine).nospace() << "DiLoCo: the hub did not take the commitment of outer step " << step
+                                                      << ": " << reply.error;
+                        return;
+                    }
+                    if (!reply.body.value(QStringLiteral("audit")).toBool())
+                        return;
+                    const qsizetype part = qsizetype(std::clamp<qint64>(reply.body.value(QStringLiteral("part_bytes")).toInteger(256 << 10),
+                                                                        16 << 10, 1 << 20));
+                    emitEvent(EngineEvent::info(QStringLiteral("diloco"),
+                                                QStringLiteral("The hub audits outer step %1: sending what it replays (%2)")
+                                                    .arg(step).arg(humanBytes(material.size()))));
+                    uploadDilocoAudit(taskId, step, material, 0, part);
+                });
+}
+
+void Engine::uploadDilocoAudit(const QString &taskId, quint64 step, const QByteArray &material, qsizetype offset, qsizetype partBytes)
+{
+    if (m_stopping || !m_hub)
+        return;
+    const QByteArray part = material.mid(offset, partBytes);
+    m_hub->postBytes(QStringLiteral("/v1/tasks/%1/diloco/audits/%2?offset=%3").arg(taskId).arg(step).arg(offset), part,
+                     [this, taskId, step, material, offset, partBytes, sent = part.size()](const HubReply &reply) {
+                         if (m_stopping)
+                             return;
+                         if (!reply.ok()) {
+                             emitEvent(EngineEvent::warning(QStringLiteral("diloco"),
+                                                            QStringLiteral("The audit of outer step %1 could not be sent: %2").arg(step).arg(reply.error)));
+                             return;
+                         }
+                         if (offset + sent < material.size())
+                             uploadDilocoAudit(taskId, step, material, offset + sent, partBytes);
+                     });
 }
 
 QString Engine::dilocoActivity(const TaskInfo &task) const

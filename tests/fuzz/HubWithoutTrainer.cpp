@@ -33,3 +33,22 @@ void RlTrainer::submit(const ValidatedBatch &batch)
 void RlTrainer::applyPublished() {}
 
 } // namespace cohort
+
+// The DiLoCo auditor likewise: every audit is inconclusive (no replay without LibTorch), the routes and parsers in
+// front of it run as usual.
+#include "hub/DilocoAuditor.h"
+
+namespace cohort {
+
+DilocoAuditor::DilocoAuditor(QObject *parent) : QObject(parent) {}
+DilocoAuditor::~DilocoAuditor() = default;
+
+void DilocoAuditor::submit(const AuditJob &job)
+{
+    AuditResult result;
+    result.inconclusive = true;
+    result.reason = QStringLiteral("this fuzz build replays nothing");
+    QMetaObject::invokeMethod(this, [this, job, result] { Q_EMIT finished(job, result); }, Qt::QueuedConnection);
+}
+
+} // namespace cohort

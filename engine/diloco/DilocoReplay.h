@@ -1,0 +1,43 @@
+#pragma once
+// One DiLoCo inner step, and the audit that replays a node's H of them (docs/CREDIT.md). The runner and the audit
+// share innerStep(), so what the hub replays is, line for line, what a node trains: the batch of (the node's data
+// seed, the revision, the inner step), the loss and gradient, AdamW. LibTorch lives behind rl::Policy.
+#include "core/DilocoTaskConfig.h"
+#include "core/Expected.h"
+#include "diloco/DilocoAudit.h"
+#include "diloco/Optimizers.h"
+
+#include <atomic>
+#include <string>
+#include <vector>
+
+namespace cohort::rl {
+class Policy;
+}
+
+namespace cohort::diloco {
+
+// Trains `local` (already written into `model`) by one inner step: returns the step's loss. `revision`: the shared
+// state's revision the outer step started from (the outer step's tag - 1).
+Expected<double> innerStep(rl::Policy &model, std::vector<float> &local, AdamWState &adam, std::vector<float> &gradient,
+                           const DilocoTaskConfig &config, uint64_t dataSeed, uint64_t revision, int inner,
+                           const std::atomic<bool> *cancel);
+
+// Scales `values` to norm `bound` when above it (a hair under, so the communicator's own check passes after rounding).
+void clipToNorm(std::span<float> values, double norm, double bound);
+
+struct ReplayVerdict {
+    bool passed = false;
+    QString reason;             // why not, in words, naming the figures
+    double relativeError = -1;  // |replayed - committed| / |replayed|
+    double replayedNorm = 0;
+    double seconds = 0;         // the replay's compute
+};
+
+// Replays the H inner steps of `material` (its weights and AdamW state, the node's data seed) and compares the
+// pseudo-gradient that results, clipped as a node clips it, with the one the node contributed. Errors: the material
+// does not fit the task's model, the model cannot be built, or the replay was cancelled.
+Expected<ReplayVerdict> replayOuterStep(const DilocoTaskConfig &config, uint64_t dataSeed, const AuditMaterial &material,
+                                        const std::atomic<bool> &cancel, const std::string &device = "cpu");
+
+} // namespace cohort::diloco

@@ -1,0 +1,53 @@
+#pragma once
+// The DiLoCo side of the ledger in the hub database (docs/CREDIT.md): each node's commitment per outer step and its
+// audit, the shared state's recorded digest per revision, and the credit rule's transitions on the node's outer-step
+// credits (submissions "diloco:<task>:<step>:<node>"): pending at the step, refused without a commitment, confirmed
+// once old enough and covered by a passed audit of that node, forfeited (all of them, for the task) when an audit
+// fails. Same thread and database as HubStore.
+#include "core/Expected.h"
+#include "diloco/DilocoAudit.h"
+
+#include <QString>
+#include <optional>
+
+namespace cohort {
+
+struct StoredCommitment {
+    diloco::Commitment commitment;
+    QString audit; // "" not audited, requested, passed, failed, missed, inconclusive
+    QString auditReason;
+};
+
+class DilocoEvidence {
+public:
+    explicit DilocoEvidence(QString connectionName) : m_connection(std::move(connectionName)) {}
+
+    Status recordRevision(const QString &task, quint64 revision, const QByteArray &digest);
+    QByteArray recordedDigest(const QString &task, quint64 revision) const; // empty: not recorded
+
+    enum class CommitKind { New, Same, Conflict };
+    // Stores the node's commitment for its step (one per node and step: the same again is Same, another is Conflict).
+    Expected<CommitKind> commit(const QString &task, const QString &nodeId, const diloco::Commitment &c, qint64 nowMs);
+    std::optional<StoredCommitment> commitment(const QString &task, const QString &nodeId, quint64 step) const;
+    bool everAudited(const QString &task, const QString &nodeId) const; // requested, passed, failed or missed (not inconclusive)
+    Status setAudit(const QString &task, const QString &nodeId, quint64 step, const QString &audit, const QString &reason,
+                    double relativeError = -1, double seconds = 0);
+    int missedAuditsInARow(const QString &task, const QString &nodeId) const;
+
+    // The credit rule (docs/CREDIT.md). Each returns the credits it changed.
+    // Pending credits of steps <= uptoStep without a commitment earn nothing.
+    int refuseUncommitted(const QString &task, quint64 uptoStep, qint64 nowMs);
+    // Pending credits at least confirmAfter steps old (step <= current - confirmAfter), committed, and at or before
+    // a step of the same node whose audit passed.
+    int confirmAudited(const QString &task, quint64 currentStep, int confirmAfter, qint64 nowMs);
+    // The step whose audit the node missed earns nothing.
+    int refuseStep(const QString &task, const QString &nodeId, quint64 step, const QString &reason, qint64 nowMs);
+    // A failed audit: every DiLoCo credit of the node in the task (pending and confirmed) refused, and the node
+    // flagged for the task (the master admits it no more, until an operator lifts the flag).
+    int forfeit(const QString &task, const QString &nodeId, const QString &reason, qint64 nowMs);
+
+private:
+    QString m_connection;
+};
+
+} // namespace cohort
