@@ -1,0 +1,205 @@
+// DiLoCo credit only for work that helped (issue 22): a real cohort-hub and real cohortd nodes on 127.0.0.1, some
+// honest, some cheating for credit (COHORT_TEST_DILOCO_ATTACK in cohortd's runner):
+//   idle   trains nothing and averages what it has (a zero pseudo-gradient), committing to exactly that;
+//   noise  contributes noise of an honest norm, committed as its work;
+//   copy   trains on another node's batches (one computation for several identities).
+// Each speaks the whole protocol — registers, joins, averages, commits, uploads its material when audited — and each
+// is caught by the hub's replay of its first committed outer step: its credit forfeited, the node flagged for the task
+// and taken out of the ring, while the honest nodes keep training and have their credit confirmed. An "idle sybil
+// ring" (two idle identities alone on a task) earns nothing either.
+#include "LedgerRows.h"
+#include "TestSupport.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QRegularExpression>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <memory>
+
+using cohort::test::ChildProcess;
+using cohort::test::programPath;
+
+namespace {
+const QByteArray kCatalogue = R"({"tasks":[
+  {"id":"audited","kind":"diloco","title":"Audited DiLoCo","reward_rate":0.5,
+   "diloco":{"inner_steps":5,"audit_rate":0.2,"confirm_after_steps":3,"batch_size":4,"sequence_length":32,
+             "inner_learning_rate":0.003,"model":{"d_model":32,"n_layers":1,"n_heads":2,"d_ff":128,"max_seq_len":64}}}]})";
+} // namespace
+
+class TestDilocoAudit : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_dir;
+    QNetworkAccessManager m_net;
+
+    struct Hub {
+        std::unique_ptr<ChildProcess> process;
+        QString url, dir;
+    };
+
+    Hub startHub(const QString &name)
+    {
+        Hub hub;
+        hub.dir = m_dir.filePath(name);
+        const QString catalogue = m_dir.filePath(name + QStringLiteral(".json"));
+        QFile f(catalogue);
+        if (!f.open(QIODevice::WriteOnly) || f.write(kCatalogue) != kCatalogue.size())
+            return hub;
+        f.close();
+        hub.process = std::make_unique<ChildProcess>(
+            programPath(QStringLiteral("cohort-hub")),
+            QStringList{QStringLiteral("--port"), QStringLiteral("0"), QStringLiteral("--data-dir"), hub.dir, QStringLiteral("--catalogue"),
+                        catalogue, QStringLiteral("--heartbeat-interval"), QStringLiteral("1"), QStringLiteral("--train"), QStringLiteral("none")});
+        if (hub.process->start() && hub.process->waitForOutput(QStringLiteral("listening on"), 20'000))
+            hub.url = QRegularExpression(QStringLiteral("listening on (http://127\\.0\\.0\\.1:\\d+)")).match(hub.process->output()).captured(1);
+        return hub;
+    }
+
+    std::unique_ptr<ChildProcess> startNode(const Hub &hub, const QString &name, const QString &attack = {})
+    {
+        const QString dataDir = m_dir.filePath(name);
+        auto node = std::make_unique<ChildProcess>(
+            programPath(QStringLiteral("cohortd")),
+            QStringList{QStringLiteral("--hub"), hub.url, QStringLiteral("--data-dir"), dataDir, QStringLiteral("--json"), QStringLiteral("--task"),
+                        QStringLiteral("audited"), QStringLiteral("--heartbeat-ms"), QStringLiteral("500"), QStringLiteral("--settings"),
+                        dataDir + QStringLiteral(".ini")});
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        if (!attack.isEmpty())
+            env.insert(QStringLiteral("COHORT_TEST_DILOCO_ATTACK"), attack);
+        node->process().setProcessEnvironment(env);
+        return node->start() ? std::move(node) : nullptr;
+    }
+
+    QJsonObject stats(const Hub &hub)
+    {
+        QNetworkReply *reply = m_net.get(QNetworkRequest(QUrl(hub.url + QStringLiteral("/v1/tasks/audited/diloco"))));
+        QSignalSpy finished(reply, &QNetworkReply::finished);
+        if (!reply->isFinished())
+            finished.wait(10'000);
+        const QJsonObject body = QJsonDocument::fromJson(reply->readAll()).object();
+        reply->deleteLater();
+        return body;
+    }
+
+    static QString nodeId(ChildProcess &node)
+    {
+        const QStringList lines = node.output().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        for (qsizetype i = lines.size() - 1; i >= 0; --i) {
+            const QString id = QJsonDocument::fromJson(lines[i].toUtf8()).object().value(QStringLiteral("node_id")).toString();
+            if (!id.isEmpty())
+                return id;
+        }
+        return {};
+    }
+
+    static QString row(const Hub &hub, const QString &sql, const QString &nodeId)
+    {
+        return cohort::test::ledgerRows(hub.dir, sql, {{QStringLiteral(":n"), nodeId}}).value(0);
+    }
+
+    static QString flagOf(const Hub &hub, const QString &nodeId)
+    {
+        return row(hub, QStringLiteral("SELECT flagged_at>0, reason FROM node_flags WHERE task='audited' AND node_id=:n"), nodeId);
+    }
+
+    // Credit the node holds (pending or confirmed): a cheater's must be nothing at all.
+    static double creditHeld(const Hub &hub, const QString &nodeId)
+    {
+        return row(hub, QStringLiteral("SELECT COALESCE(SUM(credit), 0) FROM submissions WHERE task='audited' AND node_id=:n"
+                                       " AND status IN ('accepted', 'confirmed')"), nodeId).toDouble();
+    }
+
+private Q_SLOTS:
+    void initTestCase() { QVERIFY(m_dir.isValid()); }
+
+    void cheatersForfeitAndHonestNodesAreConfirmed()
+    {
+        Hub hub = startHub(QStringLiteral("hub"));
+        QVERIFY2(!hub.url.isEmpty(), hub.process ? qPrintable(hub.process->errors()) : "no hub");
+        auto honestA = startNode(hub, QStringLiteral("honest-a")), honestB = startNode(hub, QStringLiteral("honest-b"));
+        QVERIFY(honestA && honestB);
+        QTRY_VERIFY_WITH_TIMEOUT(stats(hub).value(QStringLiteral("audits")).toObject().value(QStringLiteral("passed")).toInteger() >= 2, 90'000);
+        const QStringList attacks{QStringLiteral("idle"), QStringLiteral("noise"), QStringLiteral("copy")};
+        std::vector<std::unique_ptr<ChildProcess>> cheaters;
+        for (const QString &attack : attacks) {
+            cheaters.push_back(startNode(hub, QStringLiteral("cheat-") + attack, attack));
+            QVERIFY(cheaters.back());
+        }
+        QStringList cheaterIds;
+        for (auto &c : cheaters) {
+            QTRY_VERIFY_WITH_TIMEOUT(!nodeId(*c).isEmpty(), 30'000);
+            cheaterIds << nodeId(*c);
+        }
+        // Each is caught: flagged for the task with the failed audit as the reason.
+        for (int i = 0; i < cheaters.size(); ++i)
+            QTRY_VERIFY2_WITH_TIMEOUT(flagOf(hub, cheaterIds[i]).startsWith(QLatin1String("1|audit of outer step")),
+                                      qPrintable(attacks[i] + QStringLiteral(": ") + flagOf(hub, cheaterIds[i]) + QLatin1Char('\n') +
+                                                 QString::fromUtf8(QJsonDocument(stats(hub)).toJson(QJsonDocument::Compact))),
+                                      120'000);
+        // The honest pair goes on alone (the cheaters excluded and refused at admission), and gets confirmed.
+        const qint64 caughtAt = stats(hub).value(QStringLiteral("last_outer_step")).toInteger();
+        QTRY_VERIFY_WITH_TIMEOUT(stats(hub).value(QStringLiteral("last_outer_step")).toInteger() >= caughtAt + 8 &&
+                                     stats(hub).value(QStringLiteral("last_world_size")).toInt() == 2,
+                                 90'000);
+        const QJsonObject end = stats(hub);
+        const QJsonObject audits = end.value(QStringLiteral("audits")).toObject();
+        QVERIFY2(audits.value(QStringLiteral("failed")).toInteger() >= 3, QJsonDocument(end).toJson(QJsonDocument::Compact).constData());
+
+        qInfo("%-6s %-16s %-24s %s", "cheat", "credit minted", "caught at its step", "reason");
+        for (int i = 0; i < cheaters.size(); ++i) {
+            const QString id = cheaterIds[i];
+            QCOMPARE(creditHeld(hub, id), 0.0);
+            // Caught at the first outer step it committed (a node's first commitment is always replayed).
+            const QString first = row(hub, QStringLiteral("SELECT MIN(step) FROM diloco_commitments WHERE task='audited' AND node_id=:n"), id);
+            const QString failed = row(hub, QStringLiteral("SELECT MIN(step) FROM diloco_commitments WHERE task='audited' AND node_id=:n"
+                                                           " AND audit='failed'"), id);
+            QVERIFY2(!failed.isEmpty(), qPrintable(attacks[i]));
+            const int nth = failed.toInt() - first.toInt() + 1;
+            QVERIFY2(nth <= 2, qPrintable(QStringLiteral("%1: caught at its committed step %2").arg(attacks[i]).arg(nth)));
+            qInfo("%-6s %-16s %-24d %s", qPrintable(attacks[i]), "0", nth,
+                  qPrintable(row(hub, QStringLiteral("SELECT audit_reason FROM diloco_commitments WHERE task='audited' AND node_id=:n"
+                                                     " AND audit='failed'"), id)));
+        }
+        for (ChildProcess *honest : {honestA.get(), honestB.get()}) {
+            const QString id = nodeId(*honest);
+            QVERIFY(flagOf(hub, id).isEmpty());
+            QVERIFY(row(hub, QStringLiteral("SELECT COUNT(*) FROM submissions WHERE node_id=:n AND status='confirmed'"), id).toInt() >= 1);
+            QCOMPARE(row(hub, QStringLiteral("SELECT COUNT(*) FROM submissions WHERE node_id=:n AND reason LIKE 'forfeited%'"), id).toInt(), 0);
+        }
+        qInfo("audits: %s", QJsonDocument(audits).toJson(QJsonDocument::Compact).constData());
+        for (auto *p : {honestA.get(), honestB.get()})
+            p->terminateAndWait(30'000, nullptr);
+        for (auto &c : cheaters)
+            c->terminateAndWait(30'000, nullptr);
+    }
+
+    // Identities are free: two that train nothing form a ring of their own (the task's minimum) and average zeros.
+    // Their all-reduces complete, and each earns nothing: its first commitment is replayed and fails.
+    void anIdleSybilRingEarnsNothing()
+    {
+        Hub hub = startHub(QStringLiteral("hub-sybil"));
+        QVERIFY(!hub.url.isEmpty());
+        auto x = startNode(hub, QStringLiteral("sybil-x"), QStringLiteral("idle"));
+        auto y = startNode(hub, QStringLiteral("sybil-y"), QStringLiteral("idle"));
+        QVERIFY(x && y);
+        QTRY_VERIFY_WITH_TIMEOUT(stats(hub).value(QStringLiteral("audits")).toObject().value(QStringLiteral("failed")).toInteger() >= 2, 120'000);
+        QTRY_VERIFY_WITH_TIMEOUT(!nodeId(*x).isEmpty() && !nodeId(*y).isEmpty(), 10'000);
+        for (ChildProcess *n : {x.get(), y.get()}) {
+            QVERIFY2(flagOf(hub, nodeId(*n)).startsWith(QLatin1String("1|")), qPrintable(flagOf(hub, nodeId(*n))));
+            QCOMPARE(creditHeld(hub, nodeId(*n)), 0.0);
+        }
+        QVERIFY(stats(hub).value(QStringLiteral("outer_steps")).toInteger() >= 1); // they did average, for nothing
+        x->terminateAndWait(30'000, nullptr);
+        y->terminateAndWait(30'000, nullptr);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestDilocoAudit)
+#include "tst_diloco_audit.moc"
