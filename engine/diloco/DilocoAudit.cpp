@@ -7,6 +7,7 @@
 
 #include <QtEndian>
 
+#include <climits>
 #include <cmath>
 #include <cstring>
 
@@ -134,7 +135,7 @@ qint64 auditMaterialSize(QByteArrayView header, uint64_t maxWeights)
     if (header.size() < kAuditHeaderBytes || std::memcmp(header.data(), kMagic, 4) != 0)
         return -1;
     const uint64_t n = qFromLittleEndian<quint64>(header.data() + 12);
-    if (n == 0 || n > maxWeights)
+    if (n == 0 || n > maxWeights || n > uint64_t(INT64_MAX - kAuditHeaderBytes) / 16)
         return -1;
     return kAuditHeaderBytes + qint64(4 * n * sizeof(float));
 }

@@ -4,7 +4,9 @@
 // run resumes from its bundle at the inner step where it stopped.
 #include "collectives/Master.h"
 #include "core/DilocoTaskConfig.h"
+#include "diloco/DilocoAudit.h"
 #include "diloco/DilocoCheckpoint.h"
+#include "diloco/DilocoReplay.h"
 #include "diloco/DilocoRunner.h"
 #include "diloco/Optimizers.h"
 #include "diloco/SyntheticText.h"
@@ -203,6 +205,10 @@ private Q_SLOTS:
         QVERIFY(!DilocoTaskConfig::fromJson({{QStringLiteral("seed"), QStringLiteral("-1")}}));
         QVERIFY(!DilocoTaskConfig::fromJson({{QStringLiteral("model"), QJsonObject{{QStringLiteral("d_model"), 30}, {QStringLiteral("n_heads"), 4}}}}));
         QVERIFY(!DilocoTaskConfig::fromJson({{QStringLiteral("master_port"), 70000}}));
+        QVERIFY(!DilocoTaskConfig::fromJson({{QStringLiteral("audit_rate"), 1.5}}));
+        QVERIFY(!DilocoTaskConfig::fromJson({{QStringLiteral("audit_tolerance"), -0.1}}));
+        QVERIFY(!DilocoTaskConfig::fromJson({{QStringLiteral("confirm_after_steps"), -1}}));
+        QCOMPARE(DilocoTaskConfig::fromJson({})->auditRate, 0.05);
     }
 
     // A lone node (a ring of one) with an in-process master: cancelled in the middle of its inner steps, the next run
@@ -267,6 +273,143 @@ private Q_SLOTS:
         QCOMPARE(firstTraining->innerStep, 5);
         // Its sync found the same shared state (0 bytes: a ring of one fetches from no one).
         QCOMPARE(firstTraining->stateHash, hashAtStop);
+        // A step resumed half-way cannot be replayed from the shared state: it commits nothing (and earns nothing);
+        // the steps of the first run that began at inner step 0 did.
+        for (const DilocoProgress &p : second)
+            if (p.outerStepDone)
+                QVERIFY(!p.audit);
+        QVERIFY(std::any_of(first.cbegin(), first.cend(), [](const DilocoProgress &p) { return p.outerStepDone && p.audit; }));
+    }
+
+    // The audit (docs/CREDIT.md): a lone node's committed outer steps replay to exactly what it contributed; the
+    // cheats a replay must catch do not.
+    void auditReplaysHonestStepsAndCatchesCheats()
+    {
+        collectives::Master master;
+        QVERIFY(master.listen(QHostAddress(QHostAddress::LocalHost), 0));
+        DilocoRunnerOptions o;
+        o.taskId = QStringLiteral("audited");
+        o.config.innerSteps = 4;
+        o.config.model = {16, 1, 2, 32, 32};
+        o.config.batchSize = 2;
+        o.config.sequenceLength = 24;
+        o.dataSeed = dataSeedFor(QStringLiteral("n-0123456789abcdef0123"));
+        o.maxOuterSteps = 3;
+        o.communicator.masterPort = master.port();
+        o.communicator.secretKey = ed25519::generate().secretKey;
+        o.communicator.bindAddress = QHostAddress(QHostAddress::LocalHost);
+        QList<std::shared_ptr<const AuditMaterial>> materials;
+        std::atomic<bool> cancel{false};
+        Status status;
+        QThread *thread = QThread::create([&] {
+            DilocoRunner runner(o);
+            status = runner.run(cancel, [&](const DilocoProgress &p) {
+                if (p.outerStepDone && p.audit)
+                    materials.append(p.audit);
+            });
+        });
+        QSignalSpy done(thread, &QThread::finished);
+        thread->start();
+        QVERIFY(done.wait(60'000));
+        delete thread;
+        QVERIFY2(status.ok(), qPrintable(status.error()));
+        QCOMPARE(materials.size(), 3);
+        for (int i = 0; i < 3; ++i)
+            QCOMPARE(materials[i]->step, uint64_t(i + 1));
+        // The AdamW state carries over outer steps: the third step starts from 8 inner steps' moments.
+        QCOMPARE(materials[2]->adamStep, uint64_t(8));
+
+        std::atomic<bool> keepGoing{false};
+        for (const auto &m : materials) {
+            auto verdict = replayOuterStep(o.config, o.dataSeed, *m, keepGoing);
+            QVERIFY2(verdict, qPrintable(verdict.error()));
+            QVERIFY2(verdict->passed, qPrintable(verdict->reason));
+            QCOMPARE(verdict->relativeError, 0.0); // the same binary on the same CPU: bit for bit
+        }
+        const AuditMaterial &honest = *materials[2];
+        const auto replay = [&](const AuditMaterial &m, uint64_t seed) { return replayOuterStep(o.config, seed, m, keepGoing); };
+        AuditMaterial idle = honest; // trained nothing: the pseudo-gradient is zero
+        std::fill(idle.delta.begin(), idle.delta.end(), 0.0f);
+        QVERIFY(!replay(idle, o.dataSeed)->passed);
+        QCOMPARE(replay(idle, o.dataSeed)->relativeError, 1.0);
+        AuditMaterial scaled = honest; // the right direction, twice the step (more "work")
+        for (float &x : scaled.delta)
+            x *= 2;
+        QVERIFY(!replay(scaled, o.dataSeed)->passed);
+        QVERIFY(!replay(honest, dataSeedFor(QStringLiteral("another node")))->passed); // another node's batches
+        AuditMaterial freshAdam = honest; // claims a fresh optimiser
+        std::fill(freshAdam.adamM.begin(), freshAdam.adamM.end(), 0.0f);
+        std::fill(freshAdam.adamV.begin(), freshAdam.adamV.end(), 0.0f);
+        freshAdam.adamStep = 0;
+        QVERIFY(!replay(freshAdam, o.dataSeed)->passed);
+        AuditMaterial nan = honest;
+        nan.delta[3] = std::numeric_limits<float>::quiet_NaN();
+        QCOMPARE(replay(nan, o.dataSeed)->reason, QStringLiteral("the committed pseudo-gradient is not finite"));
+        AuditMaterial wrongModel = honest;
+        wrongModel.global.pop_back();
+        QVERIFY(!replay(wrongModel, o.dataSeed)); // an error, not a verdict
+        std::atomic<bool> cancelled{true};
+        QVERIFY(!replayOuterStep(o.config, o.dataSeed, honest, cancelled));
+    }
+
+    void auditFormatsRoundTripAndRefuseBadInput()
+    {
+        // The data seed is the node id's SHA-256, first 8 bytes big-endian (pinned: the hub replays with it).
+        QCOMPARE(dataSeedFor(QStringLiteral("n-0123456789abcdef0123")), Q_UINT64_C(0xa91b5db84df2f9ca));
+        AuditMaterial m;
+        m.step = 7;
+        m.global = {1.0f, -2.0f, 3.5f};
+        m.momentumDigest = QByteArray(32, '\x11');
+        m.adamM = {0.1f, 0.2f, 0.3f};
+        m.adamV = {0.01f, 0.02f, 0.03f};
+        m.adamStep = 12;
+        m.delta = {0.5f, 0.25f, -0.125f};
+        const QByteArray bytes = encodeAuditMaterial(m);
+        QCOMPARE(bytes.size(), kAuditHeaderBytes + 4 * 3 * 4);
+        QCOMPARE(auditMaterialSize(bytes.left(kAuditHeaderBytes), 16), qint64(bytes.size()));
+        auto back = decodeAuditMaterial(bytes, 16);
+        QVERIFY2(back, qPrintable(back.error()));
+        QCOMPARE(back->global, m.global);
+        QCOMPARE(back->adamV, m.adamV);
+        QCOMPARE(back->delta, m.delta);
+        QCOMPARE(back->adamStep, uint64_t(12));
+        QCOMPARE(commitmentOf(*back), commitmentOf(m));
+        QVERIFY(!decodeAuditMaterial(bytes.left(bytes.size() - 1), 16));  // truncated
+        QVERIFY(!decodeAuditMaterial(QByteArray(bytes + QByteArray(1, '\0')), 16)); // bytes left over
+        QVERIFY(!decodeAuditMaterial(bytes, 2));                           // more weights than the task's model may have
+        QByteArray magic = bytes;
+        magic[0] = 'X';
+        QVERIFY(!decodeAuditMaterial(magic, 16));
+        QCOMPARE(auditMaterialSize(magic, 16), qint64(-1));
+        QByteArray zeroWeights = bytes.left(kAuditHeaderBytes);
+        std::fill(zeroWeights.begin() + 12, zeroWeights.begin() + 20, '\0');
+        QCOMPARE(auditMaterialSize(zeroWeights, 16), qint64(-1));
+        QByteArray huge = bytes.left(kAuditHeaderBytes);
+        std::fill(huge.begin() + 12, huge.begin() + 20, '\xff'); // 2^64 - 1 weights: no size overflow
+        QCOMPARE(auditMaterialSize(huge, UINT64_MAX / 64), qint64(-1));
+        AuditMaterial stepZero = m;
+        stepZero.step = 0;
+        QVERIFY(!decodeAuditMaterial(encodeAuditMaterial(stepZero), 16));
+
+        const Commitment c = commitmentOf(m);
+        QCOMPARE(c.deltaNorm, std::sqrt(0.25 + 0.0625 + 0.015625));
+        auto parsed = Commitment::fromJson(c.toJson());
+        QVERIFY2(parsed, qPrintable(parsed.error()));
+        QCOMPARE(*parsed, c);
+        const auto with = [&](const QString &key, const QJsonValue &value) {
+            QJsonObject o = c.toJson();
+            o.insert(key, value);
+            return Commitment::fromJson(o);
+        };
+        QVERIFY(!with(QStringLiteral("step"), 0));
+        QVERIFY(!with(QStringLiteral("step"), -3));
+        QVERIFY(!with(QStringLiteral("delta_norm"), -1));
+        QVERIFY(!with(QStringLiteral("start_digest"), QStringLiteral("abcd")));
+        QVERIFY(!with(QStringLiteral("adam_digest"), QString(64, QLatin1Char('g'))));
+        QVERIFY(!with(QStringLiteral("delta_digest"), 42));
+        QJsonObject missing = c.toJson();
+        missing.remove(QStringLiteral("delta_digest"));
+        QVERIFY(!Commitment::fromJson(missing));
     }
 };
 
