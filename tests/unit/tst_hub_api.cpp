@@ -1,6 +1,7 @@
 // The hub's HTTP API over real sockets on 127.0.0.1: signed registration and heartbeats, and every kind of
 // bad input answered with a 4xx JSON error while the hub keeps serving.
 #include "hub/HubService.h"
+#include "diloco/DilocoAudit.h"
 #include "hub/ApiServer.h"
 #include "hub/HubStore.h"
 #include "net/Ed25519.h"
@@ -511,6 +512,63 @@ private Q_SLOTS:
 
     // A node that pinned the hub's key refuses answers the hub did not sign for its request: a server that answers
     // unsigned (a proxy that rewrote the body drops or breaks the signature) and one that signs with another key.
+    // The DiLoCo evidence routes as a stranger would use them (docs/CREDIT.md): commitments only from a registered
+    // node of the task, strict, for the ring's current steps, one per step; audit uploads only for an audit the hub
+    // asked for, in order, and what is no material forfeits (the node sent it itself) and flags the node.
+    void dilocoCommitmentsAndAuditUploadsRefuseBadInput()
+    {
+        auto id = Identity::loadOrCreate(m_dir.filePath(QStringLiteral("diloco-node")));
+        QVERIFY(id);
+        const QString commitPath = QStringLiteral("/v1/tasks/tiny-lm-diloco/diloco/commitments");
+        diloco::Commitment c;
+        c.step = 1;
+        c.startDigest = QByteArray(32, '\x01');
+        c.adamDigest = QByteArray(32, '\x02');
+        c.deltaDigest = QByteArray(32, '\x03');
+        c.deltaNorm = 0.5;
+        QVERIFY(sendSigned("POST", commitPath, c.toJson(), *id).status >= 400); // not registered yet
+        QCOMPARE(sendSigned("POST", QStringLiteral("/v1/nodes/register"), registration(), *id).status, 200);
+        expectError(sendSigned("POST", commitPath, c.toJson(), *id), 409, QStringLiteral("not_joined"));
+        QCOMPARE(sendSigned("POST", QStringLiteral("/v1/nodes/heartbeat"),
+                            {{QStringLiteral("state"), QStringLiteral("working")}, {QStringLiteral("joined_task"), QStringLiteral("tiny-lm-diloco")}}, *id)
+                     .status,
+                 200);
+        expectError(sendSigned("POST", QStringLiteral("/v1/tasks/arith-rl/diloco/commitments"), c.toJson(), *id), 404, QStringLiteral("unknown_task"));
+        QJsonObject bad = c.toJson();
+        bad.insert(QStringLiteral("delta_digest"), QStringLiteral("zz"));
+        expectError(sendSigned("POST", commitPath, bad, *id), 400, QStringLiteral("bad_request"));
+        bad = c.toJson();
+        bad.insert(QStringLiteral("padding"), QString(5000, QLatin1Char('x')));
+        expectError(sendSigned("POST", commitPath, bad, *id), 400, QStringLiteral("bad_request"));
+        diloco::Commitment future = c;
+        future.step = 99; // the ring is at step 0
+        expectError(sendSigned("POST", commitPath, future.toJson(), *id), 409, QStringLiteral("wrong_step"));
+
+        const Reply first = sendSigned("POST", commitPath, c.toJson(), *id);
+        QCOMPARE(first.status, 200);
+        QCOMPARE(first.body.value(QStringLiteral("audit")).toBool(), true); // a node's first commitment is always audited
+        QVERIFY(first.body.value(QStringLiteral("part_bytes")).toInt() > 0);
+        QCOMPARE(sendSigned("POST", commitPath, c.toJson(), *id).body.value(QStringLiteral("audit")).toBool(), true); // a retry
+        diloco::Commitment other = c;
+        other.deltaDigest = QByteArray(32, '\x04');
+        expectError(sendSigned("POST", commitPath, other.toJson(), *id), 409, QStringLiteral("conflicting_commitment"));
+
+        const auto upload = [&](quint64 step, qint64 offset, const QByteArray &bytes) {
+            const QString path = QStringLiteral("/v1/tasks/tiny-lm-diloco/diloco/audits/%1?offset=%2").arg(step).arg(offset);
+            return send("POST", path, bytes, signRequest(*id, "POST", path.toUtf8(), bytes, QDateTime::currentMSecsSinceEpoch()));
+        };
+        expectError(upload(2, 0, QByteArray(64, 'x')), 404, QStringLiteral("no_audit"));
+        expectError(upload(1, 5, QByteArray(64, 'x')), 409, QStringLiteral("wrong_offset"));
+        expectError(upload(1, 0, QByteArray(64, 'x')), 400, QStringLiteral("bad_material"));
+        // Junk for its own audit: the node is flagged for the task and commits no more.
+        diloco::Commitment next = c;
+        next.step = 2;
+        expectError(sendSigned("POST", commitPath, next.toJson(), *id), 403, QStringLiteral("node_flagged"));
+        const Reply stats = send("GET", QStringLiteral("/v1/tasks/tiny-lm-diloco/diloco"));
+        QCOMPARE(stats.body.value(QStringLiteral("audits")).toObject().value(QStringLiteral("failed")).toInt(), 1);
+        QVERIFY(stats.body.value(QStringLiteral("audits")).toObject().value(QStringLiteral("last")).toString().contains(id->nodeId()));
+    }
+
     void hubClientRefusesUnsignedAndForgedReplies()
     {
         const QByteArray hubKey = QByteArray::fromBase64(m_hub->hubKeyBase64().toLatin1());
