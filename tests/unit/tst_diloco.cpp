@@ -326,6 +326,16 @@ private Q_SLOTS:
             QVERIFY2(verdict->passed, qPrintable(verdict->reason));
             QCOMPARE(verdict->relativeError, 0.0); // the same binary on the same CPU: bit for bit
         }
+        // Honest hardware differences: a hub replaying with another thread count than the node trained with (GEMM
+        // splits, reduction order) stays far inside the tolerance.
+        const int trainedWith = rl::Policy::computeThreads();
+        const int replayWith = trainedWith > 1 ? 1 : 4;
+        rl::Policy::setComputeThreads(replayWith);
+        auto otherThreads = replayOuterStep(o.config, o.dataSeed, *materials[2], keepGoing);
+        rl::Policy::setComputeThreads(trainedWith);
+        QVERIFY(otherThreads && otherThreads->passed);
+        qInfo("replay with %d compute threads vs the node's %d: relative error %g (tolerance %g)", replayWith, trainedWith,
+              otherThreads->relativeError, o.config.auditTolerance);
         const AuditMaterial &honest = *materials[2];
         const auto replay = [&](const AuditMaterial &m, uint64_t seed) { return replayOuterStep(o.config, seed, m, keepGoing); };
         AuditMaterial idle = honest; // trained nothing: the pseudo-gradient is zero
