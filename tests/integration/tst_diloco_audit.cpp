@@ -195,7 +195,9 @@ private Q_SLOTS:
             QVERIFY2(flagOf(hub, nodeId(*n)).startsWith(QLatin1String("1|")), qPrintable(flagOf(hub, nodeId(*n))));
             QCOMPARE(creditHeld(hub, nodeId(*n)), 0.0);
         }
-        QVERIFY(stats(hub).value(QStringLiteral("outer_steps")).toInteger() >= 1); // they did average, for nothing
+        // They did average (each committed a finished step), for nothing. Whether the master saw that average complete
+        // before the first verdict took its members out is a race, so the commitments are what is counted.
+        QVERIFY(stats(hub).value(QStringLiteral("commitments")).toInteger() >= 2);
         x->terminateAndWait(30'000, nullptr);
         y->terminateAndWait(30'000, nullptr);
     }
