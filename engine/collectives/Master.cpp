@@ -42,6 +42,13 @@ Master::Master(MasterOptions options, QObject *parent)
     : QObject(parent), m_options(std::move(options)), m_server(this) // a child: moveToThread takes it along
 {
     connect(&m_server, &QTcpServer::newConnection, this, &Master::onNewConnection);
+    if (m_options.initialRecord) {
+        m_stateRevision = m_options.initialRecord->revision;
+        m_recordStateDigest = m_options.initialRecord->stateDigest;
+        m_recordHolders.insert(m_options.initialRecord->holders.begin(), m_options.initialRecord->holders.end());
+        m_haveStateRevision = true;
+        m_restoredRecordGrace = QDeadlineTimer(m_options.initialRecordGraceMs);
+    }
     ListenerLimits limits;
     limits.maxConnections = m_options.maxConnections;
     limits.maxPerSource = std::clamp(m_options.maxConnectionsPerSource, 1, m_options.maxConnections);
@@ -647,8 +654,8 @@ void Master::planSync()
         const Peer *peer = peerById(id);
         return peer && m_recordHolders.count(peer->publicKey) > 0;
     };
-    if (m_haveStateRevision && std::none_of(sync.states.begin(), sync.states.end(),
-                                            [&](const auto &entry) { return holds(entry.first); })) {
+    if (m_haveStateRevision && m_restoredRecordGrace.hasExpired() &&
+        std::none_of(sync.states.begin(), sync.states.end(), [&](const auto &entry) { return holds(entry.first); })) {
         // Nobody who held the record is here any more: a new group, which starts afresh (as after a restart).
         qCInfo(lcCollectives) << "no holder of shared state revision" << m_stateRevision << "is left: a new record";
         m_haveStateRevision = false;
@@ -668,8 +675,8 @@ void Master::planSync()
     if (groups.empty() && m_haveStateRevision) {
         // Nobody who holds the record advanced it (no operation completed since): the record stands.
         for (const auto &[id, state] : sync.states)
-            if (state.revision == m_stateRevision && digestsOf(state) == m_recordDigests)
-                groups[{m_stateRevision, m_recordDigests}].push_back(id);
+            if (state.revision == m_stateRevision && stateDigestOf(digestsOf(state)) == m_recordStateDigest)
+                groups[{m_stateRevision, digestsOf(state)}].push_back(id);
         if (groups.empty())
             return finishSync(false, QStringLiteral("no member holds the recorded shared state (revision %1) or advanced "
                                                     "it by one")
@@ -766,12 +773,15 @@ void Master::handleSyncDone(Peer &peer, bool ok)
         // The record: every participant holds the elected state now, and only they vote on the next revision.
         m_stateRevision = m_sync->revision;
         m_haveStateRevision = true;
-        m_recordDigests = m_sync->elected;
+        m_recordStateDigest = stateDigestOf(m_sync->elected);
         m_recordHolders.clear();
+        QList<QByteArray> holders;
         for (const uint32_t id : m_sync->participants)
-            if (const Peer *peer = peerById(id))
+            if (const Peer *peer = peerById(id)) {
                 m_recordHolders.insert(peer->publicKey);
-        Q_EMIT stateRecorded(quint64(m_stateRevision), stateDigestOf(m_recordDigests));
+                holders.append(peer->publicKey);
+            }
+        Q_EMIT stateRecorded(quint64(m_stateRevision), m_recordStateDigest, holders);
         finishSync(true, QString());
     }
 }
@@ -895,10 +905,13 @@ void Master::commitFormation()
 {
     const Formation formation = std::move(*m_forming);
     m_forming.reset();
-    // A ring with nobody from the previous one starts the shared state's revision count afresh.
+    // A ring with nobody from the previous one and no holder of the record (by key: a restarted master's ring is all
+    // new connections) starts the shared state's revision count afresh.
     if (std::none_of(formation.members.begin(), formation.members.end(), [this](uint32_t id) {
-            return std::find(m_ring.begin(), m_ring.end(), id) != m_ring.end();
-        }))
+            const Peer *peer = peerById(id);
+            return std::find(m_ring.begin(), m_ring.end(), id) != m_ring.end() ||
+                   (peer && m_recordHolders.count(peer->publicKey) > 0);
+        }) && m_restoredRecordGrace.hasExpired())
         m_haveStateRevision = false;
     m_ring = formation.members;
     m_committedEpoch = formation.epoch;

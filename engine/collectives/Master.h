@@ -73,6 +73,14 @@ class QTcpSocket;
 
 namespace cohort::collectives {
 
+// The record of a group's shared state ("Shared state" above): the revision every member of the last completed
+// sync holds, its state digest (stateDigestOf), and the keys of those members (they vote on the next revision).
+struct RecordedState {
+    uint64_t revision = 0;
+    QByteArray stateDigest;
+    std::vector<QByteArray> holders;
+};
+
 struct MasterOptions {
     // Whether a public key (32 bytes) that proved possession of its secret key may join. Null: every key that answers
     // the challenge. (cohort-hub will pass "registered with the hub for this task".)
@@ -101,6 +109,12 @@ struct MasterOptions {
     // (CommunicatorOptions::masterKey) accept only recorded state; `recordContext` names the group (the task's id).
     std::function<QByteArray(const QByteArray &message)> signRecord;
     QByteArray recordContext;
+    // The record a restarted master continues from (the hub keeps it in its database): without it the first sync
+    // after a restart elects by headcount, which a sybil group could win.
+    std::optional<RecordedState> initialRecord;
+    // For this long the restored record stands even while none of its holders is back (their nodes reconnect at
+    // their own pace): a group without them cannot start afresh meanwhile, so sybils that come first win nothing.
+    int initialRecordGraceMs = 600'000;
 };
 
 class Master : public QObject {
@@ -129,7 +143,7 @@ Q_SIGNALS:
     // A peer was excluded (Exclusion above): the hub records it against the node.
     void peerExcluded(quint32 peerId, const QByteArray &publicKey, const QString &reason);
     // A shared-state sync completed: the record is now this revision with this state digest (stateDigestOf).
-    void stateRecorded(quint64 revision, const QByteArray &stateDigest);
+    void stateRecorded(quint64 revision, const QByteArray &stateDigest, const QList<QByteArray> &holders);
 
 private:
     struct Peer;
@@ -223,7 +237,8 @@ private:
     std::optional<StateSync> m_sync;
     uint64_t m_stateRevision = 0; // of the last completed shared-state sync: the record
     bool m_haveStateRevision = false;
-    std::vector<QByteArray> m_recordDigests; // the record's tensor digests
+    QByteArray m_recordStateDigest;          // the record's state digest (stateDigestOf its tensors' digests)
+    QDeadlineTimer m_restoredRecordGrace;    // a restored record stands without holders until then
     std::set<QByteArray> m_recordHolders;    // the keys of the members that completed that sync (they vote next)
     int m_lastPendingBroadcast = -1;
     struct Exclusion {

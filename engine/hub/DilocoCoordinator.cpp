@@ -75,6 +75,16 @@ Status DilocoCoordinator::start(const QHostAddress &address, quint16 firstPort)
         // so a member that never begins is excluded before the others give up on the operation.
         options.beginTimeoutMs = 100'000;
         options.recordContext = taskId.toUtf8();
+        // A restarted hub continues from the record it kept: the members that held it vote, not a headcount.
+        options.initialRecord = m_evidence.latestRecord(taskId);
+        if (options.initialRecord) {
+            DilocoTaskStats &restored = m_stats[taskId];
+            restored.recordedRevision = options.initialRecord->revision;
+            restored.recordedDigest = options.initialRecord->stateDigest;
+            restored.lastTag = options.initialRecord->revision; // the ring's step, for the commitments' window
+            qCInfo(lcHubDiloco) << "DiLoCo master for" << taskId << "continues from recorded revision"
+                                << options.initialRecord->revision << "held by" << options.initialRecord->holders.size() << "node(s)";
+        }
         // Admission: a key that proved itself in the challenge must belong to a node registered here that has
         // joined this task (its last heartbeat says so). Anyone else is refused before joining any ring.
         options.admit = [this, taskId](const QByteArray &publicKey) {
@@ -105,13 +115,14 @@ Status DilocoCoordinator::start(const QHostAddress &address, quint16 firstPort)
                     stats.lastExclusion = QStringLiteral("node %1: %2").arg(node ? node->nodeId : QStringLiteral("?"), reason);
                     qCWarning(lcHubDiloco) << "excluded from" << taskId << ":" << stats.lastExclusion;
                 });
-        connect(m, &collectives::Master::stateRecorded, this, [this, taskId](quint64 revision, const QByteArray &digest) {
-            m_stats[taskId].recordedRevision = revision;
-            m_stats[taskId].recordedDigest = digest;
-            // What an audit of step revision + 1 must have started from.
-            if (Status s = m_evidence.recordRevision(taskId, revision, digest); !s)
-                qCWarning(lcHubDiloco) << s.error();
-        });
+        connect(m, &collectives::Master::stateRecorded, this,
+                [this, taskId](quint64 revision, const QByteArray &digest, const QList<QByteArray> &holders) {
+                    m_stats[taskId].recordedRevision = revision;
+                    m_stats[taskId].recordedDigest = digest;
+                    // What an audit of step revision + 1 must have started from, and where a restarted hub goes on.
+                    if (Status s = m_evidence.recordRevision(taskId, revision, digest, holders); !s)
+                        qCWarning(lcHubDiloco) << s.error();
+                });
         connect(m, &collectives::Master::operationFinished, this,
                 [this, taskId](quint64, quint64, bool aborted, const QString &) {
                     if (aborted)

@@ -1,5 +1,8 @@
 #include "hub/DilocoEvidence.h"
 
+#include "collectives/Wire.h"
+
+#include <QDateTime>
 #include <QSqlDatabase>
 #include <QSqlError>
 #include <QSqlQuery>
@@ -23,13 +26,21 @@ QString text(const QString &s)
 
 } // namespace
 
-Status DilocoEvidence::recordRevision(const QString &task, quint64 revision, const QByteArray &digest)
+Status DilocoEvidence::recordRevision(const QString &task, quint64 revision, const QByteArray &digest,
+                                      const QList<QByteArray> &holders)
 {
     QSqlQuery q(QSqlDatabase::database(m_connection));
-    q.prepare(QStringLiteral("INSERT OR REPLACE INTO diloco_records(task, revision, digest) VALUES(:task, :revision, :digest)"));
+    q.prepare(QStringLiteral("INSERT OR REPLACE INTO diloco_records(task, revision, digest, holders, recorded_at)"
+                             " VALUES(:task, :revision, :digest, :holders, :now)"));
     q.bindValue(QStringLiteral(":task"), task);
     q.bindValue(QStringLiteral(":revision"), qint64(revision));
     q.bindValue(QStringLiteral(":digest"), digest);
+    QByteArray keys;
+    for (const QByteArray &key : holders)
+        if (key.size() == collectives::kPublicKeyBytes)
+            keys += key;
+    q.bindValue(QStringLiteral(":holders"), keys);
+    q.bindValue(QStringLiteral(":now"), QDateTime::currentMSecsSinceEpoch());
     if (!q.exec())
         return fail(QStringLiteral("cannot record revision %1 of %2: %3").arg(revision).arg(task, q.lastError().text()));
     // Audits look back a few steps at most: keep the last thousand revisions.
@@ -48,6 +59,24 @@ QByteArray DilocoEvidence::recordedDigest(const QString &task, quint64 revision)
     q.bindValue(QStringLiteral(":task"), task);
     q.bindValue(QStringLiteral(":revision"), qint64(revision));
     return q.exec() && q.next() ? q.value(0).toByteArray() : QByteArray();
+}
+
+std::optional<collectives::RecordedState> DilocoEvidence::latestRecord(const QString &task) const
+{
+    QSqlQuery q(QSqlDatabase::database(m_connection));
+    q.prepare(QStringLiteral("SELECT revision, digest, holders FROM diloco_records WHERE task=:task ORDER BY revision DESC LIMIT 1"));
+    q.bindValue(QStringLiteral(":task"), task);
+    if (!q.exec() || !q.next())
+        return std::nullopt;
+    collectives::RecordedState record;
+    record.revision = quint64(q.value(0).toLongLong());
+    record.stateDigest = q.value(1).toByteArray();
+    const QByteArray keys = q.value(2).toByteArray();
+    for (qsizetype at = 0; at + qsizetype(collectives::kPublicKeyBytes) <= keys.size(); at += collectives::kPublicKeyBytes)
+        record.holders.push_back(keys.mid(at, collectives::kPublicKeyBytes));
+    if (record.stateDigest.size() != qsizetype(collectives::kDigestBytes) || record.holders.empty())
+        return std::nullopt; // a record nobody holds would only refuse everyone
+    return record;
 }
 
 Expected<DilocoEvidence::CommitKind> DilocoEvidence::commit(const QString &task, const QString &nodeId,

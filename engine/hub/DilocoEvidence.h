@@ -4,6 +4,7 @@
 // credits (submissions "diloco:<task>:<step>:<node>"): pending at the step, refused without a commitment, confirmed
 // once old enough and covered by a passed audit of that node, forfeited (all of them, for the task) when an audit
 // fails. Same thread and database as HubStore.
+#include "collectives/Master.h"
 #include "core/Expected.h"
 #include "diloco/DilocoAudit.h"
 
@@ -22,8 +23,10 @@ class DilocoEvidence {
 public:
     explicit DilocoEvidence(QString connectionName) : m_connection(std::move(connectionName)) {}
 
-    Status recordRevision(const QString &task, quint64 revision, const QByteArray &digest);
+    Status recordRevision(const QString &task, quint64 revision, const QByteArray &digest, const QList<QByteArray> &holders);
     QByteArray recordedDigest(const QString &task, quint64 revision) const; // empty: not recorded
+    // The newest record of the task (revision, digest, the holders' keys), for a restarted master.
+    std::optional<collectives::RecordedState> latestRecord(const QString &task) const;
 
     enum class CommitKind { New, Same, Conflict };
     // Stores the node's commitment for its step (one per node and step: the same again is Same, another is Conflict).

@@ -228,7 +228,8 @@ Status HubStore::migrate()
     }
     if (version < 6) {
         // v6: the evidence behind DiLoCo credit (hub/DilocoEvidence): each node's commitment per outer step with its
-        // audit, and the shared state's recorded digest per revision (what an audited step must have started from).
+        // audit, and the shared state's record per revision (what an audited step must have started from, and what a
+        // restarted master continues from: digest and holders' keys).
         db.transaction();
         const bool ok =
             q.exec(QStringLiteral("CREATE TABLE IF NOT EXISTS diloco_commitments("
@@ -238,7 +239,8 @@ Status HubStore::migrate()
                                   " relative_error REAL NOT NULL DEFAULT -1, audit_seconds REAL NOT NULL DEFAULT 0,"
                                   " created_at INTEGER NOT NULL, PRIMARY KEY(task, node_id, step))")) &&
             q.exec(QStringLiteral("CREATE TABLE IF NOT EXISTS diloco_records("
-                                  " task TEXT NOT NULL, revision INTEGER NOT NULL, digest BLOB NOT NULL, PRIMARY KEY(task, revision))")) &&
+                                  " task TEXT NOT NULL, revision INTEGER NOT NULL, digest BLOB NOT NULL, holders BLOB NOT NULL DEFAULT '',"
+                                  " recorded_at INTEGER NOT NULL DEFAULT 0, PRIMARY KEY(task, revision))")) &&
             q.exec(QStringLiteral("INSERT OR REPLACE INTO meta(key, value) VALUES('schema_version', '6')"));
         if (!ok) {
             const QString error = q.lastError().text();

@@ -630,6 +630,59 @@ private Q_SLOTS:
             QVERIFY(a == b);
     }
 
+    void aRestartedMasterKeepsItsRecord_data()
+    {
+        QTest::addColumn<bool>("restored");      // the master starts from the record its hub kept
+        QTest::addColumn<bool>("memberPresent"); // the record's holder is back
+        QTest::newRow("record restored") << true << true;
+        QTest::newRow("no record (a fresh master)") << false << true;
+        QTest::newRow("record restored, its holder not back yet") << true << false;
+    }
+
+    void aRestartedMasterKeepsItsRecord()
+    {
+        // After a hub restart the master once forgot its record, so the first sync elected by headcount: two sybils
+        // declaring other weights at the same revision made the member that trained fetch theirs. Restored, the
+        // record's holder is what counts and the sybils are the ones told to fetch; while no holder is back, the
+        // sybils cannot start a record of their own.
+        QFETCH(bool, restored);
+        QFETCH(bool, memberPresent);
+        std::vector<float> member(1000, 1.0f), sybil1(1000, 2.0f), sybil2(1000, 2.0f);
+        const auto memberKey = cohort::ed25519::generate();
+        MasterOptions options;
+        if (restored)
+            options.initialRecord = RecordedState{
+                3, stateDigestOf({tensorDigest({reinterpret_cast<const uint8_t *>(member.data()), 4000})}), {memberKey.publicKey}};
+        MasterInThread master(options);
+        QVERIFY(master.port != 0);
+        const int world = memberPresent ? 3 : 2;
+        std::atomic<int> ok{0};
+        cohort::test::onPeers(world, [&](int i) {
+            const int who = memberPresent ? i : i + 1; // 0: the member, 1 and 2: the sybils
+            std::vector<float> *state = who == 0 ? &member : who == 1 ? &sybil1 : &sybil2;
+            CommunicatorOptions o;
+            o.masterPort = master.port;
+            o.secretKey = who == 0 ? memberKey.secretKey : cohort::ed25519::generate().secretKey;
+            o.bindAddress = QHostAddress(QHostAddress::LocalHost);
+            o.controlTimeoutMs = 5000;
+            o.beginTimeoutMs = 5000;
+            Communicator comm(o);
+            if (!cohort::test::joinRing(comm, world))
+                return;
+            const SharedTensor t[] = {{QStringLiteral("w"), {reinterpret_cast<uint8_t *>(state->data()), 4000}}};
+            if (comm.syncSharedState(3, t))
+                ++ok;
+        });
+        if (!memberPresent) {
+            QCOMPARE(ok.load(), 0); // "no member holds the recorded shared state"
+            QCOMPARE(sybil1.front(), 2.0f);
+            return;
+        }
+        QCOMPARE(ok.load(), 3);
+        QVERIFY(sybil1 == member && sybil2 == member); // one state for all ...
+        QCOMPARE(member.front(), restored ? 1.0f : 2.0f); // ... the record's, or (before) the sybils'
+    }
+
     void stateDigestsAreSha256()
     {
         // Pinned to SHA-256's published test vectors (FIPS 180-2): peers compare digests across versions, and a
