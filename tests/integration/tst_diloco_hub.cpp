@@ -170,6 +170,52 @@ private Q_SLOTS:
         QCOMPARE(cohort::test::ledgerRows(hubDir, QStringLiteral("SELECT COUNT(*) FROM submissions")), QStringList{QStringLiteral("0")});
     }
 
+    // A hub restart once made its master forget the shared state's record (the first sync after it elected by
+    // headcount). Now the record lives in hub.sqlite: the restarted master continues from it, its holders come back
+    // and go on from the step they were at, without fetching anything.
+    void aRestartedHubContinuesFromItsRecord()
+    {
+        const QString hubDir = m_dir.filePath(QStringLiteral("hub-restart"));
+        const QString catalogue = m_dir.filePath(QStringLiteral("catalogue.json"));
+        const auto startHub = [&](const QString &port) {
+            auto hub = std::make_unique<ChildProcess>(
+                programPath(QStringLiteral("cohort-hub")),
+                QStringList{QStringLiteral("--port"), port, QStringLiteral("--data-dir"), hubDir, QStringLiteral("--catalogue"), catalogue,
+                            QStringLiteral("--heartbeat-interval"), QStringLiteral("1"), QStringLiteral("--diloco-port"),
+                            port == QLatin1String("0") ? QStringLiteral("0") : QString::number(port.toInt() + 1)});
+            return hub->start() && hub->waitForOutput(QStringLiteral("listening on"), 20'000) ? std::move(hub) : nullptr;
+        };
+        auto hub = startHub(QStringLiteral("0"));
+        QVERIFY(hub);
+        const QString url = QRegularExpression(QStringLiteral("listening on (http://127\\.0\\.0\\.1:\\d+)")).match(hub->output()).captured(1);
+        const QString port = QString::number(QUrl(url).port());
+        // The restarted hub must be found where the nodes look: the same API port, and its master on the next one.
+        hub->terminateAndWait(10'000, nullptr);
+        hub = startHub(port);
+        QVERIFY(hub);
+        auto x = startNode(QStringLiteral("restart-x"), url), y = startNode(QStringLiteral("restart-y"), url);
+        QVERIFY(x && y);
+        const auto stats = [&] { return get(QStringLiteral("/v1/tasks/mini-diloco/diloco"), url); };
+        QTRY_VERIFY_WITH_TIMEOUT(stats().value(QStringLiteral("last_world_size")).toInt() == 2, 90'000);
+        const qint64 together = stats().value(QStringLiteral("recorded_revision")).toInteger();
+        QTRY_VERIFY_WITH_TIMEOUT(stats().value(QStringLiteral("recorded_revision")).toInteger() >= together + 3, 60'000);
+        int code = -1;
+        QVERIFY(hub->terminateAndWait(10'000, &code));
+        const qint64 before = cohort::test::ledgerRows(hubDir, QStringLiteral("SELECT MAX(revision) FROM diloco_records")).value(0).toLongLong();
+        QVERIFY(before >= together + 3);
+        hub = startHub(port);
+        QVERIFY(hub);
+        QVERIFY2(hub->waitForError(QStringLiteral("continues from recorded revision %1 held by 2 node(s)").arg(before), 5'000),
+                 qPrintable(hub->errors().left(3000)));
+        // The nodes reconnect and the record goes on from where it was, never back to a fresh count.
+        QTRY_VERIFY_WITH_TIMEOUT(stats().value(QStringLiteral("recorded_revision")).toInteger() >= before + 3, 120'000);
+        for (ChildProcess *n : {x.get(), y.get()}) {
+            QVERIFY(diloco(*n).value(QStringLiteral("outer_step")).toInteger() >= before);
+            QVERIFY(n->terminateAndWait(30'000, &code));
+        }
+        QVERIFY(hub->terminateAndWait(10'000, &code));
+    }
+
     void threeNodesTrainPauseResumeAndAreCredited()
     {
         auto a = startNode(QStringLiteral("a")), b = startNode(QStringLiteral("b")), c = startNode(QStringLiteral("c"));
