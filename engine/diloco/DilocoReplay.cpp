@@ -23,6 +23,17 @@ double normOf(std::span<const float> values)
 
 } // namespace
 
+rl::PolicyConfig policyConfigOf(const DilocoTaskConfig &c)
+{
+    rl::PolicyConfig pc;
+    pc.dModel = c.model.dModel;
+    pc.nLayers = c.model.nLayers;
+    pc.nHeads = c.model.nHeads;
+    pc.dFF = c.model.dFF;
+    pc.maxSeqLen = c.model.maxSeqLen;
+    return pc;
+}
+
 void clipToNorm(std::span<float> values, double norm, double bound)
 {
     const float factor = float(bound / norm * (1 - 1e-6));
@@ -55,13 +66,7 @@ Expected<ReplayVerdict> replayOuterStep(const DilocoTaskConfig &config, uint64_t
 {
     QElapsedTimer clock;
     clock.start();
-    rl::PolicyConfig pc;
-    pc.dModel = config.model.dModel;
-    pc.nLayers = config.model.nLayers;
-    pc.nHeads = config.model.nHeads;
-    pc.dFF = config.model.dFF;
-    pc.maxSeqLen = config.model.maxSeqLen;
-    auto created = rl::Policy::create(pc, config.seed, device);
+    auto created = rl::Policy::create(policyConfigOf(config), config.seed, device);
     if (!created)
         return fail(QStringLiteral("the task's model: %1").arg(QString::fromStdString(created.error)));
     rl::Policy &model = *created;

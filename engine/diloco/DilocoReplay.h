@@ -6,6 +6,7 @@
 #include "core/Expected.h"
 #include "diloco/DilocoAudit.h"
 #include "diloco/Optimizers.h"
+#include "rl/PolicyConfig.h"
 
 #include <atomic>
 #include <string>
@@ -16,6 +17,9 @@ class Policy;
 }
 
 namespace cohort::diloco {
+
+// The task's language model as a policy shape (every node and the audit build the same model from it).
+rl::PolicyConfig policyConfigOf(const DilocoTaskConfig &config);
 
 // Trains `local` (already written into `model`) by one inner step: returns the step's loss. `revision`: the shared
 // state's revision the outer step started from (the outer step's tag - 1).

@@ -62,16 +62,6 @@ void pauseCancellable(const std::atomic<bool> &cancel, int ms)
         QThread::msleep(50);
 }
 
-rl::PolicyConfig policyConfigOf(const DilocoTaskConfig &c)
-{
-    rl::PolicyConfig pc;
-    pc.dModel = c.model.dModel;
-    pc.nLayers = c.model.nLayers;
-    pc.nHeads = c.model.nHeads;
-    pc.dFF = c.model.dFF;
-    pc.maxSeqLen = c.model.maxSeqLen;
-    return pc;
-}
 
 } // namespace
 

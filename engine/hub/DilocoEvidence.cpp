@@ -18,6 +18,14 @@ QString creditPrefix(const QString &task)
     return QStringLiteral("diloco:%1:").arg(task);
 }
 
+// The task and its credit prefix (:task, :len, :prefix) for the queries over one task's outer-step credits.
+void bindCredits(QSqlQuery &q, const QString &task)
+{
+    q.bindValue(QStringLiteral(":task"), task);
+    q.bindValue(QStringLiteral(":len"), creditPrefix(task).size());
+    q.bindValue(QStringLiteral(":prefix"), creditPrefix(task));
+}
+
 // A null QString binds NULL, which NOT NULL columns refuse.
 QString text(const QString &s)
 {
@@ -172,9 +180,7 @@ int DilocoEvidence::refuseUncommitted(const QString &task, quint64 uptoStep, qin
                              " AND version<=:upto AND NOT EXISTS(SELECT 1 FROM diloco_commitments c"
                              "  WHERE c.task=submissions.task AND c.node_id=submissions.node_id AND c.step=submissions.version)"));
     q.bindValue(QStringLiteral(":now"), nowMs);
-    q.bindValue(QStringLiteral(":task"), task);
-    q.bindValue(QStringLiteral(":len"), creditPrefix(task).size());
-    q.bindValue(QStringLiteral(":prefix"), creditPrefix(task));
+    bindCredits(q, task);
     q.bindValue(QStringLiteral(":upto"), qint64(uptoStep));
     return q.exec() ? q.numRowsAffected() : 0;
 }
@@ -189,9 +195,7 @@ int DilocoEvidence::confirmAudited(const QString &task, quint64 currentStep, int
                              " AND version<=(SELECT COALESCE(MAX(p.step), 0) FROM diloco_commitments p"
                              "  WHERE p.task=submissions.task AND p.node_id=submissions.node_id AND p.audit='passed')"));
     q.bindValue(QStringLiteral(":now"), nowMs);
-    q.bindValue(QStringLiteral(":task"), task);
-    q.bindValue(QStringLiteral(":len"), creditPrefix(task).size());
-    q.bindValue(QStringLiteral(":prefix"), creditPrefix(task));
+    bindCredits(q, task);
     q.bindValue(QStringLiteral(":ripe"), qint64(currentStep) - confirmAfter);
     return q.exec() ? q.numRowsAffected() : 0;
 }
@@ -217,10 +221,8 @@ int DilocoEvidence::forfeit(const QString &task, const QString &nodeId, const QS
                              " AND substr(submission_id, 1, :len)=:prefix"));
     q.bindValue(QStringLiteral(":now"), nowMs);
     q.bindValue(QStringLiteral(":reason"), QStringLiteral("forfeited: %1").arg(reason));
-    q.bindValue(QStringLiteral(":task"), task);
+    bindCredits(q, task);
     q.bindValue(QStringLiteral(":node"), nodeId);
-    q.bindValue(QStringLiteral(":len"), creditPrefix(task).size());
-    q.bindValue(QStringLiteral(":prefix"), creditPrefix(task));
     const bool forfeited = q.exec();
     const int changed = forfeited ? q.numRowsAffected() : 0;
     QSqlQuery flag(db);
