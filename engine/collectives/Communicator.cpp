@@ -333,11 +333,26 @@ Result Communicator::updateTopology()
     return applyTopology();
 }
 
+namespace {
+// What a protected link's key is bound to: the ring, the pair and the link (LinkCipher.h).
+QByteArray linkContext(const TopologyMsg &topology, uint32_t from, uint32_t to, uint16_t link)
+{
+    return helloMessage(topology.ringToken, topology.epoch, from, to, link, {});
+}
+
+bool allZero(const QByteArray &bytes)
+{
+    return std::all_of(bytes.cbegin(), bytes.cend(), [](char c) { return c == 0; });
+}
+} // namespace
+
 Result Communicator::acceptPredecessor(const TopologyMsg &topology, uint32_t predecessor, QDeadlineTimer deadline,
-                                       std::vector<TcpSocket> *out)
+                                       std::vector<TcpSocket> *out, std::vector<std::optional<LinkCipher>> *ciphers)
 {
     out->clear();
     out->resize(topology.links);
+    ciphers->clear();
+    ciphers->resize(topology.links);
     size_t linked = 0;
     const auto member = std::find_if(topology.ring.begin(), topology.ring.end(),
                                      [&](const Member &m) { return m.peerId == predecessor; });
@@ -348,15 +363,30 @@ Result Communicator::acceptPredecessor(const TopologyMsg &topology, uint32_t pre
         if (h.epoch != topology.epoch || h.fromPeerId != predecessor || h.toPeerId != m_peerId ||
             h.link >= topology.links)
             return false;
-        if (!ed25519::verify(helloMessage(topology.ringToken, h.epoch, h.fromPeerId, h.toPeerId, h.link), h.signature,
-                             predecessorKey)) {
+        if (!ed25519::verify(helloMessage(topology.ringToken, h.epoch, h.fromPeerId, h.toPeerId, h.link, h.ephemeral),
+                             h.signature, predecessorKey)) {
             qCWarning(lcCollectives) << "dropped a ring link claiming to be peer" << predecessor
                                      << "whose hello is not signed by its key";
             return false;
         }
         if ((*out)[h.link].valid())
             return false;
+        std::optional<LinkCipher> cipher;
+        if (m_options.protectLinks != !allZero(h.ephemeral)) {
+            qCWarning(lcCollectives) << "dropped a ring link from peer" << predecessor
+                                     << (m_options.protectLinks ? "that is not protected (this group seals its links)"
+                                                                : "that is protected (this group does not seal its links)");
+            return false;
+        }
+        if (m_options.protectLinks) {
+            cipher = LinkCipher::accept(h.ephemeral, m_options.secretKey, linkContext(topology, h.fromPeerId, h.toPeerId, h.link));
+            if (!cipher) {
+                qCWarning(lcCollectives) << "dropped a ring link from peer" << predecessor << "with an unusable link key";
+                return false;
+            }
+        }
         (*out)[h.link] = std::move(socket);
+        (*ciphers)[h.link] = std::move(cipher);
         ++linked;
         return true;
     };
@@ -385,7 +415,7 @@ Result Communicator::acceptPredecessor(const TopologyMsg &topology, uint32_t pre
         if (!socket.valid())
             continue;
         // The dialer sends its PeerHello right away; read exactly that frame.
-        std::array<uint8_t, kFrameHeaderBytes + 8 + 4 + 4 + 2 + kSignatureBytes> hello{};
+        std::array<uint8_t, kFrameHeaderBytes + 8 + 4 + 4 + 2 + kEphemeralKeyBytes + kSignatureBytes> hello{};
         size_t got = 0;
         const QDeadlineTimer helloDeadline(std::min<qint64>(2000, std::max<qint64>(deadline.remainingTime(), 1)));
         bool broken = false;
@@ -435,6 +465,7 @@ Result Communicator::applyTopology()
     QString why;
     uint32_t blamed = 0; // the neighbour that did not link
     std::vector<TcpSocket> next, prev;
+    std::vector<std::optional<LinkCipher>> nextCiphers(topology.links), prevCiphers;
     if (n >= 2 && m_options.testFakeReady) {
         // The test's staller: claims to be linked, links nothing (its neighbours' dials reach the kernel's backlog).
     } else if (n >= 2) {
@@ -448,8 +479,8 @@ Result Communicator::applyTopology()
                 if (!dialed)
                     break;
                 const QByteArray forged = encode(PeerHelloMsg{
-                    topology.epoch, successor.peerId, target.peerId, link,
-                    ed25519::sign(helloMessage(topology.ringToken, topology.epoch, successor.peerId, target.peerId, link),
+                    topology.epoch, successor.peerId, target.peerId, link, QByteArray(),
+                    ed25519::sign(helloMessage(topology.ringToken, topology.epoch, successor.peerId, target.peerId, link, {}),
                                   m_options.secretKey)});
                 (void)dialed.value().sendAll(forged.constData(), size_t(forged.size()), m_options.controlTimeoutMs);
                 m_forged.push_back(std::move(dialed.value()));
@@ -465,9 +496,21 @@ Result Communicator::applyTopology()
                 blamed = successor.peerId;
                 break;
             }
+            QByteArray ephemeral;
+            if (m_options.protectLinks) {
+                auto dialedKey = LinkCipher::dial(successor.publicKey, linkContext(topology, m_peerId, successor.peerId, link));
+                if (!dialedKey) {
+                    linked = false;
+                    why = QStringLiteral("no link key for the successor's node key");
+                    blamed = successor.peerId;
+                    break;
+                }
+                ephemeral = dialedKey->ephemeralPublicKey;
+                nextCiphers[link] = std::move(dialedKey->cipher);
+            }
             const QByteArray hello = encode(PeerHelloMsg{
-                topology.epoch, m_peerId, successor.peerId, link,
-                ed25519::sign(helloMessage(topology.ringToken, topology.epoch, m_peerId, successor.peerId, link),
+                topology.epoch, m_peerId, successor.peerId, link, ephemeral,
+                ed25519::sign(helloMessage(topology.ringToken, topology.epoch, m_peerId, successor.peerId, link, ephemeral),
                               m_options.secretKey)});
             const Status s = dialed.value().sendAll(hello.constData(), size_t(hello.size()), m_options.controlTimeoutMs);
             if (!s) {
@@ -478,7 +521,7 @@ Result Communicator::applyTopology()
             next.push_back(std::move(dialed.value()));
         }
         if (linked) {
-            const Result r = acceptPredecessor(topology, predecessor.peerId, deadline, &prev);
+            const Result r = acceptPredecessor(topology, predecessor.peerId, deadline, &prev, &prevCiphers);
             if (!r) {
                 if (r.code == Code::MasterLost)
                     return r;
@@ -512,10 +555,14 @@ Result Communicator::applyTopology()
     m_epoch = topology.epoch;
     m_ringToken = topology.ringToken;
     m_links.resize(topology.links);
-    for (size_t i = 0; i < next.size() && i < m_links.size(); ++i)
+    for (size_t i = 0; i < next.size() && i < m_links.size(); ++i) {
         m_links[i].next = std::move(next[i]);
-    for (size_t i = 0; i < prev.size() && i < m_links.size(); ++i)
+        m_links[i].tx = std::move(nextCiphers[i]);
+    }
+    for (size_t i = 0; i < prev.size() && i < m_links.size(); ++i) {
         m_links[i].prev = std::move(prev[i]);
+        m_links[i].rx = i < prevCiphers.size() ? std::move(prevCiphers[i]) : std::nullopt;
+    }
     qCDebug(lcCollectives) << "peer" << m_peerId << "in ring epoch" << m_epoch << "rank" << m_rank << "of" << n
                            << "with" << topology.links << "links per neighbour";
     return Result::success();

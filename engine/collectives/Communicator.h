@@ -41,6 +41,7 @@
 //     parameters beyond what the norm bound allows, a chunk whose norm is beyond it — and the operation aborted with
 //     the sender named (Done's blame, Wire.h); the master excludes it (Master.h). The receiver's call returns
 //     Code::Aborted with the reason, as for a peer that left: retry.
+#include "collectives/LinkCipher.h"
 #include "collectives/Ring.h"
 #include "collectives/Socket.h"
 #include "collectives/Wire.h"
@@ -150,6 +151,10 @@ struct CommunicatorOptions {
     // without a key).
     QByteArray masterKey;
     QByteArray recordContext;
+    // Seal every ring block (collectives/LinkCipher.h: ChaCha20-Poly1305 under a key only the link's two ends know):
+    // a path between members can neither read nor change what they average. Every member of a group must agree (a
+    // task setting): a link whose other end does not is refused when it is made.
+    bool protectLinks = false;
     // Test hooks, for the hostile peer of tests/support/CollectivePeer.cpp: sign the challenge with this key instead
     // (a peer that cannot prove its key); send this peer's own input without checking it against the bound, and
     // check nothing received (so a hostile input is all it does wrong); rewrite
@@ -170,6 +175,8 @@ struct CommunicatorOptions {
     // And for the honest side of that test: wait this long before linking to the successor (a slower path).
     int testLinkDelayMs = 0;
     std::function<void(quant::QuantParams &)> testTamperParams;
+    // And: flip a bit of every sealed block after sealing it (what a path that rewrites a protected link does).
+    bool testRewriteSealed = false;
 };
 
 class Communicator {
@@ -241,7 +248,7 @@ private:
     Result applyTopology();
     // Accepts the predecessor's `topology.links` connections into `out` (indexed by link).
     Result acceptPredecessor(const TopologyMsg &topology, uint32_t predecessor, QDeadlineTimer deadline,
-                             std::vector<TcpSocket> *out);
+                             std::vector<TcpSocket> *out, std::vector<std::optional<LinkCipher>> *ciphers);
     Result serveState(std::span<const SharedTensor> tensors, SyncInfo *info);
     Result fetchState(const SyncPlanMsg &plan, std::span<const SharedTensor> tensors, SyncInfo *info);
     Result startReduce(std::span<const float> input, std::span<float> data, ReduceOp op, Quant quant, DataType dtype,
@@ -271,6 +278,7 @@ private:
     std::vector<TcpSocket> m_forged; // testForgeHello's links, kept open
     struct LinkPair {
         TcpSocket next, prev;
+        std::optional<LinkCipher> tx, rx; // protectLinks: sealing what goes to next, opening what comes from prev
     };
     std::vector<LinkPair> m_links; // of the committed ring, by link index
     uint32_t m_peerId = 0;

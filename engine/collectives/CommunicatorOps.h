@@ -24,6 +24,7 @@ struct Communicator::RingBuffers {
     std::vector<uint16_t> txCodes;     // one block of this peer's own codes being sent
     std::vector<uint16_t> rxCodes;     // one block of codes received and used at once
     std::vector<quant::QuantParams> blockParams; // all-gather headers, per block of the whole buffer
+    std::vector<uint8_t> sealedTx, sealedRx;     // protected links: one sealed block (payload and tag) each way
 };
 
 struct Communicator::InFlight {
@@ -40,6 +41,8 @@ struct Communicator::InFlight {
     std::unique_ptr<RingBuffers> buffers;
     TcpSocket *next = nullptr;    // the link pair (owned by Communicator::m_links)
     TcpSocket *prev = nullptr;
+    LinkCipher *txCipher = nullptr; // protected links: sealing for next, opening from prev (with the link pair)
+    LinkCipher *rxCipher = nullptr;
     ReduceInfo info;
     QElapsedTimer phase;
     bool trivial = false;         // a ring of one: nothing to exchange, nothing to ask the master
@@ -53,6 +56,7 @@ struct Communicator::InFlight {
     // Why `ring` failed, for the master (worker-written before `finished`): what the predecessor sent broke the
     // bounds; this peer had waited on the predecessor's data / on the successor reading for half the I/O timeout.
     bool blamePredecessor = false;
+    bool linkRewritten = false; // a sealed block failed its tag: said as such, nobody blamed
     bool starved = false;
     bool blocked = false;
     // The worker's own bookkeeping for those: since when it waits on each link, and whether it is waiting on it.

@@ -264,6 +264,8 @@ Result Communicator::startReduce(std::span<const float> input, std::span<float> 
         f.buffers->backup.resize(data.size());
     f.next = &m_links[f.link].next;
     f.prev = &m_links[f.link].prev;
+    f.txCipher = m_links[f.link].tx ? &*m_links[f.link].tx : nullptr;
+    f.rxCipher = m_links[f.link].rx ? &*m_links[f.link].rx : nullptr;
     f.predecessor = m_ring[size_t((m_rank + int(m_ring.size()) - 1) % int(m_ring.size()))].peerId;
     // The master runs one operation per link at a time, and Done (sent below) comes after the last byte this peer
     // sends or receives on it, so no other worker touches this link pair meanwhile.
@@ -380,7 +382,7 @@ Result Communicator::awaitReduce(uint64_t tag, ReduceInfo *info)
             m_links[f.link].next.close(); // the master re-forms the ring: these links may hold half a block
             m_links[f.link].prev.close();
         }
-        if (!ring && (ring.code != Code::Aborted || f.blamePredecessor))
+        if (!ring && (ring.code != Code::Aborted || f.blamePredecessor || f.linkRewritten))
             return finish(ring); // e.g. a timeout, or what the predecessor sent: keep the more precise reason
         return finish(fail(Code::Aborted, QStringLiteral("operation %1 aborted: %2").arg(f.opId).arg(verdict.reason)));
     }
@@ -409,6 +411,14 @@ Result Communicator::runRing(InFlight &op)
     const bool quantized = quant != Quant::None;
     const size_t elemBytes = codeBytes(quant);
     const size_t subHeader = kBlockHeaderBytes + (quantized ? quant::kParamsWireBytes : 0);
+    // A protected link (LinkCipher.h): each block's payload goes sealed with a tag after it, and a received one is
+    // used only once its tag is checked, so it is not summed while it arrives.
+    LinkCipher *const sealer = op.txCipher;
+    LinkCipher *const opener = op.rxCipher;
+    const bool sealed = sealer && opener;
+    if (bool(sealer) != bool(opener))
+        return fail(Code::Aborted, QStringLiteral("operation %1: one of this peer's ring links is protected, the other not").arg(opId));
+    const size_t tagBytes = sealed ? kLinkTagBytes : 0;
     const bool streaming = total * sizeof(float) >= kStreamingBytes;
     const size_t slotCount = quantized ? m_options.codeSlotBytes / (B * elemBytes) : 0;
 
@@ -419,6 +429,10 @@ Result Communicator::runRing(InFlight &op)
         blockBase[size_t(c) + 1] = blockBase[size_t(c)] + ring::blockCount(chunks[size_t(c)].count, B);
     }
     buf.scratch.resize(B);
+    if (sealed) {
+        buf.sealedTx.resize(B * sizeof(float) + kLinkTagBytes);
+        buf.sealedRx.resize(B * sizeof(float) + kLinkTagBytes);
+    }
     if (quantized) {
         // uint16 storage, a byte per value for uint8. Sized up front even though slots often leave it unused: growing
         // it at the first block that finds no slot put its page faults into that operation (tried: a slow operation
@@ -531,7 +545,7 @@ Result Communicator::runRing(InFlight &op)
             txPayload = storedCodes(txCodeIndex, range);
         }
         txPayloadLen = range.count * elemBytes;
-        const auto frameHeader = encodeHeader(Type::Block, subHeader + txPayloadLen);
+        const auto frameHeader = encodeHeader(Type::Block, subHeader + txPayloadLen + tagBytes);
         std::memcpy(txHeader.data(), frameHeader.data(), frameHeader.size());
         uint8_t *h = txHeader.data() + kFrameHeaderBytes;
         putU64(h, opId);
@@ -543,6 +557,14 @@ Result Communicator::runRing(InFlight &op)
         }
         txHeaderLen = kFrameHeaderBytes + subHeader;
         txHeaderSent = txPayloadSent = 0;
+        if (sealed) {
+            // The frame header and the block's fields are authenticated with the payload: nothing of it can change.
+            sealer->seal(buf.sealedTx.data(), txPayload, txPayloadLen, txHeader.data(), txHeaderLen);
+            if (m_options.testRewriteSealed)
+                buf.sealedTx[txPayloadLen / 2] ^= 0x01;
+            txPayload = buf.sealedTx.data();
+            txPayloadLen += kLinkTagBytes;
+        }
         txActive = true;
         return Result::success();
     };
@@ -553,13 +575,14 @@ Result Communicator::runRing(InFlight &op)
     size_t rxHeaderGot = 0, rxPayloadLen = 0, rxPayloadGot = 0;
     size_t rxConsumed = 0; // values of the block already added / decoded
     uint8_t *rxDst = nullptr;
+    uint8_t *rxInto = nullptr; // where the payload is received: rxDst, or the sealed block's buffer
     quant::QuantParams rxParams;
     ring::Range rxRange;
 
     auto startRx = [&] {
         const int c = ring::recvChunk(rank, n, rx.step);
         rxRange = ring::block(chunks[size_t(c)], B, rx.block);
-        rxPayloadLen = rxRange.count * elemBytes;
+        rxPayloadLen = rxRange.count * elemBytes + tagBytes;
         rxHeaderGot = rxPayloadGot = rxConsumed = 0;
         rxKeys = fastquant::RangeKeys{};
         protect(c, rx.block, rxRange);
@@ -571,6 +594,7 @@ Result Communicator::runRing(InFlight &op)
             rxDst = codeBytesAt(buf.rxCodes, 0);
         else
             rxDst = storeCodes(blockBase[size_t(c)] + rx.block, rxRange);
+        rxInto = sealed ? buf.sealedRx.data() : rxDst;
     };
     // What the predecessor sent breaks the bounds: name it (Done's blame) and stop.
     auto blame = [&](const QString &what) {
@@ -643,6 +667,23 @@ Result Communicator::runRing(InFlight &op)
         rxConsumed = ready;
     };
     auto finishRx = [&]() -> Result {
+        if (sealed) {
+            // Not the predecessor's doing, necessarily: whatever lies between the two rewrote it, or the bytes are
+            // not the predecessor's. The operation stops and the link is made afresh; nobody is named.
+            const size_t plain = rxPayloadLen - kLinkTagBytes;
+            if (!opener->open(rxDst, buf.sealedRx.data(), plain, rxHeader.data(), rxHeaderLen)) {
+                op.linkRewritten = true;
+                qCWarning(lcCollectives) << "a sealed block from ring predecessor" << op.predecessor << "fails its tag in operation"
+                                         << opId << ": the link was rewritten on the way";
+                return fail(Code::Aborted, QStringLiteral("a block from the ring predecessor (peer %1) fails its authentication "
+                                                          "in operation %2 step %3 block %4: the link was rewritten on the way")
+                                               .arg(op.predecessor)
+                                               .arg(opId)
+                                               .arg(rx.step)
+                                               .arg(rx.block));
+            }
+            rxPayloadGot = plain; // consumeRx takes the values that are there
+        }
         consumeRx();
         const int c = ring::recvChunk(rank, n, rx.step);
         const size_t index = blockBase[size_t(c)] + rx.block;
@@ -774,9 +815,9 @@ Result Communicator::runRing(InFlight &op)
                         return r;
                 }
             } else {
-                io = prev.recv(rxDst + rxPayloadGot, rxPayloadLen - rxPayloadGot);
+                io = prev.recv(rxInto + rxPayloadGot, rxPayloadLen - rxPayloadGot);
                 rxPayloadGot += io.bytes;
-                if (io.bytes > 0 && rxPayloadGot < rxPayloadLen)
+                if (io.bytes > 0 && rxPayloadGot < rxPayloadLen && !sealed)
                     consumeRx();
             }
             info->rxBytes += io.bytes;

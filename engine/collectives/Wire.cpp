@@ -130,7 +130,7 @@ std::optional<size_t> payloadCap(Channel channel, uint16_t type)
         }
     case Channel::Ring:
         switch (Type(type)) {
-        case Type::PeerHello: return 8 + 4 + 4 + 2 + kSignatureBytes;
+        case Type::PeerHello: return 8 + 4 + 4 + 2 + kEphemeralKeyBytes + kSignatureBytes;
         case Type::Block: return kBlockHeaderBytes + 8 + kMaxBlockElements * sizeof(float);
         case Type::StateRequest: return 8 + 4 + 2 + kMaxSharedTensors * 2 + kSignatureBytes;
         case Type::StateData: return kStateDataHeaderBytes + kMaxStateDataBytes;
@@ -231,9 +231,10 @@ QByteArray recordMessage(QByteArrayView context, uint64_t revision, QByteArrayVi
     return m + w.take();
 }
 
-QByteArray helloMessage(QByteArrayView ringToken, uint64_t epoch, uint32_t from, uint32_t to, uint16_t link)
+QByteArray helloMessage(QByteArrayView ringToken, uint64_t epoch, uint32_t from, uint32_t to, uint16_t link,
+                        QByteArrayView ephemeral)
 {
-    QByteArray m("cohort-collectives ring hello v1");
+    QByteArray m("cohort-collectives ring hello v2");
     m.append('\0');
     Writer w;
     w.bytes(ringToken);
@@ -241,6 +242,8 @@ QByteArray helloMessage(QByteArrayView ringToken, uint64_t epoch, uint32_t from,
     w.u32(from);
     w.u32(to);
     w.u16(link);
+    w.bytes(QByteArray(ephemeral.data(), std::min<qsizetype>(ephemeral.size(), qsizetype(kEphemeralKeyBytes)))
+                .leftJustified(qsizetype(kEphemeralKeyBytes), '\0'));
     return m + w.take();
 }
 
@@ -405,6 +408,7 @@ QByteArray encode(const PeerHelloMsg &m)
     w.u32(m.fromPeerId);
     w.u32(m.toPeerId);
     w.u16(m.link);
+    w.bytes(m.ephemeral.left(qsizetype(kEphemeralKeyBytes)).leftJustified(qsizetype(kEphemeralKeyBytes), '\0'));
     w.bytes(m.signature.left(qsizetype(kSignatureBytes)).leftJustified(qsizetype(kSignatureBytes), '\0'));
     return encodeFrame(Type::PeerHello, w.take());
 }
@@ -697,6 +701,7 @@ std::optional<PeerHelloMsg> parsePeerHello(QByteArrayView p)
     m.fromPeerId = r.u32();
     m.toPeerId = r.u32();
     m.link = r.u16();
+    m.ephemeral = r.bytes(kEphemeralKeyBytes);
     m.signature = r.bytes(kSignatureBytes);
     if (m.link >= kMaxLinks)
         return std::nullopt;

@@ -46,13 +46,16 @@
 //
 // Ring channel (peer -> its ring successor; `links` connections per neighbour and direction, one operation at a
 // time on each: the master gives every commenced operation a link no other running operation uses):
-//   P2P PeerHello  u64 epoch, u32 fromPeerId, u32 toPeerId, u16 link, u8[64] signature by the sender's node key
-//                  over helloMessage(ring token, epoch, from, to, link)   (the token itself never goes on a ring link)
+//   P2P PeerHello  u64 epoch, u32 fromPeerId, u32 toPeerId, u16 link, u8[32] ephemeral X25519 public key (all zero:
+//                  an unprotected link; LinkCipher.h), u8[64] signature by the sender's node key over
+//                  helloMessage(ring token, epoch, from, to, link, ephemeral)   (the token never goes on a ring link)
 //   P2P StateRequest u64 revision, u32 fromPeerId, u16 n, n x u16 index, u8[64] signature by the sender's node key
 //                  over stateRequestMessage(ring token, revision, from, indices)   (shared state: to a distributor)
 //   P2P StateData  u16 index, u64 offset, payload (<= 4 MiB of the tensor's bytes; the distributor sends every
 //                  requested tensor in order, in pieces, then closes)
 //   P2P Block      u64 opId, u16 step, u32 block, [u8[8] quant params when quantized], payload
+//                  [, u8[16] tag on a protected link: the payload sealed (ChaCha20-Poly1305), the frame header and
+//                  the fields before the payload authenticated]
 //                  payload: the block's values as little-endian f32, or one code per value (uint8, or little-endian
 //                  uint16) when quantized. The receiver knows the exact length of every (step, block) from the
 //                  operation's descriptor and refuses any other length, opId, step or block. (Ring payloads are
@@ -71,11 +74,12 @@
 
 namespace cohort::collectives {
 
-inline constexpr uint16_t kProtocolVersion = 3; // 3: bounds, blames, SHA-256 state records, signed ring hellos
+inline constexpr uint16_t kProtocolVersion = 4; // 4: ring hellos carry an ephemeral key (protected links)
 inline constexpr size_t kFrameHeaderBytes = 6;  // u32 length + u16 type
 inline constexpr size_t kPublicKeyBytes = 32;
 inline constexpr size_t kSignatureBytes = 64;
 inline constexpr size_t kNonceBytes = 32;
+inline constexpr size_t kEphemeralKeyBytes = 32; // X25519
 inline constexpr size_t kRingTokenBytes = 16;
 inline constexpr size_t kDigestBytes = 32; // SHA-256 of a shared tensor, of the shared state
 inline constexpr size_t kMaxMembers = 1024;       // a Topology larger than this is refused
@@ -269,6 +273,7 @@ struct PeerHelloMsg {
     uint32_t fromPeerId = 0;
     uint32_t toPeerId = 0;
     uint16_t link = 0;
+    QByteArray ephemeral; // 32 bytes: the dialer's X25519 key for a protected link; all zero otherwise
     QByteArray signature; // 64 bytes
 };
 
@@ -279,7 +284,8 @@ QByteArray admissionMessage(QByteArrayView nonce, QByteArrayView publicKey);
 QByteArray recordMessage(QByteArrayView context, uint64_t revision, QByteArrayView stateDigest);
 // What a ring member signs to open a link, and to ask a distributor for shared state: a fixed context string, the
 // epoch's ring token (a secret of the members: a replay into another epoch or ring fails) and the fields.
-QByteArray helloMessage(QByteArrayView ringToken, uint64_t epoch, uint32_t from, uint32_t to, uint16_t link);
+QByteArray helloMessage(QByteArrayView ringToken, uint64_t epoch, uint32_t from, uint32_t to, uint16_t link,
+                        QByteArrayView ephemeral);
 QByteArray stateRequestMessage(QByteArrayView ringToken, uint64_t revision, uint32_t from,
                                const std::vector<uint16_t> &indices);
 // The digest of a whole shared state: SHA-256 over its tensors' SHA-256 digests, in order.
