@@ -337,7 +337,7 @@ namespace {
 // What a protected link's key is bound to: the ring, the pair and the link (LinkCipher.h).
 QByteArray linkContext(const TopologyMsg &topology, uint32_t from, uint32_t to, uint16_t link)
 {
-    return helloMessage(topology.ringToken, topology.epoch, from, to, link, {});
+    return helloMessage(topology.ringToken, topology.epoch, from, to, link, 0, {});
 }
 
 bool allZero(const QByteArray &bytes)
@@ -363,7 +363,7 @@ Result Communicator::acceptPredecessor(const TopologyMsg &topology, uint32_t pre
         if (h.epoch != topology.epoch || h.fromPeerId != predecessor || h.toPeerId != m_peerId ||
             h.link >= topology.links)
             return false;
-        if (!ed25519::verify(helloMessage(topology.ringToken, h.epoch, h.fromPeerId, h.toPeerId, h.link, h.ephemeral),
+        if (!ed25519::verify(helloMessage(topology.ringToken, h.epoch, h.fromPeerId, h.toPeerId, h.link, h.protection, h.ephemeral),
                              h.signature, predecessorKey)) {
             qCWarning(lcCollectives) << "dropped a ring link claiming to be peer" << predecessor
                                      << "whose hello is not signed by its key";
@@ -372,14 +372,15 @@ Result Communicator::acceptPredecessor(const TopologyMsg &topology, uint32_t pre
         if ((*out)[h.link].valid())
             return false;
         std::optional<LinkCipher> cipher;
-        if (m_options.protectLinks != !allZero(h.ephemeral)) {
-            qCWarning(lcCollectives) << "dropped a ring link from peer" << predecessor
-                                     << (m_options.protectLinks ? "that is not protected (this group seals its links)"
-                                                                : "that is protected (this group does not seal its links)");
+        const LinkProtection mode = m_options.linkProtection;
+        if (h.protection != uint8_t(mode) || (mode == LinkProtection::None) != allZero(h.ephemeral)) {
+            qCWarning(lcCollectives) << "dropped a ring link from peer" << predecessor << "protected as"
+                                     << linkProtectionName(LinkProtection(std::min<uint8_t>(h.protection, 2)))
+                                     << "where this group protects its links as" << linkProtectionName(mode);
             return false;
         }
-        if (m_options.protectLinks) {
-            cipher = LinkCipher::accept(h.ephemeral, m_options.secretKey, linkContext(topology, h.fromPeerId, h.toPeerId, h.link));
+        if (mode != LinkProtection::None) {
+            cipher = LinkCipher::accept(mode, h.ephemeral, m_options.secretKey, linkContext(topology, h.fromPeerId, h.toPeerId, h.link));
             if (!cipher) {
                 qCWarning(lcCollectives) << "dropped a ring link from peer" << predecessor << "with an unusable link key";
                 return false;
@@ -415,7 +416,7 @@ Result Communicator::acceptPredecessor(const TopologyMsg &topology, uint32_t pre
         if (!socket.valid())
             continue;
         // The dialer sends its PeerHello right away; read exactly that frame.
-        std::array<uint8_t, kFrameHeaderBytes + 8 + 4 + 4 + 2 + kEphemeralKeyBytes + kSignatureBytes> hello{};
+        std::array<uint8_t, kFrameHeaderBytes + 8 + 4 + 4 + 2 + 1 + kEphemeralKeyBytes + kSignatureBytes> hello{};
         size_t got = 0;
         const QDeadlineTimer helloDeadline(std::min<qint64>(2000, std::max<qint64>(deadline.remainingTime(), 1)));
         bool broken = false;
@@ -479,8 +480,8 @@ Result Communicator::applyTopology()
                 if (!dialed)
                     break;
                 const QByteArray forged = encode(PeerHelloMsg{
-                    topology.epoch, successor.peerId, target.peerId, link, QByteArray(),
-                    ed25519::sign(helloMessage(topology.ringToken, topology.epoch, successor.peerId, target.peerId, link, {}),
+                    topology.epoch, successor.peerId, target.peerId, link, 0, QByteArray(),
+                    ed25519::sign(helloMessage(topology.ringToken, topology.epoch, successor.peerId, target.peerId, link, 0, {}),
                                   m_options.secretKey)});
                 (void)dialed.value().sendAll(forged.constData(), size_t(forged.size()), m_options.controlTimeoutMs);
                 m_forged.push_back(std::move(dialed.value()));
@@ -497,8 +498,9 @@ Result Communicator::applyTopology()
                 break;
             }
             QByteArray ephemeral;
-            if (m_options.protectLinks) {
-                auto dialedKey = LinkCipher::dial(successor.publicKey, linkContext(topology, m_peerId, successor.peerId, link));
+            if (m_options.linkProtection != LinkProtection::None) {
+                auto dialedKey = LinkCipher::dial(m_options.linkProtection, successor.publicKey,
+                                                  linkContext(topology, m_peerId, successor.peerId, link));
                 if (!dialedKey) {
                     linked = false;
                     why = QStringLiteral("no link key for the successor's node key");
@@ -508,9 +510,10 @@ Result Communicator::applyTopology()
                 ephemeral = dialedKey->ephemeralPublicKey;
                 nextCiphers[link] = std::move(dialedKey->cipher);
             }
+            const uint8_t protection = uint8_t(m_options.linkProtection);
             const QByteArray hello = encode(PeerHelloMsg{
-                topology.epoch, m_peerId, successor.peerId, link, ephemeral,
-                ed25519::sign(helloMessage(topology.ringToken, topology.epoch, m_peerId, successor.peerId, link, ephemeral),
+                topology.epoch, m_peerId, successor.peerId, link, protection, ephemeral,
+                ed25519::sign(helloMessage(topology.ringToken, topology.epoch, m_peerId, successor.peerId, link, protection, ephemeral),
                               m_options.secretKey)});
             const Status s = dialed.value().sendAll(hello.constData(), size_t(hello.size()), m_options.controlTimeoutMs);
             if (!s) {

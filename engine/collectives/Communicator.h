@@ -151,10 +151,10 @@ struct CommunicatorOptions {
     // without a key).
     QByteArray masterKey;
     QByteArray recordContext;
-    // Seal every ring block (collectives/LinkCipher.h: ChaCha20-Poly1305 under a key only the link's two ends know):
-    // a path between members can neither read nor change what they average. Every member of a group must agree (a
-    // task setting): a link whose other end does not is refused when it is made.
-    bool protectLinks = false;
+    // Protect every ring block (collectives/LinkCipher.h, under a key only the link's two ends know): Integrity, a path
+    // between members cannot change what they average unnoticed; Encryption, nor read it. Every member of a group
+    // must agree (a task setting): a link whose other end does not is refused when it is made.
+    LinkProtection linkProtection = LinkProtection::None;
     // Test hooks, for the hostile peer of tests/support/CollectivePeer.cpp: sign the challenge with this key instead
     // (a peer that cannot prove its key); send this peer's own input without checking it against the bound, and
     // check nothing received (so a hostile input is all it does wrong); rewrite
@@ -278,7 +278,7 @@ private:
     std::vector<TcpSocket> m_forged; // testForgeHello's links, kept open
     struct LinkPair {
         TcpSocket next, prev;
-        std::optional<LinkCipher> tx, rx; // protectLinks: sealing what goes to next, opening what comes from prev
+        std::optional<LinkCipher> tx, rx; // linkProtection: sealing what goes to next, opening what comes from prev
     };
     std::vector<LinkPair> m_links; // of the committed ring, by link index
     uint32_t m_peerId = 0;

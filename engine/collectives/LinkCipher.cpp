@@ -27,7 +27,25 @@ std::array<uint8_t, kLinkKeyBytes> linkKey(const uint8_t *shared, const uint8_t 
 
 } // namespace
 
-std::optional<LinkCipher::Dialed> LinkCipher::dial(QByteArrayView listenerPublicKey, QByteArrayView context)
+const char *linkProtectionName(LinkProtection protection)
+{
+    switch (protection) {
+    case LinkProtection::None: return "none";
+    case LinkProtection::Integrity: return "integrity";
+    case LinkProtection::Encryption: return "encryption";
+    }
+    return "?";
+}
+
+std::optional<LinkProtection> linkProtectionFromName(QByteArrayView name)
+{
+    for (const LinkProtection p : {LinkProtection::None, LinkProtection::Integrity, LinkProtection::Encryption})
+        if (name == QByteArrayView(linkProtectionName(p)))
+            return p;
+    return std::nullopt;
+}
+
+std::optional<LinkCipher::Dialed> LinkCipher::dial(LinkProtection mode, QByteArrayView listenerPublicKey, QByteArrayView context)
 {
     if (sodium_init() < 0 || listenerPublicKey.size() != crypto_sign_PUBLICKEYBYTES)
         return std::nullopt;
@@ -42,13 +60,15 @@ std::optional<LinkCipher::Dialed> LinkCipher::dial(QByteArrayView listenerPublic
     if (!ok)
         return std::nullopt;
     Dialed dialed;
+    dialed.cipher.m_mode = mode;
     dialed.cipher.m_key = linkKey(shared, ephemeral, listenerCurve, context);
     sodium_memzero(shared, sizeof shared);
     dialed.ephemeralPublicKey = QByteArray(reinterpret_cast<const char *>(ephemeral), sizeof ephemeral);
     return dialed;
 }
 
-std::optional<LinkCipher> LinkCipher::accept(QByteArrayView ephemeralPublicKey, QByteArrayView ownSecretKey, QByteArrayView context)
+std::optional<LinkCipher> LinkCipher::accept(LinkProtection mode, QByteArrayView ephemeralPublicKey, QByteArrayView ownSecretKey,
+                                             QByteArrayView context)
 {
     if (sodium_init() < 0 || ephemeralPublicKey.size() != crypto_scalarmult_BYTES || ownSecretKey.size() != crypto_sign_SECRETKEYBYTES)
         return std::nullopt;
@@ -63,6 +83,7 @@ std::optional<LinkCipher> LinkCipher::accept(QByteArrayView ephemeralPublicKey, 
     if (!ok)
         return std::nullopt;
     LinkCipher cipher;
+    cipher.m_mode = mode;
     cipher.m_key = linkKey(shared, ephemeral, ownCurvePublic, context);
     sodium_memzero(shared, sizeof shared);
     return cipher;
@@ -77,15 +98,44 @@ std::array<uint8_t, 12> LinkCipher::nextNonce()
     return nonce;
 }
 
+void LinkCipher::tag(uint8_t *out, const uint8_t *data, size_t len, const uint8_t *ad, size_t adLen, const uint8_t *nonce) const
+{
+    // Integrity only: Poly1305 under a key used once, the first 32 bytes of ChaCha20(link key, nonce) — the
+    // construction ChaCha20-Poly1305 uses, without encrypting the payload.
+    uint8_t oneTime[crypto_onetimeauth_KEYBYTES];
+    crypto_stream_chacha20_ietf(oneTime, sizeof oneTime, nonce, m_key.data());
+    crypto_onetimeauth_state state;
+    crypto_onetimeauth_init(&state, oneTime);
+    crypto_onetimeauth_update(&state, ad, adLen);
+    crypto_onetimeauth_update(&state, data, len);
+    crypto_onetimeauth_final(&state, out);
+    sodium_memzero(oneTime, sizeof oneTime);
+}
+
 void LinkCipher::seal(uint8_t *dst, const uint8_t *src, size_t len, const uint8_t *ad, size_t adLen)
 {
     const auto nonce = nextNonce();
+    if (m_mode == LinkProtection::Integrity) {
+        if (dst != src)
+            std::memcpy(dst, src, len);
+        tag(dst + len, dst, len, ad, adLen, nonce.data());
+        return;
+    }
     crypto_aead_chacha20poly1305_ietf_encrypt_detached(dst, dst + len, nullptr, src, len, ad, adLen, nullptr, nonce.data(), m_key.data());
 }
 
 bool LinkCipher::open(uint8_t *dst, const uint8_t *src, size_t len, const uint8_t *ad, size_t adLen)
 {
     const auto nonce = nextNonce();
+    if (m_mode == LinkProtection::Integrity) {
+        uint8_t expected[kLinkTagBytes];
+        tag(expected, src, len, ad, adLen, nonce.data());
+        if (sodium_memcmp(expected, src + len, kLinkTagBytes) != 0)
+            return false;
+        if (dst != src)
+            std::memcpy(dst, src, len);
+        return true;
+    }
     return crypto_aead_chacha20poly1305_ietf_decrypt_detached(dst, nullptr, src, len, src + len, ad, adLen, nonce.data(), m_key.data()) == 0;
 }
 

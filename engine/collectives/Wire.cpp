@@ -130,7 +130,7 @@ std::optional<size_t> payloadCap(Channel channel, uint16_t type)
         }
     case Channel::Ring:
         switch (Type(type)) {
-        case Type::PeerHello: return 8 + 4 + 4 + 2 + kEphemeralKeyBytes + kSignatureBytes;
+        case Type::PeerHello: return 8 + 4 + 4 + 2 + 1 + kEphemeralKeyBytes + kSignatureBytes;
         case Type::Block: return kBlockHeaderBytes + 8 + kMaxBlockElements * sizeof(float);
         case Type::StateRequest: return 8 + 4 + 2 + kMaxSharedTensors * 2 + kSignatureBytes;
         case Type::StateData: return kStateDataHeaderBytes + kMaxStateDataBytes;
@@ -232,7 +232,7 @@ QByteArray recordMessage(QByteArrayView context, uint64_t revision, QByteArrayVi
 }
 
 QByteArray helloMessage(QByteArrayView ringToken, uint64_t epoch, uint32_t from, uint32_t to, uint16_t link,
-                        QByteArrayView ephemeral)
+                        uint8_t protection, QByteArrayView ephemeral)
 {
     QByteArray m("cohort-collectives ring hello v2");
     m.append('\0');
@@ -242,6 +242,7 @@ QByteArray helloMessage(QByteArrayView ringToken, uint64_t epoch, uint32_t from,
     w.u32(from);
     w.u32(to);
     w.u16(link);
+    w.u8(protection);
     w.bytes(QByteArray(ephemeral.data(), std::min<qsizetype>(ephemeral.size(), qsizetype(kEphemeralKeyBytes)))
                 .leftJustified(qsizetype(kEphemeralKeyBytes), '\0'));
     return m + w.take();
@@ -408,6 +409,7 @@ QByteArray encode(const PeerHelloMsg &m)
     w.u32(m.fromPeerId);
     w.u32(m.toPeerId);
     w.u16(m.link);
+    w.u8(m.protection);
     w.bytes(m.ephemeral.left(qsizetype(kEphemeralKeyBytes)).leftJustified(qsizetype(kEphemeralKeyBytes), '\0'));
     w.bytes(m.signature.left(qsizetype(kSignatureBytes)).leftJustified(qsizetype(kSignatureBytes), '\0'));
     return encodeFrame(Type::PeerHello, w.take());
@@ -701,9 +703,10 @@ std::optional<PeerHelloMsg> parsePeerHello(QByteArrayView p)
     m.fromPeerId = r.u32();
     m.toPeerId = r.u32();
     m.link = r.u16();
+    m.protection = r.u8();
     m.ephemeral = r.bytes(kEphemeralKeyBytes);
     m.signature = r.bytes(kSignatureBytes);
-    if (m.link >= kMaxLinks)
+    if (m.link >= kMaxLinks || m.protection > 2)
         return std::nullopt;
     return finish(r, m);
 }

@@ -46,9 +46,11 @@
 //
 // Ring channel (peer -> its ring successor; `links` connections per neighbour and direction, one operation at a
 // time on each: the master gives every commenced operation a link no other running operation uses):
-//   P2P PeerHello  u64 epoch, u32 fromPeerId, u32 toPeerId, u16 link, u8[32] ephemeral X25519 public key (all zero:
-//                  an unprotected link; LinkCipher.h), u8[64] signature by the sender's node key over
-//                  helloMessage(ring token, epoch, from, to, link, ephemeral)   (the token never goes on a ring link)
+//   P2P PeerHello  u64 epoch, u32 fromPeerId, u32 toPeerId, u16 link, u8 protection (LinkProtection: 0 none,
+//                  1 integrity, 2 encryption), u8[32] ephemeral X25519 public key (all zero: an unprotected link;
+//                  LinkCipher.h), u8[64] signature by the sender's node key over
+//                  helloMessage(ring token, epoch, from, to, link, protection, ephemeral)   (the token never goes on a
+//                  ring link)
 //   P2P StateRequest u64 revision, u32 fromPeerId, u16 n, n x u16 index, u8[64] signature by the sender's node key
 //                  over stateRequestMessage(ring token, revision, from, indices)   (shared state: to a distributor)
 //   P2P StateData  u16 index, u64 offset, payload (<= 4 MiB of the tensor's bytes; the distributor sends every
@@ -273,6 +275,7 @@ struct PeerHelloMsg {
     uint32_t fromPeerId = 0;
     uint32_t toPeerId = 0;
     uint16_t link = 0;
+    uint8_t protection = 0; // LinkProtection
     QByteArray ephemeral; // 32 bytes: the dialer's X25519 key for a protected link; all zero otherwise
     QByteArray signature; // 64 bytes
 };
@@ -285,7 +288,7 @@ QByteArray recordMessage(QByteArrayView context, uint64_t revision, QByteArrayVi
 // What a ring member signs to open a link, and to ask a distributor for shared state: a fixed context string, the
 // epoch's ring token (a secret of the members: a replay into another epoch or ring fails) and the fields.
 QByteArray helloMessage(QByteArrayView ringToken, uint64_t epoch, uint32_t from, uint32_t to, uint16_t link,
-                        QByteArrayView ephemeral);
+                        uint8_t protection, QByteArrayView ephemeral);
 QByteArray stateRequestMessage(QByteArrayView ringToken, uint64_t revision, uint32_t from,
                                const std::vector<uint16_t> &indices);
 // The digest of a whole shared state: SHA-256 over its tensors' SHA-256 digests, in order.

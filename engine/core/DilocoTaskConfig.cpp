@@ -21,6 +21,7 @@ QJsonObject DilocoTaskConfig::toJson() const
         {QStringLiteral("audit_rate"), auditRate},
         {QStringLiteral("audit_tolerance"), auditTolerance},
         {QStringLiteral("confirm_after_steps"), confirmAfterSteps},
+        {QStringLiteral("link_protection"), linkProtection},
         {QStringLiteral("master_port"), int(masterPort)},
         {QStringLiteral("model"), model.toJson()},
     };
@@ -44,6 +45,7 @@ Expected<DilocoTaskConfig> DilocoTaskConfig::fromJson(const QJsonObject &json)
     c.auditRate = r.optionalNumber(QStringLiteral("audit_rate"), c.auditRate, 0, 1);
     c.auditTolerance = r.optionalNumber(QStringLiteral("audit_tolerance"), c.auditTolerance, 0, 1);
     c.confirmAfterSteps = int(r.optionalInteger(QStringLiteral("confirm_after_steps"), c.confirmAfterSteps, 0, 1'000'000));
+    c.linkProtection = r.optionalString(QStringLiteral("link_protection"), c.linkProtection, 16);
     c.masterPort = quint16(r.optionalInteger(QStringLiteral("master_port"), 0, 0, 65535));
     const auto model = RlModelShape::fromJson(r.optionalObject(QStringLiteral("model")), QStringLiteral("diloco model"), c.model);
     if (!r.ok())
@@ -58,6 +60,9 @@ Expected<DilocoTaskConfig> DilocoTaskConfig::fromJson(const QJsonObject &json)
     if (c.quantization != QLatin1String("none") && c.quantization != QLatin1String("uint8")
         && c.quantization != QLatin1String("uint16"))
         return fail(QStringLiteral("diloco: field 'quantization': expected none, uint8 or uint16"));
+    if (c.linkProtection != QLatin1String("none") && c.linkProtection != QLatin1String("integrity")
+        && c.linkProtection != QLatin1String("encryption"))
+        return fail(QStringLiteral("diloco: field 'link_protection': expected none, integrity or encryption"));
     if (c.sequenceLength > c.model.maxSeqLen)
         return fail(QStringLiteral("diloco: sequence_length %1 exceeds the model's max_seq_len %2")
                         .arg(c.sequenceLength).arg(c.model.maxSeqLen));

@@ -32,6 +32,9 @@ struct DilocoTaskConfig {
     double auditRate = 0.05;
     double auditTolerance = 1e-3;
     int confirmAfterSteps = 40;
+    // What the ring's links carry between members (collectives/LinkCipher.h): "none", "integrity" (a Poly1305 tag on
+    // every block) or "encryption" (ChaCha20-Poly1305). Every member uses the task's setting.
+    QString linkProtection = QStringLiteral("none");
     quint16 masterPort = 0;         // set by the hub: where its collectives master listens (same host as the hub)
     RlModelShape model{64, 2, 4, 256, 64};
 

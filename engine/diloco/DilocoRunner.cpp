@@ -237,7 +237,10 @@ Status DilocoRunner::Impl::session(bool *done)
     options.cancel = &cancel; // a send held back by the upload cap ends when the run is cancelled
     options.contributionNormBound = float(progress.deltaBound);
     options.checkOwnInput = false; // averageAndStep measures and clips the pseudo-gradient itself
+    options.linkProtection = collectives::linkProtectionFromName(o.config.linkProtection.toLatin1())
+                                 .value_or(collectives::LinkProtection::Encryption); // the config parser checked it
     Communicator comm(options);
+    qCInfo(lcDiloco) << "joining the ring of" << o.taskId << "; its links:" << collectives::linkProtectionName(options.linkProtection);
     progress.worldSize = 0;
     publish(DilocoProgress::Phase::Connecting);
     collectives::Result r = comm.connect();

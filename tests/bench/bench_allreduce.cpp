@@ -2,7 +2,7 @@
 // measured in the same invocation (allreduce_gloo.py, Debian's python3-torch).
 //
 //   bench_allreduce [--mib 64] [--iters 5] [--rounds 3] [--procs 2,4] [--block 262144] [--python PY] [--no-gloo]
-//                   [--compare-checks]
+//                   [--compare-checks] [--compare-sealed]
 //
 // For each process count N: a master and N cohort-collective-peer processes all-reduce (sum) a float32 buffer of
 // --mib MiB, 1 warm-up + --iters times, without quantization and with uint8 quantization; then Gloo the same way.
@@ -15,7 +15,9 @@
 // buffer, made block by block during the exchange, to restore it on failure.
 // Cohort's rows run with the checks a DiLoCo task uses (a contribution norm bound: each peer's own input checked
 // before it is sent, every received block checked, ValueBounds.h); --compare-checks adds rows with every check off
-// (the peers' --unchecked), taking turns with the others.
+// (the peers' --unchecked), taking turns with the others; --compare-sealed adds rows with every ring block protected
+// (the peers' --protect: CommunicatorOptions::linkProtection; integrity: Poly1305, encryption: ChaCha20-Poly1305),
+// checks on.
 #include <QCoreApplication>
 #include <QDir>
 #include <QProcess>
@@ -46,7 +48,7 @@ double median(std::vector<double> v)
 // Per-operation times (ms) of one Cohort run, or empty on failure; `ringOnly` gets the data-exchange part of each
 // (without the two round trips to the master that bracket every operation).
 std::vector<double> runCohort(std::vector<double> *ringOnly, int procs, int mib, int iters, const QString &quant,
-                              const QString &block, bool checks)
+                              const QString &block, bool checks, const QString &protection)
 {
     QProcess master;
     master.start(peerProgram(), {QStringLiteral("master"), QStringLiteral("--port"), QStringLiteral("0")});
@@ -71,6 +73,8 @@ std::vector<double> runCohort(std::vector<double> *ringOnly, int procs, int mib,
             args << QStringLiteral("--bound") << QStringLiteral("1e30");
         else
             args << QStringLiteral("--unchecked");
+        if (!protection.isEmpty())
+            args << QStringLiteral("--protect") << protection;
         p->start(peerProgram(), args);
         peers.push_back(std::move(p));
     }
@@ -163,6 +167,7 @@ int main(int argc, char **argv)
         procsList << p.toInt();
     const bool gloo = !args.contains(QStringLiteral("--no-gloo"));
     const bool compareChecks = args.contains(QStringLiteral("--compare-checks"));
+    const bool compareSealed = args.contains(QStringLiteral("--compare-sealed"));
     const QString python = gloo ? findPython(value("--python", QString())) : QString();
     if (gloo && python.isEmpty())
         std::fprintf(stderr, "no python with torch.distributed (Gloo) found; pass --python or --no-gloo\n");
@@ -183,9 +188,17 @@ int main(int argc, char **argv)
         names.push_back(QStringLiteral("Cohort f32"));
         if (compareChecks)
             names.push_back(QStringLiteral("Cohort f32 no checks"));
+        if (compareSealed) {
+            names.push_back(QStringLiteral("Cohort f32 integrity"));
+            names.push_back(QStringLiteral("Cohort f32 encryption"));
+        }
         names.push_back(QStringLiteral("Cohort uint8 (eff.)"));
         if (compareChecks)
             names.push_back(QStringLiteral("Cohort uint8 no checks"));
+        if (compareSealed) {
+            names.push_back(QStringLiteral("Cohort uint8 integrity"));
+            names.push_back(QStringLiteral("Cohort uint8 encryption"));
+        }
         std::map<QString, std::vector<double>> times, ringTimes;
         std::map<QString, bool> failed;
         for (int round = 0; round < rounds; ++round) {
@@ -195,7 +208,10 @@ int main(int argc, char **argv)
                                             : runCohort(&ringTimes[name], procs, mib, iters,
                                                         name.contains(QStringLiteral("uint8")) ? QStringLiteral("u8")
                                                                                                : QStringLiteral("none"),
-                                                        block, !name.contains(QStringLiteral("no checks")));
+                                                        block, !name.contains(QStringLiteral("no checks")),
+                                                        name.contains(QStringLiteral("integrity"))    ? QStringLiteral("integrity")
+                                                        : name.contains(QStringLiteral("encryption")) ? QStringLiteral("encryption")
+                                                                                                       : QString());
                 if (t.empty())
                     failed[name] = true;
                 times[name].insert(times[name].end(), t.begin(), t.end());

@@ -1,5 +1,5 @@
 // DiLoCo through the real hub and real nodes on 127.0.0.1: cohort-hub hosts the collectives master of a diloco task
-// and three cohortd processes join it.
+// and three cohortd processes join it (their ring links encrypted, the task's link_protection).
 //   * they train together: the hub sees outer steps completed by all three, credits each node once per outer step
 //     at reward_rate x inner_steps (ledger rows, no duplicates), and every node's status shows the same outer step,
 //     three peers and a falling loss;
@@ -29,7 +29,7 @@ using cohort::test::programPath;
 namespace {
 const QByteArray kCatalogue = R"({"tasks":[
   {"id":"mini-diloco","kind":"diloco","title":"Mini DiLoCo","reward_rate":0.5,
-   "diloco":{"inner_steps":5,"audit_rate":0.2,"confirm_after_steps":3,"batch_size":4,"sequence_length":32,"inner_learning_rate":0.003,
+   "diloco":{"inner_steps":5,"audit_rate":0.2,"confirm_after_steps":3,"link_protection":"encryption","batch_size":4,"sequence_length":32,"inner_learning_rate":0.003,
              "model":{"d_model":32,"n_layers":1,"n_heads":2,"d_ff":128,"max_seq_len":64}}}]})";
 } // namespace
 
@@ -242,6 +242,7 @@ private Q_SLOTS:
         for (ChildProcess *n : {a.get(), b.get(), c.get()}) {
             QTRY_VERIFY_WITH_TIMEOUT(diloco(*n).value(QStringLiteral("peers")).toInt() == 3, 10'000);
             QVERIFY(diloco(*n).value(QStringLiteral("active")).toBool());
+            QVERIFY(n->errors().contains(QStringLiteral("its links: encryption"))); // the task's link_protection
         }
 
         // Pause c: the ring goes on with a and b.

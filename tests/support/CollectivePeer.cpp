@@ -282,6 +282,8 @@ int runPeer(const QStringList &args)
     parser.addOption({QStringLiteral("bench"), QStringLiteral("reuse the first input, no result hash (bench_allreduce)")});
     parser.addOption({QStringLiteral("out-of-place"), QStringLiteral("f32: reduce input into a separate output")});
     parser.addOption({QStringLiteral("unchecked"), QStringLiteral("check nothing received (bench_allreduce's baseline)")});
+    parser.addOption({QStringLiteral("protect"), QStringLiteral("protect every ring block: integrity or encryption (CommunicatorOptions::linkProtection)"),
+                      QStringLiteral("mode"), QStringLiteral("none")});
     parser.process(args);
 
     CommunicatorOptions options;
@@ -305,6 +307,8 @@ int runPeer(const QStringList &args)
         options.challengeKeyOverride = cohort::ed25519::generate().secretKey;
     options.contributionNormBound = parser.value(QStringLiteral("bound")).toFloat();
     options.testUnchecked = parser.isSet(QStringLiteral("unchecked"));
+    options.linkProtection = cohort::collectives::linkProtectionFromName(parser.value(QStringLiteral("protect")).toLatin1())
+                                 .value_or(cohort::collectives::LinkProtection::None);
     options.testLinkDelayMs = parser.value(QStringLiteral("link-delay-ms")).toInt();
     const QString attack = parser.value(QStringLiteral("attack"));
     if (!attack.isEmpty()) {

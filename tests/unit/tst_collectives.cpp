@@ -239,7 +239,7 @@ private Q_SLOTS:
         QVERIFY(commence);
         QCOMPARE(commence->link, uint16_t(5));
         QVERIFY(!parseCommence(encode(CommenceMsg{4, 9, 2, uint16_t(kMaxLinks)}).mid(6)));
-        const auto peerHello = parsePeerHello(encode(PeerHelloMsg{3, 8, 9, 2, QByteArray(32, 'e'), QByteArray(64, 's')}).mid(6));
+        const auto peerHello = parsePeerHello(encode(PeerHelloMsg{3, 8, 9, 2, 2, QByteArray(32, 'e'), QByteArray(64, 's')}).mid(6));
         QVERIFY(peerHello);
         QCOMPARE(peerHello->link, uint16_t(2));
         QCOMPARE(peerHello->fromPeerId, uint32_t(8));
@@ -247,20 +247,22 @@ private Q_SLOTS:
         QCOMPARE(peerHello->ephemeral, QByteArray(32, 'e'));
         QCOMPARE(peerHello->signature, QByteArray(64, 's'));
         // An unprotected link's hello carries an all-zero key.
-        QCOMPARE(parsePeerHello(encode(PeerHelloMsg{3, 8, 9, 2, QByteArray(), QByteArray(64, 's')}).mid(6))->ephemeral, QByteArray(32, '\0'));
+        QCOMPARE(parsePeerHello(encode(PeerHelloMsg{3, 8, 9, 2, 0, QByteArray(), QByteArray(64, 's')}).mid(6))->ephemeral, QByteArray(32, '\0'));
         // A hello binds the ring token (the epoch's secret), the epoch, both ends, the link and the link's key.
         const QByteArray token(16, 't');
-        const QByteArray base = helloMessage(token, 3, 8, 9, 2, {});
-        QVERIFY(base != helloMessage(QByteArray(16, 'u'), 3, 8, 9, 2, {}));
-        QVERIFY(base != helloMessage(token, 4, 8, 9, 2, {}));
-        QVERIFY(base != helloMessage(token, 3, 9, 8, 2, {}));
-        QVERIFY(base != helloMessage(token, 3, 8, 9, 1, {}));
-        QVERIFY(base != helloMessage(token, 3, 8, 9, 2, QByteArray(32, 'e')));
-        QCOMPARE(base, helloMessage(token, 3, 8, 9, 2, QByteArray(32, '\0')));
+        const QByteArray base = helloMessage(token, 3, 8, 9, 2, 0, {});
+        QVERIFY(base != helloMessage(QByteArray(16, 'u'), 3, 8, 9, 2, 0, {}));
+        QVERIFY(base != helloMessage(token, 4, 8, 9, 2, 0, {}));
+        QVERIFY(base != helloMessage(token, 3, 9, 8, 2, 0, {}));
+        QVERIFY(base != helloMessage(token, 3, 8, 9, 1, 0, {}));
+        QVERIFY(base != helloMessage(token, 3, 8, 9, 2, 0, QByteArray(32, 'e')));
+        QCOMPARE(base, helloMessage(token, 3, 8, 9, 2, 0, QByteArray(32, '\0')));
+        QVERIFY(base != helloMessage(token, 3, 8, 9, 2, 1, {})); // the protection is signed too
+        QVERIFY(!parsePeerHello(encode(PeerHelloMsg{3, 8, 9, 2, 3, {}, QByteArray(64, 's')}).mid(6))); // no such mode
         const auto request = parseStateRequest(encode(StateRequestMsg{7, 8, {0, 1}, QByteArray(64, 'r')}).mid(6));
         QVERIFY(request && request->fromPeerId == 8 && request->indices == std::vector<uint16_t>({0, 1}));
         QVERIFY(stateRequestMessage(token, 7, 8, {0, 1}) != stateRequestMessage(token, 7, 8, {1}));
-        QVERIFY(!parsePeerHello(encode(PeerHelloMsg{3, 8, 9, uint16_t(kMaxLinks), {}, QByteArray(64, 's')}).mid(6)));
+        QVERIFY(!parsePeerHello(encode(PeerHelloMsg{3, 8, 9, uint16_t(kMaxLinks), 0, {}, QByteArray(64, 's')}).mid(6)));
     }
 
     void truncatedFramesWait()
@@ -583,23 +585,64 @@ private Q_SLOTS:
         QCOMPARE(resultsB[1], resultsA[1]);
     }
 
+    void linkCiphersAgreeOnlyBetweenTheLinksEnds()
+    {
+        const auto listener = cohort::ed25519::generate();
+        const QByteArray context("ring 7, peer 1 -> 2, link 0");
+        for (const LinkProtection mode : {LinkProtection::Integrity, LinkProtection::Encryption}) {
+            auto dialed = LinkCipher::dial(mode, listener.publicKey, context);
+            QVERIFY(dialed && dialed->ephemeralPublicKey.size() == 32);
+            auto accepted = LinkCipher::accept(mode, dialed->ephemeralPublicKey, listener.secretKey, context);
+            QVERIFY(accepted);
+            const QByteArray plain("the block's values, as bytes");
+            const QByteArray ad("frame header");
+            const auto u8 = [](const QByteArray &b) { return reinterpret_cast<const uint8_t *>(b.constData()); };
+            QByteArray sealed(plain.size() + qsizetype(kLinkTagBytes), '\0');
+            dialed->cipher.seal(reinterpret_cast<uint8_t *>(sealed.data()), u8(plain), size_t(plain.size()), u8(ad), size_t(ad.size()));
+            // Encryption hides the payload; integrity leaves it as it was.
+            QCOMPARE(sealed.left(plain.size()) == plain, mode == LinkProtection::Integrity);
+            QByteArray opened(plain.size(), '\0');
+            QVERIFY(accepted->open(reinterpret_cast<uint8_t *>(opened.data()), u8(sealed), size_t(plain.size()), u8(ad), size_t(ad.size())));
+            QCOMPARE(opened, plain);
+            // The next block has the next nonce: the same bytes again are refused (a replayed block) ...
+            QVERIFY(!accepted->open(reinterpret_cast<uint8_t *>(opened.data()), u8(sealed), size_t(plain.size()), u8(ad), size_t(ad.size())));
+            // ... and a listener with another key, or for another link, cannot open a block at all.
+            auto stranger = LinkCipher::accept(mode, dialed->ephemeralPublicKey, cohort::ed25519::generate().secretKey, context);
+            auto otherLink = LinkCipher::accept(mode, dialed->ephemeralPublicKey, listener.secretKey, QByteArray("ring 7, link 1"));
+            QVERIFY(stranger && otherLink);
+            QVERIFY(!stranger->open(reinterpret_cast<uint8_t *>(opened.data()), u8(sealed), size_t(plain.size()), u8(ad), size_t(ad.size())));
+            QVERIFY(!otherLink->open(reinterpret_cast<uint8_t *>(opened.data()), u8(sealed), size_t(plain.size()), u8(ad), size_t(ad.size())));
+        }
+        // An ephemeral key of low order would give everyone the same secret: refused.
+        QVERIFY(!LinkCipher::accept(LinkProtection::Encryption, QByteArray(32, '\0'), listener.secretKey, context));
+        QVERIFY(!LinkCipher::dial(LinkProtection::Encryption, QByteArray(31, 'k'), context));
+        QCOMPARE(linkProtectionFromName("integrity"), std::optional<LinkProtection>(LinkProtection::Integrity));
+        QVERIFY(!linkProtectionFromName("rot13"));
+    }
+
     // Protected links (LinkCipher.h): the same results bit for bit, sealed; a path that rewrites a sealed block
     // stops the operation without naming the predecessor (it may not be its doing); a peer whose links are not
     // protected is not linked with.
     void protectedLinksSealEveryBlock_data()
     {
         QTest::addColumn<int>("quant");
+        QTest::addColumn<int>("mode");     // LinkProtection
         QTest::addColumn<bool>("rewrite"); // peer 1's blocks are rewritten after sealing
-        QTest::newRow("f32") << int(Quant::None) << false;
-        QTest::newRow("uint8") << int(Quant::U8) << false;
-        QTest::newRow("uint16") << int(Quant::U16) << false;
-        QTest::newRow("f32, rewritten on the way") << int(Quant::None) << true;
-        QTest::newRow("uint8, rewritten on the way") << int(Quant::U8) << true;
+        const int integrity = int(LinkProtection::Integrity), encryption = int(LinkProtection::Encryption);
+        QTest::newRow("f32, integrity") << int(Quant::None) << integrity << false;
+        QTest::newRow("f32, encryption") << int(Quant::None) << encryption << false;
+        QTest::newRow("uint8, integrity") << int(Quant::U8) << integrity << false;
+        QTest::newRow("uint8, encryption") << int(Quant::U8) << encryption << false;
+        QTest::newRow("uint16, encryption") << int(Quant::U16) << encryption << false;
+        QTest::newRow("f32, integrity, rewritten on the way") << int(Quant::None) << integrity << true;
+        QTest::newRow("f32, encryption, rewritten on the way") << int(Quant::None) << encryption << true;
+        QTest::newRow("uint8, integrity, rewritten on the way") << int(Quant::U8) << integrity << true;
     }
 
     void protectedLinksSealEveryBlock()
     {
         QFETCH(int, quant);
+        QFETCH(int, mode);
         QFETCH(bool, rewrite);
         constexpr int kPeers = 3;
         constexpr size_t kCount = 300'000; // several blocks per chunk
@@ -621,7 +664,7 @@ private Q_SLOTS:
                 o.controlTimeoutMs = 5000;
                 o.beginTimeoutMs = 5000;
                 o.blockElements = 16 * 1024;
-                o.protectLinks = protect;
+                o.linkProtection = protect ? LinkProtection(mode) : LinkProtection::None;
                 o.testRewriteSealed = rewrite && i == 1;
                 Communicator comm(o);
                 if (Result r = cohort::test::joinRing(comm, kPeers); !r) {
@@ -674,7 +717,7 @@ private Q_SLOTS:
             o.controlTimeoutMs = 3000;
             o.beginTimeoutMs = 3000;
             o.connectTimeoutMs = 8000;
-            o.protectLinks = i == 0;
+            o.linkProtection = i == 0 ? LinkProtection::Encryption : LinkProtection::None;
             Communicator comm(o);
             Result r = comm.connect();
             const QDeadlineTimer deadline(8000);

@@ -208,6 +208,9 @@ private Q_SLOTS:
         QVERIFY(!DilocoTaskConfig::fromJson({{QStringLiteral("audit_rate"), 1.5}}));
         QVERIFY(!DilocoTaskConfig::fromJson({{QStringLiteral("audit_tolerance"), -0.1}}));
         QVERIFY(!DilocoTaskConfig::fromJson({{QStringLiteral("confirm_after_steps"), -1}}));
+        QVERIFY(!DilocoTaskConfig::fromJson({{QStringLiteral("link_protection"), QStringLiteral("rot13")}}));
+        QCOMPARE(DilocoTaskConfig::fromJson({{QStringLiteral("link_protection"), QStringLiteral("encryption")}})->linkProtection,
+                 QStringLiteral("encryption"));
         QCOMPARE(DilocoTaskConfig::fromJson({})->auditRate, 0.05);
     }
 
