@@ -631,6 +631,8 @@ int runDilocoAttacker(const QStringList &args)
     options.testUnchecked = parser.isSet(QStringLiteral("unchecked"));
     options.testLinkDelayMs = parser.value(QStringLiteral("link-delay-ms")).toInt();
     options.testUnchecked = true;
+    // It speaks the whole protocol, links included: protected as a DiLoCo task's are by default.
+    options.linkProtection = cohort::collectives::LinkProtection::Integrity;
     options.ioTimeoutMs = 5'000;
     const size_t count = parser.value(QStringLiteral("count")).toULongLong();
     const QString attack = parser.value(QStringLiteral("attack"));

@@ -212,6 +212,7 @@ private Q_SLOTS:
         QCOMPARE(DilocoTaskConfig::fromJson({{QStringLiteral("link_protection"), QStringLiteral("encryption")}})->linkProtection,
                  QStringLiteral("encryption"));
         QCOMPARE(DilocoTaskConfig::fromJson({})->auditRate, 0.05);
+        QCOMPARE(DilocoTaskConfig::fromJson({})->linkProtection, QStringLiteral("integrity"));
     }
 
     // A lone node (a ring of one) with an in-process master: cancelled in the middle of its inner steps, the next run
