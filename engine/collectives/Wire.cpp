@@ -1,6 +1,6 @@
 #include "collectives/Wire.h"
 
-#include "core/Sha256.h"
+#include "collectives/WireCodec.h"
 
 #include <algorithm>
 #include <bit>
@@ -9,78 +9,12 @@
 
 namespace cohort::collectives {
 
+using wire::Reader;
+using wire::Writer;
+
 namespace {
 
 constexpr size_t kMemberMaxBytes = 4 + 1 + 16 + 2 + kPublicKeyBytes;
-
-// Appends big-endian integers and raw bytes to a QByteArray.
-class Writer {
-public:
-    void u8(uint8_t v) { m_out.append(char(v)); }
-    void u16(uint16_t v) { uint8_t b[2]; putU16(b, v); raw(b, 2); }
-    void u32(uint32_t v) { uint8_t b[4]; putU32(b, v); raw(b, 4); }
-    void u64(uint64_t v) { uint8_t b[8]; putU64(b, v); raw(b, 8); }
-    void raw(const void *p, size_t n) { m_out.append(static_cast<const char *>(p), qsizetype(n)); }
-    void bytes(QByteArrayView b) { m_out.append(b); }
-    void text(const QString &s)
-    {
-        QByteArray utf8 = s.toUtf8();
-        if (size_t(utf8.size()) > kMaxReasonBytes)
-            utf8.truncate(qsizetype(kMaxReasonBytes));
-        u16(uint16_t(utf8.size()));
-        bytes(utf8);
-    }
-    QByteArray take() { return std::move(m_out); }
-
-private:
-    QByteArray m_out;
-};
-
-// Bounds-checked big-endian reader; any overrun latches `bad`.
-class Reader {
-public:
-    explicit Reader(QByteArrayView v) : m_p(reinterpret_cast<const uint8_t *>(v.data())), m_n(size_t(v.size())) {}
-    bool take(size_t n, const uint8_t **out)
-    {
-        if (m_bad || m_n - m_at < n) {
-            m_bad = true;
-            return false;
-        }
-        *out = m_p + m_at;
-        m_at += n;
-        return true;
-    }
-    uint8_t u8() { const uint8_t *p; return take(1, &p) ? p[0] : 0; }
-    uint16_t u16() { const uint8_t *p; return take(2, &p) ? getU16(p) : 0; }
-    uint32_t u32() { const uint8_t *p; return take(4, &p) ? getU32(p) : 0; }
-    uint64_t u64() { const uint8_t *p; return take(8, &p) ? getU64(p) : 0; }
-    QByteArray bytes(size_t n)
-    {
-        const uint8_t *p;
-        return take(n, &p) ? QByteArray(reinterpret_cast<const char *>(p), qsizetype(n)) : QByteArray();
-    }
-    std::optional<QString> text()
-    {
-        const size_t n = u16();
-        if (n > kMaxReasonBytes) {
-            m_bad = true;
-            return std::nullopt;
-        }
-        const uint8_t *p;
-        if (!take(n, &p))
-            return std::nullopt;
-        return QString::fromUtf8(reinterpret_cast<const char *>(p), qsizetype(n));
-    }
-    // True when everything was read and nothing is left over.
-    bool done() const { return !m_bad && m_at == m_n; }
-    bool bad() const { return m_bad; }
-
-private:
-    const uint8_t *m_p;
-    size_t m_n;
-    size_t m_at = 0;
-    bool m_bad = false;
-};
 
 template <typename T> std::optional<T> finish(const Reader &r, T value)
 {
@@ -209,66 +143,6 @@ FrameDecoder::Result FrameDecoder::next(Frame &out)
         m_offset = 0;
     }
     return Result::Frame;
-}
-
-QByteArray admissionMessage(QByteArrayView nonce, QByteArrayView publicKey)
-{
-    QByteArray m("cohort-collectives/1 admission\n");
-    m.append(nonce);
-    m.append(publicKey);
-    return m;
-}
-
-QByteArray recordMessage(QByteArrayView context, uint64_t revision, QByteArrayView stateDigest)
-{
-    QByteArray m("cohort-collectives-state-record-v1");
-    m.append('\0');
-    Writer w;
-    w.u16(uint16_t(std::min<qsizetype>(context.size(), 0xffff)));
-    w.bytes(context.first(std::min<qsizetype>(context.size(), 0xffff)));
-    w.u64(revision);
-    w.bytes(stateDigest);
-    return m + w.take();
-}
-
-QByteArray helloMessage(QByteArrayView ringToken, uint64_t epoch, uint32_t from, uint32_t to, uint16_t link,
-                        uint8_t protection, QByteArrayView ephemeral)
-{
-    QByteArray m("cohort-collectives ring hello v2");
-    m.append('\0');
-    Writer w;
-    w.bytes(ringToken);
-    w.u64(epoch);
-    w.u32(from);
-    w.u32(to);
-    w.u16(link);
-    w.u8(protection);
-    w.bytes(QByteArray(ephemeral.data(), std::min<qsizetype>(ephemeral.size(), qsizetype(kEphemeralKeyBytes)))
-                .leftJustified(qsizetype(kEphemeralKeyBytes), '\0'));
-    return m + w.take();
-}
-
-QByteArray stateRequestMessage(QByteArrayView ringToken, uint64_t revision, uint32_t from,
-                               const std::vector<uint16_t> &indices)
-{
-    QByteArray m("cohort-collectives state request v1");
-    m.append('\0');
-    Writer w;
-    w.bytes(ringToken);
-    w.u64(revision);
-    w.u32(from);
-    w.u16(uint16_t(indices.size()));
-    for (const uint16_t i : indices)
-        w.u16(i);
-    return m + w.take();
-}
-
-QByteArray stateDigestOf(const std::vector<QByteArray> &tensorDigests)
-{
-    Sha256 sha;
-    for (const QByteArray &d : tensorDigests)
-        sha.addData(d);
-    return sha.result();
 }
 
 // ---- encoders ----------------------------------------------------------------------------------------------------
