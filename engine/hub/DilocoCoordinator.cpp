@@ -9,10 +9,12 @@
 #include "net/Identity.h"
 
 #include <QDateTime>
-#include <climits>
 #include <QJsonDocument>
 #include <QLoggingCategory>
 #include <QRandomGenerator>
+
+#include <algorithm>
+#include <climits>
 
 Q_LOGGING_CATEGORY(lcHubDiloco, "cohort.hub.diloco")
 
@@ -242,7 +244,10 @@ ApiResponse DilocoCoordinator::commit(const ApiRequest &request)
         // A node's first commitment is always audited (a new identity earns nothing before one replay passed); after
         // that a share of them, drawn here after the commitment is fixed, so the node cannot know which in advance.
         const bool drawn = firstAudit || QRandomGenerator::global()->generateDouble() < task->diloco->auditRate;
-        if (drawn && int(m_audits.size()) < kMaxAuditsInFlight) {
+        const bool oneAlready = std::any_of(m_audits.cbegin(), m_audits.cend(), [&](const auto &entry) {
+            return entry.second.taskId == taskId && entry.second.nodeId == node->nodeId;
+        });
+        if (drawn && !oneAlready && int(m_audits.size()) < kMaxAuditsInFlight) {
             PendingAudit pending;
             pending.taskId = taskId;
             pending.nodeId = node->nodeId;
@@ -250,7 +255,8 @@ ApiResponse DilocoCoordinator::commit(const ApiRequest &request)
             pending.step = commitment->step;
             pending.deadline = QDeadlineTimer(kAuditDeadlineMs);
             m_audits[key] = std::move(pending);
-            m_evidence.setAudit(taskId, node->nodeId, commitment->step, QStringLiteral("requested"), {});
+            if (Status s = m_evidence.setAudit(taskId, node->nodeId, commitment->step, QStringLiteral("requested"), {}); !s)
+                qCWarning(lcHubDiloco) << s.error();
             ++stats.auditsRequested;
             audit = true;
         }
@@ -284,6 +290,14 @@ ApiResponse DilocoCoordinator::upload(const ApiRequest &request)
     if (offset != pending.material.size())
         return ApiResponse::error(409, QStringLiteral("wrong_offset"),
                                   QStringLiteral("the next part starts at byte %1").arg(pending.material.size()));
+    qint64 buffered = 0;
+    for (const auto &[key, audit] : m_audits)
+        buffered += audit.material.size();
+    if (buffered + request.body.size() > kMaxAuditBytes) {
+        ApiResponse busy = ApiResponse::error(503, QStringLiteral("busy"), QStringLiteral("the hub holds as much audit material as it may; send this part again shortly"));
+        busy.headers.append({QByteArrayLiteral("Retry-After"), QByteArrayLiteral("2")});
+        return busy;
+    }
     pending.material += request.body;
     if (pending.expected < 0 && pending.material.size() >= diloco::kAuditHeaderBytes) {
         pending.expected = diloco::auditMaterialSize(pending.material, kMaxAuditWeights);
@@ -367,7 +381,8 @@ void DilocoCoordinator::concludeAudit(const QString &taskId, const QString &node
         return;
     DilocoTaskStats &stats = m_stats[taskId];
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
-    m_evidence.setAudit(taskId, nodeId, step, verdict, reason, relativeError, seconds);
+    if (Status s = m_evidence.setAudit(taskId, nodeId, step, verdict, reason, relativeError, seconds); !s)
+        qCWarning(lcHubDiloco) << s.error();
     stats.lastAudit = QStringLiteral("node %1, outer step %2: %3%4").arg(nodeId).arg(step).arg(verdict,
                                                                                            reason.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(reason));
     if (verdict == QLatin1String("passed")) {

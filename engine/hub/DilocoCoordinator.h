@@ -80,7 +80,11 @@ public:
 
     static constexpr qsizetype kAuditPartBytes = 256 << 10;  // the upload comes in parts below the API's body limit
     static constexpr int kAuditDeadlineMs = 120'000;         // from the request to the last part
-    static constexpr int kMaxAuditsInFlight = 4;             // material held at once, all tasks together
+    // Audits awaiting material, all tasks together. An audit costs memory only as its material arrives, which
+    // kMaxAuditBytes bounds; the count is high so that identities that commit and never upload cannot take every
+    // slot from the honest nodes' first audits (each node has one audit at a time).
+    static constexpr int kMaxAuditsInFlight = 64;
+    static constexpr qint64 kMaxAuditBytes = 256ll << 20;    // material buffered at once, all audits together
     static constexpr uint64_t kMaxAuditWeights = 4u << 20;   // 64 MiB of material at most
     static constexpr int kMissedAuditsToFlag = 3;
 

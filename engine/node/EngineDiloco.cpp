@@ -16,6 +16,7 @@
 #include <QHostAddress>
 #include <QHostInfo>
 #include <QPointer>
+#include <QTimer>
 #include <QUrl>
 
 namespace cohort {
@@ -224,6 +225,10 @@ void Engine::uploadDilocoAudit(const QString &taskId, quint64 step, const QByteA
                      [this, taskId, step, material, offset, partBytes, sent = part.size()](const HubReply &reply) {
                          if (m_stopping)
                              return;
+                         if (reply.errorCode == QLatin1String("busy")) { // the hub's buffer is full for now: the same part again
+                             QTimer::singleShot(2000, this, [=, this] { uploadDilocoAudit(taskId, step, material, offset, partBytes); });
+                             return;
+                         }
                          if (!reply.ok()) {
                              emitEvent(EngineEvent::warning(QStringLiteral("diloco"),
                                                             QStringLiteral("The audit of outer step %1 could not be sent: %2").arg(step).arg(reply.error)));
