@@ -21,6 +21,8 @@ packages=(
   libquazip1-qt6-dev libsodium-dev libssl-dev zlib1g-dev
   # headless display for GUI tests and for running the app without a desktop
   xvfb xauth
+  # the X11 idle source (DesktopIdle loads libXss at run time); tst_platform reads it from a private Xvfb
+  libxss1
   # SHARDCAST relays and the download benchmark peers
   nginx-light curl aria2
   # fuzzing (libFuzzer ships with clang)

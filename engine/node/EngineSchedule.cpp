@@ -9,11 +9,11 @@
 #include "core/Logging.h"
 #include "node/RolloutWorker.h"
 #include "platform/DesktopIdle.h"
+#include "platform/DiskSpace.h"
 #include "platform/PowerSource.h"
 #include "shardcast/Downloader.h"
 
 #include <QDirIterator>
-#include <QStorageInfo>
 
 namespace cohort {
 
@@ -97,9 +97,9 @@ void Engine::applySchedule()
             watched.append(g);
     in.gpuTempC = hottestGpuTemperatureC(watched);
     in.gpuPowerW = totalGpuPowerW(watched);
-    const QStorageInfo disk(m_options.dataDir);
-    if (disk.isValid())
-        in.freeDiskBytes = disk.bytesAvailable();
+    // Unknown stays unknown here (no pause); the downloader, which is what writes, refuses when it cannot tell.
+    if (const Expected<qint64> free = availableDiskBytes(m_options.dataDir))
+        in.freeDiskBytes = *free;
     if (m_options.scheduler.diskCapBytes > 0) {
         if (m_dataBytes < 0 || !m_sinceDataMeasured.isValid() || m_sinceDataMeasured.elapsed() > 60'000) {
             m_dataBytes = dataFolderBytes(); // a walk of the folder: once a minute is plenty

@@ -2,6 +2,7 @@
 
 #include "core/Logging.h"
 #include "platform/BootId.h"
+#include "platform/DiskSpace.h"
 #include "platform/FileSync.h"
 #include "shardcast/ShardFetch.h"
 #include "shardcast/ShardPieces.h"
@@ -13,7 +14,6 @@
 #include <QJsonObject>
 #include <QRandomGenerator>
 #include <QSaveFile>
-#include <QStorageInfo>
 #include <QThreadPool>
 #include <QPointer>
 #include <algorithm>
@@ -225,12 +225,17 @@ Status Downloader::prepare()
     for (qsizetype i = 0; i < m_state.shards.size(); ++i)
         onDisk += m_state.shards[i].have;
     const qint64 needed = m_manifest.fileSize - onDisk + m_request.reserveBytes;
-    const QStorageInfo storage(m_partialDir);
-    if (storage.isValid() && storage.bytesAvailable() < needed) {
+    // Fails closed: where the filesystem cannot say how much is free, nothing is written.
+    const Expected<qint64> available = availableDiskBytes(m_partialDir);
+    if (!available) {
+        m_progress.diskFull = true;
+        return fail(available.error());
+    }
+    if (*available < needed) {
         m_progress.diskFull = true;
         return fail(QStringLiteral("not enough disk space for %1 %2: %3 MiB free, %4 MiB needed")
                         .arg(m_manifest.task, versionDirName(m_manifest.version))
-                        .arg(storage.bytesAvailable() >> 20)
+                        .arg(*available >> 20)
                         .arg(needed >> 20));
     }
     if (Status s = writeAtomically(QDir(m_partialDir).filePath(QStringLiteral("manifest.json")), m_request.manifestBytes); !s)

@@ -18,6 +18,7 @@
 #include <QNetworkReply>
 #include <QSignalSpy>
 #include <QTcpServer>
+#include <QScopeGuard>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QThreadPool>
@@ -696,6 +697,23 @@ private Q_SLOTS:
         QVERIFY(runDownload(d, &error).isEmpty());
         QVERIFY(d.progress().diskFull);
         QVERIFY(error.contains(QStringLiteral("disk space")));
+        QCOMPARE(relay.requestsServed(), 0);
+    }
+
+    // Where the filesystem cannot say how much is free (a chroot without a mount table fooled the old check), the
+    // download is refused before a byte is asked for, never let through.
+    void unknownFreeSpaceIsRefused()
+    {
+        RelayServer relay(m_tree);
+        QVERIFY(relay.listenOn(QHostAddress::LocalHost, 0, nullptr));
+        QTemporaryDir dir;
+        qputenv("COHORT_TESTING_FREE_DISK_BYTES", "unknown");
+        const auto restore = qScopeGuard([] { qunsetenv("COHORT_TESTING_FREE_DISK_BYTES"); });
+        Downloader d(requestFor({relay.url()}, dir.path()));
+        QString error;
+        QVERIFY(runDownload(d, &error).isEmpty());
+        QVERIFY(d.progress().diskFull);
+        QVERIFY2(error.contains(QStringLiteral("cannot tell the free space")), qPrintable(error));
         QCOMPARE(relay.requestsServed(), 0);
     }
 };
