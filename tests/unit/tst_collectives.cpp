@@ -598,6 +598,13 @@ private Q_SLOTS:
         QCOMPARE(stateDigestOf({tensorDigest({}), tensorDigest({reinterpret_cast<const uint8_t *>(abc.constData()), 3})}),
                  cohort::Sha256::hash(tensorDigest({}) + tensorDigest({reinterpret_cast<const uint8_t *>(abc.constData()), 3})));
         QVERIFY(stateDigestOf({QByteArray(32, 'a'), QByteArray(32, 'b')}) != stateDigestOf({QByteArray(32, 'b'), QByteArray(32, 'a')}));
+        QCOMPARE(hex(stateDigestOf({QByteArray(32, 'a'), QByteArray(32, 'b')})),
+                 QStringLiteral("fdd2a64d014f2c406d2ece67c23212a92b356314f4deb42b24c395296ee304d2"));
+        // Domain tag, NUL, u16 context length, context, u64 revision, digest (big-endian): what hubs sign forever.
+        QCOMPARE(hex(recordMessage("task-a", 7, QByteArray(32, 'd'))),
+                 QStringLiteral("636f686f72742d636f6c6c656374697665732d73746174652d7265636f72642d763100"
+                                "0006" "7461736b2d61" "0000000000000007"
+                                "6464646464646464646464646464646464646464646464646464646464646464"));
         // The record a hub signs names the group, the revision and the digest: changing any changes the message.
         const QByteArray d(32, 'd');
         QVERIFY(recordMessage("task-a", 7, d) != recordMessage("task-b", 7, d));

@@ -124,7 +124,8 @@ private Q_SLOTS:
         QVERIFY(workSeed("n-0123456789abcdef0123", 4, 7) != base);
         QVERIFY(workSeed("n-0123456789abcdef0123", 3, 8) != base);
         // The seed is part of the protocol: node and hub of different builds and platforms must agree forever.
-        QCOMPARE(workSeed("", 0, 0), workSeed("", 0, 0));
+        QCOMPARE(workSeed("", 0, 0), uint64_t(2448385507222971125ull));
+        QCOMPARE(base, uint64_t(4496880578735116647ull));
         SeedStream s(42);
         QCOMPARE(s.next(), uint64_t(0xbdd732262feb6e95ull)); // SplitMix64 reference value for seed 42
     }

@@ -5,6 +5,7 @@
 #include "toploc/Proof.h"
 #include "toploc/Verify.h"
 
+#include <QCryptographicHash>
 #include <QTest>
 
 #include <algorithm>
@@ -251,6 +252,22 @@ private Q_SLOTS:
                 t.join();
         };
         QCOMPARE(buildProofsForAll(completions, dim, threads), inTurn);
+    }
+
+    // Proof bytes are a protocol value: a node and a hub of different builds, compilers and platforms must produce
+    // the same bytes for the same hidden states forever. The input is integer arithmetic (no library RNG, whose
+    // normal distribution differs between standard libraries); the output is pinned by its SHA-256.
+    void proofBytesArePinned()
+    {
+        std::vector<float> hidden(70 * 64);
+        for (size_t i = 0; i < hidden.size(); ++i)
+            hidden[i] = float(int((uint32_t(i) * 2654435761u) % 2001u) - 1000) / 250.0f;
+        const std::string bytes = serialize(buildProofs(hidden.data(), 70, 64));
+        QCOMPARE(bytes.size(), size_t(3 * 258));
+        const QByteArray digest = QCryptographicHash::hash(QByteArrayView(bytes.data(), qsizetype(bytes.size())),
+                                                           QCryptographicHash::Sha256);
+        QCOMPARE(QString::fromLatin1(digest.toHex()),
+                 QStringLiteral("bc04a0bf4abc8c404a3da99f43f866b83e91ed8bee6ca76a12473bc04cf192a1"));
     }
 
     void serializationIs258BytesPerChunkAndRoundTrips()
