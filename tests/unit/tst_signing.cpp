@@ -4,6 +4,7 @@
 #include "net/ReplayGuard.h"
 #include "net/RequestSigning.h"
 
+#include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -56,6 +57,45 @@ private Q_SLOTS:
         m_alice = *a;
         m_mallory = *m;
         QVERIFY(m_alice->publicKey() != m_mallory->publicKey());
+    }
+
+    // The fuzzers' signed seeds must get past the checks they are meant to reach beyond (a seed refused at the first
+    // check would leave the deeper code unfuzzed); the tampered seed must not.
+    void signedFuzzSeedsPassTheirChecks()
+    {
+        const QString corpus = QStringLiteral(COHORT_SOURCE_DIR "/tests/fuzz/corpus/");
+        QTemporaryDir dir;
+        const QString keyFile = dir.filePath(QStringLiteral("node.key"));
+        QVERIFY(QFile::copy(corpus + QStringLiteral("identity_file/valid.json"), keyFile));
+        const auto identity = Identity::load(keyFile);
+        QVERIFY2(identity, qPrintable(identity.error()));
+        QVERIFY(!Identity::load(corpus + QStringLiteral("identity_file/inconsistent.json")));
+        const auto verifySeed = [&](const QString &name) {
+            QFile f(corpus + QStringLiteral("request_verifier/") + name);
+            if (!f.open(QIODevice::ReadOnly))
+                return false;
+            const QByteArray bytes = f.readAll();
+            const QList<QByteArray> parts = bytes.split('\n');
+            if (parts.size() < 7)
+                return false;
+            qsizetype headLength = 6;
+            for (int i = 0; i < 6; ++i)
+                headLength += parts[i].size();
+            const HeaderList headers{{signing::kKeyHeader, parts[0]}, {signing::kTimestampHeader, parts[1]},
+                                     {signing::kNonceHeader, parts[2]}, {signing::kSignatureHeader, parts[3]}};
+            ReplayGuard replays(signing::kDefaultWindowMs);
+            RequestVerifier verifier(replays);
+            VerifiedRequest out;
+            VerificationError error;
+            const bool ok = verifier.verify(parts[4], parts[5], [&](const QByteArray &n) { return lookup(headers, n); },
+                                            bytes.mid(headLength), parts[1].toLongLong(), &out, &error);
+            if (ok && out.publicKey != identity->publicKey())
+                return false;
+            return ok;
+        };
+        QVERIFY(verifySeed(QStringLiteral("signed_post.txt")));
+        QVERIFY(verifySeed(QStringLiteral("signed_get.txt")));
+        QVERIFY(!verifySeed(QStringLiteral("tampered_body.txt")));
     }
 
     void validRequestVerifies()
