@@ -92,6 +92,8 @@ bool Communicator::sendDone(uint64_t tag, uint64_t opId, bool aborted, const InF
         done.blamePredecessor = why->blamePredecessor;
         done.starvedByPredecessor = why->starved;
         done.blockedBySuccessor = why->blocked;
+        done.receivedStep = uint16_t(std::min<uint32_t>(why->received.step, 0xffff));
+        done.receivedBlock = why->received.block;
     }
     const QByteArray frame = encode(done);
     std::unique_lock lock(m_masterSend);

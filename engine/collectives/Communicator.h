@@ -167,6 +167,9 @@ struct CommunicatorOptions {
     // sending or reading anything on the ring (stallers).
     bool testFakeReady = false;
     bool testStallRing = false;
+    // Testing only: a staller that frames its predecessor — it sends its own step-0 blocks, reads everything, passes
+    // nothing on, and says it starved waiting for its predecessor's very first block.
+    bool testFrameStall = false;
     // And: at each formation, first open links to the member two places on, claiming to be its predecessor (the
     // hellos signed with this peer's own key: forged).
     bool testForgeHello = false;

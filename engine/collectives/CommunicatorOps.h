@@ -3,6 +3,7 @@
 // ring exchange. The owner thread creates and collects an InFlight; its worker thread runs the exchange and touches
 // nothing else but the operation's link pair.
 #include "collectives/Communicator.h"
+#include "collectives/StallJudge.h"
 #include "platform/LargeBuffer.h"
 
 #include <QElapsedTimer>
@@ -59,6 +60,7 @@ struct Communicator::InFlight {
     bool linkRewritten = false; // a sealed block failed its tag: said as such, nobody blamed
     bool starved = false;
     bool blocked = false;
+    RingCursor received; // the next block it waited for when the ring stopped (written by runRing as it returns)
     // The worker's own bookkeeping for those: since when it waits on each link, and whether it is waiting on it.
     std::chrono::steady_clock::time_point rxSince{}, txSince{};
     bool rxWaiting = false, txWaiting = false;

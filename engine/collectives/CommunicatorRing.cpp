@@ -273,6 +273,8 @@ Result Communicator::startReduce(std::span<const float> input, std::span<float> 
         f.ring = runRing(f);
         if (!f.ring && !f.blamePredecessor) // say what this peer was waiting on, so the master can find a staller
             f.noteStall(std::chrono::milliseconds(m_options.ioTimeoutMs / 2));
+        if (!f.ring && m_options.testFrameStall) // the framing staller's lie: it never got its predecessor's data
+            f.starved = true;
         f.info.ringMs = double(f.phase.nsecsElapsed()) / 1e6;
         // Done first, then the links: a blame should reach the master before the neighbours' "link closed".
         f.doneSent = sendDone(f.tag, f.opId, !f.ring.ok(), &f);
@@ -508,7 +510,17 @@ Result Communicator::runRing(InFlight &op)
     Cursor tx, rx;
     normalize(tx, true);
     normalize(rx, false);
+    // Whichever way the ring ends, the master learns how far this peer received (StallJudge.h).
+    struct ReportReceived {
+        InFlight &op;
+        const Cursor &rx;
+        bool framing;
+        ~ReportReceived() { op.received = framing ? RingCursor{} : RingCursor{uint32_t(rx.step), uint32_t(rx.block)}; }
+    } reportReceived{op, rx, m_options.testFrameStall};
     auto txReady = [&] {
+        // The test's framing staller passes on nothing it received (only its own step-0 input).
+        if (m_options.testFrameStall && tx.step > 0)
+            return false;
         return tx.step < T && (tx.step == 0 || rx.step > tx.step - 1 || (rx.step == tx.step - 1 && rx.block > tx.block));
     };
 

@@ -1,6 +1,7 @@
 #include "collectives/Master.h"
 
 #include "collectives/Logging.h"
+#include "collectives/MasterPeer.h"
 #include "net/Ed25519.h"
 
 #include <QRandomGenerator>
@@ -11,19 +12,7 @@
 
 namespace cohort::collectives {
 
-struct Master::Peer {
-    enum class Phase { AwaitHello, AwaitProof, Pending, Member, Closing };
-    QTcpSocket *socket = nullptr;
-    FrameDecoder decoder{Channel::ToMaster};
-    Phase phase = Phase::AwaitHello;
-    uint32_t id = 0;
-    QByteArray publicKey;
-    QByteArray nonce;
-    uint16_t p2pPort = 0;
-    QHostAddress address;
-    QTimer *handshakeTimer = nullptr;
-    ConnectionClock *clock = nullptr; // the gate's deadlines; a child of the socket
-};
+// Master::Peer: MasterPeer.h.
 
 namespace {
 
@@ -391,8 +380,7 @@ void Master::handleDone(Peer &peer, const DoneMsg &msg)
             return;
         if (msg.blamePredecessor)
             return handleBlame(peer, std::vector<uint32_t>(recent->second.order), msg.tag, msg.opId);
-        if (msg.starvedByPredecessor || msg.blockedBySuccessor)
-            noteStall(peer, msg, msg.opId);
+        noteStall(peer, msg, msg.opId);
         return;
     }
     Operation &op = it->second;
@@ -407,8 +395,7 @@ void Master::handleDone(Peer &peer, const DoneMsg &msg)
         const uint64_t opId = op.opId;
         if (abortOperation(msg.tag, reason))
             formRing(m_ring);
-        if (stalled) // the others' reasons arrive after the abort: they land in the recent record too
-            noteStall(peer, msg, opId);
+        noteStall(peer, msg, opId); // the others' reports arrive after the abort: they land in the recent record too
         return;
     }
     op.done.insert(peer.id);
@@ -416,10 +403,8 @@ void Master::handleDone(Peer &peer, const DoneMsg &msg)
         const uint64_t tag = op.tag, opId = op.opId;
         QList<QByteArray> keys;
         for (const uint32_t id : op.participants) {
-            if (Peer *member = peerById(id)) {
+            if (Peer *member = peerById(id))
                 keys.append(member->publicKey);
-                m_stallStrikes.erase(member->publicKey); // "in a row"
-            }
             send(id, encode(OutcomeMsg{tag, opId, false, QString()}));
         }
         m_ops.erase(it);
@@ -429,374 +414,7 @@ void Master::handleDone(Peer &peer, const DoneMsg &msg)
     }
 }
 
-void Master::handleBlame(Peer &accuser, const std::vector<uint32_t> &order, uint64_t tag, uint64_t opId)
-{
-    const auto at = std::find(order.begin(), order.end(), accuser.id);
-    Peer *accused = at == order.end() || order.size() < 2
-                        ? nullptr
-                        : peerById(at == order.begin() ? order.back() : *std::prev(at));
-    const auto running = m_ops.find(tag);
-    const bool stillRunning = running != m_ops.end() && running->second.opId == opId;
-    if (!accused) { // its predecessor left already: nothing to decide
-        if (stillRunning && abortOperation(tag, QStringLiteral("peer %1 lost its ring link").arg(accuser.id)))
-            formRing(m_ring);
-        return;
-    }
-    const bool serialAccuser = noteAccusation(accuser, *accused);
-    Peer &culprit = serialAccuser ? accuser : *accused;
-    const QString reason =
-        serialAccuser
-            ? QStringLiteral("peer %1 accused a second peer (%2) of sending out-of-bound values; excluded as the liar")
-                  .arg(accuser.id)
-                  .arg(accused->id)
-            : QStringLiteral("peer %1 sent values beyond the operation's bounds (reported by peer %2)")
-                  .arg(accused->id)
-                  .arg(accuser.id);
-    if (stillRunning)
-        abortOperation(tag, reason);
-    exclude(culprit, reason); // leaving re-forms the ring with the others
-}
-
-void Master::excludeKey(const QByteArray &publicKey, const QString &reason)
-{
-    for (auto &[socket, peer] : m_peers)
-        if (peer->publicKey == publicKey) {
-            exclude(*peer, reason);
-            return;
-        }
-    m_excluded[publicKey] = {QDeadlineTimer(m_options.exclusionMs), reason};
-}
-
-void Master::exclude(Peer &peer, const QString &reason)
-{
-    m_excluded[peer.publicKey] = {QDeadlineTimer(m_options.exclusionMs), reason};
-    qCWarning(lcCollectives) << "excluding peer" << peer.id << ed25519::fingerprint(peer.publicKey) << "for"
-                             << m_options.exclusionMs / 1000 << "s:" << reason;
-    Q_EMIT peerExcluded(peer.id, peer.publicKey, reason);
-    kick(peer, reason);
-}
-
-bool Master::noteAccusation(const Peer &accuser, const Peer &accused)
-{
-    const auto last = m_accusations.find(accuser.publicKey);
-    const bool serial = last != m_accusations.end() && !last->second.until.hasExpired() &&
-                        last->second.accused != accused.publicKey;
-    m_accusations[accuser.publicKey] = {accused.publicKey, QDeadlineTimer(m_options.exclusionMs)};
-    return serial;
-}
-
-void Master::noteStall(Peer &from, const DoneMsg &msg, uint64_t opId)
-{
-    const auto it = m_recentAborts.find(opId);
-    if (it == m_recentAborts.end())
-        return;
-    RecentOp &op = it->second;
-    if (msg.starvedByPredecessor)
-        op.starved.insert(from.id);
-    if (msg.blockedBySuccessor)
-        op.blocked.insert(from.id);
-    if (op.judging)
-        return;
-    op.judging = true;
-    // The others learn of the abort at once and say what they were waiting on as they stop.
-    QTimer::singleShot(2'000, this, [this, opId] { findStaller(opId); });
-}
-
-void Master::findStaller(uint64_t opId)
-{
-    const auto it = m_recentAborts.find(opId);
-    if (it == m_recentAborts.end())
-        return;
-    const RecentOp op = it->second;
-    const size_t n = op.order.size();
-    if (n < 2)
-        return;
-    std::vector<uint32_t> suspects;
-    for (size_t i = 0; i < n; ++i) {
-        const uint32_t member = op.order[i], successor = op.order[(i + 1) % n], predecessor = op.order[(i + n - 1) % n];
-        const bool successorStarved = op.starved.count(successor) > 0;
-        const bool rootOfStarving = successorStarved && !op.starved.count(member);
-        const bool bothNeighboursWaited = successorStarved && op.blocked.count(predecessor) > 0;
-        if (rootOfStarving || bothNeighboursWaited)
-            suspects.push_back(member);
-    }
-    if (suspects.size() != 1)
-        return; // no single staller: an honest network fault, or claims that contradict each other
-    Peer *staller = peerById(suspects.front());
-    if (!staller)
-        return;
-    qCInfo(lcCollectives) << "operation" << opId << "stalled at peer" << staller->id;
-    if (++m_stallStrikes[staller->publicKey] >= m_options.strikes)
-        exclude(*staller, QStringLiteral("peer %1 stalled %2 operations in a row (its ring neighbours waited on it)")
-                              .arg(staller->id)
-                              .arg(m_options.strikes));
-}
-
-void Master::startVoteDeadline()
-{
-    const uint64_t round = ++m_voteRound;
-    QTimer::singleShot(m_options.voteTimeoutMs, this, [this, round] {
-        if (round != m_voteRound || m_votes.empty() || m_forming)
-            return;
-        if (2 * m_votes.size() <= m_ring.size())
-            return; // not most of the group: the voters may be the odd ones out (they retry)
-        std::vector<uint32_t> silent;
-        for (const uint32_t id : m_ring)
-            if (!m_votes.count(id))
-                silent.push_back(id);
-        for (const uint32_t id : silent)
-            if (Peer *peer = peerById(id))
-                exclude(*peer, QStringLiteral("peer %1 did not vote within %2 s of the others")
-                                   .arg(id)
-                                   .arg(m_options.voteTimeoutMs / 1000.0));
-    });
-}
-
-void Master::startBeginDeadline(uint64_t tag, uint64_t opId)
-{
-    QTimer::singleShot(m_options.beginTimeoutMs, this, [this, tag, opId] {
-        const auto it = m_ops.find(tag);
-        if (it == m_ops.end() || it->second.opId != opId || it->second.commenced)
-            return;
-        if (2 * it->second.begun.size() <= it->second.participants.size()) {
-            // Not most of the group began it: whoever began is the odd one out; nobody is excluded.
-            abortOperation(tag, QStringLiteral("most members did not begin operation %1 in time").arg(opId));
-            return;
-        }
-        std::vector<uint32_t> silent;
-        for (const uint32_t id : it->second.participants)
-            if (!it->second.begun.count(id))
-                silent.push_back(id);
-        for (const uint32_t id : silent)
-            if (Peer *peer = peerById(id))
-                exclude(*peer, QStringLiteral("peer %1 did not begin operation %2 within %3 s of the others")
-                                   .arg(id)
-                                   .arg(opId)
-                                   .arg(m_options.beginTimeoutMs / 1000.0));
-    });
-}
-
-void Master::startSyncDeadline()
-{
-    const uint64_t round = ++m_syncRound;
-    QTimer::singleShot(m_options.syncTimeoutMs, this, [this, round] {
-        if (round != m_syncRound || !m_sync || m_sync->planned)
-            return; // only the declarations have a deadline: fetching a large state may take long
-        if (2 * m_sync->states.size() <= m_sync->participants.size())
-            return finishSync(false, QStringLiteral("most members did not declare their shared state in time"));
-        std::vector<uint32_t> silent;
-        for (const uint32_t id : m_sync->participants)
-            if (!m_sync->states.count(id))
-                silent.push_back(id);
-        for (const uint32_t id : silent)
-            if (Peer *peer = peerById(id))
-                exclude(*peer, QStringLiteral("peer %1 did not declare its shared state within %2 s of the others")
-                                   .arg(id)
-                                   .arg(m_options.syncTimeoutMs / 1000.0));
-    });
-}
-
-bool Master::excluded(const QByteArray &publicKey, QString *why)
-{
-    const auto it = m_excluded.find(publicKey);
-    if (it == m_excluded.end())
-        return false;
-    if (it->second.until.hasExpired()) {
-        m_excluded.erase(it);
-        return false;
-    }
-    *why = QStringLiteral("excluded for another %1 s: %2")
-               .arg((it->second.until.remainingTime() + 999) / 1000)
-               .arg(it->second.reason);
-    return true;
-}
-
-void Master::handleSyncState(Peer &peer, const SyncStateMsg &msg)
-{
-    if (m_forming || votesOutstanding() || !m_ops.empty()) {
-        send(peer, encode(SyncCompleteMsg{false, QStringLiteral("the group is busy; retry")}));
-        return;
-    }
-    if (!m_sync) {
-        m_sync = StateSync{};
-        m_sync->participants = m_ring;
-        startSyncDeadline();
-    }
-    if (m_sync->planned || m_sync->states.count(peer.id))
-        return kick(peer, QStringLiteral("SyncState twice"));
-    m_sync->states[peer.id] = msg;
-    if (m_sync->states.size() == m_sync->participants.size())
-        planSync();
-}
-
-void Master::planSync()
-{
-    StateSync &sync = *m_sync;
-    // Every peer must declare the same tensors: names, sizes, order.
-    const SyncStateMsg &first = sync.states.begin()->second;
-    for (const auto &[id, state] : sync.states) {
-        if (state.tensors.size() != first.tensors.size())
-            return finishSync(false, QStringLiteral("peers declare different shared state"));
-        for (size_t i = 0; i < state.tensors.size(); ++i)
-            if (state.tensors[i].name != first.tensors[i].name || state.tensors[i].bytes != first.tensors[i].bytes)
-                return finishSync(false, QStringLiteral("peers declare different shared state (%1)")
-                                             .arg(state.tensors[i].name));
-    }
-    // Elect (Master.h, "Shared state"): the largest group of identical (revision, digests) among the voters.
-    const auto digestsOf = [](const SyncStateMsg &s) {
-        std::vector<QByteArray> d;
-        for (const TensorDigest &t : s.tensors)
-            d.push_back(t.digest);
-        return d;
-    };
-    // Holders by key: a member that reconnected (a new peer id) still took the step it declares.
-    const auto holds = [&](uint32_t id) {
-        const Peer *peer = peerById(id);
-        return peer && m_recordHolders.count(peer->publicKey) > 0;
-    };
-    if (m_haveStateRevision && m_restoredRecordGrace.hasExpired() &&
-        std::none_of(sync.states.begin(), sync.states.end(), [&](const auto &entry) { return holds(entry.first); })) {
-        // Nobody who held the record is here any more: a new group, which starts afresh (as after a restart).
-        qCInfo(lcCollectives) << "no holder of shared state revision" << m_stateRevision << "is left: a new record";
-        m_haveStateRevision = false;
-    }
-    const auto votes = [&](uint32_t id, const SyncStateMsg &state) {
-        if (!m_haveStateRevision)
-            return true; // a group's first sync: nothing recorded yet
-        return state.revision == m_stateRevision + 1 && holds(id);
-    };
-    std::map<std::pair<uint64_t, std::vector<QByteArray>>, std::vector<uint32_t>> groups; // ids ascending per group
-    size_t voters = 0;
-    for (const auto &[id, state] : sync.states)
-        if (votes(id, state)) {
-            groups[{state.revision, digestsOf(state)}].push_back(id);
-            ++voters;
-        }
-    if (groups.empty() && m_haveStateRevision) {
-        // Nobody who holds the record advanced it (no operation completed since): the record stands.
-        for (const auto &[id, state] : sync.states)
-            if (state.revision == m_stateRevision && stateDigestOf(digestsOf(state)) == m_recordStateDigest)
-                groups[{m_stateRevision, digestsOf(state)}].push_back(id);
-        if (groups.empty())
-            return finishSync(false, QStringLiteral("no member holds the recorded shared state (revision %1) or advanced "
-                                                    "it by one")
-                                         .arg(m_stateRevision));
-    }
-    if (groups.empty())
-        return finishSync(false, QStringLiteral("no peer declared a shared state"));
-    auto best = groups.begin();
-    for (auto it = groups.begin(); it != groups.end(); ++it)
-        if (it->second.size() > best->second.size() ||
-            (it->second.size() == best->second.size() && it->second.front() < best->second.front()))
-            best = it;
-    const std::vector<QByteArray> elected = best->first.second;
-    const std::vector<uint32_t> distributors = best->second;
-    // Voters that computed another state from the same record and the same average diverged, or the others lie:
-    // the master cannot tell which, so nobody is excluded and no voter is told to fetch — each keeps the step it
-    // took itself (an honest member's own step is right by construction), and only members that were not there
-    // (joiners, peers that were away) take the elected state. A sybil group can thus mislead newcomers at worst,
-    // never replace the model of the members that trained (docs/ROBUSTNESS.md).
-    std::set<uint32_t> keepOwn;
-    for (const auto &[key, ids] : groups)
-        if (m_haveStateRevision && key != best->first && key.first == best->first.first) { // not a first sync
-            keepOwn.insert(ids.begin(), ids.end());
-            qCWarning(lcCollectives) << "shared state revision" << key.first << "split:" << ids.size()
-                                     << "voter(s) hold another state than the" << best->second.size() << "elected";
-        }
-    sync.revision = best->first.first;
-    sync.elected = elected;
-    sync.planned = true;
-    const QByteArray stateDigest = stateDigestOf(elected);
-    const QByteArray signature =
-        m_options.signRecord ? m_options.signRecord(recordMessage(m_options.recordContext, sync.revision, stateDigest))
-                             : QByteArray();
-    size_t next = size_t(m_plans++); // a retried sync sends fetchers to other distributors
-    for (const auto &[id, state] : sync.states) {
-        SyncPlanMsg plan;
-        plan.revision = sync.revision;
-        plan.stateDigest = stateDigest;
-        plan.signature = signature;
-        if (keepOwn.count(id)) { // its own step, recorded as its own
-            plan.stateDigest = stateDigestOf(digestsOf(state));
-            plan.signature = m_options.signRecord ? m_options.signRecord(recordMessage(m_options.recordContext,
-                                                                                       sync.revision, plan.stateDigest))
-                                                  : QByteArray();
-            send(id, encode(plan));
-            continue;
-        }
-        for (size_t i = 0; i < state.tensors.size(); ++i)
-            if (state.tensors[i].digest != elected[i])
-                plan.fetch.emplace_back(uint16_t(i), elected[i]);
-        if (!plan.fetch.empty()) {
-            const Peer *from = peerById(distributors[next++ % distributors.size()]);
-            if (!from)
-                return finishSync(false, QStringLiteral("the distributor left"));
-            sync.distributorOf[id] = from->id;
-            plan.distributor = from->address;
-            plan.port = from->p2pPort;
-        }
-        send(id, encode(plan));
-    }
-}
-
-void Master::handleSyncDone(Peer &peer, bool ok)
-{
-    if (!m_sync || !m_sync->planned || !m_sync->states.count(peer.id))
-        return; // late: that sync already failed and the peer has (or gets) its SyncComplete
-    if (m_sync->done.count(peer.id))
-        return kick(peer, QStringLiteral("SyncDone twice"));
-    if (!ok) {
-        const auto assigned = m_sync->distributorOf.find(peer.id);
-        Peer *distributor = assigned == m_sync->distributorOf.end() ? nullptr : peerById(assigned->second);
-        finishSync(false, QStringLiteral("peer %1 could not fetch the shared state%2")
-                              .arg(peer.id)
-                              .arg(distributor ? QStringLiteral(" from peer %1").arg(distributor->id) : QString()));
-        if (!distributor)
-            return;
-        if (noteAccusation(peer, *distributor))
-            return exclude(peer, QStringLiteral("peer %1 blamed a second distributor (%2) for its failed fetches; "
-                                                "excluded as the liar")
-                                     .arg(peer.id)
-                                     .arg(distributor->id));
-        if (++m_serveStrikes[distributor->publicKey] >= m_options.strikes)
-            exclude(*distributor, QStringLiteral("peer %1 failed to serve the elected shared state %2 times in a row "
-                                                 "(bytes that do not match its digest, or none)")
-                                      .arg(distributor->id)
-                                      .arg(m_options.strikes));
-        return;
-    }
-    if (const auto assigned = m_sync->distributorOf.find(peer.id); assigned != m_sync->distributorOf.end())
-        if (const Peer *distributor = peerById(assigned->second))
-            m_serveStrikes.erase(distributor->publicKey); // it served: the strikes were "in a row"
-    m_sync->done.insert(peer.id);
-    if (m_sync->done.size() == m_sync->participants.size()) {
-        // The record: every participant holds the elected state now, and only they vote on the next revision.
-        m_stateRevision = m_sync->revision;
-        m_haveStateRevision = true;
-        m_recordStateDigest = stateDigestOf(m_sync->elected);
-        m_recordHolders.clear();
-        QList<QByteArray> holders;
-        for (const uint32_t id : m_sync->participants)
-            if (const Peer *peer = peerById(id)) {
-                m_recordHolders.insert(peer->publicKey);
-                holders.append(peer->publicKey);
-            }
-        Q_EMIT stateRecorded(quint64(m_stateRevision), m_recordStateDigest, holders);
-        finishSync(true, QString());
-    }
-}
-
-void Master::finishSync(bool ok, const QString &reason)
-{
-    if (!m_sync)
-        return;
-    const StateSync sync = std::move(*m_sync);
-    m_sync.reset();
-    for (const auto &[id, state] : sync.states)
-        send(id, encode(SyncCompleteMsg{ok, reason}));
-    if (!ok)
-        qCInfo(lcCollectives) << "shared-state sync failed:" << reason;
-}
+// Exclusion and liveness (blame, accusations, stalls, deadlines): MasterLiveness.cpp. Shared state: MasterSync.cpp.
 
 bool Master::abortOperation(uint64_t tag, const QString &reason)
 {
@@ -805,7 +423,10 @@ bool Master::abortOperation(uint64_t tag, const QString &reason)
         return false;
     const Operation op = std::move(it->second);
     m_ops.erase(it);
-    m_recentAborts[op.opId] = RecentOp{op.order, {}, {}, false};
+    RecentOp recent{op.order, {}, false};
+    for (const uint32_t id : op.done) // those finished: they received and sent everything
+        recent.reports[id].completed = true;
+    m_recentAborts[op.opId] = std::move(recent);
     while (m_recentAborts.size() > 64) // opIds grow: the oldest go first
         m_recentAborts.erase(m_recentAborts.begin());
     for (const uint32_t id : op.begun)
@@ -830,6 +451,8 @@ void Master::formRing(std::vector<uint32_t> members)
     // Only members still connected.
     members.erase(std::remove_if(members.begin(), members.end(), [this](uint32_t id) { return !peerById(id); }),
                   members.end());
+    // A link whose ends' stall reports disagreed is not used again while the dispute stands (StallJudge.h).
+    members = orderAvoiding(members, disputedLinkIds());
     m_votes.clear();
     // Operations still running belong to the old ring's links, which the members close for the new ones.
     std::vector<uint64_t> running;

@@ -30,12 +30,13 @@
 //   excluded — the master saw it itself (when only a minority joined in, that collective is abandoned instead: the
 //   minority is the odd one out, and excluding the rest would hand the group to it). A member named by `strikes` formations in a row as the neighbour that
 //   would not link (Ready's blamed) is excluded. In an operation, each member says in Done what it had been waiting
-//   on for half its I/O timeout when it stopped: its predecessor's data (starved), or its successor reading
-//   (blocked). A stall starves everyone downstream of the staller, all the way round the ring, except the staller:
-//   so 2 s after the first such Done, the staller is the member whose successor starved while it did not, or one
-//   both its neighbours waited on (its predecessor blocked, its successor starved). Found in `strikes` aborted
-//   operations in a row (a completed one clears it), it is excluded. Formation accusations count toward the liar
-//   rule above.
+//   on for half its I/O timeout when it stopped — its predecessor's data (starved), or its successor reading
+//   (blocked) — and how far it had received. 2 s after the first such Done, the links whose ends' claims cannot both
+//   be true are disputed (StallJudge.h: a stall upstream is a consistent chain, so only the staller's own links are
+//   disputed, whichever end lies). The ring re-forms in an order that avoids every disputed link, and a member in
+//   disputes with two different partners within the exclusion period is excluded (a staller meets a new neighbour
+//   in the new order; an honest one meets only the liars). A link disputed `strikes` times (a ring of two cannot
+//   avoid it) excludes its sender. Formation accusations count toward the liar rule above.
 // Shared state (a collective, like an operation): every ring member sends SyncState{revision, tensor digests}. The
 //   declared tensors (names, sizes, order) must agree. The master elects the content, anchored at its record (the
 //   state the last sync completed with, and the members that completed it): only those members vote, with a
@@ -52,6 +53,7 @@
 //   liar rule, so a fetcher that blames a second distributor is the one excluded. Every peer gets a SyncPlan naming the tensors whose hash differs and a
 //   distributor from the elected group; it fetches them from that peer directly (the master carries no tensor data),
 //   checks the hashes and answers SyncDone; when all have, SyncComplete{ok}. A peer leaving fails the sync for all.
+#include "collectives/StallJudge.h"
 #include "collectives/Wire.h"
 #include "core/Expected.h"
 #include "net/ConnectionGate.h"
@@ -103,7 +105,8 @@ struct MasterOptions {
     int voteTimeoutMs = 45'000;
     int beginTimeoutMs = 45'000;
     int syncTimeoutMs = 45'000;
-    // Formations (named by Ready's blamed) or aborted operations (found the staller) in a row before exclusion.
+    // Formations in a row naming a member (Ready's blamed), failed fetches in a row from a distributor, or disputes of
+    // the one link of a ring of two, before exclusion.
     int strikes = 2;
     // Signs the shared state's record (recordMessage, Wire.h) with the hub's key, so that peers given that key
     // (CommunicatorOptions::masterKey) accept only recorded state; `recordContext` names the group (the task's id).
@@ -192,10 +195,13 @@ private:
     // Records that `accuser` named `accused`; true when the accuser named someone else within the exclusion period
     // (the liar rule): then it is the one to exclude.
     bool noteAccusation(const Peer &accuser, const Peer &accused);
-    // A Done's starved/blocked reasons about aborted operation opId (in m_recentAborts); the first one schedules
+    // What a member's Done said about aborted operation opId (in m_recentAborts); the first stall reason schedules
     // findStaller.
     void noteStall(Peer &from, const DoneMsg &msg, uint64_t opId);
     void findStaller(uint64_t opId);
+    // The disputed links among the connected peers, by peer id, for formRing to avoid.
+    std::set<Link> disputedLinkIds();
+    void forgetExpiredDisputes();
     void startVoteDeadline();
     void startBeginDeadline(uint64_t tag, uint64_t opId);
     void startSyncDeadline();
@@ -255,13 +261,19 @@ private:
     // aborted the operation (the accuser closing its links is what that member noticed).
     struct RecentOp {
         std::vector<uint32_t> order;
-        std::set<uint32_t> starved; // members that waited on their predecessor's data
-        std::set<uint32_t> blocked; // members that waited on their successor reading
-        bool judging = false;       // findStaller is scheduled
+        std::map<uint32_t, StallReport> reports; // what each member said as it stopped (completed ones included)
+        bool judging = false;                    // findStaller is scheduled
     };
     std::map<uint64_t, RecentOp> m_recentAborts;
     std::map<QByteArray, int> m_formationStrikes; // by public key: formations in a row it was named in
-    std::map<QByteArray, int> m_stallStrikes;     // by public key: aborted operations in a row it stalled
+    // Disputed ring links (StallJudge.h), by the ends' public keys, each kept for the exclusion period: the partners
+    // each member was in a dispute with, and how often each directed link was disputed.
+    std::map<QByteArray, std::map<QByteArray, QDeadlineTimer>> m_disputePartners;
+    struct DisputedLink {
+        int times = 0;
+        QDeadlineTimer until;
+    };
+    std::map<std::pair<QByteArray, QByteArray>, DisputedLink> m_disputedLinks;
     std::map<QByteArray, int> m_serveStrikes;     // by public key: fetches from it that failed, in a row
     uint64_t m_plans = 0;                         // syncs planned: where the distributors' rotation starts
     uint64_t m_voteRound = 0;

@@ -42,7 +42,7 @@ std::optional<size_t> payloadCap(Channel channel, uint16_t type)
         case Type::Vote: return 0;
         case Type::Ready: return 13;
         case Type::Begin: return 35;
-        case Type::Done: return 17;
+        case Type::Done: return 23;
         case Type::SyncState: return 8 + 2 + kMaxSharedTensors * (2 + kMaxNameBytes + 8 + kDigestBytes);
         case Type::SyncDone: return 1;
         default: return std::nullopt;
@@ -263,6 +263,8 @@ QByteArray encode(const DoneMsg &m)
     const bool why = m.blamePredecessor || m.starvedByPredecessor || m.blockedBySuccessor;
     w.u8(uint8_t((m.aborted || why ? 1 : 0) | (m.blamePredecessor ? 2 : 0) | (m.starvedByPredecessor ? 4 : 0) |
                  (m.blockedBySuccessor ? 8 : 0)));
+    w.u16(m.receivedStep);
+    w.u32(m.receivedBlock);
     return encodeFrame(Type::Done, w.take());
 }
 
@@ -551,6 +553,8 @@ std::optional<DoneMsg> parseDone(QByteArrayView p)
     m.blamePredecessor = verdict & 2;
     m.starvedByPredecessor = verdict & 4;
     m.blockedBySuccessor = verdict & 8;
+    m.receivedStep = r.u16();
+    m.receivedBlock = r.u32();
     return finish(r, m);
 }
 

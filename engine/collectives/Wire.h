@@ -33,7 +33,8 @@
 //   C2M Done       u64 tag, u64 opId, u8 verdict    (bits: 1 aborted; with it, 2 the ring predecessor sent values or
 //                                                    quantization parameters outside the bounds, 4 this peer was
 //                                                    starved by its predecessor, 8 its successor stopped reading;
-//                                                    0: done. opId 0: withdraw the Begin for tag, aborting it)
+//                                                    0: done. opId 0: withdraw the Begin for tag, aborting it),
+//                  u16 step, u32 block                (the next ring block it waited for when it stopped)
 //   M2C Outcome    u64 tag, u64 opId, u8 aborted, u16 n, n bytes UTF-8 reason   (exactly one per operation per peer;
 //                                                    opId 0: the Begin itself was refused)
 //   C2M SyncState  u64 revision, u16 n, n x {u16 len, name (UTF-8, <= 128 bytes), u64 bytes, u8[32] SHA-256}
@@ -76,7 +77,7 @@
 
 namespace cohort::collectives {
 
-inline constexpr uint16_t kProtocolVersion = 4; // 4: ring hellos carry an ephemeral key (protected links)
+inline constexpr uint16_t kProtocolVersion = 5; // 4: ring hellos carry an ephemeral key (protected links); 5: Done says how far it received
 inline constexpr size_t kFrameHeaderBytes = 6;  // u32 length + u16 type
 inline constexpr size_t kPublicKeyBytes = 32;
 inline constexpr size_t kSignatureBytes = 64;
@@ -235,6 +236,10 @@ struct DoneMsg {
     bool blamePredecessor = false;
     bool starvedByPredecessor = false;
     bool blockedBySuccessor = false;
+    // How far it had received when it stopped: the next block it waited for (StallJudge.h weighs it against its
+    // predecessor's); past the last step when it received everything.
+    uint16_t receivedStep = 0;
+    uint32_t receivedBlock = 0;
 };
 struct OutcomeMsg {
     uint64_t tag = 0;

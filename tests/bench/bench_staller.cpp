@@ -1,10 +1,11 @@
 // bench_staller: what one staller costs a training group (issue 26), as real processes on 127.0.0.1.
 //
-//   bench_staller [--rounds 5] [--steps 30] [--step-ms 100]
+//   bench_staller [--rounds 5] [--steps 30] [--step-ms 100] [--attack stall-op|stall-op-frame]
 //
 // Two arms, taking turns --rounds times: four honest members (cohort-collective-peer `state` mode: vote, sync,
 // all-reduce of 1 M floats, --step-ms of "inner steps" each round), and three honest members with a fourth that
-// moves nothing in its operations (`--attack stall-op`); the fourth joins once the three are at work. The master
+// moves nothing in its operations (`--attack stall-op`, the default) or passes nothing on while it claims to starve
+// (`stall-op-frame`: it frames its predecessor); the fourth joins once the three are at work. The master
 // runs with 10 s deadlines and 2 strikes.
 // Printed per arm, median and spread over the rounds: the honest members' steps per minute over the whole run, and
 // for the staller arm the time until the master excluded it and the steps per minute after that — the figure the
@@ -39,7 +40,7 @@ struct Run {
     double exclusionSeconds = 0;
 };
 
-Run runOnce(bool withStaller, int steps, int stepMs)
+Run runOnce(bool withStaller, int steps, int stepMs, const QString &attack)
 {
     Run run;
     QProcess master;
@@ -85,7 +86,7 @@ Run runOnce(bool withStaller, int steps, int stepMs)
                          QStringLiteral("--steps"), QString::number(steps), QStringLiteral("--step-ms"),
                          QString::number(stepMs), QStringLiteral("--io-timeout"), QStringLiteral("4000")};
         if (i == 3 && withStaller)
-            args << QStringLiteral("--attack") << QStringLiteral("stall-op");
+            args << QStringLiteral("--attack") << attack;
         if (i == 0)
             QObject::connect(p.get(), &QProcess::readyReadStandardOutput, p.get(), [&, raw = p.get()] { readSteps(*raw); });
         if (i == 3) {
@@ -172,12 +173,18 @@ int main(int argc, char **argv)
     const int rounds = std::max(1, value("--rounds", 5));
     const int steps = value("--steps", 30);
     const int stepMs = value("--step-ms", 100);
+    const int attackAt = int(args.indexOf(QStringLiteral("--attack")));
+    const QString attack = attackAt >= 0 && attackAt + 1 < args.size() ? args[attackAt + 1] : QStringLiteral("stall-op");
+    if (attack != QLatin1String("stall-op") && attack != QLatin1String("stall-op-frame")) {
+        std::fprintf(stderr, "--attack is stall-op or stall-op-frame\n");
+        return 2;
+    }
     Arm honest, stalled;
     int failed = 0;
     for (int round = 0; round < rounds; ++round) {
         // The arms take turns, so a change in the machine's load hits both alike.
         for (const bool withStaller : {false, true}) {
-            const Run r = runOnce(withStaller, steps, stepMs);
+            const Run r = runOnce(withStaller, steps, stepMs, attack);
             if (!r.ok) {
                 ++failed;
                 continue;
@@ -194,6 +201,7 @@ int main(int argc, char **argv)
                 "(min-max)\n",
                 stepMs, rounds);
     std::printf("  4 honest members:             %s\n", qPrintable(summary(honest.stepsPerMinute, "steps/min")));
+    std::printf("  staller: --attack %s\n", qPrintable(attack));
     std::printf("  3 honest + 1 staller, whole:  %s\n", qPrintable(summary(stalled.stepsPerMinute, "steps/min")));
     std::printf("  ... after its exclusion:      %s\n", qPrintable(summary(stalled.afterExclusion, "steps/min")));
     std::printf("  ... excluded after:           %s\n", qPrintable(summary(stalled.exclusionSeconds, "s")));

@@ -7,7 +7,8 @@
 //   * name the bad peer (their error lines, the master's exclusion), and the master excludes it and nobody else
 //     (the liar: its first victim, then itself on its second accusation).
 // And a staller in each phase, joining a group that trains (the `state` mode: vote, sync, all-reduce, each step):
-// it answers Ready without linking, goes quiet, only votes, never begins, or moves nothing in an operation. The
+// it answers Ready without linking, goes quiet, only votes, never begins, moves nothing in an operation, or passes
+// nothing on while it claims to starve (framing its predecessor). The
 // master's deadlines (3 s here) or the ring's own reports find it; the honest peers take every step, the last ones
 // in a ring of their own, with one shared-state hash.
 #include "CollectiveInputs.h"
@@ -258,6 +259,9 @@ private Q_SLOTS:
         QTest::newRow("votes, never syncs") << QStringLiteral("vote-only") << QStringLiteral("did not declare its shared state");
         QTest::newRow("syncs, never begins") << QStringLiteral("no-begin") << QStringLiteral("did not begin");
         QTest::newRow("operation: moves nothing") << QStringLiteral("stall-op") << QStringLiteral("stalled");
+        // Passes nothing on and says it starved, framing its honest predecessor (before: every member reported
+        // starving, no root was found, and every operation stalled for ever).
+        QTest::newRow("operation: frames its predecessor") << QStringLiteral("stall-op-frame") << QStringLiteral("stalled");
     }
 
     void stallersAreExcludedAndTheOthersGoOn()
@@ -285,7 +289,7 @@ private Q_SLOTS:
         for (auto &p : honest) {
             honestIds << cohort::test::admittedId(p->output());
             QVERIFY2(p->process().waitForFinished(120'000) && p->process().exitCode() == 0,
-                     qPrintable(p->output() + p->errors()));
+                     qPrintable(p->output() + p->errors() + QStringLiteral("\nmaster:\n") + master->output() + master->errors()));
             static const QRegularExpression re(QStringLiteral("^step (\\d+) revision \\d+ world (\\d+) .* hash ([0-9a-f]+)$"),
                                                QRegularExpression::MultilineOption);
             QRegularExpressionMatch last;

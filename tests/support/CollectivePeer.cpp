@@ -18,7 +18,8 @@
 //       overbound (finite, 10x the bound), or (quantized) quantization headers spanning +-1.7e38 (params) or NaN
 //       (nan-params), past its own checks (the communicator's test hooks); or honest values, accusing its
 //       predecessor of sending bad ones every time (liar); or it stalls: answers Ready without linking
-//       (stall-ready), takes part in operations without moving a byte (stall-op), goes quiet once in the ring
+//       (stall-ready), takes part in operations without moving a byte (stall-op) or passing anything on while it
+//       says it starved (stall-op-frame: it frames its predecessor), goes quiet once in the ring
 //       (silent), or only votes (vote-only); or it forges ring hellos (forge-hello: opens links to the member two
 //       places on, claiming to be its predecessor, then behaves).
 //       Prints one line per event ("op 3 ok world 4 ring 1,2,3,4 hash ... ms ..."); writes the last result to FILE
@@ -316,6 +317,7 @@ int runPeer(const QStringList &args)
         options.testBlameAlways = attack == QLatin1String("liar");
         options.testFakeReady = attack == QLatin1String("stall-ready");
         options.testStallRing = attack == QLatin1String("stall-op");
+        options.testFrameStall = attack == QLatin1String("stall-op-frame");
         options.testForgeHello = attack == QLatin1String("forge-hello");
         if (attack == QLatin1String("params"))
             options.testTamperParams = [](cohort::quant::QuantParams &p) {
@@ -509,13 +511,15 @@ int runState(const QStringList &args)
     const int world = parser.value(QStringLiteral("world")).toInt();
     const int steps = parser.value(QStringLiteral("steps")).toInt();
     const int stepMs = parser.value(QStringLiteral("step-ms")).toInt(); // "inner steps" between rounds
-    // A staller (joining a running group): stall-ready, silent, vote-only, no-begin, stall-op (see the peer mode); or
+    // A staller (joining a running group): stall-ready, silent, vote-only, no-begin, stall-op, stall-op-frame (see the
+    // peer mode); or
     // a sybil that, once in, declares forged weights (forge-state: several of them outnumber the members); or a member
     // that computes honestly but serves forged bytes under the elected digest (serve-forged).
     const QString attack = parser.value(QStringLiteral("attack"));
     const bool join = parser.isSet(QStringLiteral("join")) || (!attack.isEmpty() && attack != QLatin1String("serve-forged"));
     options.testFakeReady = attack == QLatin1String("stall-ready");
     options.testStallRing = attack == QLatin1String("stall-op");
+    options.testFrameStall = attack == QLatin1String("stall-op-frame");
     options.testServeForged = attack == QLatin1String("serve-forged");
 
     std::vector<float> weights(1'000'003, 0.0f), bias(1001, 0.0f);
