@@ -13,7 +13,7 @@
 namespace cohort {
 
 namespace {
-constexpr int kSchemaVersion = 6;
+constexpr int kSchemaVersion = 7;
 
 QJsonObject parseStoredJson(const QVariant &v)
 {
@@ -242,6 +242,22 @@ Status HubStore::migrate()
                                   " task TEXT NOT NULL, revision INTEGER NOT NULL, digest BLOB NOT NULL, holders BLOB NOT NULL DEFAULT '',"
                                   " recorded_at INTEGER NOT NULL DEFAULT 0, PRIMARY KEY(task, revision))")) &&
             q.exec(QStringLiteral("INSERT OR REPLACE INTO meta(key, value) VALUES('schema_version', '6')"));
+        if (!ok) {
+            const QString error = q.lastError().text();
+            db.rollback();
+            return fail(QStringLiteral("cannot upgrade the hub database schema in %1: %2").arg(m_path, error));
+        }
+        db.commit();
+    }
+    if (version < 7) {
+        // v7: each published version's score on the task's held-out problems (issue 24), greedy and sampled.
+        db.transaction();
+        const bool ok =
+            q.exec(QStringLiteral("CREATE TABLE IF NOT EXISTS evaluations("
+                                  " task TEXT NOT NULL, version INTEGER NOT NULL, mode TEXT NOT NULL,"
+                                  " problems INTEGER NOT NULL, reward REAL NOT NULL, correctness REAL NOT NULL,"
+                                  " format REAL NOT NULL, evaluated_at INTEGER NOT NULL, PRIMARY KEY(task, version, mode))")) &&
+            q.exec(QStringLiteral("INSERT OR REPLACE INTO meta(key, value) VALUES('schema_version', '7')"));
         if (!ok) {
             const QString error = q.lastError().text();
             db.rollback();

@@ -1,5 +1,6 @@
 #include "hub/Ledger.h"
 
+#include "core/Logging.h"
 #include "rl/WorkSampling.h"
 
 #include <QDateTime>
@@ -432,6 +433,40 @@ qint64 Ledger::acceptedCount(const QString &taskId) const
     q.prepare(QStringLiteral("SELECT COUNT(*) FROM submissions WHERE task=:task AND status IN ('accepted','confirmed')"));
     q.bindValue(QStringLiteral(":task"), taskId);
     return q.exec() && q.next() ? q.value(0).toLongLong() : 0;
+}
+
+bool Ledger::recordEvaluation(const QString &taskId, const Evaluation &e, qint64 nowMs)
+{
+    QSqlQuery q(QSqlDatabase::database(m_connection));
+    q.prepare(QStringLiteral("INSERT OR REPLACE INTO evaluations(task, version, mode, problems, reward, correctness, format,"
+                             " evaluated_at) VALUES(:task, :version, :mode, :problems, :reward, :correctness, :format, :now)"));
+    q.bindValue(QStringLiteral(":task"), taskId);
+    q.bindValue(QStringLiteral(":version"), e.version);
+    q.bindValue(QStringLiteral(":mode"), e.mode);
+    q.bindValue(QStringLiteral(":problems"), e.problems);
+    q.bindValue(QStringLiteral(":reward"), e.reward);
+    q.bindValue(QStringLiteral(":correctness"), e.correctness);
+    q.bindValue(QStringLiteral(":format"), e.format);
+    q.bindValue(QStringLiteral(":now"), nowMs);
+    if (!q.exec()) {
+        qCWarning(lcHub) << "cannot record the evaluation of" << taskId << "version" << e.version << ":" << q.lastError().text();
+        return false;
+    }
+    return true;
+}
+
+QList<Ledger::Evaluation> Ledger::evaluations(const QString &taskId) const
+{
+    QList<Evaluation> out;
+    QSqlQuery q(QSqlDatabase::database(m_connection));
+    q.prepare(QStringLiteral("SELECT version, mode, problems, reward, correctness, format FROM evaluations WHERE task=:task"
+                             " ORDER BY version, mode"));
+    q.bindValue(QStringLiteral(":task"), taskId);
+    if (q.exec())
+        while (q.next())
+            out.append({q.value(0).toInt(), q.value(1).toString(), q.value(2).toInt(), q.value(3).toDouble(),
+                        q.value(4).toDouble(), q.value(5).toDouble()});
+    return out;
 }
 
 } // namespace cohort

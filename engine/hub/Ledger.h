@@ -108,6 +108,16 @@ public:
     QList<VersionReward> meanRewardByVersion(const QString &taskId) const;
     qint64 acceptedCount(const QString &taskId) const;
 
+    // Held-out evaluations of published versions (RlTrainer::evaluated), one row per version and mode.
+    struct Evaluation {
+        int version = 0;
+        QString mode; // "greedy" or "sampled"
+        int problems = 0;
+        double reward = 0, correctness = 0, format = 0;
+    };
+    bool recordEvaluation(const QString &taskId, const Evaluation &evaluation, qint64 nowMs);
+    QList<Evaluation> evaluations(const QString &taskId) const; // by version, then mode
+
 private:
     QString m_connection;
 };

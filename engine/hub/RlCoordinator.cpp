@@ -8,6 +8,7 @@
 #include "hub/TaskCatalogue.h"
 #include "net/RequestSigning.h"
 #include "rl/VerifiableSampling.h"
+#include "rl/WorkSampling.h"
 #include "shardcast/Publisher.h"
 
 #include <QDateTime>
@@ -168,6 +169,12 @@ void RlCoordinator::ensureTrainer(const QString &taskId)
         runtime->steps = step;
         runtime->lastLoss = loss;
     });
+    connect(runtime->trainer, &RlTrainer::evaluated, this,
+            [this](const QString &id, int version, const QString &mode, int problems, double reward, double correctness,
+                   double format) {
+                m_ledger.recordEvaluation(id, Ledger::Evaluation{version, mode, problems, reward, correctness, format},
+                                          QDateTime::currentMSecsSinceEpoch());
+            });
     connect(runtime->trainer, &RlTrainer::failed, this, [runtime](const QString &id, const QString &error) {
         runtime->error = error;
         qCWarning(lcHub) << "trainer" << id << "failed:" << error;
@@ -308,11 +315,17 @@ ApiResponse RlCoordinator::work(const ApiRequest &request)
         return *refused;
     // A client that samples with its own randomness would have every batch refused and be flagged for it: tell it
     // to update instead (older cohortd sends no body here).
-    if (const auto body = parseJsonObject(request.body, 4096);
-        !body || body->value(QStringLiteral("sampling")).toString() != QLatin1String("seeded"))
+    const auto body = parseJsonObject(request.body, 4096);
+    if (!body || body->value(QStringLiteral("sampling")).toString() != QLatin1String("seeded"))
         return ApiResponse::error(426, QStringLiteral("upgrade_required"),
                                   QStringLiteral("this hub checks every sampled token against the work item's sampling seed, "
                                                  "and this client does not sample with it: update Cohort"));
+    // Work never contains a held-out problem (rl/WorkSampling.h); a client that draws them would submit other
+    // problems than the hub regenerates now and then, and be refused for it.
+    if (body->value(QStringLiteral("problems")).toString() != QLatin1String("held-out-v1"))
+        return ApiResponse::error(426, QStringLiteral("upgrade_required"),
+                                  QStringLiteral("this hub keeps held-out problems out of work, and this client does not "
+                                                 "skip them: update Cohort"));
     const QString taskId = task->id;
     nodeWantsTask(taskId);
     TaskRuntime *runtime = m_tasks.value(taskId);
@@ -482,6 +495,30 @@ ApiResponse RlCoordinator::progress(const ApiRequest &request)
         curve.append(QJsonObject{{QStringLiteral("version"), v.version},
                                  {QStringLiteral("mean_reward"), v.meanReward},
                                  {QStringLiteral("batches"), v.batches}});
+    // The held-out curve (rl/WorkSampling.h: problems no work item contains), one entry per evaluated version.
+    QJsonArray heldOutCurve;
+    QJsonObject point;
+    for (const Ledger::Evaluation &e : m_ledger.evaluations(taskId)) {
+        if (!point.isEmpty() && point.value(QStringLiteral("version")).toInt() != e.version) {
+            heldOutCurve.append(point);
+            point = {};
+        }
+        point.insert(QStringLiteral("version"), e.version);
+        point.insert(e.mode, QJsonObject{{QStringLiteral("reward"), e.reward},
+                                         {QStringLiteral("correctness"), e.correctness},
+                                         {QStringLiteral("format"), e.format}});
+    }
+    if (!point.isEmpty())
+        heldOutCurve.append(point);
+    const std::vector<std::string> environments = task->rl ? task->rl->environmentIds() : std::vector<std::string>{};
+    const QJsonObject heldOut{
+        {QStringLiteral("problems"), int(rl::heldOutProblems(environments).size())},
+        {QStringLiteral("seed"), QString::number(rl::heldOutSeed(environments))},
+        {QStringLiteral("better"),
+         QStringLiteral("A higher share of %1 problems no contributor ever trained on answered correctly with the "
+                        "model's most likely answer (greedy correctness); format is counted apart.")
+             .arg(rl::heldOutProblems(environments).size())},
+        {QStringLiteral("curve"), heldOutCurve}};
     const TaskRuntime *runtime = m_tasks.value(taskId);
     QString state = QStringLiteral("idle");
     if (runtime)
@@ -494,7 +531,8 @@ ApiResponse RlCoordinator::progress(const ApiRequest &request)
                               {QStringLiteral("last_loss"), runtime ? runtime->lastLoss : 0.0},
                               {QStringLiteral("accepted_batches"), m_ledger.acceptedCount(taskId)},
                               {QStringLiteral("flagged_nodes"), m_ledger.flaggedNodeCount(taskId)},
-                              {QStringLiteral("curve"), curve}});
+                              {QStringLiteral("curve"), curve},
+                              {QStringLiteral("held_out"), heldOut}});
 }
 
 } // namespace cohort

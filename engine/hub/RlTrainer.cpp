@@ -1,6 +1,7 @@
 #include "hub/RlTrainer.h"
 
 #include "core/Logging.h"
+#include "rl/OnPolicy.h"
 #include "rl/Policy.h"
 #include "rl/Tokenizer.h"
 #include "rl/Trainer.h"
@@ -183,6 +184,7 @@ void RlTrainer::applyPublished()
     if (m_unpublished)
         m_versions[version] = std::move(m_unpublished);
     m_latestVersion = version;
+    evaluate(version);
     // Versions older than the staleness window can no longer be submitted against: forget them (memory and disk).
     // A few more are kept because batches accepted just before this version appeared may still be in the queue.
     for (auto it = m_versions.begin(); it != m_versions.end();) {
@@ -193,6 +195,37 @@ void RlTrainer::applyPublished()
             ++it;
         }
     }
+}
+
+void RlTrainer::evaluate(int version)
+{
+    // The held-out problems no work item contains (rl/WorkSampling.h): what "the model got better" is measured on.
+    QString error;
+    rl::Policy *policy = policyForVersion(version, &error);
+    if (!policy) {
+        qCWarning(lcHub) << "trainer" << m_taskId << "cannot evaluate version" << version << ":" << error;
+        return;
+    }
+    const auto &problems = rl::heldOutProblems(m_config.environmentIds());
+    QElapsedTimer timer;
+    timer.start();
+    for (const bool greedy : {true, false}) {
+        rl::SamplingConfig sampling;
+        sampling.temperature = float(m_config.temperature);
+        sampling.topP = float(m_config.topP);
+        sampling.maxNewTokens = m_config.maxNewTokens;
+        sampling.greedy = greedy;
+        sampling.seed = rl::heldOutSeed(m_config.environmentIds()); // the same draws for every version
+        const auto scored = rl::scoreProblems(*policy, problems, sampling, &m_cancel);
+        if (!scored) {
+            qCWarning(lcHub) << "trainer" << m_taskId << "evaluation of version" << version << "failed:" << qs(scored.error);
+            return;
+        }
+        Q_EMIT evaluated(m_taskId, version, greedy ? QStringLiteral("greedy") : QStringLiteral("sampled"),
+                         scored->problems, scored->reward, scored->correctness, scored->format);
+    }
+    qCInfo(lcHub) << "trainer" << m_taskId << "evaluated version" << version << "on" << problems.size()
+                  << "held-out problems in" << timer.elapsed() << "ms";
 }
 
 rl::Policy *RlTrainer::policyForVersion(int version, QString *error)

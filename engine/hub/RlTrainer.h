@@ -51,6 +51,10 @@ Q_SIGNALS:
     void versionReady(const QString &taskId, const QString &path, int resumedVersion, const QString &summary);
     void verdict(const QString &submissionId, bool confirmed, const QString &reason, const cohort::VerificationStats &stats);
     void stepDone(const QString &taskId, int step, double loss, double meanReward, int samples);
+    // A published version scored on the task's held-out problems (rl::heldOutProblems), mode "greedy" (the most
+    // likely answer) or "sampled" (at the task's temperature and top-p, a fixed seed).
+    void evaluated(const QString &taskId, int version, const QString &mode, int problems, double reward,
+                   double correctness, double format);
     void failed(const QString &taskId, const QString &error);
 
 private:
@@ -60,6 +64,7 @@ private:
         int offSample = 0; // tokens beyond the tolerance
     };
     rl::Policy *policyForVersion(int version, QString *error);
+    void evaluate(int version);
     void trainStep();
     // Both return the refusal reason, empty when the batch passes; they fill in `stats`.
     QString checkPlausibility(const std::vector<std::vector<float>> &logProbs, const std::vector<std::vector<float>> &entropies,

@@ -98,8 +98,11 @@ void Engine::rlKick()
     }
     m_workInHand.reset();
     m_rlBusy = true;
-    // "seeded": this node samples with the work item's sampling seed (the hub checks every token against it).
-    m_hub->post(QStringLiteral("/v1/tasks/%1/work").arg(task->id), QJsonObject{{QStringLiteral("sampling"), QStringLiteral("seeded")}},
+    // "seeded": this node samples with the work item's sampling seed (the hub checks every token against it);
+    // "held-out-v1": it draws no held-out problem (rl/WorkSampling.h), as the hub does when it regenerates them.
+    m_hub->post(QStringLiteral("/v1/tasks/%1/work").arg(task->id),
+                QJsonObject{{QStringLiteral("sampling"), QStringLiteral("seeded")},
+                            {QStringLiteral("problems"), QStringLiteral("held-out-v1")}},
                 [this](const HubReply &reply) { onWork(reply); });
 }
 

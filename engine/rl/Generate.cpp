@@ -42,7 +42,7 @@ struct Sampler {
     // quantity the trainer recomputes (the nucleus is a sampling device, not part of the policy). Returns -1 for
     // non-finite logits. One exp per token (they were three): sampling is serial work between the decoder's
     // parallel loops, so each exp here is paid by every core.
-    int sample(const float *logits, int V, float temperature, float topP, RowRng &rng, double &logProb)
+    int sample(const float *logits, int V, float temperature, float topP, bool greedy, RowRng &rng, double &logProb)
     {
         logit.resize(size_t(V));
         expo.resize(size_t(V));
@@ -61,6 +61,11 @@ struct Sampler {
             sum += expo[size_t(i)];
         }
         const double lse = mx + std::log(sum);
+        if (greedy) { // the first of the most likely tokens: no randomness drawn
+            const int best = int(std::max_element(logit.begin(), logit.end()) - logit.begin());
+            logProb = logit[size_t(best)] - lse;
+            return best;
+        }
 
         int chosen = V - 1;
         if (topP >= 1.0f) {
@@ -235,7 +240,8 @@ Result<std::vector<Completion>> Policy::generate(const std::vector<std::vector<i
             for (int i = 0; i < rowsNow; ++i) {
                 const int b = active[size_t(i)];
                 stepIds[size_t(i)] = samplers[size_t(samplerIndex())].sample(logitRows + size_t(i) * size_t(V), V, sampling.temperature,
-                                                                       sampling.topP, rng[size_t(b)], stepLps[size_t(i)]);
+                                                                       sampling.topP, sampling.greedy, rng[size_t(b)],
+                                                                       stepLps[size_t(i)]);
             }
             if (sampling.captureHidden) {
                 const auto captureStart = std::chrono::steady_clock::now();

@@ -54,6 +54,37 @@ Result<ScoredRollouts> sampleAndScore(Policy &policy, const std::vector<Problem>
     return Result<ScoredRollouts>::success(std::move(out));
 }
 
+Result<HeldOutScore> scoreProblems(Policy &policy, const std::vector<Problem> &problems, const SamplingConfig &sampling,
+                                   const std::atomic<bool> *cancel)
+{
+    HeldOutScore score;
+    if (problems.empty())
+        return Result<HeldOutScore>::success(score);
+    std::vector<std::vector<int32_t>> prompts;
+    for (const Problem &p : problems)
+        prompts.push_back(promptTokens(p));
+    auto generated = policy.generate(prompts, sampling, cancel);
+    if (!generated)
+        return Result<HeldOutScore>::failure(generated.error);
+    for (size_t i = 0; i < problems.size(); ++i) {
+        const Environment *env = findEnvironment(problems[i].environment);
+        const Completion &c = (*generated)[i];
+        std::string text;
+        for (int32_t id : c.tokens)
+            if (id < 256)
+                text.push_back(char(id));
+        const Reward r = env ? env->score(problems[i], text, c.finished) : Reward{};
+        score.reward += r.total;
+        score.correctness += r.correctness;
+        score.format += r.format;
+    }
+    score.problems = int(problems.size());
+    score.reward /= double(score.problems);
+    score.correctness /= double(score.problems);
+    score.format /= double(score.problems);
+    return Result<HeldOutScore>::success(score);
+}
+
 std::vector<RolloutSample> toRolloutSamples(const ScoredRollouts &rollouts)
 {
     std::vector<RolloutSample> samples;

@@ -23,6 +23,17 @@ struct ScoredRollouts {
 Result<ScoredRollouts> sampleAndScore(Policy &policy, const std::vector<Problem> &problems, int samplesPerPrompt,
                                       const SamplingConfig &sampling, const std::atomic<bool> *cancel = nullptr);
 
+// A policy's score on a fixed problem set (the held-out set, WorkSampling.h): one completion per problem, the
+// environment's reward split into its parts (Environment.h), each a mean over the problems.
+struct HeldOutScore {
+    int problems = 0;
+    double reward = 0;      // mean total
+    double correctness = 0; // mean correctness, format aside
+    double format = 0;      // share of well-formed answers
+};
+Result<HeldOutScore> scoreProblems(Policy &policy, const std::vector<Problem> &problems, const SamplingConfig &sampling,
+                                   const std::atomic<bool> *cancel = nullptr);
+
 // GRPO samples with the generation-time log-probs as the old policy's.
 std::vector<RolloutSample> toRolloutSamples(const ScoredRollouts &rollouts);
 

@@ -20,6 +20,7 @@ namespace cohort::rl {
 struct SamplingConfig {
     float temperature = 1.0f;  // > 0; logits are divided by it before softmax
     float topP = 1.0f;         // nucleus sampling, (0, 1]
+    bool greedy = false;       // the most likely token every time (evaluation); logProbs still at `temperature`
     int maxNewTokens = 32;     // generation stops at kEos or after this many tokens
     uint64_t seed = 0;         // same seed, same prompts, same weights, same device -> same tokens
     // Row b draws from the random stream of row firstRow + b: a batch generated in several passes (to fit a GPU

@@ -17,8 +17,18 @@ namespace cohort::rl {
 uint64_t workSeed(std::string_view nodeId, int64_t step, int64_t batchCounter);
 
 // `prompts` problems drawn from the environments in turn by the seed stream (each problem has its own sub-seed).
-// Unknown environment ids are skipped; an empty list gives no problems.
+// Unknown environment ids are skipped; an empty list gives no problems. A held-out problem (below) is never drawn:
+// its environment draws again from the stream (up to kHeldOutRedraws times), so node and hub still agree.
 std::vector<Problem> problemsForWork(const std::vector<std::string> &environments, uint64_t seed, int prompts);
+
+// The task's held-out evaluation set: kHeldOutProblems distinct problems drawn from its environments by a seed stream
+// of their own (heldOutSeed: "cohort held-out" mixed with the environment ids), which no work item, warm-up or
+// training batch ever contains (problemsForWork skips them). The hub scores every published version on it.
+inline constexpr int kHeldOutProblems = 128;
+inline constexpr int kHeldOutRedraws = 64;
+uint64_t heldOutSeed(const std::vector<std::string> &environments);
+const std::vector<Problem> &heldOutProblems(const std::vector<std::string> &environments);
+bool isHeldOut(const std::vector<std::string> &environments, std::string_view prompt);
 
 // GRPO group advantages: (r - mean) / (std + 1e-6) with the sample standard deviation (ddof = 1, as PRIME-RL);
 // a group of one, or with all rewards equal, has all advantages 0 (the trainer then drops it).

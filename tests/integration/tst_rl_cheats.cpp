@@ -111,7 +111,7 @@ class TestRlCheats : public QObject {
     {
         Reply r;
         for (int attempt = 0; attempt < 600; ++attempt) {
-            r = send(base, "POST", "/v1/tasks/mini-rl/work", R"({"sampling":"seeded"})", &id);
+            r = send(base, "POST", "/v1/tasks/mini-rl/work", R"({"sampling":"seeded","problems":"held-out-v1"})", &id);
             if (r.status == 200 || (r.status != 503))
                 break;
             if (attempt % 50 == 49)
@@ -336,7 +336,7 @@ private Q_SLOTS:
             QCOMPARE(accepted, 2);
             QCOMPARE(busy, 6);
             // Its next work request waits too.
-            QCOMPARE(send(url, "POST", "/v1/tasks/mini-rl/work", R"({"sampling":"seeded"})", id.get()).code(), QStringLiteral("busy"));
+            QCOMPARE(send(url, "POST", "/v1/tasks/mini-rl/work", R"({"sampling":"seeded","problems":"held-out-v1"})", id.get()).code(), QStringLiteral("busy"));
             QCOMPARE(cohort::test::ledgerRows(hubDir, QStringLiteral("SELECT COUNT(*) FROM submissions WHERE node_id=:n AND status='confirmed'"),
                                               {{QStringLiteral(":n"), id->nodeId()}}),
                      QStringList{QStringLiteral("0")});
@@ -349,6 +349,12 @@ private Q_SLOTS:
         const Reply upgrade = send(url, "POST", "/v1/tasks/mini-rl/work", "{}", old.get());
         QCOMPARE(upgrade.status, 426);
         QCOMPARE(upgrade.code(), QStringLiteral("upgrade_required"));
+        // Nor one that samples with the seed but draws held-out problems (cohortd before the held-out set).
+        const Reply drawsHeldOut = send(url, "POST", "/v1/tasks/mini-rl/work", R"({"sampling":"seeded"})", old.get());
+        QCOMPARE(drawsHeldOut.status, 426);
+        QCOMPARE(drawsHeldOut.code(), QStringLiteral("upgrade_required"));
+        QVERIFY(drawsHeldOut.body.value(QStringLiteral("error")).toObject().value(QStringLiteral("message")).toString().contains(
+            QStringLiteral("held-out")));
         auto other = identity(QStringLiteral("bystander"));
         QVERIFY(other);
         QCOMPARE(send(url, "POST", "/v1/nodes/register", R"({"name":"bystander"})", other.get()).status, 200);

@@ -27,6 +27,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <cmath>
+
 #include <algorithm>
 #include <optional>
 
@@ -321,6 +323,30 @@ private Q_SLOTS:
         QVERIFY(progress.value(QStringLiteral("version")).toInt() >= 3);
         QVERIFY(progress.value(QStringLiteral("steps")).toInt() >= 2);
         QVERIFY(progress.value(QStringLiteral("accepted_batches")).toInt() >= 6);
+        // Every published version is scored on the held-out problems, greedy and sampled, correctness and format apart.
+        const QJsonObject heldOut = progress.value(QStringLiteral("held_out")).toObject();
+        QCOMPARE(heldOut.value(QStringLiteral("problems")).toInt(), 128);
+        QVERIFY(heldOut.value(QStringLiteral("better")).toString().contains(QStringLiteral("greedy")));
+        const QJsonArray evaluated = heldOut.value(QStringLiteral("curve")).toArray();
+        QVERIFY2(evaluated.size() >= 2, QJsonDocument(heldOut).toJson().constData());
+        int previous = 0;
+        for (const QJsonValue &v : evaluated) {
+            const QJsonObject point = v.toObject();
+            QVERIFY(point.value(QStringLiteral("version")).toInt() > previous);
+            previous = point.value(QStringLiteral("version")).toInt();
+            for (const QString mode : {QStringLiteral("greedy"), QStringLiteral("sampled")}) {
+                const QJsonObject score = point.value(mode).toObject();
+                for (const QString part : {QStringLiteral("reward"), QStringLiteral("correctness"), QStringLiteral("format")}) {
+                    QVERIFY2(score.contains(part), QJsonDocument(point).toJson().constData());
+                    const double x = score.value(part).toDouble();
+                    QVERIFY(x >= 0 && x <= 1);
+                }
+                // The reward is made of its parts (Environment.h: 0.2 format + 0.8 correctness).
+                QVERIFY(std::fabs(score.value(QStringLiteral("reward")).toDouble() -
+                                  (0.2 * score.value(QStringLiteral("format")).toDouble() +
+                                   0.8 * score.value(QStringLiteral("correctness")).toDouble())) < 1e-9);
+            }
+        }
         QVERIFY(!progress.value(QStringLiteral("curve")).toArray().isEmpty());
         // Honest nodes are never refused for what they sent; a batch may only come too late (the trainer moved on),
         // and rarely: at most one in four, plus one (with 3 accepted, integer quarters would allow none at all).

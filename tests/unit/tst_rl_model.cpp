@@ -284,6 +284,52 @@ private Q_SLOTS:
         QVERIFY(makePolicy(tinyConfig(), 8).generate(prompts, s)->at(2).tokens != a->at(2).tokens);
     }
 
+    void greedyTakesTheMostLikelyToken()
+    {
+        // The hub's held-out evaluation scores the most likely answer: no seed changes it, and every token is the
+        // argmax of the (untempered) logits the verifier's teacher-forced pass sees for it (BOS/PAD never).
+        Policy p = makePolicy();
+        SamplingConfig s;
+        s.maxNewTokens = 24;
+        s.greedy = true;
+        s.seed = 1;
+        const auto prompts = mixedPrompts();
+        auto a = p.generate(prompts, s);
+        s.seed = 2;
+        s.temperature = 0.7f;
+        auto b = p.generate(prompts, s);
+        QVERIFY(a.ok() && b.ok());
+        std::vector<std::vector<int32_t>> completions;
+        for (size_t i = 0; i < prompts.size(); ++i) {
+            QCOMPARE((*a)[i].tokens, (*b)[i].tokens);
+            completions.push_back((*a)[i].tokens);
+        }
+        int checked = 0, notArgmax = 0;
+        auto scored = p.scoreCompletions(prompts, completions, 1.0f, nullptr, nullptr,
+                                         [&](size_t row, size_t token, const float *logits, int vocab) {
+                                             int best = -1;
+                                             for (int v = 0; v < vocab; ++v) {
+                                                 if (v == ByteTokenizer::kBos || v == ByteTokenizer::kPad)
+                                                     continue;
+                                                 if (best < 0 || logits[v] > logits[best])
+                                                     best = v;
+                                             }
+                                             ++checked;
+                                             notArgmax += completions[row][token] != best;
+                                         });
+        QVERIFY(scored.ok());
+        QVERIFY(checked > 20);
+        QCOMPARE(notArgmax, 0);
+        // Sampling (the same seed) does leave the argmax somewhere: the check above can fail.
+        s.greedy = false;
+        s.temperature = 1.0f;
+        auto sampled = p.generate(prompts, s);
+        bool differs = false;
+        for (size_t i = 0; i < prompts.size(); ++i)
+            differs = differs || (*sampled)[i].tokens != (*a)[i].tokens;
+        QVERIFY(differs);
+    }
+
     void passesSampleWhatOneBatchSamples()
     {
         // A batch split in passes (a GPU memory cap) draws each row from its own stream: same tokens.
