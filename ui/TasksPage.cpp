@@ -1,13 +1,16 @@
 #include "ui/TasksPage.h"
 
 #include "ui/DisplayFormat.h"
+#include "ui/HeldOutChart.h"
 
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLocale>
 #include <QPushButton>
 #include <QTableWidget>
 #include <QVBoxLayout>
+
 
 namespace cohort {
 
@@ -49,6 +52,16 @@ TasksPage::TasksPage(QWidget *parent) : QWidget(parent)
     m_joinedSummary = new QLabel(this);
     m_joinedSummary->setObjectName(QStringLiteral("joinedSummary"));
 
+    // What the network achieves on the joined task (the hub's held-out scores), and what "better" means for it.
+    m_progressTitle = new QLabel(this);
+    m_progressTitle->setObjectName(QStringLiteral("progressTitle"));
+    m_progressTitle->setWordWrap(true);
+    m_progressTitle->setTextFormat(Qt::PlainText);
+    m_progressChart = new HeldOutChart(this);
+    m_progressChart->setObjectName(QStringLiteral("progressChart"));
+    m_progressTitle->hide();
+    m_progressChart->hide();
+
     m_joinButton = new QPushButton(tr("Join"), this);
     m_joinButton->setObjectName(QStringLiteral("joinButton"));
     connect(m_joinButton, &QPushButton::clicked, this, &TasksPage::joinSelected);
@@ -66,6 +79,8 @@ TasksPage::TasksPage(QWidget *parent) : QWidget(parent)
     layout->addWidget(m_table, 1);
     layout->addWidget(m_details);
     layout->addWidget(m_note);
+    layout->addWidget(m_progressTitle);
+    layout->addWidget(m_progressChart, 1);
     layout->addLayout(buttons);
 
     rebuildTable();
@@ -79,6 +94,7 @@ void TasksPage::showSnapshot(const EngineSnapshot &snapshot)
     const bool joinedChanged = snapshot.joinedTaskId != m_joinedTaskId;
     m_joinedTaskId = snapshot.joinedTaskId;
     m_snapshot = snapshot;
+    updateProgress();
     if (catalogueChanged) {
         m_tasks = snapshot.tasks;
         rebuildTable();
@@ -87,6 +103,42 @@ void TasksPage::showSnapshot(const EngineSnapshot &snapshot)
         if (joinedChanged)
             updateJoinedMarks();
     }
+}
+
+QString TasksPage::contributionLine() const
+{
+    const TaskContribution &c = m_snapshot.contribution;
+    if (c.taskId != m_joinedTaskId || c.contributors == 0)
+        return {};
+    if (c.acceptedBatches == 0)
+        return QLatin1Char('\n') + tr("Contributors with accepted work: %1; none of this computer's is accepted yet.")
+                                        .arg(c.contributors);
+    return QLatin1Char('\n') + tr("Your part: accepted batches %1 (%2 % of all), rank %3 of %4 contributors.")
+                                    .arg(QLocale().toString(c.acceptedBatches))
+                                    .arg(QLocale().toString(100 * c.share, 'f', 1))
+                                    .arg(c.rank)
+                                    .arg(c.contributors);
+}
+
+void TasksPage::updateProgress()
+{
+    const TaskProgress &progress = m_snapshot.progress;
+    const bool shown = !progress.taskId.isEmpty() && progress.taskId == m_joinedTaskId && !progress.heldOut.isEmpty();
+    m_progressTitle->setVisible(shown);
+    m_progressChart->setVisible(shown);
+    if (!shown)
+        return;
+    const HeldOutPoint &first = progress.heldOut.first(), &last = progress.heldOut.last();
+    m_progressTitle->setText(
+        tr("The network's model on %1 held-out problems (never trained on): version %2 answers %3 % correctly, "
+           "version %4 answered %5 %.")
+            .arg(progress.problems)
+            .arg(last.version)
+            .arg(qRound(100 * last.greedyCorrectness))
+            .arg(first.version)
+            .arg(qRound(100 * first.greedyCorrectness)) +
+        (progress.better.isEmpty() ? QString() : QLatin1Char('\n') + progress.better) + contributionLine());
+    m_progressChart->setProgress(progress);
 }
 
 TaskFit TasksPage::fitOf(const QString &taskId) const

@@ -12,6 +12,8 @@ class QTableWidget;
 
 namespace cohort {
 
+class HeldOutChart;
+
 class TasksPage : public QWidget {
     Q_OBJECT
 public:
@@ -35,12 +37,16 @@ private:
     void updateJoinedMarks();
     void updateDetails();
     void updateFits();
+    void updateProgress(); // the joined task's held-out curve
+    QString contributionLine() const;
     int selectedRow() const;
 
     QTableWidget *m_table = nullptr;
     QLabel *m_details = nullptr;
     QLabel *m_note = nullptr;
     QLabel *m_joinedSummary = nullptr;
+    QLabel *m_progressTitle = nullptr;
+    HeldOutChart *m_progressChart = nullptr;
     QPushButton *m_joinButton = nullptr;
     QPushButton *m_leaveButton = nullptr;
     QList<TaskInfo> m_tasks;

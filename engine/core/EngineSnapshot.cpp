@@ -138,6 +138,8 @@ QJsonObject EngineSnapshot::toJson() const
                      {QStringLiteral("policy_version"), rollouts.policyVersion},
                      {QStringLiteral("hub_step"), rollouts.hubStep},
                      {QStringLiteral("last_rejection"), rollouts.lastRejection}}},
+        {QStringLiteral("progress"), progress.toJson()},
+        {QStringLiteral("contribution"), contribution.toJson()},
         {QStringLiteral("diloco"), diloco.toJson()},
         {QStringLiteral("schedule"), schedule.toJson()},
     };

@@ -4,6 +4,7 @@
 #include "core/DownloadProgress.h"
 #include "core/NodeState.h"
 #include "core/TaskInfo.h"
+#include "core/TaskProgress.h"
 
 #include <QDateTime>
 #include <QJsonObject>
@@ -133,6 +134,8 @@ struct EngineSnapshot {
     int checkpointVersion = 0;  // newest verified ("stable") checkpoint of the joined task; 0: none
     DownloadProgress download;  // the current or last checkpoint download
     RolloutStats rollouts;
+    TaskProgress progress;      // the joined task's held-out curve, as the hub last reported it
+    TaskContribution contribution; // this node's part in the joined task's accepted work (heartbeat reply)
     DilocoStatus diloco;
     ScheduleStatus schedule;
 

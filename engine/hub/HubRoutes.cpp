@@ -248,10 +248,16 @@ void HubService::registerRoutes()
         if (!hb.joinedTask.isEmpty())
             if (const QList<int> versions = m_publisher->versions(hb.joinedTask); !versions.isEmpty())
                 checkpoints.insert(hb.joinedTask, versions.last());
+        // And its part in that task's accepted work (RL tasks), for the contributor's own view.
+        QJsonObject contribution;
+        if (!hb.joinedTask.isEmpty())
+            if (const auto node = m_store->nodeByKey(signer.publicKey))
+                contribution = m_rl->contributionOf(hb.joinedTask, node->nodeId);
         return ApiResponse::json({{QStringLiteral("ok"), true},
                                   {QStringLiteral("server_time_ms"), now},
                                   {QStringLiteral("next_heartbeat_s"), m_config.heartbeatIntervalS},
                                   {QStringLiteral("checkpoints"), checkpoints},
+                                  {QStringLiteral("contribution"), contribution},
                                   {QStringLiteral("instructions"), QJsonArray()}});
     });
 

@@ -455,6 +455,19 @@ bool Ledger::recordEvaluation(const QString &taskId, const Evaluation &e, qint64
     return true;
 }
 
+QHash<QString, qint64> Ledger::acceptedByNode(const QString &taskId) const
+{
+    QHash<QString, qint64> counts;
+    QSqlQuery q(QSqlDatabase::database(m_connection));
+    q.prepare(QStringLiteral("SELECT node_id, COUNT(*) FROM submissions WHERE task=:task AND status IN ('accepted','confirmed')"
+                             " GROUP BY node_id"));
+    q.bindValue(QStringLiteral(":task"), taskId);
+    if (q.exec())
+        while (q.next())
+            counts.insert(q.value(0).toString(), q.value(1).toLongLong());
+    return counts;
+}
+
 QList<Ledger::Evaluation> Ledger::evaluations(const QString &taskId) const
 {
     QList<Evaluation> out;

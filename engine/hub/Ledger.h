@@ -116,6 +116,8 @@ public:
         double reward = 0, correctness = 0, format = 0;
     };
     bool recordEvaluation(const QString &taskId, const Evaluation &evaluation, qint64 nowMs);
+    // Accepted (or confirmed) batches per node in a task: each contributor's share of the accepted work.
+    QHash<QString, qint64> acceptedByNode(const QString &taskId) const;
     QList<Evaluation> evaluations(const QString &taskId) const; // by version, then mode
 
 private:

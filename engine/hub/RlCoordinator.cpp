@@ -484,6 +484,30 @@ ApiResponse RlCoordinator::earnings(const ApiRequest &request)
     return ApiResponse::json(report);
 }
 
+QJsonObject RlCoordinator::contributionOf(const QString &taskId, const QString &nodeId)
+{
+    const TaskInfo *task = m_catalogue.find(taskId);
+    if (!task || !task->rl)
+        return {};
+    Contributions &c = m_contributions[taskId];
+    if (!c.counted.isValid() || c.counted.hasExpired(30'000)) {
+        c.accepted = m_ledger.acceptedByNode(taskId);
+        c.total = 0;
+        for (const qint64 n : std::as_const(c.accepted))
+            c.total += n;
+        c.counted.start();
+    }
+    const qint64 mine = c.accepted.value(nodeId);
+    int ahead = 0;
+    for (const qint64 n : std::as_const(c.accepted))
+        ahead += n > mine ? 1 : 0;
+    return QJsonObject{{QStringLiteral("task"), taskId},
+                       {QStringLiteral("accepted_batches"), mine},
+                       {QStringLiteral("share"), c.total > 0 ? double(mine) / double(c.total) : 0.0},
+                       {QStringLiteral("rank"), mine > 0 ? ahead + 1 : 0},
+                       {QStringLiteral("contributors"), int(c.accepted.size())}};
+}
+
 ApiResponse RlCoordinator::progress(const ApiRequest &request)
 {
     const QString taskId = request.params.value(QStringLiteral("id"));
@@ -496,20 +520,33 @@ ApiResponse RlCoordinator::progress(const ApiRequest &request)
                                  {QStringLiteral("mean_reward"), v.meanReward},
                                  {QStringLiteral("batches"), v.batches}});
     // The held-out curve (rl/WorkSampling.h: problems no work item contains), one entry per evaluated version.
-    QJsonArray heldOutCurve;
+    // Only versions scored both ways; at most kHeldOutCurvePoints of them, evenly spread, the first and the newest
+    // always (a long-running task has tens of thousands).
+    QList<QJsonObject> points;
     QJsonObject point;
+    const auto keep = [&] {
+        if (point.contains(QStringLiteral("greedy")) && point.contains(QStringLiteral("sampled")))
+            points.append(point);
+        point = {};
+    };
     for (const Ledger::Evaluation &e : m_ledger.evaluations(taskId)) {
-        if (!point.isEmpty() && point.value(QStringLiteral("version")).toInt() != e.version) {
-            heldOutCurve.append(point);
-            point = {};
-        }
+        if (!point.isEmpty() && point.value(QStringLiteral("version")).toInt() != e.version)
+            keep();
         point.insert(QStringLiteral("version"), e.version);
         point.insert(e.mode, QJsonObject{{QStringLiteral("reward"), e.reward},
                                          {QStringLiteral("correctness"), e.correctness},
                                          {QStringLiteral("format"), e.format}});
     }
-    if (!point.isEmpty())
-        heldOutCurve.append(point);
+    keep();
+    constexpr qsizetype kHeldOutCurvePoints = 512;
+    QJsonArray heldOutCurve;
+    if (points.size() <= kHeldOutCurvePoints) {
+        for (const QJsonObject &p : points)
+            heldOutCurve.append(p);
+    } else {
+        for (qsizetype i = 0; i < kHeldOutCurvePoints; ++i)
+            heldOutCurve.append(points[i * (points.size() - 1) / (kHeldOutCurvePoints - 1)]);
+    }
     const std::vector<std::string> environments = task->rl ? task->rl->environmentIds() : std::vector<std::string>{};
     const QJsonObject heldOut{
         {QStringLiteral("problems"), int(rl::heldOutProblems(environments).size())},

@@ -11,6 +11,7 @@
 #include <QHash>
 #include <QObject>
 #include <QThread>
+#include <QElapsedTimer>
 #include <QTimer>
 #include <deque>
 #include <functional>
@@ -63,6 +64,10 @@ public:
     // A node joined or asked for work of the task: starts its trainer only when trainers start on demand.
     void nodeWantsTask(const QString &taskId);
     Ledger &ledger() { return m_ledger; }
+    // The node's part in an RL task, for its heartbeat reply: its accepted batches, their share of all accepted
+    // ones, its rank among the task's contributors and how many there are — no other node named. Counted at most
+    // every 30 s per task (a GROUP BY over the task's submissions); empty for a task that is not RL.
+    QJsonObject contributionOf(const QString &taskId, const QString &nodeId);
 
 Q_SIGNALS:
     void versionPublished(const QString &taskId, int version);
@@ -117,6 +122,12 @@ private:
     KeyedRateLimit m_submissions;
     KeyedRateLimit m_rejections;
     QTimer m_pruneTimer;
+    struct Contributions {
+        QHash<QString, qint64> accepted; // by node id
+        qint64 total = 0;
+        QElapsedTimer counted;
+    };
+    QHash<QString, Contributions> m_contributions; // by task
     // Testing only (COHORT_TESTING_HOLD_VERIFICATION): accept batches but never verify them, so a test can stop
     // the hub with credit pending. Loud in the log.
     bool m_holdVerification = false;

@@ -12,6 +12,7 @@
 #include "hub/RolloutIntake.h"
 #include "hub/VerificationStats.h"
 
+#include <QElapsedTimer>
 #include <QMutex>
 #include <QObject>
 #include <QRandomGenerator>
@@ -53,6 +54,7 @@ Q_SIGNALS:
     void stepDone(const QString &taskId, int step, double loss, double meanReward, int samples);
     // A published version scored on the task's held-out problems (rl::heldOutProblems), mode "greedy" (the most
     // likely answer) or "sampled" (at the task's temperature and top-p, a fixed seed).
+    // Versions published within 19 x the last evaluation's time are not scored (at most ~5 % of the trainer's time).
     void evaluated(const QString &taskId, int version, const QString &mode, int problems, double reward,
                    double correctness, double format);
     void failed(const QString &taskId, const QString &error);
@@ -87,6 +89,8 @@ private:
     int m_steps = 0;
     int m_stepsSinceVersion = 0;
     int m_latestVersion = 0;
+    QElapsedTimer m_sinceEvaluation; // since the last held-out evaluation ended
+    qint64 m_lastEvaluationMs = 0;
     bool m_ready = false;
     bool m_publishing = false;
     QMutex m_publishedMutex;

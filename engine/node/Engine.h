@@ -70,6 +70,7 @@ private:
     void solveRegistrationWork(const HubReply &reply);
     void onRegistered(const HubReply &reply);
     void fetchTasks();
+    void fetchProgress(); // the joined task's held-out curve (TaskProgress), on a heartbeat, every 30 s at most
     void applyAutomaticTaskChoice(); // if one is pending and the catalogue is here
     void sendHeartbeat();
     void onHeartbeat(const HubReply &reply);
@@ -166,6 +167,8 @@ private:
     QDateTime m_retryAt;
     int m_retryDelayS = 1;
     bool m_stopping = false;
+    bool m_progressInFlight = false; // a progress request is out (fetchProgress)
+    QElapsedTimer m_progressFetched; // since the last progress answer
     shardcast::Downloader *m_downloader = nullptr;
     bool m_checkpointQueryPending = false;
     QDateTime m_retryDownloadAfter;

@@ -217,6 +217,36 @@ void Engine::applyAutomaticTaskChoice()
     joinTask(choice);
 }
 
+void Engine::fetchProgress()
+{
+    // The joined task's held-out curve, for the views: at most every 30 s (it changes with the trainer's versions),
+    // one request at a time; a task left meanwhile drops the answer.
+    const QString taskId = m_snapshot.joinedTaskId;
+    if (taskId.isEmpty()) {
+        m_snapshot.progress = {};
+        return;
+    }
+    if (m_progressInFlight || (m_snapshot.progress.taskId == taskId && m_progressFetched.isValid() &&
+                               !m_progressFetched.hasExpired(30'000)))
+        return;
+    m_progressInFlight = true;
+    m_hub->get(QStringLiteral("/v1/tasks/%1/progress").arg(taskId), [this, taskId](const HubReply &reply) {
+        m_progressInFlight = false;
+        m_progressFetched.start();
+        if (m_stopping || taskId != m_snapshot.joinedTaskId || !reply.ok())
+            return; // unchanged: the next heartbeat asks again in 30 s
+        auto progress = parseTaskProgress(reply.body, taskId);
+        if (!progress) {
+            qCWarning(lcEngine) << "the hub's progress of" << taskId << "is unreadable:" << progress.error();
+            return;
+        }
+        if (*progress != m_snapshot.progress) {
+            m_snapshot.progress = std::move(progress).value();
+            markDirty();
+        }
+    });
+}
+
 QJsonObject Engine::heartbeatBody() const
 {
     const SystemSample &s = m_snapshot.system;
@@ -252,6 +282,12 @@ void Engine::onHeartbeat(const HubReply &reply)
         const QJsonValue announced = reply.body.value(QStringLiteral("checkpoints")).toObject().value(m_snapshot.joinedTaskId);
         if (announced.isDouble())
             checkForCheckpoint(announced.toInt());
+        if (auto contribution = parseTaskContribution(reply.body.value(QStringLiteral("contribution")).toObject(),
+                                                      m_snapshot.joinedTaskId))
+            m_snapshot.contribution = std::move(contribution).value();
+        else
+            qCWarning(lcEngine) << "the hub's account of this node's contribution is unreadable:" << contribution.error();
+        fetchProgress();
         markDirty();
         return;
     }

@@ -122,6 +122,22 @@ int main(int argc, char *argv[])
         window.showSnapshot(samples::withGpus(working, second));
     ok &= save(window, out + QStringLiteral("/cohort-dashboard-working.png"));
     ok &= save(*window.dashboardPage()->findChild<QWidget *>(QStringLiteral("gpuSection")), out + QStringLiteral("/cohort-dashboard-gpus.png"));
+    // The joined task's held-out curve on the Tasks page (the hub's scores of 37 versions).
+    working.progress.taskId = QStringLiteral("arith-rl");
+    working.progress.problems = 128;
+    working.progress.better = QStringLiteral("A higher share of 128 problems no contributor ever trained on answered "
+                                             "correctly with the model's most likely answer (greedy correctness); "
+                                             "format is counted apart.");
+    for (int version = 1; version <= 37; version += 3) {
+        const double t = double(version) / 37;
+        working.progress.heldOut.append(
+            HeldOutPoint{version, 0.16 + 0.3 * t, 0.98, 0.2 * 0.98 + 0.8 * (0.16 + 0.3 * t), 0.12 + 0.25 * t, 0.29 + 0.2 * t});
+    }
+    working.contribution = TaskContribution{QStringLiteral("arith-rl"), 412, 0.083, 4, 31};
+    window.showSnapshot(working);
+    window.showPage(MainWindow::TasksPageIndex);
+    ok &= save(window, out + QStringLiteral("/cohort-tasks-progress.png"));
+    window.showPage(MainWindow::DashboardPageIndex);
     // Training a DiLoCo task with two other nodes: the Training row in place of the rollouts.
     EngineSnapshot diloco = samples::snapshot(NodeState::Working,
                                               QStringLiteral("DiLoCo \"Sorting model (DiLoCo)\": outer step 128, inner 7/20, 3 peers, loss 0.41"));

@@ -97,6 +97,18 @@ class TestRlE2e : public QObject {
         return node->start() ? std::move(node) : nullptr;
     }
 
+    // The node's view of the joined task's held-out curve (EngineSnapshot::progress), from its last status line.
+    static QJsonObject progressOf(ChildProcess &node)
+    {
+        const QStringList lines = node.output().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        for (qsizetype i = lines.size() - 1; i >= 0; --i) {
+            const QJsonObject o = QJsonDocument::fromJson(lines[i].toUtf8()).object();
+            if (o.contains(QStringLiteral("progress")))
+                return o.value(QStringLiteral("progress")).toObject();
+        }
+        return {};
+    }
+
     static QJsonObject rollouts(ChildProcess &node)
     {
         const QStringList lines = node.output().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
@@ -347,6 +359,31 @@ private Q_SLOTS:
                                    0.8 * score.value(QStringLiteral("correctness")).toDouble())) < 1e-9);
             }
         }
+        // The node fetches the curve for its views (the Tasks page's chart, cohortd --json): within 30 s + a heartbeat.
+        QTRY_VERIFY_WITH_TIMEOUT(progressOf(*a).value(QStringLiteral("held_out")).toArray().size() >= 1, 45'000);
+        // And its own part in the accepted work (heartbeat reply): rank among the two nodes, no other node named.
+        const auto contributionOf = [](ChildProcess &node) {
+            const QStringList lines = node.output().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+            for (qsizetype i = lines.size() - 1; i >= 0; --i) {
+                const QJsonObject o = QJsonDocument::fromJson(lines[i].toUtf8()).object();
+                if (o.contains(QStringLiteral("contribution")))
+                    return o.value(QStringLiteral("contribution")).toObject();
+            }
+            return QJsonObject();
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(contributionOf(*a).value(QStringLiteral("accepted_batches")).toInt() >= 1 &&
+                                     contributionOf(*a).value(QStringLiteral("contributors")).toInt() == 2,
+                                 45'000);
+        const QJsonObject part = contributionOf(*a);
+        QVERIFY(part.value(QStringLiteral("rank")).toInt() == 1 || part.value(QStringLiteral("rank")).toInt() == 2);
+        QVERIFY(part.value(QStringLiteral("share")).toDouble() > 0 && part.value(QStringLiteral("share")).toDouble() < 1);
+        const QJsonObject seen = progressOf(*a);
+        QCOMPARE(seen.value(QStringLiteral("task")).toString(), QStringLiteral("mini-rl"));
+        QCOMPARE(seen.value(QStringLiteral("problems")).toInt(), 128);
+        const QJsonObject firstSeen = seen.value(QStringLiteral("held_out")).toArray().at(0).toObject();
+        QCOMPARE(firstSeen.value(QStringLiteral("version")).toInt(), evaluated.at(0).toObject().value(QStringLiteral("version")).toInt());
+        QCOMPARE(firstSeen.value(QStringLiteral("greedy_correctness")).toDouble(),
+                 evaluated.at(0).toObject().value(QStringLiteral("greedy")).toObject().value(QStringLiteral("correctness")).toDouble());
         QVERIFY(!progress.value(QStringLiteral("curve")).toArray().isEmpty());
         // Honest nodes are never refused for what they sent; a batch may only come too late (the trainer moved on),
         // and rarely: at most one in four, plus one (with 3 accepted, integer quarters would allow none at all).
@@ -360,7 +397,8 @@ private Q_SLOTS:
         QVERIFY(!hub->errors().contains(QStringLiteral("reward_mismatch")));
         QVERIFY(!hub->errors().contains(QStringLiteral("bad_token")));
         QVERIFY(hasLine(*hub, QStringLiteral("confirmed"), QStringLiteral("TOPLOC: "))); // proofs checked by prefill
-        QVERIFY(!hub->errors().contains(QStringLiteral("TOPLOC proof failed")));       // honest nodes always pass
+        QVERIFY2(!hub->errors().contains(QStringLiteral("TOPLOC proof failed")),       // honest nodes always pass
+                 qPrintable(hub->errors().split(QLatin1Char('\n')).filter(QStringLiteral("TOPLOC proof failed")).join(QLatin1Char('\n'))));
         QVERIFY(hub->errors().contains(QStringLiteral("warm-up: 40 supervised steps")));
         int code = -1;
         QVERIFY(a->terminateAndWait(15'000, &code));
