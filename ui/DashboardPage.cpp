@@ -76,6 +76,8 @@ DashboardPage::DashboardPage(QWidget *parent) : QWidget(parent)
     m_rollouts = addValueRow(nodeForm, tr("Rollouts"), "rollouts");
     m_diloco = addValueRow(nodeForm, tr("Training"), "diloco");
     nodeForm->setRowVisible(m_diloco, false);
+    m_network = addValueRow(nodeForm, tr("Network"), "network");
+    nodeForm->setRowVisible(m_network, false);
     m_nodeForm = nodeForm;
     m_lastError = addValueRow(nodeForm, tr("Last problem"), "lastError");
 
@@ -228,6 +230,9 @@ void DashboardPage::showSnapshot(const EngineSnapshot &s)
     m_nodeForm->setRowVisible(m_rollouts, !diloco || s.rollouts.batchesAccepted > 0);
     m_nodeForm->setRowVisible(m_model, !diloco); // DiLoCo's model comes from the peers, not from a checkpoint download
     m_diloco->setText(dilocoText(s));
+    const QString network = networkText(s);
+    m_network->setText(network);
+    m_nodeForm->setRowVisible(m_network, !network.isEmpty());
     m_lastError->setText(s.lastError.isEmpty() ? tr("none") : s.lastError);
 
     m_computeDevice->setText(s.computeDevice.isEmpty() ? tr("detecting…") : s.computeDevice);
@@ -334,6 +339,26 @@ QString DashboardPage::rolloutsText(const EngineSnapshot &s)
     if (!r.lastRejection.isEmpty() && r.batchesRejected > 0)
         text += tr("; last rejection: %1").arg(r.lastRejection);
     return text;
+}
+
+QString DashboardPage::networkText(const EngineSnapshot &s)
+{
+    QStringList parts;
+    if (s.progress.taskId == s.joinedTaskId && !s.progress.heldOut.isEmpty()) {
+        const HeldOutPoint &first = s.progress.heldOut.first(), &last = s.progress.heldOut.last();
+        parts << tr("version %1 answers %2 % of held-out problems correctly (%3 % at version %4)")
+                     .arg(last.version)
+                     .arg(qRound(100 * last.greedyCorrectness))
+                     .arg(qRound(100 * first.greedyCorrectness))
+                     .arg(first.version);
+    }
+    const TaskContribution &c = s.contribution;
+    if (c.taskId == s.joinedTaskId && !c.taskId.isEmpty() && c.rank > 0)
+        parts << tr("your part %1 % of accepted batches, rank %2 of %3")
+                     .arg(QLocale().toString(100 * c.share, 'f', 1))
+                     .arg(c.rank)
+                     .arg(c.contributors);
+    return parts.join(QStringLiteral("; "));
 }
 
 QString DashboardPage::dilocoText(const EngineSnapshot &s)

@@ -26,6 +26,9 @@ public:
     static QString modelText(const cohort::EngineSnapshot &snapshot); // the "Model" row
     static QString rolloutsText(const cohort::EngineSnapshot &snapshot); // the "Rollouts" row
     static QString dilocoText(const cohort::EngineSnapshot &snapshot);   // the "Training" row (DiLoCo tasks)
+    // The "Network" row: the joined task's model on its held-out problems, and this computer's part; empty when the
+    // hub reported neither.
+    static QString networkText(const cohort::EngineSnapshot &snapshot);
     static QString gpuSummaryText(const cohort::EngineSnapshot &snapshot); // the "GPUs" row
 
     // GPU cards: one per GPU in the last snapshot, charts over the chosen range. The history is built from the
@@ -78,6 +81,7 @@ private:
     QLabel *m_joinedTask = nullptr;
     QLabel *m_model = nullptr;
     QLabel *m_rollouts = nullptr;
+    QLabel *m_network = nullptr;        // the held-out curve's newest point and this computer's part
     QLabel *m_diloco = nullptr;         // DiLoCo progress; its row shows instead of Rollouts for diloco tasks
     QFormLayout *m_nodeForm = nullptr;
     QTableWidget *m_relays = nullptr; // the download's relays: score, speed, bytes, failures (hidden without a download)

@@ -178,6 +178,29 @@ private Q_SLOTS:
         QVERIFY(DashboardPage::rolloutsText(s).endsWith(QStringLiteral("last rejection: stale_version")));
     }
 
+    void dashboardShowsTheNetworksProgress()
+    {
+        EngineSnapshot s;
+        s.joinedTaskId = QStringLiteral("arith-rl");
+        QCOMPARE(DashboardPage::networkText(s), QString()); // nothing reported: the row hides
+        s.progress.taskId = QStringLiteral("arith-rl");
+        s.progress.heldOut = {HeldOutPoint{1, 0.162, 0.98, 0.32, 0.12, 0.29}, HeldOutPoint{37, 0.46, 1, 0.57, 0.3, 0.45}};
+        QCOMPARE(DashboardPage::networkText(s),
+                 QStringLiteral("version 37 answers 46 % of held-out problems correctly (16 % at version 1)"));
+        s.contribution = TaskContribution{QStringLiteral("arith-rl"), 412, 0.083, 4, 31};
+        QVERIFY(DashboardPage::networkText(s).endsWith(QStringLiteral("; your part 8.3 % of accepted batches, rank 4 of 31")));
+        // Another task's figures (the hub answered for the task left a moment ago) are not shown.
+        s.joinedTaskId = QStringLiteral("sort-rl");
+        QCOMPARE(DashboardPage::networkText(s), QString());
+        // And the row is in the window.
+        MainWindow window;
+        s.joinedTaskId = QStringLiteral("arith-rl");
+        window.showSnapshot(s);
+        auto *row = window.dashboardPage()->findChild<QLabel *>(QStringLiteral("network"));
+        QVERIFY(row);
+        QCOMPARE(row->text(), DashboardPage::networkText(s));
+    }
+
     void dashboardShowsSnapshot()
     {
         MainWindow window;

@@ -527,6 +527,18 @@
         <source>Pick what this computer works on, from the tasks the hub offers</source>
         <translation>Wählen Sie aus den Aufgaben des Hubs, woran dieser Computer arbeitet</translation>
     </message>
+    <message>
+        <source>Network</source>
+        <translation>Netzwerk</translation>
+    </message>
+    <message>
+        <source>version %1 answers %2 % of held-out problems correctly (%3 % at version %4)</source>
+        <translation>Version %1 beantwortet %2 % der zurückgehaltenen Aufgaben richtig (%3 % bei Version %4)</translation>
+    </message>
+    <message>
+        <source>your part %1 % of accepted batches, rank %2 of %3</source>
+        <translation>Ihr Anteil %1 % der angenommenen Stapel, Rang %2 von %3</translation>
+    </message>
 </context>
 <context>
     <name>cohort::DataFolderMove</name>
@@ -961,6 +973,25 @@ Die Datei enthält die letzten Ereignisse, den Status, Ihre Einstellungen und di
     <message>
         <source>minutes ago</source>
         <translation>vor Minuten</translation>
+    </message>
+</context>
+<context>
+    <name>cohort::HeldOutChart</name>
+    <message>
+        <source>Correct, most likely answer</source>
+        <translation>Richtig, wahrscheinlichste Antwort</translation>
+    </message>
+    <message>
+        <source>Reward, sampled answers</source>
+        <translation>Belohnung, gezogene Antworten</translation>
+    </message>
+    <message>
+        <source>Model version</source>
+        <translation>Modellversion</translation>
+    </message>
+    <message>
+        <source>Held-out score by model version</source>
+        <translation>Ergebnis auf zurückgehaltenen Aufgaben je Modellversion</translation>
     </message>
 </context>
 <context>
@@ -1670,6 +1701,38 @@ Jetzt exportieren?</translation>
         <source>Tray icon:</source>
         <translation>Tray-Symbol:</translation>
     </message>
+    <message>
+        <source>Hub certificate</source>
+        <translation>Hub-Zertifikat</translation>
+    </message>
+    <message>
+        <source>Empty: trust the system&apos;s certificate authorities</source>
+        <translation>Leer: den Zertifizierungsstellen des Systems vertrauen</translation>
+    </message>
+    <message>
+        <source>For a hub whose https certificate no public authority signed: a PEM file with the hub&apos;s certificate (or its private authority&apos;s), from the hub&apos;s operator.</source>
+        <translation>Für einen Hub, dessen https-Zertifikat keine öffentliche Stelle signiert hat: eine PEM-Datei mit dem Zertifikat des Hubs (oder seiner privaten Stelle), vom Betreiber des Hubs.</translation>
+    </message>
+    <message>
+        <source>Hub key</source>
+        <translation>Hub-Schlüssel</translation>
+    </message>
+    <message>
+        <source>Empty: trust the key the hub presents the first time</source>
+        <translation>Leer: dem Schlüssel vertrauen, den der Hub beim ersten Mal zeigt</translation>
+    </message>
+    <message>
+        <source>The hub&apos;s public key, as its operator publishes it (44 characters). With it, this computer talks only to the real hub, even the first time it connects.</source>
+        <translation>Der öffentliche Schlüssel des Hubs, wie sein Betreiber ihn veröffentlicht (44 Zeichen). Damit spricht dieser Computer nur mit dem echten Hub, auch bei der ersten Verbindung.</translation>
+    </message>
+    <message>
+        <source>Hub certificate:</source>
+        <translation>Hub-Zertifikat:</translation>
+    </message>
+    <message>
+        <source>Hub key:</source>
+        <translation>Hub-Schlüssel:</translation>
+    </message>
 </context>
 <context>
     <name>cohort::TasksPage</name>
@@ -1744,6 +1807,18 @@ Jetzt exportieren?</translation>
     <message>
         <source>This computer cannot run %1: %2.</source>
         <translation>Dieser Computer kann %1 nicht ausführen: %2.</translation>
+    </message>
+    <message>
+        <source>Contributors with accepted work: %1; none of this computer&apos;s is accepted yet.</source>
+        <translation>Beitragende mit angenommener Arbeit: %1; von diesem Computer ist noch nichts angenommen.</translation>
+    </message>
+    <message>
+        <source>Your part: accepted batches %1 (%2 % of all), rank %3 of %4 contributors.</source>
+        <translation>Ihr Anteil: %1 angenommene Stapel (%2 % von allen), Rang %3 von %4 Beitragenden.</translation>
+    </message>
+    <message>
+        <source>The network&apos;s model on %1 held-out problems (never trained on): version %2 answers %3 % correctly, version %4 answered %5 %.</source>
+        <translation>Das Modell des Netzwerks auf %1 zurückgehaltenen Aufgaben (nie trainiert): Version %2 beantwortet %3 % richtig, Version %4 beantwortete %5 %.</translation>
     </message>
 </context>
 <context>

@@ -527,6 +527,18 @@
         <source>Pick what this computer works on, from the tasks the hub offers</source>
         <translation>Choisir, parmi les tâches du hub, celle sur laquelle cet ordinateur travaille</translation>
     </message>
+    <message>
+        <source>Network</source>
+        <translation>Réseau</translation>
+    </message>
+    <message>
+        <source>version %1 answers %2 % of held-out problems correctly (%3 % at version %4)</source>
+        <translation>la version %1 résout %2 % des problèmes réservés (%3 % à la version %4)</translation>
+    </message>
+    <message>
+        <source>your part %1 % of accepted batches, rank %2 of %3</source>
+        <translation>votre part %1 % des lots acceptés, rang %2 sur %3</translation>
+    </message>
 </context>
 <context>
     <name>cohort::DataFolderMove</name>
@@ -961,6 +973,25 @@ Il contient les événements récents, l&apos;état, vos paramètres et les noms
     <message>
         <source>minutes ago</source>
         <translation>il y a … minutes</translation>
+    </message>
+</context>
+<context>
+    <name>cohort::HeldOutChart</name>
+    <message>
+        <source>Correct, most likely answer</source>
+        <translation>Juste, réponse la plus probable</translation>
+    </message>
+    <message>
+        <source>Reward, sampled answers</source>
+        <translation>Récompense, réponses échantillonnées</translation>
+    </message>
+    <message>
+        <source>Model version</source>
+        <translation>Version du modèle</translation>
+    </message>
+    <message>
+        <source>Held-out score by model version</source>
+        <translation>Score sur les problèmes réservés par version du modèle</translation>
     </message>
 </context>
 <context>
@@ -1670,6 +1701,38 @@ L&apos;exporter maintenant ?</translation>
         <source>Tray icon:</source>
         <translation>Icône de la zone de notification :</translation>
     </message>
+    <message>
+        <source>Hub certificate</source>
+        <translation>Certificat du hub</translation>
+    </message>
+    <message>
+        <source>Empty: trust the system&apos;s certificate authorities</source>
+        <translation>Vide : faire confiance aux autorités de certification du système</translation>
+    </message>
+    <message>
+        <source>For a hub whose https certificate no public authority signed: a PEM file with the hub&apos;s certificate (or its private authority&apos;s), from the hub&apos;s operator.</source>
+        <translation>Pour un hub dont aucune autorité publique n&apos;a signé le certificat https : un fichier PEM avec le certificat du hub (ou de son autorité privée), fourni par son opérateur.</translation>
+    </message>
+    <message>
+        <source>Hub key</source>
+        <translation>Clé du hub</translation>
+    </message>
+    <message>
+        <source>Empty: trust the key the hub presents the first time</source>
+        <translation>Vide : faire confiance à la clé que le hub présente la première fois</translation>
+    </message>
+    <message>
+        <source>The hub&apos;s public key, as its operator publishes it (44 characters). With it, this computer talks only to the real hub, even the first time it connects.</source>
+        <translation>La clé publique du hub, telle que son opérateur la publie (44 caractères). Avec elle, cet ordinateur ne parle qu&apos;au vrai hub, même à la première connexion.</translation>
+    </message>
+    <message>
+        <source>Hub certificate:</source>
+        <translation>Certificat du hub :</translation>
+    </message>
+    <message>
+        <source>Hub key:</source>
+        <translation>Clé du hub :</translation>
+    </message>
 </context>
 <context>
     <name>cohort::TasksPage</name>
@@ -1744,6 +1807,18 @@ L&apos;exporter maintenant ?</translation>
     <message>
         <source>This computer cannot run %1: %2.</source>
         <translation>Cet ordinateur ne peut pas exécuter %1 : %2.</translation>
+    </message>
+    <message>
+        <source>Contributors with accepted work: %1; none of this computer&apos;s is accepted yet.</source>
+        <translation>Contributeurs avec du travail accepté : %1 ; rien de cet ordinateur n&apos;est encore accepté.</translation>
+    </message>
+    <message>
+        <source>Your part: accepted batches %1 (%2 % of all), rank %3 of %4 contributors.</source>
+        <translation>Votre part : %1 lots acceptés (%2 % du total), rang %3 sur %4 contributeurs.</translation>
+    </message>
+    <message>
+        <source>The network&apos;s model on %1 held-out problems (never trained on): version %2 answers %3 % correctly, version %4 answered %5 %.</source>
+        <translation>Le modèle du réseau sur %1 problèmes réservés (jamais appris) : la version %2 en résout %3 %, la version %4 en résolvait %5 %.</translation>
     </message>
 </context>
 <context>
