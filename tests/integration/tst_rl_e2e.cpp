@@ -97,28 +97,20 @@ class TestRlE2e : public QObject {
         return node->start() ? std::move(node) : nullptr;
     }
 
-    // The node's view of the joined task's held-out curve (EngineSnapshot::progress), from its last status line.
-    static QJsonObject progressOf(ChildProcess &node)
+    // A field of the node's last status line that has it (cohortd --json): rollouts, progress, contribution.
+    static QJsonObject lastStatusField(ChildProcess &node, const QString &field)
     {
         const QStringList lines = node.output().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
         for (qsizetype i = lines.size() - 1; i >= 0; --i) {
             const QJsonObject o = QJsonDocument::fromJson(lines[i].toUtf8()).object();
-            if (o.contains(QStringLiteral("progress")))
-                return o.value(QStringLiteral("progress")).toObject();
+            if (o.contains(field))
+                return o.value(field).toObject();
         }
         return {};
     }
-
-    static QJsonObject rollouts(ChildProcess &node)
-    {
-        const QStringList lines = node.output().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
-        for (qsizetype i = lines.size() - 1; i >= 0; --i) {
-            const QJsonObject o = QJsonDocument::fromJson(lines[i].toUtf8()).object();
-            if (o.contains(QStringLiteral("rollouts")))
-                return o.value(QStringLiteral("rollouts")).toObject();
-        }
-        return {};
-    }
+    static QJsonObject rollouts(ChildProcess &node) { return lastStatusField(node, QStringLiteral("rollouts")); }
+    // The node's view of the joined task's held-out curve (EngineSnapshot::progress).
+    static QJsonObject progressOf(ChildProcess &node) { return lastStatusField(node, QStringLiteral("progress")); }
 
     QJsonObject get(const QString &url)
     {
@@ -362,15 +354,7 @@ private Q_SLOTS:
         // The node fetches the curve for its views (the Tasks page's chart, cohortd --json): within 30 s + a heartbeat.
         QTRY_VERIFY_WITH_TIMEOUT(progressOf(*a).value(QStringLiteral("held_out")).toArray().size() >= 1, 45'000);
         // And its own part in the accepted work (heartbeat reply): rank among the two nodes, no other node named.
-        const auto contributionOf = [](ChildProcess &node) {
-            const QStringList lines = node.output().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
-            for (qsizetype i = lines.size() - 1; i >= 0; --i) {
-                const QJsonObject o = QJsonDocument::fromJson(lines[i].toUtf8()).object();
-                if (o.contains(QStringLiteral("contribution")))
-                    return o.value(QStringLiteral("contribution")).toObject();
-            }
-            return QJsonObject();
-        };
+        const auto contributionOf = [](ChildProcess &node) { return lastStatusField(node, QStringLiteral("contribution")); };
         QTRY_VERIFY_WITH_TIMEOUT(contributionOf(*a).value(QStringLiteral("accepted_batches")).toInt() >= 1 &&
                                      contributionOf(*a).value(QStringLiteral("contributors")).toInt() == 2,
                                  45'000);
