@@ -322,8 +322,10 @@ void Settings::load(const SettingsValues &fallback)
             knownLevel = true;
         }
     }
-    if (!knownLevel)
+    if (!knownLevel) { // the value in use stays (the default only at a first load), as for every other setting
         qCWarning(lcSettings) << "ignoring invalid setting notifications :" << notify;
+        v.notifications = fallback.notifications;
+    }
     const QString trayStyle = store.value(kTrayIconStyle, trayIconStyleName(v.trayIconStyle)).toString();
     bool knownStyle = false;
     for (const TrayIconStyle style : {TrayIconStyle::Colour, TrayIconStyle::Light, TrayIconStyle::Dark}) {

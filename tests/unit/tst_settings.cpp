@@ -505,6 +505,15 @@ private Q_SLOTS:
         QCOMPARE(s.values().schedule, QStringList{QStringLiteral("daily 22:00-06:00")});
         QCOMPARE(s.values().uploadLimitKiBps, 512);
         QCOMPARE(changed.count(), 1);
+        // The same for a named choice (issue 25: notifications fell back to the default, not the value in use).
+        SettingsValues quiet = s.values();
+        quiet.notifications = NotifyLevel::Off; // not the default
+        QVERIFY(s.apply(quiet).isEmpty());
+        QCOMPARE(changed.count(), 2);
+        QSettings(path, QSettings::IniFormat).setValue(QStringLiteral("ui/notifications"), QStringLiteral("loud"));
+        QVERIFY(s.reload().isEmpty());
+        QCOMPARE(s.values().notifications, NotifyLevel::Off);
+        QCOMPARE(changed.count(), 2);
     }
 
     // The tray icon's style: colour by default, stored by name, an unknown name falls back with a warning.
