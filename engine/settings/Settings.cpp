@@ -6,6 +6,7 @@
 #include "settings/SettingsMigrations.h"
 
 #include <QDir>
+#include <QCoreApplication>
 #include <QFileInfo>
 #include <QSysInfo>
 #include <QSettings>
@@ -194,32 +195,34 @@ QString Settings::payoutAddressProblem(const QString &address)
 
 QList<SettingsError> Settings::validate(const SettingsValues &v)
 {
+    // The messages are for people (the dialog shows them under the field): in the app's language when it installed
+    // a translator (context "Settings"), in English in cohortd.
     QList<SettingsError> errors;
     const QString hub = normalizedHubUrl(v.hubUrl);
     if (!hub.isEmpty()) {
         const QUrl url(hub, QUrl::StrictMode);
         if (!url.isValid() || (url.scheme() != QLatin1String("http") && url.scheme() != QLatin1String("https")))
-            errors.append({QStringLiteral("hubUrl"), QStringLiteral("Enter an http:// or https:// address, or leave it empty for the local network.")});
+            errors.append({QStringLiteral("hubUrl"), QCoreApplication::translate("Settings", "Enter an http:// or https:// address, or leave it empty for the local network.")});
         else if (url.host().isEmpty())
-            errors.append({QStringLiteral("hubUrl"), QStringLiteral("The address has no host name.")});
+            errors.append({QStringLiteral("hubUrl"), QCoreApplication::translate("Settings", "The address has no host name.")});
         else if (!url.userInfo().isEmpty())
-            errors.append({QStringLiteral("hubUrl"), QStringLiteral("Do not put a user name or password in the address.")});
+            errors.append({QStringLiteral("hubUrl"), QCoreApplication::translate("Settings", "Do not put a user name or password in the address.")});
         else if (url.hasQuery() || url.hasFragment())
-            errors.append({QStringLiteral("hubUrl"), QStringLiteral("The address must not contain '?' or '#'.")});
+            errors.append({QStringLiteral("hubUrl"), QCoreApplication::translate("Settings", "The address must not contain '?' or '#'.")});
     }
     if (!v.dataDir.isEmpty()) {
         const QFileInfo info(v.dataDir);
         if (!QDir::isAbsolutePath(v.dataDir))
-            errors.append({QStringLiteral("dataDir"), QStringLiteral("Choose a full path (an absolute folder).")});
+            errors.append({QStringLiteral("dataDir"), QCoreApplication::translate("Settings", "Choose a full path (an absolute folder).")});
         else if (info.exists() && !info.isDir())
-            errors.append({QStringLiteral("dataDir"), QStringLiteral("This path is a file, not a folder.")});
+            errors.append({QStringLiteral("dataDir"), QCoreApplication::translate("Settings", "This path is a file, not a folder.")});
         else if (info.exists() && !info.isWritable())
-            errors.append({QStringLiteral("dataDir"), QStringLiteral("This folder is not writable.")});
+            errors.append({QStringLiteral("dataDir"), QCoreApplication::translate("Settings", "This folder is not writable.")});
     }
     if (v.downloadLimitKiBps < 0 || v.downloadLimitKiBps > kMaxDownloadLimitKiBps)
-        errors.append({QStringLiteral("downloadLimitKiBps"), QStringLiteral("Use 0 (no limit) up to %1 KiB/s.").arg(kMaxDownloadLimitKiBps)});
+        errors.append({QStringLiteral("downloadLimitKiBps"), QCoreApplication::translate("Settings", "Use 0 (no limit) up to %1 KiB/s.").arg(kMaxDownloadLimitKiBps)});
     if (v.idleMinutes < 1 || v.idleMinutes > 240)
-        errors.append({QStringLiteral("idleMinutes"), QStringLiteral("Use 1 to 240 minutes.")});
+        errors.append({QStringLiteral("idleMinutes"), QCoreApplication::translate("Settings", "Use 1 to 240 minutes.")});
     for (const QString &window : v.schedule) {
         QString why;
         if (!ScheduleWindow::fromText(window, &why)) {
@@ -228,60 +231,60 @@ QList<SettingsError> Settings::validate(const SettingsValues &v)
         }
     }
     if (v.schedule.size() > 28)
-        errors.append({QStringLiteral("schedule"), QStringLiteral("Use at most 28 time windows.")});
+        errors.append({QStringLiteral("schedule"), QCoreApplication::translate("Settings", "Use at most 28 time windows.")});
     if (v.gpuTempLimitC != 0 && (v.gpuTempLimitC < 50 || v.gpuTempLimitC > 100))
-        errors.append({QStringLiteral("gpuTempLimitC"), QStringLiteral("Use 0 (no limit) or 50 to 100 °C.")});
+        errors.append({QStringLiteral("gpuTempLimitC"), QCoreApplication::translate("Settings", "Use 0 (no limit) or 50 to 100 °C.")});
     if (v.gpuPowerLimitW != 0 && (v.gpuPowerLimitW < 10 || v.gpuPowerLimitW > 2000))
-        errors.append({QStringLiteral("gpuPowerLimitW"), QStringLiteral("Use 0 (no limit) or 10 to 2000 W.")});
+        errors.append({QStringLiteral("gpuPowerLimitW"), QCoreApplication::translate("Settings", "Use 0 (no limit) or 10 to 2000 W.")});
     if (v.diskCapGiB < 0 || v.diskCapGiB > 1'000'000)
-        errors.append({QStringLiteral("diskCapGiB"), QStringLiteral("Use 0 (no cap) up to 1000000 GiB.")});
+        errors.append({QStringLiteral("diskCapGiB"), QCoreApplication::translate("Settings", "Use 0 (no cap) up to 1000000 GiB.")});
     if (!v.language.isEmpty() && !languages().contains(v.language))
-        errors.append({QStringLiteral("language"), QStringLiteral("Choose one of the languages offered.")});
+        errors.append({QStringLiteral("language"), QCoreApplication::translate("Settings", "Choose one of the languages offered.")});
     if (v.gpuUuids.size() > kMaxGpus)
-        errors.append({QStringLiteral("gpuUuids"), QStringLiteral("Choose at most %1 GPUs.").arg(kMaxGpus)});
+        errors.append({QStringLiteral("gpuUuids"), QCoreApplication::translate("Settings", "Choose at most %1 GPUs.").arg(kMaxGpus)});
     else if (std::any_of(v.gpuUuids.begin(), v.gpuUuids.end(),
                          [](const QString &u) { return u.trimmed().isEmpty() || u.size() > 96 || !isPrintable(u); }))
-        errors.append({QStringLiteral("gpuUuids"), QStringLiteral("A GPU in the list has no usable identifier.")});
+        errors.append({QStringLiteral("gpuUuids"), QCoreApplication::translate("Settings", "A GPU in the list has no usable identifier.")});
     if (v.gpuMemoryPercent < 10 || v.gpuMemoryPercent > 100)
-        errors.append({QStringLiteral("gpuMemoryPercent"), QStringLiteral("Use 10 to 100 % of each GPU's memory.")});
+        errors.append({QStringLiteral("gpuMemoryPercent"), QCoreApplication::translate("Settings", "Use 10 to 100 % of each GPU's memory.")});
     if (v.uploadLimitKiBps < 0 || v.uploadLimitKiBps > kMaxUploadLimitKiBps)
-        errors.append({QStringLiteral("uploadLimitKiBps"), QStringLiteral("Use 0 (no limit) up to %1 KiB/s.").arg(kMaxUploadLimitKiBps)});
+        errors.append({QStringLiteral("uploadLimitKiBps"), QCoreApplication::translate("Settings", "Use 0 (no limit) up to %1 KiB/s.").arg(kMaxUploadLimitKiBps)});
     if (v.proxyMode == ProxyMode::Manual) {
         QString why;
         if (!parseProxy(v.proxy, nullptr, nullptr, &why))
             errors.append({QStringLiteral("proxy"), why});
     } else if (v.proxy.size() > 300 || !isPrintable(v.proxy)) {
-        errors.append({QStringLiteral("proxy"), QStringLiteral("The proxy address is not readable.")});
+        errors.append({QStringLiteral("proxy"), QCoreApplication::translate("Settings", "The proxy address is not readable.")});
     }
     if (!v.hubCertificate.trimmed().isEmpty()) {
         const QString path = v.hubCertificate.trimmed();
         if (path.size() > 4096 || !isPrintable(path))
-            errors.append({QStringLiteral("hubCertificate"), QStringLiteral("The certificate's file name is not readable.")});
+            errors.append({QStringLiteral("hubCertificate"), QCoreApplication::translate("Settings", "The certificate's file name is not readable.")});
         else if (!QFileInfo(path).isFile())
-            errors.append({QStringLiteral("hubCertificate"), QStringLiteral("There is no file %1.").arg(path)});
+            errors.append({QStringLiteral("hubCertificate"), QCoreApplication::translate("Settings", "There is no file %1.").arg(path)});
         else if (QSslCertificate::fromPath(path, QSsl::Pem).isEmpty())
-            errors.append({QStringLiteral("hubCertificate"), QStringLiteral("The file holds no PEM certificate.")});
+            errors.append({QStringLiteral("hubCertificate"), QCoreApplication::translate("Settings", "The file holds no PEM certificate.")});
     }
     if (!v.hubKey.trimmed().isEmpty() && Settings::hubKeyFromText(v.hubKey).isEmpty())
-        errors.append({QStringLiteral("hubKey"), QStringLiteral("A hub key is 44 characters of base64 (an ed25519 public key), as the hub prints it at start.")});
+        errors.append({QStringLiteral("hubKey"), QCoreApplication::translate("Settings", "A hub key is 44 characters of base64 (an ed25519 public key), as the hub prints it at start.")});
     if (!v.payoutAddress.isEmpty())
         if (const QString why = payoutAddressProblem(v.payoutAddress); !why.isEmpty())
             errors.append({QStringLiteral("payoutAddress"), why});
     // !(x >= 0 && ...) also refuses NaN (a hand-edited file).
     if (!(v.pricePerKWh >= 0 && v.pricePerKWh <= 100))
-        errors.append({QStringLiteral("pricePerKWh"), QStringLiteral("Use 0 (not set) up to 100 per kWh.")});
+        errors.append({QStringLiteral("pricePerKWh"), QCoreApplication::translate("Settings", "Use 0 (not set) up to 100 per kWh.")});
     if (!(v.creditValue >= 0 && v.creditValue <= 1e6))
-        errors.append({QStringLiteral("creditValue"), QStringLiteral("Use 0 (unknown) up to 1000000.")});
+        errors.append({QStringLiteral("creditValue"), QCoreApplication::translate("Settings", "Use 0 (unknown) up to 1000000.")});
     if (v.currency.trimmed().size() > 8 || !isPrintable(v.currency))
-        errors.append({QStringLiteral("currency"), QStringLiteral("Use a short label of at most 8 characters, e.g. EUR.")});
+        errors.append({QStringLiteral("currency"), QCoreApplication::translate("Settings", "Use a short label of at most 8 characters, e.g. EUR.")});
     else if ((v.pricePerKWh > 0 || v.creditValue > 0) && v.currency.trimmed().isEmpty())
-        errors.append({QStringLiteral("currency"), QStringLiteral("Name the currency of the price, e.g. EUR.")});
+        errors.append({QStringLiteral("currency"), QCoreApplication::translate("Settings", "Name the currency of the price, e.g. EUR.")});
     if (v.nodeName.size() > 64)
-        errors.append({QStringLiteral("nodeName"), QStringLiteral("Use at most 64 characters.")});
+        errors.append({QStringLiteral("nodeName"), QCoreApplication::translate("Settings", "Use at most 64 characters.")});
     else {
         for (const QChar c : v.nodeName) {
             if (!c.isPrint()) {
-                errors.append({QStringLiteral("nodeName"), QStringLiteral("Use printable characters only.")});
+                errors.append({QStringLiteral("nodeName"), QCoreApplication::translate("Settings", "Use printable characters only.")});
                 break;
             }
         }

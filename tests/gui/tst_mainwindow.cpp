@@ -2,6 +2,7 @@
 #include "SampleSnapshots.h"
 #include "core/NodeState.h"
 #include "core/TaskFit.h"
+#include "settings/Settings.h"
 #include "ui/ActivityModel.h"
 #include "ui/ActivityPage.h"
 #include "ui/DashboardPage.h"
@@ -498,8 +499,18 @@ private Q_SLOTS:
         QCOMPARE(resolveState(offline).why, QStringLiteral("Hub nicht erreichbar; neuer Versuch in 30 s"));
         QCOMPARE(assessTask(task, snapshot).summary(),
                  QStringLiteral("Nicht ausführbar: diese Cohort-Version kann quantum-Aufgaben noch nicht ausführen"));
+        // The settings' validation messages too (issue 25: the German dialog showed them in English).
+        SettingsValues wrong = Settings::defaults();
+        wrong.hubUrl = QStringLiteral("gopher://x");
+        const auto messageOf = [&] {
+            const QList<SettingsError> errors = Settings::validate(wrong);
+            return errors.isEmpty() ? QString() : errors.first().message;
+        };
+        QCOMPARE(messageOf(), QStringLiteral("Geben Sie eine http://- oder https://-Adresse ein, oder lassen Sie das Feld "
+                                             "leer für das lokale Netzwerk."));
         QCoreApplication::removeTranslator(&german);
         QCOMPARE(resolveState(paused).why, QStringLiteral("The computer is on battery power"));
+        QCOMPARE(messageOf(), QStringLiteral("Enter an http:// or https:// address, or leave it empty for the local network."));
     }
 
     void activityFiltersAndCopies()

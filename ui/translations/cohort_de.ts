@@ -103,6 +103,121 @@
     </message>
 </context>
 <context>
+    <name>Settings</name>
+    <message>
+        <source>Enter an http:// or https:// address, or leave it empty for the local network.</source>
+        <translation>Geben Sie eine http://- oder https://-Adresse ein, oder lassen Sie das Feld leer für das lokale Netzwerk.</translation>
+    </message>
+    <message>
+        <source>The address has no host name.</source>
+        <translation>Die Adresse hat keinen Hostnamen.</translation>
+    </message>
+    <message>
+        <source>Do not put a user name or password in the address.</source>
+        <translation>Die Adresse darf keinen Benutzernamen und kein Passwort enthalten.</translation>
+    </message>
+    <message>
+        <source>The address must not contain &apos;?&apos; or &apos;#&apos;.</source>
+        <translation>Die Adresse darf weder „?“ noch „#“ enthalten.</translation>
+    </message>
+    <message>
+        <source>Choose a full path (an absolute folder).</source>
+        <translation>Wählen Sie einen vollständigen Pfad (einen absoluten Ordner).</translation>
+    </message>
+    <message>
+        <source>This path is a file, not a folder.</source>
+        <translation>Dieser Pfad ist eine Datei, kein Ordner.</translation>
+    </message>
+    <message>
+        <source>This folder is not writable.</source>
+        <translation>In diesen Ordner kann nicht geschrieben werden.</translation>
+    </message>
+    <message>
+        <source>Use 0 (no limit) up to %1 KiB/s.</source>
+        <translation>Verwenden Sie 0 (keine Grenze) bis %1 KiB/s.</translation>
+    </message>
+    <message>
+        <source>Use 1 to 240 minutes.</source>
+        <translation>Verwenden Sie 1 bis 240 Minuten.</translation>
+    </message>
+    <message>
+        <source>Use at most 28 time windows.</source>
+        <translation>Verwenden Sie höchstens 28 Zeitfenster.</translation>
+    </message>
+    <message>
+        <source>Use 0 (no limit) or 50 to 100 °C.</source>
+        <translation>Verwenden Sie 0 (keine Grenze) oder 50 bis 100 °C.</translation>
+    </message>
+    <message>
+        <source>Use 0 (no limit) or 10 to 2000 W.</source>
+        <translation>Verwenden Sie 0 (keine Grenze) oder 10 bis 2000 W.</translation>
+    </message>
+    <message>
+        <source>Use 0 (no cap) up to 1000000 GiB.</source>
+        <translation>Verwenden Sie 0 (keine Grenze) bis 1000000 GiB.</translation>
+    </message>
+    <message>
+        <source>Choose one of the languages offered.</source>
+        <translation>Wählen Sie eine der angebotenen Sprachen.</translation>
+    </message>
+    <message>
+        <source>Choose at most %1 GPUs.</source>
+        <translation>Wählen Sie höchstens %1 GPUs.</translation>
+    </message>
+    <message>
+        <source>A GPU in the list has no usable identifier.</source>
+        <translation>Eine GPU in der Liste hat keine verwendbare Kennung.</translation>
+    </message>
+    <message>
+        <source>Use 10 to 100 % of each GPU&apos;s memory.</source>
+        <translation>Verwenden Sie 10 bis 100 % des Speichers jeder GPU.</translation>
+    </message>
+    <message>
+        <source>The proxy address is not readable.</source>
+        <translation>Die Proxy-Adresse ist nicht lesbar.</translation>
+    </message>
+    <message>
+        <source>The certificate&apos;s file name is not readable.</source>
+        <translation>Der Dateiname des Zertifikats ist nicht lesbar.</translation>
+    </message>
+    <message>
+        <source>There is no file %1.</source>
+        <translation>Es gibt keine Datei %1.</translation>
+    </message>
+    <message>
+        <source>The file holds no PEM certificate.</source>
+        <translation>Die Datei enthält kein PEM-Zertifikat.</translation>
+    </message>
+    <message>
+        <source>A hub key is 44 characters of base64 (an ed25519 public key), as the hub prints it at start.</source>
+        <translation>Ein Hub-Schlüssel besteht aus 44 Zeichen Base64 (ein öffentlicher Ed25519-Schlüssel), wie der Hub ihn beim Start ausgibt.</translation>
+    </message>
+    <message>
+        <source>Use 0 (not set) up to 100 per kWh.</source>
+        <translation>Verwenden Sie 0 (nicht gesetzt) bis 100 pro kWh.</translation>
+    </message>
+    <message>
+        <source>Use 0 (unknown) up to 1000000.</source>
+        <translation>Verwenden Sie 0 (unbekannt) bis 1000000.</translation>
+    </message>
+    <message>
+        <source>Use a short label of at most 8 characters, e.g. EUR.</source>
+        <translation>Verwenden Sie eine kurze Bezeichnung mit höchstens 8 Zeichen, z. B. EUR.</translation>
+    </message>
+    <message>
+        <source>Name the currency of the price, e.g. EUR.</source>
+        <translation>Nennen Sie die Währung des Preises, z. B. EUR.</translation>
+    </message>
+    <message>
+        <source>Use at most 64 characters.</source>
+        <translation>Verwenden Sie höchstens 64 Zeichen.</translation>
+    </message>
+    <message>
+        <source>Use printable characters only.</source>
+        <translation>Verwenden Sie nur druckbare Zeichen.</translation>
+    </message>
+</context>
+<context>
     <name>TaskFit</name>
     <message>
         <source>Cannot run: %1</source>

@@ -103,6 +103,121 @@
     </message>
 </context>
 <context>
+    <name>Settings</name>
+    <message>
+        <source>Enter an http:// or https:// address, or leave it empty for the local network.</source>
+        <translation>Saisissez une adresse http:// ou https://, ou laissez le champ vide pour le réseau local.</translation>
+    </message>
+    <message>
+        <source>The address has no host name.</source>
+        <translation>L&apos;adresse n&apos;a pas de nom d&apos;hôte.</translation>
+    </message>
+    <message>
+        <source>Do not put a user name or password in the address.</source>
+        <translation>Ne mettez ni nom d&apos;utilisateur ni mot de passe dans l&apos;adresse.</translation>
+    </message>
+    <message>
+        <source>The address must not contain &apos;?&apos; or &apos;#&apos;.</source>
+        <translation>L&apos;adresse ne doit contenir ni « ? » ni « # ».</translation>
+    </message>
+    <message>
+        <source>Choose a full path (an absolute folder).</source>
+        <translation>Choisissez un chemin complet (un dossier absolu).</translation>
+    </message>
+    <message>
+        <source>This path is a file, not a folder.</source>
+        <translation>Ce chemin est un fichier, pas un dossier.</translation>
+    </message>
+    <message>
+        <source>This folder is not writable.</source>
+        <translation>Ce dossier n&apos;est pas accessible en écriture.</translation>
+    </message>
+    <message>
+        <source>Use 0 (no limit) up to %1 KiB/s.</source>
+        <translation>Utilisez 0 (aucune limite) jusqu&apos;à %1 Kio/s.</translation>
+    </message>
+    <message>
+        <source>Use 1 to 240 minutes.</source>
+        <translation>Utilisez 1 à 240 minutes.</translation>
+    </message>
+    <message>
+        <source>Use at most 28 time windows.</source>
+        <translation>Utilisez au plus 28 plages horaires.</translation>
+    </message>
+    <message>
+        <source>Use 0 (no limit) or 50 to 100 °C.</source>
+        <translation>Utilisez 0 (aucune limite) ou 50 à 100 °C.</translation>
+    </message>
+    <message>
+        <source>Use 0 (no limit) or 10 to 2000 W.</source>
+        <translation>Utilisez 0 (aucune limite) ou 10 à 2000 W.</translation>
+    </message>
+    <message>
+        <source>Use 0 (no cap) up to 1000000 GiB.</source>
+        <translation>Utilisez 0 (aucune limite) jusqu&apos;à 1000000 Gio.</translation>
+    </message>
+    <message>
+        <source>Choose one of the languages offered.</source>
+        <translation>Choisissez l&apos;une des langues proposées.</translation>
+    </message>
+    <message>
+        <source>Choose at most %1 GPUs.</source>
+        <translation>Choisissez au plus %1 GPU.</translation>
+    </message>
+    <message>
+        <source>A GPU in the list has no usable identifier.</source>
+        <translation>Un GPU de la liste n&apos;a pas d&apos;identifiant utilisable.</translation>
+    </message>
+    <message>
+        <source>Use 10 to 100 % of each GPU&apos;s memory.</source>
+        <translation>Utilisez 10 à 100 % de la mémoire de chaque GPU.</translation>
+    </message>
+    <message>
+        <source>The proxy address is not readable.</source>
+        <translation>L&apos;adresse du proxy n&apos;est pas lisible.</translation>
+    </message>
+    <message>
+        <source>The certificate&apos;s file name is not readable.</source>
+        <translation>Le nom du fichier du certificat n&apos;est pas lisible.</translation>
+    </message>
+    <message>
+        <source>There is no file %1.</source>
+        <translation>Il n&apos;y a pas de fichier %1.</translation>
+    </message>
+    <message>
+        <source>The file holds no PEM certificate.</source>
+        <translation>Le fichier ne contient aucun certificat PEM.</translation>
+    </message>
+    <message>
+        <source>A hub key is 44 characters of base64 (an ed25519 public key), as the hub prints it at start.</source>
+        <translation>Une clé de hub fait 44 caractères en base64 (une clé publique ed25519), telle que le hub l&apos;affiche au démarrage.</translation>
+    </message>
+    <message>
+        <source>Use 0 (not set) up to 100 per kWh.</source>
+        <translation>Utilisez 0 (non défini) jusqu&apos;à 100 par kWh.</translation>
+    </message>
+    <message>
+        <source>Use 0 (unknown) up to 1000000.</source>
+        <translation>Utilisez 0 (inconnue) jusqu&apos;à 1000000.</translation>
+    </message>
+    <message>
+        <source>Use a short label of at most 8 characters, e.g. EUR.</source>
+        <translation>Utilisez un libellé court d&apos;au plus 8 caractères, par ex. EUR.</translation>
+    </message>
+    <message>
+        <source>Name the currency of the price, e.g. EUR.</source>
+        <translation>Indiquez la devise du prix, par ex. EUR.</translation>
+    </message>
+    <message>
+        <source>Use at most 64 characters.</source>
+        <translation>Utilisez au plus 64 caractères.</translation>
+    </message>
+    <message>
+        <source>Use printable characters only.</source>
+        <translation>Utilisez uniquement des caractères imprimables.</translation>
+    </message>
+</context>
+<context>
     <name>TaskFit</name>
     <message>
         <source>Cannot run: %1</source>
