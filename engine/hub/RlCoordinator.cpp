@@ -492,19 +492,23 @@ QJsonObject RlCoordinator::contributionOf(const QString &taskId, const QString &
     Contributions &c = m_contributions[taskId];
     if (!c.counted.isValid() || c.counted.hasExpired(30'000)) {
         c.accepted = m_ledger.acceptedByNode(taskId);
+        c.descending.clear();
         c.total = 0;
-        for (const qint64 n : std::as_const(c.accepted))
+        for (const qint64 n : std::as_const(c.accepted)) {
             c.total += n;
+            c.descending.push_back(n);
+        }
+        std::sort(c.descending.begin(), c.descending.end(), std::greater<>());
         c.counted.start();
     }
+    // Every heartbeat asks: a binary search (how many have more), not a pass over every contributor.
     const qint64 mine = c.accepted.value(nodeId);
-    int ahead = 0;
-    for (const qint64 n : std::as_const(c.accepted))
-        ahead += n > mine ? 1 : 0;
+    const auto ahead = std::lower_bound(c.descending.begin(), c.descending.end(), mine, std::greater<>()) -
+                       c.descending.begin();
     return QJsonObject{{QStringLiteral("task"), taskId},
                        {QStringLiteral("accepted_batches"), mine},
                        {QStringLiteral("share"), c.total > 0 ? double(mine) / double(c.total) : 0.0},
-                       {QStringLiteral("rank"), mine > 0 ? ahead + 1 : 0},
+                       {QStringLiteral("rank"), mine > 0 ? int(ahead) + 1 : 0},
                        {QStringLiteral("contributors"), int(c.accepted.size())}};
 }
 
@@ -560,16 +564,18 @@ ApiResponse RlCoordinator::progress(const ApiRequest &request)
     QString state = QStringLiteral("idle");
     if (runtime)
         state = !runtime->error.isEmpty() ? QStringLiteral("failed") : runtime->ready ? QStringLiteral("training") : QStringLiteral("warming_up");
-    return ApiResponse::json({{QStringLiteral("task"), taskId},
-                              {QStringLiteral("version"), latestVersion(taskId)},
-                              {QStringLiteral("trainer"), state},
-                              {QStringLiteral("trainer_error"), runtime ? runtime->error : QString()},
-                              {QStringLiteral("steps"), runtime ? runtime->steps : 0},
-                              {QStringLiteral("last_loss"), runtime ? runtime->lastLoss : 0.0},
-                              {QStringLiteral("accepted_batches"), m_ledger.acceptedCount(taskId)},
-                              {QStringLiteral("flagged_nodes"), m_ledger.flaggedNodeCount(taskId)},
-                              {QStringLiteral("curve"), curve},
-                              {QStringLiteral("held_out"), heldOut}});
+    QJsonObject reply{{QStringLiteral("task"), taskId},
+                      {QStringLiteral("version"), latestVersion(taskId)},
+                      {QStringLiteral("trainer"), state},
+                      {QStringLiteral("trainer_error"), runtime ? runtime->error : QString()},
+                      {QStringLiteral("steps"), runtime ? runtime->steps : 0},
+                      {QStringLiteral("last_loss"), runtime ? runtime->lastLoss : 0.0},
+                      {QStringLiteral("accepted_batches"), m_ledger.acceptedCount(taskId)},
+                      {QStringLiteral("flagged_nodes"), m_ledger.flaggedNodeCount(taskId)},
+                      {QStringLiteral("curve"), curve}};
+    if (task->rl) // a DiLoCo task has no held-out problems (its held-out loss is not measured yet)
+        reply.insert(QStringLiteral("held_out"), heldOut);
+    return ApiResponse::json(reply);
 }
 
 } // namespace cohort

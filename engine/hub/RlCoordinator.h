@@ -124,6 +124,7 @@ private:
     QTimer m_pruneTimer;
     struct Contributions {
         QHash<QString, qint64> accepted; // by node id
+        std::vector<qint64> descending;  // the same counts, most first (a node's rank by binary search)
         qint64 total = 0;
         QElapsedTimer counted;
     };

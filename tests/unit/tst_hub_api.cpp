@@ -303,6 +303,13 @@ private Q_SLOTS:
         const Reply progress = send("GET", QStringLiteral("/v1/tasks/arith-rl/progress"));
         QCOMPARE(progress.status, 200);
         QCOMPARE(progress.body.value(QStringLiteral("task")).toString(), QStringLiteral("arith-rl"));
+        const QJsonObject heldOut = progress.body.value(QStringLiteral("held_out")).toObject();
+        QCOMPARE(heldOut.value(QStringLiteral("problems")).toInt(), 128);
+        QVERIFY(heldOut.value(QStringLiteral("curve")).isArray());
+        // A DiLoCo task has no held-out problems: no "held_out" at all (a node reads that as no curve).
+        const Reply diloco = send("GET", QStringLiteral("/v1/tasks/tiny-lm-diloco/progress"));
+        QCOMPARE(diloco.status, 200);
+        QVERIFY(!diloco.body.contains(QStringLiteral("held_out")));
         QCOMPARE(send("GET", QStringLiteral("/v1/health")).status, 200); // still serving
     }
 
