@@ -15,8 +15,12 @@ packages=(
   # machine learning: Debian's LibTorch (CPU) and an optimized BLAS
   # (without libopenblas0-openmp LibTorch falls back to the reference BLAS, ~8x slower)
   libtorch-dev libopenblas0-openmp
+  # the reference BLAS too: cohortd --doctor is tested against it (tst_doctor, by library path)
+  libblas3
   # the rollout benchmark's peer: the same model in PyTorch eager
   python3-torch
+  # the metrics test parses /metrics with the Prometheus project's own text parser
+  python3-prometheus-client
   # archives, crypto
   libquazip1-qt6-dev libsodium-dev libssl-dev zlib1g-dev
   # headless display for GUI tests and for running the app without a desktop

@@ -8,6 +8,8 @@
 #include <QIcon>
 #include <QStyle>
 
+#include <algorithm>
+
 namespace cohort {
 
 ActivityModel::ActivityModel(int capacity, QObject *parent)
@@ -96,11 +98,13 @@ QVariant ActivityModel::headerData(int section, Qt::Orientation orientation, int
 
 void ActivityModel::append(const EngineEvent &event)
 {
-    // Drop the oldest first so the row count never passes the cap, even for a moment.
-    if (m_events.size() >= m_capacity) {
-        const int excess = int(m_events.size()) - m_capacity + 1;
-        beginRemoveRows({}, 0, excess - 1);
-        m_events.remove(0, excess);
+    // Make room first so the row count never passes the cap, even for a moment: the oldest routine row goes
+    // before any other, so a week of batches does not push out the milestones and warnings between them.
+    while (m_events.size() >= m_capacity) {
+        const auto routine = std::find_if(m_events.cbegin(), m_events.cend(), [](const EngineEvent &e) { return e.routine; });
+        const int at = routine == m_events.cend() ? 0 : int(routine - m_events.cbegin());
+        beginRemoveRows({}, at, at);
+        m_events.remove(at);
         endRemoveRows();
     }
     const int row = int(m_events.size());

@@ -1,6 +1,6 @@
 #pragma once
 // The Activity log's rows: engine events, oldest first, capped so a node that runs for weeks does not
-// grow without bound (the oldest rows are dropped first).
+// grow without bound (the oldest routine rows are dropped first, then the oldest of the rest).
 #include "core/EngineEvent.h"
 
 #include <QAbstractTableModel>

@@ -3,6 +3,7 @@
 #include "ui/ActivityModel.h"
 
 #include <QApplication>
+#include <QCheckBox>
 #include <QClipboard>
 #include <QComboBox>
 #include <QHeaderView>
@@ -29,15 +30,22 @@ public:
         m_subsystem = subsystem;
         invalidateFilter();
     }
+    void setShowRoutine(bool show)
+    {
+        m_showRoutine = show;
+        invalidateFilter();
+    }
 
 protected:
     bool filterAcceptsRow(int row, const QModelIndex &) const override
     {
         const EngineEvent &e = static_cast<const ActivityModel *>(sourceModel())->eventAt(row);
-        return int(e.severity) >= m_minimum && (m_subsystem.isEmpty() || e.category == m_subsystem);
+        return (m_showRoutine || !e.routine) && int(e.severity) >= m_minimum &&
+               (m_subsystem.isEmpty() || e.category == m_subsystem);
     }
 
 private:
+    bool m_showRoutine = false; // each batch: summarised once a minute by the engine, shown on request
     int m_minimum = 0;
     QString m_subsystem;
 };
@@ -91,6 +99,10 @@ ActivityPage::ActivityPage(QWidget *parent) : QWidget(parent)
     const auto refilter = [this] { setFilter(m_severityBox->currentIndex(), m_subsystemBox->currentData().toString()); };
     connect(m_severityBox, &QComboBox::currentIndexChanged, this, refilter);
     connect(m_subsystemBox, &QComboBox::currentIndexChanged, this, refilter);
+    m_routineBox = new QCheckBox(tr("Each batch"), this);
+    m_routineBox->setObjectName(QStringLiteral("routineFilter"));
+    m_routineBox->setToolTip(tr("Show a row for every batch and download; otherwise the engine sums them up once a minute"));
+    connect(m_routineBox, &QCheckBox::toggled, this, [this](bool on) { static_cast<EventFilter *>(m_filter)->setShowRoutine(on); });
     auto *copyButton = new QPushButton(tr("Copy"), this);
     copyButton->setToolTip(tr("Copy the selected events (or all shown) as text"));
     connect(copyButton, &QPushButton::clicked, this, &ActivityPage::copyToClipboard);
@@ -103,6 +115,7 @@ ActivityPage::ActivityPage(QWidget *parent) : QWidget(parent)
     top->addWidget(caption, 1);
     top->addWidget(m_severityBox);
     top->addWidget(m_subsystemBox);
+    top->addWidget(m_routineBox);
     top->addWidget(copyButton);
     top->addWidget(diagnosticsButton);
     top->addWidget(clearButton);
@@ -133,6 +146,11 @@ void ActivityPage::setFilter(int minimumSeverity, const QString &subsystem)
     updateSubsystems(subsystem);
     if (const int at = m_subsystemBox->findData(subsystem); at >= 0 && at != m_subsystemBox->currentIndex())
         m_subsystemBox->setCurrentIndex(at);
+}
+
+void ActivityPage::setShowRoutine(bool show)
+{
+    m_routineBox->setChecked(show); // the box's toggled() sets the filter
 }
 
 int ActivityPage::visibleRowCount() const

@@ -5,6 +5,7 @@
 
 #include <QWidget>
 
+class QCheckBox;
 class QComboBox;
 class QSortFilterProxyModel;
 class QTableView;
@@ -23,6 +24,8 @@ public:
     bool isFollowingNewest() const { return m_followNewest; }
     // Severity filter: 0 everything, 1 warnings and errors, 2 errors only. Subsystem: empty = all.
     void setFilter(int minimumSeverity, const QString &subsystem);
+    // Routine events (each batch, each download) are hidden unless this is on (the "Each batch" box).
+    void setShowRoutine(bool show);
     int visibleRowCount() const;
     QString visibleText(bool selectedOnly) const; // tab-separated lines, what Copy puts on the clipboard
     QList<EngineEvent> allEvents() const;
@@ -41,6 +44,7 @@ private:
     QSortFilterProxyModel *m_filter = nullptr;
     QComboBox *m_severityBox = nullptr;
     QComboBox *m_subsystemBox = nullptr;
+    QCheckBox *m_routineBox = nullptr; // routine events (each batch) shown too
     QTableView *m_view = nullptr;
     bool m_followNewest = true;
 };

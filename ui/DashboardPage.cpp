@@ -39,6 +39,16 @@ DashboardPage::DashboardPage(QWidget *parent) : QWidget(parent)
     m_why->setObjectName(QStringLiteral("stateWhy"));
     m_why->setWordWrap(true);
     m_why->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_why->setTextFormat(Qt::PlainText); // the reason may quote a hub's words: never markup, whatever it looks like
+
+    // A newer Cohort, or a hub that needs one: under the reason, with a link the system's browser opens.
+    m_updateNotice = new QLabel(this);
+    m_updateNotice->setObjectName(QStringLiteral("updateNotice"));
+    m_updateNotice->setWordWrap(true);
+    m_updateNotice->setTextFormat(Qt::RichText);
+    m_updateNotice->setTextInteractionFlags(Qt::TextBrowserInteraction);
+    m_updateNotice->setOpenExternalLinks(true);
+    m_updateNotice->hide();
 
     m_pauseButton = new QPushButton(this);
     m_pauseButton->setObjectName(QStringLiteral("pauseButton"));
@@ -49,6 +59,7 @@ DashboardPage::DashboardPage(QWidget *parent) : QWidget(parent)
     headlineText->setSpacing(2);
     headlineText->addWidget(m_stateTitle);
     headlineText->addWidget(m_why);
+    headlineText->addWidget(m_updateNotice);
     auto *headline = new QHBoxLayout;
     headline->setSpacing(14);
     headline->addWidget(m_stateIcon, 0, Qt::AlignTop);
@@ -181,6 +192,7 @@ QLabel *DashboardPage::addValueRow(QFormLayout *form, const QString &label, cons
     auto *value = new QLabel(form->parentWidget());
     value->setObjectName(QLatin1String(objectName));
     value->setTextInteractionFlags(Qt::TextSelectableByMouse); // node ids and URLs get copied into bug reports
+    value->setTextFormat(Qt::PlainText); // values come from the network (errors, names): shown as the text they are
     value->setWordWrap(true);
     form->addRow(label + QLatin1Char(':'), value);
     return value;
@@ -201,6 +213,10 @@ void DashboardPage::showSnapshot(const EngineSnapshot &s)
     m_stateIcon->setPixmap(stateIcon(s.state).pixmap(kStateIconSize, kStateIconSize));
     m_stateTitle->setText(nodeStateTitle(s.state));
     m_why->setText(s.why);
+    const QString update = updateNoticeText(s);
+    if (m_updateNotice->text() != update)
+        m_updateNotice->setText(update);
+    m_updateNotice->setVisible(!update.isEmpty());
 
     m_userPaused = s.userPaused();
     m_pauseButton->setText(m_userPaused ? tr("Resume") : tr("Pause"));
@@ -250,6 +266,21 @@ void DashboardPage::showSnapshot(const EngineSnapshot &s)
     m_lastGpus = s.gpus;
     if (newSecond || s.gpus.size() != m_gpuCards.size()) // charts redrawn once a second at most
         showGpus(s.gpus, now);
+}
+
+QString DashboardPage::updateNoticeText(const EngineSnapshot &s)
+{
+    const UpdateNotice &u = s.update;
+    if (!u.available && !u.belowMinimum)
+        return {};
+    // Every part came from the hub: escaped, and a link only to an address the engine's rules allow (checked again
+    // here, so a snapshot from anywhere cannot put a javascript: or file: link under the user's mouse).
+    const QString text = u.belowMinimum
+                             ? tr("This hub needs Cohort %1 or newer; you have %2.").arg(u.minimum.toHtmlEscaped(), u.running.toHtmlEscaped())
+                             : tr("Cohort %1 is available.").arg(u.latest.toHtmlEscaped());
+    if (u.downloadUrl.isEmpty() || !downloadUrlProblem(u.downloadUrl).isEmpty())
+        return text;
+    return text + QStringLiteral(" <a href=\"%1\">%2</a>").arg(u.downloadUrl.toHtmlEscaped(), tr("Download"));
 }
 
 QString DashboardPage::gpuSummaryText(const EngineSnapshot &s)

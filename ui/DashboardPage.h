@@ -30,6 +30,9 @@ public:
     // hub reported neither.
     static QString networkText(const cohort::EngineSnapshot &snapshot);
     static QString gpuSummaryText(const cohort::EngineSnapshot &snapshot); // the "GPUs" row
+    // The update notice under the headline (rich text): "Cohort x.y is available" with a download link, or why this
+    // hub no longer works with this version; empty when the hub advertises nothing newer. Links only to http(s).
+    static QString updateNoticeText(const cohort::EngineSnapshot &snapshot);
 
     // GPU cards: one per GPU in the last snapshot, charts over the chosen range. The history is built from the
     // snapshots (one reading per second); seedGpuHistory() adds minutes stored by earlier runs (GpuHistoryStore).
@@ -58,6 +61,7 @@ private:
     QLabel *m_stateIcon = nullptr;
     QLabel *m_stateTitle = nullptr;
     QLabel *m_why = nullptr;
+    QLabel *m_updateNotice = nullptr; // updateNoticeText(); hidden when empty
     QPushButton *m_pauseButton = nullptr;
     QPushButton *m_chooseTaskButton = nullptr;
     QLabel *m_nodeId = nullptr;

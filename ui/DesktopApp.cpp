@@ -16,6 +16,7 @@
 #include "ui/Notifier.h"
 #include "ui/WelcomeDialog.h"
 #include "ui/MainWindow.h"
+#include "ui/DoctorDialog.h"
 #include "ui/SettingsDialog.h"
 #include "ui/StateIcons.h"
 #include "ui/TrayIcon.h"
@@ -139,6 +140,7 @@ void DesktopApp::start()
     m_window = std::make_unique<MainWindow>();
     bindWindowToEngine(m_window.get(), m_controller.get());
     connect(m_window.get(), &MainWindow::settingsRequested, this, &DesktopApp::showSettings);
+    connect(m_window.get(), &MainWindow::doctorRequested, this, &DesktopApp::showDoctor);
     connect(m_window->activityPage(), &ActivityPage::saveDiagnosticsRequested, this, &DesktopApp::saveDiagnostics);
     connect(m_window.get(), &MainWindow::quitRequested, this, &DesktopApp::quit);
     connect(m_window.get(), &MainWindow::hiddenToTray, this, &DesktopApp::onWindowHiddenToTray);
@@ -330,6 +332,18 @@ void DesktopApp::onWindowHiddenToTray()
     m_toldAboutTray = true;
     m_tray->showMessage(tr("Cohort is still running"),
                         tr("It keeps working in the notification area. Use Quit in its menu to stop it."));
+}
+
+void DesktopApp::showDoctor()
+{
+    // The engine in use: the settings file and the data folder this app runs on.
+    QStringList arguments{QStringLiteral("--settings"), m_settings->filePath(), QStringLiteral("--data-dir"), m_controller->options().dataDir};
+    if (!m_controller->options().hubUrl.isEmpty()) // a hub given at launch wins over the settings file, as in the engine
+        arguments << QStringLiteral("--hub") << m_controller->options().hubUrl;
+    auto *dialog = new DoctorDialog(DoctorDialog::findCohortd(), arguments, m_window.get());
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->show();
+    dialog->run();
 }
 
 void DesktopApp::showSettings()

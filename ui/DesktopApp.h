@@ -45,6 +45,7 @@ public:
 public Q_SLOTS:
     void quit();
     void showSettings();
+    void showDoctor(); // Help › Check this computer: cohortd --doctor on this app's settings and data folder
     void saveDiagnostics(); // asks where, then writes the diagnostics zip (engine/node/Diagnostics)
     void showWelcome();
     void startEngineOnceShown();     // the first-run welcome (once: settings remember it was seen)

@@ -113,6 +113,13 @@ void MainWindow::createActions()
     menu->addSeparator();
     menu->addAction(m_quitAction);
 
+    QMenu *help = menuBar()->addMenu(tr("&Help"));
+    QAction *doctor = help->addAction(tr("Check this &computer…"));
+    doctor->setObjectName(QStringLiteral("doctorAction"));
+    doctor->setToolTip(tr("Check the hub, the clock, reachability by peers, disk, memory, the matrix library and the GPU, "
+                          "and say how to fix what is wrong"));
+    connect(doctor, &QAction::triggered, this, &MainWindow::doctorRequested);
+
     QToolBar *toolBar = addToolBar(tr("Main"));
     toolBar->setObjectName(QStringLiteral("mainToolBar"));
     toolBar->setMovable(false);

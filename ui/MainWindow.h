@@ -53,6 +53,7 @@ Q_SIGNALS:
     void pauseRequested();
     void resumeRequested();
     void settingsRequested();
+    void doctorRequested(); // Help › Check this computer…
     void quitRequested();
     void joinTaskRequested(const QString &taskId);
     void leaveTaskRequested();

@@ -1,4 +1,5 @@
 // cohort-hub: the coordinator a network operator runs (the desktop app embeds the same service).
+#include "ClientOptions.h"
 #include "ListenerOptions.h"
 #include "hub/HubService.h"
 #include "hub/TaskCatalogue.h"
@@ -53,6 +54,8 @@ int main(int argc, char *argv[])
                        hubKeyOption, mirrorTaskOption, pollOption});
     cohort::hubcli::ListenerOptions listenerOptions;
     listenerOptions.addTo(parser);
+    cohort::hubcli::ClientOptions clientOptions;
+    clientOptions.addTo(parser);
     parser.process(app);
 
     cohort::HubConfig config;
@@ -68,6 +71,10 @@ int main(int argc, char *argv[])
     }
     config.port = quint16(port);
     if (const QString problem = listenerOptions.apply(parser, &config); !problem.isEmpty()) {
+        std::fprintf(stderr, "cohort-hub: %s\n", qPrintable(problem));
+        return 2;
+    }
+    if (const QString problem = clientOptions.apply(parser, &config); !problem.isEmpty()) {
         std::fprintf(stderr, "cohort-hub: %s\n", qPrintable(problem));
         return 2;
     }

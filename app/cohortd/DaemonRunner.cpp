@@ -6,26 +6,17 @@
 #include <QCoreApplication>
 #include <QDir>
 #include <QJsonDocument>
-#include <cstdio>
+#include <limits>
 
 namespace cohort {
 
-DaemonRunner::DaemonRunner(Options options, QObject *parent)
-    : QObject(parent), m_options(std::move(options)), m_controller(m_options.engine)
+DaemonRunner::DaemonRunner(Options options, ConsoleOutput &console, QObject *parent)
+    : QObject(parent), m_options(std::move(options)), m_console(console), m_controller(m_options.engine)
 {
     m_terminal = !m_options.json && stdoutIsTerminal();
     m_statusTimer.setInterval(1000);
     connect(&m_statusTimer, &QTimer::timeout, this, &DaemonRunner::printStatus);
-    connect(&m_controller, &EngineController::eventOccurred, this, [this](const EngineEvent &e) {
-        const QByteArray text = e.time.toLocalTime().toString(QStringLiteral("HH:mm:ss")).toUtf8() + ' ' +
-                                EngineEvent::severityName(e.severity).toUtf8() + ' ' + e.category.toUtf8() + ": " +
-                                e.message.toUtf8();
-        if (m_terminal)
-            std::fputs("\r\033[K", stdout); // clear the progress line so the event stands on its own
-        std::fflush(stdout);
-        std::fprintf(stderr, "%s\n", text.constData());
-        std::fflush(stderr);
-    });
+    connect(&m_controller, &EngineController::eventOccurred, this, [this](const EngineEvent &e) { m_console.event(e); });
     connect(&m_controller, &EngineController::stopped, this, &DaemonRunner::finish);
 }
 
@@ -36,7 +27,7 @@ void DaemonRunner::start()
     if (m_options.controlApi) {
         m_control = std::make_unique<ControlServer>(m_controller, m_options.engine.dataDir);
         if (Status started = m_control->start(m_options.controlPort); !started) {
-            std::fprintf(stderr, "cohortd: %s (continuing without it)\n", qPrintable(started.error()));
+            m_console.note(QStringLiteral("%1 (continuing without it)").arg(started.error()));
             m_control.reset();
         }
     }
@@ -51,12 +42,12 @@ void DaemonRunner::requestStop(const QString &why)
     if (m_stopping)
         return;
     m_stopping = true;
-    std::fprintf(stderr, "%scohortd: stopping (%s)\n", m_terminal ? "\n" : "", qPrintable(why));
-    std::fflush(stderr);
+    m_console.note(QStringLiteral("stopping (%1)").arg(why));
     m_controller.stop();
     // A hung engine must not keep the process alive.
-    QTimer::singleShot(15'000, this, [] {
-        std::fprintf(stderr, "cohortd: the engine did not stop within 15 s; exiting\n");
+    QTimer::singleShot(15'000, this, [this] {
+        m_console.note(QStringLiteral("the engine did not stop within 15 s; exiting"));
+        m_console.finish();
         QCoreApplication::exit(3);
     });
 }
@@ -65,27 +56,25 @@ void DaemonRunner::applySettings(const Expected<EngineOptions> &rebuilt, const Q
 {
     if (m_stopping)
         return;
-    const QByteArray names = keys.join(QStringLiteral(", ")).toUtf8();
+    const QString names = keys.join(QStringLiteral(", "));
     if (!rebuilt) {
-        std::fprintf(stderr, "cohortd: settings file changed (%s) but cannot be used: %s; keeping the current settings\n",
-                     names.constData(), qPrintable(rebuilt.error()));
-        std::fflush(stderr);
+        m_console.note(QStringLiteral("settings file changed (%1) but cannot be used: %2; keeping the current settings").arg(names, rebuilt.error()));
         return;
     }
     EngineOptions options = rebuilt.value();
     if (options.dataDir != m_options.engine.dataDir) {
-        std::fprintf(stderr, "cohortd: the data folder changes at the next start of cohortd (now %s)\n",
-                     qPrintable(QDir::toNativeSeparators(m_options.engine.dataDir)));
+        m_console.note(QStringLiteral("the data folder changes at the next start of cohortd (now %1)")
+                           .arg(QDir::toNativeSeparators(m_options.engine.dataDir)));
         options.dataDir = m_options.engine.dataDir;
     }
-    std::fprintf(stderr, "cohortd: settings file changed (%s); applied\n", names.constData());
-    std::fflush(stderr);
+    m_console.note(QStringLiteral("settings file changed (%1); applied").arg(names));
     m_options.engine = options;
     m_controller.reconfigure(options);
 }
 
 void DaemonRunner::printStatus()
 {
+    m_console.tick();
     const EngineSnapshot &s = m_controller.snapshot();
     if (s.sequence == 0)
         return; // nothing from the engine yet
@@ -93,28 +82,29 @@ void DaemonRunner::printStatus()
     if (m_options.json) {
         QJsonObject line = s.toJson();
         line.insert(QStringLiteral("elapsed_s"), elapsed);
-        std::fprintf(stdout, "%s\n", QJsonDocument(line).toJson(QJsonDocument::Compact).constData());
+        m_console.jsonLine(QJsonDocument(line).toJson(QJsonDocument::Compact));
     } else if (m_terminal) {
-        std::fprintf(stdout, "\r\033[K%s", qPrintable(statusLine(s, elapsed)));
+        m_console.status(statusLine(s, elapsed));
     } else {
-        // In a log file: a line when the state changes, otherwise every 10 s.
-        const QString key = nodeStateName(s.state) + s.why;
-        if (key == m_lastPrintedState && elapsed - m_lastPrintedAt < 10)
+        // In a journal or a pipe: a line when the state or its reason changes (at most every 5 s, so a flapping
+        // state cannot flood it), otherwise once a minute. The reason's words are not compared: "retrying in 9 s"
+        // changes every second.
+        const QString key = nodeStateName(s.state) + QLatin1Char('/') + pauseReasonName(s.reason);
+        const qint64 since = m_lastPrintedAt < 0 ? std::numeric_limits<qint64>::max() : elapsed - m_lastPrintedAt;
+        if (!((key != m_lastPrintedState && since >= 5) || since >= 60))
             return;
         m_lastPrintedState = key;
         m_lastPrintedAt = elapsed;
-        std::fprintf(stdout, "%s\n", qPrintable(statusLine(s, elapsed)));
+        m_console.status(statusLine(s, elapsed));
     }
-    std::fflush(stdout);
 }
 
 void DaemonRunner::finish()
 {
     m_statusTimer.stop();
+    m_lastPrintedAt = -1; // the final state is always printed
     printStatus();
-    if (m_terminal)
-        std::fputs("\n", stdout);
-    std::fflush(stdout);
+    m_console.finish();
     // Success means the engine ran without a fatal error and reached its hub at least once.
     const EngineSnapshot &s = m_controller.snapshot();
     const bool failed = s.state == NodeState::Error || (!s.lastError.isEmpty() && !s.registeredAt.isValid());

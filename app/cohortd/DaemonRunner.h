@@ -1,6 +1,7 @@
 #pragma once
-// Wires an EngineController to the terminal: progress line or JSON lines, events on stderr,
-// --duration, clean shutdown on SIGINT/SIGTERM, and settings-file edits applied while running.
+// Wires an EngineController to the terminal (through ConsoleOutput): progress line or JSON lines, events on
+// stderr, --duration, clean shutdown on SIGINT/SIGTERM, and settings-file edits applied while running.
+#include "ConsoleOutput.h"
 #include "node/ControlApi.h"
 #include "core/Expected.h"
 #include "node/EngineController.h"
@@ -22,7 +23,7 @@ public:
         bool controlApi = true;   // the local control API on 127.0.0.1 (token in <data>/control.json)
         quint16 controlPort = 0;  // 0: any free port
     };
-    explicit DaemonRunner(Options options, QObject *parent = nullptr);
+    DaemonRunner(Options options, ConsoleOutput &console, QObject *parent = nullptr);
     void start();
     void requestStop(const QString &why);
     // The settings file changed (`keys`): apply the rebuilt options to the running engine (a restart of it only where
@@ -34,13 +35,14 @@ private:
     void finish();
 
     Options m_options;
+    ConsoleOutput &m_console;
     EngineController m_controller;
     std::unique_ptr<ControlServer> m_control;
     QTimer m_statusTimer;
     QElapsedTimer m_clock;
     bool m_terminal = false;
     bool m_stopping = false;
-    QString m_lastPrintedState;
+    QString m_lastPrintedState; // without a terminal: the state and reason last printed, and when
     qint64 m_lastPrintedAt = -1;
 };
 

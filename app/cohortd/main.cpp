@@ -1,11 +1,14 @@
 // cohortd: the Cohort engine without a window, for servers, scripts and tests.
+#include "ConsoleOutput.h"
 #include "ControlCommand.h"
 #include "DaemonOptions.h"
 #include "DaemonRunner.h"
+#include "DoctorCommand.h"
 #include "node/BuiltinEngineParts.h"
 #include "settings/NetworkProxy.h"
 #include "settings/Settings.h"
 #include "settings/SettingsFileWatcher.h"
+#include "platform/Console.h"
 #include "platform/TerminationSignals.h"
 
 #include <QCommandLineParser>
@@ -32,6 +35,8 @@ int main(int argc, char *argv[])
     const QCommandLineOption dataOption(QStringLiteral("data-dir"), QStringLiteral("Folder for identity, checkpoints and state."), QStringLiteral("dir"));
     const QCommandLineOption taskOption(QStringLiteral("task"), QStringLiteral("Join this task once registered; 'auto': the task joined last time, else the first of the hub's tasks this computer can run."), QStringLiteral("id"));
     const QCommandLineOption durationOption(QStringLiteral("duration"), QStringLiteral("Stop cleanly after this many seconds."), QStringLiteral("seconds"));
+    const QCommandLineOption verboseOption(QStringLiteral("verbose"), // -v is --version
+                                           QStringLiteral("Print every event (each batch) and the engine's step-by-step log; without it routine events are summarised once a minute and each kind of message is held to a few lines a minute."));
     const QCommandLineOption jsonOption(QStringLiteral("json"), QStringLiteral("Print one JSON status line per second instead of the progress line."));
     const QCommandLineOption hubCertificateOption(QStringLiteral("hub-certificate"), QStringLiteral("Trust this PEM certificate (the hub's own, or a private CA) for an https:// hub, besides the system's CAs (default: from settings)."), QStringLiteral("file"));
     const QCommandLineOption nameOption(QStringLiteral("name"), QStringLiteral("Node name shown to the hub operator."), QStringLiteral("name"));
@@ -48,9 +53,19 @@ int main(int argc, char *argv[])
     parser.addOption(hubCertificateOption);
     const QCommandLineOption hubKeyOption(QStringLiteral("hub-key"), QStringLiteral("The hub's public key (base64, as cohort-hub prints it at start), from its operator: registration trusts only this key, not the first one the hub presents (default: from settings)."), QStringLiteral("key"));
     parser.addOption(hubKeyOption);
-    parser.addOptions({hubOption, dataOption, taskOption, durationOption, jsonOption, nameOption, settingsOption, heartbeatOption, rateOption,
+    const QCommandLineOption doctorOption(QStringLiteral("doctor"), QStringLiteral("Check this computer against what Cohort needs (hub and its key, clock, reachability by peers, disk, memory, BLAS, GPU, data folder, tray) and say how to fix what is wrong; then exit (1 if something must be fixed). With --json: one JSON object."));
+    parser.addOption(doctorOption);
+    parser.addOptions({hubOption, dataOption, taskOption, durationOption, verboseOption, jsonOption, nameOption, settingsOption, heartbeatOption, rateOption,
                        uploadRateOption, gpuMemoryOption, idleOnlyOption, scheduleOption, controlOption, noControlOption, controlPortOption});
     parser.process(app);
+
+    // From here on Qt's messages (the settings file's complaints included) go through the console's bounds.
+    cohort::ConsoleOutput::Options consoleOptions;
+    consoleOptions.terminal = !parser.isSet(jsonOption) && cohort::stdoutIsTerminal();
+    consoleOptions.verbose = parser.isSet(verboseOption);
+    cohort::ConsoleOutput console(consoleOptions);
+    if (!parser.isSet(controlOption))
+        console.installMessageHandler();
 
     cohort::Settings settings(parser.value(settingsOption));
     if (parser.isSet(controlOption)) {
@@ -105,6 +120,8 @@ int main(int argc, char *argv[])
     }
     options.engine = engine.value();
     cohort::applyNetworkProxy(settings.values()); // the same proxy setting as the desktop app
+    if (parser.isSet(doctorOption))
+        return cohort::runDoctorCommand(options.engine, parser.isSet(jsonOption));
     options.json = parser.isSet(jsonOption);
     options.controlApi = !parser.isSet(noControlOption);
     if (parser.isSet(controlPortOption))
@@ -112,7 +129,7 @@ int main(int argc, char *argv[])
     if (parser.isSet(durationOption))
         options.durationSeconds = intOption(durationOption, 1, std::numeric_limits<int>::max(), "--duration needs a positive number of seconds").value();
 
-    cohort::DaemonRunner runner(options);
+    cohort::DaemonRunner runner(options, console);
     cohort::TerminationSignals signals;
     QObject::connect(&signals, &cohort::TerminationSignals::terminationRequested, &runner,
                      [&runner](int number) { runner.requestStop(QStringLiteral("signal %1").arg(number)); });

@@ -19,6 +19,13 @@ EngineEvent EngineEvent::info(QString category, QString message)
     return make(Severity::Info, std::move(category), std::move(message));
 }
 
+EngineEvent EngineEvent::routineInfo(QString category, QString message)
+{
+    EngineEvent e = make(Severity::Info, std::move(category), std::move(message));
+    e.routine = true;
+    return e;
+}
+
 EngineEvent EngineEvent::warning(QString category, QString message)
 {
     return make(Severity::Warning, std::move(category), std::move(message));
@@ -41,10 +48,13 @@ QString EngineEvent::severityName(Severity severity)
 
 QJsonObject EngineEvent::toJson() const
 {
-    return QJsonObject{{QStringLiteral("time"), time.toString(Qt::ISODateWithMs)},
-                       {QStringLiteral("severity"), severityName(severity)},
-                       {QStringLiteral("category"), category},
-                       {QStringLiteral("message"), message}};
+    QJsonObject o{{QStringLiteral("time"), time.toString(Qt::ISODateWithMs)},
+                  {QStringLiteral("severity"), severityName(severity)},
+                  {QStringLiteral("category"), category},
+                  {QStringLiteral("message"), message}};
+    if (routine)
+        o.insert(QStringLiteral("routine"), true);
+    return o;
 }
 
 } // namespace cohort

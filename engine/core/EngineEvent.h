@@ -13,8 +13,12 @@ struct EngineEvent {
     Severity severity = Severity::Info;
     QString category; // "lifecycle", "hub", "task", "settings", ...
     QString message;
+    // One of many of its kind (a batch accepted): the Activity log hides it unless asked, cohortd prints it only
+    // with --verbose; the engine says what these add up to once a minute in an ordinary event.
+    bool routine = false;
 
     static EngineEvent info(QString category, QString message);
+    static EngineEvent routineInfo(QString category, QString message);
     static EngineEvent warning(QString category, QString message);
     static EngineEvent error(QString category, QString message);
     QJsonObject toJson() const;

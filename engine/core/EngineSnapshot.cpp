@@ -142,6 +142,7 @@ QJsonObject EngineSnapshot::toJson() const
         {QStringLiteral("contribution"), contribution.toJson()},
         {QStringLiteral("diloco"), diloco.toJson()},
         {QStringLiteral("schedule"), schedule.toJson()},
+        {QStringLiteral("update"), update.isEmpty() ? QJsonValue() : QJsonValue(update.toJson())},
     };
 }
 

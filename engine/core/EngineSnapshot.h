@@ -1,6 +1,7 @@
 #pragma once
 // Everything the UI, the tray and cohortd show, as one plain copyable value.
 // The engine publishes it at most ~4 times a second; all three views read the same fields, so they agree on *why*.
+#include "core/ClientRelease.h"
 #include "core/DownloadProgress.h"
 #include "core/NodeState.h"
 #include "core/TaskInfo.h"
@@ -138,6 +139,7 @@ struct EngineSnapshot {
     TaskContribution contribution; // this node's part in the joined task's accepted work (heartbeat reply)
     DilocoStatus diloco;
     ScheduleStatus schedule;
+    UpdateNotice update;        // the client versions the hub advertises, against this one (core/ClientRelease)
 
     bool userPaused() const { return pauseReasons.contains(PauseReason::User); }
     QJsonObject toJson() const;

@@ -39,6 +39,7 @@ constexpr std::array kReasons{
     ReasonNames{PauseReason::TooHot, "too-hot", QT_TRANSLATE_NOOP("NodeState", "the GPU is above your temperature limit")},
     ReasonNames{PauseReason::PowerCap, "power-cap", QT_TRANSLATE_NOOP("NodeState", "the power limit is reached")},
     ReasonNames{PauseReason::OnBattery, "on-battery", QT_TRANSLATE_NOOP("NodeState", "the computer is on battery power")},
+    ReasonNames{PauseReason::ForegroundApp, "foreground-app", QT_TRANSLATE_NOOP("NodeState", "another program needs the computer")},
     ReasonNames{PauseReason::OutsideSchedule, "outside-schedule", QT_TRANSLATE_NOOP("NodeState", "outside your schedule")},
     ReasonNames{PauseReason::NotIdle, "not-idle", QT_TRANSLATE_NOOP("NodeState", "the computer is in use")},
     ReasonNames{PauseReason::Snoozed, "snoozed", QT_TRANSLATE_NOOP("NodeState", "snoozed")},
@@ -92,6 +93,22 @@ QString pauseReasonText(PauseReason reason)
     return {};
 }
 
+QString foregroundUseText(const ForegroundUse &use)
+{
+    const bool named = !use.program.isEmpty();
+    switch (use.kind) {
+    case ForegroundUse::Kind::FullScreen:
+        return named ? QCoreApplication::translate("NodeState", "A full-screen program is running (%1)").arg(use.program)
+                     : QCoreApplication::translate("NodeState", "A full-screen program is running");
+    case ForegroundUse::Kind::NamedProgram:
+        return QCoreApplication::translate("NodeState", "A program on your list is running (%1)").arg(use.program);
+    case ForegroundUse::Kind::GpuUser:
+        return named ? QCoreApplication::translate("NodeState", "Another program uses the GPU (%1)").arg(use.program)
+                     : QCoreApplication::translate("NodeState", "Another program uses the GPU");
+    }
+    return {};
+}
+
 PauseReason primaryReason(const QList<PauseReason> &reasons)
 {
     for (const auto &r : kReasons)
@@ -125,9 +142,13 @@ ResolvedState resolveState(const StateInputs &in)
     } else if (const PauseReason reason = primaryReason(in.pauseReasons); reason != PauseReason::None) {
         out.state = NodeState::Paused;
         out.reason = reason;
-        QString text = pauseReasonText(reason);
-        text[0] = text[0].toUpper();
-        out.why = text;
+        if (reason == PauseReason::ForegroundApp && in.foregroundUse) {
+            out.why = foregroundUseText(*in.foregroundUse); // which program: the user can close it, or list it no more
+        } else {
+            QString text = pauseReasonText(reason);
+            text[0] = text[0].toUpper();
+            out.why = text;
+        }
     } else if (in.hubLink == HubLink::Connecting) {
         out.state = NodeState::Connecting;
         out.why = QCoreApplication::translate("NodeState", "Registering with the hub");

@@ -3,6 +3,7 @@
 #include <QList>
 #include <QMetaType>
 #include <QString>
+#include <optional>
 
 namespace cohort {
 
@@ -30,6 +31,7 @@ enum class PauseReason {
     TooHot,          // GPU/CPU temperature above the user's limit
     PowerCap,
     DiskFull,
+    ForegroundApp,   // a full-screen program, a program on the user's list, or another program on the GPU
 };
 
 QString nodeStateName(NodeState state);        // stable, lower-case: "idle", "paused", ... (JSON, icons)
@@ -37,6 +39,15 @@ QString nodeStateTitle(NodeState state);       // for people: "Idle", "Paused", 
 QString pauseReasonName(PauseReason reason);   // stable, lower-case: "user", "on-battery", ...
 QString pauseReasonText(PauseReason reason);   // for people: "paused by you", "on battery power", ...
 NodeState nodeStateFromName(const QString &name, bool *ok = nullptr);
+
+// What another program is doing that makes Cohort step aside (PauseReason::ForegroundApp), and which program.
+struct ForegroundUse {
+    enum class Kind { FullScreen, NamedProgram, GpuUser };
+    Kind kind = Kind::FullScreen;
+    QString program;                // the executable or window class; empty when the source cannot name it
+    bool operator==(const ForegroundUse &) const = default;
+};
+QString foregroundUseText(const ForegroundUse &use); // one sentence for people: "Another program uses the GPU (blender)"
 
 enum class HubLink { NotStarted, Connecting, Online, Lost };
 
@@ -49,6 +60,7 @@ struct StateInputs {
     int retryInSeconds = 0;         // next reconnect attempt while Offline
     QList<PauseReason> pauseReasons;
     QList<PauseReason> throttleReasons;
+    std::optional<ForegroundUse> foregroundUse; // which program ForegroundApp is about (the `why` names it)
     bool downloading = false;
     bool syncing = false;
     bool working = false;
@@ -64,7 +76,7 @@ struct ResolvedState {
 // Precedence (highest first):
 //   Stopping > Error > Starting > Offline > Paused > Connecting > Throttled > Downloading > Syncing > Working > Idle
 // Of several pause reasons the most actionable wins: User > DiskFull > TooHot > PowerCap > OnBattery >
-// OutsideSchedule > NotIdle > Snoozed.
+// ForegroundApp > OutsideSchedule > NotIdle > Snoozed.
 ResolvedState resolveState(const StateInputs &inputs);
 PauseReason primaryReason(const QList<PauseReason> &reasons);
 

@@ -163,6 +163,54 @@ bool Scheduler::inSchedule(const QList<ScheduleWindow> &schedule, const QDateTim
     return inside;
 }
 
+void Scheduler::setPolicy(const SchedulerPolicy &policy)
+{
+    // A rule switched off (or a program taken off the list) lets go at once rather than after the hold.
+    if (policy.pauseWhenFullscreen != m_policy.pauseWhenFullscreen || policy.pauseForPrograms != m_policy.pauseForPrograms ||
+        policy.pauseWhenGpuBusy != m_policy.pauseWhenGpuBusy)
+        m_foreground.reset();
+    m_policy = policy;
+}
+
+std::optional<ForegroundUse> Scheduler::wantedForegroundUse(const QList<ForegroundUse> &uses) const
+{
+    for (const ForegroundUse &use : uses) {
+        switch (use.kind) {
+        case ForegroundUse::Kind::FullScreen:
+            if (m_policy.pauseWhenFullscreen)
+                return use;
+            break;
+        case ForegroundUse::Kind::NamedProgram:
+            if (!m_policy.pauseForPrograms.isEmpty())
+                return use;
+            break;
+        case ForegroundUse::Kind::GpuUser:
+            if (m_policy.pauseWhenGpuBusy)
+                return use;
+            break;
+        }
+    }
+    return std::nullopt;
+}
+
+void Scheduler::stepForeground(const SchedulerInputs &in, SchedulerDecision &d)
+{
+    if (const std::optional<ForegroundUse> seen = wantedForegroundUse(in.foregroundUses)) {
+        m_foreground = seen; // pauses at once: the game has started, the GPU is wanted now
+        m_foregroundSeen = in.now;
+    } else if (m_foreground) {
+        const qint64 since = m_foregroundSeen.secsTo(in.now);
+        if (since < 0 || since >= m_policy.foregroundHoldSeconds) // gone for the hold time (or the clock went back)
+            m_foreground.reset();
+        else
+            d.nextChange = earliest(d.nextChange, m_foregroundSeen.addSecs(m_policy.foregroundHoldSeconds));
+    }
+    if (m_foreground) {
+        appendUnique(d.pauseReasons, PauseReason::ForegroundApp);
+        d.foregroundUse = m_foreground;
+    }
+}
+
 void Scheduler::stepLimit(LimitState &state, const std::optional<double> &value, double limit, double hysteresis,
                           double hardMargin, const QDateTime &now)
 {
@@ -207,6 +255,7 @@ SchedulerDecision Scheduler::evaluate(const SchedulerInputs &in)
     if ((p.diskCapBytes > 0 && in.dataBytes && *in.dataBytes >= p.diskCapBytes) ||
         (p.minFreeDiskBytes > 0 && in.freeDiskBytes && *in.freeDiskBytes < p.minFreeDiskBytes))
         appendUnique(d.pauseReasons, PauseReason::DiskFull);
+    stepForeground(in, d);
 
     stepLimit(m_temp, in.gpuTempC, p.gpuTempLimitC, p.gpuTempHysteresisC, p.gpuTempHardMarginC, in.now);
     stepLimit(m_power, in.gpuPowerW, p.gpuPowerLimitW, 0.10 * p.gpuPowerLimitW, 0.15 * p.gpuPowerLimitW, in.now);

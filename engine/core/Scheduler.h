@@ -36,6 +36,13 @@ struct SchedulerPolicy {
     qint64 diskCapBytes = 0;           // 0: no cap on Cohort's data folder
     qint64 minFreeDiskBytes = 1LL << 30; // keep at least this much free on the data disk
     QStringList gpus;                  // the GPUs the limits watch (GpuHistory::keyOf: UUID or "index-N"); empty: all
+    // Step aside for the user's other programs ("pause when I play"): a full-screen window, a program on this list
+    // (executable names), another process on the GPU. Work resumes once none has been seen for the hold time, so a
+    // window that flickers in and out of full screen does not start and stop work every second.
+    bool pauseWhenFullscreen = false;
+    QStringList pauseForPrograms;
+    bool pauseWhenGpuBusy = false;
+    int foregroundHoldSeconds = 15;
     bool operator==(const SchedulerPolicy &) const = default;
 };
 
@@ -49,6 +56,7 @@ struct SchedulerInputs {
     std::optional<double> gpuPowerW;       // sum over the GPUs in use
     std::optional<qint64> dataBytes;       // Cohort's data folder
     std::optional<qint64> freeDiskBytes;   // on the data folder's disk
+    QList<ForegroundUse> foregroundUses;   // what the sources see now, most telling first (unknown: none)
 };
 
 enum class RunMode { Run, Throttle, Pause };
@@ -59,6 +67,7 @@ struct SchedulerDecision {
     QList<PauseReason> throttleReasons;
     double dutyCycle = 1.0;              // share of wall time to compute while throttled (1 when running)
     QDateTime nextChange;                // when a time-based reason ends by itself (snooze, schedule), if known
+    std::optional<ForegroundUse> foregroundUse; // the program behind ForegroundApp (seen now, or held)
     PauseReason primary() const;         // the one reason shown (None when running)
 };
 
@@ -68,7 +77,7 @@ class Scheduler {
 public:
     static constexpr double kDutySteps[] = {1.0, 0.5, 0.25}; // throttle levels before pausing
 
-    void setPolicy(const SchedulerPolicy &policy) { m_policy = policy; }
+    void setPolicy(const SchedulerPolicy &policy);
     const SchedulerPolicy &policy() const { return m_policy; }
     SchedulerDecision evaluate(const SchedulerInputs &inputs);
 
@@ -88,9 +97,15 @@ private:
     static void stepLimit(LimitState &state, const std::optional<double> &value, double limit, double hysteresis,
                           double hardMargin, const QDateTime &now);
 
+    // The foreground rule's hold: the last program seen and when, kept for foregroundHoldSeconds after it is gone.
+    std::optional<ForegroundUse> wantedForegroundUse(const QList<ForegroundUse> &uses) const;
+    void stepForeground(const SchedulerInputs &in, SchedulerDecision &d);
+
     SchedulerPolicy m_policy;
     LimitState m_temp;
     LimitState m_power;
+    std::optional<ForegroundUse> m_foreground;
+    QDateTime m_foregroundSeen;
 };
 
 } // namespace cohort

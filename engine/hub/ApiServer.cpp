@@ -6,7 +6,6 @@
 
 #include <QHttpServerRequest>
 #include <QHttpServerResponder>
-#include <QJsonDocument>
 #include <QTcpSocket>
 #include <QTimer>
 
@@ -155,9 +154,9 @@ void ApiServer::respond(const QHttpServerRequest &request, QTcpSocket *socket, c
 {
     if (response.delayMs > 0) {
         // The responder cannot outlive this call, so a delayed answer is written as plain HTTP/1.1 later.
-        const QByteArray body = QJsonDocument(response.body).toJson(QJsonDocument::Compact);
+        const QByteArray body = response.wireBody();
         QByteArray raw = "HTTP/1.1 " + QByteArray::number(response.status) + " Delayed\r\n"
-                         "Content-Type: application/json\r\nCache-Control: no-store\r\n";
+                         "Content-Type: " + response.wireContentType() + "\r\nCache-Control: no-store\r\n";
         for (const auto &[name, value] : response.headers)
             raw += name + ": " + value + "\r\n";
         if (const QByteArray signature = replySignature(request, response.status, body); !signature.isEmpty())
@@ -167,9 +166,9 @@ void ApiServer::respond(const QHttpServerRequest &request, QTcpSocket *socket, c
         return;
     }
     QHttpServerResponder responder = makeResponder(request, socket);
-    const QByteArray body = QJsonDocument(response.body).toJson(QJsonDocument::Compact);
+    const QByteArray body = response.wireBody();
     responder.writeStatusLine(static_cast<QHttpServerResponder::StatusCode>(response.status));
-    responder.writeHeader("Content-Type", "application/json");
+    responder.writeHeader("Content-Type", response.wireContentType());
     responder.writeHeader("Cache-Control", "no-store");
     for (const auto &[name, value] : response.headers)
         responder.writeHeader(name, value);

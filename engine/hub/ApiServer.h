@@ -1,6 +1,7 @@
 #pragma once
 // A small JSON API server on Qt HttpServer: routes by method and path pattern ("/v1/nodes/{id}"),
-// 404 for unknown paths, 405 for wrong methods, and every answer a JSON object. Request bodies are
+// 404 for unknown paths, 405 for wrong methods, and every answer a JSON object (but for a route that answers in
+// another format, ApiResponse::raw: GET /metrics). Request bodies are
 // capped before they are buffered (GuardedTcpServer), every connection is held to the listener's limits, and only
 // the configured host names are answered (a web page that rebinds its name to 127.0.0.1 gets 421).
 #include "hub/ApiTypes.h"

@@ -1,5 +1,7 @@
 #include "hub/ApiTypes.h"
 
+#include <QJsonDocument>
+
 namespace cohort {
 
 QByteArray ApiRequest::header(const QByteArray &name) const
@@ -16,6 +18,25 @@ ApiResponse ApiResponse::json(QJsonObject body, int status)
     r.status = status;
     r.body = std::move(body);
     return r;
+}
+
+ApiResponse ApiResponse::raw(QByteArray body, QByteArray contentType, int status)
+{
+    ApiResponse r;
+    r.status = status;
+    r.rawBody = std::move(body);
+    r.contentType = std::move(contentType);
+    return r;
+}
+
+QByteArray ApiResponse::wireBody() const
+{
+    return contentType.isEmpty() ? QJsonDocument(body).toJson(QJsonDocument::Compact) : rawBody;
+}
+
+QByteArray ApiResponse::wireContentType() const
+{
+    return contentType.isEmpty() ? QByteArrayLiteral("application/json") : contentType;
 }
 
 ApiResponse ApiResponse::error(int status, const QString &code, const QString &message)

@@ -28,8 +28,16 @@ struct ApiResponse {
     QJsonObject body;
     QList<QPair<QByteArray, QByteArray>> headers;
     int delayMs = 0; // > 0: sent that much later (a test knob for "the node dies before the ack arrives")
+    // Set for an answer that is not JSON (GET /metrics' text format): rawBody is sent as it is, under this
+    // Content-Type, and `body` is ignored. Signed like any other answer.
+    QByteArray contentType;
+    QByteArray rawBody;
 
     static ApiResponse json(QJsonObject body, int status = 200);
+    static ApiResponse raw(QByteArray body, QByteArray contentType, int status = 200);
+    // The bytes and Content-Type that go on the wire.
+    QByteArray wireBody() const;
+    QByteArray wireContentType() const;
     // {"error": {"code": code, "message": message}} — every 4xx/5xx has this shape.
     static ApiResponse error(int status, const QString &code, const QString &message);
 };

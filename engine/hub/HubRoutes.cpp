@@ -95,6 +95,23 @@ std::optional<ApiResponse> checkNodeObject(const QString &field, const QJsonObje
     return badRequest(QStringLiteral("field '%1': %2").arg(field, problem));
 }
 
+// A node older than the operator's minimum (core/ClientRelease) is told so, with the versions this hub advertises:
+// it can then say which version to get and where, instead of retrying forever.
+ApiResponse upgradeRequired(const ClientRelease &release, const QString &why)
+{
+    ApiResponse r = ApiResponse::error(426, QStringLiteral("upgrade_required"), why);
+    r.body.insert(QStringLiteral("client"), release.toJson());
+    return r;
+}
+
+// The advertised client versions join an answer as "client", when the operator set any.
+QJsonObject withClientRelease(QJsonObject body, const ClientRelease &release)
+{
+    if (!release.isEmpty())
+        body.insert(QStringLiteral("client"), release.toJson());
+    return body;
+}
+
 constexpr int kDefaultNodePage = 100;
 constexpr int kMaxNodePage = 500;
 } // namespace
@@ -106,14 +123,15 @@ bool HubService::isOperator(const ApiRequest &request) const
 
 void HubService::registerRoutes()
 {
-    const qint64 onlineWindowMs = qint64(m_config.heartbeatIntervalS) * 3 * 1000;
+    const qint64 onlineWindowMs = this->onlineWindowMs();
 
     m_server->addRoute("GET", QStringLiteral("/v1/health"), [this](const ApiRequest &) {
-        return ApiResponse::json({{QStringLiteral("ok"), true},
-                                  {QStringLiteral("version"), QStringLiteral(COHORT_VERSION_STRING)},
-                                  {QStringLiteral("hub_key"), hubKeyBase64()},
-                                  {QStringLiteral("registration_work_bits"), m_config.registrationWorkBits},
-                                  {QStringLiteral("server_time_ms"), QDateTime::currentMSecsSinceEpoch()}});
+        return ApiResponse::json(withClientRelease({{QStringLiteral("ok"), true},
+                                                    {QStringLiteral("version"), QStringLiteral(COHORT_VERSION_STRING)},
+                                                    {QStringLiteral("hub_key"), hubKeyBase64()},
+                                                    {QStringLiteral("registration_work_bits"), m_config.registrationWorkBits},
+                                                    {QStringLiteral("server_time_ms"), QDateTime::currentMSecsSinceEpoch()}},
+                                                   m_config.clientRelease));
     });
 
     m_server->addRoute("GET", QStringLiteral("/v1/tasks"), [this](const ApiRequest &) {
@@ -169,6 +187,8 @@ void HubService::registerRoutes()
             return badRequest(r.error());
         if (name.isEmpty())
             return badRequest(QStringLiteral("field 'name': must not be empty"));
+        if (const QString refusal = clientVersionRefusal(m_config.clientRelease, version); !refusal.isEmpty())
+            return upgradeRequired(m_config.clientRelease, refusal);
         if (auto bad = checkNodeObject(QStringLiteral("hardware"), hardware))
             return *bad;
         // A new identity brings its proof of work (bound to this hub's key and its own); a known one need not.
@@ -194,12 +214,13 @@ void HubService::registerRoutes()
             return ApiResponse::error(500, QStringLiteral("storage"), node.error());
         qCInfo(lcHub) << "node registered:" << node->nodeId << name << "from" << request.remote.toString() << "payout address"
                       << payout::redacted(node->payoutAddress);
-        return ApiResponse::json({{QStringLiteral("node_id"), node->nodeId},
-                                  {QStringLiteral("hub_key"), hubKeyBase64()},
-                                  {QStringLiteral("hub_fingerprint"), m_identity->fingerprint()},
-                                  {QStringLiteral("heartbeat_interval_s"), m_config.heartbeatIntervalS},
-                                  {QStringLiteral("registered_at_ms"), node->registeredAtMs},
-                                  {QStringLiteral("server_time_ms"), now}});
+        return ApiResponse::json(withClientRelease({{QStringLiteral("node_id"), node->nodeId},
+                                                    {QStringLiteral("hub_key"), hubKeyBase64()},
+                                                    {QStringLiteral("hub_fingerprint"), m_identity->fingerprint()},
+                                                    {QStringLiteral("heartbeat_interval_s"), m_config.heartbeatIntervalS},
+                                                    {QStringLiteral("registered_at_ms"), node->registeredAtMs},
+                                                    {QStringLiteral("server_time_ms"), now}},
+                                                   m_config.clientRelease));
     });
 
     m_server->addRoute("POST", QStringLiteral("/v1/nodes/heartbeat"), [this](const ApiRequest &request) {
@@ -217,8 +238,17 @@ void HubService::registerRoutes()
         hb.joinedTask = r.optionalString(QStringLiteral("joined_task"), {}, 64);
         hb.hardware = r.optionalObject(QStringLiteral("hardware"));
         hb.metrics = r.optionalObject(QStringLiteral("metrics"));
+        QString clientVersion = r.optionalString(QStringLiteral("client_version"), {}, 32);
         if (!r.ok())
             return badRequest(r.error());
+        if (!m_config.clientRelease.minimum.isEmpty()) {
+            // Older nodes send no version with their heartbeats: the one they registered with stands for it.
+            if (clientVersion.isEmpty())
+                if (const auto known = m_store->nodeByKey(signer.publicKey))
+                    clientVersion = known->clientVersion;
+            if (const QString refusal = clientVersionRefusal(m_config.clientRelease, clientVersion); !refusal.isEmpty())
+                return upgradeRequired(m_config.clientRelease, refusal);
+        }
         for (const auto &[field, object] : {std::pair{QStringLiteral("hardware"), hb.hardware}, std::pair{QStringLiteral("metrics"), hb.metrics}})
             if (auto bad = checkNodeObject(field, object))
                 return *bad;
@@ -253,12 +283,13 @@ void HubService::registerRoutes()
         if (!hb.joinedTask.isEmpty())
             if (const auto node = m_store->nodeByKey(signer.publicKey))
                 contribution = m_rl->contributionOf(hb.joinedTask, node->nodeId);
-        return ApiResponse::json({{QStringLiteral("ok"), true},
-                                  {QStringLiteral("server_time_ms"), now},
-                                  {QStringLiteral("next_heartbeat_s"), m_config.heartbeatIntervalS},
-                                  {QStringLiteral("checkpoints"), checkpoints},
-                                  {QStringLiteral("contribution"), contribution},
-                                  {QStringLiteral("instructions"), QJsonArray()}});
+        return ApiResponse::json(withClientRelease({{QStringLiteral("ok"), true},
+                                                    {QStringLiteral("server_time_ms"), now},
+                                                    {QStringLiteral("next_heartbeat_s"), m_config.heartbeatIntervalS},
+                                                    {QStringLiteral("checkpoints"), checkpoints},
+                                                    {QStringLiteral("contribution"), contribution},
+                                                    {QStringLiteral("instructions"), QJsonArray()}},
+                                                   m_config.clientRelease));
     });
 
     // Anyone sees the public view of each node (id, state, task, online); the operator (bearer token) sees every

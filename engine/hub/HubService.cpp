@@ -6,7 +6,9 @@
 #include "core/KeyedRateLimit.h"
 #include "core/Logging.h"
 #include "hub/ApiServer.h"
+#include "hub/HubMetrics.h"
 #include "hub/HubStore.h"
+#include "hub/ReachabilityProbe.h"
 #include "hub/RlCoordinator.h"
 #include "net/Tls.h"
 #include "shardcast/Publisher.h"
@@ -81,6 +83,8 @@ Status HubService::start()
     for (const ListenerLimits *limits : {&m_config.apiLimits, &m_config.relayLimits})
         if (const QString problem = limits->problem(); !problem.isEmpty())
             return fail(QStringLiteral("connection limits: %1").arg(problem));
+    if (const QString problem = clientReleaseProblem(m_config.clientRelease); !problem.isEmpty())
+        return fail(QStringLiteral("client versions: %1").arg(problem));
     if (!QDir().mkpath(m_config.dataDir))
         return fail(QStringLiteral("cannot create the hub data folder %1").arg(m_config.dataDir));
 
@@ -143,7 +147,12 @@ Status HubService::start()
     m_server->setReplySigner([this](const QByteArray &message) { return m_identity->sign(message).toBase64(); },
                              m_identity->publicKeyBase64().toLatin1());
     registerRoutes();
+    // Prometheus text for the operator (README "Metrics"): the operator's token only.
+    m_metrics = std::make_unique<HubMetrics>(*this, *m_store, *m_publisher);
+    m_server->addRoute("GET", QStringLiteral("/metrics"), [this](const ApiRequest &r) { return m_metrics->handle(r); });
     m_rl->registerRoutes(*m_server);
+    // `cohortd --doctor` asks whether peers can reach its DiLoCo listener (connect-back to the asker only).
+    (new ReachabilityProbe(this))->registerRoutes(*m_server);
     m_diloco->registerRoutes(*m_server, [this](const ApiRequest &r, VerifiedRequest *v) { return authenticate(r, v); });
     QString error;
     if (m_server->listenOn(m_config.address, m_config.port, &error) == 0)

@@ -2,6 +2,7 @@
 // The coordinator: owns the HTTP API, the database, the task catalogue, the hub's own identity and the
 // request verifier. Lives in one thread (the main thread of cohort-hub, or the "cohort-hub" thread of the
 // embedded local network).
+#include "core/ClientRelease.h"
 #include "core/Expected.h"
 #include "hub/ApiTypes.h"
 #include "hub/TaskCatalogue.h"
@@ -22,6 +23,7 @@ class ApiServer;
 class KeyedRateLimit;
 class ServerTls;
 class DilocoCoordinator;
+class HubMetrics;
 class HubStore;
 class RlCoordinator;
 namespace shardcast {
@@ -60,6 +62,10 @@ struct HubConfig {
     double registrationBurst = 20;
     // Proof of work a new identity brings (net/RegistrationWork): leading zero bits; 0: none (the embedded hub).
     int registrationWorkBits = 0;
+    // Update notices (cohort-hub --client-latest, --client-minimum, --client-download-url; core/ClientRelease): the
+    // newest client version, the oldest this hub works with (older ones are refused with 426 upgrade_required at
+    // registration and heartbeat) and where to download. Empty: nothing advertised, every version served.
+    ClientRelease clientRelease;
     // SHARDCAST
     qint64 shardSize = shardcast::kDefaultShardSize;
     int keepVersions = 3;
@@ -112,6 +118,9 @@ public:
                                             KeyUse use = KeyUse::RegisteredOnly);
     // True if the request carries the operator's bearer token.
     bool isOperator(const ApiRequest &request) const;
+    bool hasOperatorToken() const { return !m_config.operatorToken.isEmpty(); }
+    // A node is online while its last heartbeat is at most three heartbeat intervals old.
+    qint64 onlineWindowMs() const { return qint64(m_config.heartbeatIntervalS) * 3 * 1000; }
     // Which names the API and relay answer (from the listen address and publicNames).
     HostCheck hostCheck() const;
     const ConnectionGate *apiGate() const;
@@ -133,6 +142,7 @@ private:
     shardcast::RelayServer *m_relay = nullptr;
     RlCoordinator *m_rl = nullptr;
     DilocoCoordinator *m_diloco = nullptr;
+    std::unique_ptr<HubMetrics> m_metrics; // GET /metrics
 };
 
 } // namespace cohort

@@ -337,6 +337,19 @@ bool HubStore::isRegistered(const QByteArray &publicKey) const
     return q.exec() && q.next();
 }
 
+HubStore::NodeCounts HubStore::nodeCounts(qint64 nowMs, qint64 onlineWindowMs) const
+{
+    QSqlQuery q(QSqlDatabase::database(m_connection));
+    q.prepare(QStringLiteral("SELECT COUNT(*), COALESCE(SUM(last_seen >= :since), 0) FROM nodes"));
+    q.bindValue(QStringLiteral(":since"), nowMs - onlineWindowMs);
+    NodeCounts counts;
+    if (q.exec() && q.next()) {
+        counts.registered = q.value(0).toLongLong();
+        counts.online = q.value(1).toLongLong();
+    }
+    return counts;
+}
+
 std::optional<NodeRecord> HubStore::nodeByKey(const QByteArray &publicKey) const
 {
     QSqlQuery q(QSqlDatabase::database(m_connection));

@@ -60,6 +60,13 @@ public:
     std::optional<NodeRecord> node(const QString &nodeId) const;
     std::optional<NodeRecord> nodeByKey(const QByteArray &publicKey) const;
     bool isRegistered(const QByteArray &publicKey) const; // cheap: no columns read
+    // Registered nodes, and those seen within onlineWindowMs of nowMs: one pass over the table (GET /metrics,
+    // which computes it at most every few seconds).
+    struct NodeCounts {
+        qint64 registered = 0;
+        qint64 online = 0;
+    };
+    NodeCounts nodeCounts(qint64 nowMs, qint64 onlineWindowMs) const;
     QList<NodeRecord> nodes() const;
     // One page of nodes ordered by id, after `afterNodeId` (empty: from the start). publicOnly reads only the
     // columns of the public view (no hardware or metrics blobs).

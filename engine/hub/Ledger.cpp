@@ -44,6 +44,7 @@ void addTo(EarningsAmounts &amounts, const QString &status, double credit)
 
 Expected<WorkRecord> Ledger::issueWork(const QString &nodeId, const QString &taskId, qint64 step, qint64 nowMs)
 {
+    ++m_writes; // a reader's cache of what it derived is stale from here on (writes())
     QSqlDatabase db = QSqlDatabase::database(m_connection);
     db.transaction();
     QSqlQuery q(db);
@@ -96,6 +97,13 @@ std::optional<WorkRecord> Ledger::work(const QString &workId) const
     return std::nullopt;
 }
 
+Ledger::ChangeStamp Ledger::changeStamp() const
+{
+    QSqlQuery q(QSqlDatabase::database(m_connection));
+    const qint64 version = q.exec(QStringLiteral("PRAGMA data_version")) && q.next() ? q.value(0).toLongLong() : -1;
+    return {m_writes, version};
+}
+
 int Ledger::openWorkCount(const QString &nodeId, const QString &taskId) const
 {
     QSqlQuery q(QSqlDatabase::database(m_connection));
@@ -107,6 +115,7 @@ int Ledger::openWorkCount(const QString &nodeId, const QString &taskId) const
 
 void Ledger::trimNodeHistory(const QString &nodeId, int keepExpired, int keepRejected)
 {
+    ++m_writes; // a reader's cache of what it derived is stale from here on (writes())
     QSqlQuery q(QSqlDatabase::database(m_connection));
     q.prepare(QStringLiteral("DELETE FROM work WHERE node_id=:node AND status='expired' AND work_id NOT IN"
                              " (SELECT work_id FROM work WHERE node_id=:node AND status='expired' ORDER BY issued_at DESC LIMIT :keep)"));
@@ -123,6 +132,7 @@ void Ledger::trimNodeHistory(const QString &nodeId, int keepExpired, int keepRej
 
 int Ledger::pruneOlderThan(qint64 cutoffMs)
 {
+    ++m_writes; // a reader's cache of what it derived is stale from here on (writes())
     QSqlDatabase db = QSqlDatabase::database(m_connection);
     QSqlQuery q(db);
     int deleted = 0;
@@ -147,6 +157,7 @@ int Ledger::pruneOlderThan(qint64 cutoffMs)
 
 void Ledger::expireOpenWork(const QString &nodeId, const QString &taskId, int keep)
 {
+    ++m_writes; // a reader's cache of what it derived is stale from here on (writes())
     QSqlQuery q(QSqlDatabase::database(m_connection));
     q.prepare(QStringLiteral("UPDATE work SET status='expired' WHERE node_id=:node AND task=:task AND status='open'"
                              " AND work_id NOT IN (SELECT work_id FROM work WHERE node_id=:node AND task=:task"
@@ -183,6 +194,7 @@ std::optional<SubmissionRecord> Ledger::submission(const QString &submissionId) 
 
 Status Ledger::recordSubmission(const SubmissionRecord &s)
 {
+    ++m_writes; // a reader's cache of what it derived is stale from here on (writes())
     QSqlDatabase db = QSqlDatabase::database(m_connection);
     db.transaction();
     QSqlQuery q(db);
@@ -221,6 +233,7 @@ Status Ledger::recordSubmission(const SubmissionRecord &s)
 Expected<Ledger::VerdictOutcome> Ledger::setVerdict(const QString &submissionId, bool confirmed, const QString &reason,
                                                     const VerificationStats &stats, int flagAfterFailures, qint64 nowMs)
 {
+    ++m_writes; // a reader's cache of what it derived is stale from here on (writes())
     QSqlDatabase db = QSqlDatabase::database(m_connection);
     QSqlQuery q(db);
     VerdictOutcome outcome;
@@ -352,6 +365,7 @@ int Ledger::flaggedNodeCount(const QString &taskId) const
 
 Status Ledger::clearNodeFlag(const QString &nodeId, const QString &taskId)
 {
+    ++m_writes; // a reader's cache of what it derived is stale from here on (writes())
     QSqlQuery q(QSqlDatabase::database(m_connection));
     q.prepare(QStringLiteral("DELETE FROM node_flags WHERE node_id=:node AND (task=:task OR :any=1)"));
     q.bindValue(QStringLiteral(":node"), nodeId);
@@ -437,6 +451,7 @@ qint64 Ledger::acceptedCount(const QString &taskId) const
 
 bool Ledger::recordEvaluation(const QString &taskId, const Evaluation &e, qint64 nowMs)
 {
+    ++m_writes; // a reader's cache of what it derived is stale from here on (writes())
     QSqlQuery q(QSqlDatabase::database(m_connection));
     q.prepare(QStringLiteral("INSERT OR REPLACE INTO evaluations(task, version, mode, problems, reward, correctness, format,"
                              " evaluated_at) VALUES(:task, :version, :mode, :problems, :reward, :correctness, :format, :now)"));

@@ -53,6 +53,15 @@ struct PendingSubmission {
 
 class Ledger {
 public:
+    // Changes whenever the database may hold something else than before: this object's own writes, counted, and
+    // commits by any other connection (SQLite's data_version: the operator's `cohort-hub --unflag` on the same file).
+    // Whoever caches what it read (RlCoordinator's progress replies) recomputes only when this changed.
+    struct ChangeStamp {
+        quint64 ownWrites = 0;
+        qint64 dataVersion = -1;
+        bool operator==(const ChangeStamp &) const = default;
+    };
+    ChangeStamp changeStamp() const;
     explicit Ledger(QString connectionName) : m_connection(std::move(connectionName)) {}
 
     // Issues the node's next work item for a task: batch counter + 1, seed from (node, step, batch).
@@ -122,6 +131,7 @@ public:
 
 private:
     QString m_connection;
+    quint64 m_writes = 0;
 };
 
 } // namespace cohort

@@ -267,6 +267,8 @@ void RlCoordinator::onVerdict(const QString &submissionId, bool confirmed, const
     const TaskInfo *task = m_catalogue.find(taskId);
     const int flagAfter = task && task->rl ? task->rl->toplocPolicy.flagAfterFailures : 3;
     auto outcome = m_ledger.setVerdict(submissionId, confirmed, reason, stats, flagAfter, QDateTime::currentMSecsSinceEpoch());
+    if (!taskId.isEmpty())
+        ++(confirmed ? m_counts[taskId].verificationsConfirmed : m_counts[taskId].verificationsRefused);
     if (!outcome)
         qCWarning(lcHub) << "verdict for" << submissionId << "not stored:" << outcome.error();
     qCInfo(lcHub).nospace() << "submission " << submissionId << (confirmed ? " confirmed" : " refused") << " (" << reason
@@ -277,6 +279,19 @@ void RlCoordinator::onVerdict(const QString &submissionId, bool confirmed, const
                                    << taskId << " (" << outcome->verificationFailures << " so far"
                                    << (outcome->flagged ? QStringLiteral("; flagged: no more work") : QString()) << ")";
     }
+}
+
+QHash<QString, RlCoordinator::TaskMetrics> RlCoordinator::metrics() const
+{
+    QHash<QString, TaskMetrics> all = m_counts;
+    for (auto it = m_tasks.cbegin(); it != m_tasks.cend(); ++it) {
+        TaskMetrics &m = all[it.key()];
+        m.hasTrainer = true;
+        m.trainerReady = it.value()->ready && it.value()->error.isEmpty();
+        m.trainerStep = it.value()->steps;
+        m.queuedBatches = it.value()->queued;
+    }
+    return all;
 }
 
 void RlCoordinator::registerRoutes(ApiServer &server)
@@ -455,6 +470,7 @@ ApiResponse RlCoordinator::rollouts(const ApiRequest &request)
     record.response = storeResponse(response);
     if (Status stored = m_ledger.recordSubmission(record); !stored)
         return ApiResponse::error(500, QStringLiteral("storage"), stored.error());
+    ++(result.batch ? m_counts[taskId].submissionsAccepted : m_counts[taskId].submissionsRefused);
     if (result.batch) {
         qCInfo(lcHub).nospace() << "submission " << submissionId << " from " << node->nodeId << " accepted: "
                                 << result.batch->tokens << " tokens, mean reward " << result.batch->meanReward
@@ -518,6 +534,32 @@ ApiResponse RlCoordinator::progress(const ApiRequest &request)
     const TaskInfo *task = m_catalogue.find(taskId);
     if (!task)
         return unknownTask(taskId);
+    CachedProgress &cached = m_progressCache[task->id];
+    const Ledger::ChangeStamp stamp = m_ledger.changeStamp();
+    if (!cached.valid || !(cached.ledger == stamp) || stamp.dataVersion < 0) {
+        cached.reply = computeProgress(*task);
+        cached.ledger = stamp;
+        cached.valid = true;
+    }
+    // The trainer's state lives in memory and changes without a ledger write: always as it is now.
+    QJsonObject reply = cached.reply;
+    const TaskRuntime *runtime = m_tasks.value(taskId);
+    QString state = QStringLiteral("idle");
+    if (runtime)
+        state = !runtime->error.isEmpty() ? QStringLiteral("failed") : runtime->ready ? QStringLiteral("training") : QStringLiteral("warming_up");
+    reply.insert(QStringLiteral("version"), latestVersion(taskId));
+    reply.insert(QStringLiteral("trainer"), state);
+    reply.insert(QStringLiteral("trainer_error"), runtime ? runtime->error : QString());
+    reply.insert(QStringLiteral("steps"), runtime ? runtime->steps : 0);
+    reply.insert(QStringLiteral("last_loss"), runtime ? runtime->lastLoss : 0.0);
+    return ApiResponse::json(reply);
+}
+
+QJsonObject RlCoordinator::computeProgress(const TaskInfo &taskInfo)
+{
+    ++m_progressComputations;
+    const QString taskId = taskInfo.id;
+    const TaskInfo *task = &taskInfo;
     QJsonArray curve;
     for (const Ledger::VersionReward &v : m_ledger.meanRewardByVersion(taskId))
         curve.append(QJsonObject{{QStringLiteral("version"), v.version},
@@ -560,22 +602,13 @@ ApiResponse RlCoordinator::progress(const ApiRequest &request)
                         "model's most likely answer (greedy correctness); format is counted apart.")
              .arg(rl::heldOutProblems(environments).size())},
         {QStringLiteral("curve"), heldOutCurve}};
-    const TaskRuntime *runtime = m_tasks.value(taskId);
-    QString state = QStringLiteral("idle");
-    if (runtime)
-        state = !runtime->error.isEmpty() ? QStringLiteral("failed") : runtime->ready ? QStringLiteral("training") : QStringLiteral("warming_up");
     QJsonObject reply{{QStringLiteral("task"), taskId},
-                      {QStringLiteral("version"), latestVersion(taskId)},
-                      {QStringLiteral("trainer"), state},
-                      {QStringLiteral("trainer_error"), runtime ? runtime->error : QString()},
-                      {QStringLiteral("steps"), runtime ? runtime->steps : 0},
-                      {QStringLiteral("last_loss"), runtime ? runtime->lastLoss : 0.0},
                       {QStringLiteral("accepted_batches"), m_ledger.acceptedCount(taskId)},
                       {QStringLiteral("flagged_nodes"), m_ledger.flaggedNodeCount(taskId)},
                       {QStringLiteral("curve"), curve}};
     if (task->rl) // a DiLoCo task has no held-out problems (its held-out loss is not measured yet)
         reply.insert(QStringLiteral("held_out"), heldOut);
-    return ApiResponse::json(reply);
+    return reply;
 }
 
 } // namespace cohort

@@ -68,6 +68,21 @@ public:
     // ones, its rank among the task's contributors and how many there are — no other node named. Counted at most
     // every 30 s per task (a GROUP BY over the task's submissions); empty for a task that is not RL.
     QJsonObject contributionOf(const QString &taskId, const QString &nodeId);
+    // What GET /metrics shows of each RL task that has a trainer or had a submission (hub/HubMetrics). Counts since
+    // this hub started, kept in memory: a scrape reads no table.
+    struct TaskMetrics {
+        qint64 submissionsAccepted = 0;
+        qint64 submissionsRefused = 0;    // by the intake checks (422)
+        qint64 verificationsConfirmed = 0;
+        qint64 verificationsRefused = 0;
+        int queuedBatches = 0;            // accepted, awaiting verification or at the trainer
+        int trainerStep = 0;
+        bool hasTrainer = false;
+        bool trainerReady = false;        // a version is published and the trainer takes batches
+    };
+    QHash<QString, TaskMetrics> metrics() const;
+    // How many times a progress reply was read from the ledger rather than served from its cache (tests).
+    int progressComputations() const { return m_progressComputations; }
 
 Q_SIGNALS:
     void versionPublished(const QString &taskId, int version);
@@ -103,6 +118,7 @@ private:
     ApiResponse rollouts(const ApiRequest &request);
     ApiResponse earnings(const ApiRequest &request);
     ApiResponse progress(const ApiRequest &request);
+    QJsonObject computeProgress(const TaskInfo &task);
     void onVersionReady(const QString &taskId, const QString &path, int resumedVersion, const QString &summary);
     void onVerdict(const QString &submissionId, bool confirmed, const QString &reason, const cohort::VerificationStats &stats);
     void appendCurve(const QString &taskId, int version);
@@ -129,6 +145,17 @@ private:
         QElapsedTimer counted;
     };
     QHash<QString, Contributions> m_contributions; // by task
+    QHash<QString, TaskMetrics> m_counts;          // by task: the counters of metrics()
+    // GET /v1/tasks/{id}/progress is unauthenticated and reads the ledger (a GROUP BY over the task's submissions,
+    // every evaluation, two counts): what it derives from the ledger is kept until the ledger is written again, so a
+    // flood of it costs the hub copies of one reply, not SQL work, and no answer is ever stale.
+    struct CachedProgress {
+        QJsonObject reply;
+        Ledger::ChangeStamp ledger;
+        bool valid = false;
+    };
+    QHash<QString, CachedProgress> m_progressCache; // by task (catalogue ids only: bounded)
+    int m_progressComputations = 0;
     // Testing only (COHORT_TESTING_HOLD_VERIFICATION): accept batches but never verify them, so a test can stop
     // the hub with credit pending. Loud in the log.
     bool m_holdVerification = false;

@@ -12,6 +12,8 @@
 #endif
 
 #include <algorithm>
+#include <chrono>
+#include <vector>
 
 namespace cohort::ml {
 
@@ -33,6 +35,33 @@ TorchRuntimeInfo torchRuntimeInfo()
         info.error = e.what();
     }
     return info;
+}
+
+double measureMatmulGflops(int n, int repeats, std::string *error)
+{
+    try {
+        n = std::clamp(n, 16, 4096);
+        repeats = std::clamp(repeats, 1, 50);
+        const at::Tensor a = at::rand({n, n}, at::kFloat);
+        const at::Tensor b = at::rand({n, n}, at::kFloat);
+        at::Tensor c = at::matmul(a, b); // warm-up: thread pool, first-touch pages
+        std::vector<double> seconds;
+        for (int i = 0; i < repeats; ++i) {
+            const auto start = std::chrono::steady_clock::now();
+            c = at::matmul(a, b);
+            seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+        }
+        std::sort(seconds.begin(), seconds.end());
+        const double median = std::max(seconds[seconds.size() / 2], 1e-9);
+        return 2.0 * double(n) * n * n / median / 1e9;
+    } catch (const c10::Error &e) {
+        if (error)
+            *error = e.what_without_backtrace();
+    } catch (const std::exception &e) {
+        if (error)
+            *error = e.what();
+    }
+    return -1;
 }
 
 ComputeDevice chooseComputeDevice(const TorchRuntimeInfo &info)

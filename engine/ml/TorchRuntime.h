@@ -17,6 +17,11 @@ struct TorchRuntimeInfo {
 TorchRuntimeInfo torchRuntimeInfo(); // never throws
 std::string describe(const TorchRuntimeInfo &info); // "CPU (LibTorch 1.13.1, 2 threads)"
 
+// Single-precision matrix product speed on the CPU, in GFLOP/s: the median of `repeats` n x n products after one
+// warm-up (what the BLAS LibTorch loaded can do; the reference BLAS is about 8x slower than OpenBLAS). Negative on
+// failure, with *error set. Never throws.
+double measureMatmulGflops(int n, int repeats, std::string *error);
+
 // Where models run: the first visible CUDA device when there is one (the GPUs the user allowed are made the visible
 // ones before CUDA starts: applyGpuChoice in engine/node), else the CPU. float32 everywhere for now: bf16 weights on
 // GPUs that support them would change TOPLOC's honest thresholds (RlTaskConfig.h) and are not enabled yet.

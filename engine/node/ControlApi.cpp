@@ -2,8 +2,10 @@
 
 #include "core/JsonReader.h"
 #include "core/Logging.h"
+#include "core/PrometheusText.h"
 #include "hub/ApiServer.h"
 #include "node/EngineController.h"
+#include "node/NodeMetrics.h"
 #include "platform/FilePermissions.h"
 
 #include <QDir>
@@ -26,7 +28,8 @@ QString fileIn(const QString &dataDir)
 } // namespace
 
 ControlServer::ControlServer(EngineController &controller, QString dataDir, QObject *parent)
-    : QObject(parent), m_controller(controller), m_dataDir(std::move(dataDir))
+    : QObject(parent), m_controller(controller), m_dataDir(std::move(dataDir)),
+      m_metrics(std::make_unique<NodeMetrics>(controller))
 {
 }
 
@@ -73,6 +76,11 @@ Status ControlServer::start(quint16 port)
     };
     server->addRoute("GET", QStringLiteral("/v1/status"), guarded([this](const ApiRequest &) {
                          return ApiResponse::json(m_controller.snapshot().toJson());
+                     }));
+    // Prometheus text for the machine's owner (README "Metrics"), behind the same token: Prometheus sends it from a
+    // file (authorization: credentials_file).
+    server->addRoute("GET", QStringLiteral("/metrics"), guarded([this](const ApiRequest &) {
+                         return ApiResponse::raw(m_metrics->render(), prometheus::kContentType);
                      }));
     server->addRoute("POST", QStringLiteral("/v1/pause"), guarded([this, ok](const ApiRequest &) {
                          m_controller.pause();

@@ -1,9 +1,9 @@
 #pragma once
 // The local control API: a running node (cohortd or the desktop app) can be asked for its status and told to
-// pause, resume, pause after the step in hand, or snooze, over HTTP on 127.0.0.1 only. Every request carries
-// "Authorization: Bearer <token>"; the token and the address are in <data>/control.json, readable by the owner
-// only, so other users of the machine cannot steer the node. ControlClient is the other end (cohortd --control,
-// and the desktop app when it controls a cohortd).
+// pause, resume, pause after the step in hand, or snooze, and scraped for Prometheus metrics (GET /metrics), over
+// HTTP on 127.0.0.1 only. Every request carries "Authorization: Bearer <token>"; the token and the address are in
+// <data>/control.json, readable by the owner only, so other users of the machine cannot steer or watch the node.
+// ControlClient is the other end (cohortd --control, and the desktop app when it controls a cohortd).
 #include "core/Expected.h"
 
 #include <QJsonObject>
@@ -16,6 +16,7 @@ namespace cohort {
 
 class ApiServer;
 class EngineController;
+class NodeMetrics;
 
 class ControlServer : public QObject {
     Q_OBJECT
@@ -32,6 +33,7 @@ private:
     QString m_dataDir;
     QByteArray m_token;
     std::unique_ptr<ApiServer> m_server;
+    std::unique_ptr<NodeMetrics> m_metrics; // GET /metrics
 };
 
 struct ControlEndpoint {

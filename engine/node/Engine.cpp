@@ -2,6 +2,7 @@
 
 #include "node/EngineBundle.h"
 #include "platform/DesktopIdle.h"
+#include "node/ForegroundWatch.h"
 
 #include "core/Logging.h"
 #include "core/RateLimiter.h"
@@ -33,6 +34,7 @@ Engine::Engine(EngineOptions options, QString hubUrl, bool hubEmbedded, QObject 
       m_publishTimer(this),
       m_rlTimer(this),
       m_earningsTimer(this),
+      m_activitySummary(this),
       m_bundleTimer(this)
 {
     m_sampleTimer.setInterval(1000);
@@ -43,6 +45,7 @@ Engine::Engine(EngineOptions options, QString hubUrl, bool hubEmbedded, QObject 
     connect(&m_heartbeatTimer, &QTimer::timeout, this, &Engine::sendHeartbeat);
     connect(&m_retryTimer, &QTimer::timeout, this, &Engine::registerWithHub);
     connect(&m_publishTimer, &QTimer::timeout, this, &Engine::publish);
+    connect(&m_activitySummary, &ActivitySummary::summarized, this, &Engine::emitEvent);
 
     m_snapshot.hubUrl = m_hubUrl;
     m_snapshot.hubEmbedded = m_hubEmbedded;
@@ -166,6 +169,7 @@ void Engine::leaveTask()
 {
     if (m_snapshot.joinedTaskId.isEmpty())
         return;
+    m_activitySummary.flush();
     emitEvent(EngineEvent::info(QStringLiteral("task"), QStringLiteral("Left task %1").arg(m_snapshot.joinedTaskId)));
     m_snapshot.joinedTaskId.clear();
     m_snapshot.checkpointVersion = 0;
@@ -207,6 +211,7 @@ void Engine::stop()
     m_retryTimer.stop();
     m_rlTimer.stop();
     m_earningsTimer.stop();
+    m_activitySummary.flush();
     if (m_worker)
         m_worker->cancel(); // the batch in progress stops; its work item is in the bundle, finished batches in the outbox
     stopDiloco(5'000);      // checkpoints its state and leaves the ring (a collective in flight may hold it longer)

@@ -5,6 +5,7 @@
 #include "core/EngineEvent.h"
 #include "core/EngineSnapshot.h"
 #include "node/EngineController.h"
+#include "node/ActivitySummary.h"
 #include "node/EngineParts.h"
 #include "node/HardwareInventory.h"
 
@@ -21,6 +22,7 @@ namespace cohort {
 class BundleStore;
 class RateLimiter;
 class DesktopIdle;
+class ForegroundWatch;
 class EarningsStore;
 class GpuTelemetry;
 class HubClient;
@@ -77,6 +79,11 @@ private:
     void connectionLost(const QString &error);
     void scheduleReconnect();
     QJsonObject heartbeatBody() const;
+    // The client versions the hub advertises ("client" of its answers; core/ClientRelease): into the snapshot, an
+    // event once per newer version. False when this version is below the hub's minimum: the engine has stopped.
+    bool takeClientRelease(const QJsonValue &client);
+    void onUpgradeRequired(const HubReply &reply); // the hub refused this version (426 upgrade_required)
+    void refuseToWork(const QString &why);         // Error with why; nothing that needs the hub runs again
 
     // Checkpoints (EngineCheckpoints.cpp)
     void checkForCheckpoint(int announcedVersion);
@@ -153,6 +160,7 @@ private:
     // every registration to that hub.
     RegistrationWorkSolver *m_registrationWork = nullptr;
     QByteArray m_registrationStamp;
+    QString m_announcedVersion; // the newest version an "is available" event named (once per version, not per heartbeat)
     std::unique_ptr<SystemSampler> m_sampler;
     std::unique_ptr<GpuTelemetry> m_gpu;   // NVML readings, 1 Hz with m_sampler (GpuTelemetry.h)
     ComputeInfo m_compute;
@@ -179,6 +187,7 @@ private:
     RolloutWorker *m_worker = nullptr; // lives in m_computeThread
     QTimer m_rlTimer;
     QTimer m_earningsTimer;
+    ActivitySummary m_activitySummary; // accepted batches, said once a minute
     bool m_rlBusy = false;             // a work request, a generation or a submission is in flight
     bool m_generating = false;         // the compute thread is generating a batch
     bool m_rlThrottled = false;        // the hub's trainer asked us to wait (back-pressure)
@@ -188,6 +197,7 @@ private:
     std::optional<WorkInHand> m_workInHand; // issued by the hub, not yet in the outbox
     Scheduler m_scheduler;
     std::unique_ptr<DesktopIdle> m_idle;   // null: no desktop session (idle time unknown)
+    std::unique_ptr<ForegroundWatch> m_foreground; // "pause when I play": made at the first applySchedule()
     bool m_userPaused = false;
     bool m_pauseAfterStepPending = false;
     bool m_downloadDiskFull = false;       // the last download stopped for lack of space

@@ -83,7 +83,7 @@ void Engine::onCheckpointInfo(const HubReply &reply)
     connect(m_downloader, &shardcast::Downloader::progressChanged, this, &Engine::onDownloadProgress);
     connect(m_downloader, &shardcast::Downloader::finished, this, &Engine::onDownloadFinished);
     connect(m_downloader, &shardcast::Downloader::failed, this, &Engine::onDownloadFailed);
-    emitEvent(EngineEvent::info(QStringLiteral("checkpoint"), QStringLiteral("Fetching %1 checkpoint v%2 from %3 relay(s)")
+    emitEvent(EngineEvent::routineInfo(QStringLiteral("checkpoint"), QStringLiteral("Fetching %1 checkpoint v%2 from %3 relay(s)")
                                                                   .arg(task).arg(version).arg(request.relays.size())));
     m_downloader->start();
     if (m_downloader && !m_inputs.pauseReasons.isEmpty())

@@ -1,4 +1,5 @@
 // The engine's conversation with the hub: registration, task catalogue, heartbeats, reconnecting.
+#include "core/ClientRelease.h"
 #include "core/Logging.h"
 #include "core/PayoutAddress.h"
 #include "core/RateLimiter.h"
@@ -9,6 +10,8 @@
 #include "net/RegistrationWork.h"
 #include "node/Engine.h"
 #include "node/HubPins.h"
+#include "node/RolloutWorker.h"
+#include "shardcast/Downloader.h"
 
 #include <QDir>
 #include <QJsonArray>
@@ -19,8 +22,8 @@ namespace cohort {
 
 void Engine::registerWithHub()
 {
-    if (m_stopping || !m_hub)
-        return;
+    if (m_stopping || !m_hub || !m_inputs.fatalError.isEmpty())
+        return; // an engine stopped by an error waits for the person, not for the next attempt
     m_retryAt = {};
     const QJsonObject body{
         {QStringLiteral("name"), m_options.nodeName.isEmpty() ? m_identity->nodeId() : m_options.nodeName},
@@ -82,6 +85,10 @@ void Engine::onRegistered(const HubReply &reply)
         solveRegistrationWork(reply);
         return;
     }
+    if (reply.errorCode == QLatin1String("upgrade_required")) {
+        onUpgradeRequired(reply);
+        return;
+    }
     if (!reply.ok()) {
         connectionLost(reply.error);
         return;
@@ -108,6 +115,8 @@ void Engine::onRegistered(const HubReply &reply)
         return;
     }
     m_hub->setHubKey(hubKey); // from now on: requests name this hub, answers must carry its signature
+    if (!takeClientRelease(reply.body.value(QStringLiteral("client"))))
+        return; // below the hub's minimum version: stopped, and says why
     const bool firstTime = !m_snapshot.registeredAt.isValid();
     m_snapshot.registeredAt = QDateTime::fromMSecsSinceEpoch(reply.body.value(QStringLiteral("registered_at_ms")).toInteger(), Qt::UTC);
     m_snapshot.hubKeyFingerprint = ed25519::fingerprint(hubKey);
@@ -258,6 +267,8 @@ QJsonObject Engine::heartbeatBody() const
         // Every heartbeat carries it, so a change in the settings reaches the hub within one interval, and a hub
         // that lost it (restored from a backup) has it again.
         {QStringLiteral("payout_address"), m_options.payoutAddress},
+        // So that a hub whose operator raised the minimum version while this node runs can refuse it (426).
+        {QStringLiteral("client_version"), QStringLiteral(COHORT_VERSION_STRING)},
         {QStringLiteral("metrics"),
          QJsonObject{{QStringLiteral("cpu_percent"), s.cpuPercent},
                      {QStringLiteral("mem_used_bytes"), s.memUsedBytes},
@@ -279,6 +290,8 @@ void Engine::onHeartbeat(const HubReply &reply)
     if (reply.ok()) {
         m_snapshot.lastHeartbeatAt = QDateTime::currentDateTimeUtc();
         m_snapshot.heartbeatFailures = 0;
+        if (!takeClientRelease(reply.body.value(QStringLiteral("client"))))
+            return; // the hub's minimum version passed this one by: stopped, and says why
         const QJsonValue announced = reply.body.value(QStringLiteral("checkpoints")).toObject().value(m_snapshot.joinedTaskId);
         if (announced.isDouble())
             checkForCheckpoint(announced.toInt());
@@ -289,6 +302,10 @@ void Engine::onHeartbeat(const HubReply &reply)
             qCWarning(lcEngine) << "the hub's account of this node's contribution is unreadable:" << contribution.error();
         fetchProgress();
         markDirty();
+        return;
+    }
+    if (reply.errorCode == QLatin1String("upgrade_required")) {
+        onUpgradeRequired(reply);
         return;
     }
     ++m_snapshot.heartbeatFailures;
@@ -305,6 +322,61 @@ void Engine::onHeartbeat(const HubReply &reply)
     }
     emitEvent(EngineEvent::warning(QStringLiteral("hub"), QStringLiteral("Heartbeat refused: %1").arg(reply.error)));
     markDirty();
+}
+
+bool Engine::takeClientRelease(const QJsonValue &client)
+{
+    auto release = parseClientRelease(client);
+    if (!release) {
+        // Refused whole: versions a hub garbled (or made up) become neither a link nor a reason to stop.
+        qCWarning(lcEngine) << "the hub's client versions are unreadable, ignored:" << release.error();
+        return true;
+    }
+    const UpdateNotice notice = assessUpdate(*release, QStringLiteral(COHORT_VERSION_STRING));
+    if (notice != m_snapshot.update) {
+        m_snapshot.update = notice;
+        markDirty();
+    }
+    if (notice.belowMinimum) {
+        refuseToWork(belowMinimumMessage(notice));
+        return false;
+    }
+    // Said once per version (every heartbeat repeats the hub's word), and again only for a newer one.
+    if (notice.available && notice.latest != m_announcedVersion) {
+        m_announcedVersion = notice.latest;
+        emitEvent(EngineEvent::info(QStringLiteral("update"), updateAvailableMessage(notice)));
+    }
+    return true;
+}
+
+void Engine::onUpgradeRequired(const HubReply &reply)
+{
+    // The refusal carries the hub's versions: the reason is worded from them, with the download link.
+    if (!takeClientRelease(reply.body.value(QStringLiteral("client"))))
+        return;
+    // A hub that refuses this version without a minimum it is below (unreadable versions, or a rule of its own) still
+    // will not work with it: stop all the same, in the hub's words (bounded: they come from the network).
+    refuseToWork(QStringLiteral("The hub refuses to work with Cohort %1 (%2)")
+                     .arg(QStringLiteral(COHORT_VERSION_STRING), reply.error.left(300)));
+}
+
+void Engine::refuseToWork(const QString &why)
+{
+    if (!m_inputs.fatalError.isEmpty())
+        return;
+    // The link counts as lost, so that nothing which needs the hub (work requests, submissions, DiLoCo, checkpoint
+    // queries, heartbeats) starts again and no reconnect is scheduled; Error outranks Offline, so `why` is what shows.
+    m_heartbeatTimer.stop();
+    m_retryTimer.stop();
+    m_retryAt = {};
+    m_inputs.hubLink = HubLink::Lost;
+    m_inputs.hubError = why;
+    if (m_worker)
+        m_worker->cancel(); // the batch being generated stops; its work item stays in the bundle
+    if (m_downloader)
+        m_downloader->pause(); // progress stays on disk
+    m_inputs.downloading = false;
+    failFatally(why);
 }
 
 void Engine::connectionLost(const QString &error)

@@ -366,17 +366,22 @@ void Engine::onSubmitted(const QString &submissionId, const HubReply &reply)
     const bool duplicate = reply.body.value(QStringLiteral("duplicate")).toBool();
     if (reply.ok() && status == QLatin1String("accepted")) {
         ++stats.batchesAccepted;
-        emitEvent(EngineEvent::info(QStringLiteral("rollouts"),
-                                    QStringLiteral("Batch accepted%1: %2 tokens, mean reward %3, %4 credits pending verification")
-                                        .arg(duplicate ? QStringLiteral(" (retry of a batch the hub already had)") : QString())
-                                        .arg(reply.body.value(QStringLiteral("tokens")).toInteger())
-                                        .arg(reply.body.value(QStringLiteral("mean_reward")).toDouble(), 0, 'f', 2)
-                                        .arg(reply.body.value(QStringLiteral("pending_credit")).toDouble(), 0, 'f', 3)));
+        const qint64 tokens = reply.body.value(QStringLiteral("tokens")).toInteger();
+        const double reward = reply.body.value(QStringLiteral("mean_reward")).toDouble();
+        const double credit = reply.body.value(QStringLiteral("pending_credit")).toDouble();
+        emitEvent(EngineEvent::routineInfo(QStringLiteral("rollouts"),
+                                           QStringLiteral("Batch accepted%1: %2 tokens, mean reward %3, %4 credits pending verification")
+                                               .arg(duplicate ? QStringLiteral(" (retry of a batch the hub already had)") : QString())
+                                               .arg(tokens)
+                                               .arg(reward, 0, 'f', 2)
+                                               .arg(credit, 0, 'f', 3)));
+        m_activitySummary.batchAccepted(tokens, reward, credit);
         fetchEarnings();
     } else {
         ++stats.batchesRejected;
         stats.lastRejection = reply.error;
         emitEvent(EngineEvent::warning(QStringLiteral("rollouts"), QStringLiteral("Batch rejected by the hub: %1").arg(reply.error)));
+        m_activitySummary.batchRejected();
     }
     // The next batch follows at once: still at work, so the state does not blink to Idle between batches.
     m_rlKickQueued = true;

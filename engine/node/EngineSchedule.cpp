@@ -7,6 +7,8 @@
 
 #include "core/GpuHistory.h"
 #include "core/Logging.h"
+#include "node/ForegroundWatch.h"
+#include "node/GpuTelemetry.h"
 #include "node/RolloutWorker.h"
 #include "platform/DesktopIdle.h"
 #include "platform/DiskSpace.h"
@@ -107,6 +109,15 @@ void Engine::applySchedule()
         }
         in.dataBytes = m_dataBytes;
     }
+    // Other programs (full screen, on the user's list, on the GPU): each source asked at its own bounded rate.
+    if (!m_foreground)
+        m_foreground = std::make_unique<ForegroundWatch>([this]() -> Expected<QList<GpuProcess>> {
+            return m_gpu ? m_gpu->processes() : fail(QStringLiteral("GPU telemetry has not started"));
+        });
+    m_foreground->setPolicy(m_options.scheduler);
+    in.foregroundUses = m_foreground->read();
+    for (EngineEvent &event : m_foreground->takeEvents())
+        emitEvent(std::move(event));
     const SchedulerDecision d = m_scheduler.evaluate(in);
 
     QList<PauseReason> reasons = d.pauseReasons;
@@ -126,7 +137,9 @@ void Engine::applySchedule()
 
     const bool pausedBefore = m_scheduledPause;
     const QList<PauseReason> before = m_inputs.pauseReasons;
+    const std::optional<ForegroundUse> foregroundBefore = m_inputs.foregroundUse;
     m_inputs.pauseReasons = reasons;
+    m_inputs.foregroundUse = d.foregroundUse;
     m_inputs.throttleReasons = d.throttleReasons;
     m_scheduledPause = !reasons.isEmpty();
     if (m_scheduledPause && !pausedBefore)
@@ -136,7 +149,7 @@ void Engine::applySchedule()
     if (before.contains(PauseReason::User) != reasons.contains(PauseReason::User) ||
         before.contains(PauseReason::Snoozed) != reasons.contains(PauseReason::Snoozed))
         writeBundleSoon(); // the user's pause and snooze survive a restart
-    if (before != reasons) {
+    if (before != reasons || foregroundBefore != d.foregroundUse) { // another program in front is news too
         if (m_scheduledPause)
             qCInfo(lcEngine) << "paused:" << pauseReasonName(primaryReason(reasons));
         updateState();

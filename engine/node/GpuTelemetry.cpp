@@ -63,6 +63,13 @@ QList<GpuSample> GpuTelemetry::sample(qint64 now)
     return gpus;
 }
 
+Expected<QList<GpuProcess>> GpuTelemetry::processes()
+{
+    if (!m_nvml)
+        return fail(m_note.isEmpty() ? QStringLiteral("no NVML") : m_note);
+    return m_nvml->processes();
+}
+
 QList<EngineEvent> GpuTelemetry::takeEvents()
 {
     return std::exchange(m_events, {});

@@ -6,6 +6,8 @@
 #include "core/EngineEvent.h"
 #include "core/EngineSnapshot.h"
 #include "core/GpuHistory.h"
+#include "core/Expected.h"
+#include "platform/Nvml.h"
 
 #include <QDateTime>
 #include <QList>
@@ -32,6 +34,8 @@ public:
     // Reads every GPU, adds the reading to the history and stores finished minutes.
     QList<GpuSample> sample(qint64 now = QDateTime::currentSecsSinceEpoch());
     const GpuHistory &history() const { return m_history; }
+    // The processes on the GPUs (Nvml::processes), for "pause while another program uses the GPU".
+    Expected<QList<GpuProcess>> processes();
     // What happened worth telling the activity log (what was found at start, a history that cannot be stored).
     QList<EngineEvent> takeEvents();
 

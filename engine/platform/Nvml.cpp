@@ -4,6 +4,10 @@
 #include <QFileInfo>
 #include <QLibrary>
 
+#include <algorithm>
+#include <cstring>
+#include <tuple>
+
 namespace cohort {
 
 namespace {
@@ -37,6 +41,20 @@ using FnUtilization = NvmlReturn (*)(NvmlDevice, NvmlUtilization *);
 using FnMemory = NvmlReturn (*)(NvmlDevice, NvmlMemory *);
 using FnUnsigned = NvmlReturn (*)(NvmlDevice, unsigned *);
 using FnUnsignedOf = NvmlReturn (*)(NvmlDevice, unsigned, unsigned *); // temperature (sensor), clock (type)
+using FnProcesses = NvmlReturn (*)(NvmlDevice, unsigned *, void *);    // count in/out, an array of process infos
+
+constexpr NvmlReturn kNvmlInsufficientSize = 7;                     // NVML_ERROR_INSUFFICIENT_SIZE
+constexpr unsigned long long kNvmlValueNotAvailable = ~0ULL;        // NVML_VALUE_NOT_AVAILABLE
+struct NvmlProcessInfoV1 { // nvmlProcessInfo_v1_t: the unversioned functions
+    unsigned pid;
+    unsigned long long usedGpuMemory;
+};
+struct NvmlProcessInfoV2 { // nvmlProcessInfo_v2_t / nvmlProcessInfo_t: the _v2 and _v3 functions
+    unsigned pid;
+    unsigned long long usedGpuMemory;
+    unsigned gpuInstanceId;
+    unsigned computeInstanceId;
+};
 } // namespace
 
 struct Nvml::Api {
@@ -58,6 +76,10 @@ struct Nvml::Api {
     FnUnsigned powerLimit = nullptr;
     FnUnsignedOf clock = nullptr;
     FnUnsigned fan = nullptr;
+    // Optional, the newest version the library has: the element layout differs between the first and the others.
+    FnProcesses computeProcesses = nullptr;
+    FnProcesses graphicsProcesses = nullptr;
+    int processesVersion = 0; // 1, 2 or 3; 0: cannot list processes
 
     QString error(NvmlReturn code) const
     {
@@ -161,6 +183,18 @@ Expected<std::unique_ptr<Nvml>> Nvml::open(const QString &library)
     for (const auto &o : optional)
         if (!o.resolved)
             nvml->m_missing.append(QLatin1String(o.symbol));
+    // Both kinds from the same version, so one element layout serves both.
+    for (const auto &[version, compute, graphics] :
+         {std::tuple{3, "nvmlDeviceGetComputeRunningProcesses_v3", "nvmlDeviceGetGraphicsRunningProcesses_v3"},
+          std::tuple{2, "nvmlDeviceGetComputeRunningProcesses_v2", "nvmlDeviceGetGraphicsRunningProcesses_v2"},
+          std::tuple{1, "nvmlDeviceGetComputeRunningProcesses", "nvmlDeviceGetGraphicsRunningProcesses"}}) {
+        if (resolve(api.computeProcesses, compute) && resolve(api.graphicsProcesses, graphics)) {
+            api.processesVersion = version;
+            break;
+        }
+    }
+    if (api.processesVersion == 0) // not a reading (missingFunctions() is about those): processes() says it instead
+        api.computeProcesses = api.graphicsProcesses = nullptr;
 
     if (const NvmlReturn r = api.init(); r != kNvmlSuccess)
         return fail(QStringLiteral("NVML did not start (%1)").arg(api.error(r)));
@@ -303,6 +337,55 @@ QList<GpuSample> Nvml::sample()
             return r;
         });
         out.append(s);
+    }
+    return out;
+}
+
+Expected<QList<GpuProcess>> Nvml::processes()
+{
+    const Api &api = *m_api;
+    if (api.processesVersion == 0)
+        return fail(QStringLiteral("this NVML cannot list the processes on a GPU"));
+    QList<GpuProcess> out;
+    const bool v1 = api.processesVersion == 1;
+    const size_t element = v1 ? sizeof(NvmlProcessInfoV1) : sizeof(NvmlProcessInfoV2);
+    std::vector<unsigned char> buffer;
+    for (const Device &d : m_devices) {
+        if (!d.handle)
+            continue;
+        for (const auto &[fn, graphics] : {std::pair{api.computeProcesses, false}, std::pair{api.graphicsProcesses, true}}) {
+            // Asked with room for 16; a GPU with more answers "insufficient size" with its count and is asked once
+            // more with room for them all (up to the cap; beyond it that GPU's list is left out).
+            unsigned count = 16;
+            NvmlReturn r = kNvmlInsufficientSize;
+            for (int attempt = 0; attempt < 2 && r == kNvmlInsufficientSize; ++attempt) {
+                count = std::min(std::max(count, 16u), kMaxProcessesPerGpu);
+                buffer.assign(size_t(count) * element, 0);
+                r = fn(d.handle, &count, buffer.data());
+            }
+            if (r != kNvmlSuccess)
+                continue; // this GPU, this kind: not answered (not supported, GPU lost); the others still count
+            count = std::min(count, unsigned(buffer.size() / element));
+            for (unsigned i = 0; i < count; ++i) {
+                GpuProcess p;
+                p.gpuIndex = int(d.index);
+                p.graphics = graphics;
+                unsigned long long used = kNvmlValueNotAvailable;
+                if (v1) {
+                    NvmlProcessInfoV1 info;
+                    std::memcpy(&info, buffer.data() + i * element, sizeof info);
+                    p.pid = info.pid;
+                    used = info.usedGpuMemory;
+                } else {
+                    NvmlProcessInfoV2 info;
+                    std::memcpy(&info, buffer.data() + i * element, sizeof info);
+                    p.pid = info.pid;
+                    used = info.usedGpuMemory;
+                }
+                p.usedMemoryBytes = used == kNvmlValueNotAvailable ? -1 : qint64(used);
+                out.append(p);
+            }
+        }
     }
     return out;
 }

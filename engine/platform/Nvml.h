@@ -9,6 +9,9 @@
 // value stays unknown on every GPU and missingFunctions() names it. A call that fails on one GPU leaves that value
 // unknown in that reading, with NVML's error text in GpuSample::notes.
 //
+// The processes on the GPUs (nvmlDeviceGetComputeRunningProcesses / ...GraphicsRunningProcesses, _v3, _v2 or the
+// first version, whichever the driver has) are optional too: without them processes() says so.
+//
 // COHORT_NVML_LIBRARY=<path> loads another library instead (the tests' fake NVML).
 #include "core/EngineSnapshot.h"
 #include "core/Expected.h"
@@ -18,6 +21,15 @@
 #include <vector>
 
 namespace cohort {
+
+// A process with a context on a GPU (what nvidia-smi lists under "Processes").
+struct GpuProcess {
+    int gpuIndex = 0;
+    qint64 pid = 0;
+    bool graphics = false;        // a graphics (rendering) context; false: compute (CUDA, OpenCL)
+    qint64 usedMemoryBytes = -1;  // -1: NVML cannot tell (as on Windows' WDDM driver model)
+    bool operator==(const GpuProcess &) const = default;
+};
 
 class Nvml {
 public:
@@ -39,6 +51,10 @@ public:
 
     // One reading of every GPU, in NVML's index order. Never fails as a whole: what could not be read is unknown.
     QList<GpuSample> sample();
+    // Every process on every GPU, compute first; at most kMaxProcessesPerGpu of each kind per GPU. An error when this
+    // NVML cannot list processes at all; a GPU that fails to answer is left out.
+    static constexpr unsigned kMaxProcessesPerGpu = 256;
+    Expected<QList<GpuProcess>> processes();
 
     struct Api;    // the resolved functions (Nvml.cpp)
     struct Device; // a handle and what is read once

@@ -30,6 +30,9 @@ const QString kIdleOnly = QStringLiteral("schedule/runOnlyWhenIdle");
 const QString kIdleMinutes = QStringLiteral("schedule/idleMinutes");
 const QString kPauseOnBattery = QStringLiteral("schedule/pauseOnBattery");
 const QString kSchedule = QStringLiteral("schedule/windows");
+const QString kPauseWhenFullscreen = QStringLiteral("schedule/pauseWhenFullscreen");
+const QString kPauseForPrograms = QStringLiteral("schedule/pauseForPrograms");
+const QString kPauseWhenGpuBusy = QStringLiteral("schedule/pauseWhenGpuBusy");
 const QString kGpuTempLimit = QStringLiteral("limits/gpuTempLimitC");
 const QString kGpuPowerLimit = QStringLiteral("limits/gpuPowerLimitW");
 const QString kDiskCap = QStringLiteral("limits/diskCapGiB");
@@ -232,6 +235,11 @@ QList<SettingsError> Settings::validate(const SettingsValues &v)
     }
     if (v.schedule.size() > 28)
         errors.append({QStringLiteral("schedule"), QCoreApplication::translate("Settings", "Use at most 28 time windows.")});
+    if (v.pauseForPrograms.size() > kMaxPausePrograms)
+        errors.append({QStringLiteral("pauseForPrograms"), QCoreApplication::translate("Settings", "List at most %1 programs.").arg(kMaxPausePrograms)});
+    else if (std::any_of(v.pauseForPrograms.begin(), v.pauseForPrograms.end(),
+                         [](const QString &p) { return p.trimmed().isEmpty() || p.size() > 260 || !isPrintable(p); }))
+        errors.append({QStringLiteral("pauseForPrograms"), QCoreApplication::translate("Settings", "A program in the list has no usable name.")});
     if (v.gpuTempLimitC != 0 && (v.gpuTempLimitC < 50 || v.gpuTempLimitC > 100))
         errors.append({QStringLiteral("gpuTempLimitC"), QCoreApplication::translate("Settings", "Use 0 (no limit) or 50 to 100 °C.")});
     if (v.gpuPowerLimitW != 0 && (v.gpuPowerLimitW < 10 || v.gpuPowerLimitW > 2000))
@@ -313,6 +321,9 @@ void Settings::load(const SettingsValues &fallback)
     v.idleMinutes = intValue(store, kIdleMinutes, v.idleMinutes);
     v.pauseOnBattery = store.value(kPauseOnBattery, v.pauseOnBattery).toBool();
     v.schedule = store.value(kSchedule, v.schedule).toStringList();
+    v.pauseWhenFullscreen = store.value(kPauseWhenFullscreen, v.pauseWhenFullscreen).toBool();
+    v.pauseForPrograms = store.value(kPauseForPrograms, v.pauseForPrograms).toStringList();
+    v.pauseWhenGpuBusy = store.value(kPauseWhenGpuBusy, v.pauseWhenGpuBusy).toBool();
     v.gpuTempLimitC = intValue(store, kGpuTempLimit, v.gpuTempLimitC);
     v.gpuPowerLimitW = intValue(store, kGpuPowerLimit, v.gpuPowerLimitW);
     v.diskCapGiB = intValue(store, kDiskCap, v.diskCapGiB);
@@ -378,6 +389,8 @@ void Settings::load(const SettingsValues &fallback)
             v.idleMinutes = fallback.idleMinutes;
         else if (e.key == QLatin1String("schedule"))
             v.schedule = fallback.schedule;
+        else if (e.key == QLatin1String("pauseForPrograms"))
+            v.pauseForPrograms = fallback.pauseForPrograms;
         else if (e.key == QLatin1String("gpuTempLimitC"))
             v.gpuTempLimitC = fallback.gpuTempLimitC;
         else if (e.key == QLatin1String("gpuPowerLimitW"))
@@ -499,6 +512,9 @@ QList<SettingsError> Settings::apply(const SettingsValues &requested)
     store.setValue(kIdleMinutes, v.idleMinutes);
     store.setValue(kPauseOnBattery, v.pauseOnBattery);
     store.setValue(kSchedule, v.schedule);
+    store.setValue(kPauseWhenFullscreen, v.pauseWhenFullscreen);
+    store.setValue(kPauseForPrograms, v.pauseForPrograms);
+    store.setValue(kPauseWhenGpuBusy, v.pauseWhenGpuBusy);
     store.setValue(kGpuTempLimit, v.gpuTempLimitC);
     store.setValue(kGpuPowerLimit, v.gpuPowerLimitW);
     store.setValue(kDiskCap, v.diskCapGiB);
@@ -538,6 +554,10 @@ SchedulerPolicy Settings::schedulerPolicy(const SettingsValues &v)
     p.gpuPowerLimitW = v.gpuPowerLimitW;
     p.diskCapBytes = qint64(v.diskCapGiB) << 30;
     p.gpus = v.gpuUuids;
+    p.pauseWhenFullscreen = v.pauseWhenFullscreen;
+    for (const QString &program : v.pauseForPrograms)
+        p.pauseForPrograms.append(program.trimmed());
+    p.pauseWhenGpuBusy = v.pauseWhenGpuBusy;
     return p;
 }
 

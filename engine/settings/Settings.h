@@ -33,6 +33,11 @@ struct SettingsValues {
     int gpuTempLimitC = 0;        // 0: none, else 50..100: throttle at the limit, pause 8 °C above
     int gpuPowerLimitW = 0;       // 0: none, else 10..2000 (all GPUs in use together)
     int diskCapGiB = 0;           // 0: none; Cohort's data folder may not grow beyond this
+    // Pause when I play: while a full-screen window is in front, while a program on this list runs (executable names,
+    // "steam" or "Game.exe"; at most kMaxPausePrograms), while another process uses the GPU.
+    bool pauseWhenFullscreen = false;
+    QStringList pauseForPrograms;
+    bool pauseWhenGpuBusy = false;
 
     // General
     QString language;             // empty: the system's; else one of Settings::languages() (applies at the next start)
@@ -77,6 +82,7 @@ public:
     static constexpr int kMaxDownloadLimitKiBps = 10'000'000; // 10 GB/s: anything above means "unlimited"
     static constexpr int kMaxUploadLimitKiBps = kMaxDownloadLimitKiBps;
     static constexpr int kMaxGpus = 64;
+    static constexpr int kMaxPausePrograms = 64;
 
     // filePath empty: <config location>/Cohort/cohort.ini
     explicit Settings(const QString &filePath = {}, QObject *parent = nullptr);

@@ -95,6 +95,20 @@ inline EngineSnapshot userPaused()
     return s;
 }
 
+// The hub advertises Cohort 99.0.0 (never this build's version); with `required`, as its minimum too: the engine
+// stopped with the reason, as it does below a hub's minimum.
+inline EngineSnapshot withUpdate(EngineSnapshot s, bool required = false)
+{
+    const ClientRelease release{QStringLiteral("99.0.0"), required ? QStringLiteral("99.0.0") : QString(),
+                                QStringLiteral("https://cohort.example/download")};
+    s.update = assessUpdate(release, QStringLiteral("0.1.0"));
+    if (required) {
+        s.state = NodeState::Error;
+        s.why = belowMinimumMessage(s.update);
+    }
+    return s;
+}
+
 inline EngineEvent event(EngineEvent::Severity severity, const QString &category, const QString &message)
 {
     EngineEvent e;

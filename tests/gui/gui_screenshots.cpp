@@ -8,6 +8,7 @@
 #include "ui/DashboardPage.h"
 #include "ui/InlineErrorLabel.h"
 #include "ui/MainWindow.h"
+#include "ui/DoctorDialog.h"
 #include "ui/SettingsDialog.h"
 #include "ui/WelcomeDialog.h"
 #include "ui/StateIcons.h"
@@ -20,6 +21,9 @@
 #include <QLineEdit>
 #include <QPainter>
 #include <QTemporaryDir>
+#include <QFile>
+#include <QTimer>
+#include <QEventLoop>
 
 #include <cstdio>
 
@@ -194,6 +198,36 @@ int main(int argc, char *argv[])
     Settings fresh(dir.filePath(QStringLiteral("fresh.ini")));
     WelcomeDialog welcome(&fresh, autostart.get());
     ok &= save(welcome, out + QStringLiteral("/cohort-welcome.png"));
+
+    // Help › Check this computer, over a stand-in for cohortd that prints a report with each kind of finding.
+    const QString fakeDoctor = dir.filePath(QStringLiteral("cohortd-doctor.sh"));
+    {
+        QFile script(fakeDoctor);
+        ok &= script.open(QIODevice::WriteOnly);
+        script.write("#!/bin/sh\ncat <<'EOF'\n"
+                     R"J({"failed":true,"findings":[)J"
+                     R"J({"id":"hub","title":"Hub reachable, its key pinned","outcome":"warning","detail":"https://hub.example answers with the key 3f1c 9a2e 77b0 c4d1; nothing is pinned yet, so the first registration will trust it","fix":"Ask the hub's operator for its key and set it (Settings › Network › Hub key, cohortd --hub-key)."},)J"
+                     R"J({"id":"clock","title":"Clock","outcome":"ok","detail":"this computer's clock is 84 ms behind the hub's (measured over a 41 ms round trip)"},)J"
+                     R"J({"id":"inbound","title":"Reachable by peers (DiLoCo)","outcome":"failed","detail":"the hub could not connect to port 41523 of 203.0.113.7 within 8 s: DiLoCo peers could not reach this computer either","fix":"Allow incoming TCP connections to Cohort in the firewall, and forward ports on a home router, or choose a rollout task."},)J"
+                     R"J({"id":"data-folder","title":"Data folder writable","outcome":"ok","detail":"/home/ana/.local/share/Cohort is writable"},)J"
+                     R"J({"id":"disk","title":"Free disk for the task","outcome":"ok","detail":"61.2 GB free in /home/ana/.local/share/Cohort; task tiny-lm-diloco needs 500 MB"},)J"
+                     R"J({"id":"memory","title":"Memory for the task","outcome":"ok","detail":"task tiny-lm-diloco needs 4.0 GB; this computer has 31.3 GB"},)J"
+                     R"J({"id":"blas","title":"Fast matrix library (BLAS)","outcome":"ok","detail":"OpenBLAS (/usr/lib/x86_64-linux-gnu/openblas-openmp/libblas.so.3): a 512 × 512 matrix product runs at 48.7 GFLOP/s"},)J"
+                     R"J({"id":"gpu","title":"GPU driver and LibTorch","outcome":"warning","detail":"1 GPU via NVML (libnvidia-ml.so.1): NVIDIA GeForce RTX 4070, but LibTorch 1.13.1 is CPU-only: the GPU is not used for compute","fix":"Install a CUDA build of LibTorch that matches the driver, or keep computing on the CPU."},)J"
+                     R"J({"id":"tray","title":"Tray icon host","outcome":"ok","detail":"the desktop shows tray icons (org.kde.StatusNotifierWatcher on the session bus)"}]})J"
+                     "\nEOF\n");
+        script.close();
+        script.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+    }
+    DoctorDialog doctor(fakeDoctor, {});
+    QEventLoop doctorDone;
+    QObject::connect(&doctor, &DoctorDialog::reportShown, &doctorDone, &QEventLoop::quit);
+    doctor.show();
+    doctor.run();
+    QTimer::singleShot(10'000, &doctorDone, &QEventLoop::quit);
+    doctorDone.exec();
+    ok &= doctor.findingCount() == 9;
+    ok &= save(doctor, out + QStringLiteral("/cohort-doctor.png"));
 
     ok &= saveIconSheet(out + QStringLiteral("/cohort-icons.png"));
     return ok ? 0 : 1;

@@ -19,6 +19,7 @@
 #include <QLabel>
 #include <QMenu>
 #include <QPushButton>
+#include <QCheckBox>
 #include <QScrollBar>
 #include <QRegularExpression>
 #include <QSet>
@@ -239,6 +240,17 @@ private Q_SLOTS:
         QCOMPARE(labelText(page, "hubUrl"), QStringLiteral("https://hub.example.org"));
         QCOMPARE(labelText(page, "cpuUsage"), QStringLiteral("measuring…"));
         QCOMPARE(labelText(page, "joinedTask"), QStringLiteral("Arithmetic reasoning (RL)"));
+
+        // A hub's words in the reason or an error are shown as text, never as markup (an <img> would be fetched, a link
+        // would be clickable).
+        s.why = QStringLiteral("Hub refused: <img src=\"http://evil.example/x.png\"><a href=\"file:///etc\">open</a>");
+        s.lastError = s.why;
+        window.showSnapshot(s);
+        for (const char *name : {"stateWhy", "nodeId", "hubUrl", "joinedTask"}) {
+            const auto *label = page.findChild<QLabel *>(QLatin1String(name));
+            QVERIFY(label);
+            QVERIFY2(label->textFormat() == Qt::PlainText, name);
+        }
     }
 
     void pauseButtonAsksForTheOppositeOfWhatIsShown()
@@ -408,6 +420,42 @@ private Q_SLOTS:
             window.appendEvent(samples::event(EngineEvent::Severity::Info, QStringLiteral("lifecycle"), QString::number(i)));
         QCOMPARE(window.activityPage()->model()->rowCount(), 5000);
         QCOMPARE(window.activityPage()->model()->eventAt(0).message, QStringLiteral("3"));
+    }
+
+    // Routine rows (each batch) are hidden unless "Each batch" is ticked, and they are the first to go at the cap, so
+    // a week of batches does not push out the milestones and warnings between them.
+    void activityRoutineRowsAreHiddenAndGoFirst()
+    {
+        ActivityModel model(4);
+        EngineEvent routine = samples::event(EngineEvent::Severity::Info, QStringLiteral("rollouts"), QStringLiteral("batch 1"));
+        routine.routine = true;
+        model.append(samples::event(EngineEvent::Severity::Info, QStringLiteral("hub"), QStringLiteral("Registered")));
+        model.append(routine);
+        model.append(samples::event(EngineEvent::Severity::Warning, QStringLiteral("rollouts"), QStringLiteral("refused")));
+        routine.message = QStringLiteral("batch 2");
+        model.append(routine);
+        model.append(samples::event(EngineEvent::Severity::Info, QStringLiteral("rollouts"), QStringLiteral("summary")));
+        QCOMPARE(model.rowCount(), 4);
+        QStringList messages;
+        for (int row = 0; row < model.rowCount(); ++row)
+            messages << model.eventAt(row).message;
+        QCOMPARE(messages, (QStringList{QStringLiteral("Registered"), QStringLiteral("refused"), QStringLiteral("batch 2"), QStringLiteral("summary")}));
+
+        ActivityPage page;
+        for (int i = 0; i < 10; ++i) {
+            routine.message = QStringLiteral("batch %1").arg(i);
+            page.appendEvent(routine);
+        }
+        page.appendEvent(samples::event(EngineEvent::Severity::Info, QStringLiteral("rollouts"), QStringLiteral("10 batches accepted")));
+        QCOMPARE(page.visibleRowCount(), 1);
+        auto *box = page.findChild<QCheckBox *>(QStringLiteral("routineFilter"));
+        QVERIFY(box);
+        QVERIFY(!box->isChecked());
+        box->setChecked(true);
+        QCOMPARE(page.visibleRowCount(), 11);
+        page.setShowRoutine(false);
+        QCOMPARE(page.visibleRowCount(), 1);
+        QVERIFY(page.visibleText(false).contains(QStringLiteral("10 batches accepted")));
     }
 
     void activityFollowsNewestUnlessScrolledUp()

@@ -46,6 +46,7 @@ class TestDilocoHub : public QObject {
         auto node = std::make_unique<ChildProcess>(
             programPath(QStringLiteral("cohortd")),
             QStringList{QStringLiteral("--hub"), hubUrl.isEmpty() ? m_url : hubUrl, QStringLiteral("--data-dir"), dataDir, QStringLiteral("--json"),
+                        QStringLiteral("--verbose"), // the ring's details (its link protection) are engine log lines
                         QStringLiteral("--task"), QStringLiteral("mini-diloco"), QStringLiteral("--heartbeat-ms"),
                         QStringLiteral("500"), QStringLiteral("--settings"), dataDir + QStringLiteral(".ini")});
         return node->start() ? std::move(node) : nullptr;

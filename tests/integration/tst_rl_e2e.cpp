@@ -85,6 +85,7 @@ class TestRlE2e : public QObject {
         auto node = std::make_unique<ChildProcess>(
             programPath(QStringLiteral("cohortd")),
             QStringList{QStringLiteral("--hub"), hubUrl, QStringLiteral("--data-dir"), dataDir, QStringLiteral("--json"),
+                        QStringLiteral("--verbose"), // each batch's event: the retry of one is checked below
                         QStringLiteral("--task"), task, QStringLiteral("--heartbeat-ms"), QStringLiteral("500"),
                         QStringLiteral("--settings"), dataDir + QStringLiteral(".ini")});
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();

@@ -1,6 +1,7 @@
 // The hub's HTTP API over real sockets on 127.0.0.1: signed registration and heartbeats, and every kind of
 // bad input answered with a 4xx JSON error while the hub keeps serving.
 #include "hub/HubService.h"
+#include "hub/RlCoordinator.h"
 #include "diloco/DilocoAudit.h"
 #include "hub/ApiServer.h"
 #include "hub/HubStore.h"
@@ -311,6 +312,14 @@ private Q_SLOTS:
         QCOMPARE(diloco.status, 200);
         QVERIFY(!diloco.body.contains(QStringLiteral("held_out")));
         QCOMPARE(send("GET", QStringLiteral("/v1/health")).status, 200); // still serving
+
+        // Anyone may ask for progress, as often as they like: the ledger is read again only after it was written.
+        const int computedBefore = m_hub->rl()->progressComputations();
+        for (int i = 0; i < 50; ++i)
+            QCOMPARE(send("GET", QStringLiteral("/v1/tasks/arith-rl/progress")).status, 200);
+        // (A write in the background, a trainer's evaluation, may come between: a few, never one per request.)
+        QVERIFY2(m_hub->rl()->progressComputations() - computedBefore <= 3,
+                 qPrintable(QString::number(m_hub->rl()->progressComputations() - computedBefore)));
     }
 
     void signingFailuresAreRefused()

@@ -221,6 +221,117 @@ private Q_SLOTS:
         QCOMPARE(scheduler.evaluate(in).primary(), PauseReason::User);
     }
 
+    // Pause when I play: each rule counts only when it is on; a foreground program ranks below the battery and above
+    // the schedule; the decision names the program.
+    void foregroundRulesPauseOnlyWhenOn()
+    {
+        SchedulerInputs in;
+        in.now = monday(10);
+        in.foregroundUses = {ForegroundUse{ForegroundUse::Kind::FullScreen, QStringLiteral("supertuxkart")},
+                             ForegroundUse{ForegroundUse::Kind::GpuUser, QStringLiteral("blender")}};
+        Scheduler off;
+        QCOMPARE(off.evaluate(in).mode, RunMode::Run); // every rule off by default
+
+        SchedulerPolicy gpuOnly;
+        gpuOnly.pauseWhenGpuBusy = true;
+        Scheduler scheduler;
+        scheduler.setPolicy(gpuOnly);
+        SchedulerDecision d = scheduler.evaluate(in);
+        QCOMPARE(d.mode, RunMode::Pause);
+        QCOMPARE(d.pauseReasons, QList{PauseReason::ForegroundApp});
+        QVERIFY(d.foregroundUse.has_value());
+        QCOMPARE(d.foregroundUse->kind, ForegroundUse::Kind::GpuUser); // full screen is seen, but that rule is off
+        QCOMPARE(d.foregroundUse->program, QStringLiteral("blender"));
+
+        SchedulerPolicy all = gpuOnly;
+        all.pauseWhenFullscreen = true;
+        all.pauseForPrograms = {QStringLiteral("steam")};
+        all.pauseOnBattery = true;
+        all.schedule = {window("daily 22:00-06:00")};
+        scheduler.setPolicy(all);
+        d = scheduler.evaluate(in);
+        QCOMPARE(d.foregroundUse->kind, ForegroundUse::Kind::FullScreen); // the first the engine saw
+        QCOMPARE(d.pauseReasons, (QList{PauseReason::ForegroundApp, PauseReason::OutsideSchedule}));
+        in.onBattery = true;
+        in.now = in.now.addSecs(1);
+        QCOMPARE(scheduler.evaluate(in).primary(), PauseReason::OnBattery);
+
+        // A listed program counts only while the list has something on it.
+        SchedulerPolicy listOnly;
+        listOnly.pauseForPrograms = {QStringLiteral("steam")};
+        Scheduler programs;
+        programs.setPolicy(listOnly);
+        SchedulerInputs named;
+        named.now = monday(10);
+        named.foregroundUses = {ForegroundUse{ForegroundUse::Kind::NamedProgram, QStringLiteral("steam")}};
+        QCOMPARE(programs.evaluate(named).primary(), PauseReason::ForegroundApp);
+        listOnly.pauseForPrograms.clear();
+        programs.setPolicy(listOnly); // switched off: lets go at once, no hold
+        named.now = named.now.addSecs(1);
+        QCOMPARE(programs.evaluate(named).mode, RunMode::Run);
+    }
+
+    // The program gone: work resumes only after the hold (15 s), and a window that flickers in and out of full
+    // screen every other second keeps the node paused instead of starting and stopping it each second.
+    void foregroundHoldsBeforeResuming()
+    {
+        SchedulerPolicy policy;
+        policy.pauseWhenFullscreen = true;
+        Scheduler scheduler;
+        scheduler.setPolicy(policy);
+        const ForegroundUse game{ForegroundUse::Kind::FullScreen, QStringLiteral("game")};
+        const auto at = [&](int seconds, bool seen) {
+            SchedulerInputs in;
+            in.now = monday(10).addSecs(seconds);
+            if (seen)
+                in.foregroundUses = {game};
+            return scheduler.evaluate(in);
+        };
+        QCOMPARE(at(0, false).mode, RunMode::Run);
+        QCOMPARE(at(1, true).mode, RunMode::Pause); // at once
+        for (int s = 2; s < 1 + policy.foregroundHoldSeconds; ++s) {
+            const SchedulerDecision d = at(s, false);
+            QCOMPARE(d.mode, RunMode::Pause);
+            QCOMPARE(d.foregroundUse, std::optional<ForegroundUse>(game)); // still says which program
+            QCOMPARE(d.nextChange, monday(10).addSecs(1 + policy.foregroundHoldSeconds));
+        }
+        QCOMPARE(at(1 + policy.foregroundHoldSeconds, false).mode, RunMode::Run);
+
+        int changes = 0;
+        RunMode last = RunMode::Run;
+        for (int s = 100; s < 160; ++s) {
+            const RunMode mode = at(s, s % 2 == 0).mode;
+            changes += mode != last;
+            last = mode;
+        }
+        QCOMPARE(changes, 1); // paused once, never back to work in between
+        // The clock set back while held: no hold across it.
+        QCOMPARE(at(50, false).mode, RunMode::Run);
+    }
+
+    // The state's sentence names the program, for the tray, the dashboard and cohortd.
+    void foregroundWhyNamesTheProgram()
+    {
+        StateInputs in;
+        in.hubLink = HubLink::Online;
+        in.pauseReasons = {PauseReason::ForegroundApp, PauseReason::NotIdle};
+        in.foregroundUse = ForegroundUse{ForegroundUse::Kind::GpuUser, QStringLiteral("blender")};
+        ResolvedState r = resolveState(in);
+        QCOMPARE(r.state, NodeState::Paused);
+        QCOMPARE(r.reason, PauseReason::ForegroundApp);
+        QCOMPARE(r.why, QStringLiteral("Another program uses the GPU (blender)"));
+        in.foregroundUse = ForegroundUse{ForegroundUse::Kind::NamedProgram, QStringLiteral("steam")};
+        QCOMPARE(resolveState(in).why, QStringLiteral("A program on your list is running (steam)"));
+        in.foregroundUse = ForegroundUse{ForegroundUse::Kind::FullScreen, QString()};
+        QCOMPARE(resolveState(in).why, QStringLiteral("A full-screen program is running"));
+        in.foregroundUse.reset();
+        QCOMPARE(resolveState(in).why, QStringLiteral("Another program needs the computer"));
+        QCOMPARE(pauseReasonName(PauseReason::ForegroundApp), QStringLiteral("foreground-app"));
+        in.pauseReasons.prepend(PauseReason::User); // a stronger reason wins, and says its own sentence
+        in.foregroundUse = ForegroundUse{ForegroundUse::Kind::GpuUser, QStringLiteral("blender")};
+        QCOMPARE(resolveState(in).why, QStringLiteral("Paused by you"));
+    }
+
     void scheduleText()
     {
         QCOMPARE(window("mon-fri 22:00-06:00").toText(), QStringLiteral("mon-fri 22:00-06:00"));

@@ -337,9 +337,29 @@
         <source>What the engine has been doing, newest at the bottom.</source>
         <translation>Was die Engine getan hat, das Neueste unten.</translation>
     </message>
+    <message>
+        <source>Each batch</source>
+        <translation>Jeder Batch</translation>
+    </message>
+    <message>
+        <source>Show a row for every batch and download; otherwise the engine sums them up once a minute</source>
+        <translation>Eine Zeile für jeden Batch und jeden Download zeigen; sonst fasst die Engine sie einmal pro Minute zusammen</translation>
+    </message>
 </context>
 <context>
     <name>cohort::DashboardPage</name>
+    <message>
+        <source>Cohort %1 is available.</source>
+        <translation>Cohort %1 ist verfügbar.</translation>
+    </message>
+    <message>
+        <source>This hub needs Cohort %1 or newer; you have %2.</source>
+        <translation>Dieser Hub braucht Cohort %1 oder neuer; Sie haben %2.</translation>
+    </message>
+    <message>
+        <source>Download</source>
+        <translation>Herunterladen</translation>
+    </message>
     <message>
         <source>This node</source>
         <translation>Dieser Knoten</translation>
@@ -1111,6 +1131,18 @@ Die Datei enthält die letzten Ereignisse, den Status, Ihre Einstellungen und di
 </context>
 <context>
     <name>cohort::MainWindow</name>
+    <message>
+        <source>&amp;Help</source>
+        <translation>&amp;Hilfe</translation>
+    </message>
+    <message>
+        <source>Check this &amp;computer…</source>
+        <translation>Diesen &amp;Computer prüfen …</translation>
+    </message>
+    <message>
+        <source>Check the hub, the clock, reachability by peers, disk, memory, the matrix library and the GPU, and say how to fix what is wrong</source>
+        <translation>Hub, Uhr, Erreichbarkeit für andere Knoten, Speicherplatz, Arbeitsspeicher, Matrixbibliothek und GPU prüfen und sagen, wie sich Probleme beheben lassen</translation>
+    </message>
     <message>
         <source>Cohort</source>
         <translation>Cohort</translation>
@@ -2158,6 +2190,87 @@ Jetzt exportieren?</translation>
     <message>
         <source>none</source>
         <translation>keine</translation>
+    </message>
+</context>
+<context>
+    <name>cohort::DoctorDialog</name>
+    <message>
+        <source>%1 things keep Cohort from working here; each says how to fix it.</source>
+        <translation>%1 Dinge hindern Cohort hier an der Arbeit; zu jedem steht, wie es sich beheben lässt.</translation>
+    </message>
+    <message>
+        <source>%1
+Fix: %2</source>
+        <translation>%1
+Abhilfe: %2</translation>
+    </message>
+    <message>
+        <source>1 thing keeps Cohort from working here; it says how to fix it.</source>
+        <translation>1 Ding hindert Cohort hier an der Arbeit; dort steht, wie es sich beheben lässt.</translation>
+    </message>
+    <message>
+        <source>Check again</source>
+        <translation>Erneut prüfen</translation>
+    </message>
+    <message>
+        <source>Check this computer</source>
+        <translation>Diesen Computer prüfen</translation>
+    </message>
+    <message>
+        <source>Checking this computer… (the hub&apos;s answers can take a few seconds)</source>
+        <translation>Dieser Computer wird geprüft … (die Antworten des Hubs können einige Sekunden dauern)</translation>
+    </message>
+    <message>
+        <source>Cohort can work here; %1 things could be better.</source>
+        <translation>Cohort kann hier arbeiten; %1 Dinge könnten besser sein.</translation>
+    </message>
+    <message>
+        <source>Cohort can work here; 1 thing could be better.</source>
+        <translation>Cohort kann hier arbeiten; 1 Ding könnte besser sein.</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>Kopieren</translation>
+    </message>
+    <message>
+        <source>Everything Cohort needs is in place.</source>
+        <translation>Alles, was Cohort braucht, ist vorhanden.</translation>
+    </message>
+    <message>
+        <source>Fix this</source>
+        <translation>Beheben</translation>
+    </message>
+    <message>
+        <source>Look at this</source>
+        <translation>Ansehen</translation>
+    </message>
+    <message>
+        <source>Not needed here</source>
+        <translation>Hier nicht nötig</translation>
+    </message>
+    <message>
+        <source>OK</source>
+        <translation>OK</translation>
+    </message>
+    <message>
+        <source>The checks did not finish within a minute.</source>
+        <translation>Die Prüfungen wurden nicht innerhalb einer Minute fertig.</translation>
+    </message>
+    <message>
+        <source>cohortd could not be started (%1): %2</source>
+        <translation>cohortd konnte nicht gestartet werden (%1): %2</translation>
+    </message>
+    <message>
+        <source>cohortd stopped before its report was complete.</source>
+        <translation>cohortd hat aufgehört, bevor sein Bericht vollständig war.</translation>
+    </message>
+    <message>
+        <source>cohortd&apos;s report could not be read (%1).%2</source>
+        <translation>Der Bericht von cohortd konnte nicht gelesen werden (%1).%2</translation>
+    </message>
+    <message>
+        <source>cohortd, which runs the checks, was not found next to Cohort. Reinstall Cohort.</source>
+        <translation>cohortd, das die Prüfungen ausführt, wurde neben Cohort nicht gefunden. Installieren Sie Cohort neu.</translation>
     </message>
 </context>
 </TS>

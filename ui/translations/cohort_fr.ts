@@ -337,9 +337,29 @@
         <source>What the engine has been doing, newest at the bottom.</source>
         <translation>Ce qu&apos;a fait le moteur, les plus récents en bas.</translation>
     </message>
+    <message>
+        <source>Each batch</source>
+        <translation>Chaque lot</translation>
+    </message>
+    <message>
+        <source>Show a row for every batch and download; otherwise the engine sums them up once a minute</source>
+        <translation>Afficher une ligne par lot et par téléchargement ; sinon le moteur les résume une fois par minute</translation>
+    </message>
 </context>
 <context>
     <name>cohort::DashboardPage</name>
+    <message>
+        <source>Cohort %1 is available.</source>
+        <translation>Cohort %1 est disponible.</translation>
+    </message>
+    <message>
+        <source>This hub needs Cohort %1 or newer; you have %2.</source>
+        <translation>Ce hub nécessite Cohort %1 ou plus récent ; vous avez %2.</translation>
+    </message>
+    <message>
+        <source>Download</source>
+        <translation>Télécharger</translation>
+    </message>
     <message>
         <source>This node</source>
         <translation>Ce nœud</translation>
@@ -1111,6 +1131,18 @@ Il contient les événements récents, l&apos;état, vos paramètres et les noms
 </context>
 <context>
     <name>cohort::MainWindow</name>
+    <message>
+        <source>&amp;Help</source>
+        <translation>&amp;Aide</translation>
+    </message>
+    <message>
+        <source>Check this &amp;computer…</source>
+        <translation>Vérifier cet &amp;ordinateur…</translation>
+    </message>
+    <message>
+        <source>Check the hub, the clock, reachability by peers, disk, memory, the matrix library and the GPU, and say how to fix what is wrong</source>
+        <translation>Vérifier le hub, l&apos;horloge, l&apos;accessibilité par les pairs, le disque, la mémoire, la bibliothèque de calcul matriciel et le GPU, et indiquer comment corriger ce qui ne va pas</translation>
+    </message>
     <message>
         <source>Cohort</source>
         <translation>Cohort</translation>
@@ -2158,6 +2190,87 @@ L&apos;exporter maintenant ?</translation>
     <message>
         <source>none</source>
         <translation>aucun</translation>
+    </message>
+</context>
+<context>
+    <name>cohort::DoctorDialog</name>
+    <message>
+        <source>%1 things keep Cohort from working here; each says how to fix it.</source>
+        <translation>%1 choses empêchent Cohort de fonctionner ici ; chacune indique comment la corriger.</translation>
+    </message>
+    <message>
+        <source>%1
+Fix: %2</source>
+        <translation>%1
+Correction : %2</translation>
+    </message>
+    <message>
+        <source>1 thing keeps Cohort from working here; it says how to fix it.</source>
+        <translation>1 chose empêche Cohort de fonctionner ici ; elle indique comment la corriger.</translation>
+    </message>
+    <message>
+        <source>Check again</source>
+        <translation>Vérifier à nouveau</translation>
+    </message>
+    <message>
+        <source>Check this computer</source>
+        <translation>Vérifier cet ordinateur</translation>
+    </message>
+    <message>
+        <source>Checking this computer… (the hub&apos;s answers can take a few seconds)</source>
+        <translation>Vérification de cet ordinateur… (les réponses du hub peuvent prendre quelques secondes)</translation>
+    </message>
+    <message>
+        <source>Cohort can work here; %1 things could be better.</source>
+        <translation>Cohort peut fonctionner ici ; %1 choses pourraient être meilleures.</translation>
+    </message>
+    <message>
+        <source>Cohort can work here; 1 thing could be better.</source>
+        <translation>Cohort peut fonctionner ici ; 1 chose pourrait être meilleure.</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>Copier</translation>
+    </message>
+    <message>
+        <source>Everything Cohort needs is in place.</source>
+        <translation>Tout ce dont Cohort a besoin est en place.</translation>
+    </message>
+    <message>
+        <source>Fix this</source>
+        <translation>À corriger</translation>
+    </message>
+    <message>
+        <source>Look at this</source>
+        <translation>À examiner</translation>
+    </message>
+    <message>
+        <source>Not needed here</source>
+        <translation>Inutile ici</translation>
+    </message>
+    <message>
+        <source>OK</source>
+        <translation>OK</translation>
+    </message>
+    <message>
+        <source>The checks did not finish within a minute.</source>
+        <translation>Les vérifications ne se sont pas terminées en une minute.</translation>
+    </message>
+    <message>
+        <source>cohortd could not be started (%1): %2</source>
+        <translation>cohortd n&apos;a pas pu être lancé (%1) : %2</translation>
+    </message>
+    <message>
+        <source>cohortd stopped before its report was complete.</source>
+        <translation>cohortd s&apos;est arrêté avant la fin de son rapport.</translation>
+    </message>
+    <message>
+        <source>cohortd&apos;s report could not be read (%1).%2</source>
+        <translation>Le rapport de cohortd n&apos;a pas pu être lu (%1).%2</translation>
+    </message>
+    <message>
+        <source>cohortd, which runs the checks, was not found next to Cohort. Reinstall Cohort.</source>
+        <translation>cohortd, qui effectue les vérifications, est introuvable à côté de Cohort. Réinstallez Cohort.</translation>
     </message>
 </context>
 </TS>

@@ -9,11 +9,15 @@
 //       "name": "Fake GPU", "uuid": "GPU-…", "utilization_gpu": 87, "utilization_memory": 40,
 //       "memory_total": 25769803776, "memory_used": 8589934592, "temperature": 71,
 //       "power_mw": 350000, "power_limit_mw": 450000, "sm_clock": 2520, "mem_clock": 10501, "fan": 65,
-//       "errors": {"nvmlDeviceGetTemperature": 15}   // optional: this device's calls that fail (here: GPU is lost)
+//       "errors": {"nvmlDeviceGetTemperature": 15},  // optional: this device's calls that fail (here: GPU is lost)
+//       "compute_processes": [{"pid": 4242, "used_memory": 1073741824}],  // optional: the processes on this GPU;
+//       "graphics_processes": [{"pid": 77}]                                 // no used_memory: NVML cannot tell
 //     }]
 //   }
-// A value left out reads as 0. Built three times (tests/support/fakenvml/CMakeLists.txt): complete, without
-// nvmlDeviceGetFanSpeed (FAKENVML_WITHOUT_FAN) and without nvmlDeviceGetCount_v2 (FAKENVML_WITHOUT_COUNT).
+// A value left out reads as 0. Built five times (tests/support/fakenvml/CMakeLists.txt): complete, without
+// nvmlDeviceGetFanSpeed (FAKENVML_WITHOUT_FAN), without nvmlDeviceGetCount_v2 (FAKENVML_WITHOUT_COUNT), without the
+// process lists (FAKENVML_WITHOUT_PROCESSES) and with only their first version (FAKENVML_PROCESSES_V1: two-field
+// elements, as drivers before R450 have them; the complete build has _v3 only, with four-field elements).
 // fakeNvmlActiveInits() (not NVML's) tells tests whether every nvmlInit_v2 was matched by nvmlShutdown.
 #include <QByteArray>
 #include <QFile>
@@ -37,6 +41,7 @@ using Return = int;
 struct DeviceOpaque;
 using Device = DeviceOpaque *;
 constexpr Return kSuccess = 0, kUninitialized = 1, kInvalidArgument = 2, kInsufficientSize = 7;
+constexpr unsigned long long kValueNotAvailable = ~0ULL;
 
 struct Utilization {
     unsigned gpu;
@@ -246,4 +251,68 @@ FAKENVML_EXPORT Return nvmlDeviceGetFanSpeed(Device handle, unsigned *percent)
 {
     return read(handle, "nvmlDeviceGetFanSpeed", [percent](const QJsonObject &d) { *percent = number(d, "fan"); });
 }
+#endif
+
+#ifndef FAKENVML_WITHOUT_PROCESSES
+namespace {
+struct ProcessInfoV1 { // nvmlProcessInfo_v1_t
+    unsigned pid;
+    unsigned long long usedGpuMemory;
+};
+struct ProcessInfo { // nvmlProcessInfo_t (_v2, _v3)
+    unsigned pid;
+    unsigned long long usedGpuMemory;
+    unsigned gpuInstanceId;
+    unsigned computeInstanceId;
+};
+
+// NVML's contract: room for *count elements; too few answers kInsufficientSize with the count needed.
+template <typename Info>
+Return processes(Device handle, const char *function, const char *key, unsigned *count, Info *infos)
+{
+    QMutexLocker lock(&g_mutex);
+    QJsonObject d;
+    if (const Return r = device(handle, function, &d); r != kSuccess)
+        return r;
+    if (!count)
+        return kInvalidArgument;
+    const QJsonArray list = d.value(QLatin1String(key)).toArray();
+    if (*count < unsigned(list.size()) || (!infos && !list.isEmpty())) {
+        *count = unsigned(list.size());
+        return kInsufficientSize;
+    }
+    *count = unsigned(list.size());
+    for (qsizetype i = 0; i < list.size(); ++i) {
+        const QJsonObject p = list.at(i).toObject();
+        Info info{};
+        info.pid = unsigned(p.value(QStringLiteral("pid")).toDouble());
+        const QJsonValue used = p.value(QStringLiteral("used_memory"));
+        info.usedGpuMemory = used.isDouble() ? static_cast<unsigned long long>(used.toDouble()) : kValueNotAvailable;
+        infos[i] = info;
+    }
+    return kSuccess;
+}
+} // namespace
+
+#  ifdef FAKENVML_PROCESSES_V1
+FAKENVML_EXPORT Return nvmlDeviceGetComputeRunningProcesses(Device handle, unsigned *count, ProcessInfoV1 *infos)
+{
+    return processes(handle, "nvmlDeviceGetComputeRunningProcesses", "compute_processes", count, infos);
+}
+
+FAKENVML_EXPORT Return nvmlDeviceGetGraphicsRunningProcesses(Device handle, unsigned *count, ProcessInfoV1 *infos)
+{
+    return processes(handle, "nvmlDeviceGetGraphicsRunningProcesses", "graphics_processes", count, infos);
+}
+#  else
+FAKENVML_EXPORT Return nvmlDeviceGetComputeRunningProcesses_v3(Device handle, unsigned *count, ProcessInfo *infos)
+{
+    return processes(handle, "nvmlDeviceGetComputeRunningProcesses_v3", "compute_processes", count, infos);
+}
+
+FAKENVML_EXPORT Return nvmlDeviceGetGraphicsRunningProcesses_v3(Device handle, unsigned *count, ProcessInfo *infos)
+{
+    return processes(handle, "nvmlDeviceGetGraphicsRunningProcesses_v3", "graphics_processes", count, infos);
+}
+#  endif
 #endif
