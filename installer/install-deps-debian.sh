@@ -27,6 +27,8 @@ packages=(
   xvfb xauth
   # the X11 idle source (DesktopIdle loads libXss at run time); tst_platform reads it from a private Xvfb
   libxss1
+  # tst_foreground: a real window manager takes a window in and out of full screen on a private Xvfb
+  openbox
   # SHARDCAST relays and the download benchmark peers
   nginx-light curl aria2
   # fuzzing (libFuzzer ships with clang)

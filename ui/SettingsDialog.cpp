@@ -74,9 +74,10 @@ SettingsDialog::SettingsDialog(Settings *settings, Autostart *autostart, QWidget
     layout->addWidget(withErrorLabel(new QWidget(this), QString())); // failures not tied to one field
     layout->addWidget(m_buttons);
 
-    for (QLineEdit *edit : {m_hubUrl, m_nodeName, m_dataDir, m_schedule, m_proxy, m_payoutAddress, m_currency, m_hubCertificate, m_hubKey})
+    for (QLineEdit *edit : {m_hubUrl, m_nodeName, m_dataDir, m_schedule, m_pauseForPrograms, m_proxy, m_payoutAddress, m_currency, m_hubCertificate, m_hubKey})
         connect(edit, &QLineEdit::textChanged, this, &SettingsDialog::onFieldEdited);
-    for (QCheckBox *check : {m_startMinimized, m_startAtLogin, m_idleOnly, m_pauseOnBattery, m_useAllGpus})
+    for (QCheckBox *check : {m_startMinimized, m_startAtLogin, m_idleOnly, m_pauseOnBattery, m_pauseWhenFullscreen,
+                             m_pauseWhenGpuBusy, m_useAllGpus})
         connect(check, &QCheckBox::toggled, this, &SettingsDialog::onFieldEdited);
     for (QSpinBox *spin : {m_downloadLimit, m_uploadLimit, m_idleMinutes, m_gpuTempLimit, m_gpuPowerLimit, m_gpuMemory, m_diskCap})
         connect(spin, &QSpinBox::valueChanged, this, &SettingsDialog::onFieldEdited);
@@ -198,6 +199,12 @@ SettingsValues SettingsDialog::fieldValues() const
     for (const QString &window : m_schedule->text().split(QLatin1Char(';'), Qt::SkipEmptyParts))
         if (!window.trimmed().isEmpty())
             v.schedule.append(window.trimmed());
+    v.pauseWhenFullscreen = m_pauseWhenFullscreen->isChecked();
+    v.pauseForPrograms.clear();
+    for (const QString &program : m_pauseForPrograms->text().split(QLatin1Char(';'), Qt::SkipEmptyParts))
+        if (!program.trimmed().isEmpty())
+            v.pauseForPrograms.append(program.trimmed());
+    v.pauseWhenGpuBusy = m_pauseWhenGpuBusy->isChecked();
     v.gpuTempLimitC = m_gpuTempLimit->value();
     v.gpuPowerLimitW = m_gpuPowerLimit->value();
     v.hubUrl = m_hubUrl->text().trimmed();
@@ -286,6 +293,9 @@ void SettingsDialog::setFields(const SettingsValues &v)
     m_idleMinutes->setEnabled(v.runOnlyWhenIdle);
     m_pauseOnBattery->setChecked(v.pauseOnBattery);
     m_schedule->setText(v.schedule.join(QStringLiteral("; ")));
+    m_pauseWhenFullscreen->setChecked(v.pauseWhenFullscreen);
+    m_pauseForPrograms->setText(v.pauseForPrograms.join(QStringLiteral("; ")));
+    m_pauseWhenGpuBusy->setChecked(v.pauseWhenGpuBusy);
     m_gpuTempLimit->setValue(v.gpuTempLimitC);
     m_gpuPowerLimit->setValue(v.gpuPowerLimitW);
     m_hubUrl->setText(v.hubUrl);

@@ -135,6 +135,9 @@ private:
     QSpinBox *m_idleMinutes = nullptr;
     QCheckBox *m_pauseOnBattery = nullptr;
     QLineEdit *m_schedule = nullptr;  // windows separated by ';'
+    QCheckBox *m_pauseWhenFullscreen = nullptr;
+    QLineEdit *m_pauseForPrograms = nullptr; // executable names separated by ';'
+    QCheckBox *m_pauseWhenGpuBusy = nullptr;
     QSpinBox *m_gpuTempLimit = nullptr;
     QSpinBox *m_gpuPowerLimit = nullptr;
     QSpinBox *m_gpuMemory = nullptr;

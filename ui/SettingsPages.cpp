@@ -167,6 +167,23 @@ QWidget *SettingsDialog::buildComputePage()
     m_schedule->setPlaceholderText(tr("Any time, e.g. mon-fri 22:00-06:00; weekend 00:00-24:00"));
     m_schedule->setToolTip(tr("Time windows when Cohort may work, separated by ';'. Days: mon … sun, ranges (mon-fri), "
                               "daily, weekdays, weekend. A window ending before it starts runs past midnight."));
+    // Pause when I play: a game, a film, a render or another trainer comes first; work resumes shortly after it ends.
+    m_pauseWhenFullscreen = new QCheckBox(tr("Pause while a program runs full screen"), content);
+    m_pauseWhenFullscreen->setObjectName(QStringLiteral("pauseWhenFullscreenCheck"));
+    m_pauseWhenFullscreen->setAccessibleName(m_pauseWhenFullscreen->text());
+    m_pauseWhenFullscreen->setToolTip(tr("A game, a film or a presentation in front pauses Cohort; it works again about "
+                                         "15 seconds after the program leaves full screen."));
+    m_pauseForPrograms = new QLineEdit(content);
+    m_pauseForPrograms->setObjectName(QStringLiteral("pauseForProgramsEdit"));
+    m_pauseForPrograms->setAccessibleName(tr("Pause while these programs run"));
+    m_pauseForPrograms->setPlaceholderText(tr("Programs to pause for, e.g. steam; blender; Game.exe"));
+    m_pauseForPrograms->setToolTip(tr("Program names separated by ';', as the task manager shows them. While one of them "
+                                      "runs, Cohort pauses; it works again about 15 seconds after the last one ends."));
+    m_pauseWhenGpuBusy = new QCheckBox(tr("Pause while another program uses the GPU"), content);
+    m_pauseWhenGpuBusy->setObjectName(QStringLiteral("pauseWhenGpuBusyCheck"));
+    m_pauseWhenGpuBusy->setAccessibleName(m_pauseWhenGpuBusy->text());
+    m_pauseWhenGpuBusy->setToolTip(tr("Another program computing on an NVIDIA GPU, or drawing there with 1 GiB of its "
+                                      "memory or more (a game), pauses Cohort."));
     m_gpuTempLimit = spinBox("gpuTempLimitSpin", 0, 100, tr(" °C"), tr("No limit"), tr("GPU temperature limit"));
     m_gpuTempLimit->setToolTip(tr("At this GPU temperature Cohort slows down (half, then a quarter of the time); 8 °C above it, "
                                   "it pauses. It speeds up again 5 °C below the limit."));
@@ -191,6 +208,9 @@ QWidget *SettingsDialog::buildComputePage()
     form->addRow(tr("Idle:"), withErrorLabel(row(content, {m_idleOnly, m_idleMinutes}), QStringLiteral("idleMinutes")));
     form->addRow(tr("Schedule:"), withErrorLabel(m_schedule, QStringLiteral("schedule")));
     form->addRow(tr("Battery:"), m_pauseOnBattery);
+    form->addRow(tr("Other programs:"), m_pauseWhenFullscreen);
+    form->addRow(QString(), withErrorLabel(m_pauseForPrograms, QStringLiteral("pauseForPrograms")));
+    form->addRow(QString(), m_pauseWhenGpuBusy);
     form->addRow(tr("GPU temperature limit:"), withErrorLabel(m_gpuTempLimit, QStringLiteral("gpuTempLimitC")));
     form->addRow(tr("GPU power limit:"), withErrorLabel(m_gpuPowerLimit, QStringLiteral("gpuPowerLimitW")));
     auto *layout = new QVBoxLayout(content);

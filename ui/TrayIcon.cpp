@@ -91,14 +91,23 @@ bool TrayIcon::isVisible() const
     return m_tray->isVisible();
 }
 
+QString TrayIcon::notificationBody(const QString &text)
+{
+#if defined(Q_OS_WIN) || defined(Q_OS_MACOS)
+    return text;
+#else
+    return text.toHtmlEscaped();
+#endif
+}
+
 void TrayIcon::showMessage(const QString &title, const QString &text)
 {
-    m_tray->showMessage(title, text, QIcon(m_iconPath));
+    m_tray->showMessage(title, notificationBody(text), QIcon(m_iconPath));
 }
 
 void TrayIcon::showWarning(const QString &title, const QString &text)
 {
-    m_tray->showMessage(title, text, QSystemTrayIcon::Warning);
+    m_tray->showMessage(title, notificationBody(text), QSystemTrayIcon::Warning);
 }
 
 QString TrayIcon::toolTip() const

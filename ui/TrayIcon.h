@@ -27,6 +27,10 @@ public:
     void hide();
     bool isVisible() const;
     QString toolTip() const;
+    // What a notification's body becomes: freedesktop notification servers read a subset of HTML in the body (links,
+    // images), and texts here may quote a hub's words, so on Linux/BSD the text is escaped; Windows and macOS show
+    // the body as plain text already.
+    static QString notificationBody(const QString &text);
     void showMessage(const QString &title, const QString &text);
     // With the system's warning icon instead of the state icon (errors from Notifier).
     void showWarning(const QString &title, const QString &text);

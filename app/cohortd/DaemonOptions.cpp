@@ -26,6 +26,10 @@ Expected<EngineOptions> engineOptionsFrom(const Settings &settings, const Daemon
     scheduling.runOnlyWhenIdle = cli.idleOnly;
     if (cli.schedule)
         scheduling.schedule = *cli.schedule;
+    scheduling.pauseWhenFullscreen = scheduling.pauseWhenFullscreen || cli.pauseWhenFullscreen;
+    if (cli.pauseForPrograms)
+        scheduling.pauseForPrograms = *cli.pauseForPrograms;
+    scheduling.pauseWhenGpuBusy = scheduling.pauseWhenGpuBusy || cli.pauseWhenGpuBusy;
     SettingsValues check = scheduling;
     check.hubUrl = options.hubUrl;
     check.dataDir = options.dataDir;

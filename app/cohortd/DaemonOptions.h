@@ -26,6 +26,10 @@ struct DaemonOverrides {
     std::optional<int> gpuMemoryPercent;
     bool idleOnly = false;            // a server has no desktop user: off unless --idle-only, whatever the settings say
     std::optional<QStringList> schedule;
+    // Pause when I play: the flags switch a rule on (the settings may have it on already); --pause-for replaces the list.
+    bool pauseWhenFullscreen = false;
+    std::optional<QStringList> pauseForPrograms;
+    bool pauseWhenGpuBusy = false;
     int heartbeatIntervalMs = 0;
 };
 

@@ -47,6 +47,9 @@ int main(int argc, char *argv[])
     const QCommandLineOption heartbeatOption(QStringLiteral("heartbeat-ms"), QStringLiteral("Heartbeat interval override in milliseconds."), QStringLiteral("ms"));
     const QCommandLineOption idleOnlyOption(QStringLiteral("idle-only"), QStringLiteral("Work only while nobody uses this computer's desktop (off by default on a server, whatever the settings say)."));
     const QCommandLineOption scheduleOption(QStringLiteral("schedule"), QStringLiteral("Work only in this window, e.g. \"mon-fri 22:00-06:00\" (repeatable; replaces the settings' schedule)."), QStringLiteral("window"));
+    const QCommandLineOption pauseFullscreenOption(QStringLiteral("pause-when-fullscreen"), QStringLiteral("Pause while a program runs full screen on this computer's desktop (X11 or Windows; also from settings)."));
+    const QCommandLineOption pauseForOption(QStringLiteral("pause-for"), QStringLiteral("Pause while this program runs, by executable name, e.g. \"steam\" (repeatable; replaces the settings' list)."), QStringLiteral("program"));
+    const QCommandLineOption pauseGpuBusyOption(QStringLiteral("pause-when-gpu-busy"), QStringLiteral("Pause while another process computes on the GPU, or renders there with 1 GiB or more (also from settings)."));
     const QCommandLineOption controlOption(QStringLiteral("control"), QStringLiteral("Tell the node running on --data-dir to: status, pause, resume, pause-after-step, snooze:SECONDS; then exit."), QStringLiteral("command"));
     const QCommandLineOption noControlOption(QStringLiteral("no-control-api"), QStringLiteral("Do not offer the local control API."));
     const QCommandLineOption controlPortOption(QStringLiteral("control-port"), QStringLiteral("Port of the local control API on 127.0.0.1 (default: any free port)."), QStringLiteral("port"));
@@ -56,7 +59,8 @@ int main(int argc, char *argv[])
     const QCommandLineOption doctorOption(QStringLiteral("doctor"), QStringLiteral("Check this computer against what Cohort needs (hub and its key, clock, reachability by peers, disk, memory, BLAS, GPU, data folder, tray) and say how to fix what is wrong; then exit (1 if something must be fixed). With --json: one JSON object."));
     parser.addOption(doctorOption);
     parser.addOptions({hubOption, dataOption, taskOption, durationOption, verboseOption, jsonOption, nameOption, settingsOption, heartbeatOption, rateOption,
-                       uploadRateOption, gpuMemoryOption, idleOnlyOption, scheduleOption, controlOption, noControlOption, controlPortOption});
+                       uploadRateOption, gpuMemoryOption, idleOnlyOption, scheduleOption, pauseFullscreenOption, pauseForOption,
+                       pauseGpuBusyOption, controlOption, noControlOption, controlPortOption});
     parser.process(app);
 
     // From here on Qt's messages (the settings file's complaints included) go through the console's bounds.
@@ -105,6 +109,10 @@ int main(int argc, char *argv[])
     cli.idleOnly = parser.isSet(idleOnlyOption);
     if (parser.isSet(scheduleOption))
         cli.schedule = parser.values(scheduleOption);
+    cli.pauseWhenFullscreen = parser.isSet(pauseFullscreenOption);
+    if (parser.isSet(pauseForOption))
+        cli.pauseForPrograms = parser.values(pauseForOption);
+    cli.pauseWhenGpuBusy = parser.isSet(pauseGpuBusyOption);
     if (parser.isSet(heartbeatOption))
         cli.heartbeatIntervalMs = intOption(heartbeatOption, 100, std::numeric_limits<int>::max(), "--heartbeat-ms needs at least 100").value();
     if (!cli.taskId.isEmpty() && cli.taskId != QLatin1String(cohort::kAutomaticTask) && !cohort::TaskInfo::isValidId(cli.taskId)) {

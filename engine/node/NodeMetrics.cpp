@@ -93,7 +93,7 @@ QByteArray renderNodeMetrics(const EngineSnapshot &s, const std::optional<Earnin
     w.add(seconds(s.stateSince));
     w.family("cohort_node_pause_reason", Type::Gauge,
              QStringLiteral("1 for each reason the node is paused or throttled by now (several can hold at once), 0 for the others."));
-    for (int i = int(PauseReason::User); i <= int(PauseReason::DiskFull); ++i) {
+    for (int i = int(PauseReason::User); i <= int(PauseReason::ForegroundApp); ++i) { // every reason but None
         const PauseReason reason = PauseReason(i);
         const bool active = s.pauseReasons.contains(reason) || s.schedule.throttleReasons.contains(reason);
         w.add(active ? 1 : 0, {{"reason", pauseReasonName(reason)}});

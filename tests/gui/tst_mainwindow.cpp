@@ -399,6 +399,18 @@ private Q_SLOTS:
         QVERIFY(TrayIcon::toolTipFor(s).startsWith(QStringLiteral("Cohort — Downloading: xxx")));
     }
 
+    // A notification's body may quote a hub: on Linux its markup would be read by the notification server.
+    void notificationBodiesAreText()
+    {
+        const QString hostile = QStringLiteral("refused: <a href=\"file:///etc\">x</a> & <img src=\"http://evil.example/t.png\">");
+#if defined(Q_OS_WIN) || defined(Q_OS_MACOS)
+        QCOMPARE(TrayIcon::notificationBody(hostile), hostile);
+#else
+        QCOMPARE(TrayIcon::notificationBody(hostile),
+                 QStringLiteral("refused: &lt;a href=&quot;file:///etc&quot;&gt;x&lt;/a&gt; &amp; &lt;img src=&quot;http://evil.example/t.png&quot;&gt;"));
+#endif
+    }
+
     void activityModelDropsOldestPastItsCap()
     {
         ActivityModel model(10);

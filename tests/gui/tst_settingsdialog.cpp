@@ -2,6 +2,7 @@
 // pointed at a temporary folder (COHORT_AUTOSTART_DIR).
 #include "SampleSnapshots.h"
 #include "platform/Autostart.h"
+#include "core/Scheduler.h"
 #include "settings/Settings.h"
 #include "ui/DataFolderMove.h"
 #include "ui/InlineErrorLabel.h"
@@ -181,6 +182,38 @@ private Q_SLOTS:
         QVERIFY(field<QLineEdit>("scheduleEdit")->text().isEmpty());
         QCOMPARE(field<QSpinBox>("gpuTempLimitSpin")->value(), 0);
         QCOMPARE(field<QSpinBox>("gpuMemorySpin")->value(), 90);
+    }
+
+    // Pause when I play: the three controls load, apply and persist; a program name that cannot be used is refused
+    // next to the list.
+    void pauseWhenPlayingFields()
+    {
+        QVERIFY(!field<QCheckBox>("pauseWhenFullscreenCheck")->isChecked());
+        QVERIFY(field<QLineEdit>("pauseForProgramsEdit")->text().isEmpty());
+        QVERIFY(!field<QCheckBox>("pauseWhenGpuBusyCheck")->isChecked());
+        field<QCheckBox>("pauseWhenFullscreenCheck")->setChecked(true);
+        field<QLineEdit>("pauseForProgramsEdit")->setText(QStringLiteral("steam; ;Game.exe "));
+        field<QCheckBox>("pauseWhenGpuBusyCheck")->setChecked(true);
+        QVERIFY(m_dialog->applyButton()->isEnabled());
+        QTest::mouseClick(m_dialog->applyButton(), Qt::LeftButton);
+        const SettingsValues &v = m_settings->values();
+        QVERIFY(v.pauseWhenFullscreen);
+        QCOMPARE(v.pauseForPrograms, (QStringList{QStringLiteral("steam"), QStringLiteral("Game.exe")}));
+        QVERIFY(v.pauseWhenGpuBusy);
+        QCOMPARE(Settings(iniPath()).values(), v);
+        QCOMPARE(Settings::schedulerPolicy(v).pauseForPrograms, v.pauseForPrograms); // what the engine gets, live
+        m_dialog->load();
+        QCOMPARE(field<QLineEdit>("pauseForProgramsEdit")->text(), QStringLiteral("steam; Game.exe"));
+
+        field<QLineEdit>("pauseForProgramsEdit")->setText(QStringLiteral("steam; bad\x01name"));
+        QTest::mouseClick(m_dialog->applyButton(), Qt::LeftButton);
+        QVERIFY(m_dialog->errorLabel(QStringLiteral("pauseForPrograms"))->isVisibleTo(m_dialog.get()));
+        QCOMPARE(m_settings->values().pauseForPrograms, v.pauseForPrograms); // nothing saved
+
+        m_dialog->restoreDefaults();
+        QVERIFY(!field<QCheckBox>("pauseWhenFullscreenCheck")->isChecked());
+        QVERIFY(field<QLineEdit>("pauseForProgramsEdit")->text().isEmpty());
+        QVERIFY(!field<QCheckBox>("pauseWhenGpuBusyCheck")->isChecked());
     }
 
     // The first-run welcome: shown for a new settings file only; Start saves the choices (and start at login),

@@ -480,9 +480,7 @@ private Q_SLOTS:
                 wm.kill();
         });
         const uint32_t supportingWm = x.atom("_NET_SUPPORTING_WM_CHECK");
-        QElapsedTimer dbg; dbg.start(); // DEBUG
-        QTRY_VERIFY_WITH_TIMEOUT(x.hasProperty(x.root(), supportingWm), 20'000); // openbox manages the screen
-        qWarning() << "DEBUG wm check after" << dbg.elapsed();
+        QTRY_VERIFY_WITH_TIMEOUT(x.hasProperty(x.root(), supportingWm), 20'000); // openbox owns the screen
 
         std::unique_ptr<FullscreenWatch> watch = createFullscreenWatch(server.display());
         QVERIFY(watch);
@@ -490,13 +488,22 @@ private Q_SLOTS:
         const uint32_t game = x.createWindow(20, 20, 120, 90);
         x.setBytes(game, XClient::kWmClass, XClient::kString, QByteArrayLiteral("cohort-game\0CohortWmGame\0"));
         x.setWords(game, wmState, XClient::kAtom, {fullscreen}); // asked for before mapping, as EWMH allows
-        x.map(game);
-        x.sync();
-        // Managed once openbox has put its frame around it (it starts slowly on a loaded machine and handles the map
-        // request only then); then raised the way a pager does it, as openbox does not focus a window that appears
-        // while it is still starting.
-        QTRY_VERIFY_WITH_TIMEOUT(x.hasProperty(game, x.atom("_NET_FRAME_EXTENTS")) || (QTest::qWait(8000), true), 60'000); // DEBUG
-        if (!x.hasProperty(game, x.atom("_NET_FRAME_EXTENTS"))) { QProcess p; p.setProcessEnvironment(env); p.setProcessChannelMode(QProcess::ForwardedChannels); p.start(QStringLiteral("sh"), {QStringLiteral("-c"), QStringLiteral("xprop -root _NET_CLIENT_LIST _NET_SUPPORTING_WM_CHECK; xwininfo -id %1 | grep -i state; ps -o pid,stat,etime,cmd -C openbox; echo pid %2; cat /proc/loadavg").arg(game).arg(wm.processId())}); p.waitForFinished(); }
+        // Managed once openbox has put its frame around it. A map request that arrives while openbox is still starting
+        // can be lost (it owns the screen a little before it handles requests): asked again each second until managed.
+        // Then raised the way a pager does it, as openbox does not focus a window that appears while it starts.
+        const uint32_t frameExtents = x.atom("_NET_FRAME_EXTENTS");
+        QElapsedTimer sinceMap;
+        const auto managed = [&] {
+            if (x.hasProperty(game, frameExtents))
+                return true;
+            if (!sinceMap.isValid() || sinceMap.elapsed() > 1000) {
+                x.map(game);
+                x.sync();
+                sinceMap.start();
+            }
+            return false;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(managed(), 30'000);
         x.sendClientMessage(game, x.atom("_NET_ACTIVE_WINDOW"), {2 /* from a pager */, 0, 0});
         x.sync();
         QString program;

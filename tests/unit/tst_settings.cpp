@@ -213,6 +213,49 @@ private Q_SLOTS:
         QCOMPARE(fallback.values().idleMinutes, 10); // the rest is kept
     }
 
+    // Pause when I play: off by default; stored under schedule/*, part of the scheduler's policy (so a hand edit is
+    // applied live under the "scheduler" key); a list with an unusable name is refused, and falls back on a reload.
+    void pauseWhenPlayingSettings()
+    {
+        const QString path = file(QStringLiteral("playing.ini"));
+        Settings s(path);
+        SettingsValues v = s.values();
+        QVERIFY(!v.pauseWhenFullscreen && v.pauseForPrograms.isEmpty() && !v.pauseWhenGpuBusy);
+        QVERIFY(Settings::schedulerPolicy(v) == SchedulerPolicy{});
+        v.pauseWhenFullscreen = true;
+        v.pauseForPrograms = {QStringLiteral("steam"), QStringLiteral(" Game.exe ")};
+        v.pauseWhenGpuBusy = true;
+        QVERIFY(s.apply(v).isEmpty());
+        Settings reread(path);
+        QCOMPARE(reread.values(), v);
+        const SchedulerPolicy p = Settings::schedulerPolicy(reread.values());
+        QVERIFY(p.pauseWhenFullscreen && p.pauseWhenGpuBusy);
+        QCOMPARE(p.pauseForPrograms, (QStringList{QStringLiteral("steam"), QStringLiteral("Game.exe")}));
+        {
+            QSettings stored(path, QSettings::IniFormat);
+            QCOMPARE(stored.value(QStringLiteral("schedule/pauseWhenFullscreen")).toBool(), true);
+            QCOMPARE(stored.value(QStringLiteral("schedule/pauseWhenGpuBusy")).toBool(), true);
+            QCOMPARE(stored.value(QStringLiteral("schedule/pauseForPrograms")).toStringList().size(), 2);
+        }
+
+        for (const QStringList &bad : {QStringList{QStringLiteral("steam"), QStringLiteral("  ")},
+                                       QStringList{QStringLiteral("tab\tname")}, // a control character
+                                       QStringList(Settings::kMaxPausePrograms + 1, QStringLiteral("x"))}) {
+            SettingsValues refused = v;
+            refused.pauseForPrograms = bad;
+            QVERIFY2(hasErrorFor(Settings::validate(refused), QStringLiteral("pauseForPrograms")), qPrintable(bad.join(u'|')));
+        }
+
+        QSignalSpy changed(&s, &Settings::changed);
+        QSettings(path, QSettings::IniFormat).setValue(QStringLiteral("schedule/pauseForPrograms"), QStringList{QStringLiteral("blender")});
+        QCOMPARE(s.reload(), QStringList{QStringLiteral("scheduler")});
+        QCOMPARE(s.values().pauseForPrograms, QStringList{QStringLiteral("blender")});
+        QSettings(path, QSettings::IniFormat).setValue(QStringLiteral("schedule/pauseForPrograms"), QStringList{QString()});
+        QVERIFY(s.reload().isEmpty()); // unusable: the list in use stays
+        QCOMPARE(s.values().pauseForPrograms, QStringList{QStringLiteral("blender")});
+        QCOMPARE(changed.count(), 1);
+    }
+
     // Every field added in settings version 3: stored, re-read, reported once under its change key.
     void version3FieldsPersist()
     {

@@ -101,6 +101,30 @@
         <source>Connected; no task joined</source>
         <translation>Verbunden; keiner Aufgabe beigetreten</translation>
     </message>
+    <message>
+        <source>another program needs the computer</source>
+        <translation>ein anderes Programm braucht den Computer</translation>
+    </message>
+    <message>
+        <source>A full-screen program is running (%1)</source>
+        <translation>Ein Vollbildprogramm läuft (%1)</translation>
+    </message>
+    <message>
+        <source>A full-screen program is running</source>
+        <translation>Ein Vollbildprogramm läuft</translation>
+    </message>
+    <message>
+        <source>A program on your list is running (%1)</source>
+        <translation>Ein Programm aus deiner Liste läuft (%1)</translation>
+    </message>
+    <message>
+        <source>Another program uses the GPU (%1)</source>
+        <translation>Ein anderes Programm nutzt die GPU (%1)</translation>
+    </message>
+    <message>
+        <source>Another program uses the GPU</source>
+        <translation>Ein anderes Programm nutzt die GPU</translation>
+    </message>
 </context>
 <context>
     <name>Settings</name>
@@ -215,6 +239,14 @@
     <message>
         <source>Use printable characters only.</source>
         <translation>Verwenden Sie nur druckbare Zeichen.</translation>
+    </message>
+    <message>
+        <source>List at most %1 programs.</source>
+        <translation>Geben Sie höchstens %1 Programme an.</translation>
+    </message>
+    <message>
+        <source>A program in the list has no usable name.</source>
+        <translation>Ein Programm in der Liste hat keinen verwendbaren Namen.</translation>
     </message>
 </context>
 <context>
@@ -1879,6 +1911,38 @@ Jetzt exportieren?</translation>
     <message>
         <source>Hub key:</source>
         <translation>Hub-Schlüssel:</translation>
+    </message>
+    <message>
+        <source>Pause while a program runs full screen</source>
+        <translation>Pausieren, während ein Programm im Vollbild läuft</translation>
+    </message>
+    <message>
+        <source>A game, a film or a presentation in front pauses Cohort; it works again about 15 seconds after the program leaves full screen.</source>
+        <translation>Ein Spiel, ein Film oder eine Präsentation im Vordergrund pausiert Cohort; es arbeitet etwa 15 Sekunden, nachdem das Programm das Vollbild verlassen hat, weiter.</translation>
+    </message>
+    <message>
+        <source>Pause while these programs run</source>
+        <translation>Pausieren, während diese Programme laufen</translation>
+    </message>
+    <message>
+        <source>Programs to pause for, e.g. steam; blender; Game.exe</source>
+        <translation>Programme, für die pausiert wird, z. B. steam; blender; Game.exe</translation>
+    </message>
+    <message>
+        <source>Program names separated by &apos;;&apos;, as the task manager shows them. While one of them runs, Cohort pauses; it works again about 15 seconds after the last one ends.</source>
+        <translation>Programmnamen, getrennt durch &apos;;&apos;, wie der Task-Manager sie anzeigt. Solange eines davon läuft, pausiert Cohort; es arbeitet etwa 15 Sekunden nach dem Ende des letzten weiter.</translation>
+    </message>
+    <message>
+        <source>Pause while another program uses the GPU</source>
+        <translation>Pausieren, während ein anderes Programm die GPU nutzt</translation>
+    </message>
+    <message>
+        <source>Another program computing on an NVIDIA GPU, or drawing there with 1 GiB of its memory or more (a game), pauses Cohort.</source>
+        <translation>Ein anderes Programm, das auf einer NVIDIA-GPU rechnet oder dort mit 1 GiB ihres Speichers oder mehr zeichnet (ein Spiel), pausiert Cohort.</translation>
+    </message>
+    <message>
+        <source>Other programs:</source>
+        <translation>Andere Programme:</translation>
     </message>
 </context>
 <context>

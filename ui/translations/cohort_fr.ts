@@ -101,6 +101,30 @@
         <source>Connected; no task joined</source>
         <translation>Connecté ; aucune tâche rejointe</translation>
     </message>
+    <message>
+        <source>another program needs the computer</source>
+        <translation>un autre programme a besoin de l&apos;ordinateur</translation>
+    </message>
+    <message>
+        <source>A full-screen program is running (%1)</source>
+        <translation>Un programme en plein écran est en cours (%1)</translation>
+    </message>
+    <message>
+        <source>A full-screen program is running</source>
+        <translation>Un programme en plein écran est en cours</translation>
+    </message>
+    <message>
+        <source>A program on your list is running (%1)</source>
+        <translation>Un programme de votre liste est en cours (%1)</translation>
+    </message>
+    <message>
+        <source>Another program uses the GPU (%1)</source>
+        <translation>Un autre programme utilise le GPU (%1)</translation>
+    </message>
+    <message>
+        <source>Another program uses the GPU</source>
+        <translation>Un autre programme utilise le GPU</translation>
+    </message>
 </context>
 <context>
     <name>Settings</name>
@@ -215,6 +239,14 @@
     <message>
         <source>Use printable characters only.</source>
         <translation>Utilisez uniquement des caractères imprimables.</translation>
+    </message>
+    <message>
+        <source>List at most %1 programs.</source>
+        <translation>Indiquez au plus %1 programmes.</translation>
+    </message>
+    <message>
+        <source>A program in the list has no usable name.</source>
+        <translation>Un programme de la liste n&apos;a pas de nom utilisable.</translation>
     </message>
 </context>
 <context>
@@ -1879,6 +1911,38 @@ L&apos;exporter maintenant ?</translation>
     <message>
         <source>Hub key:</source>
         <translation>Clé du hub :</translation>
+    </message>
+    <message>
+        <source>Pause while a program runs full screen</source>
+        <translation>Mettre en pause pendant qu&apos;un programme est en plein écran</translation>
+    </message>
+    <message>
+        <source>A game, a film or a presentation in front pauses Cohort; it works again about 15 seconds after the program leaves full screen.</source>
+        <translation>Un jeu, un film ou une présentation au premier plan met Cohort en pause ; il reprend environ 15 secondes après que le programme a quitté le plein écran.</translation>
+    </message>
+    <message>
+        <source>Pause while these programs run</source>
+        <translation>Mettre en pause pendant que ces programmes tournent</translation>
+    </message>
+    <message>
+        <source>Programs to pause for, e.g. steam; blender; Game.exe</source>
+        <translation>Programmes qui mettent en pause, p. ex. steam; blender; Game.exe</translation>
+    </message>
+    <message>
+        <source>Program names separated by &apos;;&apos;, as the task manager shows them. While one of them runs, Cohort pauses; it works again about 15 seconds after the last one ends.</source>
+        <translation>Noms de programmes séparés par « ; », tels que le gestionnaire des tâches les affiche. Tant que l&apos;un d&apos;eux tourne, Cohort est en pause ; il reprend environ 15 secondes après la fin du dernier.</translation>
+    </message>
+    <message>
+        <source>Pause while another program uses the GPU</source>
+        <translation>Mettre en pause pendant qu&apos;un autre programme utilise le GPU</translation>
+    </message>
+    <message>
+        <source>Another program computing on an NVIDIA GPU, or drawing there with 1 GiB of its memory or more (a game), pauses Cohort.</source>
+        <translation>Un autre programme qui calcule sur un GPU NVIDIA, ou qui y dessine avec 1 Gio de sa mémoire ou plus (un jeu), met Cohort en pause.</translation>
+    </message>
+    <message>
+        <source>Other programs:</source>
+        <translation>Autres programmes :</translation>
     </message>
 </context>
 <context>
