@@ -152,7 +152,7 @@ Status HubService::start()
     m_server->addRoute("GET", QStringLiteral("/metrics"), [this](const ApiRequest &r) { return m_metrics->handle(r); });
     m_rl->registerRoutes(*m_server);
     // `cohortd --doctor` asks whether peers can reach its DiLoCo listener (connect-back to the asker only).
-    (new ReachabilityProbe(this))->registerRoutes(*m_server);
+    (new ReachabilityProbe(m_config.address.isLoopback(), this))->registerRoutes(*m_server);
     m_diloco->registerRoutes(*m_server, [this](const ApiRequest &r, VerifiedRequest *v) { return authenticate(r, v); });
     QString error;
     if (m_server->listenOn(m_config.address, m_config.port, &error) == 0)

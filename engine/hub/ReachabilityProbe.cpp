@@ -13,8 +13,8 @@
 
 namespace cohort {
 
-ReachabilityProbe::ReachabilityProbe(QObject *parent)
-    : QObject(parent), m_perSource(kProbesPerSecondPerSource, 1, 10'000)
+ReachabilityProbe::ReachabilityProbe(bool loopbackSources, QObject *parent)
+    : QObject(parent), m_loopbackSources(loopbackSources), m_perSource(kProbesPerSecondPerSource, 1, 10'000)
 {
 }
 
@@ -43,6 +43,9 @@ ApiResponse ReachabilityProbe::handle(const ApiRequest &request)
     bool mapped = false;
     if (const quint32 v4 = source.toIPv4Address(&mapped); mapped)
         source = QHostAddress(v4);
+    if (source.isLoopback() && !m_loopbackSources)
+        return ApiResponse::error(403, QStringLiteral("not_probed"),
+                                  QStringLiteral("this hub does not probe its own machine (behind a reverse proxy, the operator must name it with --trusted-proxy)"));
     qint64 retryAfterMs = 0;
     if (m_inFlight >= kMaxInFlight || !m_perSource.take(source.toString().toLatin1(), QDateTime::currentMSecsSinceEpoch(), &retryAfterMs)) {
         ApiResponse busy = ApiResponse::error(429, QStringLiteral("rate_limited"), QStringLiteral("one reachability probe per source every 10 s; try again later"));

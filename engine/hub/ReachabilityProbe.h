@@ -22,7 +22,10 @@ public:
     static constexpr int kConnectTimeoutMs = 3000;
     static constexpr double kProbesPerSecondPerSource = 0.1;
 
-    explicit ReachabilityProbe(QObject *parent = nullptr);
+    // loopbackSources: answer askers on this machine. Only a hub that listens on loopback itself does: on a public hub
+    // a loopback source is a reverse proxy not declared with --trusted-proxy, and probing "the asker" would make the
+    // hub connect to its own machine's local services on a stranger's word.
+    explicit ReachabilityProbe(bool loopbackSources, QObject *parent = nullptr);
     void registerRoutes(ApiServer &server);
     ApiResponse handle(const ApiRequest &request);
     int inFlight() const { return m_inFlight; }
@@ -30,6 +33,7 @@ public:
 private:
     void probe(const QHostAddress &address, quint16 port, const QByteArray &nonce);
 
+    bool m_loopbackSources;
     KeyedRateLimit m_perSource;
     int m_inFlight = 0;
 };

@@ -252,6 +252,15 @@ private Q_SLOTS:
         post(network, url, body, &status);
         QCOMPARE(status, 429);
         QVERIFY(hub->process->process().state() == QProcess::Running);
+
+        // A public hub (every address) never probes its own machine: a loopback asker there is a reverse proxy the
+        // operator did not name, and "connect back to the asker" would reach the hub machine's local services.
+        auto open = startHub(m_dir.filePath(QStringLiteral("hub-public")), {QStringLiteral("--listen"), QStringLiteral("0.0.0.0")}, &why);
+        QVERIFY2(open, qPrintable(why));
+        const QJsonObject refused = post(network, open->url + QStringLiteral("/v1/reachability"), body, &status);
+        QCOMPARE(status, 403);
+        QCOMPARE(refused.value(QStringLiteral("error")).toObject().value(QStringLiteral("code")).toString(), QStringLiteral("not_probed"));
+        QVERIFY(!elsewhere.waitForNewConnection(0));
     }
 
 private:
