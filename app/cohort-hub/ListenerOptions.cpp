@@ -1,5 +1,6 @@
 #include "ListenerOptions.h"
 
+#include "net/BearerToken.h"
 #include "net/HostCheck.h"
 #include "platform/FilePermissions.h"
 
@@ -58,15 +59,12 @@ QString ListenerOptions::apply(const QCommandLineParser &parser, HubConfig *conf
         config->registrationsPerMinute = double(registrations);
     if (parser.isSet(m_operatorToken)) {
         const QString path = parser.value(m_operatorToken);
-        QFile file(path);
-        if (!file.open(QIODevice::ReadOnly))
-            return QStringLiteral("--operator-token-file: cannot read %1: %2").arg(path, file.errorString());
-        const QByteArray token = file.read(4096).trimmed();
-        if (token.size() < 32 || token.contains(' ') || token.contains('\n'))
-            return QStringLiteral("--operator-token-file: %1 must hold one token of 32 or more characters, e.g. from 'openssl rand -hex 32'").arg(path);
+        const Expected<QByteArray> token = readTokenFile(path);
+        if (!token)
+            return QStringLiteral("--operator-token-file: %1").arg(token.error());
         if (!isOwnerOnly(path))
             std::fprintf(stderr, "cohort-hub: warning: %s can be read by other users; chmod 600 it\n", qPrintable(path));
-        config->operatorToken = token;
+        config->operatorToken = *token;
     }
     for (const QString &proxy : parser.values(m_trustedProxy)) {
         const QHostAddress address(proxy.trimmed());

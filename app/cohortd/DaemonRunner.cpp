@@ -26,7 +26,7 @@ void DaemonRunner::start()
     m_controller.start();
     if (m_options.controlApi) {
         m_control = std::make_unique<ControlServer>(m_controller, m_options.engine.dataDir);
-        if (Status started = m_control->start(m_options.controlPort); !started) {
+        if (Status started = m_control->start(m_options.controlPort, m_options.controlToken); !started) {
             m_console.note(QStringLiteral("%1 (continuing without it)").arg(started.error()));
             m_control.reset();
         }

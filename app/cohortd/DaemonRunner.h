@@ -22,6 +22,7 @@ public:
         bool json = false;
         bool controlApi = true;   // the local control API on 127.0.0.1 (token in <data>/control.json)
         quint16 controlPort = 0;  // 0: any free port
+        QByteArray controlToken;  // --control-token-file; empty: a random one each start
     };
     DaemonRunner(Options options, ConsoleOutput &console, QObject *parent = nullptr);
     void start();

@@ -8,7 +8,9 @@
 #include "settings/NetworkProxy.h"
 #include "settings/Settings.h"
 #include "settings/SettingsFileWatcher.h"
+#include "net/BearerToken.h"
 #include "platform/Console.h"
+#include "platform/FilePermissions.h"
 #include "platform/TerminationSignals.h"
 
 #include <QCommandLineParser>
@@ -52,6 +54,8 @@ int main(int argc, char *argv[])
     const QCommandLineOption pauseGpuBusyOption(QStringLiteral("pause-when-gpu-busy"), QStringLiteral("Pause while another process computes on the GPU, or renders there with 1 GiB or more (also from settings)."));
     const QCommandLineOption controlOption(QStringLiteral("control"), QStringLiteral("Tell the node running on --data-dir to: status, pause, resume, pause-after-step, snooze:SECONDS; then exit."), QStringLiteral("command"));
     const QCommandLineOption noControlOption(QStringLiteral("no-control-api"), QStringLiteral("Do not offer the local control API."));
+    const QCommandLineOption controlTokenOption(QStringLiteral("control-token-file"), QStringLiteral("Ask for this token on the control API (and /metrics) instead of a new random one each start, so a Prometheus credentials file stays valid: one line of 32+ characters, e.g. from 'openssl rand -hex 32', mode 0600."), QStringLiteral("file"));
+    parser.addOption(controlTokenOption);
     const QCommandLineOption controlPortOption(QStringLiteral("control-port"), QStringLiteral("Port of the local control API on 127.0.0.1 (default: any free port)."), QStringLiteral("port"));
     parser.addOption(hubCertificateOption);
     const QCommandLineOption hubKeyOption(QStringLiteral("hub-key"), QStringLiteral("The hub's public key (base64, as cohort-hub prints it at start), from its operator: registration trusts only this key, not the first one the hub presents (default: from settings)."), QStringLiteral("key"));
@@ -134,6 +138,17 @@ int main(int argc, char *argv[])
     options.controlApi = !parser.isSet(noControlOption);
     if (parser.isSet(controlPortOption))
         options.controlPort = quint16(intOption(controlPortOption, 0, 65535, "--control-port must be 0..65535").value());
+    if (parser.isSet(controlTokenOption)) {
+        const QString path = parser.value(controlTokenOption);
+        const cohort::Expected<QByteArray> token = cohort::readTokenFile(path);
+        if (!token) {
+            std::fprintf(stderr, "cohortd: --control-token-file: %s\n", qPrintable(token.error()));
+            return 2;
+        }
+        if (!cohort::isOwnerOnly(path))
+            std::fprintf(stderr, "cohortd: warning: %s can be read by other users; chmod 600 it\n", qPrintable(path));
+        options.controlToken = *token;
+    }
     if (parser.isSet(durationOption))
         options.durationSeconds = intOption(durationOption, 1, std::numeric_limits<int>::max(), "--duration needs a positive number of seconds").value();
 

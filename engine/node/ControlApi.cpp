@@ -49,11 +49,15 @@ QString ControlServer::url() const
     return m_server ? QStringLiteral("http://127.0.0.1:%1").arg(m_server->port()) : QString();
 }
 
-Status ControlServer::start(quint16 port)
+Status ControlServer::start(quint16 port, const QByteArray &token)
 {
-    QByteArray raw(32, Qt::Uninitialized);
-    QRandomGenerator::system()->generate(reinterpret_cast<quint32 *>(raw.data()), reinterpret_cast<quint32 *>(raw.data() + raw.size()));
-    m_token = raw.toHex();
+    if (!token.isEmpty()) {
+        m_token = token;
+    } else {
+        QByteArray raw(32, Qt::Uninitialized);
+        QRandomGenerator::system()->generate(reinterpret_cast<quint32 *>(raw.data()), reinterpret_cast<quint32 *>(raw.data() + raw.size()));
+        m_token = raw.toHex();
+    }
     auto server = std::make_unique<ApiServer>(4096);
     // Only this machine's programs call it: a few connections, and loopback names only (a web page that
     // rebinds its name to 127.0.0.1, or posts from its own origin, is refused).

@@ -24,7 +24,9 @@ public:
     ControlServer(EngineController &controller, QString dataDir, QObject *parent = nullptr);
     ~ControlServer() override;
     // Listens on 127.0.0.1:port (0: any free port) and writes control.json. Removed again by the destructor.
-    Status start(quint16 port = 0);
+    // token: the one to ask for (cohortd --control-token-file, so a Prometheus credentials file stays valid across
+    // restarts); empty: a new random one each start.
+    Status start(quint16 port = 0, const QByteArray &token = {});
     QString url() const;
     QString controlFile() const;
 

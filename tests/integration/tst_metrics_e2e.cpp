@@ -386,6 +386,40 @@ private Q_SLOTS:
         QVERIFY(n->terminateAndWait(20'000, &code));
         QCOMPARE(code, 0);
     }
+
+    // --control-token-file: the token Prometheus reads from its credentials file stays the same across restarts of
+    // cohortd (the default is a new random one each start); a file that holds no proper token is refused at start.
+    void aFixedControlTokenSurvivesARestart()
+    {
+        const QByteArray token = "0123456789abcdef0123456789abcdef-fixed";
+        const QString tokenFile = writeFile(QStringLiteral("control-token"), token + "\n");
+        const QString dir = m_dir.filePath(QStringLiteral("fixed-token"));
+        for (int start = 0; start < 2; ++start) {
+            ChildProcess n(programPath(QStringLiteral("cohortd")),
+                           {QStringLiteral("--data-dir"), dir, QStringLiteral("--settings"), dir + QStringLiteral(".ini"),
+                            QStringLiteral("--json"), QStringLiteral("--control-token-file"), tokenFile});
+            QVERIFY(n.start());
+            QTRY_VERIFY_WITH_TIMEOUT(controlOf(dir).port != 0, 30'000);
+            const Control control = controlOf(dir);
+            QCOMPARE(control.token, token); // control.json names it too, for cohortd --control
+            const QByteArray host = "127.0.0.1:" + QByteArray::number(control.port);
+            QCOMPARE(get(control.port, "/metrics", host, "Bearer " + token).status, 200);
+            QCOMPARE(get(control.port, "/metrics", host, "Bearer " + QByteArray(token).replace('0', '1')).status, 401);
+            int code = -1;
+            QVERIFY(n.terminateAndWait(20'000, &code));
+            QCOMPARE(code, 0);
+            QTRY_VERIFY_WITH_TIMEOUT(controlOf(dir).port == 0, 10'000); // control.json removed at exit
+        }
+        for (const QByteArray &bad : {QByteArray("short"), QByteArray("two words that are long enough to pass the length rule"), QByteArray()}) {
+            ChildProcess refused(programPath(QStringLiteral("cohortd")),
+                                 {QStringLiteral("--data-dir"), dir, QStringLiteral("--settings"), dir + QStringLiteral(".ini"),
+                                  QStringLiteral("--control-token-file"), writeFile(QStringLiteral("bad-token"), bad)});
+            QVERIFY(refused.start());
+            QVERIFY(refused.process().waitForFinished(20'000));
+            QCOMPARE(refused.process().exitCode(), 2);
+            QVERIFY2(refused.errors().contains(QStringLiteral("--control-token-file")), qPrintable(refused.errors()));
+        }
+    }
 };
 
 QTEST_GUILESS_MAIN(TestMetricsE2e)
