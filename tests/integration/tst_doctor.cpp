@@ -211,6 +211,29 @@ private Q_SLOTS:
         QVERIFY(blas->fix.contains(QStringLiteral("libopenblas0-openmp")));
     }
 
+    // A GPU the driver shows (the fake NVML, through the real run-time loading path) while this LibTorch is CPU-only:
+    // the GPU would sit unused, and the doctor says so and what to install.
+    void aGpuLibTorchCannotUseIsFound()
+    {
+        const QString config = m_dir.filePath(QStringLiteral("fakenvml.json"));
+        QFile file(config);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(R"({"devices": [{"name": "Fake RTX 4090", "uuid": "GPU-00000000-0000-0000-0000-000000004090", "memory_total": 25769803776}]})");
+        file.close();
+        QProcessEnvironment env;
+        env.insert(QStringLiteral("COHORT_NVML_LIBRARY"), QStringLiteral(COHORT_FAKENVML));
+        env.insert(QStringLiteral("COHORT_FAKENVML_CONFIG"), config);
+        const DoctorRun run = doctor({}, env, QStringLiteral("gpu"));
+        const DoctorFinding *gpu = run.find(QStringLiteral("gpu"));
+        QVERIFY2(gpu, qPrintable(run.output));
+        QCOMPARE(gpu->outcome, DoctorOutcome::Warning);
+        QVERIFY2(gpu->detail.contains(QStringLiteral("Fake RTX 4090")) && gpu->detail.contains(QStringLiteral("CPU-only")), qPrintable(gpu->detail));
+        QVERIFY(gpu->fix.contains(QStringLiteral("CUDA build of LibTorch")));
+        QCOMPARE(run.exitCode, 0); // a warning: Cohort still works, on the CPU
+        // Without NVML (this machine's own state) there is nothing to say about a GPU.
+        QCOMPARE(doctor({}, {}, QStringLiteral("gpu")).find(QStringLiteral("gpu"))->outcome, DoctorOutcome::Skipped);
+    }
+
     void anUnwritableDataFolderIsFound()
     {
         QFile blocker(m_dir.filePath(QStringLiteral("a-file")));
