@@ -343,6 +343,37 @@ private Q_SLOTS:
         }
     }
 
+    // A one-token chunk (64 values: all of them are its "top 128") holds values near zero whose bf16 mantissas are float
+    // rounding noise: an honest verifier that summed in another order sees a few of them several units off (seen in
+    // tst_rl_e2e: "64/64 exponent matches, mantissa error mean 0.73 (max 0.05)" on a one-token completion). Those are
+    // not compared; a change of a value that matters still fails the chunk.
+    void shortChunksIgnoreNoiseNearZero()
+    {
+        const size_t dim = 64;
+        std::vector<float> prover = gaussian(dim, 7);
+        prover[5] = 3.0e-4f;  // about 1e-4 of the largest value
+        prover[40] = -2.0e-4f;
+        const ChunkProof proof = buildChunkProof(prover.data(), 1, dim);
+        std::vector<float> verifier = prover;
+        verifier[5] = 3.4e-4f; // +13 %, the same exponent: 13 bf16 mantissa units (rounding noise at that size)
+        verifier[40] = -2.2e-4f;
+        const VerifyThresholds fp32{126, 0.05, 0};
+        const ChunkVerdict honest = verifyChunk(proof, verifier.data(), 1, dim, fp32);
+        QVERIFY2(honest.accepted, qPrintable(QStringLiteral("mean %1 over %2 points").arg(honest.mantissaMean).arg(honest.points)));
+        // The values near zero (the two set above, and any Gaussian draw below 2^-10 of the largest) are left out.
+        float largestAbs = 0;
+        for (const float v : verifier)
+            largestAbs = std::max(largestAbs, std::fabs(v));
+        const auto significant = std::count_if(verifier.begin(), verifier.end(), [&](float v) { return std::fabs(v) >= largestAbs / 1024; });
+        QVERIFY(significant <= 62);
+        QCOMPARE(honest.points, int(significant));
+        QCOMPARE(honest.mantissaMean, 0.0);
+        std::vector<float> forged = prover;
+        const auto largest = std::max_element(forged.begin(), forged.end(), [](float a, float b) { return std::fabs(a) < std::fabs(b); });
+        *largest *= 1.1f; // a value that matters, 10 % off
+        QVERIFY(!verifyChunk(proof, forged.data(), 1, dim, fp32).accepted);
+    }
+
     // Reordering-level noise (relative 1e-3, about a quarter of a bf16 ulp) must not cost an honest node its credit;
     // relative noise of 2e-1 and unrelated hidden states must fail. (Measured: the default thresholds still accept
     // about 5e-2 relative noise on Gaussian states, and reject from about 1e-1; see the report / bench.)
