@@ -28,7 +28,6 @@ public:
     explicit ReachabilityProbe(bool loopbackSources, QObject *parent = nullptr);
     void registerRoutes(ApiServer &server);
     ApiResponse handle(const ApiRequest &request);
-    int inFlight() const { return m_inFlight; }
 
 private:
     void probe(const QHostAddress &address, quint16 port, const QByteArray &nonce);
