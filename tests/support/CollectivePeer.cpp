@@ -12,7 +12,9 @@
 //       Joins, votes until the ring has N peers, then runs K all-reduces of `collectiveInput(S, op, C)`, retrying each
 //       after an abort with whoever is left; checks after every failure that its buffer still holds the input.
 //       --depth D (f32): D operations in flight at once (allReduceAsync, then awaitReduce of each), in waves of D;
-//       the operations of a wave that fail are retried together.
+//       the operations of a wave that fail are retried together. --die-after-start K: the peer kills itself
+//       (SIGKILL, as kill -9 would) the moment operation K has begun on every member — its operations are in flight
+//       on every peer, by construction rather than by the millisecond a kill from outside lands.
 //       --bound: every contribution's L2 norm bound (CommunicatorOptions::contributionNormBound).
 //       --attack makes it the hostile peer: it sends, in every operation, values that are nan, inf, huge (1e38),
 //       overbound (finite, 10x the bound), or (quantized) quantization headers spanning +-1.7e38 (params) or NaN
@@ -47,10 +49,16 @@
 #include <QThread>
 
 #include <cmath>
+#include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <numeric>
 #include <vector>
+
+#ifdef Q_OS_WIN
+#include <windows.h>
+#endif
 
 using namespace cohort::collectives;
 
@@ -156,7 +164,19 @@ struct WaveSpec {
     bool outOfPlace;
     Quant quant;
     ReduceOp reduceOp;
+    int dieAfterStart = -1;
 };
+
+// Dies as `kill -9` would: no destructor runs, the kernel closes the sockets.
+[[noreturn]] void killSelf()
+{
+#ifdef Q_OS_WIN
+    TerminateProcess(GetCurrentProcess(), 9);
+#else
+    ::raise(SIGKILL);
+#endif
+    std::abort();
+}
 
 // --depth: operations k .. k+D-1 in flight together; the failed ones of a wave are retried (every survivor sees the
 // same verdicts, so they retry the same operations in the same order). Prints "wave w ok ops A-B ms T" per wave.
@@ -209,6 +229,8 @@ int runWaves(Communicator &comm, const WaveSpec &spec, const QString &outPath)
                     continue;
                 }
                 started.push_back(j);
+                if (first + j == spec.dieAfterStart)
+                    killSelf();
             }
             for (const int j : started) {
                 ReduceInfo info;
@@ -278,6 +300,7 @@ int runPeer(const QStringList &args)
     opt("bound", "0");
     opt("link-delay-ms", "0");
     opt("attack");
+    opt("die-after-start", "-1");
     parser.addOption({QStringLiteral("ints"), QStringLiteral("integer-valued inputs")});
     parser.addOption({QStringLiteral("bad-proof"), QStringLiteral("answer the challenge with another key")});
     parser.addOption({QStringLiteral("bench"), QStringLiteral("reuse the first input, no result hash (bench_allreduce)")});
@@ -402,7 +425,8 @@ int runPeer(const QStringList &args)
     if (depth > 1) {
         if (dtype != DataType::F32)
             return 2;
-        WaveSpec spec{seed, count, ops, depth, ints, bench, outOfPlace, quant, reduceOp};
+        WaveSpec spec{seed, count, ops, depth, ints, bench, outOfPlace, quant, reduceOp,
+                      parser.value(QStringLiteral("die-after-start")).toInt()};
         return runWaves(comm, spec, parser.value(QStringLiteral("out")));
     }
 
