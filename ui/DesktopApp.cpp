@@ -2,7 +2,7 @@
 
 #include "core/Scheduler.h"
 
-#include "node/Diagnostics.h"
+#include "api/Diagnostics.h"
 #include "ui/ActivityPage.h"
 #include "platform/Autostart.h"
 #include "platform/TerminationSignals.h"

@@ -2,7 +2,7 @@
 // The desktop program's wiring: settings, the engine controller, the window, the tray and the settings
 // dialog, and the rules that tie them together (start minimized only with a tray, close-to-tray,
 // restart the engine when its settings change, quit only after the engine stopped).
-#include "node/EngineController.h"
+#include "api/EngineController.h"
 #include "settings/Settings.h"
 
 #include <QObject>
@@ -46,7 +46,7 @@ public Q_SLOTS:
     void quit();
     void showSettings();
     void showDoctor(); // Help › Check this computer: cohortd --doctor on this app's settings and data folder
-    void saveDiagnostics(); // asks where, then writes the diagnostics zip (engine/node/Diagnostics)
+    void saveDiagnostics(); // asks where, then writes the diagnostics zip (engine/api/Diagnostics)
     void showWelcome();
     void startEngineOnceShown();     // the first-run welcome (once: settings remember it was seen)
 

@@ -1,6 +1,6 @@
 #include "ui/EngineBinding.h"
 
-#include "node/EngineController.h"
+#include "api/EngineController.h"
 #include "ui/EarningsPage.h"
 #include "ui/MainWindow.h"
 #include "ui/SnapshotThrottle.h"

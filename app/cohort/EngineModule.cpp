@@ -1,6 +1,6 @@
 // The desktop app's engine module (libcohort_engine_parts.so): the engine with LibTorch, loaded by the app once its
-// first window is on screen (node/EnginePartsLoader). Only this entry point is looked up by name.
-#include "node/BuiltinEngineParts.h"
+// first window is on screen (api/EnginePartsLoader). Only this entry point is looked up by name.
+#include "assembly/BuiltinEngineParts.h"
 
 #include <QtGlobal>
 

@@ -2,7 +2,7 @@
 #include "settings/Settings.h"
 #include "ui/DesktopApp.h"
 #ifdef COHORT_LINKED_ENGINE
-#include "node/BuiltinEngineParts.h"
+#include "assembly/BuiltinEngineParts.h"
 #endif
 
 #include <QApplication>

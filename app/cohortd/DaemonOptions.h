@@ -2,7 +2,7 @@
 // cohortd's engine options: the settings file's values with the command line's on top. Built at start and again
 // whenever the settings file is edited (cohortd follows it without a restart); what the command line set always wins.
 #include "core/Expected.h"
-#include "node/EngineController.h"
+#include "api/EngineController.h"
 #include "settings/Settings.h"
 
 #include <QStringList>

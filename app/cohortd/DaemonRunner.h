@@ -4,7 +4,7 @@
 #include "ConsoleOutput.h"
 #include "node/ControlApi.h"
 #include "core/Expected.h"
-#include "node/EngineController.h"
+#include "api/EngineController.h"
 
 #include <QElapsedTimer>
 #include <QObject>

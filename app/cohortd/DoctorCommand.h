@@ -1,7 +1,7 @@
 #pragma once
 // cohortd --doctor: checks this computer against what Cohort needs (engine/doctor) and prints each finding with its
 // fix; --json prints the report as one JSON object (what the desktop app's Help › Check this computer reads).
-#include "node/EngineController.h"
+#include "api/EngineController.h"
 
 namespace cohort {
 

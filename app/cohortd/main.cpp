@@ -4,7 +4,7 @@
 #include "DaemonOptions.h"
 #include "DaemonRunner.h"
 #include "DoctorCommand.h"
-#include "node/BuiltinEngineParts.h"
+#include "assembly/BuiltinEngineParts.h"
 #include "settings/NetworkProxy.h"
 #include "settings/Settings.h"
 #include "settings/SettingsFileWatcher.h"

@@ -1,7 +1,7 @@
 #include "diloco/DilocoCheckpoint.h"
 
 #include "core/JsonReader.h"
-#include "node/EngineBundle.h"
+#include "store/EngineBundle.h"
 
 #include <QDateTime>
 #include <cstring>

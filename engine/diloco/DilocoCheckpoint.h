@@ -1,5 +1,5 @@
 #pragma once
-// Everything a DiLoCo node needs to continue after a crash, as one engine bundle (engine/node/EngineBundle.h:
+// Everything a DiLoCo node needs to continue after a crash, as one engine bundle (engine/store/EngineBundle.h:
 // atomic QuaZip zip, SHA-256 per entry, torn ones set aside): the shared state (global weights + outer momentum,
 // identical on every peer), the node's own inner model and AdamW moments, and where it was (outer step, inner step).
 #include "core/Expected.h"

@@ -5,7 +5,7 @@
 #include "diloco/DilocoReplay.h"
 #include "diloco/Optimizers.h"
 #include "diloco/SyntheticText.h"
-#include "node/EngineBundle.h"
+#include "store/EngineBundle.h"
 #include "platform/LargeBuffer.h"
 #include "rl/LanguageModel.h"
 #include "rl/Policy.h"

@@ -6,7 +6,7 @@
 // host on Linux. Local checks run at once; the hub's answers arrive on the event loop, each bounded by a timeout.
 #include "core/DoctorReport.h"
 #include "core/TaskInfo.h"
-#include "node/EngineController.h"
+#include "api/EngineController.h"
 
 #include <QElapsedTimer>
 #include <QObject>

@@ -2,7 +2,7 @@
 
 #include "collectives/Master.h"
 #include "core/JsonReader.h"
-#include "hub/ApiServer.h"
+#include "net/ApiServer.h"
 #include "hub/HubStore.h"
 #include "hub/Ledger.h"
 #include "hub/TaskCatalogue.h"

@@ -9,7 +9,7 @@
 // a failed audit forfeits the node's credit for the task and flags it. The master carries no tensor data; the hub
 // sees a model only in an audited step's material. Lives in the hub's thread.
 #include "core/Expected.h"
-#include "hub/ApiTypes.h"
+#include "net/ApiTypes.h"
 #include "hub/DilocoAuditor.h"
 #include "hub/DilocoEvidence.h"
 #include "net/ConnectionGate.h"

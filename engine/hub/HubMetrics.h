@@ -4,7 +4,7 @@
 // token (HubConfig::operatorToken): on a public hub a stranger's scrape gets a 401 and costs a token comparison.
 // The text is computed at most every kRefreshMs, so however often it is scraped the hub counts its nodes table
 // (the one pass over a big table) at most that often; everything else is kept in memory.
-#include "hub/ApiTypes.h"
+#include "net/ApiTypes.h"
 #include "hub/DilocoCoordinator.h"
 #include "hub/HubStore.h"
 #include "hub/RlCoordinator.h"

@@ -3,7 +3,7 @@
 #include "core/NodeState.h"
 #include "core/Logging.h"
 #include "core/PayoutAddress.h"
-#include "hub/ApiServer.h"
+#include "net/ApiServer.h"
 #include "hub/HubService.h"
 #include "hub/DilocoCoordinator.h"
 #include "hub/HubStore.h"

@@ -5,7 +5,7 @@
 
 #include "core/KeyedRateLimit.h"
 #include "core/Logging.h"
-#include "hub/ApiServer.h"
+#include "net/ApiServer.h"
 #include "hub/HubMetrics.h"
 #include "hub/HubStore.h"
 #include "hub/ReachabilityProbe.h"

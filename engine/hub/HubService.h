@@ -4,7 +4,7 @@
 // embedded local network).
 #include "core/ClientRelease.h"
 #include "core/Expected.h"
-#include "hub/ApiTypes.h"
+#include "net/ApiTypes.h"
 #include "hub/TaskCatalogue.h"
 #include "net/ConnectionGate.h"
 #include "net/HostCheck.h"

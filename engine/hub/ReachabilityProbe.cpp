@@ -2,7 +2,7 @@
 
 #include "core/JsonReader.h"
 #include "core/Logging.h"
-#include "hub/ApiServer.h"
+#include "net/ApiServer.h"
 
 #include <QDateTime>
 #include <QRegularExpression>

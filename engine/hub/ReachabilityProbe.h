@@ -7,7 +7,7 @@
 // reachable when its listener reads its own nonce. The hub never connects anywhere else, so it cannot be made
 // anyone's port scanner; each source gets one probe per 10 s, at most 32 run at once, each given 3 s.
 #include "core/KeyedRateLimit.h"
-#include "hub/ApiTypes.h"
+#include "net/ApiTypes.h"
 
 #include <QObject>
 

@@ -2,7 +2,7 @@
 
 #include "core/JsonReader.h"
 #include "core/Logging.h"
-#include "hub/ApiServer.h"
+#include "net/ApiServer.h"
 #include "hub/HubStore.h"
 #include "hub/RlTrainer.h"
 #include "hub/TaskCatalogue.h"

@@ -2,7 +2,7 @@
 // The hub's PRIME-RL side: hands out seeded work, takes rollout submissions through intake, keeps the ledger,
 // runs one trainer per RL task on a compute thread (started when the first node joins the task) and publishes
 // the trainer's versions through SHARDCAST. Lives in the hub's thread.
-#include "hub/ApiTypes.h"
+#include "net/ApiTypes.h"
 #include "hub/HubStore.h"
 #include "core/KeyedRateLimit.h"
 #include "hub/Ledger.h"

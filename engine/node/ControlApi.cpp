@@ -3,8 +3,8 @@
 #include "core/JsonReader.h"
 #include "core/Logging.h"
 #include "core/PrometheusText.h"
-#include "hub/ApiServer.h"
-#include "node/EngineController.h"
+#include "net/ApiServer.h"
+#include "api/EngineController.h"
 #include "node/NodeMetrics.h"
 #include "platform/FilePermissions.h"
 

@@ -1,6 +1,6 @@
 #include "node/Engine.h"
 
-#include "node/EngineBundle.h"
+#include "store/EngineBundle.h"
 #include "platform/DesktopIdle.h"
 #include "node/ForegroundWatch.h"
 

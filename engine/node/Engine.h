@@ -4,9 +4,9 @@
 #include "core/EarningsReport.h"
 #include "core/EngineEvent.h"
 #include "core/EngineSnapshot.h"
-#include "node/EngineController.h"
+#include "api/EngineController.h"
 #include "node/ActivitySummary.h"
-#include "node/EngineParts.h"
+#include "api/EngineParts.h"
 #include "node/HardwareInventory.h"
 
 #include <QElapsedTimer>

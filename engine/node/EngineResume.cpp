@@ -7,7 +7,7 @@
 
 #include "core/JsonReader.h"
 #include "core/Logging.h"
-#include "node/EngineBundle.h"
+#include "store/EngineBundle.h"
 #include "node/Outbox.h"
 #include "node/RolloutWorker.h"
 

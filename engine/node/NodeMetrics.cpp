@@ -2,7 +2,7 @@
 
 #include "core/Logging.h"
 #include "core/PrometheusText.h"
-#include "node/EngineController.h"
+#include "api/EngineController.h"
 
 namespace cohort {
 

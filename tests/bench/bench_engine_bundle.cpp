@@ -6,7 +6,7 @@
 //   bench_engine_bundle [dir=/tmp]
 #include "core/DilocoTaskConfig.h"
 #include "diloco/DilocoCheckpoint.h"
-#include "node/EngineBundle.h"
+#include "store/EngineBundle.h"
 #include "rl/PolicyConfig.h"
 
 #include <QCoreApplication>

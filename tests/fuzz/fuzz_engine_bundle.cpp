@@ -4,7 +4,7 @@
 // Two modes, by the first byte: the bytes as the file (the zip layer), or a well-formed stored zip built from the
 // bytes (manifest.json, state.json and a tensor entry split at '\x01'), so that mutations reach the manifest and
 // entry checks instead of stopping at the zip's CRCs.
-#include "node/EngineBundle.h"
+#include "store/EngineBundle.h"
 
 #include <QFile>
 #include <QTemporaryDir>

@@ -1,7 +1,7 @@
 // The desktop window wired to a real engine with the embedded local hub: registration, the task
 // catalogue, and Pause/Resume round trips through the engine thread, observed only through the UI.
-#include "node/BuiltinEngineParts.h"
-#include "node/EngineController.h"
+#include "assembly/BuiltinEngineParts.h"
+#include "api/EngineController.h"
 #include "settings/Settings.h"
 #include "ui/DashboardPage.h"
 #include "ui/EngineBinding.h"

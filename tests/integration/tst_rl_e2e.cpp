@@ -6,7 +6,7 @@
 #include "LedgerRows.h"
 #include "TestSupport.h"
 #include "node/ControlApi.h"
-#include "node/EngineBundle.h"
+#include "store/EngineBundle.h"
 #include "node/Outbox.h"
 #include "platform/FilePermissions.h"
 

@@ -1,7 +1,7 @@
 // "Save diagnostics…": the zip holds events, snapshot, settings, the data folder's listing and versions, and never
 // the node's private key or the control token — even when an event message happens to quote one.
 #include "net/Identity.h"
-#include "node/Diagnostics.h"
+#include "api/Diagnostics.h"
 
 #include <QDir>
 #include <QFile>

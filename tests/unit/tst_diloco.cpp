@@ -11,7 +11,7 @@
 #include "diloco/Optimizers.h"
 #include "diloco/SyntheticText.h"
 #include "net/Ed25519.h"
-#include "node/EngineBundle.h"
+#include "store/EngineBundle.h"
 #include "rl/LanguageModel.h"
 #include "rl/Policy.h"
 

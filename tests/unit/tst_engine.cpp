@@ -1,8 +1,8 @@
 // The engine through its only door, EngineController: a real engine thread and a real embedded hub on loopback.
 #include "net/Identity.h"
 #include "net/RequestSigning.h"
-#include "node/BuiltinEngineParts.h"
-#include "node/EngineController.h"
+#include "assembly/BuiltinEngineParts.h"
+#include "api/EngineController.h"
 #include "core/TaskFit.h"
 
 #include <QElapsedTimer>

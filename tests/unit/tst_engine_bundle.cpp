@@ -1,7 +1,7 @@
 // Engine checkpoint bundles: atomic zip + manifest with SHA-256 per entry. Round trip, the newest two kept, a torn
 // (truncated) newest bundle set aside for the previous one, damaged entries, hostile manifests (sizes, names,
 // path traversal), leftovers of an interrupted write.
-#include "node/EngineBundle.h"
+#include "store/EngineBundle.h"
 
 #include <QCryptographicHash>
 #include <QDir>

@@ -3,8 +3,8 @@
 // under the openbox window manager), the processes on the GPUs from the fake NVML (tests/support/fakenvml), and the
 // running engine pausing for them with the program's name in its state's sentence, then working again.
 #include "core/Scheduler.h"
-#include "node/BuiltinEngineParts.h"
-#include "node/EngineController.h"
+#include "assembly/BuiltinEngineParts.h"
+#include "api/EngineController.h"
 #include "node/ForegroundWatch.h"
 #include "platform/FullscreenWindow.h"
 #include "platform/Nvml.h"

@@ -2,8 +2,8 @@
 // in every snapshot, and the scheduler's GPU temperature limit acting on them.
 #include "net/Identity.h"
 #include "net/RequestSigning.h"
-#include "node/BuiltinEngineParts.h"
-#include "node/EngineController.h"
+#include "assembly/BuiltinEngineParts.h"
+#include "api/EngineController.h"
 #include "node/HardwareInventory.h"
 #include "store/GpuHistoryStore.h"
 

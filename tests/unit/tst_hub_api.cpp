@@ -3,7 +3,7 @@
 #include "hub/HubService.h"
 #include "hub/RlCoordinator.h"
 #include "diloco/DilocoAudit.h"
-#include "hub/ApiServer.h"
+#include "net/ApiServer.h"
 #include "hub/HubStore.h"
 #include "net/Ed25519.h"
 #include "net/HubClient.h"

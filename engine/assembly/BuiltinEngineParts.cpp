@@ -1,4 +1,4 @@
-#include "node/BuiltinEngineParts.h"
+#include "assembly/BuiltinEngineParts.h"
 
 #include "hub/EmbeddedHub.h"
 #include "node/Engine.h"

@@ -4,7 +4,7 @@
 // another format, ApiResponse::raw: GET /metrics). Request bodies are
 // capped before they are buffered (GuardedTcpServer), every connection is held to the listener's limits, and only
 // the configured host names are answered (a web page that rebinds its name to 127.0.0.1 gets 421).
-#include "hub/ApiTypes.h"
+#include "net/ApiTypes.h"
 #include "net/ConnectionGate.h"
 #include "net/HostCheck.h"
 

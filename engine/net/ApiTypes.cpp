@@ -1,4 +1,4 @@
-#include "hub/ApiTypes.h"
+#include "net/ApiTypes.h"
 
 #include <QJsonDocument>
 

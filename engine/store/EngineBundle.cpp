@@ -1,4 +1,4 @@
-#include "node/EngineBundle.h"
+#include "store/EngineBundle.h"
 
 #include "core/JsonReader.h"
 #include "core/Sha256.h"

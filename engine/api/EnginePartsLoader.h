@@ -3,7 +3,7 @@
 // thread of its own, so the desktop app's window is up and responsive while LibTorch's libraries load and register
 // their operators (~0.7 s on a 2-core machine). Where it looks: $COHORT_ENGINE_MODULE alone when set, else next to
 // the program (the build tree), then <prefix>/lib/cohort (the installed layout).
-#include "node/EngineParts.h"
+#include "api/EngineParts.h"
 
 #include <QObject>
 #include <QStringList>

@@ -1,4 +1,4 @@
-#include "node/EngineParts.h"
+#include "api/EngineParts.h"
 
 #include <atomic>
 

@@ -1,4 +1,4 @@
-#include "node/EnginePartsLoader.h"
+#include "api/EnginePartsLoader.h"
 
 #include "core/Logging.h"
 

@@ -1,4 +1,4 @@
-#include "node/Diagnostics.h"
+#include "api/Diagnostics.h"
 
 #include <QDateTime>
 #include <QDir>

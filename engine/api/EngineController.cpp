@@ -1,8 +1,8 @@
-#include "node/EngineController.h"
+#include "api/EngineController.h"
 
 #include "core/Logging.h"
-#include "node/EngineParts.h"
-#include "node/EnginePartsLoader.h"
+#include "api/EngineParts.h"
+#include "api/EnginePartsLoader.h"
 
 #include <QCoreApplication>
 #include <QDir>

@@ -1,4 +1,4 @@
-#include "hub/GuardedTcpServer.h"
+#include "net/GuardedTcpServer.h"
 
 #include "core/HttpHead.h"
 #include "core/Logging.h"

@@ -1,7 +1,7 @@
 #pragma once
 // The engine parts linked into this program: node/Engine and the embedded hub (hub/EmbeddedHub). cohortd, cohort-hub
 // and the tests register them at start; the desktop app's engine module exports them (app/cohort/EngineModule.cpp).
-#include "node/EngineParts.h"
+#include "api/EngineParts.h"
 
 namespace cohort {
 

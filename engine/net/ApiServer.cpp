@@ -1,7 +1,7 @@
-#include "hub/ApiServer.h"
+#include "net/ApiServer.h"
 
 #include "core/Logging.h"
-#include "hub/GuardedTcpServer.h"
+#include "net/GuardedTcpServer.h"
 #include "net/RequestSigning.h"
 
 #include <QHttpServerRequest>

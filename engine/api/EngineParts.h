@@ -7,7 +7,7 @@
 #include "core/EarningsReport.h"
 #include "core/EngineEvent.h"
 #include "core/EngineSnapshot.h"
-#include "node/EngineController.h" // EngineOptions (moc needs the complete type of slot arguments)
+#include "api/EngineController.h" // EngineOptions (moc needs the complete type of slot arguments)
 
 #include <QObject>
 #include <QString>
