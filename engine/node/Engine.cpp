@@ -11,9 +11,7 @@
 #include "node/HubPins.h"
 #include "net/Identity.h"
 #include "net/Tls.h"
-#include "node/Outbox.h"
 #include "store/EarningsStore.h"
-#include "node/RolloutWorker.h"
 #include "platform/Nvml.h"
 #include "platform/SystemSampler.h"
 #include "shardcast/Downloader.h"
@@ -32,7 +30,7 @@ Engine::Engine(EngineOptions options, QString hubUrl, bool hubEmbedded, QObject 
       m_heartbeatTimer(this),
       m_retryTimer(this),
       m_publishTimer(this),
-      m_rlTimer(this),
+      m_rollouts(new RolloutLoop(*this, m_options.dataDir, this)),
       m_earningsTimer(this),
       m_activitySummary(this),
       m_bundleTimer(this)
@@ -46,6 +44,7 @@ Engine::Engine(EngineOptions options, QString hubUrl, bool hubEmbedded, QObject 
     connect(&m_retryTimer, &QTimer::timeout, this, &Engine::registerWithHub);
     connect(&m_publishTimer, &QTimer::timeout, this, &Engine::publish);
     connect(&m_activitySummary, &ActivitySummary::summarized, this, &Engine::emitEvent);
+    connectRolloutLoop();
 
     m_snapshot.hubUrl = m_hubUrl;
     m_snapshot.hubEmbedded = m_hubEmbedded;
@@ -61,7 +60,8 @@ Engine::~Engine()
         delete m_dilocoThread;
         m_dilocoThread = nullptr;
     }
-    stopRolloutMachinery();
+    delete m_rollouts; // cancels the batch in hand and stops the compute thread
+    m_rollouts = nullptr;
 }
 
 void Engine::start()
@@ -101,7 +101,8 @@ void Engine::start()
     m_snapshot.computeDeviceId = m_compute.device;
     m_snapshot.computeDtype = m_compute.dtype;
     applyGpuMemoryCap();
-    startRolloutMachinery();
+    m_rollouts->start(m_compute.device);
+    openEarningsCache();
 
     const QUrl url(m_hubUrl);
     if (!url.isValid() || url.host().isEmpty()) {
@@ -147,8 +148,7 @@ void Engine::joinTask(const QString &taskId)
     }
     if (m_snapshot.joinedTaskId == taskId)
         return;
-    if (m_worker)
-        m_worker->cancel(); // work for another task is of no use now
+    m_rollouts->cancel(); // work for another task is of no use now
     m_options.taskId = taskId;
     m_snapshot.joinedTaskId = taskId;
     m_snapshot.checkpointVersion = 0;
@@ -161,7 +161,7 @@ void Engine::joinTask(const QString &taskId)
     if (m_inputs.hubLink == HubLink::Online) {
         sendHeartbeat();
         checkForCheckpoint(-1);
-        rlKick();
+        m_rollouts->kick();
     }
 }
 
@@ -174,13 +174,9 @@ void Engine::leaveTask()
     m_snapshot.joinedTaskId.clear();
     m_snapshot.checkpointVersion = 0;
     m_checkpointModelPath.clear();
-    m_rlThrottled = false;
     m_options.taskId.clear();
     writeBundleSoon(); // and the next start does not join it again
-    if (m_worker) {
-        m_worker->cancel();
-        QMetaObject::invokeMethod(m_worker, &RolloutWorker::unload, Qt::QueuedConnection);
-    }
+    m_rollouts->taskLeft();
     if (m_downloader) {
         m_downloader->disconnect(this);
         delete m_downloader; // persists its progress for a later join
@@ -209,11 +205,9 @@ void Engine::stop()
     m_sampleTimer.stop();
     m_heartbeatTimer.stop();
     m_retryTimer.stop();
-    m_rlTimer.stop();
     m_earningsTimer.stop();
     m_activitySummary.flush();
-    if (m_worker)
-        m_worker->cancel(); // the batch in progress stops; its work item is in the bundle, finished batches in the outbox
+    m_rollouts->stop(); // the batch in progress stops; its work item is in the bundle, finished batches in the outbox
     stopDiloco(5'000);      // checkpoints its state and leaves the ring (a collective in flight may hold it longer)
     writeBundle("quit");
     if (m_downloader)
@@ -258,7 +252,7 @@ void Engine::updateState()
     m_inputs.retryInSeconds = secondsUntilRetry();
     // Working while the RL loop has work in hand (asking, generating, submitting), not only during generation,
     // so the state does not flicker to Idle between batches.
-    m_inputs.working = m_generating || m_rlBusy || m_rlThrottled || m_rlKickQueued
+    m_inputs.working = m_rollouts->atWork()
                        || (m_snapshot.diloco.active && m_snapshot.diloco.phase != QLatin1String("connecting"));
     // A newer version fetched while a batch is in hand is a background update: the node is still Working (the
     // dashboard's Model row shows the download). Downloading is the state only when the node waits for it.
@@ -311,6 +305,7 @@ void Engine::publish()
             m_snapshot.why = resolveState(m_inputs).why;
         }
     }
+    m_snapshot.rollouts = m_rollouts->stats();
     ++m_snapshot.sequence;
     m_snapshot.takenAt = QDateTime::currentDateTimeUtc();
     m_sinceLastPublish.start();

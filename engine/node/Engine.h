@@ -8,6 +8,7 @@
 #include "node/ActivitySummary.h"
 #include "api/EngineParts.h"
 #include "node/HardwareInventory.h"
+#include "node/RolloutLoop.h"
 
 #include <QElapsedTimer>
 #include <QObject>
@@ -27,10 +28,6 @@ class EarningsStore;
 class GpuTelemetry;
 class HubClient;
 class RegistrationWorkSolver;
-class Outbox;
-class RolloutWorker;
-struct OutboxEntry;
-struct RolloutJobResult;
 namespace shardcast {
 class Downloader;
 }
@@ -38,7 +35,7 @@ class Identity;
 class SystemSampler;
 struct HubReply;
 
-class Engine : public EngineBackend {
+class Engine : public EngineBackend, private RolloutHost {
     Q_OBJECT
 public:
     static constexpr int kMinPublishIntervalMs = 250; // snapshots at most 4 per second
@@ -94,30 +91,20 @@ private:
     void refreshActivityDetail();
     QString checkpointsDir() const;
 
-    // PRIME-RL work loop (EngineRollouts.cpp)
-    void startRolloutMachinery();
-    void stopRolloutMachinery();
-    const TaskInfo *joinedTask() const;
-    bool rlMayRun() const;
-    void rlKick();
-    void rlRetryLater(int seconds);
-    void onWork(const HubReply &reply);
-    struct WorkInHand {
-        QString taskId;
-        QString workId;
-        int step = 0;
-        int minVersion = 0;
-        quint64 seed = 0;
-        quint64 samplingSeed = 0;
-    };
-    void startWork(const WorkInHand &work);
-    void onRolloutsGenerated(const cohort::RolloutJobResult &result);
-    void submitFromOutbox(const OutboxEntry &entry);
-    void onSubmitted(const QString &submissionId, const HubReply &reply);
+    // The PRIME-RL work loop (node/RolloutLoop) as this engine hosts it, and earnings (EngineRollouts.cpp)
+    HubClient *hub() const override { return m_hub; }
+    const TaskInfo *joinedTask() const override;
+    bool rolloutsMayRun() const override;
+    int policyVersion() const override { return m_snapshot.checkpointVersion; }
+    QString policyPath() const override { return m_checkpointModelPath; }
+    double dutyCycle() const override { return m_snapshot.schedule.dutyCycle; }
+    qint64 memoryBudgetBytes() const override { return m_snapshot.gpuMemoryBudgetBytes; }
+    void connectRolloutLoop();
+    void onGenerationEnded(); // the pause latency, when a pause cancelled the batch
+    void onBatchSaved();      // the safe point "pause after this step" waits for
     void fetchEarnings();
     void openEarningsCache();
     void onEarnings(const EarningsReport &report, bool fromCache);
-    QString rolloutActivity(const TaskInfo &task) const;
 
     // Scheduler (EngineSchedule.cpp): readings once a second -> Run / Throttle / Pause with one reason.
     void applySchedule();
@@ -182,19 +169,11 @@ private:
     QDateTime m_retryDownloadAfter;
     QString m_checkpointModelPath; // the verified model file of checkpointVersion
 
-    std::unique_ptr<Outbox> m_outbox;
-    QThread m_computeThread;
-    RolloutWorker *m_worker = nullptr; // lives in m_computeThread
-    QTimer m_rlTimer;
+    RolloutLoop *m_rollouts; // a child: moves to the engine thread with the engine
     QTimer m_earningsTimer;
     ActivitySummary m_activitySummary; // accepted batches, said once a minute
-    bool m_rlBusy = false;             // a work request, a generation or a submission is in flight
-    bool m_generating = false;         // the compute thread is generating a batch
-    bool m_rlThrottled = false;        // the hub's trainer asked us to wait (back-pressure)
-    bool m_rlKickQueued = false;       // a batch was answered and the next one starts from the event loop
     std::unique_ptr<BundleStore> m_bundles; // <data>/bundles
     QTimer m_bundleTimer;
-    std::optional<WorkInHand> m_workInHand; // issued by the hub, not yet in the outbox
     Scheduler m_scheduler;
     std::unique_ptr<DesktopIdle> m_idle;   // null: no desktop session (idle time unknown)
     std::unique_ptr<ForegroundWatch> m_foreground; // "pause when I play": made at the first applySchedule()
@@ -203,8 +182,6 @@ private:
     bool m_downloadDiskFull = false;       // the last download stopped for lack of space
     QDateTime m_snoozedUntil;
     bool m_scheduledPause = false;         // the scheduler's last decision was Pause
-    QDateTime m_throttleUntil;             // throttled: no new batch before this (duty cycle)
-    QElapsedTimer m_generationClock;       // since the batch in hand started
     QElapsedTimer m_pauseClock;            // since a pause cancelled the batch in hand (until the compute thread stops)
     qint64 m_dataBytes = -1;               // Cohort's data folder, measured every minute
     QElapsedTimer m_sinceDataMeasured;

@@ -58,7 +58,7 @@ void Engine::onCheckpointInfo(const HubReply &reply)
             m_checkpointModelPath = dir.filePath(models.first());
             refreshActivityDetail();
             updateState();
-            rlKick();
+            m_rollouts->kick();
             return;
         }
     }
@@ -115,7 +115,7 @@ void Engine::onDownloadFinished(const QString &modelPath)
     done->deleteLater();
     refreshActivityDetail();
     updateState();
-    rlKick();
+    m_rollouts->kick();
 }
 
 void Engine::onDownloadFailed(const QString &error)
@@ -145,7 +145,7 @@ void Engine::refreshActivityDetail()
         return;
     }
     const DownloadProgress &d = m_snapshot.download;
-    const bool rolloutsInHand = m_generating || m_rlBusy || m_rlKickQueued; // the download runs behind them
+    const bool rolloutsInHand = m_rollouts->busy(); // the download runs behind them
     if (d.active() && d.taskId == task->id && !rolloutsInHand) {
         QString text = tr("%1 v%2, %3 of %4").arg(task->id).arg(d.version).arg(humanBytes(d.doneBytes), humanBytes(d.totalBytes));
         if (d.bytesPerSecond > 0)
@@ -156,7 +156,7 @@ void Engine::refreshActivityDetail()
         return;
     }
     if (task->rl) {
-        m_inputs.activityDetail = rolloutActivity(*task);
+        m_inputs.activityDetail = m_rollouts->activity(*task);
         return;
     }
     if (task->diloco) {

@@ -139,7 +139,7 @@ void Engine::onRegistered(const HubReply &reply)
     fetchTasks();
     sendHeartbeat();
     fetchEarnings();
-    rlKick(); // batches left in the outbox by an earlier run or an outage go first
+    m_rollouts->kick(); // batches left in the outbox by an earlier run or an outage go first
 }
 
 void Engine::applyLiveOptions(const EngineOptions &options)
@@ -371,8 +371,7 @@ void Engine::refuseToWork(const QString &why)
     m_retryAt = {};
     m_inputs.hubLink = HubLink::Lost;
     m_inputs.hubError = why;
-    if (m_worker)
-        m_worker->cancel(); // the batch being generated stops; its work item stays in the bundle
+    m_rollouts->cancel(); // the batch being generated stops; its work item stays in the bundle
     if (m_downloader)
         m_downloader->pause(); // progress stays on disk
     m_inputs.downloading = false;

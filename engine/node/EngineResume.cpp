@@ -35,13 +35,13 @@ void Engine::writeBundle(const char *why)
                       {QStringLiteral("user_paused"), m_userPaused},
                       {QStringLiteral("snoozed_until"), m_snoozedUntil.isValid() ? m_snoozedUntil.toMSecsSinceEpoch() : 0},
                       {QStringLiteral("why"), QString::fromLatin1(why)}};
-    if (m_workInHand)
-        state.insert(QStringLiteral("work"), QJsonObject{{QStringLiteral("task"), m_workInHand->taskId},
-                                                         {QStringLiteral("work_id"), m_workInHand->workId},
-                                                         {QStringLiteral("step"), m_workInHand->step},
-                                                         {QStringLiteral("min_version"), m_workInHand->minVersion},
-                                                         {QStringLiteral("seed"), QString::number(m_workInHand->seed)},
-                                                         {QStringLiteral("sampling_seed"), QString::number(m_workInHand->samplingSeed)}});
+    if (const auto work = m_rollouts->workInHand())
+        state.insert(QStringLiteral("work"), QJsonObject{{QStringLiteral("task"), work->taskId},
+                                                         {QStringLiteral("work_id"), work->workId},
+                                                         {QStringLiteral("step"), work->step},
+                                                         {QStringLiteral("min_version"), work->minVersion},
+                                                         {QStringLiteral("seed"), QString::number(work->seed)},
+                                                         {QStringLiteral("sampling_seed"), QString::number(work->samplingSeed)}});
     bundle.state = state;
     QElapsedTimer clock;
     clock.start();
@@ -96,7 +96,7 @@ void Engine::restoreFromBundle()
         m_snoozedUntil = QDateTime::fromMSecsSinceEpoch(snooze);
     const QJsonObject work = s.value(QStringLiteral("work")).toObject();
     bool seedOk = false, samplingOk = false;
-    WorkInHand w;
+    RolloutLoop::WorkItem w;
     w.taskId = work.value(QStringLiteral("task")).toString();
     w.workId = work.value(QStringLiteral("work_id")).toString();
     w.step = work.value(QStringLiteral("step")).toInt();
@@ -110,7 +110,7 @@ void Engine::restoreFromBundle()
         emitEvent(EngineEvent::info(QStringLiteral("rollouts"),
                                     QStringLiteral("Work %1 from the engine bundle is already finished in the outbox").arg(w.workId)));
     } else if (workValid) {
-        m_workInHand = w;
+        m_rollouts->restoreWorkInHand(w);
         emitEvent(EngineEvent::info(QStringLiteral("rollouts"),
                                     QStringLiteral("Resuming work %1 from the engine bundle (the batch in hand when Cohort stopped)").arg(w.workId)));
     }

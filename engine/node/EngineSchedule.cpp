@@ -52,7 +52,7 @@ void Engine::pauseAfterStep()
 {
     if (m_userPaused)
         return;
-    if (!m_generating) { // nothing in hand: the safe point is now
+    if (!m_rollouts->generating()) { // nothing in hand: the safe point is now
         pause();
         return;
     }
@@ -164,9 +164,9 @@ void Engine::enterPause()
 {
     if (m_downloader)
         m_downloader->pause(); // keeps every byte on disk
-    if (m_worker && m_generating) {
+    if (m_rollouts->generating()) {
         m_pauseClock.start();  // measured until the compute thread reports the cancellation
-        m_worker->cancel();    // generation stops within a token
+        m_rollouts->cancel();  // generation stops within a token
     } else if (m_dilocoThread) {
         m_pauseClock.start();  // measured until the DiLoCo thread has checkpointed and left (onDilocoFinished)
         m_dilocoCancel->store(true); // stops at the next inner step; an average in flight finishes first
@@ -181,7 +181,7 @@ void Engine::leavePause()
     if (m_downloader)
         m_downloader->resume();
     emitEvent(EngineEvent::info(QStringLiteral("lifecycle"), QStringLiteral("Working again")));
-    rlKick();
+    m_rollouts->kick();
 }
 
 void Engine::updateWorkAtRisk()
@@ -189,9 +189,9 @@ void Engine::updateWorkAtRisk()
     // Work since the last safe point: the batch being generated (its work item expires if dropped). Tokens are an
     // estimate from the last batch's rate; finished batches are safe in the outbox.
     ScheduleStatus &status = m_snapshot.schedule;
-    if (m_generating && m_generationClock.isValid()) {
-        status.workAtRiskSeconds = double(m_generationClock.elapsed()) / 1000.0;
-        status.workAtRiskTokens = qint64(status.workAtRiskSeconds * m_snapshot.rollouts.tokensPerSecond);
+    if (const qint64 ms = m_rollouts->generatingForMs(); ms >= 0) {
+        status.workAtRiskSeconds = double(ms) / 1000.0;
+        status.workAtRiskTokens = qint64(status.workAtRiskSeconds * m_rollouts->stats().tokensPerSecond);
     } else {
         status.workAtRiskSeconds = 0;
         status.workAtRiskTokens = 0;
