@@ -10,7 +10,6 @@
 #include <QFileInfo>
 #include <QMetaObject>
 #include <QStorageInfo>
-#include <QThread>
 
 #include <algorithm>
 
@@ -100,41 +99,47 @@ DataFolderMove::DataFolderMove(QString from, QString to, QObject *parent)
 DataFolderMove::~DataFolderMove()
 {
     // Still copying (the app quits mid-move): stop, and take back the half-made copy; the original is untouched
-    // and the setting still names it.
-    m_cancel = true;
-    if (m_thread) {
-        m_thread->wait();
-        m_thread.reset();
-        removeCopy();
-    }
+    // and the setting still names it. A file being copied cannot be interrupted (a checkpoint of gigabytes on a slow
+    // disk takes minutes): the bound (new: the wait had none) lets the app quit after 10 s, and the copy, let go,
+    // takes itself back once the file in hand is done (see start()).
+    if (!m_copying)
+        return;
+    if (m_thread.stop(std::chrono::seconds(10)))
+        removeCopyOf(*m_copy);
 }
 
 void DataFolderMove::start()
 {
-    m_cancel = false;
-    m_thread.reset(QThread::create([this] {
-        const Status status = copyAndVerify();
+    m_copy = std::make_shared<Copy>();
+    m_copy->from = m_from;
+    m_copy->to = m_to;
+    m_copying = true;
+    m_thread.run([this, copy = m_copy](const ThreadLink &link) {
+        // `this` only inside what link.post() delivers: that runs in this object's thread, only while it lives
+        // and has not let go of the copy.
+        const Status status = copyAndVerify(*copy, link.stopFlag(), [this, link](qint64 done, qint64 total) {
+            link.post([this, done, total] { Q_EMIT progress(done, total); });
+        });
         // Back on the object's thread: the caller switches the setting and deletes the originals there.
-        QMetaObject::invokeMethod(this, [this, status] {
-            if (m_thread) {
-                m_thread->wait();
-                m_thread.reset();
-            }
+        const bool heard = link.post([this, status] {
+            m_thread.stop(std::chrono::seconds(1)); // it ends right after posting this: microseconds
+            m_copying = false;
             Q_EMIT finished(status.ok(), status.ok() ? QString() : status.error());
-        }, Qt::QueuedConnection);
-    }));
-    m_thread->setObjectName(QStringLiteral("cohort-move-data"));
-    m_thread->start(QThread::LowPriority);
+        });
+        if (!heard) // let go: nobody will switch to the copy or take it back, so take it back here
+            removeCopyOf(*copy);
+    }, QThread::LowPriority);
 }
 
-Status DataFolderMove::copyAndVerify()
+Status DataFolderMove::copyAndVerify(Copy &copy, const std::atomic<bool> &cancel,
+                                     const std::function<void(qint64, qint64)> &onProgress)
 {
-    const QDir source(m_from);
+    const QDir source(copy.from);
     QStringList files;
     QStringList dirs;
     qint64 total = 0;
     // Symbolic links are neither followed nor copied: they stay behind with the old folder, which then is not deleted.
-    QDirIterator it(m_from, QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden | QDir::System | QDir::NoSymLinks,
+    QDirIterator it(copy.from, QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden | QDir::System | QDir::NoSymLinks,
                     QDirIterator::Subdirectories);
     while (it.hasNext()) {
         const QString path = it.next();
@@ -150,38 +155,38 @@ Status DataFolderMove::copyAndVerify()
     }
     std::sort(dirs.begin(), dirs.end()); // parents before children
 
-    if (!QFileInfo::exists(m_to)) {
-        if (!QDir().mkpath(m_to))
-            return fail(tr("Could not create %1.").arg(QDir::toNativeSeparators(m_to)));
-        m_createdTarget = true;
+    if (!QFileInfo::exists(copy.to)) {
+        if (!QDir().mkpath(copy.to))
+            return fail(tr("Could not create %1.").arg(QDir::toNativeSeparators(copy.to)));
+        copy.createdTarget = true;
     }
-    const QStorageInfo disk(m_to);
+    const QStorageInfo disk(copy.to);
     if (disk.isValid() && disk.bytesAvailable() < total + (64 << 20)) // some room to spare for the engine's next writes
         return fail(tr("Not enough free space in %1: the data needs %2, %3 are free.")
-                        .arg(QDir::toNativeSeparators(m_to), display::bytes(total), display::bytes(disk.bytesAvailable())));
+                        .arg(QDir::toNativeSeparators(copy.to), display::bytes(total), display::bytes(disk.bytesAvailable())));
 
-    const QDir target(m_to);
+    const QDir target(copy.to);
     for (const QString &dir : std::as_const(dirs)) {
         if (!target.mkpath(dir))
             return fail(tr("Could not create %1.").arg(QDir::toNativeSeparators(target.filePath(dir))));
-        m_dirs.append(dir);
+        copy.dirs.append(dir);
     }
     qint64 done = 0;
     for (const QString &file : std::as_const(files)) {
-        if (m_cancel)
+        if (cancel)
             return fail(tr("The move was cancelled."));
         const QString in = source.filePath(file);
         const QString out = target.filePath(file);
         if (!QFile::copy(in, out))
             return fail(tr("Could not copy %1 to %2.").arg(QDir::toNativeSeparators(in), QDir::toNativeSeparators(out)));
         QFile::setPermissions(out, QFile::permissions(in)); // the node key stays owner-only
-        m_copied.append(file);
-        const QByteArray a = sha256Of(in, m_cancel);
-        const QByteArray b = sha256Of(out, m_cancel);
+        copy.copied.append(file);
+        const QByteArray a = sha256Of(in, cancel);
+        const QByteArray b = sha256Of(out, cancel);
         if (a.isEmpty() || a != b || QFileInfo(in).size() != QFileInfo(out).size())
             return fail(tr("The copy of %1 does not match the original.").arg(QDir::toNativeSeparators(in)));
         done += QFileInfo(in).size();
-        Q_EMIT progress(done, total);
+        onProgress(done, total);
     }
     return {};
 }
@@ -190,14 +195,14 @@ int DataFolderMove::removeOriginals()
 {
     const QDir source(m_from);
     int kept = 0;
-    for (const QString &file : std::as_const(m_copied)) {
+    for (const QString &file : std::as_const(m_copy->copied)) {
         if (!QFile::remove(source.filePath(file))) {
             qCWarning(lcUi) << "data folder move: could not delete the original" << source.filePath(file);
             ++kept;
         }
     }
     // Folders bottom-up, and only when empty: anything that was not part of the copy keeps its folder.
-    QStringList dirs = m_dirs;
+    QStringList dirs = m_copy->dirs;
     std::sort(dirs.begin(), dirs.end(), std::greater<>());
     for (const QString &dir : std::as_const(dirs))
         source.rmdir(dir);
@@ -212,17 +217,22 @@ int DataFolderMove::removeOriginals()
 
 void DataFolderMove::removeCopy()
 {
-    const QDir target(m_to);
-    for (const QString &file : std::as_const(m_copied))
+    removeCopyOf(*m_copy);
+}
+
+void DataFolderMove::removeCopyOf(Copy &copy)
+{
+    const QDir target(copy.to);
+    for (const QString &file : std::as_const(copy.copied))
         QFile::remove(target.filePath(file));
-    QStringList dirs = m_dirs;
+    QStringList dirs = copy.dirs;
     std::sort(dirs.begin(), dirs.end(), std::greater<>());
     for (const QString &dir : std::as_const(dirs))
         target.rmdir(dir);
-    if (m_createdTarget)
-        QDir().rmdir(m_to);
-    m_copied.clear();
-    m_dirs.clear();
+    if (copy.createdTarget)
+        QDir().rmdir(copy.to);
+    copy.copied.clear();
+    copy.dirs.clear();
 }
 
 } // namespace cohort

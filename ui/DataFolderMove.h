@@ -5,13 +5,12 @@
 // with other files keeps them. The copy runs on its own thread; the engine must be stopped meanwhile (the caller's
 // job: DesktopApp stops and restarts it through SettingsDialog's hooks).
 #include "core/Expected.h"
+#include "core/OwnedThread.h"
 
 #include <QObject>
 #include <QStringList>
-#include <atomic>
+#include <functional>
 #include <memory>
-
-class QThread;
 
 namespace cohort {
 
@@ -23,7 +22,7 @@ public:
     static QString checkTarget(const QString &from, const QString &to);
 
     DataFolderMove(QString from, QString to, QObject *parent = nullptr);
-    ~DataFolderMove() override; // cancels a copy in progress and waits for it
+    ~DataFolderMove() override; // cancels a copy in progress and waits for it (bounded)
 
     QString from() const { return m_from; }
     QString to() const { return m_to; }
@@ -41,15 +40,25 @@ Q_SIGNALS:
     void finished(bool ok, const QString &error);
 
 private:
-    Status copyAndVerify(); // on the worker thread
+    // What a copy made, shared with the copying thread, so that a thread let go (the app quit mid-move) still has
+    // it to take the copy back: read here only once that thread is done with it.
+    struct Copy {
+        QString from;
+        QString to;
+        bool createdTarget = false;
+        QStringList copied; // relative paths of verified files, in copy order
+        QStringList dirs;   // relative paths of folders created under `to`
+    };
+    // On the worker thread; `onProgress(done, total)` after each verified file.
+    static Status copyAndVerify(Copy &copy, const std::atomic<bool> &cancel,
+                                const std::function<void(qint64, qint64)> &onProgress);
+    static void removeCopyOf(Copy &copy);
 
     QString m_from;
     QString m_to;
-    bool m_createdTarget = false;
-    QStringList m_copied; // relative paths of verified files, in copy order
-    QStringList m_dirs;   // relative paths of folders created under `to`
-    std::atomic<bool> m_cancel{false};
-    std::unique_ptr<QThread> m_thread;
+    std::shared_ptr<Copy> m_copy = std::make_shared<Copy>();
+    bool m_copying = false; // started, and finished() not emitted yet
+    OwnedThread m_thread{QStringLiteral("cohort-move-data"), this};
 };
 
 } // namespace cohort

@@ -22,7 +22,6 @@ void registerMetaTypes()
 EngineController::EngineController(EngineOptions options, QObject *parent) : QObject(parent), m_options(std::move(options))
 {
     registerMetaTypes();
-    m_engineThread.setObjectName(QStringLiteral("cohort-engine"));
 }
 
 EngineController::~EngineController()
@@ -99,7 +98,7 @@ void EngineController::startEngine(const QString &hubUrl, bool embedded)
     if (m_stopRequested)
         return;
     EngineBackend *engine = registeredEngineParts()->createEngine(m_options, hubUrl, embedded);
-    engine->moveToThread(&m_engineThread);
+    m_engineThread.host(engine); // deleted in its thread as that ends
     m_engine = engine;
     connect(engine, &EngineBackend::snapshotReady, this, &EngineController::onEngineSnapshot, Qt::QueuedConnection);
     connect(engine, &EngineBackend::eventOccurred, this, &EngineController::eventOccurred, Qt::QueuedConnection);
@@ -114,8 +113,7 @@ void EngineController::startEngine(const QString &hubUrl, bool embedded)
         }
         Q_EMIT stopped();
     }, Qt::QueuedConnection);
-    connect(&m_engineThread, &QThread::finished, engine, &QObject::deleteLater);
-    m_engineThread.start();
+    m_engineThread.startEventLoop();
     if (hubUrl.isEmpty())
         return; // failFatally() follows from the caller
     QMetaObject::invokeMethod(engine, &EngineBackend::start, Qt::QueuedConnection);
@@ -239,10 +237,11 @@ void EngineController::reconfigure(const EngineOptions &options)
 
 void EngineController::shutdownThreads()
 {
-    if (m_engineThread.isRunning()) {
-        m_engineThread.quit();
-        m_engineThread.wait();
-    }
+    // The engine is deleted as its thread ends, and its destructor stops its own threads: it gives the DiLoCo
+    // thread 30 s, and the rollout worker ends its batch within one generated token. The bound (new: the wait had
+    // none) covers those with room to spare; an engine stuck past it is let go and logged (cohort.threads).
+    constexpr std::chrono::seconds kStopBound{45};
+    m_engineThread.stop(kStopBound);
     m_engine = nullptr;
     m_embeddedHub.reset();
     m_embeddedUrl.clear();

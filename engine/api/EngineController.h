@@ -6,12 +6,12 @@
 #include "core/EarningsReport.h"
 #include "core/EngineEvent.h"
 #include "core/EngineSnapshot.h"
+#include "core/OwnedThread.h"
 #include "core/Scheduler.h"
 
 #include <QObject>
 #include <QStringList>
 #include <QPointer>
-#include <QThread>
 #include <memory>
 
 namespace cohort {
@@ -48,7 +48,7 @@ class EngineController : public QObject {
     Q_OBJECT
 public:
     explicit EngineController(EngineOptions options, QObject *parent = nullptr);
-    ~EngineController() override; // stops the engine and waits for its thread
+    ~EngineController() override; // stops the engine and waits for its thread (bounded)
 
     const EngineOptions &options() const { return m_options; }
     const EngineSnapshot &snapshot() const { return m_snapshot; } // the latest one received
@@ -89,7 +89,7 @@ private:
 
     EngineOptions m_options;
     EngineSnapshot m_snapshot;
-    QThread m_engineThread;
+    OwnedThread m_engineThread{QStringLiteral("cohort-engine")};
     QPointer<EngineBackend> m_engine;
     std::unique_ptr<LocalNetwork> m_embeddedHub;
     std::unique_ptr<EnginePartsLoader> m_loader; // only where the engine is a module loaded at run time

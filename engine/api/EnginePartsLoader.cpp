@@ -24,8 +24,10 @@ EnginePartsLoader::EnginePartsLoader(QObject *parent) : QObject(parent) {}
 
 EnginePartsLoader::~EnginePartsLoader()
 {
-    if (m_thread.joinable())
-        m_thread.join();
+    // Loading a library cannot be interrupted: this waits for it. ~0.7 s is usual, a cold disk or a virus scanner
+    // reading LibTorch's few hundred MB can take far longer; the bound (new: the join had none) lets a program that
+    // quits meanwhile go after 30 s, and the load, let go, tells no one (ThreadLink::post).
+    m_thread.stop(std::chrono::seconds(30));
 }
 
 QStringList EnginePartsLoader::candidatePaths()
@@ -40,10 +42,11 @@ QStringList EnginePartsLoader::candidatePaths()
 
 void EnginePartsLoader::load()
 {
-    if (m_thread.joinable())
+    if (m_started)
         return;
+    m_started = true;
     const QStringList paths = candidatePaths();
-    m_thread = std::thread([this, paths] {
+    m_thread.run([this, paths](const ThreadLink &link) {
         QElapsedTimer clock;
         clock.start();
         QStringList tried;
@@ -62,11 +65,11 @@ void EnginePartsLoader::load()
                 continue;
             }
             qCInfo(lcEngine) << "engine module" << path << "loaded in" << clock.elapsed() << "ms";
-            QMetaObject::invokeMethod(this, [this, parts] { Q_EMIT loaded(parts); }, Qt::QueuedConnection);
+            link.post([this, parts] { Q_EMIT loaded(parts); }); // `this` alive wherever it runs
             return;
         }
         const QString reason = QStringLiteral("the engine module could not be loaded: %1").arg(tried.join(QStringLiteral("; ")));
-        QMetaObject::invokeMethod(this, [this, reason] { Q_EMIT failed(reason); }, Qt::QueuedConnection);
+        link.post([this, reason] { Q_EMIT failed(reason); });
     });
 }
 

@@ -4,11 +4,10 @@
 // their operators (~0.7 s on a 2-core machine). Where it looks: $COHORT_ENGINE_MODULE alone when set, else next to
 // the program (the build tree), then <prefix>/lib/cohort (the installed layout).
 #include "api/EngineParts.h"
+#include "core/OwnedThread.h"
 
 #include <QObject>
 #include <QStringList>
-
-#include <thread>
 
 namespace cohort {
 
@@ -16,7 +15,7 @@ class EnginePartsLoader : public QObject {
     Q_OBJECT
 public:
     explicit EnginePartsLoader(QObject *parent = nullptr);
-    ~EnginePartsLoader() override; // waits for a load in progress
+    ~EnginePartsLoader() override; // waits for a load in progress (bounded)
 
     static QStringList candidatePaths();
     // Asynchronous: loaded(parts) or failed(reason) follows, in this object's thread. Once only.
@@ -27,7 +26,8 @@ Q_SIGNALS:
     void failed(const QString &reason);
 
 private:
-    std::thread m_thread;
+    OwnedThread m_thread{QStringLiteral("cohort-load-engine"), this};
+    bool m_started = false;
 };
 
 } // namespace cohort

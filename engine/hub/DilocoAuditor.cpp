@@ -2,41 +2,30 @@
 
 #include "diloco/DilocoReplay.h"
 
-#include <QLoggingCategory>
-#include <QPointer>
-#include <QThread>
-
-Q_LOGGING_CATEGORY(lcHubAudit, "cohort.hub.audit")
-
 namespace cohort {
 
 DilocoAuditor::DilocoAuditor(QObject *parent) : QObject(parent)
 {
     qRegisterMetaType<cohort::AuditJob>();
     qRegisterMetaType<cohort::AuditResult>();
-    m_thread = new QThread(this);
-    m_thread->setObjectName(QStringLiteral("cohort-diloco-audit"));
     m_worker = new QObject;
-    m_worker->moveToThread(m_thread);
-    connect(m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
-    m_thread->start(QThread::LowPriority);
+    m_thread.host(m_worker);
+    m_thread.startEventLoop(QThread::LowPriority);
 }
 
 DilocoAuditor::~DilocoAuditor()
 {
-    m_cancel->store(true); // the replay in progress stops at its next inner step
-    m_thread->quit();
-    if (!m_thread->wait(30'000))
-        qCWarning(lcHubAudit) << "the audit thread did not stop within 30 s";
+    // The replay in progress stops at its next inner step (it polls the stop flag); the warning, if it does not
+    // stop in time, comes from OwnedThread (cohort.threads).
+    m_thread.stop(std::chrono::seconds(30));
 }
 
 void DilocoAuditor::submit(const AuditJob &job)
 {
     ++m_queued;
-    QPointer<DilocoAuditor> self(this);
-    QMetaObject::invokeMethod(m_worker, [self, job, cancel = m_cancel] {
+    QMetaObject::invokeMethod(m_worker, [this, job, link = m_thread.link()] {
         AuditResult result;
-        auto replayed = diloco::replayOuterStep(job.config, job.dataSeed, *job.material, *cancel);
+        auto replayed = diloco::replayOuterStep(job.config, job.dataSeed, *job.material, link.stopFlag());
         if (!replayed) {
             result.inconclusive = true;
             result.reason = replayed.error();
@@ -46,12 +35,11 @@ void DilocoAuditor::submit(const AuditJob &job)
             result.relativeError = replayed->relativeError;
             result.seconds = replayed->seconds;
         }
-        QMetaObject::invokeMethod(self, [self, job, result] {
-            if (!self)
-                return;
-            --self->m_queued;
-            Q_EMIT self->finished(job, result);
-        }, Qt::QueuedConnection);
+        // Runs only while the auditor lives and has not let go of this thread: `this` is safe there.
+        link.post([this, job, result] {
+            --m_queued;
+            Q_EMIT finished(job, result);
+        });
     }, Qt::QueuedConnection);
 }
 

@@ -4,15 +4,13 @@
 // wait for. Jobs run one at a time in the order given; results come back queued, in the thread that owns the auditor.
 // The fuzz build (no LibTorch) has an auditor that replays nothing (tests/fuzz/HubWithoutTrainer.cpp).
 #include "core/DilocoTaskConfig.h"
+#include "core/OwnedThread.h"
 #include "diloco/DilocoAudit.h"
 
 #include <QMetaType>
 #include <QObject>
 
-#include <atomic>
 #include <memory>
-
-class QThread;
 
 namespace cohort {
 
@@ -46,9 +44,9 @@ Q_SIGNALS:
     void finished(const cohort::AuditJob &job, const cohort::AuditResult &result);
 
 private:
-    QThread *m_thread = nullptr;
-    QObject *m_worker = nullptr; // lives in m_thread
-    std::shared_ptr<std::atomic<bool>> m_cancel = std::make_shared<std::atomic<bool>>(false);
+    // Its link's stop flag cancels the replay in progress; results come back through it (ThreadLink::post).
+    OwnedThread m_thread{QStringLiteral("cohort-diloco-audit"), this};
+    QObject *m_worker = nullptr; // lives in m_thread, which deletes it: the jobs' context
     int m_queued = 0;
 };
 

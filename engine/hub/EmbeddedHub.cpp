@@ -4,28 +4,27 @@
 
 namespace cohort {
 
+namespace {
+// The service's deletion ends with its trainer threads (RlCoordinator: 30 s at most) and its audit thread
+// (DilocoAuditor: 30 s at most); the bound (new: the wait had none) covers both and a margin for the database.
+constexpr std::chrono::seconds kStopBound{75};
+} // namespace
+
 EmbeddedHub::EmbeddedHub(HubConfig config, QObject *parent) : LocalNetwork(parent), m_service(new HubService(std::move(config)))
 {
-    m_thread.setObjectName(QStringLiteral("cohort-hub"));
-    m_service->moveToThread(&m_thread);
+    // The service owns sockets and a database connection created in its thread: it is deleted there, as the thread
+    // ends (or here, by the stop, if it never started).
+    m_thread.host(m_service);
 }
 
 EmbeddedHub::~EmbeddedHub()
 {
-    if (m_thread.isRunning()) {
-        // The service owns sockets and a database connection created in its thread: delete it there.
-        HubService *service = m_service;
-        QMetaObject::invokeMethod(service, [service] { delete service; }, Qt::BlockingQueuedConnection);
-        m_thread.quit();
-        m_thread.wait();
-    } else {
-        delete m_service;
-    }
+    m_thread.stop(kStopBound);
 }
 
 void EmbeddedHub::start()
 {
-    m_thread.start();
+    m_thread.startEventLoop();
     QPointer<EmbeddedHub> self(this);
     HubService *service = m_service;
     QMetaObject::invokeMethod(service, [self, service] {

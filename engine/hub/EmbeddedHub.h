@@ -3,9 +3,9 @@
 // with its data under the app's data folder. Used by cohort and cohortd when no hub URL is configured.
 #include "hub/HubService.h"
 #include "api/EngineParts.h"
+#include "core/OwnedThread.h"
 
 #include <QObject>
-#include <QThread>
 
 namespace cohort {
 
@@ -13,13 +13,13 @@ class EmbeddedHub : public LocalNetwork {
     Q_OBJECT
 public:
     explicit EmbeddedHub(HubConfig config, QObject *parent = nullptr);
-    ~EmbeddedHub() override; // stops the service and joins the thread
+    ~EmbeddedHub() override; // stops the service and its thread (bounded)
 
     void start() override; // asynchronous: started(url) or failed(error) follows
 
 private:
-    QThread m_thread;
-    HubService *m_service; // lives in m_thread
+    OwnedThread m_thread{QStringLiteral("cohort-hub")};
+    HubService *m_service; // lives in m_thread, which deletes it
 };
 
 } // namespace cohort

@@ -12,6 +12,7 @@
 #include "shardcast/Publisher.h"
 
 #include <QDateTime>
+#include <QDeadlineTimer>
 #include <algorithm>
 #include <QDir>
 #include <QJsonArray>
@@ -136,10 +137,17 @@ std::optional<ApiResponse> RlCoordinator::overQuota(KeyedRateLimit &limit, const
 
 RlCoordinator::~RlCoordinator()
 {
+    // A trainer looks at its cancel flag at every optimiser step, seconds of CPU for the hub's models: the bound
+    // (new: the wait had none) is the audit thread's for the same kind of work (DilocoAuditor). All are asked
+    // first and share one deadline, so many tasks take no longer than one.
+    constexpr std::chrono::seconds kStopBound{30};
     for (TaskRuntime *t : std::as_const(m_tasks)) {
         t->trainer->cancel();
-        t->thread.quit();
-        t->thread.wait();
+        t->thread.requestStop();
+    }
+    const QDeadlineTimer deadline(kStopBound);
+    for (TaskRuntime *t : std::as_const(m_tasks)) {
+        t->thread.stop(std::chrono::milliseconds(deadline.remainingTime()));
         delete t;
     }
 }
@@ -159,10 +167,8 @@ void RlCoordinator::ensureTrainer(const QString &taskId)
         return;
     auto *runtime = new TaskRuntime;
     m_tasks.insert(taskId, runtime);
-    runtime->thread.setObjectName(QStringLiteral("cohort-trainer"));
     runtime->trainer = new RlTrainer(taskId, *task->rl, QDir(m_config.stateDir).filePath(taskId));
-    runtime->trainer->moveToThread(&runtime->thread);
-    connect(&runtime->thread, &QThread::finished, runtime->trainer, &QObject::deleteLater);
+    runtime->thread.host(runtime->trainer);
     connect(runtime->trainer, &RlTrainer::versionReady, this, &RlCoordinator::onVersionReady);
     connect(runtime->trainer, &RlTrainer::verdict, this, &RlCoordinator::onVerdict);
     connect(runtime->trainer, &RlTrainer::stepDone, this, [runtime](const QString &, int step, double loss, double, int) {
@@ -179,7 +185,7 @@ void RlCoordinator::ensureTrainer(const QString &taskId)
         runtime->error = error;
         qCWarning(lcHub) << "trainer" << id << "failed:" << error;
     });
-    runtime->thread.start(QThread::LowPriority);
+    runtime->thread.startEventLoop(QThread::LowPriority);
     const int latest = latestVersion(taskId);
     QMetaObject::invokeMethod(runtime->trainer, [trainer = runtime->trainer, latest] { trainer->bootstrap(latest); },
                               Qt::QueuedConnection);

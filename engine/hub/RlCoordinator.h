@@ -5,12 +5,12 @@
 #include "net/ApiTypes.h"
 #include "hub/HubStore.h"
 #include "core/KeyedRateLimit.h"
+#include "core/OwnedThread.h"
 #include "hub/Ledger.h"
 #include "hub/RolloutIntake.h"
 
 #include <QHash>
 #include <QObject>
-#include <QThread>
 #include <QElapsedTimer>
 #include <QTimer>
 #include <deque>
@@ -56,7 +56,7 @@ public:
 
     RlCoordinator(RlCoordinatorConfig config, HubStore &store, const TaskCatalogue &catalogue,
                   shardcast::Publisher &publisher, Authenticate authenticate, QObject *parent = nullptr);
-    ~RlCoordinator() override; // stops the trainer threads
+    ~RlCoordinator() override; // stops the trainer threads (30 s at most in all)
 
     void registerRoutes(ApiServer &server);
     // Starts the task's trainer if it is an RL task and not started yet (the operator's command, the catalogue).
@@ -89,8 +89,8 @@ Q_SIGNALS:
 
 private:
     struct TaskRuntime {
-        QThread thread;
-        RlTrainer *trainer = nullptr; // lives in `thread`
+        OwnedThread thread{QStringLiteral("cohort-trainer")};
+        RlTrainer *trainer = nullptr; // lives in `thread`, which deletes it
         bool ready = false;           // a version is published and the trainer accepts batches
         QString error;
         int steps = 0;

@@ -2,8 +2,6 @@
 
 #include "core/Sha256.h"
 
-#include <QPointer>
-
 namespace cohort {
 
 namespace {
@@ -51,29 +49,19 @@ QByteArray solveRegistrationWork(const QByteArray &hubKey, const QByteArray &nod
 void RegistrationWorkSolver::solve(const QByteArray &hubKey, const QByteArray &nodeKey, int bits, Done done)
 {
     stop();
-    m_cancel = false;
-    QPointer<RegistrationWorkSolver> self(this);
-    m_thread = QThread::create([this, self, hubKey, nodeKey, bits, done = std::move(done)] {
-        const QByteArray stamp = solveRegistrationWork(hubKey, nodeKey, bits, m_cancel);
-        if (stamp.isEmpty())
-            return;
-        QMetaObject::invokeMethod(this, [self, stamp, done] {
-            if (self)
-                done(stamp);
-        }, Qt::QueuedConnection);
-    });
-    m_thread->setObjectName(QStringLiteral("cohort-register-work"));
-    m_thread->start(QThread::LowPriority);
+    m_thread.run([hubKey, nodeKey, bits, done = std::move(done)](const ThreadLink &link) {
+        const QByteArray stamp = solveRegistrationWork(hubKey, nodeKey, bits, link.stopFlag());
+        if (!stamp.isEmpty())
+            link.post([stamp, done] { done(stamp); }); // dropped if the solver is gone or let go of this search
+    }, QThread::LowPriority);
 }
 
 void RegistrationWorkSolver::stop()
 {
-    if (!m_thread)
-        return;
-    m_cancel = true;
-    m_thread->wait(); // the search looks at the flag every 4096 hashes: milliseconds
-    delete m_thread;
-    m_thread = nullptr;
+    // The search looks at the flag every 4096 hashes: milliseconds. The bound (new; the wait had none) is a
+    // hundred times that, for a machine starved of CPU; a search still running after it is let go, and its stamp,
+    // if any, reaches no one.
+    m_thread.stop(std::chrono::seconds(1));
 }
 
 } // namespace cohort

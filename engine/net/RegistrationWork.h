@@ -4,8 +4,9 @@
 // per hub; hours of CPU for an attacker who wants thousands). The stamp is a decimal counter such that
 //   SHA-256("cohort-register-v1\n" base64(hub key) "\n" base64(node key) "\n" stamp)
 // starts with `bits` zero bits. Bound to both keys, one solution is worth nothing for another identity or hub.
+#include "core/OwnedThread.h"
+
 #include <QByteArray>
-#include <QThread>
 #include <atomic>
 #include <functional>
 
@@ -28,12 +29,11 @@ public:
     ~RegistrationWorkSolver() override { stop(); }
     // Calls `done` (in this object's thread) with the stamp; a running search is cancelled first.
     void solve(const QByteArray &hubKey, const QByteArray &nodeKey, int bits, Done done);
-    bool running() const { return m_thread && m_thread->isRunning(); }
+    bool running() const { return m_thread.isRunning(); }
     void stop();
 
 private:
-    QThread *m_thread = nullptr;
-    std::atomic<bool> m_cancel{false};
+    OwnedThread m_thread{QStringLiteral("cohort-register-work"), this};
 };
 
 } // namespace cohort

@@ -62,7 +62,10 @@ Marker readStableMarker(const QString &versionDir)
     return !boot.isEmpty() && boot == currentBootId() ? Marker::Usable : Marker::MaybeLost;
 }
 
-// Off the engine thread: forces the model to disk, then records that the version is durable.
+// Off the engine thread: forces the model to disk, then records that the version is durable. A job on the global
+// pool rather than an owned thread (docs/THREADS.md): it holds copies of two paths and touches only files, so it
+// may outlive the Downloader, which is usually gone before the sync ends; the only wait for it is the one
+// QCoreApplication's destructor makes for the global pool as the program ends (one fsync at most).
 void makeDurableInBackground(const QString &modelPath, const QString &versionDir)
 {
     QThreadPool::globalInstance()->start([modelPath, versionDir] {
