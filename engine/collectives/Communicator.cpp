@@ -169,6 +169,10 @@ Result Communicator::waitFor(const std::function<bool()> &condition, QDeadlineTi
                                               .arg(QString::fromLatin1(what)));
         if (deadline.hasExpired())
             return fail(Code::Timeout, QStringLiteral("timed out waiting for %1").arg(QString::fromLatin1(what)));
+        // The owner stops (a paused or quitting DiLoCo node): waiting on the others' votes or begins could take the
+        // whole begin timeout (minutes); leaving now costs them only what a departure costs.
+        if (cancelled())
+            return fail(Code::Aborted, QStringLiteral("cancelled while waiting for %1").arg(QString::fromLatin1(what)));
         const Result r = pumpMaster(int(std::clamp<qint64>(deadline.remainingTime(), 0, 500)));
         if (!r)
             return r;

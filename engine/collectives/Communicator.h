@@ -134,8 +134,9 @@ struct CommunicatorOptions {
     // bytes this peer sends to other peers — ring blocks and served shared state — not the small frames to the
     // master. Null or rate 0: unpaced.
     std::shared_ptr<RateLimiter> uploadLimiter;
-    // Set by the owner to stop (then it calls uploadLimiter->interrupt()): a send the cap holds back ends with
-    // Code::Aborted instead of waiting on. Other waits keep their timeouts. Null: never cancelled.
+    // Set by the owner to stop (then it calls uploadLimiter->interrupt()): a send the cap holds back, and a wait on
+    // the master (formation, votes, the others' begins, shared-state sync), end with Code::Aborted within half a
+    // second instead of waiting on. A ring exchange in flight finishes (or fails) on its own. Null: never cancelled.
     const std::atomic<bool> *cancel = nullptr;
     // The L2 norm no peer's contribution to an all-reduce may exceed (the task's bound; every member must use the same,
     // the master aborts operations whose members disagree). What arrives from the ring is checked against it

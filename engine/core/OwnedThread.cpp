@@ -142,6 +142,11 @@ bool OwnedThread::stop(Bound bound)
     return ended;
 }
 
+bool OwnedThread::waitFor(Bound bound) const
+{
+    return !m_thread || m_thread->wait(QDeadlineTimer(bound));
+}
+
 // Ends the current run's link (its posts go nowhere from now on) and makes a fresh one for the next run.
 void OwnedThread::letGo()
 {

@@ -82,6 +82,9 @@ public:
     // Asks, then waits at most `bound`. True when the thread ended (or never ran); false after a warning naming the
     // thread when it still runs: it is then let go, and run()/startEventLoop() start a fresh one.
     bool stop(Bound bound);
+    // Waits at most `bound` for the thread to end, without asking it to and without letting go: for an owner that
+    // asked already (requestStop) and can wait again later. True when it ended (or never ran).
+    bool waitFor(Bound bound) const;
 
 private:
     QThread &thread();

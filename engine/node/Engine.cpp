@@ -17,6 +17,7 @@
 #include "shardcast/Downloader.h"
 
 #include <QDir>
+#include <QThread>
 
 namespace cohort {
 
@@ -50,16 +51,14 @@ Engine::Engine(EngineOptions options, QString hubUrl, bool hubEmbedded, QObject 
     m_snapshot.hubEmbedded = m_hubEmbedded;
     m_snapshot.nodeName = m_options.nodeName;
     m_uploadLimiter = std::make_shared<RateLimiter>(m_options.maxUploadBytesPerSecond);
+    m_diloco = new DilocoSession(*this, m_options.dataDir, m_hubUrl, m_uploadLimiter, this);
+    connectDilocoSession();
 }
 
 Engine::~Engine()
 {
-    stopDiloco(30'000);
-    if (m_dilocoThread) {
-        m_dilocoThread->wait(); // a thread may not be destroyed while it runs; every wait in it has a timeout
-        delete m_dilocoThread;
-        m_dilocoThread = nullptr;
-    }
+    delete m_diloco; // stops the training thread within its bound (a collective in flight may take 30 s)
+    m_diloco = nullptr;
     delete m_rollouts; // cancels the batch in hand and stops the compute thread
     m_rollouts = nullptr;
 }
@@ -208,7 +207,7 @@ void Engine::stop()
     m_earningsTimer.stop();
     m_activitySummary.flush();
     m_rollouts->stop(); // the batch in progress stops; its work item is in the bundle, finished batches in the outbox
-    stopDiloco(5'000);      // checkpoints its state and leaves the ring (a collective in flight may hold it longer)
+    m_diloco->shutdown(5'000); // checkpoints its state and leaves the ring (a collective in flight may hold it longer)
     writeBundle("quit");
     if (m_downloader)
         m_downloader->pause(); // progress on disk; the next start resumes
@@ -248,12 +247,12 @@ void Engine::sampleSystem()
 
 void Engine::updateState()
 {
-    updateDiloco(); // every input that can start or stop the training loop passes through here
+    m_diloco->update(); // every input that can start or stop the training loop passes through here
     m_inputs.retryInSeconds = secondsUntilRetry();
     // Working while the RL loop has work in hand (asking, generating, submitting), not only during generation,
     // so the state does not flicker to Idle between batches.
     m_inputs.working = m_rollouts->atWork()
-                       || (m_snapshot.diloco.active && m_snapshot.diloco.phase != QLatin1String("connecting"));
+                       || m_diloco->atWork();
     // A newer version fetched while a batch is in hand is a background update: the node is still Working (the
     // dashboard's Model row shows the download). Downloading is the state only when the node waits for it.
     StateInputs inputs = m_inputs;
@@ -306,6 +305,7 @@ void Engine::publish()
         }
     }
     m_snapshot.rollouts = m_rollouts->stats();
+    m_snapshot.diloco = m_diloco->status();
     ++m_snapshot.sequence;
     m_snapshot.takenAt = QDateTime::currentDateTimeUtc();
     m_sinceLastPublish.start();

@@ -8,15 +8,13 @@
 #include "node/ActivitySummary.h"
 #include "api/EngineParts.h"
 #include "node/HardwareInventory.h"
+#include "node/DilocoSession.h"
 #include "node/RolloutLoop.h"
 
 #include <QElapsedTimer>
 #include <QObject>
-#include <QThread>
 #include <QTimer>
-#include <atomic>
 #include <memory>
-#include <optional>
 
 namespace cohort {
 
@@ -35,7 +33,7 @@ class Identity;
 class SystemSampler;
 struct HubReply;
 
-class Engine : public EngineBackend, private RolloutHost {
+class Engine : public EngineBackend, private RolloutHost, private DilocoHost {
     Q_OBJECT
 public:
     static constexpr int kMinPublishIntervalMs = 250; // snapshots at most 4 per second
@@ -118,18 +116,12 @@ private:
     void writeBundleSoon(); // coalesces bursts (pause toggled 100 times) into one write within 250 ms
     void restoreFromBundle();
 
-    // DiLoCo training (EngineDiloco.cpp): engine/diloco's runner on a thread of its own while the joined task is a
-    // diloco task, the hub is online and nothing pauses the node.
-    void updateDiloco();
-    void startDiloco(const TaskInfo &task);
-    void stopDiloco(int waitMs);
-    void onDilocoProgress(const cohort::DilocoStatus &status, bool outerStepDone);
-    void onDilocoFinished(const QString &error);
-    // The evidence behind DiLoCo credit (docs/CREDIT.md): each outer step's commitment goes to the hub; when the
-    // hub answers that it audits the step, the material follows in parts.
-    void commitDilocoStep(const QString &taskId, const QJsonObject &commitment, const QByteArray &material);
-    void uploadDilocoAudit(const QString &taskId, quint64 step, const QByteArray &material, qsizetype offset, qsizetype partBytes);
-    QString dilocoActivity(const TaskInfo &task) const;
+    // DiLoCo training (node/DilocoSession) as this engine hosts it (EngineDiloco.cpp)
+    bool dilocoMayRun() const override;
+    QString nodeId() const override { return m_snapshot.nodeId; }
+    QByteArray nodeSecretKey() const override;
+    QString computeDevice() const override { return m_compute.device; }
+    void connectDilocoSession();
 
     void sampleSystem();
     void updateState();
@@ -187,11 +179,8 @@ private:
     QElapsedTimer m_sinceDataMeasured;
     std::unique_ptr<EarningsStore> m_earningsStore; // <data>/cohort.sqlite; null if it cannot be opened
     QString m_earningsHub;                          // which ledger the cache entries belong to
-    QThread *m_dilocoThread = nullptr;              // runs the DiLoCo loop; null when none runs
-    std::shared_ptr<std::atomic<bool>> m_dilocoCancel;
     std::shared_ptr<RateLimiter> m_uploadLimiter;   // the upload cap; shared with the DiLoCo thread's communicator
-    QString m_dilocoTaskId;
-    QDateTime m_dilocoRetryAfter;                   // after a failed run
+    DilocoSession *m_diloco = nullptr;              // a child, made in the constructor
 };
 
 } // namespace cohort

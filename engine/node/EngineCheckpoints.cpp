@@ -160,7 +160,7 @@ void Engine::refreshActivityDetail()
         return;
     }
     if (task->diloco) {
-        m_inputs.activityDetail = dilocoActivity(*task);
+        m_inputs.activityDetail = m_diloco->activity(*task);
         return;
     }
     QString text = tr("Joined \"%1\"").arg(task->title);

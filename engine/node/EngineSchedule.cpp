@@ -167,9 +167,9 @@ void Engine::enterPause()
     if (m_rollouts->generating()) {
         m_pauseClock.start();  // measured until the compute thread reports the cancellation
         m_rollouts->cancel();  // generation stops within a token
-    } else if (m_dilocoThread) {
-        m_pauseClock.start();  // measured until the DiLoCo thread has checkpointed and left (onDilocoFinished)
-        m_dilocoCancel->store(true); // stops at the next inner step; an average in flight finishes first
+    } else if (m_diloco->running()) {
+        m_pauseClock.start();  // measured until the DiLoCo thread has checkpointed and left (finished())
+        m_diloco->stop(0);     // stops at the next inner step; an average in flight finishes first
     } else {
         m_snapshot.schedule.lastPauseLatencyMs = 0; // nothing was running: paused at once
     }

@@ -26,12 +26,15 @@ RolloutLoop::RolloutLoop(RolloutHost &host, QString dataDir, QObject *parent)
     connect(&m_timer, &QTimer::timeout, this, &RolloutLoop::kick);
 }
 
+// A cancelled batch ends within one generated token; what may take longer is loading a policy from disk, which
+// cannot be interrupted. Past this the thread is let go (OwnedThread) rather than holding up the engine's exit.
+constexpr std::chrono::seconds kStopBound{30};
+
 RolloutLoop::~RolloutLoop()
 {
     if (m_worker)
         m_worker->cancel();
-    m_computeThread.quit();
-    m_computeThread.wait();
+    m_computeThread.stop(kStopBound);
     m_worker = nullptr;
 }
 
@@ -40,12 +43,10 @@ void RolloutLoop::start(const QString &device)
     m_device = device;
     m_outbox = std::make_unique<Outbox>(QDir(m_dataDir).filePath(QStringLiteral("outbox")));
     m_stats.outboxBatches = m_outbox->count();
-    m_computeThread.setObjectName(QStringLiteral("cohort-compute"));
     m_worker = new RolloutWorker;
-    m_worker->moveToThread(&m_computeThread);
-    connect(&m_computeThread, &QThread::finished, m_worker, &QObject::deleteLater);
     connect(m_worker, &RolloutWorker::finished, this, &RolloutLoop::onGenerated);
-    m_computeThread.start(QThread::LowPriority);
+    m_computeThread.host(m_worker);
+    m_computeThread.startEventLoop(QThread::LowPriority);
 }
 
 void RolloutLoop::cancel()

@@ -12,11 +12,11 @@
 // follows each step in the same order as when the loop was part of Engine.
 #include "core/EngineEvent.h"
 #include "core/EngineSnapshot.h"
+#include "core/OwnedThread.h"
 
 #include <QDateTime>
 #include <QElapsedTimer>
 #include <QObject>
-#include <QThread>
 #include <QTimer>
 #include <memory>
 #include <optional>
@@ -59,7 +59,7 @@ public:
     };
 
     RolloutLoop(RolloutHost &host, QString dataDir, QObject *parent = nullptr);
-    ~RolloutLoop() override; // cancels the batch in hand and stops the compute thread
+    ~RolloutLoop() override; // cancels the batch in hand and stops the compute thread (30 s at most)
 
     void start(const QString &device); // opens the outbox and starts the compute thread; the policy runs on `device`
     void kick();       // the next step, if the loop is idle and the host allows it
@@ -101,8 +101,8 @@ private:
     QString m_dataDir;
     QString m_device;
     std::unique_ptr<Outbox> m_outbox;
-    QThread m_computeThread;
-    RolloutWorker *m_worker = nullptr; // lives in m_computeThread
+    OwnedThread m_computeThread{QStringLiteral("cohort-compute"), this};
+    RolloutWorker *m_worker = nullptr; // lives in m_computeThread, which deletes it as it ends
     QTimer m_timer;
     RolloutStats m_stats;
     std::optional<WorkItem> m_workInHand;

@@ -215,7 +215,10 @@ private Q_SLOTS:
         for (ChildProcess *n : {x.get(), y.get()}) {
             QTRY_VERIFY2_WITH_TIMEOUT(diloco(*n).value(QStringLiteral("outer_step")).toInteger() >= before,
                                       QJsonDocument(diloco(*n)).toJson(QJsonDocument::Compact).constData(), 10'000);
+            QElapsedTimer quitting;
+            quitting.start();
             QVERIFY(n->terminateAndWait(30'000, &code));
+            qInfo("node stopped %lld ms after SIGTERM", quitting.elapsed());
         }
         QVERIFY(hub->terminateAndWait(10'000, &code));
     }

@@ -286,6 +286,56 @@ private Q_SLOTS:
         QVERIFY(restoredB);
         QVERIFY(capped->grantedBytes() < int64_t(kCount * sizeof(float))); // it stopped well short of its share
     }
+
+    // A peer waiting for the others to begin an operation (one never does) is cancelled: the call ends with Aborted
+    // at once instead of after the begin timeout (two minutes here, as a DiLoCo node has) — a paused or quitting
+    // node used to sit out the whole wait (tst_diloco_hub saw a node take over 30 s to quit).
+    void cancelEndsAWaitForTheOthers()
+    {
+        MasterInThread master;
+        QVERIFY(master.port != 0);
+        std::atomic<bool> cancel{false}, waiting{false}, finished{false};
+        std::atomic<bool> leave{false};
+        Code code = Code::Ok;
+        QElapsedTimer clock; // started before the threads, only read after
+        clock.start();
+        std::atomic<qint64> cancelledAt{-1}, endedAt{-1};
+        auto peer = [&](bool reduces) {
+            CommunicatorOptions options;
+            options.masterPort = master.port;
+            options.secretKey = ed25519::generate().secretKey;
+            options.bindAddress = QHostAddress(QHostAddress::LocalHost);
+            options.beginTimeoutMs = 120'000;
+            options.cancel = reduces ? &cancel : nullptr;
+            Communicator comm(options);
+            Result r = comm.connect();
+            const QDeadlineTimer deadline(30'000);
+            while (r && comm.worldSize() < 2 && !deadline.hasExpired())
+                r = comm.updateTopology();
+            if (!reduces) { // in the ring, but never begins an operation: stays until the test is done
+                while (!leave.load() && !deadline.hasExpired())
+                    (void)comm.updateTopology();
+                return;
+            }
+            std::vector<float> data(1000, 1.0f);
+            waiting = r && comm.worldSize() == 2;
+            code = waiting ? comm.allReduce(data, ReduceOp::Sum, Quant::None, 3).code : Code::NotConnected;
+            endedAt = clock.elapsed();
+            finished = true;
+        };
+        std::thread idle(peer, false);
+        std::thread reducer(peer, true);
+        QTRY_VERIFY_WITH_TIMEOUT(waiting.load(), 30'000);
+        cancelledAt = clock.elapsed();
+        cancel = true;
+        QTRY_VERIFY_WITH_TIMEOUT(finished.load(), 20'000); // not the 120 s begin timeout
+        leave = true;
+        reducer.join();
+        idle.join();
+        QCOMPARE(code, Code::Aborted);
+        QVERIFY(endedAt.load() >= cancelledAt.load()); // it was still waiting when cancelled
+        qInfo("the cancelled call ended %lld ms after the cancel", endedAt.load() - cancelledAt.load());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestUploadCap)
