@@ -14,7 +14,6 @@
 #include "store/EarningsStore.h"
 #include "platform/Nvml.h"
 #include "platform/SystemSampler.h"
-#include "shardcast/Downloader.h"
 
 #include <QDir>
 #include <QThread>
@@ -45,7 +44,6 @@ Engine::Engine(EngineOptions options, QString hubUrl, bool hubEmbedded, QObject 
     connect(&m_retryTimer, &QTimer::timeout, this, &Engine::registerWithHub);
     connect(&m_publishTimer, &QTimer::timeout, this, &Engine::publish);
     connect(&m_activitySummary, &ActivitySummary::summarized, this, &Engine::emitEvent);
-    connectRolloutLoop();
 
     m_snapshot.hubUrl = m_hubUrl;
     m_snapshot.hubEmbedded = m_hubEmbedded;
@@ -53,6 +51,15 @@ Engine::Engine(EngineOptions options, QString hubUrl, bool hubEmbedded, QObject 
     m_uploadLimiter = std::make_shared<RateLimiter>(m_options.maxUploadBytesPerSecond);
     m_diloco = new DilocoSession(*this, m_options.dataDir, m_hubUrl, m_uploadLimiter, this);
     connectDilocoSession();
+    const QDir data(m_options.dataDir);
+    m_checkpoints = new CheckpointTracker(*this,
+                                          {data.filePath(QStringLiteral("checkpoints")),
+                                           data.filePath(QStringLiteral("identity/hubs.json")),
+                                           m_hubEmbedded ? QStringLiteral("embedded") : m_hubUrl,
+                                           m_options.maxDownloadBytesPerSecond},
+                                          this);
+    connectCheckpointTracker();
+    connectRolloutLoop(); // after the tracker: the loop asks it for newer versions
 }
 
 Engine::~Engine()
@@ -150,16 +157,14 @@ void Engine::joinTask(const QString &taskId)
     m_rollouts->cancel(); // work for another task is of no use now
     m_options.taskId = taskId;
     m_snapshot.joinedTaskId = taskId;
-    m_snapshot.checkpointVersion = 0;
-    m_checkpointModelPath.clear();
-    m_retryDownloadAfter = {};
+    m_checkpoints->taskJoined();
     refreshActivityDetail();
     emitEvent(EngineEvent::info(QStringLiteral("task"), QStringLiteral("Joined task %1 (%2)").arg(task->id, task->title)));
     writeBundleSoon(); // the next start joins it again
     updateState();
     if (m_inputs.hubLink == HubLink::Online) {
         sendHeartbeat();
-        checkForCheckpoint(-1);
+        m_checkpoints->check(-1);
         m_rollouts->kick();
     }
 }
@@ -171,17 +176,11 @@ void Engine::leaveTask()
     m_activitySummary.flush();
     emitEvent(EngineEvent::info(QStringLiteral("task"), QStringLiteral("Left task %1").arg(m_snapshot.joinedTaskId)));
     m_snapshot.joinedTaskId.clear();
-    m_snapshot.checkpointVersion = 0;
-    m_checkpointModelPath.clear();
+    m_checkpoints->taskLeft();
     m_options.taskId.clear();
     writeBundleSoon(); // and the next start does not join it again
     m_rollouts->taskLeft();
-    if (m_downloader) {
-        m_downloader->disconnect(this);
-        delete m_downloader; // persists its progress for a later join
-        m_downloader = nullptr;
-        m_inputs.downloading = false;
-    }
+    m_inputs.downloading = false;
     m_inputs.activityDetail.clear();
     updateState();
 }
@@ -209,8 +208,7 @@ void Engine::stop()
     m_rollouts->stop(); // the batch in progress stops; its work item is in the bundle, finished batches in the outbox
     m_diloco->shutdown(5'000); // checkpoints its state and leaves the ring (a collective in flight may hold it longer)
     writeBundle("quit");
-    if (m_downloader)
-        m_downloader->pause(); // progress on disk; the next start resumes
+    m_checkpoints->pause(); // progress on disk; the next start resumes
     updateState();
     publish();
     if (m_hub && m_inputs.hubLink == HubLink::Online) {
@@ -305,6 +303,8 @@ void Engine::publish()
         }
     }
     m_snapshot.rollouts = m_rollouts->stats();
+    m_snapshot.checkpointVersion = m_checkpoints->version();
+    m_snapshot.download = m_checkpoints->progress();
     m_snapshot.diloco = m_diloco->status();
     ++m_snapshot.sequence;
     m_snapshot.takenAt = QDateTime::currentDateTimeUtc();

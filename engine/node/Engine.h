@@ -8,6 +8,7 @@
 #include "node/ActivitySummary.h"
 #include "api/EngineParts.h"
 #include "node/HardwareInventory.h"
+#include "node/CheckpointTracker.h"
 #include "node/DilocoSession.h"
 #include "node/RolloutLoop.h"
 
@@ -26,14 +27,11 @@ class EarningsStore;
 class GpuTelemetry;
 class HubClient;
 class RegistrationWorkSolver;
-namespace shardcast {
-class Downloader;
-}
 class Identity;
 class SystemSampler;
 struct HubReply;
 
-class Engine : public EngineBackend, private RolloutHost, private DilocoHost {
+class Engine : public EngineBackend, private RolloutHost, private DilocoHost, private CheckpointHost {
     Q_OBJECT
 public:
     static constexpr int kMinPublishIntervalMs = 250; // snapshots at most 4 per second
@@ -81,20 +79,18 @@ private:
     void refuseToWork(const QString &why);         // Error with why; nothing that needs the hub runs again
 
     // Checkpoints (EngineCheckpoints.cpp)
-    void checkForCheckpoint(int announcedVersion);
-    void onCheckpointInfo(const HubReply &reply);
-    void onDownloadProgress(const cohort::DownloadProgress &progress);
-    void onDownloadFinished(const QString &modelPath);
-    void onDownloadFailed(const QString &error);
+    // The joined task's checkpoints (node/CheckpointTracker) as this engine hosts them (EngineCheckpoints.cpp)
+    bool checkpointsMayFetch() const override;
+    bool downloadsPaused() const override { return !m_inputs.pauseReasons.isEmpty(); }
+    void connectCheckpointTracker();
     void refreshActivityDetail();
-    QString checkpointsDir() const;
 
     // The PRIME-RL work loop (node/RolloutLoop) as this engine hosts it, and earnings (EngineRollouts.cpp)
     HubClient *hub() const override { return m_hub; }
     const TaskInfo *joinedTask() const override;
     bool rolloutsMayRun() const override;
-    int policyVersion() const override { return m_snapshot.checkpointVersion; }
-    QString policyPath() const override { return m_checkpointModelPath; }
+    int policyVersion() const override { return m_checkpoints->version(); }
+    QString policyPath() const override { return m_checkpoints->modelPath(); }
     double dutyCycle() const override { return m_snapshot.schedule.dutyCycle; }
     qint64 memoryBudgetBytes() const override { return m_snapshot.gpuMemoryBudgetBytes; }
     void connectRolloutLoop();
@@ -156,10 +152,7 @@ private:
     bool m_stopping = false;
     bool m_progressInFlight = false; // a progress request is out (fetchProgress)
     QElapsedTimer m_progressFetched; // since the last progress answer
-    shardcast::Downloader *m_downloader = nullptr;
-    bool m_checkpointQueryPending = false;
-    QDateTime m_retryDownloadAfter;
-    QString m_checkpointModelPath; // the verified model file of checkpointVersion
+    CheckpointTracker *m_checkpoints = nullptr; // a child, made in the constructor
 
     RolloutLoop *m_rollouts; // a child: moves to the engine thread with the engine
     QTimer m_earningsTimer;
@@ -171,7 +164,6 @@ private:
     std::unique_ptr<ForegroundWatch> m_foreground; // "pause when I play": made at the first applySchedule()
     bool m_userPaused = false;
     bool m_pauseAfterStepPending = false;
-    bool m_downloadDiskFull = false;       // the last download stopped for lack of space
     QDateTime m_snoozedUntil;
     bool m_scheduledPause = false;         // the scheduler's last decision was Pause
     QElapsedTimer m_pauseClock;            // since a pause cancelled the batch in hand (until the compute thread stops)

@@ -294,7 +294,7 @@ void Engine::onHeartbeat(const HubReply &reply)
             return; // the hub's minimum version passed this one by: stopped, and says why
         const QJsonValue announced = reply.body.value(QStringLiteral("checkpoints")).toObject().value(m_snapshot.joinedTaskId);
         if (announced.isDouble())
-            checkForCheckpoint(announced.toInt());
+            m_checkpoints->check(announced.toInt());
         if (auto contribution = parseTaskContribution(reply.body.value(QStringLiteral("contribution")).toObject(),
                                                       m_snapshot.joinedTaskId))
             m_snapshot.contribution = std::move(contribution).value();
@@ -372,8 +372,7 @@ void Engine::refuseToWork(const QString &why)
     m_inputs.hubLink = HubLink::Lost;
     m_inputs.hubError = why;
     m_rollouts->cancel(); // the batch being generated stops; its work item stays in the bundle
-    if (m_downloader)
-        m_downloader->pause(); // progress stays on disk
+    m_checkpoints->pause(); // progress stays on disk
     m_inputs.downloading = false;
     failFatally(why);
 }

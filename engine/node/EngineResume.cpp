@@ -31,7 +31,7 @@ void Engine::writeBundle(const char *why)
     EngineBundle bundle;
     // The joined task, or the one about to be joined (the wish survives a restart before the hub answered).
     QJsonObject state{{QStringLiteral("task"), m_options.taskId},
-                      {QStringLiteral("policy_version"), m_snapshot.checkpointVersion},
+                      {QStringLiteral("policy_version"), m_checkpoints->version()},
                       {QStringLiteral("user_paused"), m_userPaused},
                       {QStringLiteral("snoozed_until"), m_snoozedUntil.isValid() ? m_snoozedUntil.toMSecsSinceEpoch() : 0},
                       {QStringLiteral("why"), QString::fromLatin1(why)}};

@@ -24,7 +24,7 @@ void Engine::connectRolloutLoop()
         m_inputs.activityDetail = note;
         markDirty();
     });
-    connect(loop, &RolloutLoop::policyNeeded, this, &Engine::checkForCheckpoint);
+    connect(loop, &RolloutLoop::policyNeeded, m_checkpoints, &CheckpointTracker::check);
     connect(loop, &RolloutLoop::workInHandChanged, this, &Engine::writeBundle);
     connect(loop, &RolloutLoop::hubUnreachable, this, &Engine::connectionLost);
     connect(loop, &RolloutLoop::batchAccepted, this, [this](qint64 tokens, double reward, double credit) {

@@ -121,7 +121,7 @@ void Engine::applySchedule()
     const SchedulerDecision d = m_scheduler.evaluate(in);
 
     QList<PauseReason> reasons = d.pauseReasons;
-    if (m_downloadDiskFull && !reasons.contains(PauseReason::DiskFull))
+    if (m_checkpoints->diskFull() && !reasons.contains(PauseReason::DiskFull))
         reasons.append(PauseReason::DiskFull);
     ScheduleStatus &status = m_snapshot.schedule;
     status.mode = runModeName(reasons.isEmpty() ? d.mode : RunMode::Pause);
@@ -162,8 +162,7 @@ void Engine::applySchedule()
 
 void Engine::enterPause()
 {
-    if (m_downloader)
-        m_downloader->pause(); // keeps every byte on disk
+    m_checkpoints->pause(); // keeps every byte on disk
     if (m_rollouts->generating()) {
         m_pauseClock.start();  // measured until the compute thread reports the cancellation
         m_rollouts->cancel();  // generation stops within a token
@@ -178,8 +177,7 @@ void Engine::enterPause()
 
 void Engine::leavePause()
 {
-    if (m_downloader)
-        m_downloader->resume();
+    m_checkpoints->resume();
     emitEvent(EngineEvent::info(QStringLiteral("lifecycle"), QStringLiteral("Working again")));
     m_rollouts->kick();
 }
