@@ -21,25 +21,25 @@ class EnginePartsLoader;
 class LocalNetwork;
 
 struct EngineOptions {
-    QString dataDir;             // required: identity/, hub/ (embedded) and later checkpoints live here
-    QString hubUrl;              // empty: start the embedded local network
-    QString nodeName;
-    QString taskId;              // join this task once registered (cohortd --task)
+    QString dataDir{};           // required: identity/, hub/ (embedded) and later checkpoints live here
+    QString hubUrl{};            // empty: start the embedded local network
+    QString nodeName{};
+    QString taskId{};            // join this task once registered (cohortd --task)
     int heartbeatIntervalMs = 0; // 0: what the hub asks for (default 10 s)
     qint64 maxDownloadBytesPerSecond = 0; // checkpoint downloads; 0: unlimited
-    SchedulerPolicy scheduler;            // when to work (settings); the user's pause is not part of it
-    QStringList gpuUuids;                 // the GPUs compute may use (NVML UUIDs, settings); empty: all
+    SchedulerPolicy scheduler{};          // when to work (settings); the user's pause is not part of it
+    QStringList gpuUuids{};               // the GPUs compute may use (NVML UUIDs, settings); empty: all
     int gpuMemoryPercent = 90;            // share of the compute GPU's memory generation may use (core/MemoryBudget)
     // The fields below apply to a running engine without a restart (reconfigure), like the scheduler.
     qint64 maxUploadBytesPerSecond = 0;   // DiLoCo traffic to peers (collectives); 0: unlimited
-    QString payoutAddress;                // sent to the hub with the registration and every heartbeat; empty: none
-    QString hubCertificateFile;           // PEM: trusted for an https hub besides the system's CAs (net/Tls); empty: none
+    QString payoutAddress{};              // sent to the hub with the registration and every heartbeat; empty: none
+    QString hubCertificateFile{};         // PEM: trusted for an https hub besides the system's CAs (net/Tls); empty: none
     // The hub's ed25519 public key, given by its operator (settings, cohortd --hub-key): registration trusts only it
     // and refuses any other, and its answers must carry its signature from the first one. Empty: trust on first use.
-    QByteArray hubKey;
+    QByteArray hubKey{};
     // With no task named or remembered: join the first of the hub's tasks this computer can run, once (cohortd
-    // --task auto; the desktop app after the welcome's "Start"). A task the user leaves stays left. (Last, so that
-    // positional initialisers stay valid.)
+    // --task auto; the desktop app after the welcome's "Start"). A task the user leaves stays left. Build options
+    // with designated initialisers (EngineOptions{.dataDir = …}): a field added anywhere then breaks nothing.
     bool chooseTaskAutomatically = false;
     bool operator==(const EngineOptions &) const = default;
 };

@@ -34,7 +34,7 @@ private Q_SLOTS:
     void lifecycleOnEmbeddedNetwork()
     {
         QTemporaryDir dir;
-        EngineController controller(EngineOptions{dir.path(), {}, QStringLiteral("tester"), {}, 0, 0, {}});
+        EngineController controller(EngineOptions{.dataDir = dir.path(), .nodeName = QStringLiteral("tester")});
         QSignalSpy events(&controller, &EngineController::eventOccurred);
         controller.start();
         QTRY_COMPARE_WITH_TIMEOUT(controller.snapshot().state, NodeState::Idle, 20'000);
@@ -78,7 +78,7 @@ private Q_SLOTS:
     void joinedTaskSurvivesARestart()
     {
         QTemporaryDir dir;
-        const EngineOptions options{dir.path(), {}, QStringLiteral("tester"), {}, 0, 0, {}};
+        const EngineOptions options{.dataDir = dir.path(), .nodeName = QStringLiteral("tester")};
         {
             EngineController controller(options);
             controller.start();
@@ -121,7 +121,7 @@ private Q_SLOTS:
     void automaticChoiceJoinsTheFirstTaskThatFits()
     {
         QTemporaryDir dir;
-        EngineOptions options{dir.path(), {}, QStringLiteral("tester"), {}, 0, 0, {}};
+        EngineOptions options{.dataDir = dir.path(), .nodeName = QStringLiteral("tester")};
         options.chooseTaskAutomatically = true;
         {
             EngineController controller(options);
@@ -171,7 +171,7 @@ private Q_SLOTS:
     void snapshotsAreRateLimited()
     {
         QTemporaryDir dir;
-        EngineController controller(EngineOptions{dir.path(), {}, {}, {}, 0, 0, {}});
+        EngineController controller(EngineOptions{.dataDir = dir.path()});
         controller.start();
         QTRY_COMPARE_WITH_TIMEOUT(controller.snapshot().state, NodeState::Idle, 20'000);
         QSignalSpy snapshots(&controller, &EngineController::snapshotChanged);
@@ -196,12 +196,12 @@ private Q_SLOTS:
     void reconfigureRestartsWithNewOptions()
     {
         QTemporaryDir a, b;
-        EngineController controller(EngineOptions{a.path(), {}, {}, {}, 0, 0, {}});
+        EngineController controller(EngineOptions{.dataDir = a.path()});
         controller.start();
         QTRY_COMPARE_WITH_TIMEOUT(controller.snapshot().state, NodeState::Idle, 20'000);
         const QString firstId = controller.snapshot().nodeId;
         QSignalSpy stoppedDuringRestart(&controller, &EngineController::stopped);
-        controller.reconfigure(EngineOptions{b.path(), {}, {}, {}, 0, 0, {}});
+        controller.reconfigure(EngineOptions{.dataDir = b.path()});
         QTRY_VERIFY_WITH_TIMEOUT(controller.snapshot().state == NodeState::Idle && controller.snapshot().nodeId != firstId &&
                                      !controller.snapshot().nodeId.isEmpty(),
                                  20'000);
@@ -217,7 +217,7 @@ private Q_SLOTS:
     void payoutAddressAndUploadCapApplyWithoutRestart()
     {
         QTemporaryDir dir;
-        EngineOptions options{dir.path(), {}, QStringLiteral("tester"), {}, 200, 0, {}};
+        EngineOptions options{.dataDir = dir.path(), .nodeName = QStringLiteral("tester"), .heartbeatIntervalMs = 200};
         options.payoutAddress = QStringLiteral("0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed");
         EngineController controller(options);
         QSignalSpy events(&controller, &EngineController::eventOccurred);
@@ -265,7 +265,7 @@ private Q_SLOTS:
         QVERIFY(key.open(QIODevice::WriteOnly));
         key.write("{ truncated");
         key.close();
-        EngineController controller(EngineOptions{dir.path(), {}, {}, {}, 0, 0, {}});
+        EngineController controller(EngineOptions{.dataDir = dir.path()});
         controller.start();
         QTRY_COMPARE_WITH_TIMEOUT(controller.snapshot().state, NodeState::Error, 20'000);
         QVERIFY(controller.snapshot().why.contains(QStringLiteral("damaged")));
@@ -279,7 +279,7 @@ private Q_SLOTS:
     void unreachableHubIsOfflineAndSaysWhy()
     {
         QTemporaryDir dir;
-        EngineController controller(EngineOptions{dir.path(), QStringLiteral("http://127.0.0.1:9"), {}, {}, 0, 0, {}});
+        EngineController controller(EngineOptions{.dataDir = dir.path(), .hubUrl = QStringLiteral("http://127.0.0.1:9")});
         controller.start();
         QTRY_COMPARE_WITH_TIMEOUT(controller.snapshot().state, NodeState::Offline, 20'000);
         QVERIFY(controller.snapshot().why.startsWith(QStringLiteral("Cannot reach the hub")));

@@ -56,7 +56,7 @@ class TestGpuEngine : public QObject {
 
     static EngineOptions options(const QString &dir, double tempLimit)
     {
-        EngineOptions o{dir, {}, QStringLiteral("gpu-tester"), {}, 0, 0, {}};
+        EngineOptions o{.dataDir = dir, .nodeName = QStringLiteral("gpu-tester")};
         o.scheduler.gpuTempLimitC = tempLimit;
         return o;
     }
