@@ -237,10 +237,11 @@ void EngineController::reconfigure(const EngineOptions &options)
 
 void EngineController::shutdownThreads()
 {
-    // The engine is deleted as its thread ends, and its destructor stops its own threads: it gives the DiLoCo
-    // thread 30 s, and the rollout worker ends its batch within one generated token. The bound (new: the wait had
-    // none) covers those with room to spare; an engine stuck past it is let go and logged (cohort.threads).
-    constexpr std::chrono::seconds kStopBound{45};
+    // The engine is deleted as its thread ends, and its destructor stops its own threads, each with a bound: the
+    // DiLoCo thread 30 s (an average in flight), the compute thread 30 s (a policy load cannot be interrupted). The
+    // bound covers both with room to spare, so that a restart never runs a second engine beside one still ending;
+    // an engine stuck past it is let go and logged (cohort.threads).
+    constexpr std::chrono::seconds kStopBound{65};
     m_engineThread.stop(kStopBound);
     m_engine = nullptr;
     m_embeddedHub.reset();

@@ -159,7 +159,7 @@ Result Communicator::pumpMaster(int timeoutMs)
     return Result::success();
 }
 
-Result Communicator::waitFor(const std::function<bool()> &condition, QDeadlineTimer deadline, const char *what)
+Result Communicator::waitFor(const std::function<bool()> &condition, QDeadlineTimer deadline, const char *what, Cancel cancel)
 {
     for (;;) {
         if (condition())
@@ -171,7 +171,7 @@ Result Communicator::waitFor(const std::function<bool()> &condition, QDeadlineTi
             return fail(Code::Timeout, QStringLiteral("timed out waiting for %1").arg(QString::fromLatin1(what)));
         // The owner stops (a paused or quitting DiLoCo node): waiting on the others' votes or begins could take the
         // whole begin timeout (minutes); leaving now costs them only what a departure costs.
-        if (cancelled())
+        if (cancel == Cancel::Allowed && cancelled())
             return fail(Code::Aborted, QStringLiteral("cancelled while waiting for %1").arg(QString::fromLatin1(what)));
         const Result r = pumpMaster(int(std::clamp<qint64>(deadline.remainingTime(), 0, 500)));
         if (!r)

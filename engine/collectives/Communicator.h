@@ -136,7 +136,8 @@ struct CommunicatorOptions {
     std::shared_ptr<RateLimiter> uploadLimiter;
     // Set by the owner to stop (then it calls uploadLimiter->interrupt()): a send the cap holds back, and a wait on
     // the master (formation, votes, the others' begins, shared-state sync), end with Code::Aborted within half a
-    // second instead of waiting on. A ring exchange in flight finishes (or fails) on its own. Null: never cancelled.
+    // second instead of waiting on. A ring exchange in flight, and the wait for its outcome, finish (or fail) on
+    // their own: an average that has begun is not thrown away. Null: never cancelled.
     const std::atomic<bool> *cancel = nullptr;
     // The L2 norm no peer's contribution to an all-reduce may exceed (the task's bound; every member must use the same,
     // the master aborts operations whose members disagree). What arrives from the ring is checked against it
@@ -243,7 +244,12 @@ private:
     Result sendToMaster(const QByteArray &frame);
     // Reads whatever the master sent (waiting up to timeoutMs for something) into the inbox.
     Result pumpMaster(int timeoutMs);
-    Result waitFor(const std::function<bool()> &condition, QDeadlineTimer deadline, const char *what);
+    // Pumps the master's frames until `condition` holds, the deadline passes or the master is lost. Cancellable
+    // waits also end (Aborted) once the owner's cancel flag is set; the wait for an operation's outcome is not:
+    // the exchange is done by then, and giving up would throw away an average the others keep.
+    enum class Cancel { Allowed, Ignored };
+    Result waitFor(const std::function<bool()> &condition, QDeadlineTimer deadline, const char *what,
+                   Cancel cancel = Cancel::Allowed);
     std::optional<Frame> take(Type type, const std::function<bool(const Frame &)> &match = {});
     void purgeInbox();
     // Applies a pending Topology, or waits for one when this peer has no ring (after a failed formation).

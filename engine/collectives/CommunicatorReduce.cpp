@@ -288,7 +288,7 @@ Result Communicator::awaitReduce(uint64_t tag, ReduceInfo *info)
         Result s = f.doneSent ? Result::success() : sendToMaster(encode(DoneMsg{tag, f.opId, !ring.ok()}));
         if (s)
             s = waitFor([&] { return (outcome = take(Type::Outcome, sameOp)).has_value(); },
-                        QDeadlineTimer(m_options.controlTimeoutMs), "the operation's outcome");
+                        QDeadlineTimer(m_options.controlTimeoutMs), "the operation's outcome", Cancel::Ignored);
         if (!s) {
             f.restore();
             return finish(s);

@@ -254,8 +254,9 @@ Status DilocoRunner::Impl::session(bool *done)
             pauseCancellable(cancel, std::min(refusalsInARow++, 3) * o.reconnectDelayMs);
             return {};
         }
-        publish(DilocoProgress::Phase::Connecting,
-                QStringLiteral("could not join the training ring (%1); trying again").arg(r.message));
+        if (!cancel.load()) // cancelled while joining (pause, leaving): nothing went wrong
+            publish(DilocoProgress::Phase::Connecting,
+                    QStringLiteral("could not join the training ring (%1); trying again").arg(r.message));
         return {};
     }
     refusalsInARow = 0;
@@ -395,6 +396,8 @@ Status DilocoRunner::Impl::averageAndStep(Communicator &comm, bool *reconnect)
             *reconnect = true;
             return {};
         }
+        if (cancel.load())
+            continue; // aborted by our own cancel (pause, leaving): the top of the loop checkpoints and leaves
         progress.worldSize = comm.worldSize();
         publish(DilocoProgress::Phase::Averaging, QStringLiteral("a peer left mid-average (%1); retrying").arg(r.message));
     }
