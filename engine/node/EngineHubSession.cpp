@@ -10,8 +10,6 @@
 #include "net/RegistrationWork.h"
 #include "node/Engine.h"
 #include "node/HubPins.h"
-#include "node/RolloutWorker.h"
-#include "shardcast/Downloader.h"
 
 #include <QDir>
 #include <QJsonArray>

@@ -9,11 +9,9 @@
 #include "core/Logging.h"
 #include "node/ForegroundWatch.h"
 #include "node/GpuTelemetry.h"
-#include "node/RolloutWorker.h"
 #include "platform/DesktopIdle.h"
 #include "platform/DiskSpace.h"
 #include "platform/PowerSource.h"
-#include "shardcast/Downloader.h"
 
 #include <QDirIterator>
 
