@@ -138,7 +138,7 @@ private Q_SLOTS:
             cheaterIds << nodeId(*c);
         }
         // Each is caught: flagged for the task with the failed audit as the reason.
-        for (int i = 0; i < cheaters.size(); ++i)
+        for (qsizetype i = 0; i < qsizetype(cheaters.size()); ++i)
             QTRY_VERIFY2_WITH_TIMEOUT(flagOf(hub, cheaterIds[i]).startsWith(QLatin1String("1|audit of outer step")),
                                       qPrintable(attacks[i] + QStringLiteral(": ") + flagOf(hub, cheaterIds[i]) + QLatin1Char('\n') +
                                                  QString::fromUtf8(QJsonDocument(stats(hub)).toJson(QJsonDocument::Compact))),
@@ -153,7 +153,7 @@ private Q_SLOTS:
         QVERIFY2(audits.value(QStringLiteral("failed")).toInteger() >= 3, QJsonDocument(end).toJson(QJsonDocument::Compact).constData());
 
         qInfo("%-6s %-16s %-24s %s", "cheat", "credit minted", "caught at its step", "reason");
-        for (int i = 0; i < cheaters.size(); ++i) {
+        for (qsizetype i = 0; i < qsizetype(cheaters.size()); ++i) {
             const QString id = cheaterIds[i];
             QCOMPARE(creditHeld(hub, id), 0.0);
             // Caught at the first outer step it committed (a node's first commitment is always replayed).

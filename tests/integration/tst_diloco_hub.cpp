@@ -178,22 +178,23 @@ private Q_SLOTS:
     {
         const QString hubDir = m_dir.filePath(QStringLiteral("hub-restart"));
         const QString catalogue = m_dir.filePath(QStringLiteral("catalogue.json"));
-        const auto startHub = [&](const QString &port) {
+        const auto startHub = [&](const QString &port, const QString &dilocoPort) {
             auto hub = std::make_unique<ChildProcess>(
                 programPath(QStringLiteral("cohort-hub")),
                 QStringList{QStringLiteral("--port"), port, QStringLiteral("--data-dir"), hubDir, QStringLiteral("--catalogue"), catalogue,
-                            QStringLiteral("--heartbeat-interval"), QStringLiteral("1"), QStringLiteral("--diloco-port"),
-                            port == QLatin1String("0") ? QStringLiteral("0") : QString::number(port.toInt() + 1)});
+                            QStringLiteral("--heartbeat-interval"), QStringLiteral("1"), QStringLiteral("--diloco-port"), dilocoPort});
             return hub->start() && hub->waitForOutput(QStringLiteral("listening on"), 20'000) ? std::move(hub) : nullptr;
         };
-        auto hub = startHub(QStringLiteral("0"));
+        // The restarted hub must be found where the nodes look: the same API port and the same master port. Both
+        // are the ones the system gave the first start (asking for "API port + 1" raced other tests for it).
+        auto hub = startHub(QStringLiteral("0"), QStringLiteral("0"));
         QVERIFY(hub);
         const QString url = QRegularExpression(QStringLiteral("listening on (http://127\\.0\\.0\\.1:\\d+)")).match(hub->output()).captured(1);
         const QString port = QString::number(QUrl(url).port());
-        // The restarted hub must be found where the nodes look: the same API port, and its master on the next one.
-        hub->terminateAndWait(10'000, nullptr);
-        hub = startHub(port);
-        QVERIFY(hub);
+        QVERIFY2(hub->waitForError(QStringLiteral("listening on port"), 5'000), qPrintable(hub->errors().left(3000)));
+        const QString dilocoPort =
+            QRegularExpression(QStringLiteral("DiLoCo master for \"mini-diloco\" listening on port (\\d+)")).match(hub->errors()).captured(1);
+        QVERIFY2(!dilocoPort.isEmpty(), qPrintable(hub->errors().left(3000)));
         auto x = startNode(QStringLiteral("restart-x"), url), y = startNode(QStringLiteral("restart-y"), url);
         QVERIFY(x && y);
         const auto stats = [&] { return get(QStringLiteral("/v1/tasks/mini-diloco/diloco"), url); };
@@ -204,7 +205,7 @@ private Q_SLOTS:
         QVERIFY(hub->terminateAndWait(10'000, &code));
         const qint64 before = cohort::test::ledgerRows(hubDir, QStringLiteral("SELECT MAX(revision) FROM diloco_records")).value(0).toLongLong();
         QVERIFY(before >= together + 3);
-        hub = startHub(port);
+        hub = startHub(port, dilocoPort);
         QVERIFY(hub);
         QVERIFY2(hub->waitForError(QStringLiteral("continues from recorded revision %1 held by 2 node(s)").arg(before), 5'000),
                  qPrintable(hub->errors().left(3000)));

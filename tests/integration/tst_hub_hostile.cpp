@@ -469,7 +469,7 @@ private Q_SLOTS:
         QVERIFY(flooder && honest);
         for (const cohort::Identity *id : {&*flooder, &*honest})
             QVERIFY(signedPost(api, "127.0.0.1", *id, "/v1/nodes/register", R"({"name":"n"})").startsWith("HTTP/1.1 200"));
-        for (const QByteArray path : {QByteArray("/v1/tasks/arith-rl/work"), QByteArray("/v1/tasks/arith-rl/rollouts")}) {
+        for (const QByteArray &path : {QByteArray("/v1/tasks/arith-rl/work"), QByteArray("/v1/tasks/arith-rl/rollouts")}) {
             int limited = 0, served = 0;
             QElapsedTimer flood;
             flood.start();

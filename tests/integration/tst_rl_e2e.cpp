@@ -339,9 +339,9 @@ private Q_SLOTS:
             const QJsonObject point = v.toObject();
             QVERIFY(point.value(QStringLiteral("version")).toInt() > previous);
             previous = point.value(QStringLiteral("version")).toInt();
-            for (const QString mode : {QStringLiteral("greedy"), QStringLiteral("sampled")}) {
+            for (const QString &mode : {QStringLiteral("greedy"), QStringLiteral("sampled")}) {
                 const QJsonObject score = point.value(mode).toObject();
-                for (const QString part : {QStringLiteral("reward"), QStringLiteral("correctness"), QStringLiteral("format")}) {
+                for (const QString &part : {QStringLiteral("reward"), QStringLiteral("correctness"), QStringLiteral("format")}) {
                     QVERIFY2(score.contains(part), QJsonDocument(point).toJson().constData());
                     const double x = score.value(part).toDouble();
                     QVERIFY(x >= 0 && x <= 1);
