@@ -288,8 +288,11 @@ private Q_SLOTS:
         QList<uint32_t> honestIds;
         for (auto &p : honest) {
             honestIds << cohort::test::admittedId(p->output());
-            QVERIFY2(p->process().waitForFinished(120'000) && p->process().exitCode() == 0,
-                     qPrintable(p->output() + p->errors() + QStringLiteral("\nmaster:\n") + master->output() + master->errors()));
+            const bool finished = p->process().waitForFinished(120'000) && p->process().exitCode() == 0;
+            if (!finished) // QVERIFY2 cuts its message at about 1,000 characters: the whole story goes to the log first
+                qWarning().noquote() << "peer:\n" << p->output().right(6000) << p->errors().right(2000)
+                                     << "\nmaster:\n" << master->output().right(8000) << master->errors().right(8000);
+            QVERIFY2(finished, qPrintable(p->output() + p->errors() + QStringLiteral("\nmaster:\n") + master->output() + master->errors()));
             static const QRegularExpression re(QStringLiteral("^step (\\d+) revision \\d+ world (\\d+) .* hash ([0-9a-f]+)$"),
                                                QRegularExpression::MultilineOption);
             QRegularExpressionMatch last;
