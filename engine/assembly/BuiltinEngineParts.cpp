@@ -18,6 +18,7 @@ LocalNetwork *createLocalNetwork(const QString &dataDir)
     HubConfig config;
     config.dataDir = dataDir;
     config.address = QHostAddress::LocalHost;
+    config.dilocoMinRingSize = 1; // this machine alone: its node trains DiLoCo on its own
     return new EmbeddedHub(config);
 }
 } // namespace

@@ -104,7 +104,8 @@ private:
     // One connection to the master: returns when cancelled, done, or the connection is unusable (reconnect).
     Status session(bool *done);
     Status innerSteps(bool *cancelled);
-    Status averageAndStep(Communicator &comm, bool *reconnect);
+    // *regrouped: alone, it waited for a peer and a vote admitted one; the new ring syncs before it averages.
+    Status averageAndStep(Communicator &comm, bool *reconnect, bool *regrouped);
     uint64_t currentHash();
 
     const DilocoRunnerOptions &o;
@@ -300,11 +301,15 @@ Status DilocoRunner::Impl::session(bool *done)
             return s;
         if (cancelled)
             return {};
-        bool reconnect = false;
-        if (Status s = averageAndStep(comm, &reconnect); !s)
+        bool reconnect = false, regrouped = false;
+        if (Status s = averageAndStep(comm, &reconnect, &regrouped); !s)
             return s;
         if (reconnect || cancel.load())
             return {};
+        if (regrouped) {
+            firstRound = true; // the vote that admitted the peer was this round's: the new ring syncs next
+            continue;
+        }
         if (o.maxOuterSteps && completedThisRun >= o.maxOuterSteps) {
             *done = true;
             return {};
@@ -319,7 +324,10 @@ Status DilocoRunner::Impl::innerSteps(bool *cancelled)
     rl::Policy &model = *policy;
     // The audit material of this outer step: only a step trained from the shared state itself (inner step 0) can be
     // replayed from the hub's record, so a step resumed half-way commits nothing (and earns nothing).
-    audit.reset();
+    // The material of this very step survives a regroup (alone, the node waited for a peer after its inner steps and
+    // comes back here without training more); any other is stale.
+    if (audit && (audit->step != st.outerStep + 1 || st.innerStep != c.innerSteps))
+        audit.reset();
     if (st.innerStep == 0) {
         audit = std::make_shared<AuditMaterial>();
         audit->step = st.outerStep + 1;
@@ -355,7 +363,7 @@ Status DilocoRunner::Impl::innerSteps(bool *cancelled)
     return {};
 }
 
-Status DilocoRunner::Impl::averageAndStep(Communicator &comm, bool *reconnect)
+Status DilocoRunner::Impl::averageAndStep(Communicator &comm, bool *reconnect, bool *regrouped)
 {
     const DilocoTaskConfig &c = o.config;
     const size_t n = st.global.size();
@@ -380,14 +388,46 @@ Status DilocoRunner::Impl::averageAndStep(Communicator &comm, bool *reconnect)
         audit->delta.assign(delta.begin(), delta.end());
     publish(DilocoProgress::Phase::Averaging);
     collectives::ReduceInfo info;
+    // Alone in the ring (the others left or were excluded, or none came yet), a node does not step: an average of one
+    // never reaches the master, so the step would be recorded nowhere, earn nothing and leave the shared state the hub
+    // anchors — and a node that trains nothing (or fast) would make steps in a tight loop, committing each to the hub
+    // until it is rate-limited. Unless the task lets a node train alone (min_ring_size 1), the average waits for a
+    // peer, asking the master for a new topology every reconnect delay (joiners are admitted by that vote).
+    const bool mayStepAlone = c.minRingSize <= 1;
+    bool saidWaiting = false;
     for (;;) {
         if (cancel.load()) {
             checkpoint("cancelled before averaging");
             *reconnect = true;
             return {};
         }
+        if (comm.worldSize() < 2 && !mayStepAlone) {
+            if (!saidWaiting) {
+                saidWaiting = true;
+                progress.worldSize = comm.worldSize();
+                publish(DilocoProgress::Phase::Averaging,
+                        QStringLiteral("waiting for a peer to average with (this task averages with at least %1 nodes)")
+                            .arg(c.minRingSize));
+            }
+            pauseCancellable(cancel, o.reconnectDelayMs);
+            if (cancel.load())
+                continue;
+            if (collectives::Result t = comm.updateTopology(); !t && !t.retryable()) {
+                *reconnect = true;
+                return {};
+            }
+            if (comm.worldSize() >= 2) {
+                // A joiner comes in through this vote and syncs the shared state first; so does this node (its
+                // inner steps of this outer step stay done, and averaged once the sync is through).
+                *regrouped = true;
+                return {};
+            }
+            continue;
+        }
         collectives::Result r = comm.allReduce(std::span<float>(delta), collectives::ReduceOp::Avg,
                                                quantFor(c.quantization), st.outerStep + 1, &info);
+        if (r && info.worldSize < 2 && !mayStepAlone)
+            continue; // the others left during the retry: the "average" is our own delta, untouched; wait for a peer
         if (r)
             break;
         if (r.code == Code::InvalidArgument)

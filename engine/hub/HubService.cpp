@@ -99,6 +99,8 @@ Status HubService::start()
     if (!catalogue)
         return fail(catalogue.error());
     m_catalogue = std::move(catalogue).value();
+    if (m_config.dilocoMinRingSize > 0)
+        m_catalogue.setDilocoMinRingSize(m_config.dilocoMinRingSize);
 
     auto store = HubStore::open(QDir(m_config.dataDir).filePath(QStringLiteral("hub.sqlite")));
     if (!store)

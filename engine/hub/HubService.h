@@ -60,6 +60,9 @@ struct HubConfig {
     // New identities a source may register: this many a minute, up to registrationBurst at once.
     double registrationsPerMinute = 6;
     double registrationBurst = 20;
+    // Every DiLoCo task's min_ring_size, over the catalogue's; 0: the catalogue's. The embedded hub is a network of
+    // this one machine: 1 lets its node train DiLoCo alone (a node waits for a peer below 2 otherwise).
+    int dilocoMinRingSize = 0;
     // Proof of work a new identity brings (net/RegistrationWork): leading zero bits; 0: none (the embedded hub).
     int registrationWorkBits = 0;
     // Update notices (cohort-hub --client-latest, --client-minimum, --client-download-url; core/ClientRelease): the

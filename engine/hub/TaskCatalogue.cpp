@@ -60,6 +60,13 @@ void TaskCatalogue::setDilocoMasterPort(const QString &id, quint16 port)
             t.diloco->masterPort = port;
 }
 
+void TaskCatalogue::setDilocoMinRingSize(int size)
+{
+    for (TaskInfo &t : m_tasks)
+        if (t.diloco)
+            t.diloco->minRingSize = size;
+}
+
 const TaskInfo *TaskCatalogue::find(const QString &id) const
 {
     for (const TaskInfo &t : m_tasks)

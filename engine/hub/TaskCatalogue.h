@@ -14,6 +14,7 @@ public:
     const TaskInfo *find(const QString &id) const;
     // Where the hub's collectives master for a diloco task listens (known once it listens).
     void setDilocoMasterPort(const QString &id, quint16 port);
+    void setDilocoMinRingSize(int size); // every DiLoCo task's (HubConfig::dilocoMinRingSize)
     QJsonObject toJson() const;
 
 private:

@@ -10,7 +10,9 @@
 #include "LedgerRows.h"
 #include "TestSupport.h"
 
+#include <QDeadlineTimer>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -22,7 +24,10 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <memory>
+#include <utility>
+#include <vector>
 
 using cohort::test::ChildProcess;
 using cohort::test::programPath;
@@ -88,6 +93,25 @@ class TestDilocoAudit : public QObject {
         return body;
     }
 
+    // SIGTERM, and a word in the log if it takes long (the node then is killed with the test's process objects).
+    static void stopNode(const QString &name, ChildProcess &process)
+    {
+        if (process.process().state() == QProcess::NotRunning)
+            return;
+        QElapsedTimer clock;
+        clock.start();
+        if (!process.terminateAndWait(10'000, nullptr))
+            qWarning("%s did not stop within 10 s of SIGTERM", qPrintable(name));
+        else if (clock.elapsed() > 3'000)
+            qWarning("%s took %lld ms to stop", qPrintable(name), clock.elapsed());
+    }
+
+    void stopAll() // the nodes, newest first, then the hub (watched first)
+    {
+        for (auto it = m_watched.rbegin(); it != m_watched.rend(); ++it)
+            stopNode(it->first, *it->second);
+    }
+
     static QString nodeId(ChildProcess &node)
     {
         const QStringList lines = node.output().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
@@ -116,8 +140,46 @@ class TestDilocoAudit : public QObject {
                                        " AND status IN ('accepted', 'confirmed')"), nodeId).toDouble();
     }
 
+    // Each test has one budget for all its waits, well inside ctest's 300 s: a run that goes wrong ends in a verdict
+    // with the processes' logs, not in ctest's kill (which prints nothing of them). A normal run takes 5-30 s.
+    QDeadlineTimer m_budget;
+    std::vector<std::pair<QString, ChildProcess *>> m_watched;
+
+    void watch(const QString &name, ChildProcess *process) { m_watched.emplace_back(name, process); }
+
+    // The last lines each process printed, to the log (QFAIL's message is cut at ~1,000 characters).
+    void dumpLogs(const Hub &hub)
+    {
+        qWarning("hub stats: %s", QJsonDocument(stats(hub)).toJson(QJsonDocument::Compact).constData());
+        for (const auto &[name, process] : m_watched) {
+            const QStringList lines = QString(process->output() + process->errors()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+            qWarning("---- %s: last %d of %d lines", qPrintable(name), int(std::min<qsizetype>(lines.size(), 40)), int(lines.size()));
+            for (qsizetype i = std::max<qsizetype>(0, lines.size() - 40); i < lines.size(); ++i)
+                qWarning("%s", qPrintable(lines[i].left(400)));
+        }
+    }
+
+    template <typename Condition>
+    bool waitWithinBudget(Condition condition)
+    {
+        return QTest::qWaitFor(condition, int(std::max<qint64>(0, m_budget.remainingTime())));
+    }
+
+#define WAIT_OR_FAIL(hub, condition, what)                                                                                     \
+    do {                                                                                                                       \
+        if (!waitWithinBudget([&] { return bool(condition); })) {                                                              \
+            dumpLogs(hub);                                                                                                     \
+            QFAIL(qPrintable(QStringLiteral("not within the test's budget: %1").arg(what)));                                   \
+        }                                                                                                                      \
+    } while (false)
+
 private Q_SLOTS:
     void initTestCase() { QVERIFY(m_dir.isValid()); }
+    void init()
+    {
+        m_budget = QDeadlineTimer(130'000);
+        m_watched.clear();
+    }
 
     void cheatersForfeitAndHonestNodesAreConfirmed()
     {
@@ -125,29 +187,32 @@ private Q_SLOTS:
         QVERIFY2(!hub.url.isEmpty(), hub.process ? qPrintable(hub.process->errors()) : "no hub");
         auto honestA = startNode(hub, QStringLiteral("honest-a")), honestB = startNode(hub, QStringLiteral("honest-b"));
         QVERIFY(honestA && honestB);
-        QTRY_VERIFY_WITH_TIMEOUT(stats(hub).value(QStringLiteral("audits")).toObject().value(QStringLiteral("passed")).toInteger() >= 2, 90'000);
+        watch(QStringLiteral("hub"), hub.process.get());
+        watch(QStringLiteral("honest-a"), honestA.get());
+        watch(QStringLiteral("honest-b"), honestB.get());
+        WAIT_OR_FAIL(hub, stats(hub).value(QStringLiteral("audits")).toObject().value(QStringLiteral("passed")).toInteger() >= 2,
+                     QStringLiteral("the honest pair's first audits pass"));
         const QStringList attacks{QStringLiteral("idle"), QStringLiteral("noise"), QStringLiteral("copy")};
         std::vector<std::unique_ptr<ChildProcess>> cheaters;
         for (const QString &attack : attacks) {
             cheaters.push_back(startNode(hub, QStringLiteral("cheat-") + attack, attack));
             QVERIFY(cheaters.back());
+            watch(QStringLiteral("cheat-") + attack, cheaters.back().get());
         }
         QStringList cheaterIds;
         for (auto &c : cheaters) {
-            QTRY_VERIFY_WITH_TIMEOUT(!nodeId(*c).isEmpty(), 30'000);
+            WAIT_OR_FAIL(hub, !nodeId(*c).isEmpty(), QStringLiteral("a cheater says its node id"));
             cheaterIds << nodeId(*c);
         }
         // Each is caught: flagged for the task with the failed audit as the reason.
         for (qsizetype i = 0; i < qsizetype(cheaters.size()); ++i)
-            QTRY_VERIFY2_WITH_TIMEOUT(flagOf(hub, cheaterIds[i]).startsWith(QLatin1String("1|audit of outer step")),
-                                      qPrintable(attacks[i] + QStringLiteral(": ") + flagOf(hub, cheaterIds[i]) + QLatin1Char('\n') +
-                                                 QString::fromUtf8(QJsonDocument(stats(hub)).toJson(QJsonDocument::Compact))),
-                                      120'000);
+            WAIT_OR_FAIL(hub, flagOf(hub, cheaterIds[i]).startsWith(QLatin1String("1|audit of outer step")),
+                         attacks[i] + QStringLiteral(" is flagged (now: '") + flagOf(hub, cheaterIds[i]) + QStringLiteral("')"));
         // The honest pair goes on alone (the cheaters excluded and refused at admission), and gets confirmed.
         const qint64 caughtAt = stats(hub).value(QStringLiteral("last_outer_step")).toInteger();
-        QTRY_VERIFY_WITH_TIMEOUT(stats(hub).value(QStringLiteral("last_outer_step")).toInteger() >= caughtAt + 8 &&
-                                     stats(hub).value(QStringLiteral("last_world_size")).toInt() == 2,
-                                 90'000);
+        WAIT_OR_FAIL(hub, stats(hub).value(QStringLiteral("last_outer_step")).toInteger() >= caughtAt + 8 &&
+                              stats(hub).value(QStringLiteral("last_world_size")).toInt() == 2,
+                     QStringLiteral("the honest pair makes 8 more outer steps alone"));
         const QJsonObject end = stats(hub);
         const QJsonObject audits = end.value(QStringLiteral("audits")).toObject();
         QVERIFY2(audits.value(QStringLiteral("failed")).toInteger() >= 3, QJsonDocument(end).toJson(QJsonDocument::Compact).constData());
@@ -174,10 +239,7 @@ private Q_SLOTS:
             QCOMPARE(row(hub, QStringLiteral("SELECT COUNT(*) FROM submissions WHERE node_id=:n AND reason LIKE 'forfeited%'"), id).toInt(), 0);
         }
         qInfo("audits: %s", QJsonDocument(audits).toJson(QJsonDocument::Compact).constData());
-        for (auto *p : {honestA.get(), honestB.get()})
-            p->terminateAndWait(30'000, nullptr);
-        for (auto &c : cheaters)
-            c->terminateAndWait(30'000, nullptr);
+        stopAll();
     }
 
     // Identities are free: two that train nothing form a ring of their own (the task's minimum) and average zeros.
@@ -189,8 +251,12 @@ private Q_SLOTS:
         auto x = startNode(hub, QStringLiteral("sybil-x"), QStringLiteral("idle"));
         auto y = startNode(hub, QStringLiteral("sybil-y"), QStringLiteral("idle"));
         QVERIFY(x && y);
-        QTRY_VERIFY_WITH_TIMEOUT(stats(hub).value(QStringLiteral("audits")).toObject().value(QStringLiteral("failed")).toInteger() >= 2, 120'000);
-        QTRY_VERIFY_WITH_TIMEOUT(!nodeId(*x).isEmpty() && !nodeId(*y).isEmpty(), 10'000);
+        watch(QStringLiteral("hub"), hub.process.get());
+        watch(QStringLiteral("sybil-x"), x.get());
+        watch(QStringLiteral("sybil-y"), y.get());
+        WAIT_OR_FAIL(hub, stats(hub).value(QStringLiteral("audits")).toObject().value(QStringLiteral("failed")).toInteger() >= 2,
+                     QStringLiteral("both sybils fail their first audit"));
+        WAIT_OR_FAIL(hub, !nodeId(*x).isEmpty() && !nodeId(*y).isEmpty(), QStringLiteral("the sybils say their node ids"));
         for (ChildProcess *n : {x.get(), y.get()}) {
             QVERIFY2(flagOf(hub, nodeId(*n)).startsWith(QLatin1String("1|")), qPrintable(flagOf(hub, nodeId(*n))));
             QCOMPARE(creditHeld(hub, nodeId(*n)), 0.0);
@@ -198,8 +264,7 @@ private Q_SLOTS:
         // They did average (each committed a finished step), for nothing. Whether the master saw that average complete
         // before the first verdict took its members out is a race, so the commitments are what is counted.
         QVERIFY(stats(hub).value(QStringLiteral("commitments")).toInteger() >= 2);
-        x->terminateAndWait(30'000, nullptr);
-        y->terminateAndWait(30'000, nullptr);
+        stopAll();
     }
 };
 

@@ -15,6 +15,7 @@
 #include "rl/LanguageModel.h"
 #include "rl/Policy.h"
 
+#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -224,6 +225,7 @@ private Q_SLOTS:
         QVERIFY(master.listen(QHostAddress(QHostAddress::LocalHost), 0));
         DilocoRunnerOptions o;
         o.taskId = QStringLiteral("lone");
+        o.config.minRingSize = 1; // a task that lets a node train alone
         o.config.innerSteps = 6;
         o.config.model = {16, 1, 2, 32, 32};
         o.config.batchSize = 2;
@@ -293,6 +295,7 @@ private Q_SLOTS:
         QVERIFY(master.listen(QHostAddress(QHostAddress::LocalHost), 0));
         DilocoRunnerOptions o;
         o.taskId = QStringLiteral("audited");
+        o.config.minRingSize = 1; // a task that lets a node train alone
         o.config.innerSteps = 4;
         o.config.model = {16, 1, 2, 32, 32};
         o.config.batchSize = 2;
@@ -364,6 +367,79 @@ private Q_SLOTS:
         QVERIFY(!replay(wrongModel, o.dataSeed)); // an error, not a verdict
         std::atomic<bool> cancelled{true};
         QVERIFY(!replayOuterStep(o.config, o.dataSeed, honest, cancelled));
+    }
+
+    // Alone in the ring of a task that averages with at least two nodes, a node does not step: an average of one never
+    // reaches the master (recorded nowhere, earning nothing) and a node that trains nothing made outer steps in a tight
+    // loop, committing each to the hub until the hub rate-limited it (seen in tst_diloco_audit). It waits, says so, and
+    // steps with the first peer the master admits.
+    void aLoneNodeWaitsForAPeerBeforeItSteps()
+    {
+        QCOMPARE(DilocoTaskConfig{}.minRingSize, 2); // the default, which the runners below keep
+        collectives::Master master;
+        QVERIFY(master.listen(QHostAddress(QHostAddress::LocalHost), 0));
+        const auto options = [&](uint64_t seed) {
+            DilocoRunnerOptions o;
+            o.taskId = QStringLiteral("pair");
+            o.config.innerSteps = 2;
+            o.config.model = {16, 1, 2, 32, 32};
+            o.config.batchSize = 2;
+            o.config.sequenceLength = 24;
+            o.dataSeed = seed;
+            o.maxOuterSteps = 2;
+            o.reconnectDelayMs = 100;
+            o.communicator.masterPort = master.port();
+            o.communicator.secretKey = ed25519::generate().secretKey;
+            o.communicator.bindAddress = QHostAddress(QHostAddress::LocalHost);
+            return o;
+        };
+        struct Run {
+            std::atomic<bool> cancel{false};
+            std::atomic<bool> waiting{false};
+            std::atomic<int> stepsDone{0};
+            std::atomic<int> worldOfOneSteps{0};
+            Status status;
+            QThread *thread = nullptr;
+        };
+        const auto start = [&](Run &run, uint64_t seed) {
+            run.thread = QThread::create([&run, o = options(seed)] {
+                DilocoRunner runner(o);
+                run.status = runner.run(run.cancel, [&run](const DilocoProgress &p) {
+                    if (p.note.startsWith(QLatin1String("waiting for a peer")))
+                        run.waiting = true;
+                    if (p.outerStepDone) {
+                        ++run.stepsDone;
+                        if (p.lastReduceWorld < 2)
+                            ++run.worldOfOneSteps;
+                    }
+                });
+            });
+            run.thread->start();
+        };
+        Run first, second;
+        // Whatever the verdict, neither thread outlives the test's variables.
+        const auto joinThreads = qScopeGuard([&] {
+            for (Run *run : {&first, &second})
+                if (run->thread) {
+                    run->cancel = true;
+                    run->thread->wait(30'000);
+                    delete run->thread;
+                }
+        });
+        start(first, 1);
+        // The master lives in this thread: its event loop runs while the runners work.
+        QTRY_VERIFY_WITH_TIMEOUT(first.waiting.load(), 60'000);
+        // Waiting, not stepping: several of its topology votes later it still has made no step.
+        QTest::qWait(500);
+        QCOMPARE(first.stepsDone.load(), 0);
+        start(second, 2);
+        QTRY_VERIFY_WITH_TIMEOUT(first.thread->isFinished() && second.thread->isFinished(), 60'000);
+        QVERIFY2(first.status.ok(), qPrintable(first.status.error()));
+        QVERIFY2(second.status.ok(), qPrintable(second.status.error()));
+        QCOMPARE(first.stepsDone.load(), 2);
+        QCOMPARE(second.stepsDone.load(), 2);
+        QCOMPARE(first.worldOfOneSteps.load(), 0);
+        QCOMPARE(second.worldOfOneSteps.load(), 0);
     }
 
     void auditFormatsRoundTripAndRefuseBadInput()
