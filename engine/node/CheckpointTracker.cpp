@@ -2,8 +2,10 @@
 
 #include "net/HubClient.h"
 #include "node/HubPins.h"
+#include "node/StatusLine.h"
 #include "shardcast/Downloader.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QJsonArray>
 #include <QUrl>
@@ -160,6 +162,33 @@ void CheckpointTracker::dropDownloader()
     m_downloader->disconnect(this);
     delete m_downloader; // persists its progress for a later join
     m_downloader = nullptr;
+}
+
+// The activity texts keep the engine's translation context ("cohort::Engine"): they were part of Engine, and
+// ui/translations files them there. Written out in full so that lupdate sees each one.
+
+QString CheckpointTracker::downloadActivity(const TaskInfo &task) const
+{
+    const DownloadProgress &d = m_progress;
+    if (!d.active() || d.taskId != task.id)
+        return {};
+    QString text = QCoreApplication::translate("cohort::Engine", "%1 v%2, %3 of %4")
+                       .arg(task.id).arg(d.version).arg(humanBytes(d.doneBytes), humanBytes(d.totalBytes));
+    if (d.bytesPerSecond > 0)
+        text += QCoreApplication::translate("cohort::Engine", " at %1/s").arg(humanBytes(qint64(d.bytesPerSecond)));
+    if (d.etaSeconds >= 0)
+        text += QCoreApplication::translate("cohort::Engine", ", %1 s left").arg(d.etaSeconds);
+    return text;
+}
+
+QString CheckpointTracker::activity(const TaskInfo &task) const
+{
+    QString text = QCoreApplication::translate("cohort::Engine", "Joined \"%1\"").arg(task.title);
+    if (m_version > 0)
+        text += QCoreApplication::translate("cohort::Engine", "; checkpoint v%1 ready").arg(m_version);
+    else if (m_progress.phase == DownloadProgress::Phase::Failed && m_progress.taskId == task.id)
+        text += QCoreApplication::translate("cohort::Engine", "; checkpoint download failed, retrying later");
+    return text + QCoreApplication::translate("cohort::Engine", "; this version cannot run %1 work yet").arg(task.kind);
 }
 
 } // namespace cohort

@@ -54,6 +54,10 @@ public:
     const QString &modelPath() const { return m_modelPath; }
     const DownloadProgress &progress() const { return m_progress; }
     bool diskFull() const { return m_diskFull; }      // the last download stopped for lack of space
+    // One line for the dashboard while `task`'s checkpoint downloads (bytes, rate, time left); empty otherwise.
+    QString downloadActivity(const TaskInfo &task) const;
+    // One line for a joined task no work loop of this version runs: what is known of its checkpoint.
+    QString activity(const TaskInfo &task) const;
 
 Q_SIGNALS:
     void eventOccurred(const cohort::EngineEvent &event);

@@ -1,17 +1,11 @@
 #include "node/Engine.h"
 
-#include "store/EngineBundle.h"
-#include "platform/DesktopIdle.h"
-#include "node/ForegroundWatch.h"
-
 #include "core/Logging.h"
+#include "core/PayoutAddress.h"
 #include "core/RateLimiter.h"
-#include "net/HubClient.h"
 #include "node/GpuTelemetry.h"
-#include "node/HubPins.h"
 #include "net/Identity.h"
-#include "net/Tls.h"
-#include "store/EarningsStore.h"
+#include "store/EarningsStore.h" // its default path: the GPU history lives in the same database
 #include "platform/Nvml.h"
 #include "platform/SystemSampler.h"
 
@@ -27,27 +21,28 @@ Engine::Engine(EngineOptions options, QString hubUrl, bool hubEmbedded, QObject 
       m_hubEmbedded(hubEmbedded),
       // Parented so that moveToThread() takes the timers along to the engine thread.
       m_sampleTimer(this),
-      m_heartbeatTimer(this),
-      m_retryTimer(this),
       m_publishTimer(this),
       m_rollouts(new RolloutLoop(*this, m_options.dataDir, this)),
-      m_earningsTimer(this),
-      m_activitySummary(this),
-      m_bundleTimer(this)
+      m_activitySummary(this)
 {
     m_sampleTimer.setInterval(1000);
-    m_heartbeatTimer.setInterval(m_options.heartbeatIntervalMs > 0 ? m_options.heartbeatIntervalMs : 10'000);
-    m_retryTimer.setSingleShot(true);
     m_publishTimer.setSingleShot(true);
     connect(&m_sampleTimer, &QTimer::timeout, this, &Engine::sampleSystem);
-    connect(&m_heartbeatTimer, &QTimer::timeout, this, &Engine::sendHeartbeat);
-    connect(&m_retryTimer, &QTimer::timeout, this, &Engine::registerWithHub);
     connect(&m_publishTimer, &QTimer::timeout, this, &Engine::publish);
     connect(&m_activitySummary, &ActivitySummary::summarized, this, &Engine::emitEvent);
 
     m_snapshot.hubUrl = m_hubUrl;
     m_snapshot.hubEmbedded = m_hubEmbedded;
     m_snapshot.nodeName = m_options.nodeName;
+    m_hubSession = new HubSession(*this,
+                                  {m_hubUrl, m_hubEmbedded, m_options.dataDir, m_options.hubKey, m_options.hubCertificateFile,
+                                   m_options.nodeName, m_options.heartbeatIntervalMs},
+                                  this);
+    m_schedule = new ScheduleGate(*this, m_options.dataDir, m_options.scheduler, this);
+    // Earnings of different hubs never mix: the embedded network is one ledger, a remote hub is keyed by its URL.
+    m_earnings = new EarningsFeed(*this, m_options.dataDir, m_hubEmbedded ? QStringLiteral("embedded") : m_hubUrl, this);
+    m_resume = new ResumeBundle(*this, m_options.dataDir, this);
+    connect(m_resume, &ResumeBundle::eventOccurred, this, &Engine::emitEvent);
     m_uploadLimiter = std::make_shared<RateLimiter>(m_options.maxUploadBytesPerSecond);
     m_diloco = new DilocoSession(*this, m_options.dataDir, m_hubUrl, m_uploadLimiter, this);
     connectDilocoSession();
@@ -59,7 +54,10 @@ Engine::Engine(EngineOptions options, QString hubUrl, bool hubEmbedded, QObject 
                                            m_options.maxDownloadBytesPerSecond},
                                           this);
     connectCheckpointTracker();
-    connectRolloutLoop(); // after the tracker: the loop asks it for newer versions
+    // After the tracker: the loop and the hub session ask it for newer versions, the gate whether the disk is full.
+    connectRolloutLoop();
+    connectHubSession();
+    connectScheduleGate();
 }
 
 Engine::~Engine()
@@ -78,14 +76,7 @@ void Engine::start()
     m_snapshot.gpuTelemetryNote = m_gpu->note();
     sampleSystem();
     m_sampleTimer.start();
-    m_scheduler.setPolicy(m_options.scheduler);
-    if (m_options.scheduler.runOnlyWhenIdle) {
-        m_idle = createDesktopIdle();
-        emitEvent(m_idle ? EngineEvent::info(QStringLiteral("schedule"), QStringLiteral("Idle time from %1").arg(m_idle->source()))
-                         : EngineEvent::warning(QStringLiteral("schedule"),
-                                                QStringLiteral("\"Run only when idle\" is on, but this session cannot tell idle time; it is ignored")));
-    }
-    applySchedule();
+    m_schedule->start();
 
     auto identity = Identity::loadOrCreate(QDir(m_options.dataDir).filePath(QStringLiteral("identity")));
     if (!identity) {
@@ -108,40 +99,26 @@ void Engine::start()
     m_snapshot.computeDtype = m_compute.dtype;
     applyGpuMemoryCap();
     m_rollouts->start(m_compute.device);
-    openEarningsCache();
+    m_earnings->openCache();
+    if (Status started = m_hubSession->start(*m_identity); !started)
+        failFatally(started.error());
+}
 
-    const QUrl url(m_hubUrl);
-    if (!url.isValid() || url.host().isEmpty()) {
-        failFatally(QStringLiteral("the hub address '%1' is not a valid URL").arg(m_hubUrl));
-        return;
-    }
-    if (!m_options.hubCertificateFile.isEmpty())
-        if (Status trusted = trustHubCertificates(m_options.hubCertificateFile); !trusted) {
-            failFatally(QStringLiteral("the hub certificate setting: %1").arg(trusted.error()));
-            return;
-        }
-    m_hub = new HubClient(url, *m_identity, this);
-    // The key the operator gave (settings), else a hub met before: name it in every request and take only answers it
-    // signed, from the first one on.
-    m_hub->setHubKey(!m_options.hubKey.isEmpty() && !m_hubEmbedded
-                         ? m_options.hubKey
-                         : HubPins(QDir(m_options.dataDir).filePath(QStringLiteral("identity/hubs.json")))
-                               .pinned(m_hubEmbedded ? QStringLiteral("embedded") : m_hubUrl));
-    m_inputs.hubLink = HubLink::Connecting;
-    updateState();
-    registerWithHub();
+const TaskInfo *Engine::findTask(const QString &taskId) const
+{
+    for (const TaskInfo &t : m_hubSession->state().tasks)
+        if (t.id == taskId)
+            return &t;
+    return nullptr;
 }
 
 void Engine::joinTask(const QString &taskId)
 {
-    const TaskInfo *task = nullptr;
-    for (const TaskInfo &t : m_snapshot.tasks)
-        if (t.id == taskId)
-            task = &t;
+    const TaskInfo *task = findTask(taskId);
     if (!task) {
         // The catalogue may not be loaded yet: remember the wish, apply it when the tasks arrive.
         m_options.taskId = taskId;
-        if (!m_snapshot.tasks.isEmpty())
+        if (!m_hubSession->state().tasks.isEmpty())
             emitEvent(EngineEvent::warning(QStringLiteral("task"), QStringLiteral("The hub offers no task '%1'").arg(taskId)));
         return;
     }
@@ -160,10 +137,10 @@ void Engine::joinTask(const QString &taskId)
     m_checkpoints->taskJoined();
     refreshActivityDetail();
     emitEvent(EngineEvent::info(QStringLiteral("task"), QStringLiteral("Joined task %1 (%2)").arg(task->id, task->title)));
-    writeBundleSoon(); // the next start joins it again
+    m_resume->writeSoon(); // the next start joins it again
     updateState();
-    if (m_inputs.hubLink == HubLink::Online) {
-        sendHeartbeat();
+    if (m_hubSession->online()) {
+        m_hubSession->heartbeat();
         m_checkpoints->check(-1);
         m_rollouts->kick();
     }
@@ -178,7 +155,7 @@ void Engine::leaveTask()
     m_snapshot.joinedTaskId.clear();
     m_checkpoints->taskLeft();
     m_options.taskId.clear();
-    writeBundleSoon(); // and the next start does not join it again
+    m_resume->writeSoon(); // and the next start does not join it again
     m_rollouts->taskLeft();
     m_inputs.downloading = false;
     m_inputs.activityDetail.clear();
@@ -201,33 +178,43 @@ void Engine::stop()
     m_stopping = true;
     m_inputs.stopping = true;
     m_sampleTimer.stop();
-    m_heartbeatTimer.stop();
-    m_retryTimer.stop();
-    m_earningsTimer.stop();
+    m_hubSession->stop();
+    m_earnings->stop();
     m_activitySummary.flush();
     m_rollouts->stop(); // the batch in progress stops; its work item is in the bundle, finished batches in the outbox
     m_diloco->shutdown(5'000); // checkpoints its state and leaves the ring (a collective in flight may hold it longer)
-    writeBundle("quit");
+    m_resume->write("quit");
     m_checkpoints->pause(); // progress on disk; the next start resumes
     updateState();
     publish();
-    if (m_hub && m_inputs.hubLink == HubLink::Online) {
-        // Tell the hub we are going, but never wait on it for long.
-        m_hub->post(QStringLiteral("/v1/nodes/heartbeat"), heartbeatBody(), [this](const HubReply &) {
-            if (m_hub)
-                m_hub->abortAll();
-            Q_EMIT stopped();
-        });
-        QTimer::singleShot(2000, this, [this] {
-            if (m_hub && m_hub->pendingCount() > 0)
-                m_hub->abortAll();
-            else
-                return;
-            Q_EMIT stopped();
-        });
-        return;
+    m_hubSession->farewell([this] { Q_EMIT stopped(); });
+}
+
+void Engine::applyLiveOptions(const EngineOptions &options)
+{
+    if (options.maxUploadBytesPerSecond != m_options.maxUploadBytesPerSecond) {
+        m_options.maxUploadBytesPerSecond = options.maxUploadBytesPerSecond;
+        m_uploadLimiter->setRate(options.maxUploadBytesPerSecond); // wakes a sender waiting under the old rate
+        qCInfo(lcEngine) << "upload cap now" << options.maxUploadBytesPerSecond << "bytes/s (0: none)";
     }
-    Q_EMIT stopped();
+    if (options.payoutAddress != m_options.payoutAddress) {
+        m_options.payoutAddress = options.payoutAddress;
+        qCInfo(lcEngine) << "payout address now" << payout::redacted(options.payoutAddress) << "(sent with the next heartbeat)";
+    }
+    if (!(options.scheduler == m_options.scheduler))
+        setSchedulerPolicy(options.scheduler);
+    if (options.gpuMemoryPercent != m_options.gpuMemoryPercent) {
+        m_options.gpuMemoryPercent = options.gpuMemoryPercent;
+        applyGpuMemoryCap(); // the next batch is sized by it
+    }
+}
+
+void Engine::applyGpuMemoryCap()
+{
+    QString note;
+    m_snapshot.gpuMemoryBudgetBytes = cohort::applyGpuMemoryCap(m_compute, m_options.gpuMemoryPercent, &note);
+    if (!note.isEmpty())
+        emitEvent(EngineEvent::info(QStringLiteral("compute"), note));
 }
 
 void Engine::sampleSystem()
@@ -240,13 +227,18 @@ void Engine::sampleSystem()
         for (EngineEvent &event : m_gpu->takeEvents())
             emitEvent(std::move(event));
     }
-    applySchedule(); // marks the snapshot dirty
+    m_schedule->update(); // marks the snapshot dirty
 }
 
 void Engine::updateState()
 {
     m_diloco->update(); // every input that can start or stop the training loop passes through here
-    m_inputs.retryInSeconds = secondsUntilRetry();
+    m_inputs.hubLink = m_hubSession->link();
+    m_inputs.hubError = m_hubSession->linkError();
+    m_inputs.retryInSeconds = m_hubSession->secondsUntilRetry();
+    m_inputs.pauseReasons = m_schedule->pauseReasons();
+    m_inputs.throttleReasons = m_schedule->throttleReasons();
+    m_inputs.foregroundUse = m_schedule->foregroundUse();
     // Working while the RL loop has work in hand (asking, generating, submitting), not only during generation,
     // so the state does not flicker to Idle between batches.
     m_inputs.working = m_rollouts->atWork()
@@ -275,14 +267,6 @@ void Engine::updateState()
     markDirty();
 }
 
-int Engine::secondsUntilRetry() const
-{
-    if (!m_retryAt.isValid())
-        return 0;
-    const qint64 ms = QDateTime::currentDateTimeUtc().msecsTo(m_retryAt);
-    return ms <= 0 ? 0 : int((ms + 999) / 1000); // round up: "in 1 s" until the attempt starts
-}
-
 void Engine::markDirty()
 {
     if (m_publishTimer.isActive())
@@ -294,9 +278,9 @@ void Engine::markDirty()
 void Engine::publish()
 {
     m_publishTimer.stop();
-    if (m_retryAt.isValid() && m_inputs.hubLink == HubLink::Lost) {
+    if (m_hubSession->retryScheduled() && m_hubSession->link() == HubLink::Lost) {
         // Keep the "retrying in N s" countdown honest.
-        const int seconds = secondsUntilRetry();
+        const int seconds = m_hubSession->secondsUntilRetry();
         if (seconds != m_inputs.retryInSeconds) {
             m_inputs.retryInSeconds = seconds;
             m_snapshot.why = resolveState(m_inputs).why;
@@ -306,6 +290,16 @@ void Engine::publish()
     m_snapshot.checkpointVersion = m_checkpoints->version();
     m_snapshot.download = m_checkpoints->progress();
     m_snapshot.diloco = m_diloco->status();
+    m_snapshot.schedule = m_schedule->status();
+    const HubSession::State &hub = m_hubSession->state();
+    m_snapshot.hubKeyFingerprint = hub.hubKeyFingerprint;
+    m_snapshot.registeredAt = hub.registeredAt;
+    m_snapshot.lastHeartbeatAt = hub.lastHeartbeatAt;
+    m_snapshot.heartbeatFailures = hub.heartbeatFailures;
+    m_snapshot.tasks = hub.tasks;
+    m_snapshot.progress = hub.progress;
+    m_snapshot.contribution = hub.contribution;
+    m_snapshot.update = hub.update;
     ++m_snapshot.sequence;
     m_snapshot.takenAt = QDateTime::currentDateTimeUtc();
     m_sinceLastPublish.start();

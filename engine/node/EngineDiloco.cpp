@@ -2,7 +2,6 @@
 // change in the engine's state.
 #include "node/Engine.h"
 
-#include "core/Logging.h"
 #include "net/Identity.h"
 
 namespace cohort {
@@ -14,18 +13,11 @@ void Engine::connectDilocoSession()
         refreshActivityDetail();
         updateState();
     });
-    connect(m_diloco, &DilocoSession::finished, this, [this] {
-        if (!m_pauseClock.isValid())
-            return;
-        m_snapshot.schedule.lastPauseLatencyMs = int(m_pauseClock.elapsed());
-        m_pauseClock.invalidate();
-        qCInfo(lcEngine) << "DiLoCo stopped" << m_snapshot.schedule.lastPauseLatencyMs << "ms after the pause";
-    });
 }
 
 bool Engine::dilocoMayRun() const
 {
-    return !m_stopping && m_hub && m_inputs.hubLink == HubLink::Online && m_inputs.pauseReasons.isEmpty();
+    return !m_stopping && hub() && m_hubSession->online() && !m_schedule->paused();
 }
 
 QByteArray Engine::nodeSecretKey() const

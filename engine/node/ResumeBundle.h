@@ -1,0 +1,61 @@
+#pragma once
+// Engine checkpoints, a part the Engine owns (engine thread): what the node is in the middle of, as an atomic bundle in
+// <data>/bundles (store/EngineBundle), written at the safe points (work received, batch saved in the outbox,
+// pause/resume, quit) and read back at start. Finished batches live in the outbox and download progress in the
+// downloader's own files; the bundle holds the rest: the work item in hand (so a crash mid-batch regenerates it,
+// same seeds, instead of letting it expire), the user's pause and snooze (a paused node stays paused across a
+// reboot), and the task and policy version.
+#include "core/EngineEvent.h"
+#include "node/RolloutLoop.h"
+
+#include <QDateTime>
+#include <QObject>
+#include <QTimer>
+#include <memory>
+#include <optional>
+
+namespace cohort {
+
+class BundleStore;
+
+struct ResumeState {
+    QString taskId;        // the joined task, or the one about to be joined (the wish survives a restart)
+    int policyVersion = 0; // written for the record; a start takes the verified version from disk
+    bool userPaused = false;
+    QDateTime snoozedUntil; // invalid: no snooze
+    std::optional<RolloutLoop::WorkItem> work; // issued by the hub and not in the outbox yet
+};
+
+// The engine as the bundle sees it. Read at each write; never cached.
+class ResumeHost {
+public:
+    virtual ResumeState resumeState() const = 0;
+
+protected:
+    ~ResumeHost() = default;
+};
+
+class ResumeBundle : public QObject {
+    Q_OBJECT
+public:
+    ResumeBundle(ResumeHost &host, QString dataDir, QObject *parent = nullptr);
+    ~ResumeBundle() override;
+
+    // Opens <data>/bundles and reads back the newest bundle that verifies (none: a first start, or nothing valid).
+    // `taskNamed`: this start names a task (cohortd --task), which wins over the bundle's (taskId stays empty). The
+    // work item comes back only if its batch is not in the outbox already.
+    std::optional<ResumeState> restore(bool taskNamed);
+    void write(const char *why);
+    void writeSoon(); // coalesces bursts (pause toggled 100 times) into one write within 250 ms
+
+Q_SIGNALS:
+    void eventOccurred(const cohort::EngineEvent &event);
+
+private:
+    ResumeHost &m_host;
+    QString m_dataDir;
+    std::unique_ptr<BundleStore> m_bundles; // <data>/bundles, opened by restore()
+    QTimer m_timer;
+};
+
+} // namespace cohort
