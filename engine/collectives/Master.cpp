@@ -302,6 +302,15 @@ void Master::handleReady(Peer &peer, const ReadyMsg &msg)
 void Master::handleBegin(Peer &peer, const BeginMsg &msg)
 {
     m_votes.erase(peer.id); // a peer that begins an operation is not waiting on a vote any more (it gave up on it)
+    if (m_sync && !m_sync->planned && !m_forming && !votesOutstanding()) {
+        // A sync still gathering states while members begin an operation instead: once most of the ring has begun,
+        // the syncers are the odd ones out and the sync is abandoned, so that the operation (with its begin deadline)
+        // can form. Otherwise one member that syncs again and again, never beginning, held every Begin of the others
+        // back as "the topology is changing" and was never named (its sync deadline excludes only a silent majority).
+        m_sync->begunInstead.insert(peer.id);
+        if (2 * m_sync->begunInstead.size() > m_sync->participants.size())
+            finishSync(false, QStringLiteral("most members began an operation instead of syncing"));
+    }
     if (m_forming || votesOutstanding() || m_sync) {
         send(peer, encode(OutcomeMsg{msg.tag, 0, true, QStringLiteral("the topology is changing; retry")}));
         return;

@@ -169,6 +169,7 @@ private:
         uint64_t revision = 0; // elected
         std::vector<QByteArray> elected; // its tensors' digests
         std::map<uint32_t, uint32_t> distributorOf; // fetching peer -> the peer it fetches from
+        std::set<uint32_t> begunInstead; // members that asked to begin an operation while it gathered states
     };
     struct Formation {
         uint64_t epoch = 0;

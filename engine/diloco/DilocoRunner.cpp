@@ -440,6 +440,9 @@ Status DilocoRunner::Impl::averageAndStep(Communicator &comm, bool *reconnect, b
             continue; // aborted by our own cancel (pause, leaving): the top of the loop checkpoints and leaves
         progress.worldSize = comm.worldSize();
         publish(DilocoProgress::Phase::Averaging, QStringLiteral("a peer left mid-average (%1); retrying").arg(r.message));
+        // Not in a tight loop: a Begin refused while the group votes or syncs would be sent again at once, hundreds
+        // of times a second, for as long as that lasts.
+        pauseCancellable(cancel, 100);
     }
     // Whatever reached the average, the step stays finite and bounded: the peers' checks keep every value within
     // what n bounded contributions allow, and the average of contributions within the bound is within it.

@@ -624,6 +624,7 @@ int runState(const QStringList &args)
             say(QStringLiteral("step %1 all-reduce error: %2").arg(step).arg(r.message));
             if (!r.retryable() || clock.hasExpired(120'000))
                 return 5;
+            QThread::msleep(100); // as DiLoCo does: a refused Begin is not hammered at the master
         }
         for (size_t i = 0; i < weights.size(); ++i)
             weights[i] += 0.01f * gradient[i];
