@@ -383,6 +383,14 @@ QString DashboardPage::networkText(const EngineSnapshot &s)
                      .arg(qRound(100 * first.greedyCorrectness))
                      .arg(first.version);
     }
+    if (s.progress.taskId == s.joinedTaskId && !s.progress.heldOutLoss.isEmpty()) {
+        const HeldOutLossPoint &first = s.progress.heldOutLoss.first(), &last = s.progress.heldOutLoss.last();
+        parts << tr("held-out loss %1 at outer step %2 (%3 at outer step %4)")
+                     .arg(QLocale().toString(last.loss, 'f', 2))
+                     .arg(last.revision)
+                     .arg(QLocale().toString(first.loss, 'f', 2))
+                     .arg(first.revision);
+    }
     const TaskContribution &c = s.contribution;
     if (c.taskId == s.joinedTaskId && !c.taskId.isEmpty() && c.rank > 0)
         parts << tr("your part %1 % of accepted batches, rank %2 of %3")

@@ -7,6 +7,8 @@
 #include <QLineSeries>
 #include <QValueAxis>
 
+#include <algorithm>
+
 namespace cohort {
 
 HeldOutChart::HeldOutChart(QWidget *parent) : QChartView(parent)
@@ -18,8 +20,11 @@ HeldOutChart::HeldOutChart(QWidget *parent) : QChartView(parent)
     m_greedy->setName(tr("Correct, most likely answer"));
     m_sampled = new QLineSeries(chart);
     m_sampled->setName(tr("Reward, sampled answers"));
+    m_loss = new QLineSeries(chart);
+    m_loss->setName(tr("Held-out loss (lower is better)"));
     chart->addSeries(m_greedy);
     chart->addSeries(m_sampled);
+    chart->addSeries(m_loss);
     m_versions = new QValueAxis(chart);
     m_versions->setTitleText(tr("Model version"));
     m_versions->setLabelFormat(QStringLiteral("%d"));
@@ -32,6 +37,14 @@ HeldOutChart::HeldOutChart(QWidget *parent) : QChartView(parent)
         s->attachAxis(m_versions);
         s->attachAxis(m_share);
     }
+    m_lossAxis = new QValueAxis(chart);
+    m_lossAxis->setLabelFormat(QStringLiteral("%.1f"));
+    m_lossAxis->setTitleText(tr("Nats per byte"));
+    chart->addAxis(m_lossAxis, Qt::AlignLeft);
+    m_loss->attachAxis(m_versions);
+    m_loss->attachAxis(m_lossAxis);
+    m_loss->setVisible(false);
+    m_lossAxis->setVisible(false);
     setChart(chart);
     setRenderHint(QPainter::Antialiasing);
     setMinimumHeight(240);
@@ -51,12 +64,34 @@ void HeldOutChart::setProgress(const TaskProgress &progress)
     }
     m_greedy->replace(greedy);
     m_sampled->replace(sampled);
-    const int first = progress.heldOut.isEmpty() ? 1 : progress.heldOut.first().version;
-    const int last = progress.heldOut.isEmpty() ? 2 : progress.heldOut.last().version;
+    // A DiLoCo task has no versions but outer steps, and a loss instead of shares: the same chart, other series.
+    const bool lossMode = progress.heldOut.isEmpty() && !progress.heldOutLoss.isEmpty();
+    QList<QPointF> loss;
+    double highest = 0;
+    for (const HeldOutLossPoint &p : progress.heldOutLoss) {
+        loss.append(QPointF(double(p.revision), p.loss));
+        highest = std::max(highest, p.loss);
+    }
+    m_loss->replace(loss);
+    m_greedy->setVisible(!lossMode);
+    m_sampled->setVisible(!lossMode);
+    m_share->setVisible(!lossMode);
+    m_loss->setVisible(lossMode);
+    m_lossAxis->setVisible(lossMode);
+    m_versions->setTitleText(lossMode ? tr("Outer step") : tr("Model version"));
+    m_lossAxis->setRange(0, std::max(1.0, highest * 1.1));
+    double first = 1, last = 2;
+    if (lossMode) {
+        first = double(progress.heldOutLoss.first().revision);
+        last = double(progress.heldOutLoss.last().revision);
+    } else if (!progress.heldOut.isEmpty()) {
+        first = progress.heldOut.first().version;
+        last = progress.heldOut.last().version;
+    }
     m_versions->setRange(first, std::max(last, first + 1));
 }
 
-int HeldOutChart::pointCount() const { return int(m_greedy->count()); }
+int HeldOutChart::pointCount() const { return int(m_greedy->count() + m_loss->count()); }
 
 void HeldOutChart::changeEvent(QEvent *event)
 {

@@ -1,6 +1,7 @@
 #pragma once
 // The joined task's held-out curve: greedy correctness (what "better" means) and the sampled reward per published
-// version, as the hub scored them on problems no contributor trained on (core/TaskProgress.h). Made once, refilled.
+// version, as the hub scored them on problems no contributor trained on (core/TaskProgress.h); for a DiLoCo task,
+// the shared model's held-out loss per outer step instead. Made once, refilled.
 #include "core/TaskProgress.h"
 
 #include <QChartView>
@@ -24,8 +25,10 @@ protected:
 private:
     QLineSeries *m_greedy = nullptr;
     QLineSeries *m_sampled = nullptr;
+    QLineSeries *m_loss = nullptr;
     QValueAxis *m_versions = nullptr;
     QValueAxis *m_share = nullptr;
+    QValueAxis *m_lossAxis = nullptr;
     TaskProgress m_shown;
 };
 

@@ -123,11 +123,25 @@ QString TasksPage::contributionLine() const
 void TasksPage::updateProgress()
 {
     const TaskProgress &progress = m_snapshot.progress;
-    const bool shown = !progress.taskId.isEmpty() && progress.taskId == m_joinedTaskId && !progress.heldOut.isEmpty();
+    const bool ours = !progress.taskId.isEmpty() && progress.taskId == m_joinedTaskId;
+    const bool shown = ours && (!progress.heldOut.isEmpty() || !progress.heldOutLoss.isEmpty());
     m_progressTitle->setVisible(shown);
     m_progressChart->setVisible(shown);
     if (!shown)
         return;
+    if (progress.heldOut.isEmpty()) { // a DiLoCo task: the hub's held-out loss per outer step
+        const HeldOutLossPoint &first = progress.heldOutLoss.first(), &last = progress.heldOutLoss.last();
+        m_progressTitle->setText(
+            tr("The network's model on %1 held-out sentences (never trained on): loss %2 at outer step %3, %4 at outer step %5.")
+                .arg(progress.lossSequences)
+                .arg(QLocale().toString(last.loss, 'f', 2))
+                .arg(last.revision)
+                .arg(QLocale().toString(first.loss, 'f', 2))
+                .arg(first.revision) +
+            (progress.lossBetter.isEmpty() ? QString() : QLatin1Char('\n') + progress.lossBetter) + contributionLine());
+        m_progressChart->setProgress(progress);
+        return;
+    }
     const HeldOutPoint &first = progress.heldOut.first(), &last = progress.heldOut.last();
     m_progressTitle->setText(
         tr("The network's model on %1 held-out problems (never trained on): version %2 answers %3 % correctly, "

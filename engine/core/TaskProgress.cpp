@@ -17,12 +17,59 @@ bool share(const QJsonObject &o, const char *key, double *out)
     return std::isfinite(*out) && *out >= 0 && *out <= 1;
 }
 
+// "held_out_loss" of a DiLoCo task's progress reply, into `progress`; absent is no error.
+Status parseHeldOutLoss(const QJsonObject &reply, TaskProgress &progress)
+{
+    if (!reply.contains(QStringLiteral("held_out_loss")))
+        return {};
+    const QJsonValue value = reply.value(QStringLiteral("held_out_loss"));
+    if (!value.isObject())
+        return fail(QStringLiteral("held_out_loss is not an object"));
+    const QJsonObject o = value.toObject();
+    const QJsonValue sequences = o.value(QStringLiteral("sequences"));
+    const double n = sequences.toDouble(-1);
+    if (!sequences.isDouble() || n != std::floor(n) || n < 0 || n > 1'000'000)
+        return fail(QStringLiteral("held_out_loss.sequences is not a count"));
+    progress.lossSequences = int(n);
+    const QJsonValue better = o.value(QStringLiteral("better"));
+    if (!better.isString() && !better.isUndefined())
+        return fail(QStringLiteral("held_out_loss.better is not text"));
+    progress.lossBetter = better.toString();
+    if (progress.lossBetter.size() > 400)
+        return fail(QStringLiteral("held_out_loss.better is longer than 400 characters"));
+    const QJsonValue pointsValue = o.value(QStringLiteral("points"));
+    if (!pointsValue.isArray())
+        return fail(QStringLiteral("held_out_loss.points is not a list"));
+    const QJsonArray points = pointsValue.toArray();
+    if (points.size() > kMaxHeldOutPoints)
+        return fail(QStringLiteral("held_out_loss.points has %1 points (at most %2)").arg(points.size()).arg(kMaxHeldOutPoints));
+    double previous = -1;
+    for (qsizetype i = 0; i < points.size(); ++i) {
+        const QJsonObject point = points.at(i).toObject();
+        const QJsonValue revision = point.value(QStringLiteral("revision")), loss = point.value(QStringLiteral("loss"));
+        const double r = revision.toDouble(-1);
+        // 2^53: where a JSON number stops holding every integer
+        if (!revision.isDouble() || r != std::floor(r) || r <= previous || r > 9007199254740992.0)
+            return fail(QStringLiteral("held_out_loss.points[%1]: the revision is not a number above the one before").arg(i));
+        previous = r;
+        const double l = loss.toDouble(-1);
+        if (!loss.isDouble() || !std::isfinite(l) || l < 0 || l > 100)
+            return fail(QStringLiteral("held_out_loss.points[%1] (revision %2): the loss is missing or outside [0, 100]")
+                            .arg(i)
+                            .arg(qint64(r)));
+        progress.heldOutLoss.append({qint64(r), l});
+    }
+    return {};
+}
+
 } // namespace
 
 Expected<TaskProgress> parseTaskProgress(const QJsonObject &reply, const QString &taskId)
 {
     TaskProgress progress;
     progress.taskId = taskId;
+    if (Status s = parseHeldOutLoss(reply, progress); !s)
+        return fail(s.error());
     if (!reply.contains(QStringLiteral("held_out")))
         return progress;
     const QJsonValue heldOutValue = reply.value(QStringLiteral("held_out"));
@@ -116,10 +163,16 @@ QJsonObject TaskProgress::toJson() const
                                  {QStringLiteral("greedy_reward"), p.greedyReward},
                                  {QStringLiteral("sampled_correctness"), p.sampledCorrectness},
                                  {QStringLiteral("sampled_reward"), p.sampledReward}});
+    QJsonArray losses;
+    for (const HeldOutLossPoint &p : heldOutLoss)
+        losses.append(QJsonObject{{QStringLiteral("revision"), p.revision}, {QStringLiteral("loss"), p.loss}});
     return QJsonObject{{QStringLiteral("task"), taskId},
                        {QStringLiteral("problems"), problems},
                        {QStringLiteral("better"), better},
-                       {QStringLiteral("held_out"), curve}};
+                       {QStringLiteral("held_out"), curve},
+                       {QStringLiteral("loss_sequences"), lossSequences},
+                       {QStringLiteral("loss_better"), lossBetter},
+                       {QStringLiteral("held_out_loss"), losses}};
 }
 
 } // namespace cohort

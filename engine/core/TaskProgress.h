@@ -21,11 +21,22 @@ struct HeldOutPoint {
     bool operator==(const HeldOutPoint &) const = default;
 };
 
+// A DiLoCo task's shared model at one recorded revision (outer step), on text no node trains on (diloco/DilocoReplay.h).
+struct HeldOutLossPoint {
+    qint64 revision = 0;
+    double loss = 0; // nats per byte token
+    bool operator==(const HeldOutLossPoint &) const = default;
+};
+
 struct TaskProgress {
     QString taskId;
     int problems = 0;             // held-out problems each version is scored on
     QString better;               // the hub's one sentence on what "better" means for the task
     QList<HeldOutPoint> heldOut;  // by version, ascending
+    // DiLoCo tasks ("held_out_loss"): the hub's measure of the shared model per revision, and what "better" means.
+    int lossSequences = 0;
+    QString lossBetter;
+    QList<HeldOutLossPoint> heldOutLoss; // by revision, ascending
     bool operator==(const TaskProgress &) const = default;
     QJsonObject toJson() const;
 };
@@ -51,7 +62,8 @@ Expected<TaskContribution> parseTaskContribution(const QJsonObject &contribution
 // The "held_out" object of a progress reply for `taskId`. Refuses (with the reason) a missing or malformed object,
 // values outside [0, 1] or not finite, versions not strictly ascending or below 1, more than kMaxHeldOutPoints
 // points, a "better" text over 400 characters. A reply without "held_out" (a DiLoCo task, an older hub) is an
-// empty progress, not an error.
+// empty progress, not an error. A "held_out_loss" object (a DiLoCo task) is held to the same rules: revisions strictly
+// ascending, losses finite in [0, 100], at most kMaxHeldOutPoints points, "better" at most 400 characters.
 Expected<TaskProgress> parseTaskProgress(const QJsonObject &reply, const QString &taskId);
 
 } // namespace cohort

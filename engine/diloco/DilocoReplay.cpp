@@ -113,4 +113,31 @@ Expected<ReplayVerdict> replayOuterStep(const DilocoTaskConfig &config, uint64_t
     return verdict;
 }
 
+Expected<double> heldOutLoss(const DilocoTaskConfig &config, std::span<const float> weights, const std::atomic<bool> &cancel,
+                             const std::string &device)
+{
+    auto created = rl::Policy::create(policyConfigOf(config), config.seed, device);
+    if (!created)
+        return fail(QStringLiteral("the task's model: %1").arg(QString::fromStdString(created.error)));
+    rl::Policy &model = *created;
+    if (weights.size() != rl::flatParameterCount(model))
+        return fail(QStringLiteral("%1 weights; the task's model has %2").arg(weights.size()).arg(rl::flatParameterCount(model)));
+    if (rl::Outcome w = rl::writeFlatParameters(model, weights); !w)
+        return fail(QString::fromStdString(w.error));
+    // Four batches of eight, so that a model shape's memory for one batch is all it takes.
+    constexpr int kBatches = 4;
+    double sum = 0;
+    for (int b = 0; b < kBatches; ++b) {
+        const auto batch = SyntheticText::batch(kHeldOutDataSeed, uint64_t(b), kHeldOutSequences / kBatches, config.sequenceLength);
+        auto loss = rl::languageModelLoss(model, batch, {}, &cancel);
+        if (!loss)
+            return fail(QString::fromStdString(loss.error));
+        sum += *loss;
+    }
+    const double mean = sum / kBatches;
+    if (!std::isfinite(mean))
+        return fail(QStringLiteral("the held-out loss is not finite"));
+    return mean;
+}
+
 } // namespace cohort::diloco

@@ -9,6 +9,7 @@
 #include "rl/PolicyConfig.h"
 
 #include <atomic>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -43,5 +44,17 @@ struct ReplayVerdict {
 // does not fit the task's model, the model cannot be built, or the replay was cancelled.
 Expected<ReplayVerdict> replayOuterStep(const DilocoTaskConfig &config, uint64_t dataSeed, const AuditMaterial &material,
                                         const std::atomic<bool> &cancel, const std::string &device = "cpu");
+
+// The task's held-out text (issue 24): kHeldOutSequences windows of the task's sequence length from a seed no node
+// trains on (a node's data seed is dataSeedFor(its id), a SHA-256 prefix; matching this one would take ~2^64 tries).
+// The same for every task of one model shape and sequence length, so their losses compare.
+inline constexpr uint64_t kHeldOutDataSeed = 0x636f686f72742d68ull; // "cohort-h"
+inline constexpr int kHeldOutSequences = 32;
+
+// Mean next-token loss (nats per byte token) of `weights` (the task's model in the flat layout) on the held-out text:
+// what the hub reports as the shared model's quality per recorded revision. Errors: weights that do not fit the task's
+// model, a model that cannot be built, a cancel.
+Expected<double> heldOutLoss(const DilocoTaskConfig &config, std::span<const float> weights, const std::atomic<bool> &cancel,
+                             const std::string &device = "cpu");
 
 } // namespace cohort::diloco

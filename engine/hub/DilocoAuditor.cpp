@@ -35,6 +35,9 @@ void DilocoAuditor::submit(const AuditJob &job)
             result.relativeError = replayed->relativeError;
             result.seconds = replayed->seconds;
         }
+        if (job.evaluateHeldOut)
+            if (auto loss = diloco::heldOutLoss(job.config, job.material->global, link.stopFlag()))
+                result.heldOutLoss = *loss;
         // Runs only while the auditor lives and has not let go of this thread: `this` is safe there.
         link.post([this, job, result] {
             --m_queued;

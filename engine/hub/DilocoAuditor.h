@@ -21,6 +21,9 @@ struct AuditJob {
     DilocoTaskConfig config;
     uint64_t dataSeed = 0; // the node's (diloco::dataSeedFor its id): never the node's word
     std::shared_ptr<const diloco::AuditMaterial> material;
+    // Also score the material's start state (the recorded revision step - 1, digest checked before the job) on the
+    // held-out text: the hub's own measure of the shared model, once per revision.
+    bool evaluateHeldOut = false;
 };
 
 struct AuditResult {
@@ -29,6 +32,7 @@ struct AuditResult {
     QString reason;
     double relativeError = -1;
     double seconds = 0;
+    double heldOutLoss = -1; // of revision step - 1; -1: not asked for, or it could not be computed
 };
 
 class DilocoAuditor : public QObject {

@@ -2,6 +2,7 @@
 
 #include "collectives/Master.h"
 #include "core/JsonReader.h"
+#include "diloco/DilocoReplay.h"
 #include "net/ApiServer.h"
 #include "hub/HubStore.h"
 #include "hub/Ledger.h"
@@ -9,6 +10,7 @@
 #include "net/Identity.h"
 
 #include <QDateTime>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QLoggingCategory>
 #include <QRandomGenerator>
@@ -46,7 +48,10 @@ QJsonObject DilocoTaskStats::toJson() const
                                                               {QStringLiteral("last"), lastAudit}}},
                        {QStringLiteral("credits"), QJsonObject{{QStringLiteral("confirmed"), confirmedCredits},
                                                                {QStringLiteral("refused"), refusedCredits},
-                                                               {QStringLiteral("forfeited"), forfeitedCredits}}}};
+                                                               {QStringLiteral("forfeited"), forfeitedCredits}}},
+                       {QStringLiteral("held_out"), heldOutLoss < 0 ? QJsonValue(QJsonValue::Null)
+                                                                    : QJsonValue(QJsonObject{{QStringLiteral("revision"), qint64(heldOutRevision)},
+                                                                                             {QStringLiteral("loss"), heldOutLoss}})}};
 }
 
 DilocoCoordinator::DilocoCoordinator(HubStore &store, TaskCatalogue &catalogue, const ListenerLimits &limits, QObject *parent)
@@ -136,6 +141,29 @@ Status DilocoCoordinator::start(const QHostAddress &address, quint16 firstPort)
         m_masters[taskId] = std::move(master);
     }
     return {};
+}
+
+QJsonObject DilocoCoordinator::progress(const QString &taskId) const
+{
+    const TaskInfo *task = m_catalogue.find(taskId);
+    if (!task || !task->diloco)
+        return {};
+    const QList<DilocoEvidence::HeldOutLoss> all = m_evidence.heldOutLosses(taskId);
+    constexpr qsizetype kHeldOutCurvePoints = 512;
+    QJsonArray points;
+    const qsizetype n = all.size();
+    const qsizetype shown = std::min(n, kHeldOutCurvePoints);
+    for (qsizetype i = 0; i < shown; ++i) {
+        const DilocoEvidence::HeldOutLoss &p = all[shown == n ? i : i * (n - 1) / (kHeldOutCurvePoints - 1)];
+        points.append(QJsonObject{{QStringLiteral("revision"), qint64(p.revision)}, {QStringLiteral("loss"), p.loss}});
+    }
+    return {{QStringLiteral("held_out_loss"),
+             QJsonObject{{QStringLiteral("sequences"), diloco::kHeldOutSequences},
+                         {QStringLiteral("better"),
+                          QStringLiteral("Lower is better: the shared model's loss (nats per byte) on %1 held-out sentences no node "
+                                         "trains on, measured by the hub on the state it recorded")
+                              .arg(diloco::kHeldOutSequences)},
+                         {QStringLiteral("points"), points}}}};
 }
 
 const DilocoTaskStats *DilocoCoordinator::stats(const QString &taskId) const
@@ -358,6 +386,7 @@ void DilocoCoordinator::audit(PendingAudit pending)
     job.config = *task->diloco;
     job.dataSeed = diloco::dataSeedFor(pending.nodeId);
     job.material = std::make_shared<const diloco::AuditMaterial>(std::move(material).value());
+    job.evaluateHeldOut = !m_evidence.hasHeldOut(pending.taskId, pending.step - 1);
     m_auditor->submit(job);
 }
 
@@ -367,6 +396,18 @@ void DilocoCoordinator::onAudited(const AuditJob &job, const AuditResult &result
     stats.auditSeconds += result.seconds;
     if (result.passed)
         stats.worstPassedError = std::max(stats.worstPassedError, result.relativeError);
+    if (result.heldOutLoss >= 0) {
+        // The start state's digest matched the hub's record before the job ran: this is the shared model's loss at
+        // that revision whatever the replay's verdict on the node's own work.
+        const quint64 revision = job.material->step - 1;
+        if (Status s = m_evidence.recordHeldOut(job.taskId, revision, result.heldOutLoss, QDateTime::currentMSecsSinceEpoch()); !s)
+            qCWarning(lcHubDiloco) << s.error();
+        if (stats.heldOutLoss < 0 || revision >= stats.heldOutRevision) {
+            stats.heldOutRevision = revision;
+            stats.heldOutLoss = result.heldOutLoss;
+        }
+        qCInfo(lcHubDiloco) << "held-out loss of" << job.taskId << "revision" << revision << ":" << result.heldOutLoss;
+    }
     const QString verdict = result.inconclusive ? QStringLiteral("inconclusive")
                             : result.passed     ? QStringLiteral("passed")
                                                 : QStringLiteral("failed");

@@ -58,6 +58,9 @@ struct DilocoTaskStats {
     double worstPassedError = 0;      // the largest relative error an audit passed with (the honest margin)
     qint64 confirmedCredits = 0, refusedCredits = 0, forfeitedCredits = 0;
     QString lastAudit;                // the last verdict, naming the node
+    // The hub's own measure of the shared model (diloco::heldOutLoss on an audited step's start state)
+    quint64 heldOutRevision = 0;
+    double heldOutLoss = -1;          // -1: none measured yet
     QJsonObject toJson() const;
 };
 
@@ -74,6 +77,9 @@ public:
     // Before start: signs each master's shared-state record (MasterOptions::signRecord; the context is the task id).
     void setRecordSigner(std::function<QByteArray(const QByteArray &message)> signer) { m_signer = std::move(signer); }
     const DilocoTaskStats *stats(const QString &taskId) const;
+    // The "held_out_loss" part of GET /v1/tasks/{id}/progress for a DiLoCo task (empty for any other): the loss of
+    // each revision the hub measured, at most kHeldOutCurvePoints of them evenly spread, the first and newest always.
+    QJsonObject progress(const QString &taskId) const;
 
     using Authenticate = std::function<std::optional<ApiResponse>(const ApiRequest &, VerifiedRequest *)>;
     void registerRoutes(ApiServer &server, Authenticate authenticate);

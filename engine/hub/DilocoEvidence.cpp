@@ -34,6 +34,41 @@ QString text(const QString &s)
 
 } // namespace
 
+Status DilocoEvidence::recordHeldOut(const QString &task, quint64 revision, double loss, qint64 nowMs)
+{
+    QSqlQuery q(QSqlDatabase::database(m_connection));
+    q.prepare(QStringLiteral("INSERT OR IGNORE INTO diloco_held_out(task, revision, loss, evaluated_at)"
+                             " VALUES(:task, :revision, :loss, :now)"));
+    q.bindValue(QStringLiteral(":task"), task);
+    q.bindValue(QStringLiteral(":revision"), qint64(revision));
+    q.bindValue(QStringLiteral(":loss"), loss);
+    q.bindValue(QStringLiteral(":now"), nowMs);
+    if (!q.exec())
+        return fail(QStringLiteral("cannot record the held-out loss of revision %1 of %2: %3").arg(revision).arg(task, q.lastError().text()));
+    return {};
+}
+
+bool DilocoEvidence::hasHeldOut(const QString &task, quint64 revision) const
+{
+    QSqlQuery q(QSqlDatabase::database(m_connection));
+    q.prepare(QStringLiteral("SELECT 1 FROM diloco_held_out WHERE task=:task AND revision=:revision"));
+    q.bindValue(QStringLiteral(":task"), task);
+    q.bindValue(QStringLiteral(":revision"), qint64(revision));
+    return q.exec() && q.next();
+}
+
+QList<DilocoEvidence::HeldOutLoss> DilocoEvidence::heldOutLosses(const QString &task) const
+{
+    QList<HeldOutLoss> points;
+    QSqlQuery q(QSqlDatabase::database(m_connection));
+    q.prepare(QStringLiteral("SELECT revision, loss FROM diloco_held_out WHERE task=:task ORDER BY revision"));
+    q.bindValue(QStringLiteral(":task"), task);
+    if (q.exec())
+        while (q.next())
+            points.append({quint64(q.value(0).toLongLong()), q.value(1).toDouble()});
+    return points;
+}
+
 Status DilocoEvidence::recordRevision(const QString &task, quint64 revision, const QByteArray &digest,
                                       const QList<QByteArray> &holders)
 {

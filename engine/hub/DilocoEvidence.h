@@ -8,6 +8,7 @@
 #include "core/Expected.h"
 #include "diloco/DilocoAudit.h"
 
+#include <QList>
 #include <QString>
 #include <optional>
 
@@ -48,6 +49,16 @@ public:
     // A failed audit: every DiLoCo credit of the node in the task (pending and confirmed) refused, and the node
     // flagged for the task (the master admits it no more, until an operator lifts the flag).
     int forfeit(const QString &task, const QString &nodeId, const QString &reason, qint64 nowMs);
+
+    // The held-out loss of a recorded revision (DilocoAuditor on the audited material's start state), once each.
+    struct HeldOutLoss {
+        quint64 revision = 0;
+        double loss = 0;
+        bool operator==(const HeldOutLoss &) const = default;
+    };
+    Status recordHeldOut(const QString &task, quint64 revision, double loss, qint64 nowMs);
+    bool hasHeldOut(const QString &task, quint64 revision) const;
+    QList<HeldOutLoss> heldOutLosses(const QString &task) const; // by revision, ascending
 
 private:
     QString m_connection;

@@ -135,6 +135,7 @@ Status HubService::start()
                              [this](const ApiRequest &r, VerifiedRequest *v) { return authenticate(r, v); }, this);
 
     m_diloco = new DilocoCoordinator(*m_store, m_catalogue, m_config.apiLimits, this);
+    m_rl->setProgressExtension([this](const QString &taskId) { return m_diloco->progress(taskId); });
     // Each DiLoCo master signs the shared state it records with the hub's key (nodes pin it): a sybil group that
     // joins later cannot make a node take other weights.
     m_diloco->setRecordSigner([this](const QByteArray &message) { return m_identity->sign(message); });

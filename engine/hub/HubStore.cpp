@@ -13,7 +13,7 @@
 namespace cohort {
 
 namespace {
-constexpr int kSchemaVersion = 7;
+constexpr int kSchemaVersion = 8;
 
 QJsonObject parseStoredJson(const QVariant &v)
 {
@@ -258,6 +258,22 @@ Status HubStore::migrate()
                                   " problems INTEGER NOT NULL, reward REAL NOT NULL, correctness REAL NOT NULL,"
                                   " format REAL NOT NULL, evaluated_at INTEGER NOT NULL, PRIMARY KEY(task, version, mode))")) &&
             q.exec(QStringLiteral("INSERT OR REPLACE INTO meta(key, value) VALUES('schema_version', '7')"));
+        if (!ok) {
+            const QString error = q.lastError().text();
+            db.rollback();
+            return fail(QStringLiteral("cannot upgrade the hub database schema in %1: %2").arg(m_path, error));
+        }
+        db.commit();
+    }
+    if (version < 8) {
+        // v8: a DiLoCo task's held-out loss per recorded revision, measured by the hub on the state an audit brought
+        // (its digest checked against the record first): the shared model's quality, in no node's word (issue 24).
+        db.transaction();
+        const bool ok =
+            q.exec(QStringLiteral("CREATE TABLE IF NOT EXISTS diloco_held_out("
+                                  " task TEXT NOT NULL, revision INTEGER NOT NULL, loss REAL NOT NULL,"
+                                  " evaluated_at INTEGER NOT NULL, PRIMARY KEY(task, revision))")) &&
+            q.exec(QStringLiteral("INSERT OR REPLACE INTO meta(key, value) VALUES('schema_version', '8')"));
         if (!ok) {
             const QString error = q.lastError().text();
             db.rollback();

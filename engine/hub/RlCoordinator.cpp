@@ -558,6 +558,11 @@ ApiResponse RlCoordinator::progress(const ApiRequest &request)
     reply.insert(QStringLiteral("trainer_error"), runtime ? runtime->error : QString());
     reply.insert(QStringLiteral("steps"), runtime ? runtime->steps : 0);
     reply.insert(QStringLiteral("last_loss"), runtime ? runtime->lastLoss : 0.0);
+    if (m_progressExtension) {
+        const QJsonObject extra = m_progressExtension(taskId);
+        for (auto it = extra.begin(); it != extra.end(); ++it)
+            reply.insert(it.key(), it.value());
+    }
     return ApiResponse::json(reply);
 }
 

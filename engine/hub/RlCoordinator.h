@@ -59,6 +59,8 @@ public:
     ~RlCoordinator() override; // stops the trainer threads (30 s at most in all)
 
     void registerRoutes(ApiServer &server);
+    // What another coordinator adds to a task's progress reply (the DiLoCo tasks' held-out loss), read at each request.
+    void setProgressExtension(std::function<QJsonObject(const QString &taskId)> extension) { m_progressExtension = std::move(extension); }
     // Starts the task's trainer if it is an RL task and not started yet (the operator's command, the catalogue).
     void ensureTrainer(const QString &taskId);
     // A node joined or asked for work of the task: starts its trainer only when trainers start on demand.
@@ -156,6 +158,7 @@ private:
     };
     QHash<QString, CachedProgress> m_progressCache; // by task (catalogue ids only: bounded)
     int m_progressComputations = 0;
+    std::function<QJsonObject(const QString &taskId)> m_progressExtension;
     // Testing only (COHORT_TESTING_HOLD_VERIFICATION): accept batches but never verify them, so a test can stop
     // the hub with credit pending. Loud in the log.
     bool m_holdVerification = false;

@@ -11,6 +11,7 @@
 #include "ui/EarningsPage.h"
 #include "ui/MainWindow.h"
 #include "ui/StateIcons.h"
+#include "ui/HeldOutChart.h"
 #include "ui/TasksPage.h"
 #include "ui/TrayIcon.h"
 
@@ -194,6 +195,12 @@ private Q_SLOTS:
         // Another task's figures (the hub answered for the task left a moment ago) are not shown.
         s.joinedTaskId = QStringLiteral("sort-rl");
         QCOMPARE(DashboardPage::networkText(s), QString());
+        // A DiLoCo task: the hub's held-out loss of the shared model per outer step.
+        EngineSnapshot d;
+        d.joinedTaskId = d.progress.taskId = QStringLiteral("tiny-lm-diloco");
+        d.progress.lossSequences = 32;
+        d.progress.heldOutLoss = {HeldOutLossPoint{0, 5.548}, HeldOutLossPoint{57, 2.731}};
+        QCOMPARE(DashboardPage::networkText(d), QStringLiteral("held-out loss 2.73 at outer step 57 (5.55 at outer step 0)"));
         // And the row is in the window.
         MainWindow window;
         s.joinedTaskId = QStringLiteral("arith-rl");
@@ -603,6 +610,30 @@ private Q_SLOTS:
         QSignalSpy save(&page, &ActivityPage::saveDiagnosticsRequested);
         page.findChild<QPushButton *>(QStringLiteral("saveDiagnosticsButton"))->click();
         QCOMPARE(save.count(), 1);
+    }
+
+    // The Tasks page draws a DiLoCo task's curve too: the hub's held-out loss per outer step, the RL series hidden.
+    void tasksPageDrawsADilocoTasksHeldOutLoss()
+    {
+        MainWindow window;
+        EngineSnapshot s = samples::snapshot(NodeState::Working, QStringLiteral("Working: DiLoCo"));
+        s.joinedTaskId = s.progress.taskId = QStringLiteral("tiny-lm-diloco");
+        s.progress.lossSequences = 32;
+        s.progress.lossBetter = QStringLiteral("Lower is better.");
+        s.progress.heldOutLoss = {HeldOutLossPoint{0, 5.548}, HeldOutLossPoint{12, 3.91}, HeldOutLossPoint{57, 2.731}};
+        window.showSnapshot(s);
+        TasksPage *page = window.tasksPage();
+        auto *title = page->findChild<QLabel *>(QStringLiteral("progressTitle"));
+        auto *chart = page->findChild<HeldOutChart *>(QStringLiteral("progressChart"));
+        QVERIFY(title && chart);
+        QVERIFY(title->isVisibleTo(page) && chart->isVisibleTo(page));
+        QVERIFY2(title->text().contains(QStringLiteral("loss 2.73 at outer step 57, 5.55 at outer step 0")), qPrintable(title->text()));
+        QVERIFY(title->text().contains(QStringLiteral("Lower is better.")));
+        QCOMPARE(chart->pointCount(), 3);
+        // Another task's figures are not drawn.
+        s.joinedTaskId = QStringLiteral("arith-rl");
+        window.showSnapshot(s);
+        QVERIFY(!chart->isVisibleTo(page));
     }
 
     void tasksPageListsTasksAndExplainsJoin()

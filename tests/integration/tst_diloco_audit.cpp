@@ -82,9 +82,11 @@ class TestDilocoAudit : public QObject {
         return node->start() ? std::move(node) : nullptr;
     }
 
-    QJsonObject stats(const Hub &hub)
+    QJsonObject stats(const Hub &hub) { return get(hub, QStringLiteral("/v1/tasks/audited/diloco")); }
+
+    QJsonObject get(const Hub &hub, const QString &path)
     {
-        QNetworkReply *reply = m_net.get(QNetworkRequest(QUrl(hub.url + QStringLiteral("/v1/tasks/audited/diloco"))));
+        QNetworkReply *reply = m_net.get(QNetworkRequest(QUrl(hub.url + path)));
         QSignalSpy finished(reply, &QNetworkReply::finished);
         if (!reply->isFinished())
             finished.wait(10'000);
@@ -239,6 +241,24 @@ private Q_SLOTS:
             QCOMPARE(row(hub, QStringLiteral("SELECT COUNT(*) FROM submissions WHERE node_id=:n AND reason LIKE 'forfeited%'"), id).toInt(), 0);
         }
         qInfo("audits: %s", QJsonDocument(audits).toJson(QJsonDocument::Compact).constData());
+
+        // The network's progress in the hub's own measure (issue 24): the held-out loss of the revisions whose state
+        // an audit brought (its digest checked against the record), from the fresh model at revision 0 down.
+        const QJsonObject heldOut = get(hub, QStringLiteral("/v1/tasks/audited/progress")).value(QStringLiteral("held_out_loss")).toObject();
+        const QJsonArray points = heldOut.value(QStringLiteral("points")).toArray();
+        QVERIFY2(points.size() >= 2, QJsonDocument(heldOut).toJson(QJsonDocument::Compact).constData());
+        QCOMPARE(heldOut.value(QStringLiteral("sequences")).toInt(), 32);
+        const QJsonObject first = points.first().toObject(), last = points.last().toObject();
+        QCOMPARE(first.value(QStringLiteral("revision")).toInteger(), 0);
+        const double fresh = first.value(QStringLiteral("loss")).toDouble(), latest = last.value(QStringLiteral("loss")).toDouble();
+        QVERIFY2(fresh > 5.0 && fresh < 6.5, qPrintable(QString::number(fresh)));
+        QVERIFY2(latest < fresh - 0.3, qPrintable(QStringLiteral("%1 at revision 0, %2 at revision %3")
+                                                       .arg(fresh).arg(latest).arg(last.value(QStringLiteral("revision")).toInteger())));
+        // The stats name the newest measured revision (read earlier: an audit may have measured a newer one since).
+        const QJsonValue statsRevision = end.value(QStringLiteral("held_out")).toObject().value(QStringLiteral("revision"));
+        QVERIFY(statsRevision.isDouble() && statsRevision.toInteger() <= last.value(QStringLiteral("revision")).toInteger());
+        qInfo("held-out loss: %.3f at revision 0, %.3f at revision %lld (%lld revisions measured)", fresh, latest,
+              last.value(QStringLiteral("revision")).toInteger(), qint64(points.size()));
         stopAll();
     }
 

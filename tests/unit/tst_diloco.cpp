@@ -442,6 +442,40 @@ private Q_SLOTS:
         QCOMPARE(second.worldOfOneSteps.load(), 0);
     }
 
+    // The hub's measure of a DiLoCo model (issue 24): the loss on text no node trains on. Deterministic (the hub
+    // records it once per revision and nodes compare it), near the uniform ln(259) for a fresh model, and lower
+    // after the model trained on other nodes' text of the same grammar; weights of another shape are refused.
+    void heldOutLossMeasuresTheSharedModel()
+    {
+        DilocoTaskConfig c;
+        c.model = {16, 1, 2, 32, 32};
+        c.batchSize = 4;
+        c.sequenceLength = 24;
+        c.innerLearningRate = 1e-2;
+        auto policy = rl::Policy::create(policyConfigOf(c), c.seed);
+        QVERIFY(policy);
+        const size_t n = rl::flatParameterCount(*policy);
+        std::vector<float> weights(n);
+        QVERIFY(rl::readFlatParameters(*policy, weights));
+        std::atomic<bool> cancel{false};
+        const auto fresh = heldOutLoss(c, weights, cancel);
+        QVERIFY2(fresh, qPrintable(fresh.error()));
+        QVERIFY2(*fresh > 5.0 && *fresh < 6.5, qPrintable(QString::number(*fresh)));
+        const auto again = heldOutLoss(c, weights, cancel);
+        QVERIFY(again);
+        QCOMPARE(*again, *fresh); // bit for bit
+        AdamWState adam{std::vector<float>(n, 0.0f), std::vector<float>(n, 0.0f), 0};
+        std::vector<float> gradient(n, 0.0f);
+        for (int inner = 0; inner < 40; ++inner)
+            QVERIFY(innerStep(*policy, weights, adam, gradient, c, /*dataSeed=*/77, 0, inner, nullptr));
+        const auto trained = heldOutLoss(c, weights, cancel);
+        QVERIFY2(trained, qPrintable(trained.error()));
+        QVERIFY2(*trained < *fresh - 0.5, qPrintable(QStringLiteral("%1 -> %2").arg(*fresh).arg(*trained)));
+        QVERIFY(!heldOutLoss(c, std::span<const float>(weights.data(), n - 1), cancel));
+        cancel = true;
+        QVERIFY(!heldOutLoss(c, weights, cancel));
+    }
+
     void auditFormatsRoundTripAndRefuseBadInput()
     {
         // The data seed is the node id's SHA-256, first 8 bytes big-endian (pinned: the hub replays with it).

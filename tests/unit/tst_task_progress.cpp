@@ -31,6 +31,19 @@ QJsonObject reply(const QJsonArray &curve, const QJsonValue &problems = 128, con
              QJsonObject{{QStringLiteral("problems"), problems}, {QStringLiteral("better"), better}, {QStringLiteral("curve"), curve}}}};
 }
 
+QJsonObject lossPoint(const QJsonValue &revision, const QJsonValue &loss)
+{
+    return {{QStringLiteral("revision"), revision}, {QStringLiteral("loss"), loss}};
+}
+
+// A DiLoCo task's reply: the RL part empty, the hub's held-out loss per revision.
+QJsonObject lossReply(const QJsonArray &points, const QJsonValue &sequences = 32, const QJsonValue &better = QStringLiteral("lower is better"))
+{
+    return {{QStringLiteral("held_out"), QJsonObject{{QStringLiteral("problems"), 0}, {QStringLiteral("curve"), QJsonArray()}}},
+            {QStringLiteral("held_out_loss"),
+             QJsonObject{{QStringLiteral("sequences"), sequences}, {QStringLiteral("better"), better}, {QStringLiteral("points"), points}}}};
+}
+
 } // namespace
 
 class TestTaskProgress : public QObject {
@@ -93,6 +106,60 @@ private Q_SLOTS:
         QVERIFY(p);
         QVERIFY(p->heldOut.isEmpty());
         QCOMPARE(p->taskId, QStringLiteral("tiny-lm-diloco"));
+    }
+
+    void aDilocoTasksHeldOutLossIsRead()
+    {
+        const auto p = parseTaskProgress(lossReply({lossPoint(0, 5.55), lossPoint(7, 3.25), lossPoint(40, 2.5)}), QStringLiteral("d"));
+        QVERIFY2(p, qPrintable(p.error()));
+        QCOMPARE(p->lossSequences, 32);
+        QCOMPARE(p->lossBetter, QStringLiteral("lower is better"));
+        QCOMPARE(p->heldOutLoss.size(), 3);
+        QCOMPARE(p->heldOutLoss[0], (HeldOutLossPoint{0, 5.55}));
+        QCOMPARE(p->heldOutLoss[2], (HeldOutLossPoint{40, 2.5}));
+        QVERIFY(p->heldOut.isEmpty());
+        // Round trip through the status JSON (cohortd --json, the control API).
+        const QJsonArray back = p->toJson().value(QStringLiteral("held_out_loss")).toArray();
+        QCOMPARE(back.size(), 3);
+        QCOMPARE(back[1].toObject().value(QStringLiteral("revision")).toInteger(), 7);
+        QCOMPARE(back[1].toObject().value(QStringLiteral("loss")).toDouble(), 3.25);
+    }
+
+    void hostileLossRepliesAreRefused_data()
+    {
+        QTest::addColumn<QJsonObject>("body");
+        QTest::addColumn<QString>("why");
+        QJsonArray tooMany;
+        for (int r = 0; r <= kMaxHeldOutPoints; ++r)
+            tooMany.append(lossPoint(r, 3));
+        QTest::newRow("not an object") << QJsonObject{{QStringLiteral("held_out_loss"), 3}} << "not an object";
+        QTest::newRow("points not a list")
+            << QJsonObject{{QStringLiteral("held_out_loss"), QJsonObject{{QStringLiteral("sequences"), 32}, {QStringLiteral("points"), 3}}}}
+            << "not a list";
+        QTest::newRow("sequences negative") << lossReply({lossPoint(0, 3)}, -1) << "not a count";
+        QTest::newRow("sequences text") << lossReply({lossPoint(0, 3)}, QStringLiteral("32")) << "not a count";
+        QTest::newRow("better not text") << lossReply({lossPoint(0, 3)}, 32, 1) << "not text";
+        QTest::newRow("better too long") << lossReply({lossPoint(0, 3)}, 32, QString(401, QLatin1Char('x'))) << "400 characters";
+        QTest::newRow("loss negative") << lossReply({lossPoint(0, -0.5)}) << "outside [0, 100]";
+        QTest::newRow("loss huge") << lossReply({lossPoint(0, 1e300)}) << "outside [0, 100]";
+        QTest::newRow("loss not finite") << lossReply({lossPoint(0, std::numeric_limits<double>::infinity())}) << "outside [0, 100]";
+        QTest::newRow("loss as text") << lossReply({lossPoint(0, QStringLiteral("3"))}) << "outside [0, 100]";
+        QTest::newRow("loss missing") << lossReply({QJsonObject{{QStringLiteral("revision"), 1}}}) << "outside [0, 100]";
+        QTest::newRow("revisions repeated") << lossReply({lossPoint(3, 3), lossPoint(3, 2)}) << "above the one before";
+        QTest::newRow("revisions going back") << lossReply({lossPoint(3, 3), lossPoint(2, 2)}) << "above the one before";
+        QTest::newRow("revision negative") << lossReply({lossPoint(-1, 3)}) << "above the one before";
+        QTest::newRow("revision fractional") << lossReply({lossPoint(1.5, 3)}) << "above the one before";
+        QTest::newRow("revision beyond 2^53") << lossReply({lossPoint(1e17, 3)}) << "above the one before";
+        QTest::newRow("too many points") << lossReply(tooMany) << "at most";
+    }
+
+    void hostileLossRepliesAreRefused()
+    {
+        QFETCH(QJsonObject, body);
+        QFETCH(QString, why);
+        const auto p = parseTaskProgress(body, QStringLiteral("d"));
+        QVERIFY(!p);
+        QVERIFY2(p.error().contains(why), qPrintable(p.error()));
     }
 
     void hostileRepliesAreRefused_data()
