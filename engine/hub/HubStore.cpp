@@ -10,6 +10,9 @@
 #include <QUuid>
 #include <QVariant>
 
+#include <initializer_list>
+#include <iterator>
+
 namespace cohort {
 
 namespace {
@@ -116,6 +119,111 @@ Expected<std::unique_ptr<HubStore>> HubStore::open(const QString &path)
     return store;
 }
 
+namespace {
+// The schema, one step per version: a database at version v runs the steps above v, each in a transaction that
+// also records its version, so a crash leaves it at the last whole step.
+struct SchemaStep {
+    int version;
+    std::initializer_list<const char *> statements;
+};
+
+const SchemaStep kSchemaSteps[] = {
+    // v1: the nodes.
+    {1,
+     {
+         "CREATE TABLE IF NOT EXISTS nodes("
+         " node_id TEXT PRIMARY KEY, public_key BLOB NOT NULL UNIQUE, name TEXT NOT NULL,"
+         " client_version TEXT NOT NULL DEFAULT '', registered_at INTEGER NOT NULL,"
+         " last_seen INTEGER NOT NULL, state TEXT NOT NULL DEFAULT '', reason TEXT NOT NULL DEFAULT '',"
+         " why TEXT NOT NULL DEFAULT '', joined_task TEXT NOT NULL DEFAULT '',"
+         " hardware TEXT NOT NULL DEFAULT '{}', metrics TEXT NOT NULL DEFAULT '{}',"
+         " heartbeats INTEGER NOT NULL DEFAULT 0)",
+     }},
+    // v2: the RL ledger — work handed out, rollout submissions and what they earned (hub/Ledger).
+    {2,
+     {
+         "CREATE TABLE IF NOT EXISTS work("
+         " work_id TEXT PRIMARY KEY, node_id TEXT NOT NULL, task TEXT NOT NULL,"
+         " step INTEGER NOT NULL, batch INTEGER NOT NULL, seed TEXT NOT NULL,"
+         " issued_at INTEGER NOT NULL, status TEXT NOT NULL DEFAULT 'open')",
+         "CREATE INDEX IF NOT EXISTS work_by_node ON work(node_id, task, status)",
+         "CREATE TABLE IF NOT EXISTS batch_counters("
+         " node_id TEXT NOT NULL, task TEXT NOT NULL, next_batch INTEGER NOT NULL,"
+         " PRIMARY KEY(node_id, task))",
+         "CREATE TABLE IF NOT EXISTS submissions("
+         " submission_id TEXT PRIMARY KEY, node_id TEXT NOT NULL, task TEXT NOT NULL,"
+         " work_id TEXT NOT NULL, version INTEGER NOT NULL, status TEXT NOT NULL,"
+         " reason TEXT NOT NULL DEFAULT '', tokens INTEGER NOT NULL DEFAULT 0,"
+         " credit REAL NOT NULL DEFAULT 0, mean_reward REAL NOT NULL DEFAULT 0,"
+         " created_at INTEGER NOT NULL, verified_at INTEGER NOT NULL DEFAULT 0,"
+         " response TEXT NOT NULL DEFAULT '{}')",
+         "CREATE INDEX IF NOT EXISTS submissions_by_node ON submissions(node_id, created_at)",
+         "CREATE INDEX IF NOT EXISTS submissions_by_task ON submissions(task, version)",
+     }},
+    // v3: TOPLOC verification statistics with each submission, and per-node proof failures (flags).
+    {3,
+     {
+         "ALTER TABLE submissions ADD COLUMN rollouts_checked INTEGER NOT NULL DEFAULT 0",
+         "ALTER TABLE submissions ADD COLUMN proof_chunks INTEGER NOT NULL DEFAULT 0",
+         "ALTER TABLE submissions ADD COLUMN proof_worst_exp INTEGER NOT NULL DEFAULT -1",
+         "ALTER TABLE submissions ADD COLUMN proof_worst_points INTEGER NOT NULL DEFAULT 0",
+         "ALTER TABLE submissions ADD COLUMN proof_worst_mean REAL NOT NULL DEFAULT -1",
+         "ALTER TABLE submissions ADD COLUMN proof_worst_median REAL NOT NULL DEFAULT -1",
+         "ALTER TABLE submissions ADD COLUMN proof_failed INTEGER NOT NULL DEFAULT 0",
+         "ALTER TABLE submissions ADD COLUMN mean_log_prob REAL NOT NULL DEFAULT 0",
+         "CREATE TABLE IF NOT EXISTS node_flags("
+         " node_id TEXT NOT NULL, task TEXT NOT NULL, proof_failures INTEGER NOT NULL DEFAULT 0,"
+         " last_failure_at INTEGER NOT NULL DEFAULT 0, flagged_at INTEGER NOT NULL DEFAULT 0,"
+         " reason TEXT NOT NULL DEFAULT '', PRIMARY KEY(node_id, task))",
+     }},
+    // v4: the payout address each node last sent (empty: none), for the ledger's payouts.
+    {4,
+     {
+         "ALTER TABLE nodes ADD COLUMN payout_address TEXT NOT NULL DEFAULT ''",
+     }},
+    // v5: an accepted submission's body (compressed) until its verdict, so a restarted hub verifies it again
+    // instead of leaving it pending for ever; the verifiable-sampling figures of each verdict.
+    {5,
+     {
+         "ALTER TABLE submissions ADD COLUMN pending_body BLOB",
+         "ALTER TABLE submissions ADD COLUMN sampling_worst_gap REAL NOT NULL DEFAULT -1",
+         "ALTER TABLE submissions ADD COLUMN off_sample_tokens INTEGER NOT NULL DEFAULT 0",
+     }},
+    // v6: the evidence behind DiLoCo credit (hub/DilocoEvidence): each node's commitment per outer step with its
+    // audit, and the shared state's record per revision (what an audited step must have started from, and what a
+    // restarted master continues from: digest and holders' keys).
+    {6,
+     {
+         "CREATE TABLE IF NOT EXISTS diloco_commitments("
+         " task TEXT NOT NULL, node_id TEXT NOT NULL, step INTEGER NOT NULL,"
+         " start_digest BLOB NOT NULL, adam_digest BLOB NOT NULL, delta_digest BLOB NOT NULL,"
+         " delta_norm REAL NOT NULL, audit TEXT NOT NULL DEFAULT '', audit_reason TEXT NOT NULL DEFAULT '',"
+         " relative_error REAL NOT NULL DEFAULT -1, audit_seconds REAL NOT NULL DEFAULT 0,"
+         " created_at INTEGER NOT NULL, PRIMARY KEY(task, node_id, step))",
+         "CREATE TABLE IF NOT EXISTS diloco_records("
+         " task TEXT NOT NULL, revision INTEGER NOT NULL, digest BLOB NOT NULL, holders BLOB NOT NULL DEFAULT '',"
+         " recorded_at INTEGER NOT NULL DEFAULT 0, PRIMARY KEY(task, revision))",
+     }},
+    // v7: each published version's score on the task's held-out problems (issue 24), greedy and sampled.
+    {7,
+     {
+         "CREATE TABLE IF NOT EXISTS evaluations("
+         " task TEXT NOT NULL, version INTEGER NOT NULL, mode TEXT NOT NULL,"
+         " problems INTEGER NOT NULL, reward REAL NOT NULL, correctness REAL NOT NULL,"
+         " format REAL NOT NULL, evaluated_at INTEGER NOT NULL, PRIMARY KEY(task, version, mode))",
+     }},
+    // v8: a DiLoCo task's held-out loss per recorded revision, measured by the hub on the state an audit brought
+    // (its digest checked against the record first): the shared model's quality, in no node's word (issue 24).
+    {8,
+     {
+         "CREATE TABLE IF NOT EXISTS diloco_held_out("
+         " task TEXT NOT NULL, revision INTEGER NOT NULL, loss REAL NOT NULL,"
+         " evaluated_at INTEGER NOT NULL, PRIMARY KEY(task, revision))",
+     }},
+};
+static_assert(std::size(kSchemaSteps) == size_t(kSchemaVersion), "one step per schema version");
+} // namespace
+
 Status HubStore::migrate()
 {
     QSqlDatabase db = QSqlDatabase::database(m_connection);
@@ -126,158 +234,19 @@ Status HubStore::migrate()
     const int version = q.next() ? q.value(0).toInt() : 0;
     if (version > kSchemaVersion)
         return fail(QStringLiteral("the hub database %1 was written by a newer cohort-hub (schema %2)").arg(m_path).arg(version));
-    if (version < 1) {
+    for (const SchemaStep &step : kSchemaSteps) {
+        if (step.version <= version)
+            continue;
         db.transaction();
-        const bool ok = q.exec(QStringLiteral(
-                            "CREATE TABLE IF NOT EXISTS nodes("
-                            " node_id TEXT PRIMARY KEY, public_key BLOB NOT NULL UNIQUE, name TEXT NOT NULL,"
-                            " client_version TEXT NOT NULL DEFAULT '', registered_at INTEGER NOT NULL,"
-                            " last_seen INTEGER NOT NULL, state TEXT NOT NULL DEFAULT '', reason TEXT NOT NULL DEFAULT '',"
-                            " why TEXT NOT NULL DEFAULT '', joined_task TEXT NOT NULL DEFAULT '',"
-                            " hardware TEXT NOT NULL DEFAULT '{}', metrics TEXT NOT NULL DEFAULT '{}',"
-                            " heartbeats INTEGER NOT NULL DEFAULT 0)")) &&
-                        q.exec(QStringLiteral("INSERT OR REPLACE INTO meta(key, value) VALUES('schema_version', '1')"));
+        bool ok = true;
+        for (const char *statement : step.statements)
+            ok = ok && q.exec(QString::fromLatin1(statement));
+        ok = ok && q.exec(QStringLiteral("INSERT OR REPLACE INTO meta(key, value) VALUES('schema_version', '%1')").arg(step.version));
         if (!ok) {
             const QString error = q.lastError().text();
             db.rollback();
-            return fail(QStringLiteral("cannot create the hub database schema in %1: %2").arg(m_path, error));
-        }
-        db.commit();
-    }
-    if (version < 2) {
-        // v2: the RL ledger — work handed out, rollout submissions and what they earned (hub/Ledger).
-        db.transaction();
-        const bool ok =
-            q.exec(QStringLiteral("CREATE TABLE IF NOT EXISTS work("
-                                  " work_id TEXT PRIMARY KEY, node_id TEXT NOT NULL, task TEXT NOT NULL,"
-                                  " step INTEGER NOT NULL, batch INTEGER NOT NULL, seed TEXT NOT NULL,"
-                                  " issued_at INTEGER NOT NULL, status TEXT NOT NULL DEFAULT 'open')")) &&
-            q.exec(QStringLiteral("CREATE INDEX IF NOT EXISTS work_by_node ON work(node_id, task, status)")) &&
-            q.exec(QStringLiteral("CREATE TABLE IF NOT EXISTS batch_counters("
-                                  " node_id TEXT NOT NULL, task TEXT NOT NULL, next_batch INTEGER NOT NULL,"
-                                  " PRIMARY KEY(node_id, task))")) &&
-            q.exec(QStringLiteral("CREATE TABLE IF NOT EXISTS submissions("
-                                  " submission_id TEXT PRIMARY KEY, node_id TEXT NOT NULL, task TEXT NOT NULL,"
-                                  " work_id TEXT NOT NULL, version INTEGER NOT NULL, status TEXT NOT NULL,"
-                                  " reason TEXT NOT NULL DEFAULT '', tokens INTEGER NOT NULL DEFAULT 0,"
-                                  " credit REAL NOT NULL DEFAULT 0, mean_reward REAL NOT NULL DEFAULT 0,"
-                                  " created_at INTEGER NOT NULL, verified_at INTEGER NOT NULL DEFAULT 0,"
-                                  " response TEXT NOT NULL DEFAULT '{}')")) &&
-            q.exec(QStringLiteral("CREATE INDEX IF NOT EXISTS submissions_by_node ON submissions(node_id, created_at)")) &&
-            q.exec(QStringLiteral("CREATE INDEX IF NOT EXISTS submissions_by_task ON submissions(task, version)")) &&
-            q.exec(QStringLiteral("INSERT OR REPLACE INTO meta(key, value) VALUES('schema_version', '2')"));
-        if (!ok) {
-            const QString error = q.lastError().text();
-            db.rollback();
-            return fail(QStringLiteral("cannot upgrade the hub database schema in %1: %2").arg(m_path, error));
-        }
-        db.commit();
-    }
-    if (version < 3) {
-        // v3: TOPLOC verification statistics with each submission, and per-node proof failures (flags).
-        db.transaction();
-        const bool ok =
-            q.exec(QStringLiteral("ALTER TABLE submissions ADD COLUMN rollouts_checked INTEGER NOT NULL DEFAULT 0")) &&
-            q.exec(QStringLiteral("ALTER TABLE submissions ADD COLUMN proof_chunks INTEGER NOT NULL DEFAULT 0")) &&
-            q.exec(QStringLiteral("ALTER TABLE submissions ADD COLUMN proof_worst_exp INTEGER NOT NULL DEFAULT -1")) &&
-            q.exec(QStringLiteral("ALTER TABLE submissions ADD COLUMN proof_worst_points INTEGER NOT NULL DEFAULT 0")) &&
-            q.exec(QStringLiteral("ALTER TABLE submissions ADD COLUMN proof_worst_mean REAL NOT NULL DEFAULT -1")) &&
-            q.exec(QStringLiteral("ALTER TABLE submissions ADD COLUMN proof_worst_median REAL NOT NULL DEFAULT -1")) &&
-            q.exec(QStringLiteral("ALTER TABLE submissions ADD COLUMN proof_failed INTEGER NOT NULL DEFAULT 0")) &&
-            q.exec(QStringLiteral("ALTER TABLE submissions ADD COLUMN mean_log_prob REAL NOT NULL DEFAULT 0")) &&
-            q.exec(QStringLiteral("CREATE TABLE IF NOT EXISTS node_flags("
-                                  " node_id TEXT NOT NULL, task TEXT NOT NULL, proof_failures INTEGER NOT NULL DEFAULT 0,"
-                                  " last_failure_at INTEGER NOT NULL DEFAULT 0, flagged_at INTEGER NOT NULL DEFAULT 0,"
-                                  " reason TEXT NOT NULL DEFAULT '', PRIMARY KEY(node_id, task))")) &&
-            q.exec(QStringLiteral("INSERT OR REPLACE INTO meta(key, value) VALUES('schema_version', '3')"));
-        if (!ok) {
-            const QString error = q.lastError().text();
-            db.rollback();
-            return fail(QStringLiteral("cannot upgrade the hub database schema in %1: %2").arg(m_path, error));
-        }
-        db.commit();
-    }
-    if (version < 4) {
-        // v4: the payout address each node last sent (empty: none), for the ledger's payouts.
-        db.transaction();
-        const bool ok =
-            q.exec(QStringLiteral("ALTER TABLE nodes ADD COLUMN payout_address TEXT NOT NULL DEFAULT ''")) &&
-            q.exec(QStringLiteral("INSERT OR REPLACE INTO meta(key, value) VALUES('schema_version', '4')"));
-        if (!ok) {
-            const QString error = q.lastError().text();
-            db.rollback();
-            return fail(QStringLiteral("cannot upgrade the hub database schema in %1: %2").arg(m_path, error));
-        }
-        db.commit();
-    }
-    if (version < 5) {
-        // v5: an accepted submission's body (compressed) until its verdict, so a restarted hub verifies it again
-        // instead of leaving it pending for ever; the verifiable-sampling figures of each verdict.
-        db.transaction();
-        const bool ok =
-            q.exec(QStringLiteral("ALTER TABLE submissions ADD COLUMN pending_body BLOB")) &&
-            q.exec(QStringLiteral("ALTER TABLE submissions ADD COLUMN sampling_worst_gap REAL NOT NULL DEFAULT -1")) &&
-            q.exec(QStringLiteral("ALTER TABLE submissions ADD COLUMN off_sample_tokens INTEGER NOT NULL DEFAULT 0")) &&
-            q.exec(QStringLiteral("INSERT OR REPLACE INTO meta(key, value) VALUES('schema_version', '5')"));
-        if (!ok) {
-            const QString error = q.lastError().text();
-            db.rollback();
-            return fail(QStringLiteral("cannot upgrade the hub database schema in %1: %2").arg(m_path, error));
-        }
-        db.commit();
-    }
-    if (version < 6) {
-        // v6: the evidence behind DiLoCo credit (hub/DilocoEvidence): each node's commitment per outer step with its
-        // audit, and the shared state's record per revision (what an audited step must have started from, and what a
-        // restarted master continues from: digest and holders' keys).
-        db.transaction();
-        const bool ok =
-            q.exec(QStringLiteral("CREATE TABLE IF NOT EXISTS diloco_commitments("
-                                  " task TEXT NOT NULL, node_id TEXT NOT NULL, step INTEGER NOT NULL,"
-                                  " start_digest BLOB NOT NULL, adam_digest BLOB NOT NULL, delta_digest BLOB NOT NULL,"
-                                  " delta_norm REAL NOT NULL, audit TEXT NOT NULL DEFAULT '', audit_reason TEXT NOT NULL DEFAULT '',"
-                                  " relative_error REAL NOT NULL DEFAULT -1, audit_seconds REAL NOT NULL DEFAULT 0,"
-                                  " created_at INTEGER NOT NULL, PRIMARY KEY(task, node_id, step))")) &&
-            q.exec(QStringLiteral("CREATE TABLE IF NOT EXISTS diloco_records("
-                                  " task TEXT NOT NULL, revision INTEGER NOT NULL, digest BLOB NOT NULL, holders BLOB NOT NULL DEFAULT '',"
-                                  " recorded_at INTEGER NOT NULL DEFAULT 0, PRIMARY KEY(task, revision))")) &&
-            q.exec(QStringLiteral("INSERT OR REPLACE INTO meta(key, value) VALUES('schema_version', '6')"));
-        if (!ok) {
-            const QString error = q.lastError().text();
-            db.rollback();
-            return fail(QStringLiteral("cannot upgrade the hub database schema in %1: %2").arg(m_path, error));
-        }
-        db.commit();
-    }
-    if (version < 7) {
-        // v7: each published version's score on the task's held-out problems (issue 24), greedy and sampled.
-        db.transaction();
-        const bool ok =
-            q.exec(QStringLiteral("CREATE TABLE IF NOT EXISTS evaluations("
-                                  " task TEXT NOT NULL, version INTEGER NOT NULL, mode TEXT NOT NULL,"
-                                  " problems INTEGER NOT NULL, reward REAL NOT NULL, correctness REAL NOT NULL,"
-                                  " format REAL NOT NULL, evaluated_at INTEGER NOT NULL, PRIMARY KEY(task, version, mode))")) &&
-            q.exec(QStringLiteral("INSERT OR REPLACE INTO meta(key, value) VALUES('schema_version', '7')"));
-        if (!ok) {
-            const QString error = q.lastError().text();
-            db.rollback();
-            return fail(QStringLiteral("cannot upgrade the hub database schema in %1: %2").arg(m_path, error));
-        }
-        db.commit();
-    }
-    if (version < 8) {
-        // v8: a DiLoCo task's held-out loss per recorded revision, measured by the hub on the state an audit brought
-        // (its digest checked against the record first): the shared model's quality, in no node's word (issue 24).
-        db.transaction();
-        const bool ok =
-            q.exec(QStringLiteral("CREATE TABLE IF NOT EXISTS diloco_held_out("
-                                  " task TEXT NOT NULL, revision INTEGER NOT NULL, loss REAL NOT NULL,"
-                                  " evaluated_at INTEGER NOT NULL, PRIMARY KEY(task, revision))")) &&
-            q.exec(QStringLiteral("INSERT OR REPLACE INTO meta(key, value) VALUES('schema_version', '8')"));
-        if (!ok) {
-            const QString error = q.lastError().text();
-            db.rollback();
-            return fail(QStringLiteral("cannot upgrade the hub database schema in %1: %2").arg(m_path, error));
+            return fail(QStringLiteral("cannot %1 the hub database schema in %2: %3")
+                            .arg(step.version == 1 ? QStringLiteral("create") : QStringLiteral("upgrade"), m_path, error));
         }
         db.commit();
     }
