@@ -17,6 +17,37 @@ bool share(const QJsonObject &o, const char *key, double *out)
     return std::isfinite(*out) && *out >= 0 && *out <= 1;
 }
 
+// What both curves of a progress reply begin with: a count (`countKey`), what "better" means, and the list of points
+// (`listKey`), each bounded; `section` names the object in the reasons.
+struct CurveHeader {
+    int count = 0;
+    QString better;
+    QJsonArray points;
+};
+
+Expected<CurveHeader> readCurveHeader(const QJsonObject &o, const QString &section, const QString &countKey, const QString &listKey)
+{
+    CurveHeader h;
+    const QJsonValue count = o.value(countKey);
+    const double n = count.toDouble(-1);
+    if (!count.isDouble() || n != std::floor(n) || n < 0 || n > 1'000'000)
+        return fail(QStringLiteral("%1.%2 is not a count").arg(section, countKey));
+    h.count = int(n);
+    const QJsonValue better = o.value(QStringLiteral("better"));
+    if (!better.isString() && !better.isUndefined())
+        return fail(QStringLiteral("%1.better is not text").arg(section));
+    h.better = better.toString();
+    if (h.better.size() > 400)
+        return fail(QStringLiteral("%1.better is longer than 400 characters").arg(section));
+    const QJsonValue list = o.value(listKey);
+    if (!list.isArray())
+        return fail(QStringLiteral("%1.%2 is not a list").arg(section, listKey));
+    h.points = list.toArray();
+    if (h.points.size() > kMaxHeldOutPoints)
+        return fail(QStringLiteral("%1.%2 has %3 points (at most %4)").arg(section, listKey).arg(h.points.size()).arg(kMaxHeldOutPoints));
+    return h;
+}
+
 // "held_out_loss" of a DiLoCo task's progress reply, into `progress`; absent is no error.
 Status parseHeldOutLoss(const QJsonObject &reply, TaskProgress &progress)
 {
@@ -25,24 +56,12 @@ Status parseHeldOutLoss(const QJsonObject &reply, TaskProgress &progress)
     const QJsonValue value = reply.value(QStringLiteral("held_out_loss"));
     if (!value.isObject())
         return fail(QStringLiteral("held_out_loss is not an object"));
-    const QJsonObject o = value.toObject();
-    const QJsonValue sequences = o.value(QStringLiteral("sequences"));
-    const double n = sequences.toDouble(-1);
-    if (!sequences.isDouble() || n != std::floor(n) || n < 0 || n > 1'000'000)
-        return fail(QStringLiteral("held_out_loss.sequences is not a count"));
-    progress.lossSequences = int(n);
-    const QJsonValue better = o.value(QStringLiteral("better"));
-    if (!better.isString() && !better.isUndefined())
-        return fail(QStringLiteral("held_out_loss.better is not text"));
-    progress.lossBetter = better.toString();
-    if (progress.lossBetter.size() > 400)
-        return fail(QStringLiteral("held_out_loss.better is longer than 400 characters"));
-    const QJsonValue pointsValue = o.value(QStringLiteral("points"));
-    if (!pointsValue.isArray())
-        return fail(QStringLiteral("held_out_loss.points is not a list"));
-    const QJsonArray points = pointsValue.toArray();
-    if (points.size() > kMaxHeldOutPoints)
-        return fail(QStringLiteral("held_out_loss.points has %1 points (at most %2)").arg(points.size()).arg(kMaxHeldOutPoints));
+    auto header = readCurveHeader(value.toObject(), QStringLiteral("held_out_loss"), QStringLiteral("sequences"), QStringLiteral("points"));
+    if (!header)
+        return fail(header.error());
+    progress.lossSequences = header->count;
+    progress.lossBetter = header->better;
+    const QJsonArray &points = header->points;
     double previous = -1;
     for (qsizetype i = 0; i < points.size(); ++i) {
         const QJsonObject point = points.at(i).toObject();
@@ -75,24 +94,12 @@ Expected<TaskProgress> parseTaskProgress(const QJsonObject &reply, const QString
     const QJsonValue heldOutValue = reply.value(QStringLiteral("held_out"));
     if (!heldOutValue.isObject())
         return fail(QStringLiteral("held_out is not an object"));
-    const QJsonObject heldOut = heldOutValue.toObject();
-    const QJsonValue problems = heldOut.value(QStringLiteral("problems"));
-    if (!problems.isDouble() || problems.toDouble() != std::floor(problems.toDouble()) || problems.toDouble() < 0 ||
-        problems.toDouble() > 1'000'000)
-        return fail(QStringLiteral("held_out.problems is not a count"));
-    progress.problems = problems.toInt();
-    const QJsonValue better = heldOut.value(QStringLiteral("better"));
-    if (!better.isString() && !better.isUndefined())
-        return fail(QStringLiteral("held_out.better is not text"));
-    progress.better = better.toString();
-    if (progress.better.size() > 400)
-        return fail(QStringLiteral("held_out.better is longer than 400 characters"));
-    const QJsonValue curveValue = heldOut.value(QStringLiteral("curve"));
-    if (!curveValue.isArray())
-        return fail(QStringLiteral("held_out.curve is not a list"));
-    const QJsonArray curve = curveValue.toArray();
-    if (curve.size() > kMaxHeldOutPoints)
-        return fail(QStringLiteral("held_out.curve has %1 points (at most %2)").arg(curve.size()).arg(kMaxHeldOutPoints));
+    auto header = readCurveHeader(heldOutValue.toObject(), QStringLiteral("held_out"), QStringLiteral("problems"), QStringLiteral("curve"));
+    if (!header)
+        return fail(header.error());
+    progress.problems = header->count;
+    progress.better = header->better;
+    const QJsonArray &curve = header->points;
     int previous = 0;
     for (qsizetype i = 0; i < curve.size(); ++i) {
         const QJsonObject point = curve.at(i).toObject();
