@@ -35,7 +35,8 @@ public:
     static QString updateNoticeText(const cohort::EngineSnapshot &snapshot);
 
     // GPU cards: one per GPU in the last snapshot, charts over the chosen range. The history is built from the
-    // snapshots (one reading per second); seedGpuHistory() adds minutes stored by earlier runs (GpuHistoryStore).
+    // snapshots (one reading per second); seedGpuHistory() adds minutes stored by earlier runs, which the engine reads
+    // and hands over once (EngineController::gpuHistoryLoaded).
     QList<GpuCard *> gpuCards() const { return m_gpuCards; }
     GpuHistoryRange gpuRange() const;
     void setGpuRange(GpuHistoryRange range);

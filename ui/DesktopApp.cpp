@@ -6,12 +6,8 @@
 #include "ui/ActivityPage.h"
 #include "platform/Autostart.h"
 #include "platform/TerminationSignals.h"
-#include "store/EarningsStore.h"
-#include "store/GpuHistoryStore.h"
-#include "ui/DashboardPage.h"
 #include "settings/NetworkProxy.h"
 #include "ui/EarningsPage.h"
-#include "ui/EnergyUse.h"
 #include "ui/EngineBinding.h"
 #include "ui/Notifier.h"
 #include "ui/WelcomeDialog.h"
@@ -31,7 +27,6 @@
 #include <QFileDialog>
 #include <QSessionManager>
 #include <QDateTime>
-#include <QFile>
 #include <QPointer>
 #include <QSystemTrayIcon>
 #include <QTimer>
@@ -50,8 +45,6 @@ constexpr int kTrayChecks = 6;
 constexpr auto kTrayCheckInterval = std::chrono::seconds(5);
 // A clean stop takes well under a second; past this the engine is considered hung.
 constexpr auto kStopTimeout = std::chrono::seconds(15);
-// The GPU history gains one row per GPU per minute; reading it more often would show nothing new.
-constexpr auto kEnergyInterval = std::chrono::minutes(1);
 } // namespace
 
 DesktopApp::DesktopApp(LaunchOptions launch, QObject *parent)
@@ -67,8 +60,6 @@ DesktopApp::DesktopApp(LaunchOptions launch, QObject *parent)
     connect(m_settings.get(), &Settings::changed, this, &DesktopApp::onSettingsChanged);
     m_trayRetry.setInterval(kTrayCheckInterval);
     connect(&m_trayRetry, &QTimer::timeout, this, &DesktopApp::checkForTray);
-    m_energyTimer.setInterval(kEnergyInterval);
-    connect(&m_energyTimer, &QTimer::timeout, this, &DesktopApp::updateEnergy);
     // Before the engine opens its first connection.
     applyNetworkProxy(m_settings->values());
 }
@@ -144,7 +135,6 @@ void DesktopApp::start()
     connect(m_window->activityPage(), &ActivityPage::saveDiagnosticsRequested, this, &DesktopApp::saveDiagnostics);
     connect(m_window.get(), &MainWindow::quitRequested, this, &DesktopApp::quit);
     connect(m_window.get(), &MainWindow::hiddenToTray, this, &DesktopApp::onWindowHiddenToTray);
-    seedGpuCharts();
     // Notifications: rules from the engine's snapshots and earnings; the tray shows them once it exists.
     m_notifier = new Notifier(this);
     m_notifier->setLevel(m_settings->values().notifications);
@@ -161,8 +151,6 @@ void DesktopApp::start()
     const SettingsValues &v = m_settings->values();
     m_window->earningsPage()->setTariff(v.pricePerKWh, v.currency, v.creditValue);
     m_window->earningsPage()->setLocalPayoutAddress(v.payoutAddress);
-    updateEnergy();
-    m_energyTimer.start();
 
     const bool trayNow = QSystemTrayIcon::isSystemTrayAvailable();
     if (trayNow)
@@ -236,46 +224,6 @@ void DesktopApp::showWelcome()
     bindWelcomeToEngine(welcome, m_controller.get());
     welcome->show();
     welcome->raise();
-}
-
-void DesktopApp::seedGpuCharts()
-{
-    // The GPU charts' hour and day start with the minutes earlier runs stored; read once, only if the file exists.
-    const QString path = EarningsStore::defaultPath(engineOptions().dataDir);
-    if (!QFile::exists(path))
-        return;
-    auto store = GpuHistoryStore::open(path);
-    if (!store) {
-        qCWarning(lcUi) << "GPU history:" << store.error();
-        return;
-    }
-    const auto minutes = (*store)->load(QDateTime::currentSecsSinceEpoch() - 24 * 3600);
-    if (minutes)
-        m_window->dashboardPage()->seedGpuHistory(*minutes);
-    else
-        qCWarning(lcUi) << "GPU history:" << minutes.error();
-}
-
-void DesktopApp::updateEnergy()
-{
-    const QString path = EarningsStore::defaultPath(m_controller->options().dataDir);
-    if (!QFile::exists(path)) {
-        m_window->earningsPage()->setEnergy(EnergyUse{});
-        return;
-    }
-    auto store = GpuHistoryStore::open(path);
-    if (!store) {
-        qCWarning(lcUi) << "GPU history:" << store.error();
-        return;
-    }
-    const QDateTime now = QDateTime::currentDateTimeUtc();
-    const auto minutes = (*store)->load(now.toSecsSinceEpoch() - 7 * 24 * 3600);
-    if (!minutes) {
-        qCWarning(lcUi) << "GPU history:" << minutes.error();
-        return;
-    }
-    const qint64 todayStart = QDateTime(now.date(), QTime(0, 0), Qt::UTC).toSecsSinceEpoch(); // the ledger's "today"
-    m_window->earningsPage()->setEnergy(energyUse(*minutes, m_settings->values().gpuUuids, now.toSecsSinceEpoch(), todayStart));
 }
 
 void DesktopApp::stopEngineThen(std::function<void()> continuation)
@@ -363,7 +311,6 @@ void DesktopApp::showSettings()
                                          });
         connect(m_settingsDialog, &SettingsDialog::dataFolderMoved, this, [this] {
             m_settingsDialog->setIdentityFile(QDir(m_controller->options().dataDir).filePath(QStringLiteral("identity/node.key")));
-            updateEnergy();
         });
     }
     m_settingsDialog->openAndRaise();
@@ -382,8 +329,6 @@ void DesktopApp::onSettingsChanged(const SettingsValues &values, const QStringLi
         m_window->earningsPage()->setTariff(values.pricePerKWh, values.currency, values.creditValue);
     if (changedKeys.contains(QStringLiteral("payoutAddress")) && m_window)
         m_window->earningsPage()->setLocalPayoutAddress(values.payoutAddress);
-    if (changedKeys.contains(QStringLiteral("gpuUuids")) || changedKeys.contains(QStringLiteral("dataDir")))
-        QTimer::singleShot(0, this, &DesktopApp::updateEnergy); // after the engine options below follow the new folder
 
     // A value the user has just chosen in Settings wins over the command line from now on.
     if (changedKeys.contains(QStringLiteral("hubUrl")))
@@ -396,7 +341,10 @@ void DesktopApp::onSettingsChanged(const SettingsValues &values, const QStringLi
     const QStringList engineKeys{QStringLiteral("hubUrl"), QStringLiteral("dataDir"), QStringLiteral("nodeName"),
                                  QStringLiteral("downloadLimitKiBps"), QStringLiteral("scheduler"),
                                  QStringLiteral("uploadLimitKiBps"), QStringLiteral("payoutAddress"),
-                                 QStringLiteral("gpuMemoryPercent"), QStringLiteral("hubCertificate"), QStringLiteral("hubKey")};
+                                 QStringLiteral("gpuMemoryPercent"), QStringLiteral("hubCertificate"), QStringLiteral("hubKey"),
+                                 // CUDA takes the GPU choice at the next start of Cohort; the engine's energy figures
+                                 // (the Earnings page) as it restarts with it.
+                                 QStringLiteral("gpuUuids")};
     if (std::none_of(engineKeys.begin(), engineKeys.end(), [&changedKeys](const QString &key) { return changedKeys.contains(key); }))
         return;
     qCInfo(lcUi) << "engine settings changed:" << changedKeys;

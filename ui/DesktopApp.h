@@ -53,8 +53,6 @@ public Q_SLOTS:
 private:
     void start();
     void checkForTray();
-    void seedGpuCharts(); // GPU history of earlier runs into the dashboard
-    void updateEnergy();  // energy of the last 7 days from the stored GPU history into the Earnings page
     void stopEngineThen(std::function<void()> continuation); // for moving the data folder
     void createTray();
     void onSettingsChanged(const cohort::SettingsValues &values, const QStringList &changedKeys);
@@ -73,7 +71,6 @@ private:
     SettingsDialog *m_settingsDialog = nullptr;
     Notifier *m_notifier = nullptr;
     QTimer m_trayRetry;
-    QTimer m_energyTimer;
     int m_trayChecksLeft = 0;
     bool m_toldAboutTray = false;
     bool m_quitting = false;

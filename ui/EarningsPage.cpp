@@ -163,6 +163,8 @@ EarningsPage::EarningsPage(QWidget *parent) : QWidget(parent)
 
 void EarningsPage::setEnergy(const EnergyUse &energy)
 {
+    if (m_hasEnergy && energy == m_energyUse)
+        return; // every snapshot carries it; it changes at most once a minute
     m_energyUse = energy;
     m_hasEnergy = true;
     showEnergy();

@@ -5,7 +5,7 @@
 #include "core/EarningsReport.h"
 #include "core/Expected.h"
 #include "ui/EarningsChart.h"
-#include "ui/EnergyUse.h"
+#include "ui/EnergyCost.h"
 
 #include <QWidget>
 #include <functional>
@@ -39,8 +39,9 @@ public Q_SLOTS:
     // From the engine's heartbeats: once the hub answers again the cache notice goes.
     void setHubReachable(bool reachable);
     void exportCsvInteractively();
-    // Energy the GPUs drew (from the stored GPU history) and the electricity tariff from Settings: the page then
-    // shows the energy, its cost and earnings net of it; "no GPU power readings" when there are none.
+    // Energy the GPUs drew (the engine's snapshot, from the stored GPU history) and the electricity tariff from
+    // Settings: the page then shows the energy, its cost and earnings net of it; "no GPU power readings" when there
+    // are none.
     void setEnergy(const cohort::EnergyUse &energy);
     void setTariff(double pricePerKWh, const QString &currency, double creditValue);
     // The payout address in Settings, compared with the one the hub's report says it has on record.

@@ -1,6 +1,7 @@
 #include "ui/EngineBinding.h"
 
 #include "api/EngineController.h"
+#include "ui/DashboardPage.h"
 #include "ui/EarningsPage.h"
 #include "ui/MainWindow.h"
 #include "ui/SnapshotThrottle.h"
@@ -26,19 +27,29 @@ void bindWindowToEngine(MainWindow *window, EngineController *controller)
     QObject::connect(controller, &EngineController::snapshotChanged, throttle, &SnapshotThrottle::offer);
     QObject::connect(throttle, &SnapshotThrottle::snapshotReady, window, &MainWindow::showSnapshot);
     QObject::connect(controller, &EngineController::eventOccurred, window, &MainWindow::appendEvent);
+    // The GPU charts' hour and day start with the minutes earlier runs stored. Only the first engine's: after a restart
+    // (settings changed) the dashboard holds them already, with this session's readings on top.
+    QObject::connect(controller, &EngineController::gpuHistoryLoaded, window->dashboardPage(), &DashboardPage::seedGpuHistory,
+                     Qt::SingleShotConnection);
     // The earnings signal does not say where the report came from; the heartbeat state does: a report that
     // arrives while the hub is not answering is the node's cached copy.
     EarningsPage *earnings = window->earningsPage();
     QObject::connect(controller, &EngineController::earningsChanged, earnings, &EarningsPage::setReport);
-    QObject::connect(controller, &EngineController::snapshotChanged, earnings,
-                     [earnings](const EngineSnapshot &snapshot) { earnings->setHubReachable(hubReachable(snapshot)); });
+    const auto showOnEarnings = [earnings](const EngineSnapshot &snapshot) {
+        earnings->setHubReachable(hubReachable(snapshot));
+        if (snapshot.energy) // the engine reads it from the stored GPU history once a minute
+            earnings->setEnergy(*snapshot.energy);
+    };
+    QObject::connect(controller, &EngineController::snapshotChanged, earnings, showOnEarnings);
     QObject::connect(window, &MainWindow::pauseRequested, controller, &EngineController::pause);
     QObject::connect(window, &MainWindow::resumeRequested, controller, &EngineController::resume);
     QObject::connect(window, &MainWindow::joinTaskRequested, controller, &EngineController::joinTask);
     QObject::connect(window, &MainWindow::leaveTaskRequested, controller, &EngineController::leaveTask);
     // The controller may have a snapshot already (a window created after start()).
-    if (controller->snapshot().sequence > 0)
+    if (controller->snapshot().sequence > 0) {
         window->showSnapshot(controller->snapshot());
+        showOnEarnings(controller->snapshot());
+    }
 }
 
 void bindTrayToEngine(TrayIcon *tray, EngineController *controller)

@@ -16,6 +16,7 @@ void registerMetaTypes()
     qRegisterMetaType<cohort::EngineEvent>();
     qRegisterMetaType<cohort::EngineOptions>();
     qRegisterMetaType<cohort::EarningsReport>();
+    qRegisterMetaType<QList<cohort::GpuHistoryRecord>>();
 }
 } // namespace
 
@@ -103,6 +104,7 @@ void EngineController::startEngine(const QString &hubUrl, bool embedded)
     connect(engine, &EngineBackend::snapshotReady, this, &EngineController::onEngineSnapshot, Qt::QueuedConnection);
     connect(engine, &EngineBackend::eventOccurred, this, &EngineController::eventOccurred, Qt::QueuedConnection);
     connect(engine, &EngineBackend::earningsReady, this, &EngineController::earningsChanged, Qt::QueuedConnection);
+    connect(engine, &EngineBackend::gpuHistoryLoaded, this, &EngineController::gpuHistoryLoaded, Qt::QueuedConnection);
     connect(engine, &EngineBackend::stopped, this, [this] {
         shutdownThreads();
         m_running = false;

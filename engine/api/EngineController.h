@@ -6,6 +6,7 @@
 #include "core/EarningsReport.h"
 #include "core/EngineEvent.h"
 #include "core/EngineSnapshot.h"
+#include "core/GpuHistory.h"
 #include "core/OwnedThread.h"
 #include "core/Scheduler.h"
 
@@ -78,6 +79,10 @@ Q_SIGNALS:
     // The hub ledger's report for this node: fetched after accepted work and every minute (fromCache false);
     // at start, the copy saved on disk (fromCache true), so figures show before the hub answers or while it is down.
     void earningsChanged(const cohort::EarningsReport &report, bool fromCache);
+    // The GPU minutes earlier runs stored for the last day, read by the engine as it starts (each start, also after a
+    // restart), before its first snapshot with GPU readings: the views' hour and day charts begin with them. The
+    // views never open the engine's database themselves; the energy those minutes add up to is in the snapshot.
+    void gpuHistoryLoaded(const QList<cohort::GpuHistoryRecord> &minutes);
     void stopped();
 
 private:

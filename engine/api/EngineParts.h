@@ -7,6 +7,7 @@
 #include "core/EarningsReport.h"
 #include "core/EngineEvent.h"
 #include "core/EngineSnapshot.h"
+#include "core/GpuHistory.h"
 #include "api/EngineController.h" // EngineOptions (moc needs the complete type of slot arguments)
 
 #include <QObject>
@@ -38,6 +39,8 @@ Q_SIGNALS:
     void eventOccurred(const cohort::EngineEvent &event);
     void stopped();
     void earningsReady(const cohort::EarningsReport &report, bool fromCache);
+    // Once, as the engine starts, before the first snapshot with GPU readings (EngineController::gpuHistoryLoaded).
+    void gpuHistoryLoaded(const QList<cohort::GpuHistoryRecord> &minutes);
 };
 
 // The embedded local network (a hub on loopback), for when no hub URL is configured.

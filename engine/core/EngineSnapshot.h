@@ -3,6 +3,7 @@
 // The engine publishes it at most ~4 times a second; all three views read the same fields, so they agree on *why*.
 #include "core/ClientRelease.h"
 #include "core/DownloadProgress.h"
+#include "core/EnergyUse.h"
 #include "core/NodeState.h"
 #include "core/TaskInfo.h"
 #include "core/TaskProgress.h"
@@ -129,6 +130,9 @@ struct EngineSnapshot {
     qint64 gpuMemoryBudgetBytes = 0;
     QList<GpuSample> gpus;     // NVML's GPUs, sampled once a second; empty without NVML
     QString gpuTelemetryNote;  // why there are no (or only partial) GPU readings; empty when all is well
+    // The GPUs' energy today and in the last 7 days, from the stored history, read by the engine once a minute
+    // (GpuTelemetry::energy). nullopt: not read yet.
+    std::optional<EnergyUse> energy;
 
     QList<TaskInfo> tasks;
     QString joinedTaskId;

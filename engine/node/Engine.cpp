@@ -22,6 +22,7 @@ Engine::Engine(EngineOptions options, QString hubUrl, bool hubEmbedded, QObject 
       // Parented so that moveToThread() takes the timers along to the engine thread.
       m_sampleTimer(this),
       m_publishTimer(this),
+      m_energyTimer(this),
       m_rollouts(new RolloutLoop(*this, m_options.dataDir, this)),
       m_activitySummary(this)
 {
@@ -29,6 +30,9 @@ Engine::Engine(EngineOptions options, QString hubUrl, bool hubEmbedded, QObject 
     m_publishTimer.setSingleShot(true);
     connect(&m_sampleTimer, &QTimer::timeout, this, &Engine::sampleSystem);
     connect(&m_publishTimer, &QTimer::timeout, this, &Engine::publish);
+    // The stored history gains one row per GPU per minute; reading it more often would show nothing new.
+    m_energyTimer.setInterval(std::chrono::minutes(1));
+    connect(&m_energyTimer, &QTimer::timeout, this, &Engine::readEnergy);
     connect(&m_activitySummary, &ActivitySummary::summarized, this, &Engine::emitEvent);
 
     m_snapshot.hubUrl = m_hubUrl;
@@ -74,6 +78,11 @@ void Engine::start()
     m_sampler = createSystemSampler();
     m_gpu = std::make_unique<GpuTelemetry>(Nvml::defaultLibrary(), EarningsStore::defaultPath(m_options.dataDir));
     m_snapshot.gpuTelemetryNote = m_gpu->note();
+    // What earlier runs stored, for the views (they never open the database): queued ahead of the first snapshot,
+    // so the charts hold the earlier minutes before this run's readings arrive.
+    Q_EMIT gpuHistoryLoaded(m_gpu->takeStoredMinutes());
+    readEnergy();
+    m_energyTimer.start();
     sampleSystem();
     m_sampleTimer.start();
     m_schedule->start();
@@ -178,6 +187,7 @@ void Engine::stop()
     m_stopping = true;
     m_inputs.stopping = true;
     m_sampleTimer.stop();
+    m_energyTimer.stop();
     m_hubSession->stop();
     m_earnings->stop();
     m_activitySummary.flush();
@@ -228,6 +238,20 @@ void Engine::sampleSystem()
             emitEvent(std::move(event));
     }
     m_schedule->update(); // marks the snapshot dirty
+}
+
+void Engine::readEnergy()
+{
+    // A small read of the database this thread writes the history to anyway; failing, the last figures stay.
+    const auto energy = m_gpu->energy(m_options.gpuUuids);
+    if (!energy) {
+        qCWarning(lcEngine) << "GPU energy:" << energy.error();
+        return;
+    }
+    if (m_snapshot.energy == *energy)
+        return;
+    m_snapshot.energy = *energy;
+    markDirty();
 }
 
 void Engine::updateState()

@@ -113,6 +113,7 @@ private:
     void connectDilocoSession();
 
     void sampleSystem();
+    void readEnergy(); // the GPUs' energy from the stored history into the snapshot (m_energyTimer)
     void updateState();
     void markDirty();
     void publish();
@@ -130,6 +131,7 @@ private:
     EngineSnapshot m_snapshot;
     QTimer m_sampleTimer;
     QTimer m_publishTimer;
+    QTimer m_energyTimer;
     QElapsedTimer m_sinceLastPublish;
     bool m_stopping = false;
     // The parts: children, made in the constructor (they move to the engine thread with the engine).

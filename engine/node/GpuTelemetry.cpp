@@ -4,6 +4,8 @@
 #include "platform/Nvml.h"
 #include "store/GpuHistoryStore.h"
 
+#include <QFile>
+
 namespace cohort {
 
 namespace {
@@ -29,26 +31,32 @@ GpuTelemetry::GpuTelemetry(const QString &nvmlLibrary, const QString &databasePa
         }
     }
     qCInfo(lcEngine) << "GPU telemetry:" << (m_nvml ? m_nvml->driverSummary() : m_note);
-    if (!m_nvml || databasePath.isEmpty())
-        return; // no GPU: nothing to keep (earlier history stays on disk until a GPU is back)
+    // No GPU: nothing new to keep, but what earlier runs stored is still read for the views; a database that is not
+    // there is not made for that.
+    if (databasePath.isEmpty() || (!m_nvml && !QFile::exists(databasePath)))
+        return;
 
     auto opened = GpuHistoryStore::open(databasePath);
     if (!opened) {
-        m_events.append(EngineEvent::warning(kCategory, QStringLiteral("GPU history is not kept: %1").arg(opened.error())));
+        const QString what = m_nvml ? QStringLiteral("GPU history is not kept: %1") : QStringLiteral("GPU history cannot be read: %1");
+        m_events.append(EngineEvent::warning(kCategory, what.arg(opened.error())));
         return;
     }
     m_store = std::move(opened).value();
-    prune(now);
-    const auto stored = m_store->load(now - GpuHistory::kTiers[int(GpuHistoryRange::OneDay)].spanSeconds);
-    if (stored)
-        m_history.seed(*stored);
-    else
+    if (m_nvml)
+        prune(now); // without a GPU, earlier history stays on disk until one is back
+    auto stored = m_store->load(now - GpuHistory::kTiers[int(GpuHistoryRange::OneDay)].spanSeconds);
+    if (!stored) {
         m_events.append(EngineEvent::warning(kCategory, stored.error()));
+        return;
+    }
+    m_history.seed(*stored);
+    m_storedMinutes = std::move(stored).value();
 }
 
 GpuTelemetry::~GpuTelemetry()
 {
-    if (m_store)
+    if (m_store && m_nvml) // without NVML the database is only read
         store(m_history.openMinutes());
 }
 
@@ -68,6 +76,17 @@ Expected<QList<GpuProcess>> GpuTelemetry::processes()
     if (!m_nvml)
         return fail(m_note.isEmpty() ? QStringLiteral("no NVML") : m_note);
     return m_nvml->processes();
+}
+
+Expected<EnergyUse> GpuTelemetry::energy(const QStringList &gpuUuids, qint64 now) const
+{
+    if (!m_store)
+        return EnergyUse{}; // nothing stored: no readings, which the page tells apart from 0 Wh
+    const auto minutes = m_store->load(now - qint64(GpuHistoryStore::kKeepDays) * 24 * 3600);
+    if (!minutes)
+        return fail(minutes.error());
+    const qint64 todayStart = now - now % (24 * 3600); // 00:00 UTC, the ledger's "today" (epoch days are UTC days)
+    return energyUse(*minutes, gpuUuids, now, todayStart);
 }
 
 QList<EngineEvent> GpuTelemetry::takeEvents()

@@ -1,7 +1,8 @@
 #pragma once
 // GPU telemetry history on disk: one row per GPU per minute (averages) in <dataDir>/cohort.sqlite, table gpu_history
-// (see NodeDatabase), kept for 7 days. Written by the engine thread once a minute; read at start to fill the hour and
-// day views. Own connection (NodeDatabase), so it never shares one with the earnings cache.
+// (see NodeDatabase), kept for 7 days. Written by the engine thread once a minute; read there too (GpuTelemetry): at
+// start to fill the hour and day views, once a minute for the week's energy. Own connection (NodeDatabase), so it
+// never shares one with the earnings cache.
 #include "core/Expected.h"
 #include "core/GpuHistory.h"
 

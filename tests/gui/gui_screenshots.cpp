@@ -4,7 +4,7 @@
 #include "platform/Autostart.h"
 #include "settings/Settings.h"
 #include "ui/EarningsPage.h"
-#include "ui/EnergyUse.h"
+#include "ui/EnergyCost.h"
 #include "ui/DashboardPage.h"
 #include "ui/InlineErrorLabel.h"
 #include "ui/MainWindow.h"

@@ -1,16 +1,26 @@
 // The desktop window wired to a real engine with the embedded local hub: registration, the task
-// catalogue, and Pause/Resume round trips through the engine thread, observed only through the UI.
+// catalogue, Pause/Resume round trips through the engine thread and the GPU history earlier runs stored,
+// observed only through the UI.
 #include "assembly/BuiltinEngineParts.h"
 #include "api/EngineController.h"
 #include "settings/Settings.h"
+#include "store/GpuHistoryStore.h"
 #include "ui/DashboardPage.h"
+#include "ui/EarningsPage.h"
 #include "ui/EngineBinding.h"
+#include "ui/GpuCard.h"
 #include "ui/MainWindow.h"
 #include "ui/TasksPage.h"
 #include "ui/WelcomeDialog.h"
 
+#include <QDir>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
+#include <QLineSeries>
 #include <QPushButton>
+#include <QSaveFile>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -117,6 +127,68 @@ private Q_SLOTS:
         QSignalSpy stopped(&controller, &EngineController::stopped);
         controller.stop();
         QVERIFY(stopped.count() == 1 || stopped.wait(20000));
+    }
+
+    // The window opens no database: the GPU chart of the day starts with the minutes an earlier run stored, and the
+    // Earnings page shows the energy they add up to, both handed over by the engine (EngineController::
+    // gpuHistoryLoaded, EngineSnapshot::energy). One GPU, from the fake NVML (tests/support/fakenvml), at 60 °C now.
+    void storedGpuHistoryReachesTheWindowThroughTheEngine()
+    {
+        QTemporaryDir dataDir;
+        QVERIFY(dataDir.isValid());
+        const QString config = dataDir.filePath(QStringLiteral("fakenvml.json"));
+        QSaveFile f(config);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QJsonDocument(QJsonObject{{QStringLiteral("devices"),
+                                           QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("Fake GPU")},
+                                                                  {QStringLiteral("uuid"), QStringLiteral("GPU-live")},
+                                                                  {QStringLiteral("temperature"), 60},
+                                                                  {QStringLiteral("power_mw"), 100'000}}}}})
+                    .toJson());
+        QVERIFY(f.commit());
+        qputenv("COHORT_FAKENVML_CONFIG", config.toUtf8());
+        qputenv("COHORT_NVML_LIBRARY", COHORT_FAKENVML);
+
+        // Ten minutes an hour ago, at 40 °C and 600 W: 100 Wh.
+        const qint64 hourAgo = QDateTime::currentSecsSinceEpoch() - 3600;
+        QList<GpuHistoryRecord> minutes;
+        for (int i = 0; i < 10; ++i) {
+            GpuHistoryRecord r{QStringLiteral("GPU-live"), QStringLiteral("Fake GPU"), {}};
+            r.point.time = hourAgo - hourAgo % 60 + i * 60;
+            r.point.temperatureC = 40;
+            r.point.powerW = 600;
+            r.point.samples = 60;
+            minutes.append(r);
+        }
+        {
+            auto store = GpuHistoryStore::open(dataDir.filePath(QStringLiteral("cohort.sqlite")));
+            QVERIFY2(store, qPrintable(store.error()));
+            const Status saved = (*store)->save(minutes);
+            QVERIFY2(saved, qPrintable(saved.error()));
+        }
+
+        EngineController controller(EngineOptions{.dataDir = dataDir.path()});
+        MainWindow window;
+        bindWindowToEngine(&window, &controller);
+        DashboardPage *dashboard = window.dashboardPage();
+        dashboard->setGpuRange(GpuHistoryRange::OneDay);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        controller.start();
+
+        QTRY_COMPARE_WITH_TIMEOUT(dashboard->gpuCards().size(), 1, 20000);
+        // The day in 5-minute buckets: the stored ones (40 °C) first, then this session's readings (60 °C).
+        QLineSeries *temperature = dashboard->gpuCards().at(0)->series(2);
+        QTRY_VERIFY_WITH_TIMEOUT(temperature->count() >= 2 && temperature->at(temperature->count() - 1).y() == 60.0, 5000);
+        QCOMPARE(temperature->at(0).y(), 40.0);
+        QTRY_VERIFY2_WITH_TIMEOUT(labelText(window.earningsPage(), "energyUsed").contains(QStringLiteral("7 days 0.10 kWh")),
+                                  qPrintable(labelText(window.earningsPage(), "energyUsed")), 5000);
+
+        QSignalSpy stopped(&controller, &EngineController::stopped);
+        controller.stop();
+        QVERIFY(stopped.count() == 1 || stopped.wait(20000));
+        qunsetenv("COHORT_NVML_LIBRARY");
+        qunsetenv("COHORT_FAKENVML_CONFIG");
     }
 };
 

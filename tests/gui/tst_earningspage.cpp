@@ -1,5 +1,7 @@
 // The Earnings page fed with hand-made reports (no engine): figures, per-task table, chart, cache notice, CSV export.
 #include "SampleSnapshots.h"
+#include "core/EnergyUse.h"
+#include "core/GpuHistory.h"
 #include "ui/EarningsChart.h"
 #include "ui/EarningsPage.h"
 

@@ -1,5 +1,6 @@
 // GPU telemetry in the running engine: the fake NVML (tests/support/fakenvml) through COHORT_NVML_LIBRARY, readings
-// in every snapshot, and the scheduler's GPU temperature limit acting on them.
+// in every snapshot, the scheduler's GPU temperature limit acting on them, and the stored history (the last day's
+// minutes, the week's energy) handed to the views by the engine.
 #include "net/Identity.h"
 #include "net/RequestSigning.h"
 #include "assembly/BuiltinEngineParts.h"
@@ -34,6 +35,24 @@ QJsonObject gpu(const QString &uuid, int temperature, int powerMw)
                        {QStringLiteral("memory_used"), double(2LL << 30)},
                        {QStringLiteral("temperature"), temperature},
                        {QStringLiteral("power_mw"), powerMw}};
+}
+// A minute as an earlier run stored it: 60 readings at `watts`.
+GpuHistoryRecord storedMinute(const QString &uuid, qint64 time, double watts)
+{
+    GpuHistoryRecord r{uuid, QStringLiteral("Fake GPU ") + uuid, {}};
+    r.point.time = time - time % 60;
+    r.point.powerW = watts;
+    r.point.temperatureC = 40;
+    r.point.samples = 60;
+    return r;
+}
+
+void storeMinutes(const QString &dataDir, const QList<GpuHistoryRecord> &minutes)
+{
+    auto store = GpuHistoryStore::open(QDir(dataDir).filePath(QStringLiteral("cohort.sqlite")));
+    QVERIFY2(store, qPrintable(store.error()));
+    const Status saved = (*store)->save(minutes);
+    QVERIFY2(saved, qPrintable(saved.error()));
 }
 } // namespace
 
@@ -209,14 +228,61 @@ private Q_SLOTS:
         stop(controller);
     }
 
+    // The views open no database: the engine hands them what earlier runs stored. The last day's minutes once, as it
+    // starts and before its first GPU reading (the dashboard's charts), and the energy of the GPUs compute may use in
+    // every snapshot (the Earnings page).
+    void storedHistoryAndEnergyComeFromTheEngine()
+    {
+        configure(60);
+        QTemporaryDir dir;
+        const qint64 now = QDateTime::currentSecsSinceEpoch();
+        const GpuHistoryRecord lastHour = storedMinute(QStringLiteral("GPU-hot"), now - 600, 720); // 12 Wh
+        storeMinutes(dir.path(), {storedMinute(QStringLiteral("GPU-hot"), now - 3 * 24 * 3600, 360), // the week only: 6 Wh
+                                  lastHour,
+                                  storedMinute(QStringLiteral("GPU-cool"), now - 600, 3600)}); // not chosen: counts nothing
+        const bool lastHourIsToday = lastHour.point.time >= now - now % (24 * 3600); // not just after 00:00 UTC
+
+        EngineOptions o = options(dir.path(), 0);
+        o.gpuUuids = {QStringLiteral("GPU-hot")};
+        EngineController controller(o);
+        QSignalSpy history(&controller, &EngineController::gpuHistoryLoaded);
+        bool readingsFirst = false;
+        connect(&controller, &EngineController::gpuHistoryLoaded, this,
+                [&] { readingsFirst = !controller.snapshot().gpus.isEmpty(); });
+        controller.start();
+        QTRY_COMPARE_WITH_TIMEOUT(history.count(), 1, 10'000);
+        QVERIFY(!readingsFirst);
+        const auto minutes = history.at(0).at(0).value<QList<GpuHistoryRecord>>();
+        QCOMPARE(minutes.size(), 2); // the last day's, of every GPU: the charts show them all
+        QCOMPARE(minutes.at(0).gpu, QStringLiteral("GPU-cool"));
+        QCOMPARE(minutes.at(1).gpu, QStringLiteral("GPU-hot"));
+        QCOMPARE(minutes.at(1).point.powerW, 720.0);
+        QCOMPARE(minutes.at(1).point.temperatureC, 40.0);
+
+        QTRY_VERIFY_WITH_TIMEOUT(controller.snapshot().energy.has_value(), 10'000);
+        const EnergyUse energy = *controller.snapshot().energy;
+        QVERIFY(energy.hasReadings);
+        QCOMPARE(energy.weekWh, 18.0);
+        QCOMPARE(energy.todayWh, lastHourIsToday ? 12.0 : 0.0);
+        QTRY_COMPARE_WITH_TIMEOUT(controller.snapshot().gpus.size(), 2, 10'000);
+        stop(controller);
+        QCOMPARE(history.count(), 1);
+        qunsetenv("CUDA_VISIBLE_DEVICES"); // the GPU choice went there (gpuChoiceAndComputeDevice)
+        qunsetenv("CUDA_DEVICE_ORDER");
+    }
+
     void withoutNvmlTheSnapshotSaysSo()
     {
         qputenv("COHORT_NVML_LIBRARY", m_configDir.filePath(QStringLiteral("libnvidia-ml.so.1")).toUtf8()); // not there
         QTemporaryDir dir;
+        // What an earlier run stored while it had the GPU still counts for the week's energy.
+        storeMinutes(dir.path(), {storedMinute(QStringLiteral("GPU-hot"), QDateTime::currentSecsSinceEpoch() - 3 * 24 * 3600, 360)});
         EngineController controller(options(dir.path(), 80));
         controller.start();
         QTRY_VERIFY_WITH_TIMEOUT(!controller.snapshot().gpuTelemetryNote.isEmpty(), 10'000);
         const EngineSnapshot s = controller.snapshot();
+        QVERIFY(s.energy && s.energy->hasReadings);
+        QCOMPARE(s.energy->weekWh, 6.0);
         QVERIFY(s.gpus.isEmpty());
         QVERIFY2(s.gpuTelemetryNote.startsWith(QStringLiteral("No NVML")), qPrintable(s.gpuTelemetryNote));
         QVERIFY(s.gpuTelemetryNote.endsWith(QStringLiteral("CPU and memory only")));

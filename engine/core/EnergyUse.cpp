@@ -1,4 +1,6 @@
-#include "ui/EnergyUse.h"
+#include "core/EnergyUse.h"
+
+#include "core/GpuHistory.h"
 
 #include <QtNumeric>
 
@@ -20,18 +22,6 @@ EnergyUse energyUse(const QList<GpuHistoryRecord> &minutes, const QStringList &g
             use.todayWh += wh;
     }
     return use;
-}
-
-NetEarnings netOfEnergy(const EnergyUse &energy, double creditsToday, double creditsWeek, double pricePerKWh, double creditValue)
-{
-    NetEarnings net;
-    net.costToday = energy.todayWh / 1000.0 * pricePerKWh;
-    net.costWeek = energy.weekWh / 1000.0 * pricePerKWh;
-    if (creditValue > 0) {
-        net.netToday = creditsToday * creditValue - net.costToday;
-        net.netWeek = creditsWeek * creditValue - net.costWeek;
-    }
-    return net;
 }
 
 } // namespace cohort
