@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """Peer for bench_allreduce: torch.distributed all_reduce (SUM) over Gloo on 127.0.0.1, N processes.
 
-Every rank all-reduces a float32 tensor of --mib MiB --warmup + --iters times; before each timed call a barrier lines
-the ranks up, and the time of a call is the slowest rank's (a second all_reduce of the times, MAX).
-Prints one JSON line: {"backend": "gloo", "procs": N, "bytes": B, "ms": [...]}.
+Every rank all-reduces a float32 tensor of --mib MiB --warmup + --iters times; before each call a barrier lines the
+ranks up. Each rank notes when it called and when the call returned on the machine-wide monotonic clock
+(time.monotonic_ns(), CLOCK_MONOTONIC), and bench_allreduce times Cohort's peers the same way: an operation takes from
+the last rank's call to the last rank's return.
+Prints one JSON line: {"backend": "gloo", "procs": N, "bytes": B, "ms": [...], "spans": [[t0, t1] per rank] per op}.
 """
 import argparse
 import json
@@ -22,19 +24,22 @@ def worker(rank, world, port, mib, warmup, iters, threads, queue):
     count = mib * 1024 * 1024 // 4
     g = torch.Generator().manual_seed(rank)
     data = torch.rand(count, generator=g, dtype=torch.float32) * 8 - 4
-    times = []
+    spans = []
     work = torch.empty_like(data)
     for i in range(warmup + iters):
         work.copy_(data)
         dist.barrier()
-        t0 = time.perf_counter()
+        t0 = time.monotonic_ns()
         dist.all_reduce(work, op=dist.ReduceOp.SUM)
-        dt = torch.tensor([(time.perf_counter() - t0) * 1000.0], dtype=torch.float64)
-        dist.all_reduce(dt, op=dist.ReduceOp.MAX)
+        t1 = time.monotonic_ns()
+        # Every rank's [t0, t1], gathered after the timed call (this second exchange is not timed).
+        mine = torch.tensor([t0, t1], dtype=torch.int64)
+        everyone = [torch.zeros(2, dtype=torch.int64) for _ in range(world)]
+        dist.all_gather(everyone, mine)
         if i >= warmup:
-            times.append(float(dt.item()))
+            spans.append([[int(x[0]), int(x[1])] for x in everyone])
     if rank == 0:
-        queue.put(times)
+        queue.put(spans)
     dist.barrier()
     dist.destroy_process_group()
 
@@ -60,10 +65,13 @@ def main():
              for r in range(a.procs)]
     for p in procs:
         p.start()
-    times = queue.get()
+    spans = queue.get()
     for p in procs:
         p.join()
-    print(json.dumps({"backend": "gloo", "procs": a.procs, "bytes": a.mib * 1024 * 1024, "ms": times}), flush=True)
+    # The one convention: from the last rank's call to the last rank's return.
+    ms = [(max(t1 for _, t1 in op) - max(t0 for t0, _ in op)) / 1e6 for op in spans]
+    print(json.dumps({"backend": "gloo", "procs": a.procs, "bytes": a.mib * 1024 * 1024, "ms": ms, "spans": spans}),
+          flush=True)
 
 
 if __name__ == "__main__":

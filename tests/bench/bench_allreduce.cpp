@@ -7,9 +7,10 @@
 // For each process count N: a master and N cohort-collective-peer processes all-reduce (sum) a float32 buffer of
 // --mib MiB, 1 warm-up + --iters times, without quantization and with uint8 quantization; then Gloo the same way.
 // Bus bandwidth = 2(N-1)/N x bytes / time (the bytes every link carries in a ring); with quantization the f32 bytes
-// count (effective bandwidth). Time of one operation: Gloo — the slowest rank after a barrier; Cohort — the peer that
-// began last (the master starts an operation when every peer has begun it, so that peer's call spans exactly
-// "everyone ready" to "everyone has the result", including the copy into and out of the caller's buffer).
+// count (effective bandwidth). Time of one operation, the same for both: from the last process's call to the last
+// process's return, on the machine-wide monotonic clock each process reads (Gloo's ranks after a barrier; Cohort's
+// peers as they come: the master starts an operation when every peer has begun it). A Cohort run in which any
+// operation needed a second attempt (a peer retried) is thrown away and said: its time would not be one operation's.
 // The implementations take turns (--rounds), and the median over all their operations is printed. Cohort runs the
 // out-of-place call (input read, result in a second buffer: no copy kept); the in-place call adds one copy of the
 // buffer, made block by block during the exchange, to restore it on failure.
@@ -78,10 +79,14 @@ std::vector<double> runCohort(std::vector<double> *ringOnly, int procs, int mib,
         p->start(peerProgram(), args);
         peers.push_back(std::move(p));
     }
-    // op -> the smallest call time over the peers (the one that began last).
-    std::map<int, std::pair<double, double>> perOp; // total, ring
+    // op -> the last call and the last return over the peers (ns), and the ring exchange of the peer that began last.
+    struct Span {
+        qint64 lastStart = 0, lastEnd = 0;
+        double ring = 0;
+    };
+    std::map<int, Span> perOp;
     static const QRegularExpression opRe(
-        QStringLiteral("^op (\\d+) ok world (\\d+) .* ms ([0-9.]+) .* ring ([0-9.]+) outcome"),
+        QStringLiteral("^op (\\d+) ok world (\\d+) .* attempts (\\d+) .* ring ([0-9.]+) outcome [0-9.]+ t0 (\\d+) t1 (\\d+)"),
         QRegularExpression::MultilineOption);
     bool ok = true;
     for (auto &p : peers) {
@@ -94,9 +99,17 @@ std::vector<double> runCohort(std::vector<double> *ringOnly, int procs, int mib,
             if (m.captured(2).toInt() != procs)
                 ok = false;
             const int op = m.captured(1).toInt();
-            const double ms = m.captured(3).toDouble(), ring = m.captured(4).toDouble();
-            if (!perOp.count(op) || ms < perOp[op].first)
-                perOp[op] = {ms, ring};
+            if (m.captured(3).toInt() != 1) {
+                std::fprintf(stderr, "operation %d needed %d attempts: the run is not timed\n", op, m.captured(3).toInt());
+                ok = false;
+            }
+            const qint64 t0 = m.captured(5).toLongLong(), t1 = m.captured(6).toLongLong();
+            Span &span = perOp[op];
+            if (t0 > span.lastStart) {
+                span.lastStart = t0;
+                span.ring = m.captured(4).toDouble();
+            }
+            span.lastEnd = std::max(span.lastEnd, t1);
         }
         if (!ok)
             std::fprintf(stderr, "peer failed:\n%s\n", out.toUtf8().constData());
@@ -106,11 +119,15 @@ std::vector<double> runCohort(std::vector<double> *ringOnly, int procs, int mib,
     if (!ok)
         return {};
     std::vector<double> times;
-    for (const auto &[op, t] : perOp) {
+    for (const auto &[op, span] : perOp) {
         if (op >= 1) { // op 0 is the warm-up
-            times.push_back(t.first);
-            ringOnly->push_back(t.second);
+            times.push_back(double(span.lastEnd - span.lastStart) / 1e6);
+            ringOnly->push_back(span.ring);
         }
+    }
+    if (int(perOp.size()) != ops) {
+        std::fprintf(stderr, "%d of %d operations reported by every peer\n", int(perOp.size()), ops);
+        return {};
     }
     return times;
 }
@@ -172,10 +189,10 @@ int main(int argc, char **argv)
     if (gloo && python.isEmpty())
         std::fprintf(stderr, "no python with torch.distributed (Gloo) found; pass --python or --no-gloo\n");
 
-    std::printf("all-reduce (sum) of %d MiB float32 on 127.0.0.1, median of %d rounds x %d operations (1 warm-up each); "
-                "bus bandwidth = 2(n-1)/n x bytes / time\n",
+    std::printf("all-reduce (sum) of %d MiB float32 on 127.0.0.1, median of %d rounds x %d operations (1 warm-up each), "
+                "each from the last process's call to the last process's return; bus bandwidth = 2(n-1)/n x bytes / time\n",
                 mib, rounds, iters);
-    std::printf("%-6s %-24s %10s %12s %10s   %s\n", "procs", "implementation", "ms", "bus GB/s", "vs Gloo",
+    std::printf("%-6s %-24s %10s %15s %12s %10s   %s\n", "procs", "implementation", "ms", "(min-max)", "bus GB/s", "vs Gloo",
                 "ring exchange only (no master round trips)");
     const double bytes = double(mib) * 1024 * 1024;
     for (const int procs : procsList) {
@@ -224,6 +241,8 @@ int main(int argc, char **argv)
                 continue;
             }
             const double ms = median(times[name]);
+            const auto [fastest, slowest] = std::minmax_element(times[name].begin(), times[name].end());
+            const QString spread = QStringLiteral("(%1-%2)").arg(*fastest, 0, 'f', 1).arg(*slowest, 0, 'f', 1);
             const double bus = factor * bytes / (ms / 1000.0) / 1e9;
             if (name.startsWith(QStringLiteral("torch")))
                 glooBus = bus;
@@ -232,7 +251,7 @@ int main(int argc, char **argv)
                 ringOnly = QStringLiteral("%1 ms, %2 GB/s")
                                .arg(median(ringTimes[name]), 0, 'f', 1)
                                .arg(factor * bytes / (median(ringTimes[name]) / 1000.0) / 1e9, 0, 'f', 3);
-            std::printf("%-6d %-24s %10.1f %12.3f %9s   %s\n", procs, qPrintable(name), ms, bus,
+            std::printf("%-6d %-24s %10.1f %15s %12.3f %9s   %s\n", procs, qPrintable(name), ms, qPrintable(spread), bus,
                         glooBus > 0 ? qPrintable(QStringLiteral("%1x").arg(bus / glooBus, 0, 'f', 2)) : "-",
                         qPrintable(ringOnly));
             std::fflush(stdout);

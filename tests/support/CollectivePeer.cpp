@@ -48,6 +48,7 @@
 #include <QSet>
 #include <QThread>
 
+#include <chrono>
 #include <cmath>
 #include <csignal>
 #include <cstdio>
@@ -135,12 +136,20 @@ int runMaster(const QStringList &args)
     return QCoreApplication::exec();
 }
 
-void sayOk(Communicator &comm, int op, const ReduceInfo &info, uint64_t hash, double ms, int attempts)
+// Nanoseconds on the machine-wide monotonic clock (CLOCK_MONOTONIC on Linux, as Python's time.monotonic_ns()): the
+// benchmark compares when processes began and ended an operation.
+qint64 monotonicNs()
+{
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+void sayOk(Communicator &comm, int op, const ReduceInfo &info, uint64_t hash, double ms, int attempts, qint64 t0 = 0,
+           qint64 t1 = 0)
 {
     QStringList ids;
     for (const uint32_t id : comm.ringPeerIds())
         ids << QString::number(id);
-    say(QStringLiteral("op %1 ok world %2 ring %3 hash %4 ms %5 attempts %6 tx %7 rx %8 begin %9 ring %10 outcome %11")
+    say(QStringLiteral("op %1 ok world %2 ring %3 hash %4 ms %5 attempts %6 tx %7 rx %8 begin %9 ring %10 outcome %11 t0 %12 t1 %13")
             .arg(op)
             .arg(info.worldSize)
             .arg(ids.join(QLatin1Char(',')))
@@ -151,7 +160,9 @@ void sayOk(Communicator &comm, int op, const ReduceInfo &info, uint64_t hash, do
             .arg(info.rxBytes)
             .arg(info.beginMs, 0, 'f', 2)
             .arg(info.ringMs, 0, 'f', 2)
-            .arg(info.outcomeMs, 0, 'f', 2));
+            .arg(info.outcomeMs, 0, 'f', 2)
+            .arg(t0)
+            .arg(t1));
 }
 
 struct WaveSpec {
@@ -459,6 +470,7 @@ int runPeer(const QStringList &args)
                 buffer.assign(input.begin(), input.end());
             buffer16.assign(input16.begin(), input16.end());
             ReduceInfo info;
+            const qint64 t0 = monotonicNs();
             attemptTime.start();
             if (dtype != DataType::F32)
                 r = comm.allReduce(buffer16, dtype, reduceOp, quant, uint64_t(k), &info);
@@ -468,11 +480,12 @@ int runPeer(const QStringList &args)
             else
                 r = comm.allReduce(buffer, reduceOp, quant, uint64_t(k), &info);
             const double ms = double(attemptTime.nsecsElapsed()) / 1e6;
+            const qint64 t1 = monotonicNs();
             if (r) {
                 const uint64_t hash = bench                  ? 0
                                       : dtype == DataType::F32 ? fnv1a(buffer.data(), buffer.size() * 4)
                                                                : fnv1a(buffer16.data(), buffer16.size() * 2);
-                sayOk(comm, k, info, hash, ms, attempt + 1);
+                sayOk(comm, k, info, hash, ms, attempt + 1, t0, t1);
                 // Benchmarks keep reusing the same output buffer (as the Gloo peer reuses its tensor): a swap would
                 // hand every other operation fresh pages to fault in.
                 if (!bench) {
