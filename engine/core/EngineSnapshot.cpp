@@ -124,6 +124,11 @@ QJsonObject EngineSnapshot::toJson() const
         {QStringLiteral("gpu_memory_budget_bytes"), double(gpuMemoryBudgetBytes)},
         {QStringLiteral("gpus"), gpuList},
         {QStringLiteral("gpu_telemetry_note"), gpuTelemetryNote},
+        // What the GPUs drew (the stored minutes' power): null until read, or when no minute had a power reading.
+        {QStringLiteral("energy"), energy && energy->hasReadings
+                                       ? QJsonValue(QJsonObject{{QStringLiteral("today_wh"), energy->todayWh},
+                                                                {QStringLiteral("week_wh"), energy->weekWh}})
+                                       : QJsonValue()},
         {QStringLiteral("tasks"), taskIds},
         {QStringLiteral("joined_task"), joinedTaskId.isEmpty() ? QJsonValue() : QJsonValue(joinedTaskId)},
         {QStringLiteral("checkpoint_version"), checkpointVersion},

@@ -264,6 +264,10 @@ private Q_SLOTS:
         QVERIFY(energy.hasReadings);
         QCOMPARE(energy.weekWh, 18.0);
         QCOMPARE(energy.todayWh, lastHourIsToday ? 12.0 : 0.0);
+        // cohortd --json carries it too.
+        const QJsonObject json = controller.snapshot().toJson().value(QStringLiteral("energy")).toObject();
+        QCOMPARE(json.value(QStringLiteral("week_wh")).toDouble(), 18.0);
+        QCOMPARE(json.value(QStringLiteral("today_wh")).toDouble(), lastHourIsToday ? 12.0 : 0.0);
         QTRY_COMPARE_WITH_TIMEOUT(controller.snapshot().gpus.size(), 2, 10'000);
         stop(controller);
         QCOMPARE(history.count(), 1);
