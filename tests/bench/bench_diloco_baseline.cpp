@@ -9,6 +9,7 @@
 // equal tokens (mean and spread over seeds) and writes <out>/diloco-baseline.csv and <out>/diloco-baseline.png.
 //
 //   ./build/tests/bench/bench_diloco_baseline --seeds 3 --steps 40 --ring 2 --out /tmp/dl
+#include "BenchFigure.h"
 #include "collectives/Master.h"
 #include "core/DilocoTaskConfig.h"
 #include "diloco/DilocoReplay.h"
@@ -182,13 +183,8 @@ void plot(const QList<Arm> &arms, const QString &title, const QString &path)
     p.drawText(QRectF(area.right() - 300, area.top() + 10, 290, 20), Qt::AlignRight, QStringLiteral("DiLoCo ring (one line per seed)"));
     p.setPen(QColor(0xd0, 0x6f, 0x1f));
     p.drawText(QRectF(area.right() - 300, area.top() + 30, 290, 20), Qt::AlignRight, QStringLiteral("one node alone, same inner steps"));
-    font.setPixelSize(17);
-    font.setBold(true);
-    p.setFont(font);
-    p.setPen(Qt::black);
-    p.drawText(QRectF(0, 10, image.width(), 30), Qt::AlignCenter, title);
-    p.end();
-    image.save(path);
+    if (!bench::finishFigure(p, image, title, path))
+        std::fprintf(stderr, "cannot write %s\n", qPrintable(path));
 }
 
 } // namespace
