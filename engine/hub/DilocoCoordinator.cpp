@@ -148,6 +148,9 @@ QJsonObject DilocoCoordinator::progress(const QString &taskId) const
     const TaskInfo *task = m_catalogue.find(taskId);
     if (!task || !task->diloco)
         return {};
+    if (const auto cached = m_heldOutProgress.find(taskId); cached != m_heldOutProgress.end())
+        return cached->second;
+    ++m_heldOutReads;
     const QList<DilocoEvidence::HeldOutLoss> all = m_evidence.heldOutLosses(taskId);
     constexpr qsizetype kHeldOutCurvePoints = 512;
     QJsonArray points;
@@ -157,13 +160,13 @@ QJsonObject DilocoCoordinator::progress(const QString &taskId) const
         const DilocoEvidence::HeldOutLoss &p = all[shown == n ? i : i * (n - 1) / (kHeldOutCurvePoints - 1)];
         points.append(QJsonObject{{QStringLiteral("revision"), qint64(p.revision)}, {QStringLiteral("loss"), p.loss}});
     }
-    return {{QStringLiteral("held_out_loss"),
-             QJsonObject{{QStringLiteral("sequences"), diloco::kHeldOutSequences},
-                         {QStringLiteral("better"),
-                          QStringLiteral("Lower is better: the shared model's loss (nats per byte) on %1 held-out sentences no node "
-                                         "trains on, measured by the hub on the state it recorded")
-                              .arg(diloco::kHeldOutSequences)},
-                         {QStringLiteral("points"), points}}}};
+    const QJsonObject curve{{QStringLiteral("sequences"), diloco::kHeldOutSequences},
+                            {QStringLiteral("better"),
+                             QStringLiteral("Lower is better: the shared model's loss (nats per byte) on %1 held-out sentences "
+                                            "no node trains on, measured by the hub on the state it recorded")
+                                 .arg(diloco::kHeldOutSequences)},
+                            {QStringLiteral("points"), points}};
+    return m_heldOutProgress[taskId] = QJsonObject{{QStringLiteral("held_out_loss"), curve}};
 }
 
 const DilocoTaskStats *DilocoCoordinator::stats(const QString &taskId) const
@@ -402,6 +405,7 @@ void DilocoCoordinator::onAudited(const AuditJob &job, const AuditResult &result
         const quint64 revision = job.material->step - 1;
         if (Status s = m_evidence.recordHeldOut(job.taskId, revision, result.heldOutLoss, QDateTime::currentMSecsSinceEpoch()); !s)
             qCWarning(lcHubDiloco) << s.error();
+        m_heldOutProgress.erase(job.taskId); // the next progress request reads the curve with this point
         if (stats.heldOutLoss < 0 || revision >= stats.heldOutRevision) {
             stats.heldOutRevision = revision;
             stats.heldOutLoss = result.heldOutLoss;

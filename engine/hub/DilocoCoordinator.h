@@ -79,7 +79,10 @@ public:
     const DilocoTaskStats *stats(const QString &taskId) const;
     // The "held_out_loss" part of GET /v1/tasks/{id}/progress for a DiLoCo task (empty for any other): the loss of
     // each revision the hub measured, at most kHeldOutCurvePoints of them evenly spread, the first and newest always.
+    // Served from memory: the route is public and may be asked as often as anyone likes; the points are read from
+    // the database again only after a new one was recorded.
     QJsonObject progress(const QString &taskId) const;
+    int heldOutReads() const { return m_heldOutReads; } // database reads for progress() so far (tests)
 
     using Authenticate = std::function<std::optional<ApiResponse>(const ApiRequest &, VerifiedRequest *)>;
     void registerRoutes(ApiServer &server, Authenticate authenticate);
@@ -126,6 +129,8 @@ private:
     QTimer m_auditClock;
     std::map<QString, std::unique_ptr<collectives::Master>> m_masters;
     std::map<QString, DilocoTaskStats> m_stats;
+    mutable std::map<QString, QJsonObject> m_heldOutProgress; // progress() by task; dropped when a point is recorded
+    mutable int m_heldOutReads = 0;
 };
 
 } // namespace cohort

@@ -1,5 +1,6 @@
 // The hub's HTTP API over real sockets on 127.0.0.1: signed registration and heartbeats, and every kind of
 // bad input answered with a 4xx JSON error while the hub keeps serving.
+#include "hub/DilocoCoordinator.h"
 #include "hub/HubService.h"
 #include "hub/RlCoordinator.h"
 #include "diloco/DilocoAudit.h"
@@ -311,6 +312,15 @@ private Q_SLOTS:
         const Reply diloco = send("GET", QStringLiteral("/v1/tasks/tiny-lm-diloco/progress"));
         QCOMPARE(diloco.status, 200);
         QVERIFY(!diloco.body.contains(QStringLiteral("held_out")));
+        // Its curve is the hub's held-out loss per revision: none measured yet, an empty list.
+        const QJsonObject loss = diloco.body.value(QStringLiteral("held_out_loss")).toObject();
+        QCOMPARE(loss.value(QStringLiteral("sequences")).toInt(), 32);
+        QVERIFY(loss.value(QStringLiteral("points")).isArray() && loss.value(QStringLiteral("points")).toArray().isEmpty());
+        // Anyone may ask as often as they like: the points are read from the database once, until a new one is recorded.
+        const int readsBefore = m_hub->diloco()->heldOutReads();
+        for (int i = 0; i < 50; ++i)
+            QCOMPARE(send("GET", QStringLiteral("/v1/tasks/tiny-lm-diloco/progress")).status, 200);
+        QCOMPARE(m_hub->diloco()->heldOutReads() - readsBefore, 0);
         QCOMPARE(send("GET", QStringLiteral("/v1/health")).status, 200); // still serving
 
         // Anyone may ask for progress, as often as they like: the ledger is read again only after it was written.
