@@ -41,8 +41,9 @@
 //   declared tensors (names, sizes, order) must agree. The master elects the content, anchored at its record (the
 //   state the last sync completed with, and the members that completed it): only those members vote, with a
 //   revision exactly one past the record (they took the step from it); newcomers and peers that were away never do,
-//   however many identities they bring. The largest group of identical digests wins (ties: the group holding the
-//   smallest peer id) for the members that must fetch; a voter that declared another state keeps its own (it took
+//   however many identities they bring. The group of identical digests whose voters weigh most wins
+//   (MasterOptions::voteWeight, the work the hub's audits confirmed; then the larger group; then the group holding
+//   the smallest peer id) for the members that must fetch; a voter that declared another state keeps its own (it took
 //   the step itself; the master cannot tell who is right). With no voter, the record itself is elected when a
 //   member holds it. Holders are known by key (one that reconnected still votes); when none is left, the group starts
 //   a new record, as at its first sync. At a group's first sync (no record): the largest
@@ -115,6 +116,10 @@ struct MasterOptions {
     // The record a restarted master continues from (the hub keeps it in its database): without it the first sync
     // after a restart elects by headcount, which a sybil group could win.
     std::optional<RecordedState> initialRecord;
+    // The weight of a record holder's vote on the next revision (0 or more): cohort-hub passes the outer steps of the
+    // node that its audits confirmed (docs/CREDIT.md), so a sybil group must have done more verified training than the
+    // members it outvotes, not merely outnumber them. Null, or every weight 0: the larger group wins.
+    std::function<double(const QByteArray &publicKey)> voteWeight;
     // For this long the restored record stands even while none of its holders is back (their nodes reconnect at
     // their own pace): a group without them cannot start afresh meanwhile, so sybils that come first win nothing.
     int initialRecordGraceMs = 600'000;
@@ -147,6 +152,9 @@ Q_SIGNALS:
     void peerExcluded(quint32 peerId, const QByteArray &publicKey, const QString &reason);
     // A shared-state sync completed: the record is now this revision with this state digest (stateDigestOf).
     void stateRecorded(quint64 revision, const QByteArray &stateDigest, const QList<QByteArray> &holders);
+    // Voters of a revision declared different states (one group elected for the members that fetch; the others keep
+    // their own): someone diverged or lies. The hub counts it; an operator looks.
+    void stateSplit(quint64 revision, int electedVoters, int otherVoters);
 
 private:
     struct Peer;

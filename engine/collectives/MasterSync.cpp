@@ -42,7 +42,7 @@ void Master::planSync()
                 return finishSync(false, QStringLiteral("peers declare different shared state (%1)")
                                              .arg(state.tensors[i].name));
     }
-    // Elect (Master.h, "Shared state"): the largest group of identical (revision, digests) among the voters.
+    // Elect (Master.h, "Shared state"): the heaviest group of identical (revision, digests) among the voters.
     const auto digestsOf = [](const SyncStateMsg &s) {
         std::vector<QByteArray> d;
         for (const TensorDigest &t : s.tensors)
@@ -84,10 +84,30 @@ void Master::planSync()
     }
     if (groups.empty())
         return finishSync(false, QStringLiteral("no peer declared a shared state"));
+    // With the hub's weights (MasterOptions::voteWeight: the work its audits confirmed), the group that did the most
+    // verified work wins, so identities alone win nothing; without any weight, the larger group; ties: the group
+    // holding the smallest peer id.
+    const auto weightOf = [&](const std::vector<uint32_t> &ids) {
+        double total = 0;
+        if (m_options.voteWeight)
+            for (const uint32_t id : ids)
+                if (const Peer *peer = peerById(id))
+                    total += std::max(0.0, m_options.voteWeight(peer->publicKey));
+        return total;
+    };
+    std::map<const std::vector<uint32_t> *, double> weights;
+    for (const auto &[key, ids] : groups)
+        weights[&ids] = weightOf(ids);
+    const auto outweighs = [&](const std::vector<uint32_t> &a, const std::vector<uint32_t> &b) {
+        if (weights[&a] != weights[&b])
+            return weights[&a] > weights[&b];
+        if (a.size() != b.size())
+            return a.size() > b.size();
+        return a.front() < b.front();
+    };
     auto best = groups.begin();
     for (auto it = groups.begin(); it != groups.end(); ++it)
-        if (it->second.size() > best->second.size() ||
-            (it->second.size() == best->second.size() && it->second.front() < best->second.front()))
+        if (outweighs(it->second, best->second))
             best = it;
     const std::vector<QByteArray> elected = best->first.second;
     const std::vector<uint32_t> distributors = best->second;
@@ -100,8 +120,10 @@ void Master::planSync()
     for (const auto &[key, ids] : groups)
         if (m_haveStateRevision && key != best->first && key.first == best->first.first) { // not a first sync
             keepOwn.insert(ids.begin(), ids.end());
+            Q_EMIT stateSplit(quint64(key.first), int(best->second.size()), int(ids.size()));
             qCWarning(lcCollectives) << "shared state revision" << key.first << "split:" << ids.size()
-                                     << "voter(s) hold another state than the" << best->second.size() << "elected";
+                                     << "voter(s) of weight" << weights[&ids] << "hold another state than the"
+                                     << best->second.size() << "elected, of weight" << weights[&best->second];
         }
     sync.revision = best->first.first;
     sync.elected = elected;

@@ -37,6 +37,8 @@ QJsonObject DilocoTaskStats::toJson() const
                        {QStringLiteral("recorded_revision"), qint64(recordedRevision)},
                        {QStringLiteral("recorded_state_digest"), QString::fromLatin1(recordedDigest.toHex())},
                        {QStringLiteral("last_exclusion"), lastExclusion},
+                       {QStringLiteral("state_splits"), stateSplits},
+                       {QStringLiteral("last_split"), lastSplit},
                        {QStringLiteral("commitments"), commitments},
                        {QStringLiteral("audits"), QJsonObject{{QStringLiteral("requested"), auditsRequested},
                                                               {QStringLiteral("passed"), auditsPassed},
@@ -98,6 +100,10 @@ Status DilocoCoordinator::start(const QHostAddress &address, quint16 firstPort)
             const std::optional<NodeRecord> node = m_store.nodeByKey(publicKey);
             return node && node->joinedTask == taskId && !flagged(node->nodeId, taskId);
         };
+        // Newcomers take the state of the voters that did the most audited work, not of the most identities.
+        options.voteWeight = [this, taskId](const QByteArray &publicKey) {
+            return double(m_evidence.confirmedSteps(taskId, Identity::nodeIdFor(publicKey)));
+        };
         auto master = std::make_unique<collectives::Master>(options);
         const quint16 port = firstPort == 0 ? 0 : nextPort++;
         if (Status s = master->listen(address, port); !s)
@@ -130,6 +136,14 @@ Status DilocoCoordinator::start(const QHostAddress &address, quint16 firstPort)
                     if (Status s = m_evidence.recordRevision(taskId, revision, digest, holders); !s)
                         qCWarning(lcHubDiloco) << s.error();
                 });
+        connect(m, &collectives::Master::stateSplit, this, [this, taskId](quint64 revision, int elected, int others) {
+            DilocoTaskStats &stats = m_stats[taskId];
+            ++stats.stateSplits;
+            stats.lastSplit = QStringLiteral("revision %1: %2 voter(s) elected, %3 declared another state")
+                                  .arg(revision)
+                                  .arg(elected)
+                                  .arg(others);
+        });
         connect(m, &collectives::Master::operationFinished, this,
                 [this, taskId](quint64, quint64, bool aborted, const QString &) {
                     if (aborted)

@@ -51,6 +51,8 @@ struct DilocoTaskStats {
     quint64 recordedRevision = 0; // the shared state the master last recorded (and signed)
     QByteArray recordedDigest;
     QString lastExclusion;      // the last one's reason, naming the node
+    qint64 stateSplits = 0;     // revisions whose voters declared different states (Master::stateSplit)
+    QString lastSplit;
     // The evidence (docs/CREDIT.md)
     qint64 commitments = 0;
     qint64 auditsRequested = 0, auditsPassed = 0, auditsFailed = 0, auditsMissed = 0, auditsInconclusive = 0;

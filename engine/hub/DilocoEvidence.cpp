@@ -235,6 +235,16 @@ int DilocoEvidence::confirmAudited(const QString &task, quint64 currentStep, int
     return q.exec() ? q.numRowsAffected() : 0;
 }
 
+qint64 DilocoEvidence::confirmedSteps(const QString &task, const QString &nodeId) const
+{
+    QSqlQuery q(QSqlDatabase::database(m_connection));
+    q.prepare(QStringLiteral("SELECT COUNT(*) FROM submissions WHERE node_id=:node AND task=:task AND status='confirmed'"
+                             " AND substr(submission_id, 1, :len)=:prefix"));
+    bindCredits(q, task);
+    q.bindValue(QStringLiteral(":node"), nodeId);
+    return q.exec() && q.next() ? q.value(0).toLongLong() : 0;
+}
+
 int DilocoEvidence::refuseStep(const QString &task, const QString &nodeId, quint64 step, const QString &reason, qint64 nowMs)
 {
     QSqlQuery q(QSqlDatabase::database(m_connection));

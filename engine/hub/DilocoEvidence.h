@@ -38,6 +38,10 @@ public:
                     double relativeError = -1, double seconds = 0);
     int missedAuditsInARow(const QString &task, const QString &nodeId) const;
 
+    // The node's outer steps in the task whose credit its audits confirmed: the weight of its vote on the shared
+    // state (MasterOptions::voteWeight), work a sybil identity cannot have without training.
+    qint64 confirmedSteps(const QString &task, const QString &nodeId) const;
+
     // The credit rule (docs/CREDIT.md). Each returns the credits it changed.
     // Pending credits of steps <= uptoStep without a commitment earn nothing.
     int refuseUncommitted(const QString &task, quint64 uptoStep, qint64 nowMs);

@@ -356,6 +356,65 @@ private Q_SLOTS:
         QVERIFY2(withSybils >= 3, "the sybils never were in the ring: the test proved nothing");
     }
 
+    void newcomersTakeTheStateOfTheVotersWithTheMostAuditedWork()
+    {
+        // Three sybils that were in the ring for a sync declare forged weights; a newcomer then joins. By headcount
+        // (before) it fetched the forgery from the three; weighted by the work the hub's audits confirmed
+        // (--vote-weights: the two members' keys weigh 5, the sybils' nothing), it fetches the members' state.
+        const auto writeKey = [&](const QString &name) {
+            const cohort::ed25519::KeyPair pair = cohort::ed25519::generate();
+            QFile f(m_dir.filePath(name));
+            if (!f.open(QIODevice::WriteOnly))
+                return QByteArray();
+            f.write(pair.secretKey.toBase64());
+            return pair.publicKey;
+        };
+        const QByteArray keyA = writeKey(QStringLiteral("member-a.key")), keyB = writeKey(QStringLiteral("member-b.key"));
+        QVERIFY(!keyA.isEmpty() && !keyB.isEmpty());
+        const QString weightsFile = m_dir.filePath(QStringLiteral("vote-weights"));
+        {
+            QFile f(weightsFile);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(keyA.toBase64() + " 5\n" + keyB.toBase64() + " 5\n");
+        }
+        uint16_t port = 0;
+        auto master = cohort::test::startCollectiveMaster(&port, {QStringLiteral("--vote-weights"), weightsFile});
+        QVERIFY(master);
+        const auto state = [&](uint64_t seed, const QStringList &extra) {
+            return startState(port, seed, QStringList{QStringLiteral("--world"), QStringLiteral("2"), QStringLiteral("--steps"),
+                                                      QStringLiteral("16"), QStringLiteral("--step-ms"), QStringLiteral("300")} + extra);
+        };
+        auto a = state(1, {QStringLiteral("--key"), m_dir.filePath(QStringLiteral("member-a.key"))});
+        auto b = state(2, {QStringLiteral("--key"), m_dir.filePath(QStringLiteral("member-b.key"))});
+        QVERIFY(a->waitForOutput(QStringLiteral("step 1 "), 60'000));
+        std::vector<std::unique_ptr<ChildProcess>> sybils;
+        for (uint64_t seed = 7; seed <= 9; ++seed)
+            sybils.push_back(state(seed, {QStringLiteral("--attack"), QStringLiteral("forge-state")}));
+        // The sybils hold the record once they declared their forgery at a sync (the master saw the split).
+        QVERIFY2(master->waitForOutput(QStringLiteral("master split revision"), 60'000), qPrintable(master->output()));
+        auto newcomer = state(3, {QStringLiteral("--join")});
+        static const QRegularExpression re(QStringLiteral("^step (\\d+) revision \\d+ world \\d+ rx \\d+ tx \\d+ fetched (\\d+) hash ([0-9a-f]+)$"),
+                                           QRegularExpression::MultilineOption);
+        const auto hashes = [&](ChildProcess &p) {
+            std::map<int, std::pair<int, QString>> byStep; // step -> (fetched, hash)
+            for (auto it = re.globalMatch(p.output()); it.hasNext();) {
+                const auto m = it.next();
+                byStep[m.captured(1).toInt()] = {m.captured(2).toInt(), m.captured(3)};
+            }
+            return byStep;
+        };
+        for (ChildProcess *p : {a.get(), b.get(), newcomer.get()})
+            QVERIFY2(p->process().waitForFinished(120'000) && p->process().exitCode() == 0, qPrintable(p->output() + p->errors()));
+        const auto members = hashes(*a), joined = hashes(*newcomer);
+        QVERIFY2(!joined.empty(), qPrintable(newcomer->output()));
+        QVERIFY2(joined.begin()->second.first > 0, qPrintable(newcomer->output())); // it fetched its first state
+        for (const auto &[step, fetchedAndHash] : joined) {
+            QVERIFY2(members.count(step), qPrintable(a->output()));
+            QCOMPARE(fetchedAndHash.second, members.at(step).second); // the members' state, never the sybils'
+        }
+        QCOMPARE(hashes(*b).rbegin()->second.second, members.rbegin()->second.second);
+    }
+
     void aDistributorServingForgedStateIsNamedAndAvoided()
     {
         // A member computes honestly but serves other bytes under the elected digest (here: crude ones; a crafted

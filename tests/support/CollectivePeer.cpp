@@ -4,7 +4,9 @@
 //                                 [--begin-timeout-ms MS] [--sync-timeout-ms MS] [--formation-timeout-ms MS]
 //       Runs a master on 127.0.0.1; prints "master listening <port>". FILE: one base64 ed25519 public key per line
 //       (only those may join); without it every key that answers the challenge may. Prints "master excluded peer N:
-//       reason" when it excludes one.
+//       reason" when it excludes one, "master split revision R elected E others O" when voters disagree.
+//       --vote-weights FILE: "<base64 public key> <weight>" per line, each record holder's vote weight
+//       (MasterOptions::voteWeight; keys not listed weigh 0).
 //   cohort-collective-peer peer --master-port P --key FILE --seed S --world N --count C --ops K
 //                               [--quant none|u8|u16] [--dtype f32|bf16|f16] [--op sum|avg] [--ints] [--out FILE]
 //                               [--io-timeout MS] [--block ELEMENTS] [--bad-proof] [--bench] [--out-of-place]
@@ -31,7 +33,7 @@
 //       The hostile member of a DiLoCo ring (cohort-diloco-peer nodes): joins, syncs their shared state (global and
 //       momentum, N floats each), then sends a hostile pseudo-gradient in the outer step's average, K times at most.
 //       Prints "attacker peer N admitted", "attack revision r: <result>"; exits 0 when it was excluded or refused.
-//   cohort-collective-peer state --master-port P --seed S --world N --steps K [--join] [--step-ms MS] [--attack KIND]
+//   cohort-collective-peer state --master-port P --seed S --world N --steps K [--join] [--step-ms MS] [--attack KIND] [--key FILE]
 //                                [--io-timeout MS]
 //       A DiLoCo-shaped loop over a shared state (see runState); prints "step k revision r ... rx B ... hash H".
 #include "CollectiveInputs.h"
@@ -88,11 +90,23 @@ uint64_t fnv1a(const void *data, size_t size)
     return h;
 }
 
+// --key FILE (a base64 ed25519 secret key), or a fresh key; empty when the file cannot be read.
+QByteArray secretKeyFrom(const QCommandLineParser &parser)
+{
+    if (!parser.isSet(QStringLiteral("key")))
+        return cohort::ed25519::generate().secretKey;
+    QFile file(parser.value(QStringLiteral("key")));
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    return QByteArray::fromBase64(file.readAll().trimmed());
+}
+
 int runMaster(const QStringList &args)
 {
     QCommandLineParser parser;
     parser.addOption({QStringLiteral("port"), QStringLiteral("port"), QStringLiteral("port"), QStringLiteral("0")});
     parser.addOption({QStringLiteral("allow"), QStringLiteral("allowed keys"), QStringLiteral("file")});
+    parser.addOption({QStringLiteral("vote-weights"), QStringLiteral("record holders' vote weights"), QStringLiteral("file")});
     parser.addOption({QStringLiteral("exclusion-ms"), QStringLiteral("exclusion"), QStringLiteral("ms"),
                       QStringLiteral("600000")});
     for (const char *name : {"vote-timeout-ms", "begin-timeout-ms", "sync-timeout-ms", "formation-timeout-ms"})
@@ -118,6 +132,18 @@ int runMaster(const QStringList &args)
                 keys.insert(QByteArray::fromBase64(line.trimmed()));
         options.admit = [keys](const QByteArray &key) { return keys.contains(key); };
     }
+    if (parser.isSet(QStringLiteral("vote-weights"))) {
+        QFile file(parser.value(QStringLiteral("vote-weights")));
+        if (!file.open(QIODevice::ReadOnly)) {
+            say(QStringLiteral("cannot read %1").arg(file.fileName()));
+            return 2;
+        }
+        QHash<QByteArray, double> weights;
+        for (const QByteArray &line : file.readAll().split('\n'))
+            if (const QList<QByteArray> fields = line.simplified().split(' '); fields.size() == 2)
+                weights.insert(QByteArray::fromBase64(fields[0]), fields[1].toDouble());
+        options.voteWeight = [weights](const QByteArray &key) { return weights.value(key, 0.0); };
+    }
     Master master(options);
     if (const auto s = master.listen(QHostAddress::LocalHost, uint16_t(parser.value(QStringLiteral("port")).toUInt()));
         !s) {
@@ -129,6 +155,9 @@ int runMaster(const QStringList &args)
     });
     QObject::connect(&master, &Master::peerExcluded, &master, [](quint32 id, const QByteArray &, const QString &why) {
         say(QStringLiteral("master excluded peer %1: %2").arg(id).arg(why));
+    });
+    QObject::connect(&master, &Master::stateSplit, &master, [](quint64 revision, int elected, int others) {
+        say(QStringLiteral("master split revision %1 elected %2 others %3").arg(revision).arg(elected).arg(others));
     });
     QObject::connect(&master, &Master::peerRefused, &master,
                      [](const QString &reason) { say(QStringLiteral("master refused: %1").arg(reason)); });
@@ -330,14 +359,9 @@ int runPeer(const QStringList &args)
     options.connectTimeoutMs = 30'000;
     options.blockElements = parser.value(QStringLiteral("block")).toULongLong();
     options.codeSlotBytes = parser.value(QStringLiteral("code-slot-bytes")).toULongLong();
-    if (parser.isSet(QStringLiteral("key"))) {
-        QFile file(parser.value(QStringLiteral("key")));
-        if (!file.open(QIODevice::ReadOnly))
-            return 2;
-        options.secretKey = QByteArray::fromBase64(file.readAll().trimmed());
-    } else {
-        options.secretKey = cohort::ed25519::generate().secretKey;
-    }
+    options.secretKey = secretKeyFrom(parser);
+    if (options.secretKey.isEmpty())
+        return 2;
     if (parser.isSet(QStringLiteral("bad-proof")))
         options.challengeKeyOverride = cohort::ed25519::generate().secretKey;
     options.contributionNormBound = parser.value(QStringLiteral("bound")).toFloat();
@@ -532,14 +556,16 @@ int runPeer(const QStringList &args)
 int runState(const QStringList &args)
 {
     QCommandLineParser parser;
-    for (const char *name : {"master-port", "seed", "world", "steps", "step-ms", "attack", "io-timeout"})
+    for (const char *name : {"master-port", "seed", "world", "steps", "step-ms", "attack", "io-timeout", "key"})
         parser.addOption({QString::fromLatin1(name), QString::fromLatin1(name), QStringLiteral("value")});
     parser.addOption({QStringLiteral("join"), QStringLiteral("start empty and catch up")});
     parser.process(args);
     CommunicatorOptions options;
     options.masterPort = uint16_t(parser.value(QStringLiteral("master-port")).toUInt());
     options.bindAddress = QHostAddress(QHostAddress::LocalHost);
-    options.secretKey = cohort::ed25519::generate().secretKey;
+    options.secretKey = secretKeyFrom(parser);
+    if (options.secretKey.isEmpty())
+        return 2;
     options.beginTimeoutMs = 30'000;
     options.connectTimeoutMs = 30'000;
     if (parser.isSet(QStringLiteral("io-timeout")))
