@@ -24,7 +24,10 @@
 //   operation is aborted with the sender named, and the ring re-forms without it. The accused is the accuser's
 //   predecessor in the master's own ring order (no peer can name anyone else). A liar can thus push out one honest
 //   predecessor; the next time it accuses a different peer within the exclusion period, it is the one excluded (an
-//   honest peer's accusations all name the same bad predecessor, which is gone after the first).
+//   honest peer's accusations all name the same bad predecessor, which is gone after the first). An accuser with
+//   less audited work than the accused (MasterOptions::auditedWork) cannot exclude it alone: the link is disputed
+//   (as a stall's, below), the ring re-forms around it, and the accused goes once a second peer names it — so a
+//   fresh identity cannot push out a member that trained. In a ring of two the heavier member stays.
 // Stallers: a member that does not vote, begin an operation or declare its shared state within the master's deadline
 //   while most of the others did (MasterOptions), or that does not answer a formation within formationTimeoutMs, is
 //   excluded — the master saw it itself (when only a minority joined in, that collective is abandoned instead: the
@@ -42,7 +45,7 @@
 //   state the last sync completed with, and the members that completed it): only those members vote, with a
 //   revision exactly one past the record (they took the step from it); newcomers and peers that were away never do,
 //   however many identities they bring. The group of identical digests whose voters weigh most wins
-//   (MasterOptions::voteWeight, the work the hub's audits confirmed; then the larger group; then the group holding
+//   (MasterOptions::auditedWork, the work the hub's audits confirmed; then the larger group; then the group holding
 //   the smallest peer id) for the members that must fetch; a voter that declared another state keeps its own (it took
 //   the step itself; the master cannot tell who is right). With no voter, the record itself is elected when a
 //   member holds it. Holders are known by key (one that reconnected still votes); when none is left, the group starts
@@ -116,10 +119,11 @@ struct MasterOptions {
     // The record a restarted master continues from (the hub keeps it in its database): without it the first sync
     // after a restart elects by headcount, which a sybil group could win.
     std::optional<RecordedState> initialRecord;
-    // The weight of a record holder's vote on the next revision (0 or more): cohort-hub passes the outer steps of the
-    // node that its audits confirmed (docs/CREDIT.md), so a sybil group must have done more verified training than the
-    // members it outvotes, not merely outnumber them. Null, or every weight 0: the larger group wins.
-    std::function<double(const QByteArray &publicKey)> voteWeight;
+    // A member's audited work (0 or more): cohort-hub passes the node's outer steps in the task whose credit its
+    // audits confirmed (docs/CREDIT.md). It weighs a record holder's vote on the next revision, so a sybil group must
+    // have done more verified training than the members it outvotes, not merely outnumber them (null, or every
+    // weight 0: the larger group wins); and it weighs an accusation ("Exclusion" above).
+    std::function<double(const QByteArray &publicKey)> auditedWork;
     // For this long the restored record stands even while none of its holders is back (their nodes reconnect at
     // their own pace): a group without them cannot start afresh meanwhile, so sybils that come first win nothing.
     int initialRecordGraceMs = 600'000;
@@ -201,6 +205,9 @@ private:
     // `accuser` says its predecessor in `order` sent out-of-bound data in operation opId (aborted already, or not).
     void handleBlame(Peer &accuser, const std::vector<uint32_t> &order, uint64_t tag, uint64_t opId);
     void exclude(Peer &peer, const QString &reason);
+    double auditedWorkOf(const Peer &peer) const;
+    // handleBlame when the accuser carries less audited work than the accused: a disputed link, not an exclusion.
+    void disputeBlame(Peer &accuser, Peer &accused, size_t ringSize, uint64_t runningTag);
     // Records that `accuser` named `accused`; true when the accuser named someone else within the exclusion period
     // (the liar rule): then it is the one to exclude.
     bool noteAccusation(const Peer &accuser, const Peer &accused);

@@ -26,6 +26,8 @@ void Master::handleBlame(Peer &accuser, const std::vector<uint32_t> &order, uint
         return;
     }
     const bool serialAccuser = noteAccusation(accuser, *accused);
+    if (!serialAccuser && auditedWorkOf(accuser) < auditedWorkOf(*accused))
+        return disputeBlame(accuser, *accused, order.size(), stillRunning ? tag : 0);
     Peer &culprit = serialAccuser ? accuser : *accused;
     const QString reason =
         serialAccuser
@@ -38,6 +40,49 @@ void Master::handleBlame(Peer &accuser, const std::vector<uint32_t> &order, uint
     if (stillRunning)
         abortOperation(tag, reason);
     exclude(culprit, reason); // leaving re-forms the ring with the others
+}
+
+double Master::auditedWorkOf(const Peer &peer) const
+{
+    return m_options.auditedWork ? std::max(0.0, m_options.auditedWork(peer.publicKey)) : 0.0;
+}
+
+void Master::disputeBlame(Peer &accuser, Peer &accused, size_t ringSize, uint64_t runningTag)
+{
+    // The accuser's word alone does not outweigh the work the hub's audits confirmed of the accused: a fresh identity
+    // cannot push out a member that trained. The link is disputed instead (as a stall's, StallJudge.h): the ring
+    // re-forms around it, the accused goes once a second peer names it, the accuser once it names a second peer.
+    const QString reason = QStringLiteral("peer %1 says its ring predecessor (peer %2) sent out-of-bound values; "
+                                          "disputed (the accused carries more audited work)")
+                               .arg(accuser.id)
+                               .arg(accused.id);
+    qCInfo(lcCollectives).noquote() << reason;
+    if (runningTag)
+        abortOperation(runningTag, reason);
+    forgetExpiredDisputes();
+    const QDeadlineTimer until(m_options.exclusionMs);
+    m_disputePartners[accused.publicKey][accuser.publicKey] = until;
+    m_disputePartners[accuser.publicKey][accused.publicKey] = until;
+    DisputedLink &disputed = m_disputedLinks[{accused.publicKey, accuser.publicKey}];
+    disputed.until = until;
+    ++disputed.times;
+    if (m_disputePartners[accused.publicKey].size() >= 2) {
+        QStringList partners;
+        for (const auto &[partnerKey, partnerUntil] : m_disputePartners[accused.publicKey])
+            for (const auto &[socket, peer] : m_peers)
+                if (peer->publicKey == partnerKey)
+                    partners << QString::number(peer->id);
+        return exclude(accused, QStringLiteral("peer %1 sent values beyond the operation's bounds (named by peers %2)")
+                                    .arg(accused.id)
+                                    .arg(partners.join(QStringLiteral(" and "))));
+    }
+    if (ringSize == 2 && disputed.times >= m_options.strikes) // a ring of two cannot avoid the link: the heavier stays
+        return exclude(accuser, QStringLiteral("peer %1 accused its only ring partner (peer %2, more audited work) %3 "
+                                               "times; excluded")
+                                    .arg(accuser.id)
+                                    .arg(accused.id)
+                                    .arg(disputed.times));
+    formRing(m_ring);
 }
 
 void Master::excludeKey(const QByteArray &publicKey, const QString &reason)

@@ -84,15 +84,14 @@ void Master::planSync()
     }
     if (groups.empty())
         return finishSync(false, QStringLiteral("no peer declared a shared state"));
-    // With the hub's weights (MasterOptions::voteWeight: the work its audits confirmed), the group that did the most
+    // With the hub's weights (MasterOptions::auditedWork: the work its audits confirmed), the group that did the most
     // verified work wins, so identities alone win nothing; without any weight, the larger group; ties: the group
     // holding the smallest peer id.
     const auto weightOf = [&](const std::vector<uint32_t> &ids) {
         double total = 0;
-        if (m_options.voteWeight)
-            for (const uint32_t id : ids)
-                if (const Peer *peer = peerById(id))
-                    total += std::max(0.0, m_options.voteWeight(peer->publicKey));
+        for (const uint32_t id : ids)
+            if (const Peer *peer = peerById(id))
+                total += auditedWorkOf(*peer);
         return total;
     };
     std::map<const std::vector<uint32_t> *, double> weights;

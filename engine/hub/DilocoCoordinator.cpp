@@ -101,7 +101,7 @@ Status DilocoCoordinator::start(const QHostAddress &address, quint16 firstPort)
             return node && node->joinedTask == taskId && !flagged(node->nodeId, taskId);
         };
         // Newcomers take the state of the voters that did the most audited work, not of the most identities.
-        options.voteWeight = [this, taskId](const QByteArray &publicKey) {
+        options.auditedWork = [this, taskId](const QByteArray &publicKey) {
             return double(m_evidence.confirmedSteps(taskId, Identity::nodeIdFor(publicKey)));
         };
         auto master = std::make_unique<collectives::Master>(options);

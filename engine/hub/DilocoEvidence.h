@@ -39,7 +39,7 @@ public:
     int missedAuditsInARow(const QString &task, const QString &nodeId) const;
 
     // The node's outer steps in the task whose credit its audits confirmed: the weight of its vote on the shared
-    // state (MasterOptions::voteWeight), work a sybil identity cannot have without training.
+    // state (MasterOptions::auditedWork), work a sybil identity cannot have without training.
     qint64 confirmedSteps(const QString &task, const QString &nodeId) const;
 
     // The credit rule (docs/CREDIT.md). Each returns the credits it changed.

@@ -84,6 +84,30 @@ class TestCollectivesHostile : public QObject {
         return peer;
     }
 
+    // Writes a fresh node key to `name` in the test's folder; returns its public key (empty on failure).
+    QByteArray writeKey(const QString &name)
+    {
+        const cohort::ed25519::KeyPair pair = cohort::ed25519::generate();
+        QFile f(m_dir.filePath(name));
+        if (!f.open(QIODevice::WriteOnly))
+            return {};
+        f.write(pair.secretKey.toBase64());
+        return pair.publicKey;
+    }
+
+    // The master's --audited-work file: these keys carry `work` each, every other key none.
+    QString writeAuditedWork(const QList<QByteArray> &keys, int work)
+    {
+        const QString path = m_dir.filePath(QStringLiteral("audited-work-%1").arg(++m_files));
+        QFile f(path);
+        if (!f.open(QIODevice::WriteOnly))
+            return {};
+        for (const QByteArray &key : keys)
+            f.write(key.toBase64() + ' ' + QByteArray::number(work) + '\n');
+        return path;
+    }
+    int m_files = 0;
+
     // A `state`-mode member (vote, sync, average each step) of the group at `port`.
     static std::unique_ptr<ChildProcess> startState(uint16_t port, uint64_t seed, const QStringList &extra)
     {
@@ -250,6 +274,78 @@ private Q_SLOTS:
         QVERIFY(master->output().contains(QStringLiteral("excluded as the liar")));
     }
 
+    void aFreshLiarCannotPushOutAMemberWithAuditedWork()
+    {
+        // Before: the liar's first accusation excluded its honest predecessor (one free victim per identity). Now
+        // the accused carries audited work and the accuser none: the link is disputed, the ring re-forms around it,
+        // and the liar's accusation of a second peer excludes it. No member that trained is ever excluded.
+        QList<QByteArray> keys;
+        for (int i = 1; i <= 3; ++i)
+            keys << writeKey(QStringLiteral("worker-%1.key").arg(i));
+        const QString work = writeAuditedWork(keys, 5);
+        QVERIFY(!work.isEmpty() && !keys.contains(QByteArray()));
+        uint16_t port = 0;
+        auto master = cohort::test::startCollectiveMaster(
+            &port, {QStringLiteral("--exclusion-ms"), QStringLiteral("60000"), QStringLiteral("--audited-work"), work});
+        QVERIFY(master);
+        std::vector<Peer> honest;
+        for (uint64_t seed = 1; seed <= 3; ++seed)
+            honest.push_back(startPeer(port, seed, QStringLiteral("none"), QString(),
+                                       {QStringLiteral("--key"), m_dir.filePath(QStringLiteral("worker-%1.key").arg(seed))}));
+        Peer liar = startPeer(port, 4, QStringLiteral("none"), QStringLiteral("liar"));
+        QVERIFY2(liar.process->process().waitForFinished(60'000), qPrintable(liar.process->output()));
+        const uint32_t liarId = cohort::test::admittedId(liar.process->output());
+        QVERIFY(liarId != 0);
+        for (Peer &peer : honest) {
+            QProcess &p = peer.process->process();
+            QVERIFY2(p.waitForFinished(60'000) && p.exitCode() == 0, qPrintable(peer.process->output() + peer.process->errors()));
+            const auto last = cohort::test::lastOk(peer.process->output());
+            QVERIFY(last);
+            QCOMPARE(last->op, kOps - 1);
+            QCOMPARE(last->world, 3);
+        }
+        QVERIFY(master->waitForOutput(QStringLiteral("master excluded peer"), 10'000));
+        QCOMPARE(excludedIds(master->output()), QList<uint32_t>{liarId});
+        QVERIFY2(master->output().contains(QStringLiteral("excluded as the liar")), qPrintable(master->output()));
+    }
+
+    void aMemberWithAuditedWorkSendingBadValuesGoesOnceTwoPeersNameIt()
+    {
+        // The other side of the rule: work buys no licence. The member with audited work sends NaN; its fresh
+        // successors' words each only dispute the link, but the second one names it too and it is excluded.
+        const QByteArray key = writeKey(QStringLiteral("heavy.key"));
+        const QString work = writeAuditedWork({key}, 5);
+        QVERIFY(!key.isEmpty() && !work.isEmpty());
+        uint16_t port = 0;
+        auto master = cohort::test::startCollectiveMaster(
+            &port, {QStringLiteral("--exclusion-ms"), QStringLiteral("60000"), QStringLiteral("--audited-work"), work});
+        QVERIFY(master);
+        std::vector<Peer> honest;
+        for (uint64_t seed = 1; seed <= 3; ++seed)
+            honest.push_back(startPeer(port, seed, QStringLiteral("none"), QString()));
+        Peer hostile = startPeer(port, 4, QStringLiteral("none"), QStringLiteral("nan"),
+                                 {QStringLiteral("--key"), m_dir.filePath(QStringLiteral("heavy.key"))});
+        QVERIFY2(hostile.process->process().waitForFinished(60'000), qPrintable(hostile.process->output()));
+        const uint32_t hostileId = cohort::test::admittedId(hostile.process->output());
+        QVERIFY(hostileId != 0);
+        QByteArray reference;
+        for (Peer &peer : honest) {
+            QProcess &p = peer.process->process();
+            QVERIFY2(p.waitForFinished(60'000) && p.exitCode() == 0, qPrintable(peer.process->output() + peer.process->errors()));
+            const auto last = cohort::test::lastOk(peer.process->output());
+            QVERIFY(last);
+            QCOMPARE(last->op, kOps - 1);
+            QCOMPARE(last->world, 3);
+            const QByteArray bytes = readAll(peer.out);
+            if (reference.isEmpty())
+                reference = bytes;
+            QVERIFY(bytes == reference);
+        }
+        QVERIFY(master->waitForOutput(QStringLiteral("master excluded peer"), 10'000));
+        QCOMPARE(excludedIds(master->output()), QList<uint32_t>{hostileId});
+        QVERIFY2(master->output().contains(QStringLiteral("named by peers")), qPrintable(master->output()));
+    }
+
     void stallersAreExcludedAndTheOthersGoOn_data()
     {
         QTest::addColumn<QString>("attack");
@@ -360,25 +456,13 @@ private Q_SLOTS:
     {
         // Three sybils that were in the ring for a sync declare forged weights; a newcomer then joins. By headcount
         // (before) it fetched the forgery from the three; weighted by the work the hub's audits confirmed
-        // (--vote-weights: the two members' keys weigh 5, the sybils' nothing), it fetches the members' state.
-        const auto writeKey = [&](const QString &name) {
-            const cohort::ed25519::KeyPair pair = cohort::ed25519::generate();
-            QFile f(m_dir.filePath(name));
-            if (!f.open(QIODevice::WriteOnly))
-                return QByteArray();
-            f.write(pair.secretKey.toBase64());
-            return pair.publicKey;
-        };
+        // (--audited-work: the two members' keys weigh 5, the sybils' nothing), it fetches the members' state.
         const QByteArray keyA = writeKey(QStringLiteral("member-a.key")), keyB = writeKey(QStringLiteral("member-b.key"));
         QVERIFY(!keyA.isEmpty() && !keyB.isEmpty());
-        const QString weightsFile = m_dir.filePath(QStringLiteral("vote-weights"));
-        {
-            QFile f(weightsFile);
-            QVERIFY(f.open(QIODevice::WriteOnly));
-            f.write(keyA.toBase64() + " 5\n" + keyB.toBase64() + " 5\n");
-        }
+        const QString weightsFile = writeAuditedWork({keyA, keyB}, 5);
+        QVERIFY(!weightsFile.isEmpty());
         uint16_t port = 0;
-        auto master = cohort::test::startCollectiveMaster(&port, {QStringLiteral("--vote-weights"), weightsFile});
+        auto master = cohort::test::startCollectiveMaster(&port, {QStringLiteral("--audited-work"), weightsFile});
         QVERIFY(master);
         const auto state = [&](uint64_t seed, const QStringList &extra) {
             return startState(port, seed, QStringList{QStringLiteral("--world"), QStringLiteral("2"), QStringLiteral("--steps"),

@@ -5,8 +5,8 @@
 //       Runs a master on 127.0.0.1; prints "master listening <port>". FILE: one base64 ed25519 public key per line
 //       (only those may join); without it every key that answers the challenge may. Prints "master excluded peer N:
 //       reason" when it excludes one, "master split revision R elected E others O" when voters disagree.
-//       --vote-weights FILE: "<base64 public key> <weight>" per line, each record holder's vote weight
-//       (MasterOptions::voteWeight; keys not listed weigh 0).
+//       --audited-work FILE: "<base64 public key> <work>" per line, each member's audited work, which weighs its
+//       votes on shared state and its accusations (MasterOptions::auditedWork; keys not listed weigh 0).
 //   cohort-collective-peer peer --master-port P --key FILE --seed S --world N --count C --ops K
 //                               [--quant none|u8|u16] [--dtype f32|bf16|f16] [--op sum|avg] [--ints] [--out FILE]
 //                               [--io-timeout MS] [--block ELEMENTS] [--bad-proof] [--bench] [--out-of-place]
@@ -106,7 +106,7 @@ int runMaster(const QStringList &args)
     QCommandLineParser parser;
     parser.addOption({QStringLiteral("port"), QStringLiteral("port"), QStringLiteral("port"), QStringLiteral("0")});
     parser.addOption({QStringLiteral("allow"), QStringLiteral("allowed keys"), QStringLiteral("file")});
-    parser.addOption({QStringLiteral("vote-weights"), QStringLiteral("record holders' vote weights"), QStringLiteral("file")});
+    parser.addOption({QStringLiteral("audited-work"), QStringLiteral("members' audited work"), QStringLiteral("file")});
     parser.addOption({QStringLiteral("exclusion-ms"), QStringLiteral("exclusion"), QStringLiteral("ms"),
                       QStringLiteral("600000")});
     for (const char *name : {"vote-timeout-ms", "begin-timeout-ms", "sync-timeout-ms", "formation-timeout-ms"})
@@ -132,8 +132,8 @@ int runMaster(const QStringList &args)
                 keys.insert(QByteArray::fromBase64(line.trimmed()));
         options.admit = [keys](const QByteArray &key) { return keys.contains(key); };
     }
-    if (parser.isSet(QStringLiteral("vote-weights"))) {
-        QFile file(parser.value(QStringLiteral("vote-weights")));
+    if (parser.isSet(QStringLiteral("audited-work"))) {
+        QFile file(parser.value(QStringLiteral("audited-work")));
         if (!file.open(QIODevice::ReadOnly)) {
             say(QStringLiteral("cannot read %1").arg(file.fileName()));
             return 2;
@@ -142,7 +142,7 @@ int runMaster(const QStringList &args)
         for (const QByteArray &line : file.readAll().split('\n'))
             if (const QList<QByteArray> fields = line.simplified().split(' '); fields.size() == 2)
                 weights.insert(QByteArray::fromBase64(fields[0]), fields[1].toDouble());
-        options.voteWeight = [weights](const QByteArray &key) { return weights.value(key, 0.0); };
+        options.auditedWork = [weights](const QByteArray &key) { return weights.value(key, 0.0); };
     }
     Master master(options);
     if (const auto s = master.listen(QHostAddress::LocalHost, uint16_t(parser.value(QStringLiteral("port")).toUInt()));

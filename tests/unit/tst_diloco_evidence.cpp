@@ -1,5 +1,5 @@
 // The DiLoCo evidence's reading of a node's audited work (DilocoEvidence::confirmedSteps), on a real hub.sqlite:
-// it is the weight of the node's vote on the shared state (MasterOptions::voteWeight), so only outer steps whose
+// it is the weight of the node's vote on the shared state (MasterOptions::auditedWork), so only outer steps whose
 // credit an audit confirmed may count — never a pending or refused one, another node's, another task's, or any
 // after the node forfeited.
 #include "hub/DilocoEvidence.h"
