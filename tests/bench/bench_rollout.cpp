@@ -2,11 +2,15 @@
 // context) against the named peer, PyTorch eager with a KV cache (tests/bench/peer_rollout.py), run by this
 // program in the same invocation on the same weights.
 //   ./build/tests/bench/bench_rollout [--batches 1,32] [--new 128] [--prompt 16] [--threads 2] [--repeats 5]
-//                                     [--warmup 2] [--rounds 2] [--python python3] [--no-peer] [--no-reference]
+//                                     [--warmup 2] [--rounds 4] [--python python3] [--no-peer] [--no-reference]
 //                                     [--gemm packed|cblas|torch]   (the fused decoder's GEMMs; default packed)
 // Reference config: d_model 256, 4 layers, 4 heads, d_ff 1024, byte vocab 259. tok/s = batch * new / seconds
-// of one whole generate() call (prefill included); best and median over the repeats after warm-up.
-// The EOS row of the head is made unreachable so every row produces exactly `new` tokens on both sides.
+// of one whole generate() call (prefill included), timed the same way on both sides (around the call, in the
+// process, after warm-up); the sides take turns for --rounds, and every timed call of every round counts: median
+// and min-max. The EOS row of the head is made unreachable so every row produces exactly `new` tokens on both sides.
+// Before any timing, the peer prints its torch version, BLAS and threads, and checks it computes what Cohort's fused
+// decoder computes: Cohort's greedy tokens and log-probabilities for a few prompts, recomputed teacher-forced by the
+// peer (the bench stops when they differ by more than 1e-3 or a token is not the peer's most likely one).
 #include "rl/FastDecode.h"
 #include "rl/Policy.h"
 #include "rl/Tokenizer.h"
@@ -32,20 +36,22 @@ namespace sf = cohort::safetensors;
 
 namespace {
 
+// tok/s of every timed call.
 struct Figures {
-    double best = 0, median = 0;
+    std::vector<double> tokS;
+    void add(const std::vector<double> &more) { tokS.insert(tokS.end(), more.begin(), more.end()); }
+    double median() const
+    {
+        std::vector<double> v = tokS;
+        std::sort(v.begin(), v.end());
+        const size_t n = v.size();
+        return n == 0 ? 0 : n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+    }
+    double min() const { return tokS.empty() ? 0 : *std::min_element(tokS.begin(), tokS.end()); }
+    double max() const { return tokS.empty() ? 0 : *std::max_element(tokS.begin(), tokS.end()); }
 };
 
-std::vector<int> parseList(const std::string &s)
-{
-    std::vector<int> out;
-    std::stringstream ss(s);
-    for (std::string item; std::getline(ss, item, ',');)
-        out.push_back(std::max(1, std::atoi(item.c_str())));
-    return out;
-}
-
-Figures measure(Policy &policy, int batch, int promptLen, int newTokens, int warmup, int repeats)
+std::vector<std::vector<int32_t>> benchPrompts(int batch, int promptLen)
 {
     std::vector<std::vector<int32_t>> prompts;
     uint32_t x = 12345;
@@ -57,6 +63,21 @@ Figures measure(Policy &policy, int batch, int promptLen, int newTokens, int war
         }
         prompts.push_back(std::move(p));
     }
+    return prompts;
+}
+
+std::vector<int> parseList(const std::string &s)
+{
+    std::vector<int> out;
+    std::stringstream ss(s);
+    for (std::string item; std::getline(ss, item, ',');)
+        out.push_back(std::max(1, std::atoi(item.c_str())));
+    return out;
+}
+
+std::vector<double> measure(Policy &policy, int batch, int promptLen, int newTokens, int warmup, int repeats)
+{
+    const std::vector<std::vector<int32_t>> prompts = benchPrompts(batch, promptLen);
     SamplingConfig s;
     s.maxNewTokens = newTokens;
     std::vector<double> secs;
@@ -77,9 +98,95 @@ Figures measure(Policy &policy, int batch, int promptLen, int newTokens, int war
         if (i >= warmup)
             secs.push_back(dt);
     }
-    std::sort(secs.begin(), secs.end());
-    const double n = double(batch) * newTokens;
-    return {n / secs.front(), n / secs[secs.size() / 2]};
+    std::vector<double> tokS;
+    for (const double dt : secs)
+        tokS.push_back(double(batch) * newTokens / dt);
+    return tokS;
+}
+
+// The numbers after "key": [ in a JSON line.
+std::vector<double> numbersAfter(const char *line, const char *key)
+{
+    std::vector<double> out;
+    const char *at = std::strstr(line, key);
+    if (!at || !(at = std::strchr(at, '[')))
+        return out;
+    for (char *end = nullptr;; at = end + 1) {
+        const double v = std::strtod(at + 1, &end);
+        if (end == at + 1)
+            break;
+        out.push_back(v);
+        while (*end == ' ')
+            ++end;
+        if (*end != ',')
+            break;
+    }
+    return out;
+}
+
+// Cohort's fused decoder, greedy, on a few prompts: the tokens and their log-probabilities, as JSON for the
+// peer's --check.
+std::string writeCheck(Policy &policy, int promptLen, int newTokens, const std::string &path)
+{
+    const std::vector<std::vector<int32_t>> prompts = benchPrompts(4, promptLen);
+    SamplingConfig s;
+    s.maxNewTokens = std::min(newTokens, 32);
+    s.greedy = true;
+    policy.setFastDecode(true);
+    auto r = policy.generate(prompts, s);
+    if (!r)
+        return r.error;
+    const auto list = [](const auto &v) {
+        std::string out = "[";
+        char number[32];
+        for (size_t i = 0; i < v.size(); ++i) {
+            std::snprintf(number, sizeof number, "%s%.9g", i ? "," : "", double(v[i]));
+            out += number;
+        }
+        return out + "]";
+    };
+    std::string json = "{\"prompts\":[", tokens = "\"tokens\":[", logprobs = "\"logprobs\":[";
+    for (size_t i = 0; i < prompts.size(); ++i) {
+        const char *sep = i ? "," : "";
+        json += sep + list(prompts[i]);
+        tokens += sep + list((*r)[i].tokens);
+        logprobs += sep + list((*r)[i].logProbs);
+    }
+    json += "]," + tokens + "]," + logprobs + "]}";
+    FILE *f = std::fopen(path.c_str(), "w");
+    if (!f)
+        return "cannot write " + path;
+    std::fputs(json.c_str(), f);
+    std::fclose(f);
+    return {};
+}
+
+// Runs the peer's --check; prints what it runs on and how close it came. False when it does not compute the same.
+bool checkPeer(const std::string &python, const std::string &weights, const std::string &checkFile, int threads)
+{
+    const std::string cmd = python + " " + COHORT_BENCH_DIR "/peer_rollout.py --weights '" + weights + "' --check '" +
+                            checkFile + "' --threads " + std::to_string(threads);
+    FILE *pipe = popen(cmd.c_str(), "r");
+    if (!pipe)
+        return false;
+    char line[4096];
+    std::string got;
+    while (std::fgets(line, sizeof line, pipe))
+        got += line;
+    if (pclose(pipe) != 0)
+        return false;
+    const char *diff = std::strstr(got.c_str(), "\"max_abs_logprob_diff\":");
+    const char *agree = std::strstr(got.c_str(), "\"greedy_agree\":");
+    const char *tokens = std::strstr(got.c_str(), "\"tokens\":");
+    if (!diff || !agree || !tokens)
+        return false;
+    const double worst = std::atof(diff + 23);
+    const int agreed = std::atoi(agree + 15), total = std::atoi(tokens + 9);
+    std::printf("peer: %s", got.c_str());
+    std::printf("peer check: Cohort's greedy tokens are the peer's most likely in %d of %d; log-probabilities differ by "
+                "at most %.2g\n",
+                agreed, total, worst);
+    return agreed == total && total > 0 && worst <= 1e-3;
 }
 
 std::string findPython(const std::string &given)
@@ -111,12 +218,10 @@ bool runPeer(const std::string &python, const std::string &weights, int batch, i
     char line[4096];
     bool ok = false;
     while (std::fgets(line, sizeof line, pipe)) {
-        const char *best = std::strstr(line, "\"best_tok_s\":"), *median = std::strstr(line, "\"median_tok_s\":");
-        if (best && median) {
-            out.best = std::atof(best + 13);
-            out.median = std::atof(median + 15);
-            ok = true;
-        }
+        const std::vector<double> times = numbersAfter(line, "\"times\":");
+        for (const double dt : times)
+            out.tokS.push_back(double(batch) * newTokens / dt);
+        ok = ok || !times.empty();
     }
     return pclose(pipe) == 0 && ok;
 }
@@ -150,7 +255,7 @@ std::string writeBenchWeights(Policy &policy, const std::string &path)
 int main(int argc, char **argv)
 {
     std::vector<int> batches{1, 32};
-    int newTokens = 128, promptLen = 16, threads = 2, repeats = 5, warmup = 2, rounds = 2;
+    int newTokens = 128, promptLen = 16, threads = 2, repeats = 5, warmup = 2, rounds = 4;
     bool peer = true, reference = true;
     std::string python;
     for (int i = 1; i < argc; ++i) {
@@ -199,43 +304,59 @@ int main(int argc, char **argv)
             std::fprintf(stderr, "no python with torch found (--python, COHORT_PEER_PYTHON); use --no-peer\n");
             return 1;
         }
+        const std::string checkFile = weights + ".check.json";
+        if (std::string err = writeCheck(*policy, promptLen, newTokens, checkFile); !err.empty()) {
+            std::fprintf(stderr, "%s\n", err.c_str());
+            return 1;
+        }
+        const bool same = checkPeer(python, weights, checkFile, threads);
+        std::filesystem::remove(checkFile);
+        if (!same) {
+            std::fprintf(stderr, "the peer does not compute what Cohort computes: no timing\n");
+            return 1;
+        }
     }
     std::printf("rollout generation: d_model %d, %d layers, %d heads, d_ff %d, vocab %d; prompt %d, %d new tokens, "
-                "%d threads (%d); best/median of %d after %d warm-up, best of %d alternating rounds\n",
+                "%d threads (%d); %d timed calls after %d warm-up per side and round, %d rounds taking turns\n",
                 config.dModel, config.nLayers, config.nHeads, config.dFF, config.vocabSize, promptLen, newTokens,
                 threads, Policy::computeThreads(), repeats, warmup, rounds);
-    std::printf("%6s | %22s | %22s | %22s | %13s\n", "batch", "cohort fused tok/s", "cohort libtorch tok/s",
-                "pytorch eager tok/s", "ratio (best)");
+    std::printf("%6s | %26s | %26s | %26s | %9s\n", "batch", "cohort fused tok/s", "cohort libtorch tok/s",
+                "pytorch eager tok/s", "fused/eager");
+    std::printf("%6s | %26s | %26s | %26s | %9s\n", "", "median (min-max)", "median (min-max)", "median (min-max)", "medians");
     for (int b : batches) {
-        // Rounds alternate the sides, so a burst of load from elsewhere on the machine hits both; each side keeps
-        // its best round.
+        // Rounds take turns, so a burst of load from elsewhere on the machine hits every side.
         Figures fused, ref, py;
-        bool havePeer = false;
-        auto keep = [](Figures &best, const Figures &f) {
-            best.best = std::max(best.best, f.best);
-            best.median = std::max(best.median, f.median);
-        };
         for (int round = 0; round < rounds; ++round) {
-            policy->setFastDecode(true);
-            keep(fused, measure(*policy, b, promptLen, newTokens, warmup, repeats));
-            if (reference) {
-                policy->setFastDecode(false);
-                keep(ref, measure(*policy, b, promptLen, newTokens, warmup, repeats));
-            }
-            Figures f;
-            if (peer && runPeer(python, weights, b, promptLen, newTokens, threads, warmup, repeats, f)) {
-                havePeer = true;
-                keep(py, f);
+            const auto cohortSide = [&] {
+                policy->setFastDecode(true);
+                fused.add(measure(*policy, b, promptLen, newTokens, warmup, repeats));
+                if (reference) {
+                    policy->setFastDecode(false);
+                    ref.add(measure(*policy, b, promptLen, newTokens, warmup, repeats));
+                }
+            };
+            const auto peerSide = [&] {
+                if (peer && !runPeer(python, weights, b, promptLen, newTokens, threads, warmup, repeats, py))
+                    std::fprintf(stderr, "the peer failed at batch %d\n", b);
+            };
+            if (round % 2 == 0) {
+                cohortSide();
+                peerSide();
+            } else {
+                peerSide();
+                cohortSide();
             }
         }
-        char refText[64] = "-", pyText[64] = "-", ratio[32] = "-";
-        if (reference)
-            std::snprintf(refText, sizeof refText, "%9.0f / %9.0f", ref.best, ref.median);
-        if (havePeer) {
-            std::snprintf(pyText, sizeof pyText, "%9.0f / %9.0f", py.best, py.median);
-            std::snprintf(ratio, sizeof ratio, "%.2fx", fused.best / py.best);
-        }
-        std::printf("%6d | %9.0f / %9.0f | %22s | %22s | %13s\n", b, fused.best, fused.median, refText, pyText, ratio);
+        const auto text = [](const Figures &f) {
+            char out[64] = "-";
+            if (!f.tokS.empty())
+                std::snprintf(out, sizeof out, "%7.0f (%.0f-%.0f)", f.median(), f.min(), f.max());
+            return std::string(out);
+        };
+        char ratio[32] = "-";
+        if (!py.tokS.empty())
+            std::snprintf(ratio, sizeof ratio, "%.2fx", fused.median() / py.median());
+        std::printf("%6d | %26s | %26s | %26s | %9s\n", b, text(fused).c_str(), text(ref).c_str(), text(py).c_str(), ratio);
         std::fflush(stdout);
     }
     std::filesystem::remove(weights);

@@ -3,11 +3,16 @@
 
 Pre-norm decoder (learned positions, fused qkv, GELU MLP, final LayerNorm, untied head), sampling from
 softmax(logits / T) with the token's log-probability, exactly the work Cohort's generate() does.
-Prints one JSON line per batch size: {"batch": B, "best_tok_s": ..., "median_tok_s": ...}.
+Prints one JSON line per batch size: {"batch": B, "best_tok_s": ..., "median_tok_s": ..., "times": [...]}.
 With --weights it loads Cohort's safetensors checkpoint (so both sides run identical weights).
+With --check FILE (prompts, Cohort's greedy tokens and their log-probabilities, JSON) it computes the same tokens'
+log-probabilities teacher-forced and prints how far they are from Cohort's and whether each of Cohort's tokens is
+this model's most likely one: the two sides must compute the same function before their speeds mean anything.
 """
 import argparse
 import json
+import os
+import re
 import statistics
 import struct
 import time
@@ -79,13 +84,21 @@ class Policy(nn.Module):
             own[n] = t
         self.load_state_dict(own, strict=True)
 
+    def logits(self, hidden):
+        # As Cohort's policy: with the byte vocabulary a completion never holds BOS (256) or PAD (258), so their
+        # logits are pinned far below the rest before any softmax.
+        out = self.head(hidden)
+        if out.shape[-1] == 259:
+            out[..., [256, 258]] = -1e9
+        return out
+
     def forward(self, tokens, start, caches):
         B, T = tokens.shape
         pos = torch.arange(start, start + T)
         x = self.tok_emb(tokens) + self.pos_emb(pos)
         for layer, (kc, vc) in zip(self.layers, caches):
             x = layer(x, kc, vc, start)
-        return self.head(self.ln_f(x[:, -1]))
+        return self.logits(self.ln_f(x[:, -1]))
 
     @torch.inference_mode()
     def generate(self, prompts, new_tokens, temperature=1.0):
@@ -105,6 +118,45 @@ class Policy(nn.Module):
         return torch.cat(out, 1), torch.cat(logps, 1)
 
 
+def blas_info():
+    """torch's BLAS_INFO, and the BLAS libraries this process has mapped (Debian's "generic" is libblas.so.3, which the
+    alternatives system points at OpenBLAS or the reference BLAS)."""
+    found = re.search(r"BLAS_INFO=([^,\s]+)", torch.__config__.show())
+    torch.zeros(8, 8) @ torch.zeros(8, 8)  # the BLAS is loaded by now
+    libs = set()
+    try:
+        with open("/proc/self/maps") as f:
+            for line in f:
+                path = line.split()[-1]
+                if "blas" in os.path.basename(path).lower():
+                    libs.add(os.path.realpath(path))
+    except OSError:
+        pass
+    return "%s (%s)" % (found.group(1) if found else "unknown", ", ".join(sorted(libs)) or "no BLAS library mapped")
+
+
+@torch.inference_mode()
+def check(model, path):
+    with open(path) as f:
+        ref = json.load(f)
+    worst, agree, total = 0.0, 0, 0
+    for prompt, tokens, logps in zip(ref["prompts"], ref["tokens"], ref["logprobs"]):
+        seq = torch.tensor([prompt + tokens[:-1]])
+        S = seq.shape[1]
+        hd = model.d // model.H
+        caches = [(torch.empty(1, model.H, S, hd), torch.empty(1, model.H, S, hd)) for _ in model.layers]
+        x = model.tok_emb(seq) + model.pos_emb(torch.arange(S))
+        for layer, (kc, vc) in zip(model.layers, caches):
+            x = layer(x, kc, vc, 0)
+        logits = model.logits(model.ln_f(x[0, len(prompt) - 1:]))  # the positions that predict each token
+        lp = F.log_softmax(logits, -1)
+        for i, tok in enumerate(tokens):
+            worst = max(worst, abs(lp[i, tok].item() - logps[i]))
+            agree += int(lp[i, tok].item() >= lp[i].max().item() - 1e-4)
+            total += 1
+    return {"max_abs_logprob_diff": worst, "greedy_agree": agree, "tokens": total}
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--weights")
@@ -114,6 +166,7 @@ def main():
     ap.add_argument("--warmup", type=int, default=2)
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--check")
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
     torch.manual_seed(0)
@@ -127,6 +180,10 @@ def main():
     if tensors is not None:
         model.load_cohort(tensors)
     model.eval()
+    if args.check:
+        print(json.dumps({"check": check(model, args.check), "torch": torch.__version__, "blas": blas_info(),
+                          "threads": torch.get_num_threads()}), flush=True)
+        return
     for B in [int(b) for b in args.batches.split(",")]:
         prompts = torch.randint(0, 256, (B, args.prompt))
         times = []
@@ -139,7 +196,7 @@ def main():
                 times.append(dt)
         n = B * args.new
         print(json.dumps({"batch": B, "best_tok_s": n / min(times), "median_tok_s": n / statistics.median(times),
-                          "torch": torch.__version__, "threads": torch.get_num_threads()}), flush=True)
+                          "times": times, "torch": torch.__version__, "threads": torch.get_num_threads()}), flush=True)
 
 
 if __name__ == "__main__":
