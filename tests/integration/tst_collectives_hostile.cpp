@@ -108,6 +108,24 @@ class TestCollectivesHostile : public QObject {
     }
     int m_files = 0;
 
+    // Every one of `peers` took every operation in a ring of their own (the bad peer gone), bit-identical.
+    void verifyEveryOneFinishedAlone(std::vector<Peer> &peers)
+    {
+        QByteArray reference;
+        for (Peer &peer : peers) {
+            QProcess &p = peer.process->process();
+            QVERIFY2(p.waitForFinished(60'000) && p.exitCode() == 0, qPrintable(peer.process->output() + peer.process->errors()));
+            const auto last = cohort::test::lastOk(peer.process->output());
+            QVERIFY(last);
+            QCOMPARE(last->op, kOps - 1);
+            QCOMPARE(last->world, int(peers.size()));
+            const QByteArray bytes = readAll(peer.out);
+            if (reference.isEmpty())
+                reference = bytes;
+            QVERIFY(bytes == reference);
+        }
+    }
+
     // A `state`-mode member (vote, sync, average each step) of the group at `port`.
     static std::unique_ptr<ChildProcess> startState(uint16_t port, uint64_t seed, const QStringList &extra)
     {
@@ -274,76 +292,53 @@ private Q_SLOTS:
         QVERIFY(master->output().contains(QStringLiteral("excluded as the liar")));
     }
 
-    void aFreshLiarCannotPushOutAMemberWithAuditedWork()
+    void anAccusationWeighsTheAuditedWork_data()
     {
+        QTest::addColumn<QString>("attack");
+        QTest::addColumn<bool>("honestCarryWork"); // the honest peers' keys carry audited work, else the hostile's
+        QTest::addColumn<QString>("reason");       // in the master's exclusion of the hostile peer
         // Before: the liar's first accusation excluded its honest predecessor (one free victim per identity). Now
         // the accused carries audited work and the accuser none: the link is disputed, the ring re-forms around it,
         // and the liar's accusation of a second peer excludes it. No member that trained is ever excluded.
-        QList<QByteArray> keys;
-        for (int i = 1; i <= 3; ++i)
-            keys << writeKey(QStringLiteral("worker-%1.key").arg(i));
-        const QString work = writeAuditedWork(keys, 5);
-        QVERIFY(!work.isEmpty() && !keys.contains(QByteArray()));
-        uint16_t port = 0;
-        auto master = cohort::test::startCollectiveMaster(
-            &port, {QStringLiteral("--exclusion-ms"), QStringLiteral("60000"), QStringLiteral("--audited-work"), work});
-        QVERIFY(master);
-        std::vector<Peer> honest;
-        for (uint64_t seed = 1; seed <= 3; ++seed)
-            honest.push_back(startPeer(port, seed, QStringLiteral("none"), QString(),
-                                       {QStringLiteral("--key"), m_dir.filePath(QStringLiteral("worker-%1.key").arg(seed))}));
-        Peer liar = startPeer(port, 4, QStringLiteral("none"), QStringLiteral("liar"));
-        QVERIFY2(liar.process->process().waitForFinished(60'000), qPrintable(liar.process->output()));
-        const uint32_t liarId = cohort::test::admittedId(liar.process->output());
-        QVERIFY(liarId != 0);
-        for (Peer &peer : honest) {
-            QProcess &p = peer.process->process();
-            QVERIFY2(p.waitForFinished(60'000) && p.exitCode() == 0, qPrintable(peer.process->output() + peer.process->errors()));
-            const auto last = cohort::test::lastOk(peer.process->output());
-            QVERIFY(last);
-            QCOMPARE(last->op, kOps - 1);
-            QCOMPARE(last->world, 3);
-        }
-        QVERIFY(master->waitForOutput(QStringLiteral("master excluded peer"), 10'000));
-        QCOMPARE(excludedIds(master->output()), QList<uint32_t>{liarId});
-        QVERIFY2(master->output().contains(QStringLiteral("excluded as the liar")), qPrintable(master->output()));
-    }
-
-    void aMemberWithAuditedWorkSendingBadValuesGoesOnceTwoPeersNameIt()
-    {
+        QTest::newRow("a fresh liar cannot push out members with audited work")
+            << QStringLiteral("liar") << true << QStringLiteral("excluded as the liar");
         // The other side of the rule: work buys no licence. The member with audited work sends NaN; its fresh
         // successors' words each only dispute the link, but the second one names it too and it is excluded.
-        const QByteArray key = writeKey(QStringLiteral("heavy.key"));
-        const QString work = writeAuditedWork({key}, 5);
-        QVERIFY(!key.isEmpty() && !work.isEmpty());
+        QTest::newRow("a member with audited work sending NaN goes once two peers name it")
+            << QStringLiteral("nan") << false << QStringLiteral("named by peers");
+    }
+
+    void anAccusationWeighsTheAuditedWork()
+    {
+        QFETCH(QString, attack);
+        QFETCH(bool, honestCarryWork);
+        QFETCH(QString, reason);
+        QList<QByteArray> keys;
+        for (int i = 1; i <= 4; ++i)
+            keys << writeKey(QStringLiteral("%1-%2.key").arg(attack).arg(i));
+        QVERIFY(!keys.contains(QByteArray()));
+        const QString work = writeAuditedWork(honestCarryWork ? keys.mid(0, 3) : keys.mid(3), 5);
+        QVERIFY(!work.isEmpty());
         uint16_t port = 0;
         auto master = cohort::test::startCollectiveMaster(
             &port, {QStringLiteral("--exclusion-ms"), QStringLiteral("60000"), QStringLiteral("--audited-work"), work});
         QVERIFY(master);
+        const auto keyOf = [&](int i) {
+            return QStringList{QStringLiteral("--key"), m_dir.filePath(QStringLiteral("%1-%2.key").arg(attack).arg(i))};
+        };
         std::vector<Peer> honest;
         for (uint64_t seed = 1; seed <= 3; ++seed)
-            honest.push_back(startPeer(port, seed, QStringLiteral("none"), QString()));
-        Peer hostile = startPeer(port, 4, QStringLiteral("none"), QStringLiteral("nan"),
-                                 {QStringLiteral("--key"), m_dir.filePath(QStringLiteral("heavy.key"))});
+            honest.push_back(startPeer(port, seed, QStringLiteral("none"), QString(), keyOf(int(seed))));
+        Peer hostile = startPeer(port, 4, QStringLiteral("none"), attack, keyOf(4));
         QVERIFY2(hostile.process->process().waitForFinished(60'000), qPrintable(hostile.process->output()));
         const uint32_t hostileId = cohort::test::admittedId(hostile.process->output());
         QVERIFY(hostileId != 0);
-        QByteArray reference;
-        for (Peer &peer : honest) {
-            QProcess &p = peer.process->process();
-            QVERIFY2(p.waitForFinished(60'000) && p.exitCode() == 0, qPrintable(peer.process->output() + peer.process->errors()));
-            const auto last = cohort::test::lastOk(peer.process->output());
-            QVERIFY(last);
-            QCOMPARE(last->op, kOps - 1);
-            QCOMPARE(last->world, 3);
-            const QByteArray bytes = readAll(peer.out);
-            if (reference.isEmpty())
-                reference = bytes;
-            QVERIFY(bytes == reference);
-        }
+        verifyEveryOneFinishedAlone(honest);
+        if (QTest::currentTestFailed())
+            return;
         QVERIFY(master->waitForOutput(QStringLiteral("master excluded peer"), 10'000));
         QCOMPARE(excludedIds(master->output()), QList<uint32_t>{hostileId});
-        QVERIFY2(master->output().contains(QStringLiteral("named by peers")), qPrintable(master->output()));
+        QVERIFY2(master->output().contains(reason), qPrintable(master->output()));
     }
 
     void stallersAreExcludedAndTheOthersGoOn_data()
