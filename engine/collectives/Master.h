@@ -218,6 +218,7 @@ private:
     // The disputed links among the connected peers, by peer id, for formRing to avoid.
     std::set<Link> disputedLinkIds();
     void forgetExpiredDisputes();
+    void forgetDisputesOf(const QByteArray &publicKey); // the member goes: its partners' disputes with it end too
     void startVoteDeadline();
     void startBeginDeadline(uint64_t tag, uint64_t opId);
     void startSyncDeadline();

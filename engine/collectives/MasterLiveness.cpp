@@ -72,6 +72,7 @@ void Master::disputeBlame(Peer &accuser, Peer &accused, size_t ringSize, uint64_
             for (const auto &[socket, peer] : m_peers)
                 if (peer->publicKey == partnerKey)
                     partners << QString::number(peer->id);
+        forgetDisputesOf(accused.publicKey);
         return exclude(accused, QStringLiteral("peer %1 sent values beyond the operation's bounds (named by peers %2)")
                                     .arg(accused.id)
                                     .arg(partners.join(QStringLiteral(" and "))));
@@ -130,6 +131,16 @@ void Master::noteStall(Peer &from, const DoneMsg &msg, uint64_t opId)
     op.judging = true;
     // The others learn of the abort at once and say what they were waiting on as they stop.
     QTimer::singleShot(2'000, this, [this, opId] { findStaller(opId); });
+}
+
+void Master::forgetDisputesOf(const QByteArray &key)
+{
+    // Its partners were in those disputes because of it: they start afresh (else an honest member that named it
+    // would carry that dispute into its next one, and two partners exclude).
+    for (auto &[partnerKey, partnerDisputes] : m_disputePartners)
+        partnerDisputes.erase(key);
+    m_disputePartners.erase(key);
+    std::erase_if(m_disputedLinks, [&](const auto &link) { return link.first.first == key || link.first.second == key; });
 }
 
 void Master::forgetExpiredDisputes()
@@ -215,12 +226,7 @@ void Master::findStaller(uint64_t opId)
                                  "(its ring neighbours waited on it, or it claimed to wait on them)")
                       .arg(suspect->id)
                       .arg(partners.join(QStringLiteral(" and ")));
-        // Its partners were in those disputes because of it: they start afresh.
-        for (auto &[partnerKey, partnerDisputes] : m_disputePartners)
-            partnerDisputes.erase(key);
-        m_disputePartners.erase(key);
-        std::erase_if(m_disputedLinks,
-                      [&](const auto &link) { return link.first.first == key || link.first.second == key; });
+        forgetDisputesOf(key);
         if (Peer *still = peerById(suspect->id))
             exclude(*still, reason);
     }

@@ -5,9 +5,11 @@
 //   bench_learning_curve [--minutes 15] [--nodes 3] [--task sort-rl] [--seeds 3] [--out DIR]
 // Seed k runs the task under the id "<task>-s<k>": the trainer's initial weights and warm-up data come from the task
 // id, the held-out problems from the environments, so seeds differ in everything but the test.
-// - rl:      the hub warms up (W steps, T seconds), publishes v1; the nodes train it for --minutes after that;
-// - warm-up: the same task with W x (T + 60 x minutes) / T warm-up steps and no nodes: the hub's time of the rl arm
-//            spent on supervised warm-up instead; its v1 is scored.
+// - rl:      the hub warms up (W steps in T seconds, as its trainer logs them) and publishes v1; the nodes train it
+//            for --minutes after that;
+// - warm-up: the same task with W x (T + 60 x minutes) / T warm-up steps and no nodes: the rl arm's hub time spent on
+//            supervised warm-up instead, at the rate the warm-up had beside the nodes; its v1 is scored. The hub
+//            process's CPU seconds of both arms are printed and written, for the reader to weigh them.
 // Writes DIR/learning-curve.csv (every held-out point of every seed and arm, with the minutes since v1 when the
 // version appeared), DIR/learning-curve.png, and prints v1, the last scored version and the control, mean and min-max
 // over the seeds.
@@ -35,6 +37,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <unistd.h>
 
 namespace {
 
@@ -124,6 +127,18 @@ QString startHub(QProcess &hub, const QDir &run, const QString &catalogue, const
     return {};
 }
 
+// The CPU seconds a process used so far (utime + stime, /proc/<pid>/stat; Linux), -1 when unknown.
+double cpuSeconds(const QProcess &p)
+{
+    QFile stat(QStringLiteral("/proc/%1/stat").arg(p.processId()));
+    if (!stat.open(QIODevice::ReadOnly))
+        return -1;
+    const QByteArray line = stat.readAll();
+    const QList<QByteArray> fields = line.mid(line.lastIndexOf(')') + 2).split(' ');
+    const long hz = sysconf(_SC_CLK_TCK);
+    return fields.size() > 12 && hz > 0 ? double(fields[11].toLongLong() + fields[12].toLongLong()) / double(hz) : -1;
+}
+
 void stop(QProcess &p)
 {
     p.terminate();
@@ -134,9 +149,11 @@ void stop(QProcess &p)
 
 struct Arm {
     QList<HeldOut> curve;     // greedy, by version
-    double warmupSeconds = 0; // rl: from the hub's start to v1
+    double warmupSeconds = 0; // rl: from the hub's start to v1 (warm-up only: to v1's score)
+    double trainerWarmupSeconds = 0; // rl: the warm-up's own time, as the trainer logs it
     int warmupSteps = 0;
     int published = 0;        // the newest version at the end
+    double hubCpuSeconds = -1; // what the hub process used, start to end
 };
 
 // The rl arm: hub and nodes; --minutes of training after v1; the held-out points with their times.
@@ -184,6 +201,7 @@ std::optional<Arm> runRl(const QDir &run, const QString &task, const QString &id
     // The newest versions may still be scored (the hub scores within ~5 % of its time): a last look after a pause.
     waitMs(5000);
     progress = getJson(net, progressUrl);
+    arm.hubCpuSeconds = cpuSeconds(hub);
     stop(hub);
     if (!sinceV1.isValid())
         return std::fprintf(stderr, "no v1 within 30 minutes (%s)\n", qPrintable(run.filePath(QStringLiteral("hub.log")))), std::nullopt;
@@ -204,9 +222,13 @@ std::optional<Arm> runRl(const QDir &run, const QString &task, const QString &id
     }
     QFile log(run.filePath(QStringLiteral("hub.log")));
     log.open(QIODevice::ReadOnly);
-    const auto m = QRegularExpression(QStringLiteral("warm-up: (\\d+) supervised steps")).match(QString::fromUtf8(log.readAll()));
+    // The trainer's own account of its warm-up ("warm-up: 200 supervised steps of 32 problems, loss 5.5 -> 1.3,
+    // 17.2 s"): its rate sizes the control arm (the time to v1 seen from here also holds the hub's start).
+    const auto m = QRegularExpression(QStringLiteral("warm-up: (\\d+) supervised steps .*, ([0-9.]+) s\""))
+                       .match(QString::fromUtf8(log.readAll()));
     *warmupSteps = m.hasMatch() ? m.captured(1).toInt() : 0;
     arm.warmupSteps = *warmupSteps;
+    arm.trainerWarmupSeconds = m.hasMatch() ? m.captured(2).toDouble() : 0;
     return arm;
 }
 
@@ -231,6 +253,7 @@ std::optional<Arm> runWarmupOnly(const QDir &run, const QString &task, const QSt
     }
     arm.warmupSeconds = clock.elapsed() / 1000.0;
     arm.published = 1;
+    arm.hubCpuSeconds = cpuSeconds(hub);
     stop(hub);
     if (arm.curve.isEmpty())
         return std::fprintf(stderr, "the warm-up-only hub scored nothing within %.0f minutes\n", limitMinutes), std::nullopt;
@@ -344,7 +367,7 @@ int main(int argc, char **argv)
     QFile csv(out.filePath(QStringLiteral("learning-curve.csv")));
     if (!csv.open(QIODevice::WriteOnly | QIODevice::Truncate))
         return std::fprintf(stderr, "cannot write %s\n", qPrintable(csv.fileName())), 1;
-    csv.write("seed,arm,warmup_steps,version,minutes_after_v1,held_out_greedy_reward,held_out_greedy_correctness\n");
+    csv.write("seed,arm,warmup_steps,hub_cpu_s,version,minutes_after_v1,held_out_greedy_reward,held_out_greedy_correctness\n");
     std::map<int, Arm> rl, control;
     QList<double> firsts, lasts, controls, gains;
     for (int seed = 1; seed <= seeds; ++seed) {
@@ -354,19 +377,22 @@ int main(int argc, char **argv)
         QDir().mkpath(controlRun.path());
         int warmupSteps = 0;
         const auto trained = runRl(rlRun, task, id, nodeCount, minutes, &warmupSteps);
-        if (!trained || trained->curve.isEmpty() || trained->curve.front().version != 1 || warmupSteps <= 0)
+        if (!trained || trained->curve.isEmpty() || trained->curve.front().version != 1 || warmupSteps <= 0 ||
+            trained->trainerWarmupSeconds <= 0)
             return std::fprintf(stderr, "seed %d: no held-out score of v1 (see %s)\n", seed, qPrintable(rlRun.path())), 1;
-        const int controlSteps = int(double(warmupSteps) * (trained->warmupSeconds + minutes * 60) / trained->warmupSeconds);
+        // The rl arm's hub time (its warm-up, then --minutes with the nodes) as warm-up steps at the trainer's rate.
+        const double warmup = trained->trainerWarmupSeconds;
+        const int controlSteps = int(double(warmupSteps) * (warmup + minutes * 60) / warmup);
         const auto warmedUp = runWarmupOnly(controlRun, task, id, controlSteps, 3 * (trained->warmupSeconds / 60 + minutes) + 5);
         if (!warmedUp)
             return 1;
         rl[seed] = *trained;
         control[seed] = *warmedUp;
         for (const HeldOut &p : trained->curve)
-            csv.write(QStringLiteral("%1,rl,%2,%3,%4,%5,%6\n").arg(seed).arg(warmupSteps).arg(p.version)
+            csv.write(QStringLiteral("%1,rl,%2,%3,%4,%5,%6,%7\n").arg(seed).arg(warmupSteps).arg(trained->hubCpuSeconds, 0, 'f', 0).arg(p.version)
                           .arg(p.minutes, 0, 'f', 2).arg(p.reward * 100, 0, 'f', 2).arg(p.correctness * 100, 0, 'f', 2).toUtf8());
         const HeldOut &c = warmedUp->curve.front();
-        csv.write(QStringLiteral("%1,warmup-only,%2,%3,%4,%5,%6\n").arg(seed).arg(controlSteps).arg(c.version)
+        csv.write(QStringLiteral("%1,warmup-only,%2,%3,%4,%5,%6,%7\n").arg(seed).arg(controlSteps).arg(warmedUp->hubCpuSeconds, 0, 'f', 0).arg(c.version)
                       .arg(minutes, 0, 'f', 2).arg(c.reward * 100, 0, 'f', 2).arg(c.correctness * 100, 0, 'f', 2).toUtf8());
         csv.flush();
         const HeldOut &first = trained->curve.front(), &last = trained->curve.back();
@@ -374,10 +400,11 @@ int main(int argc, char **argv)
         lasts.append(last.reward * 100);
         controls.append(c.reward * 100);
         gains.append((last.reward - c.reward) * 100);
-        std::printf("seed %d: warm-up %d steps in %.0f s; v1 %.1f points; after %.1f min v%d (of %d published) %.1f points; "
-                    "warm-up only (%d steps, %.0f s) %.1f points\n",
-                    seed, warmupSteps, trained->warmupSeconds, first.reward * 100, last.minutes, last.version, trained->published,
-                    last.reward * 100, controlSteps, warmedUp->warmupSeconds, c.reward * 100);
+        std::printf("seed %d: warm-up %d steps in %.0f s; v1 %.1f points; after %.1f min v%d (of %d published) %.1f points, "
+                    "hub CPU %.0f s; warm-up only (%d steps, %.0f s, hub CPU %.0f s) %.1f points\n",
+                    seed, warmupSteps, trained->trainerWarmupSeconds, first.reward * 100, last.minutes, last.version,
+                    trained->published, last.reward * 100, trained->hubCpuSeconds, controlSteps, warmedUp->warmupSeconds,
+                    warmedUp->hubCpuSeconds, c.reward * 100);
         std::fflush(stdout);
     }
     const Spread a = spreadOf(firsts), b = spreadOf(lasts), c = spreadOf(controls), g = spreadOf(gains);
