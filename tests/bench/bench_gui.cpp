@@ -9,6 +9,7 @@
 // The CPU window is cut into 5 equal parts: median and min-max per thread.
 // Linux only (reads /proc/<pid>/task/<tid>/stat).
 //   bench_gui [seconds=60] [launches=6]
+#include "BenchSpread.h"
 #include <QCoreApplication>
 #include <QDir>
 #include <QElapsedTimer>
@@ -22,6 +23,9 @@
 #include <cstdio>
 #include <map>
 #include <unistd.h>
+
+using cohort::bench::Spread;
+using cohort::bench::spreadOf;
 
 namespace {
 
@@ -86,18 +90,6 @@ bool dropPageCache()
     return f.open(QIODevice::WriteOnly) && f.write("3\n") == 2;
 }
 
-struct Spread {
-    double median = 0, min = 0, max = 0;
-};
-
-Spread spreadOf(std::vector<double> v)
-{
-    if (v.empty())
-        return {};
-    std::sort(v.begin(), v.end());
-    const size_t n = v.size();
-    return {n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2, v.front(), v.back()};
-}
 
 bool waitForStderr(QProcess &p, const QByteArray &text, int timeoutMs, QByteArray *seen)
 {

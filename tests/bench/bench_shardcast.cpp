@@ -12,6 +12,7 @@
 // clean-up), then a second that resumes; the bytes nginx served beyond the file size (its access log) and the
 // seconds beyond an uninterrupted fetch of the same round.
 //   ./build/tests/bench/bench_shardcast --fetch URL --task T --hub-key BASE64 --dir D [--stop-at BYTES] [--durable]
+#include "BenchSpread.h"
 #include "NginxRelay.h"
 #include "TestCheckpoint.h"
 #include "net/Identity.h"
@@ -40,6 +41,9 @@
 
 using namespace cohort;
 using namespace cohort::shardcast;
+
+using cohort::bench::Spread;
+using cohort::bench::spreadOf;
 
 namespace {
 
@@ -135,18 +139,6 @@ qint64 bytesServed(const test::NginxRelay &nginx)
     return total;
 }
 
-struct Spread {
-    double median = 0, min = 0, max = 0;
-};
-
-Spread spreadOf(std::vector<double> v)
-{
-    if (v.empty())
-        return {};
-    std::sort(v.begin(), v.end());
-    const size_t n = v.size();
-    return {n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2, v.front(), v.back()};
-}
 
 } // namespace
 
