@@ -11,6 +11,7 @@
 // Before any timing, the peer prints its torch version, BLAS and threads, and checks it computes what Cohort's fused
 // decoder computes: Cohort's greedy tokens and log-probabilities for a few prompts, recomputed teacher-forced by the
 // peer (the bench stops when they differ by more than 1e-3 or a token is not the peer's most likely one).
+#include "BenchSpread.h"
 #include "rl/FastDecode.h"
 #include "rl/Policy.h"
 #include "rl/Tokenizer.h"
@@ -40,15 +41,9 @@ namespace {
 struct Figures {
     std::vector<double> tokS;
     void add(const std::vector<double> &more) { tokS.insert(tokS.end(), more.begin(), more.end()); }
-    double median() const
-    {
-        std::vector<double> v = tokS;
-        std::sort(v.begin(), v.end());
-        const size_t n = v.size();
-        return n == 0 ? 0 : n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-    }
-    double min() const { return tokS.empty() ? 0 : *std::min_element(tokS.begin(), tokS.end()); }
-    double max() const { return tokS.empty() ? 0 : *std::max_element(tokS.begin(), tokS.end()); }
+    double median() const { return cohort::bench::spreadOf(tokS).median; }
+    double min() const { return cohort::bench::spreadOf(tokS).min; }
+    double max() const { return cohort::bench::spreadOf(tokS).max; }
 };
 
 std::vector<std::vector<int32_t>> benchPrompts(int batch, int promptLen)
