@@ -86,9 +86,10 @@ EngineOptions DesktopApp::engineOptions() const
     options.hubKey = Settings::hubKeyFromText(m_settings->values().hubKey);
     options.maxDownloadBytesPerSecond = qint64(m_settings->values().downloadLimitKiBps) * 1024;
     options.scheduler = Settings::schedulerPolicy(m_settings->values());
-    options.gpuUuids = m_settings->values().gpuUuids; // applies when CUDA starts: at the next start of Cohort
+    // These reach a running engine without a restart (EngineController::reconfigure): a worker per chosen GPU.
+    options.gpuUuids = m_settings->values().gpuUuids;
     options.gpuMemoryPercent = m_settings->values().gpuMemoryPercent;
-    // These two reach a running engine without a restart (EngineController::reconfigure).
+    options.gpuMemoryPercentPerGpu = m_settings->values().gpuMemoryPercentPerGpu;
     options.maxUploadBytesPerSecond = qint64(m_settings->values().uploadLimitKiBps) * 1024;
     options.payoutAddress = m_settings->values().payoutAddress;
     return options;
@@ -341,10 +342,8 @@ void DesktopApp::onSettingsChanged(const SettingsValues &values, const QStringLi
     const QStringList engineKeys{QStringLiteral("hubUrl"), QStringLiteral("dataDir"), QStringLiteral("nodeName"),
                                  QStringLiteral("downloadLimitKiBps"), QStringLiteral("scheduler"),
                                  QStringLiteral("uploadLimitKiBps"), QStringLiteral("payoutAddress"),
-                                 QStringLiteral("gpuMemoryPercent"), QStringLiteral("hubCertificate"), QStringLiteral("hubKey"),
-                                 // CUDA takes the GPU choice at the next start of Cohort; the engine's energy figures
-                                 // (the Earnings page) as it restarts with it.
-                                 QStringLiteral("gpuUuids")};
+                                 QStringLiteral("gpuMemoryPercent"), QStringLiteral("gpuMemoryPercentPerGpu"),
+                                 QStringLiteral("hubCertificate"), QStringLiteral("hubKey"), QStringLiteral("gpuUuids")};
     if (std::none_of(engineKeys.begin(), engineKeys.end(), [&changedKeys](const QString &key) { return changedKeys.contains(key); }))
         return;
     qCInfo(lcUi) << "engine settings changed:" << changedKeys;

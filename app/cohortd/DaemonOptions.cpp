@@ -19,8 +19,9 @@ Expected<EngineOptions> engineOptionsFrom(const Settings &settings, const Daemon
     options.maxDownloadBytesPerSecond = qint64(cli.downloadKiBps.value_or(values.downloadLimitKiBps)) * 1024;
     options.maxUploadBytesPerSecond = qint64(cli.uploadKiBps.value_or(values.uploadLimitKiBps)) * 1024;
     options.payoutAddress = values.payoutAddress; // validated with the settings when they were read
-    options.gpuUuids = values.gpuUuids;           // CUDA_VISIBLE_DEVICES in the environment still wins
+    options.gpuUuids = values.gpuUuids; // a worker each, among the GPUs CUDA shows (CUDA_VISIBLE_DEVICES limits them)
     options.gpuMemoryPercent = cli.gpuMemoryPercent.value_or(values.gpuMemoryPercent);
+    options.gpuMemoryPercentPerGpu = values.gpuMemoryPercentPerGpu;
 
     SettingsValues scheduling = values;
     scheduling.runOnlyWhenIdle = cli.idleOnly;

@@ -52,7 +52,7 @@ int main(int argc, char *argv[])
     const QCommandLineOption pauseFullscreenOption(QStringLiteral("pause-when-fullscreen"), QStringLiteral("Pause while a program runs full screen on this computer's desktop (X11 or Windows; also from settings)."));
     const QCommandLineOption pauseForOption(QStringLiteral("pause-for"), QStringLiteral("Pause while this program runs, by executable name, e.g. \"steam\" (repeatable; replaces the settings' list)."), QStringLiteral("program"));
     const QCommandLineOption pauseGpuBusyOption(QStringLiteral("pause-when-gpu-busy"), QStringLiteral("Pause while another process computes on the GPU, or renders there with 1 GiB or more (also from settings)."));
-    const QCommandLineOption controlOption(QStringLiteral("control"), QStringLiteral("Tell the node running on --data-dir to: status, pause, resume, pause-after-step, snooze:SECONDS; then exit."), QStringLiteral("command"));
+    const QCommandLineOption controlOption(QStringLiteral("control"), QStringLiteral("Tell the node running on --data-dir to: status, pause, resume, pause-after-step, snooze:SECONDS, pause-gpu:UUID, resume-gpu:UUID (one GPU's worker); then exit."), QStringLiteral("command"));
     const QCommandLineOption noControlOption(QStringLiteral("no-control-api"), QStringLiteral("Do not offer the local control API."));
     const QCommandLineOption controlTokenOption(QStringLiteral("control-token-file"), QStringLiteral("Ask for this token on the control API (and /metrics) instead of a new random one each start, so a Prometheus credentials file stays valid: one line of 32+ characters, e.g. from 'openssl rand -hex 32', mode 0600."), QStringLiteral("file"));
     parser.addOption(controlTokenOption);

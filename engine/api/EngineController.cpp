@@ -163,6 +163,13 @@ void EngineController::pauseAfterStep()
         QMetaObject::invokeMethod(m_engine, &EngineBackend::pauseAfterStep, Qt::QueuedConnection);
 }
 
+void EngineController::setGpuPaused(const QString &gpuUuid, bool paused)
+{
+    if (m_engine)
+        QMetaObject::invokeMethod(m_engine, [engine = m_engine, gpuUuid, paused] { engine->setGpuPaused(gpuUuid, paused); },
+                                  Qt::QueuedConnection);
+}
+
 void EngineController::joinTask(const QString &taskId)
 {
     m_options.taskId = taskId;
@@ -209,13 +216,15 @@ void EngineController::reconfigure(const EngineOptions &options)
     next.chooseTaskAutomatically = next.chooseTaskAutomatically || m_options.chooseTaskAutomatically;
     if (next == m_options)
         return;
-    // Only what the running engine takes as it is changed (schedule, upload cap, payout address, GPU memory
-    // share): no restart.
+    // Only what the running engine takes as it is changed (schedule, upload cap, payout address, the GPUs and
+    // their memory shares): no restart.
     EngineOptions sameLive = next;
     sameLive.scheduler = m_options.scheduler;
     sameLive.maxUploadBytesPerSecond = m_options.maxUploadBytesPerSecond;
     sameLive.payoutAddress = m_options.payoutAddress;
     sameLive.gpuMemoryPercent = m_options.gpuMemoryPercent;
+    sameLive.gpuMemoryPercentPerGpu = m_options.gpuMemoryPercentPerGpu;
+    sameLive.gpuUuids = m_options.gpuUuids;
     if (sameLive == m_options) {
         m_options = next;
         if (m_engine)

@@ -10,6 +10,7 @@
 #include "core/OwnedThread.h"
 #include "core/Scheduler.h"
 
+#include <QMap>
 #include <QObject>
 #include <QStringList>
 #include <QPointer>
@@ -29,9 +30,10 @@ struct EngineOptions {
     int heartbeatIntervalMs = 0; // 0: what the hub asks for (default 10 s)
     qint64 maxDownloadBytesPerSecond = 0; // checkpoint downloads; 0: unlimited
     SchedulerPolicy scheduler{};          // when to work (settings); the user's pause is not part of it
-    QStringList gpuUuids{};               // the GPUs compute may use (NVML UUIDs, settings); empty: all
-    int gpuMemoryPercent = 90;            // share of the compute GPU's memory generation may use (core/MemoryBudget)
     // The fields below apply to a running engine without a restart (reconfigure), like the scheduler.
+    QStringList gpuUuids{};               // the GPUs compute may use, a worker each (NVML UUIDs, settings); empty: all
+    int gpuMemoryPercent = 90;            // share of each GPU's memory generation may use (core/MemoryBudget)
+    QMap<QString, int> gpuMemoryPercentPerGpu{}; // a share of its own for some GPUs (by UUID), over gpuMemoryPercent
     qint64 maxUploadBytesPerSecond = 0;   // DiLoCo traffic to peers (collectives); 0: unlimited
     QString payoutAddress{};              // sent to the hub with the registration and every heartbeat; empty: none
     QString hubCertificateFile{};         // PEM: trusted for an https hub besides the system's CAs (net/Tls); empty: none
@@ -63,11 +65,14 @@ public Q_SLOTS:
     void togglePause();
     void snooze(int seconds);   // pause for a while (0: end the snooze)
     void pauseAfterStep();      // pause at the next safe point (the batch in hand finished and saved)
+    // Pauses or resumes the worker on one GPU (NVML UUID); the others keep working. Survives a restart.
+    void setGpuPaused(const QString &gpuUuid, bool paused);
     void joinTask(const QString &taskId);
     void chooseTaskAutomatically(); // see EngineOptions::chooseTaskAutomatically
     void leaveTask();
     // Restarts the engine with new options (e.g. the hub URL changed in settings). No-op if unchanged. Changes of
-    // only the scheduler, the upload cap and the payout address reach the running engine without a restart.
+    // only the scheduler, the upload cap, the payout address, the GPUs and their memory shares reach the running
+    // engine without a restart.
     // A restart does not emit stopped().
     void reconfigure(const cohort::EngineOptions &options);
     // Asks the engine to stop cleanly; stopped() follows.

@@ -27,6 +27,7 @@ public Q_SLOTS:
     virtual void resume() = 0;
     virtual void snooze(int seconds) = 0;
     virtual void pauseAfterStep() = 0;
+    virtual void setGpuPaused(const QString &gpuUuid, bool paused) = 0;
     virtual void applyLiveOptions(const cohort::EngineOptions &options) = 0;
     virtual void joinTask(const QString &taskId) = 0;
     virtual void chooseTaskAutomatically() = 0;

@@ -69,6 +69,20 @@ QJsonObject DilocoStatus::toJson() const
                        {QStringLiteral("note"), note}};
 }
 
+QJsonObject ComputeWorkerStatus::toJson() const
+{
+    return QJsonObject{{QStringLiteral("gpu"), gpuUuid.isEmpty() ? QJsonValue() : QJsonValue(gpuUuid)},
+                       {QStringLiteral("name"), name},
+                       {QStringLiteral("device"), device},
+                       {QStringLiteral("paused"), paused},
+                       {QStringLiteral("generating"), generating},
+                       {QStringLiteral("memory_percent"), memoryPercent},
+                       {QStringLiteral("memory_budget_bytes"), double(memoryBudgetBytes)},
+                       {QStringLiteral("batches_accepted"), batchesAccepted},
+                       {QStringLiteral("tokens_generated"), tokensGenerated},
+                       {QStringLiteral("tokens_per_second"), tokensPerSecond}};
+}
+
 QJsonObject ScheduleStatus::toJson() const
 {
     QJsonArray throttle;
@@ -99,6 +113,9 @@ QJsonObject EngineSnapshot::toJson() const
     QJsonArray gpuList;
     for (const GpuSample &g : gpus)
         gpuList.append(g.toJson());
+    QJsonArray workerList;
+    for (const ComputeWorkerStatus &w : computeWorkers)
+        workerList.append(w.toJson());
     return QJsonObject{
         {QStringLiteral("seq"), qint64(sequence)},
         {QStringLiteral("time"), isoOrNull(takenAt)},
@@ -123,6 +140,7 @@ QJsonObject EngineSnapshot::toJson() const
         {QStringLiteral("compute_dtype"), computeDtype},
         {QStringLiteral("gpu_memory_budget_bytes"), double(gpuMemoryBudgetBytes)},
         {QStringLiteral("gpus"), gpuList},
+        {QStringLiteral("compute_workers"), workerList},
         {QStringLiteral("gpu_telemetry_note"), gpuTelemetryNote},
         // What the GPUs drew (the stored minutes' power): null until read, or when no minute had a power reading.
         {QStringLiteral("energy"), energy && energy->hasReadings

@@ -65,6 +65,23 @@ struct RolloutStats {
     bool operator==(const RolloutStats &) const = default;
 };
 
+// One compute worker (core/ComputePlan): a GPU the node lends, or the CPU, with its own rollout loop, memory share and
+// pause (the user's, for that GPU alone).
+struct ComputeWorkerStatus {
+    QString gpuUuid;              // empty: the CPU
+    QString name;
+    QString device;               // "cuda:1", "cpu"
+    bool paused = false;          // the user paused this GPU (the others keep working)
+    bool generating = false;
+    int memoryPercent = 0;        // the share of the GPU's memory generation may use; 0 on the CPU
+    qint64 memoryBudgetBytes = 0; // that share in bytes; 0: not on a GPU, or its memory is unknown
+    int batchesAccepted = 0;      // since the engine started
+    qint64 tokensGenerated = 0;
+    double tokensPerSecond = 0;   // of its last batch
+    bool operator==(const ComputeWorkerStatus &) const = default;
+    QJsonObject toJson() const;
+};
+
 // The node's DiLoCo training (engine/diloco), when the joined task is one.
 struct DilocoStatus {
     bool active = false;          // the training loop is running
@@ -125,9 +142,10 @@ struct EngineSnapshot {
     QString computeDevice; // "CPU (LibTorch 1.13.1, 2 threads)"
     QString computeDeviceId = QStringLiteral("cpu"); // where models run: "cpu", "cuda:0"
     QString computeDtype = QStringLiteral("float32");
-    // GPU memory generation may use on the compute GPU (Settings → Compute, percent of it; core/MemoryBudget).
-    // 0: not computing on a GPU.
+    // GPU memory generation may use on the compute GPUs together (Settings → Compute, a percent of each;
+    // core/MemoryBudget). 0: not computing on a GPU.
     qint64 gpuMemoryBudgetBytes = 0;
+    QList<ComputeWorkerStatus> computeWorkers; // one per GPU the node lends (or the CPU); their sum is `rollouts`
     QList<GpuSample> gpus;     // NVML's GPUs, sampled once a second; empty without NVML
     QString gpuTelemetryNote;  // why there are no (or only partial) GPU readings; empty when all is well
     // The GPUs' energy today and in the last 7 days, from the stored history, read by the engine once a minute

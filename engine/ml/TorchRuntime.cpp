@@ -72,6 +72,37 @@ ComputeDevice chooseComputeDevice(const TorchRuntimeInfo &info)
     return d;
 }
 
+std::string nvmlStyleUuid(const unsigned char bytes[16])
+{
+    static const char digits[] = "0123456789abcdef";
+    std::string out = "GPU-";
+    for (int i = 0; i < 16; ++i) {
+        if (i == 4 || i == 6 || i == 8 || i == 10)
+            out += '-';
+        out += digits[bytes[i] >> 4];
+        out += digits[bytes[i] & 15];
+    }
+    return out;
+}
+
+std::vector<std::string> cudaDeviceUuids()
+{
+    std::vector<std::string> uuids;
+#if defined(COHORT_TORCH_CUDA)
+    try {
+        if (!torch::cuda::is_available())
+            return uuids;
+        for (int i = 0; i < int(torch::cuda::device_count()); ++i) {
+            const cudaDeviceProp *p = at::cuda::getDeviceProperties(i);
+            uuids.push_back(nvmlStyleUuid(reinterpret_cast<const unsigned char *>(p->uuid.bytes)));
+        }
+    } catch (const std::exception &) {
+        uuids.clear();
+    }
+#endif
+    return uuids;
+}
+
 int64_t cudaTotalMemory(int device)
 {
 #if defined(COHORT_TORCH_CUDA)

@@ -2,6 +2,7 @@
 // What LibTorch this build runs on, checked with a real tensor operation. Qt-free on purpose.
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace cohort::ml {
 
@@ -22,14 +23,22 @@ std::string describe(const TorchRuntimeInfo &info); // "CPU (LibTorch 1.13.1, 2 
 // failure, with *error set. Never throws.
 double measureMatmulGflops(int n, int repeats, std::string *error);
 
-// Where models run: the first visible CUDA device when there is one (the GPUs the user allowed are made the visible
-// ones before CUDA starts: applyGpuChoice in engine/node), else the CPU. float32 everywhere for now: bf16 weights on
-// GPUs that support them would change TOPLOC's honest thresholds (RlTaskConfig.h) and are not enabled yet.
+// Where a model runs when one device is wanted (DiLoCo training, the tests): the first visible CUDA device when
+// there is one, else the CPU. Rollouts run on every GPU the user allows, one worker each (core/ComputePlan).
+// float32 everywhere for now: bf16 weights on GPUs that support them would change TOPLOC's honest thresholds
+// (RlTaskConfig.h) and are not enabled yet.
 struct ComputeDevice {
     std::string device = "cpu"; // a LibTorch device string: "cpu", "cuda:0"
     std::string dtype = "float32";
 };
 ComputeDevice chooseComputeDevice(const TorchRuntimeInfo &info);
+
+// The UUID of each CUDA device this process sees, in CUDA's order, as NVML writes it ("GPU-" and 32 hex digits in
+// 8-4-4-4-12 groups): how a GPU the user chose (by NVML UUID) is found among CUDA's devices (core/ComputePlan).
+// Empty without a CUDA build or device. Never throws.
+std::vector<std::string> cudaDeviceUuids();
+// The 16 bytes of a cudaUUID_t in NVML's spelling.
+std::string nvmlStyleUuid(const unsigned char bytes[16]);
 
 // GPU memory, for the user's cap (Settings → Compute). Both need a CUDA build of LibTorch (COHORT_TORCH_CUDA);
 // elsewhere cudaTotalMemory is 0 and capCudaMemory says why it cannot. Never throw.

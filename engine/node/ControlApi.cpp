@@ -86,18 +86,34 @@ Status ControlServer::start(quint16 port, const QByteArray &token)
     server->addRoute("GET", QStringLiteral("/metrics"), guarded([this](const ApiRequest &) {
                          return ApiResponse::raw(m_metrics->render(), prometheus::kContentType);
                      }));
-    server->addRoute("POST", QStringLiteral("/v1/pause"), guarded([this, ok](const ApiRequest &) {
-                         m_controller.pause();
-                         return ok(QStringLiteral("pause"));
-                     }));
+    // Pause and resume take {"gpu": "<uuid>"} for one GPU's worker; an empty body is the whole node.
+    const auto pauseOrResume = [this, ok](bool pause) {
+        return [this, ok, pause](const ApiRequest &r) {
+            auto gpu = parseGpuBody(r.body);
+            if (!gpu)
+                return ApiResponse::error(400, QStringLiteral("bad_request"), gpu.error());
+            if (gpu->isEmpty()) {
+                pause ? m_controller.pause() : m_controller.resume();
+                return ok(pause ? QStringLiteral("pause") : QStringLiteral("resume"));
+            }
+            QStringList known;
+            for (const ComputeWorkerStatus &w : m_controller.snapshot().computeWorkers)
+                if (!w.gpuUuid.isEmpty())
+                    known.append(w.gpuUuid);
+            if (!known.contains(*gpu))
+                return ApiResponse::error(404, QStringLiteral("no_such_gpu"),
+                                          QStringLiteral("no compute worker runs on GPU %1 (they run on: %2)")
+                                              .arg(*gpu, known.isEmpty() ? QStringLiteral("the CPU only") : known.join(QStringLiteral(", "))));
+            m_controller.setGpuPaused(*gpu, pause);
+            return ok(pause ? QStringLiteral("pause-gpu") : QStringLiteral("resume-gpu"));
+        };
+    };
+    server->addRoute("POST", QStringLiteral("/v1/pause"), guarded(pauseOrResume(true)));
     server->addRoute("POST", QStringLiteral("/v1/pause-after-step"), guarded([this, ok](const ApiRequest &) {
                          m_controller.pauseAfterStep();
                          return ok(QStringLiteral("pause-after-step"));
                      }));
-    server->addRoute("POST", QStringLiteral("/v1/resume"), guarded([this, ok](const ApiRequest &) {
-                         m_controller.resume();
-                         return ok(QStringLiteral("resume"));
-                     }));
+    server->addRoute("POST", QStringLiteral("/v1/resume"), guarded(pauseOrResume(false)));
     server->addRoute("POST", QStringLiteral("/v1/snooze"), guarded([this, ok](const ApiRequest &r) {
                          auto seconds = parseSnoozeBody(r.body);
                          if (!seconds)

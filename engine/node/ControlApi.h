@@ -50,6 +50,9 @@ struct ControlEndpoint {
 bool controlAuthorized(const QByteArray &authorization, const QByteArray &token);
 // The body of POST /v1/snooze: {"seconds": 0 .. one week}.
 Expected<int> parseSnoozeBody(const QByteArray &body);
+// The body of POST /v1/pause and /v1/resume: empty or {} (the whole node) or {"gpu": "<NVML UUID>"} (that GPU's worker
+// alone). The GPU's UUID, or empty for the whole node; an error for anything else.
+Expected<QString> parseGpuBody(const QByteArray &body);
 
 // Blocking client for command-line use (a nested event loop with a timeout); the desktop app would use the
 // same requests asynchronously.

@@ -6,6 +6,7 @@
 #include "net/BearerToken.h"
 
 #include <QUrl>
+#include <algorithm>
 
 namespace cohort {
 
@@ -29,6 +30,25 @@ Expected<int> parseSnoozeBody(const QByteArray &body)
     if (!reader.ok())
         return fail(reader.error());
     return int(seconds);
+}
+
+Expected<QString> parseGpuBody(const QByteArray &body)
+{
+    if (body.trimmed().isEmpty())
+        return QString();
+    auto object = parseJsonObject(body, 4096);
+    if (!object)
+        return fail(object.error());
+    if (object->isEmpty())
+        return QString(); // {}: what clients send for the whole node
+    JsonReader reader(*object, QStringLiteral("request"));
+    const QString gpu = reader.string(QStringLiteral("gpu"), 96);
+    if (!reader.ok())
+        return fail(reader.error());
+    const bool printable = std::all_of(gpu.begin(), gpu.end(), [](QChar c) { return c.isPrint() && !c.isSpace(); });
+    if (gpu.isEmpty() || !printable)
+        return fail(QStringLiteral("field 'gpu': expected a GPU's UUID, as the status lists under compute_workers"));
+    return gpu;
 }
 
 Expected<ControlEndpoint> ControlEndpoint::parse(const QByteArray &json)

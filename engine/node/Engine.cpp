@@ -23,7 +23,7 @@ Engine::Engine(EngineOptions options, QString hubUrl, bool hubEmbedded, QObject 
       m_sampleTimer(this),
       m_publishTimer(this),
       m_energyTimer(this),
-      m_rollouts(new RolloutLoop(*this, m_options.dataDir, this)),
+      m_rollouts(new RolloutFleet(*this, m_options.dataDir, this)),
       m_activitySummary(this)
 {
     m_sampleTimer.setInterval(1000);
@@ -68,7 +68,7 @@ Engine::~Engine()
 {
     delete m_diloco; // stops the training thread within its bound (a collective in flight may take 30 s)
     m_diloco = nullptr;
-    delete m_rollouts; // cancels the batch in hand and stops the compute thread
+    delete m_rollouts; // cancels the batches in hand and stops the compute threads
     m_rollouts = nullptr;
 }
 
@@ -100,14 +100,10 @@ void Engine::start()
                                     : QStringLiteral("Loaded node identity %1").arg(m_identity->nodeId())));
 
     restoreFromBundle(); // before anything runs: the pause and the work item in hand come back first
-    if (const QString gpus = applyGpuChoice(m_options.gpuUuids); !gpus.isEmpty())
-        emitEvent(EngineEvent::info(QStringLiteral("compute"), gpus));
     m_compute = probeCompute();
     m_snapshot.computeDevice = m_compute.description;
-    m_snapshot.computeDeviceId = m_compute.device;
     m_snapshot.computeDtype = m_compute.dtype;
-    applyGpuMemoryCap();
-    m_rollouts->start(m_compute.device);
+    applyComputePlan();
     m_earnings->openCache();
     if (Status started = m_hubSession->start(*m_identity); !started)
         failFatally(started.error());
@@ -213,18 +209,41 @@ void Engine::applyLiveOptions(const EngineOptions &options)
     }
     if (!(options.scheduler == m_options.scheduler))
         setSchedulerPolicy(options.scheduler);
-    if (options.gpuMemoryPercent != m_options.gpuMemoryPercent) {
+    if (options.gpuUuids != m_options.gpuUuids || options.gpuMemoryPercent != m_options.gpuMemoryPercent ||
+        options.gpuMemoryPercentPerGpu != m_options.gpuMemoryPercentPerGpu) {
+        m_options.gpuUuids = options.gpuUuids;
         m_options.gpuMemoryPercent = options.gpuMemoryPercent;
-        applyGpuMemoryCap(); // the next batch is sized by it
+        m_options.gpuMemoryPercentPerGpu = options.gpuMemoryPercentPerGpu;
+        applyComputePlan(); // the next batch of each worker is sized by its share; GPUs come and go without a restart
+        readEnergy();       // the energy counts the chosen GPUs
     }
 }
 
-void Engine::applyGpuMemoryCap()
+void Engine::applyComputePlan()
 {
-    QString note;
-    m_snapshot.gpuMemoryBudgetBytes = cohort::applyGpuMemoryCap(m_compute, m_options.gpuMemoryPercent, &note);
-    if (!note.isEmpty())
-        emitEvent(EngineEvent::info(QStringLiteral("compute"), note));
+    // GPUs are found among CUDA's devices by UUID (core/ComputePlan). Tests without CUDA let NVML's (fake) GPUs stand
+    // in for CUDA devices, computing on the CPU.
+    const bool standIns = testingGpusOnCpu() && m_compute.cudaUuids.isEmpty();
+    QStringList cudaUuids = m_compute.cudaUuids;
+    if (standIns)
+        for (const GpuSample &g : m_snapshot.gpus)
+            cudaUuids.append(g.uuid);
+    m_rollouts->applyPlan(planCompute(cudaUuids, m_snapshot.gpus, m_options.gpuUuids, m_options.gpuMemoryPercent,
+                                      m_options.gpuMemoryPercentPerGpu),
+                          standIns);
+    m_snapshot.computeDeviceId = m_rollouts->workers().value(0).device;
+    m_resume->writeSoon(); // the GPUs paused on their own are kept for the workers that remain
+    markDirty();
+}
+
+void Engine::setGpuPaused(const QString &gpuUuid, bool paused)
+{
+    if (!m_rollouts->setGpuPaused(gpuUuid, paused)) {
+        emitEvent(EngineEvent::warning(QStringLiteral("compute"), QStringLiteral("No compute worker runs on GPU %1").arg(gpuUuid)));
+        return;
+    }
+    m_resume->writeSoon(); // survives a restart, like the node's pause
+    updateState();
 }
 
 void Engine::sampleSystem()
@@ -311,6 +330,8 @@ void Engine::publish()
         }
     }
     m_snapshot.rollouts = m_rollouts->stats();
+    m_snapshot.computeWorkers = m_rollouts->workers();
+    m_snapshot.gpuMemoryBudgetBytes = m_rollouts->memoryBudgetBytes();
     m_snapshot.checkpointVersion = m_checkpoints->version();
     m_snapshot.download = m_checkpoints->progress();
     m_snapshot.diloco = m_diloco->status();

@@ -17,7 +17,7 @@
 #include "node/EarningsFeed.h"
 #include "node/HubSession.h"
 #include "node/ResumeBundle.h"
-#include "node/RolloutLoop.h"
+#include "node/RolloutFleet.h"
 #include "node/ScheduleGate.h"
 
 #include <QElapsedTimer>
@@ -47,9 +47,11 @@ public Q_SLOTS:
     void resume() override { m_schedule->resume(); } // also ends a snooze and a pending pause-after-step
     void snooze(int seconds) override { m_schedule->snooze(seconds); } // until now + seconds (0 ends the snooze)
     void pauseAfterStep() override { m_schedule->pauseAfterStep(); }  // when the batch in hand is in the outbox
+    void setGpuPaused(const QString &gpuUuid, bool paused) override; // that GPU's worker alone
     void setSchedulerPolicy(const cohort::SchedulerPolicy &policy);
     // The options a running engine applies without a restart: the scheduler, the upload cap (at once, also to a
-    // collective in flight) and the payout address (sent with the next heartbeat).
+    // collective in flight), the payout address (sent with the next heartbeat), the GPUs and their memory shares
+    // (a worker per chosen GPU: started, kept or stopped).
     void applyLiveOptions(const cohort::EngineOptions &options) override;
     void joinTask(const QString &taskId) override;
     // Joins the first task of the catalogue this computer can run, now or when the catalogue arrives, unless a
@@ -60,7 +62,7 @@ public Q_SLOTS:
     void failFatally(const QString &message) override;
 
 private:
-    void applyGpuMemoryCap(); // the compute GPU's memory share (options) into the snapshot and LibTorch's allocator
+    void applyComputePlan(); // a worker per GPU the options allow, each with its memory share (core/ComputePlan)
     const TaskInfo *findTask(const QString &taskId) const;
 
     // The hub session (node/HubSession) as this engine hosts it, and the task catalogue it brings (EngineHubSession.cpp)
@@ -97,7 +99,6 @@ private:
     int policyVersion() const override { return m_checkpoints->version(); }
     QString policyPath() const override { return m_checkpoints->modelPath(); }
     double dutyCycle() const override { return m_schedule->status().dutyCycle; }
-    qint64 memoryBudgetBytes() const override { return m_snapshot.gpuMemoryBudgetBytes; }
     bool earningsMayFetch() const override { return m_hubSession->online(); }
     void connectRolloutLoop();
 
@@ -109,7 +110,7 @@ private:
     bool dilocoMayRun() const override;
     QString nodeId() const override { return m_snapshot.nodeId; }
     QByteArray nodeSecretKey() const override;
-    QString computeDevice() const override { return m_compute.device; }
+    QString computeDevice() const override { return m_rollouts->primaryDevice(); }
     void connectDilocoSession();
 
     void sampleSystem();
@@ -138,7 +139,7 @@ private:
     HubSession *m_hubSession = nullptr;
     ScheduleGate *m_schedule = nullptr;
     CheckpointTracker *m_checkpoints = nullptr;
-    RolloutLoop *m_rollouts;
+    RolloutFleet *m_rollouts; // a rollout loop per compute device
     EarningsFeed *m_earnings = nullptr;
     ResumeBundle *m_resume = nullptr;
     DilocoSession *m_diloco = nullptr;

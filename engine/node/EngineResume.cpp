@@ -7,7 +7,7 @@ namespace cohort {
 ResumeState Engine::resumeState() const
 {
     return {m_options.taskId, m_checkpoints->version(), m_schedule->userPaused(), m_schedule->snoozedUntil(),
-            m_rollouts->workInHand()};
+            m_rollouts->worksInHand(), m_rollouts->pausedGpus()};
 }
 
 void Engine::restoreFromBundle()
@@ -18,8 +18,8 @@ void Engine::restoreFromBundle()
     if (!resumed->taskId.isEmpty())
         m_options.taskId = resumed->taskId;
     m_schedule->restore(resumed->userPaused, resumed->snoozedUntil);
-    if (resumed->work)
-        m_rollouts->restoreWorkInHand(*resumed->work);
+    m_rollouts->restoreWork(resumed->work);         // the first loops to ask for work finish these
+    m_rollouts->restorePausedGpus(resumed->pausedGpus); // applied as the workers start
     if (m_schedule->userPaused() || m_schedule->snoozedUntil().isValid()) {
         emitEvent(EngineEvent::info(QStringLiteral("lifecycle"), QStringLiteral("Still paused, as before Cohort stopped")));
         m_schedule->update();

@@ -23,8 +23,8 @@ void Engine::connectScheduleGate()
         m_hubSession->heartbeat(); // the hub learns at once, not at the next tick
     });
     connect(gate, &ScheduleGate::changed, this, &Engine::markDirty);
-    connect(m_rollouts, &RolloutLoop::batchSaved, gate, &ScheduleGate::safePointReached);
-    connect(m_rollouts, &RolloutLoop::generationEnded, gate, [gate] { gate->workStopped("compute"); });
+    connect(m_rollouts, &RolloutFleet::batchSaved, gate, &ScheduleGate::safePointReached);
+    connect(m_rollouts, &RolloutFleet::generationEnded, gate, [gate] { gate->workStopped("compute"); });
     connect(m_diloco, &DilocoSession::finished, gate, [gate] { gate->workStopped("DiLoCo"); });
 }
 

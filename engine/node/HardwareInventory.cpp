@@ -18,6 +18,8 @@ ComputeInfo probeCompute()
     const ml::ComputeDevice chosen = ml::chooseComputeDevice(info);
     out.device = QString::fromStdString(chosen.device);
     out.dtype = QString::fromStdString(chosen.dtype);
+    for (const std::string &uuid : ml::cudaDeviceUuids())
+        out.cudaUuids.append(QString::fromStdString(uuid));
     out.json = QJsonObject{
         {QStringLiteral("backend"), info.cudaAvailable ? QStringLiteral("cuda") : QStringLiteral("cpu")},
         {QStringLiteral("torch_version"), QString::fromStdString(info.version)},
@@ -32,39 +34,29 @@ ComputeInfo probeCompute()
     return out;
 }
 
-qint64 applyGpuMemoryCap(const ComputeInfo &compute, int percent, QString *note)
+qint64 applyGpuMemoryCap(const ComputeWorkerSpec &worker, bool standIn, QString *note)
 {
-    if (!compute.device.startsWith(QLatin1String("cuda")))
+    if (worker.cudaIndex < 0)
         return 0;
-    const int index = compute.device.section(QLatin1Char(':'), 1).toInt();
-    const qint64 total = ml::cudaTotalMemory(index);
+    const qint64 total = standIn ? worker.memoryTotalBytes : ml::cudaTotalMemory(worker.cudaIndex);
     if (total <= 0)
         return 0;
-    const qint64 budget = gpuBudgetBytes(total, percent);
+    const qint64 budget = gpuBudgetBytes(total, worker.memoryPercent);
     std::string error;
-    if (!ml::capCudaMemory(index, double(budget) / double(total), &error))
-        *note = QStringLiteral("could not cap LibTorch's GPU memory: %1").arg(QString::fromStdString(error));
+    if (!standIn && !ml::capCudaMemory(worker.cudaIndex, double(budget) / double(total), &error))
+        *note = QStringLiteral("%1: could not cap LibTorch's GPU memory: %2").arg(worker.name, QString::fromStdString(error));
     else
-        *note = QStringLiteral("GPU memory: Cohort may use %1 of %2 GB (%3 %)")
+        *note = QStringLiteral("%1 (%2): Cohort may use %3 of %4 GB of its memory (%5 %)")
+                    .arg(worker.name, worker.device)
                     .arg(double(budget) / double(1LL << 30), 0, 'f', 1)
                     .arg(double(total) / double(1LL << 30), 0, 'f', 1)
-                    .arg(percent);
+                    .arg(worker.memoryPercent);
     return budget;
 }
 
-QString applyGpuChoice(const QStringList &gpuUuids)
+bool testingGpusOnCpu()
 {
-    if (gpuUuids.isEmpty())
-        return {};
-    const QByteArray wanted = gpuUuids.join(QLatin1Char(',')).toLatin1();
-    const QByteArray existing = qgetenv("CUDA_VISIBLE_DEVICES");
-    if (!existing.isEmpty() && existing != wanted)
-        return QStringLiteral("CUDA_VISIBLE_DEVICES=%1 from the environment wins over the GPUs chosen in the settings")
-            .arg(QString::fromLatin1(existing));
-    qputenv("CUDA_DEVICE_ORDER", "PCI_BUS_ID");
-    qputenv("CUDA_VISIBLE_DEVICES", wanted);
-    return QStringLiteral("Compute may use the GPU%1 chosen in the settings: %2")
-        .arg(gpuUuids.size() == 1 ? QString() : QStringLiteral("s"), gpuUuids.join(QStringLiteral(", ")));
+    return qEnvironmentVariable("COHORT_TESTING_GPUS_ON_CPU") == QLatin1String("1");
 }
 
 QJsonObject hardwareInventory(const ComputeInfo &compute, qint64 memTotalBytes, const QList<GpuSample> &gpus)

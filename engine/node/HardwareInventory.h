@@ -1,5 +1,6 @@
 #pragma once
 // The machine description sent with registration and heartbeats; GPUs from NVML (GpuTelemetry's first reading).
+#include "core/ComputePlan.h"
 #include "core/EngineSnapshot.h"
 
 #include <QJsonObject>
@@ -12,19 +13,20 @@ struct ComputeInfo {
     QString description;  // "CPU (LibTorch 1.13.1, 2 threads)"
     QString device = QStringLiteral("cpu"); // where models run: "cpu", "cuda:0"
     QString dtype = QStringLiteral("float32");
+    QStringList cudaUuids; // each CUDA device's UUID, in CUDA's order (ml::cudaDeviceUuids); empty without CUDA
     QJsonObject json;
 };
 
 ComputeInfo probeCompute(); // runs a tiny LibTorch self-test; call off the GUI thread
-// Makes the GPUs the user allowed (NVML UUIDs; empty: all) the only ones CUDA shows this process, by
-// CUDA_VISIBLE_DEVICES (which takes UUIDs) with PCI bus order. Must run before CUDA starts in the process (the
-// first probeCompute); a later change applies at the next start. A CUDA_VISIBLE_DEVICES already in the environment
-// (set by the operator) wins. Returns what was done, for the activity log; empty when nothing was to do.
-QString applyGpuChoice(const QStringList &gpuUuids);
-// The share of the compute GPU's memory generation may use (`percent` of it, core/MemoryBudget), also set as the cap
-// of LibTorch's CUDA allocator. 0 when computing on the CPU or when the GPU's memory is unknown. `note` says what
-// was done, for the activity log.
-qint64 applyGpuMemoryCap(const ComputeInfo &compute, int percent, QString *note);
+// The share of a GPU worker's memory its generation may use (its memoryPercent, core/MemoryBudget), also set as the
+// cap of LibTorch's CUDA allocator on that device. 0 for the CPU worker or when the GPU's memory is unknown. `note`
+// says what was done, for the activity log. A stand-in (testingGpusOnCpu) is given its share of NVML's total and caps
+// no allocator.
+qint64 applyGpuMemoryCap(const ComputeWorkerSpec &worker, bool standIn, QString *note);
+// Testing only (tst_compute_fleet, tst_cohortd_gpus): COHORT_TESTING_GPUS_ON_CPU=1 lets NVML's GPUs (the fake NVML's)
+// stand in for CUDA devices on a machine without CUDA: each gets its worker, named "cuda:k" as a real one would be,
+// whose policy runs on the CPU. Unset in every real run.
+bool testingGpusOnCpu();
 // gpus: index, name, uuid, vram_mb and power_limit_w of each (what NVML could not read is left out).
 QJsonObject hardwareInventory(const ComputeInfo &compute, qint64 memTotalBytes, const QList<GpuSample> &gpus = {});
 

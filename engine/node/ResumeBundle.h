@@ -2,11 +2,11 @@
 // Engine checkpoints, a part the Engine owns (engine thread): what the node is in the middle of, as an atomic bundle in
 // <data>/bundles (store/EngineBundle), written at the safe points (work received, batch saved in the outbox,
 // pause/resume, quit) and read back at start. Finished batches live in the outbox and download progress in the
-// downloader's own files; the bundle holds the rest: the work item in hand (so a crash mid-batch regenerates it,
-// same seeds, instead of letting it expire), the user's pause and snooze (a paused node stays paused across a
-// reboot), and the task and policy version.
+// downloader's own files; the bundle holds the rest: the work items in hand, one per compute device (so a crash
+// mid-batch regenerates them, same seeds, instead of letting them expire), the user's pause and snooze and the GPUs
+// paused on their own (a paused node stays paused across a reboot), and the task and policy version.
 #include "core/EngineEvent.h"
-#include "node/RolloutLoop.h"
+#include "node/RolloutCommons.h"
 
 #include <QDateTime>
 #include <QObject>
@@ -23,7 +23,8 @@ struct ResumeState {
     int policyVersion = 0; // written for the record; a start takes the verified version from disk
     bool userPaused = false;
     QDateTime snoozedUntil; // invalid: no snooze
-    std::optional<RolloutLoop::WorkItem> work; // issued by the hub and not in the outbox yet
+    QList<RolloutWorkItem> work; // issued by the hub and not in the outbox yet (one per compute device at most)
+    QStringList pausedGpus;      // the GPUs the user paused on their own (NVML UUIDs)
 };
 
 // The engine as the bundle sees it. Read at each write; never cached.
@@ -43,7 +44,7 @@ public:
 
     // Opens <data>/bundles and reads back the newest bundle that verifies (none: a first start, or nothing valid).
     // `taskNamed`: this start names a task (cohortd --task), which wins over the bundle's (taskId stays empty). The
-    // work item comes back only if its batch is not in the outbox already.
+    // work items come back only if their batch is not in the outbox already.
     std::optional<ResumeState> restore(bool taskNamed);
     void write(const char *why);
     void writeSoon(); // coalesces bursts (pause toggled 100 times) into one write within 250 ms

@@ -4,7 +4,6 @@
 #include "core/Logging.h"
 #include "core/MemoryBudget.h"
 #include "net/HubClient.h"
-#include "node/Outbox.h"
 #include "node/RolloutWorker.h"
 #include "rl/WorkSampling.h"
 
@@ -19,8 +18,22 @@ namespace cohort {
 // The loop's texts keep the engine's translation context ("cohort::Engine"): the loop was part of Engine, and
 // ui/translations files them there. Written out in full so that lupdate sees each one.
 
-RolloutLoop::RolloutLoop(RolloutHost &host, QString dataDir, QObject *parent)
-    : QObject(parent), m_host(host), m_dataDir(std::move(dataDir)), m_timer(this)
+namespace {
+// "cohort-compute" for the CPU, "cohort-compute-1" for CUDA device 1: `top -H` tells the GPUs' threads apart.
+QString threadName(const ComputeWorkerSpec &spec)
+{
+    return spec.cudaIndex < 0 ? QStringLiteral("cohort-compute") : QStringLiteral("cohort-compute-%1").arg(spec.cudaIndex);
+}
+} // namespace
+
+RolloutLoop::RolloutLoop(RolloutHost &host, RolloutCommons &commons, ComputeWorkerSpec spec, bool standIn, QObject *parent)
+    : QObject(parent),
+      m_host(host),
+      m_commons(commons),
+      m_spec(std::move(spec)),
+      m_runDevice(standIn ? QStringLiteral("cpu") : m_spec.device),
+      m_computeThread(threadName(m_spec), this),
+      m_timer(this)
 {
     m_timer.setSingleShot(true);
     connect(&m_timer, &QTimer::timeout, this, &RolloutLoop::kick);
@@ -38,11 +51,10 @@ RolloutLoop::~RolloutLoop()
     m_worker = nullptr;
 }
 
-void RolloutLoop::start(const QString &device)
+void RolloutLoop::start()
 {
-    m_device = device;
-    m_outbox = std::make_unique<Outbox>(QDir(m_dataDir).filePath(QStringLiteral("outbox")));
-    m_stats.outboxBatches = m_outbox->count();
+    m_started = true;
+    m_stats.outboxBatches = m_commons.outboxCount();
     m_worker = new RolloutWorker;
     connect(m_worker, &RolloutWorker::finished, this, &RolloutLoop::onGenerated);
     m_computeThread.host(m_worker);
@@ -64,6 +76,48 @@ void RolloutLoop::taskLeft()
     }
 }
 
+void RolloutLoop::setPaused(bool paused)
+{
+    if (paused == m_paused)
+        return;
+    m_paused = paused;
+    if (paused) {
+        m_timer.stop();
+        cancel(); // within a token; the work item stays in hand and is finished when this GPU works again
+    } else {
+        kick();
+    }
+    Q_EMIT changed();
+}
+
+void RolloutLoop::setSpec(const ComputeWorkerSpec &spec, qint64 memoryBudgetBytes)
+{
+    m_spec = spec;
+    m_memoryBudget = memoryBudgetBytes;
+}
+
+std::optional<RolloutLoop::WorkItem> RolloutLoop::takeWorkInHand()
+{
+    cancel();
+    return std::exchange(m_workInHand, std::nullopt);
+}
+
+ComputeWorkerStatus RolloutLoop::status() const
+{
+    ComputeWorkerStatus s;
+    s.gpuUuid = m_spec.gpuUuid;
+    s.name = m_spec.name;
+    s.device = m_spec.device;
+    s.paused = m_paused;
+    s.generating = m_generating;
+    s.memoryPercent = m_spec.memoryPercent;
+    s.memoryBudgetBytes = m_memoryBudget;
+    s.batchesAccepted = m_stats.batchesAccepted;
+    s.tokensGenerated = m_stats.tokensGenerated;
+    s.tokensPerSecond = m_stats.tokensPerSecond;
+    return s;
+}
+
 void RolloutLoop::stop()
 {
     m_stopping = true;
@@ -73,7 +127,7 @@ void RolloutLoop::stop()
 
 void RolloutLoop::kick()
 {
-    if (m_busy || m_stopping || !m_outbox || !m_host.rolloutsMayRun())
+    if (m_busy || m_stopping || m_paused || !m_started || !m_host.rolloutsMayRun())
         return;
     // Throttled (temperature or power limit): rest between batches so compute takes only the duty cycle's share.
     if (m_throttleUntil.isValid()) {
@@ -85,16 +139,22 @@ void RolloutLoop::kick()
         m_throttleUntil = {};
     }
     const TaskInfo *task = m_host.joinedTask();
-    // Unacknowledged batches go first: they are finished work waiting to be credited.
-    const QList<OutboxEntry> waiting = m_outbox->entries(task->id);
-    if (!waiting.isEmpty()) {
-        submit(waiting.first());
+    // Unacknowledged batches go first: they are finished work waiting to be credited (another loop's too).
+    if (std::optional<OutboxEntry> waiting = m_commons.claimWaiting(task->id)) {
+        submit(*waiting);
         return;
     }
     if (m_host.policyVersion() <= 0 || m_host.policyPath().isEmpty())
         return; // the download (or the hub's warm-up) comes first; its end kicks us again
     // A work item already in hand (cancelled by a pause, or restored from the engine bundle after a crash) is
     // finished before asking for another: the hub issued it to us, so it would otherwise only expire.
+    if (!m_workInHand || m_workInHand->taskId != task->id) {
+        // One the node holds but no loop does (from the engine bundle, or a GPU taken out of the choice) comes next.
+        if (std::optional<WorkItem> spare = m_commons.takeWork(task->id)) {
+            m_workInHand = spare;
+            Q_EMIT workInHandChanged("work taken over");
+        }
+    }
     if (m_workInHand && m_workInHand->taskId == task->id) {
         m_busy = true;
         startWork(*m_workInHand);
@@ -184,7 +244,7 @@ void RolloutLoop::onWork(const HubReply &reply)
 void RolloutLoop::startWork(const WorkItem &work)
 {
     const TaskInfo *task = m_host.joinedTask();
-    if (!task || !task->rl || task->id != work.taskId) {
+    if (m_paused || !task || !task->rl || task->id != work.taskId) { // paused while asking: the item stays in hand
         m_busy = false;
         return;
     }
@@ -208,7 +268,7 @@ void RolloutLoop::startWork(const WorkItem &work)
     job.workId = work.workId;
     job.version = m_host.policyVersion();
     job.modelPath = m_host.policyPath();
-    job.device = m_device;
+    job.device = m_runDevice;
     job.problems = rl::problemsForWork(cfg.environmentIds(), work.seed, cfg.promptsPerBatch);
     job.samplesPerPrompt = cfg.samplesPerPrompt;
     job.maxNewTokens = cfg.maxNewTokens;
@@ -216,7 +276,7 @@ void RolloutLoop::startWork(const WorkItem &work)
     job.topP = cfg.topP;
     job.samplingSeed = work.samplingSeed; // a resumed work item is generated again exactly as before
     job.toploc = cfg.toploc;
-    if (const qint64 budget = m_host.memoryBudgetBytes(); budget > 0) {
+    if (const qint64 budget = m_memoryBudget; budget > 0) {
         // On a GPU: as many rows at once as the user's share of its memory holds; several passes if needed.
         const GenerationFootprint footprint = generationFootprint(cfg.model);
         const int rows = cfg.promptsPerBatch * cfg.samplesPerPrompt;
@@ -261,6 +321,7 @@ void RolloutLoop::onGenerated(const RolloutJobResult &result)
     // Throttled: the next batch waits so that compute / (compute + rest) is the duty cycle.
     if (const double duty = m_host.dutyCycle(); duty > 0 && duty < 1.0 && result.seconds > 0)
         m_throttleUntil = QDateTime::currentDateTimeUtc().addMSecs(qint64(1000 * result.seconds * (1.0 / duty - 1.0)));
+    m_lastBatchAtMs = QDateTime::currentMSecsSinceEpoch();
     m_stats.tokensGenerated += result.tokens;
     m_stats.tokensPerSecond = result.seconds > 0 ? double(result.tokens) / result.seconds : 0;
     m_stats.lastMeanReward = result.meanReward;
@@ -289,11 +350,11 @@ void RolloutLoop::onGenerated(const RolloutJobResult &result)
                                            {QStringLiteral("version"), result.job.version},
                                            {QStringLiteral("groups"), groups}})
                      .toJson(QJsonDocument::Compact);
-    if (Status saved = m_outbox->put(entry); !saved) {
+    if (Status saved = m_commons.putClaimed(entry); !saved) {
         // Without a durable copy we still submit: losing the batch on a crash is better than not trying.
         Q_EMIT eventOccurred(EngineEvent::warning(QStringLiteral("rollouts"), saved.error()));
     }
-    m_stats.outboxBatches = m_outbox->count();
+    m_stats.outboxBatches = m_commons.outboxCount();
     m_workInHand.reset(); // the batch is in the outbox now: that is its durable copy
     Q_EMIT workInHandChanged("batch saved");
     testingHaltPoint("batch-saved");
@@ -315,7 +376,7 @@ void RolloutLoop::submit(const OutboxEntry &entry)
         // Written by us and fsynced, so unreadable JSON here is disk damage: drop it rather than retry forever.
         Q_EMIT eventOccurred(EngineEvent::warning(QStringLiteral("rollouts"),
                                                   QStringLiteral("Dropped an unreadable outbox batch %1: %2").arg(entry.submissionId, body.error())));
-        if (Status removed = m_outbox->remove(entry.submissionId); !removed)
+        if (Status removed = m_commons.removeAnswered(entry.submissionId); !removed)
             qCWarning(lcEngine) << "cannot remove outbox batch" << entry.submissionId << ":" << removed.error();
         m_busy = false;
         return;
@@ -328,13 +389,15 @@ void RolloutLoop::submit(const OutboxEntry &entry)
 void RolloutLoop::onSubmitted(const QString &submissionId, const HubReply &reply)
 {
     if (m_stopping)
-        return;
+        return; // the claim dies with the fleet: the next start submits the batch again
     testingHaltPoint("ack-received"); // the hub has answered (and credited); the outbox still holds the batch
     m_busy = false;
     const QString status = reply.body.value(QStringLiteral("status")).toString();
     const bool answered = reply.ok() || status == QLatin1String("rejected") || reply.httpStatus == 409 ||
                           (reply.httpStatus >= 400 && reply.httpStatus < 500 && reply.httpStatus != 401 &&
                            reply.httpStatus != 403 && reply.httpStatus != 408 && reply.httpStatus != 429);
+    if (!answered)
+        m_commons.release(submissionId); // still in the outbox: whichever loop asks next submits it
     if (!answered && reply.errorCode == QLatin1String("busy")) {
         // Our earlier batches await verification: this one waits in the outbox and goes as soon as they are done.
         // Back-pressure, not idleness: the node is still at work.
@@ -350,9 +413,9 @@ void RolloutLoop::onSubmitted(const QString &submissionId, const HubReply &reply
             Q_EMIT hubUnreachable(reply.error);
         return;
     }
-    if (Status removed = m_outbox->remove(submissionId); !removed)
+    if (Status removed = m_commons.removeAnswered(submissionId); !removed)
         Q_EMIT eventOccurred(EngineEvent::warning(QStringLiteral("rollouts"), removed.error()));
-    m_stats.outboxBatches = m_outbox->count();
+    m_stats.outboxBatches = m_commons.outboxCount();
     const bool duplicate = reply.body.value(QStringLiteral("duplicate")).toBool();
     if (reply.ok() && status == QLatin1String("accepted")) {
         ++m_stats.batchesAccepted;

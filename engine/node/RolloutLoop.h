@@ -1,18 +1,22 @@
 #pragma once
-// The PRIME-RL work loop of one compute device, a part the Engine owns (engine thread; the model runs on the loop's
-// compute thread):
+// The PRIME-RL work loop of one compute device (a GPU, or the CPU), owned by the node's RolloutFleet (engine thread;
+// the model runs on the loop's own compute thread):
 //   outbox first (batches from before a crash or an outage) -> ask the hub for work (step + seed) ->
 //   make sure the local policy is at most async_level versions behind (else ask the engine for it) ->
 //   generate G samples per problem on the compute thread -> write the batch to the outbox (fsync) ->
 //   submit, signed -> delete from the outbox only once the hub has answered -> again.
-// Pause cancels generation within a token; the half-made batch is dropped, its work item stays in hand.
+// Pause cancels generation within a token; the half-made batch is dropped, its work item stays in hand. A loop may be
+// paused on its own (the user paused its GPU): the node's other loops keep working.
+// The outbox and the work items no loop holds are the fleet's (RolloutCommons): any loop submits a waiting batch.
 //
 // What it may do it asks its host (the engine: the joined task, the gate, the verified policy) at the moment it
 // decides; what happened it says through signals, connected directly on the engine thread, so the engine's state
 // follows each step in the same order as when the loop was part of Engine.
+#include "core/ComputePlan.h"
 #include "core/EngineEvent.h"
 #include "core/EngineSnapshot.h"
 #include "core/OwnedThread.h"
+#include "node/RolloutCommons.h"
 
 #include <QDateTime>
 #include <QElapsedTimer>
@@ -24,10 +28,8 @@
 namespace cohort {
 
 class HubClient;
-class Outbox;
 class RolloutWorker;
 struct HubReply;
-struct OutboxEntry;
 struct RolloutJobResult;
 
 // The engine as the loop sees it. Read each time the loop decides; never cached.
@@ -39,7 +41,6 @@ public:
     virtual int policyVersion() const = 0;         // the verified checkpoint's version; 0: none yet
     virtual QString policyPath() const = 0;        // its model file
     virtual double dutyCycle() const = 0;          // the scheduler's share of time for compute (1: all)
-    virtual qint64 memoryBudgetBytes() const = 0;  // the GPU memory share for generation; 0: not on a GPU
 
 protected:
     ~RolloutHost() = default;
@@ -48,24 +49,24 @@ protected:
 class RolloutLoop : public QObject {
     Q_OBJECT
 public:
-    // A work item the hub issued to this node and that is not in the outbox yet (kept in the engine bundle).
-    struct WorkItem {
-        QString taskId;
-        QString workId;
-        int step = 0;
-        int minVersion = 0;
-        quint64 seed = 0;
-        quint64 samplingSeed = 0;
-    };
+    using WorkItem = RolloutWorkItem;
 
-    RolloutLoop(RolloutHost &host, QString dataDir, QObject *parent = nullptr);
+    // `standIn`: the worker names a GPU but its policy runs on the CPU (testingGpusOnCpu, tests only).
+    RolloutLoop(RolloutHost &host, RolloutCommons &commons, ComputeWorkerSpec spec, bool standIn, QObject *parent = nullptr);
     ~RolloutLoop() override; // cancels the batch in hand and stops the compute thread (30 s at most)
 
-    void start(const QString &device); // opens the outbox and starts the compute thread; the policy runs on `device`
-    void kick();       // the next step, if the loop is idle and the host allows it
+    void start();      // starts the compute thread; the policy runs on the spec's device
+    void kick();       // the next step, if the loop is idle, not paused, and the host allows it
     void cancel();     // the batch being generated stops within a token; its work item stays in hand
     void taskLeft();   // cancel, unload the model, forget the trainer's back-pressure
     void stop();       // engine stopping: no further step; the compute thread is stopped by the destructor
+    void setPaused(bool paused); // this loop alone: cancels the batch in hand (kept in hand), or kicks again
+    bool paused() const { return m_paused; }
+    // A new memory share (the settings changed): the next batch is sized by the new budget.
+    void setSpec(const ComputeWorkerSpec &spec, qint64 memoryBudgetBytes);
+    const ComputeWorkerSpec &spec() const { return m_spec; }
+    qint64 memoryBudgetBytes() const { return m_memoryBudget; }
+    ComputeWorkerStatus status() const;
 
     bool generating() const { return m_generating; }
     // Asking, generating, submitting, or about to start the next batch: the node is at work.
@@ -73,8 +74,9 @@ public:
     bool atWork() const { return busy() || m_throttled; }
     qint64 generatingForMs() const { return m_generating && m_generationClock.isValid() ? m_generationClock.elapsed() : -1; }
     const RolloutStats &stats() const { return m_stats; }
+    qint64 lastBatchAtMs() const { return m_lastBatchAtMs; } // when its last batch was generated (0: none yet)
     std::optional<WorkItem> workInHand() const { return m_workInHand; }
-    void restoreWorkInHand(const WorkItem &work) { m_workInHand = work; }
+    std::optional<WorkItem> takeWorkInHand(); // cancels the batch in hand; its work item goes to the caller
     QString activity(const TaskInfo &task) const; // one line for the dashboard while the task is an RL task
 
 Q_SIGNALS:
@@ -98,21 +100,25 @@ private:
     void onSubmitted(const QString &submissionId, const HubReply &reply);
 
     RolloutHost &m_host;
-    QString m_dataDir;
-    QString m_device;
-    std::unique_ptr<Outbox> m_outbox;
-    OwnedThread m_computeThread{QStringLiteral("cohort-compute"), this};
+    RolloutCommons &m_commons;
+    ComputeWorkerSpec m_spec;
+    QString m_runDevice;   // the spec's device, or "cpu" for a stand-in
+    qint64 m_memoryBudget = 0;
+    OwnedThread m_computeThread;
     RolloutWorker *m_worker = nullptr; // lives in m_computeThread, which deletes it as it ends
     QTimer m_timer;
     RolloutStats m_stats;
     std::optional<WorkItem> m_workInHand;
     QDateTime m_throttleUntil;       // throttled: no new batch before this (duty cycle)
     QElapsedTimer m_generationClock; // since the batch in hand started
+    qint64 m_lastBatchAtMs = 0;
     bool m_busy = false;             // a work request, a generation or a submission is in flight
     bool m_generating = false;       // the compute thread is generating a batch
     bool m_throttled = false;        // the hub's trainer asked us to wait (back-pressure)
     bool m_kickQueued = false;       // a batch was answered and the next one starts from the event loop
     bool m_stopping = false;
+    bool m_paused = false;           // the user paused this loop's GPU
+    bool m_started = false;
 };
 
 } // namespace cohort

@@ -41,6 +41,7 @@ const QString kNotifications = QStringLiteral("ui/notifications");
 const QString kTrayIconStyle = QStringLiteral("ui/trayIcon");
 const QString kGpus = QStringLiteral("compute/gpus");
 const QString kGpuMemory = QStringLiteral("compute/gpuMemoryPercent");
+const QString kGpuMemoryPerGpu = QStringLiteral("compute/gpuMemoryPerGpu");
 const QString kUploadLimit = QStringLiteral("network/uploadLimitKiBps");
 const QString kProxyMode = QStringLiteral("network/proxyMode");
 const QString kProxy = QStringLiteral("network/proxy");
@@ -255,6 +256,13 @@ QList<SettingsError> Settings::validate(const SettingsValues &v)
         errors.append({QStringLiteral("gpuUuids"), QCoreApplication::translate("Settings", "A GPU in the list has no usable identifier.")});
     if (v.gpuMemoryPercent < 10 || v.gpuMemoryPercent > 100)
         errors.append({QStringLiteral("gpuMemoryPercent"), QCoreApplication::translate("Settings", "Use 10 to 100 % of each GPU's memory.")});
+    if (v.gpuMemoryPercentPerGpu.size() > kMaxGpus)
+        errors.append({QStringLiteral("gpuMemoryPercentPerGpu"), QCoreApplication::translate("Settings", "Give a memory share of its own to at most %1 GPUs.").arg(kMaxGpus)});
+    else if (std::any_of(v.gpuMemoryPercentPerGpu.keyValueBegin(), v.gpuMemoryPercentPerGpu.keyValueEnd(), [](const auto &entry) {
+                 return entry.first.trimmed().isEmpty() || entry.first.size() > 96 || !isPrintable(entry.first) ||
+                        entry.first.contains(QLatin1Char(':')) || entry.second < 10 || entry.second > 100;
+             }))
+        errors.append({QStringLiteral("gpuMemoryPercentPerGpu"), QCoreApplication::translate("Settings", "Give each GPU 10 to 100 % of its memory.")});
     if (v.uploadLimitKiBps < 0 || v.uploadLimitKiBps > kMaxUploadLimitKiBps)
         errors.append({QStringLiteral("uploadLimitKiBps"), QCoreApplication::translate("Settings", "Use 0 (no limit) up to %1 KiB/s.").arg(kMaxUploadLimitKiBps)});
     if (v.proxyMode == ProxyMode::Manual) {
@@ -355,6 +363,7 @@ void Settings::load(const SettingsValues &fallback)
     v.gpuUuids = store.value(kGpus, v.gpuUuids).toStringList();
     v.uploadLimitKiBps = intValue(store, kUploadLimit, v.uploadLimitKiBps);
     v.gpuMemoryPercent = intValue(store, kGpuMemory, v.gpuMemoryPercent);
+    v.gpuMemoryPercentPerGpu = gpuMemorySharesFromText(store.value(kGpuMemoryPerGpu).toStringList());
     const QString proxyMode = store.value(kProxyMode, proxyModeName(v.proxyMode)).toString();
     bool knownMode = false;
     for (const ProxyMode mode : {ProxyMode::None, ProxyMode::System, ProxyMode::Manual}) {
@@ -403,6 +412,8 @@ void Settings::load(const SettingsValues &fallback)
             v.gpuUuids = fallback.gpuUuids;
         else if (e.key == QLatin1String("gpuMemoryPercent"))
             v.gpuMemoryPercent = fallback.gpuMemoryPercent;
+        else if (e.key == QLatin1String("gpuMemoryPercentPerGpu"))
+            v.gpuMemoryPercentPerGpu = fallback.gpuMemoryPercentPerGpu;
         else if (e.key == QLatin1String("uploadLimitKiBps"))
             v.uploadLimitKiBps = fallback.uploadLimitKiBps;
         else if (e.key == QLatin1String("proxy")) {
@@ -456,6 +467,8 @@ static QStringList changedKeysBetween(const SettingsValues &before, const Settin
         changedKeys << QStringLiteral("gpuUuids");
     if (v.gpuMemoryPercent != before.gpuMemoryPercent)
         changedKeys << QStringLiteral("gpuMemoryPercent");
+    if (v.gpuMemoryPercentPerGpu != before.gpuMemoryPercentPerGpu)
+        changedKeys << QStringLiteral("gpuMemoryPercentPerGpu");
     if (v.uploadLimitKiBps != before.uploadLimitKiBps)
         changedKeys << QStringLiteral("uploadLimitKiBps");
     if (v.hubCertificate != before.hubCertificate)
@@ -524,6 +537,10 @@ QList<SettingsError> Settings::apply(const SettingsValues &requested)
     store.setValue(kGpus, v.gpuUuids);
     store.setValue(kUploadLimit, v.uploadLimitKiBps);
     store.setValue(kGpuMemory, v.gpuMemoryPercent);
+    if (v.gpuMemoryPercentPerGpu.isEmpty())
+        store.remove(kGpuMemoryPerGpu);
+    else
+        store.setValue(kGpuMemoryPerGpu, gpuMemorySharesText(v.gpuMemoryPercentPerGpu));
     store.setValue(kProxyMode, proxyModeName(v.proxyMode));
     store.setValue(kProxy, v.proxy);
     store.setValue(kHubCertificate, v.hubCertificate);
@@ -539,6 +556,31 @@ QList<SettingsError> Settings::apply(const SettingsValues &requested)
     m_values = v;
     Q_EMIT changed(m_values, changedKeys);
     return {};
+}
+
+QStringList Settings::gpuMemorySharesText(const QMap<QString, int> &shares)
+{
+    QStringList entries;
+    for (auto it = shares.cbegin(); it != shares.cend(); ++it)
+        entries.append(QStringLiteral("%1:%2").arg(it.key()).arg(it.value()));
+    return entries;
+}
+
+QMap<QString, int> Settings::gpuMemorySharesFromText(const QStringList &entries)
+{
+    QMap<QString, int> shares;
+    for (const QString &entry : entries) {
+        const qsizetype colon = entry.lastIndexOf(QLatin1Char(':'));
+        bool ok = false;
+        const int percent = colon > 0 ? entry.mid(colon + 1).trimmed().toInt(&ok) : 0;
+        if (ok)
+            shares.insert(entry.left(colon).trimmed(), percent);
+        else
+            shares.insert(entry, -1); // refused by validate(), with its message
+        if (shares.size() > kMaxGpus)
+            break; // validate() refuses the list; reading on would only cost memory
+    }
+    return shares;
 }
 
 SchedulerPolicy Settings::schedulerPolicy(const SettingsValues &v)

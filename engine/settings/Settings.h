@@ -3,6 +3,7 @@
 // numbered migrations. Backed by an INI file written through QSettings (which saves via a temporary
 // file and rename, so a crash never leaves a half-written file).
 #include <QList>
+#include <QMap>
 #include <QObject>
 #include <QString>
 #include <QStringList>
@@ -47,6 +48,8 @@ struct SettingsValues {
     // Compute: the GPUs Cohort may use, by NVML UUID ("GPU-…"); empty: all of them (the default, also for GPUs added later)
     QStringList gpuUuids;
     int gpuMemoryPercent = 90;    // 10..100: the share of each GPU's memory Cohort's generation may use
+    // A share of its own for some GPUs (NVML UUID → 10..100), over gpuMemoryPercent. Stored as "GPU-…:60" entries.
+    QMap<QString, int> gpuMemoryPercentPerGpu;
 
     // Network
     int uploadLimitKiBps = 0;     // 0: unlimited
@@ -98,6 +101,10 @@ public:
     static QString notifyLevelName(NotifyLevel level);      // "off", "errors", "all" (as stored)
     static QString trayIconStyleName(TrayIconStyle style);  // "colour", "light", "dark" (as stored)
     static QString proxyModeName(ProxyMode mode);            // "none", "system", "manual" (as stored)
+    // The per-GPU memory shares as stored ("GPU-…:60") and back. An entry that is not "<uuid>:<percent>" is kept
+    // under its whole text with percent -1, so that validate() refuses it with a message.
+    static QStringList gpuMemorySharesText(const QMap<QString, int> &shares);
+    static QMap<QString, int> gpuMemorySharesFromText(const QStringList &entries);
     // "host:port" -> host and port; false with a reason for people otherwise.
     static bool parseProxy(const QString &text, QString *host, quint16 *port, QString *why = nullptr);
     // Empty when `address` is a valid payout address, else why not (format, or a mixed-case checksum that does not match).

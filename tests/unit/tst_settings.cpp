@@ -559,6 +559,47 @@ private Q_SLOTS:
         QCOMPARE(changed.count(), 2);
     }
 
+    // Every GPU used: a memory share of its own for some GPUs, stored as "GPU-…:percent" entries a server owner can
+    // edit, applied as it is edited (a live key), and a hand-edited entry that does not read keeps the shares in use.
+    void perGpuMemorySharesPersistAndRefuseNonsense()
+    {
+        const QString path = file(QStringLiteral("gpushares.ini"));
+        Settings s(path);
+        QSignalSpy changed(&s, &Settings::changed);
+        SettingsValues v = s.values();
+        v.gpuMemoryPercentPerGpu = {{QStringLiteral("GPU-aaaa"), 40}, {QStringLiteral("GPU-bbbb"), 100}};
+        QVERIFY(s.apply(v).isEmpty());
+        QCOMPARE(changed.count(), 1);
+        QCOMPARE(changed.at(0).at(1).toStringList(), QStringList{QStringLiteral("gpuMemoryPercentPerGpu")});
+        QCOMPARE(QSettings(path, QSettings::IniFormat).value(QStringLiteral("compute/gpuMemoryPerGpu")).toStringList(),
+                 (QStringList{QStringLiteral("GPU-aaaa:40"), QStringLiteral("GPU-bbbb:100")}));
+        QCOMPARE(Settings(path).values().gpuMemoryPercentPerGpu, v.gpuMemoryPercentPerGpu);
+
+        const QList<QStringList> hostile{
+            {QStringLiteral("GPU-aaaa:5")},                       // under 10 %
+            {QStringLiteral("GPU-aaaa:101")},
+            {QStringLiteral("GPU-aaaa:lots")},
+            {QStringLiteral(":50")},                              // no GPU
+            {QStringLiteral("GPU-aaaa")},                         // no share
+            {QStringLiteral("GPU-\x01:50")},
+            {QString(200, QLatin1Char('G')) + QStringLiteral(":50")},
+        };
+        for (const QStringList &entries : hostile) {
+            QSettings(path, QSettings::IniFormat).setValue(QStringLiteral("compute/gpuMemoryPerGpu"), entries);
+            QVERIFY2(s.reload().isEmpty(), qPrintable(entries.join(QLatin1Char(','))));
+            QCOMPARE(s.values().gpuMemoryPercentPerGpu, v.gpuMemoryPercentPerGpu);
+            QCOMPARE(Settings(path).values().gpuMemoryPercentPerGpu, Settings::defaults().gpuMemoryPercentPerGpu);
+        }
+        QStringList thousand;
+        for (int i = 0; i < 1000; ++i)
+            thousand.append(QStringLiteral("GPU-%1:50").arg(i));
+        QVERIFY(Settings::gpuMemorySharesFromText(thousand).size() <= Settings::kMaxGpus + 1); // reading stops early
+        SettingsValues many = v;
+        many.gpuMemoryPercentPerGpu = Settings::gpuMemorySharesFromText(thousand);
+        QCOMPARE(Settings::validate(many).value(0).key, QStringLiteral("gpuMemoryPercentPerGpu"));
+        QCOMPARE(changed.count(), 1);
+    }
+
     // The tray icon's style: colour by default, stored by name, an unknown name falls back with a warning.
     void trayIconStylePersists()
     {

@@ -1,0 +1,53 @@
+#pragma once
+// What the rollout loops of one node share (node/RolloutFleet; engine thread only): the outbox, whose batches any
+// loop may submit but only one at a time (a batch is claimed while its submission is in flight), and the work items
+// no loop holds: restored from the engine bundle, or left by a GPU that was taken out of the choice while it had one.
+// The next loop that looks for work finishes them first: the hub issued them to this node, so they would otherwise
+// only expire.
+#include "node/Outbox.h"
+
+#include <QList>
+#include <QSet>
+#include <QString>
+#include <optional>
+
+namespace cohort {
+
+// A work item the hub issued to this node and that is not in the outbox yet (kept in the engine bundle).
+struct RolloutWorkItem {
+    QString taskId;
+    QString workId;
+    int step = 0;
+    int minVersion = 0;
+    quint64 seed = 0;
+    quint64 samplingSeed = 0;
+    bool operator==(const RolloutWorkItem &) const = default;
+};
+
+class RolloutCommons {
+public:
+    explicit RolloutCommons(const QString &outboxDir) : m_outbox(outboxDir) {}
+
+    const Outbox &outbox() const { return m_outbox; }
+    int outboxCount() const { return m_outbox.count(); }
+
+    // The oldest batch of the task that no loop is submitting, now claimed by the caller; nullopt: none.
+    std::optional<OutboxEntry> claimWaiting(const QString &taskId);
+    // A batch just generated: saved (fsynced) and claimed by the loop that made it, which submits it at once.
+    Status putClaimed(const OutboxEntry &entry);
+    void release(const QString &submissionId);           // the submission failed for now: any loop may retry it
+    Status removeAnswered(const QString &submissionId);  // the hub answered: gone from disk and from the claims
+    bool claimed(const QString &submissionId) const { return m_claimed.contains(submissionId); }
+
+    void adoptWork(const RolloutWorkItem &work);          // kept until a loop takes it (duplicates are dropped)
+    std::optional<RolloutWorkItem> takeWork(const QString &taskId);
+    const QList<RolloutWorkItem> &spareWork() const { return m_spare; }
+    void dropSpareWork() { m_spare.clear(); }             // the task was left: its work items are of no use
+
+private:
+    Outbox m_outbox;
+    QSet<QString> m_claimed;
+    QList<RolloutWorkItem> m_spare;
+};
+
+} // namespace cohort

@@ -1,0 +1,263 @@
+#include "node/RolloutFleet.h"
+
+#include "core/Logging.h"
+#include "node/HardwareInventory.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <algorithm>
+
+namespace cohort {
+
+RolloutFleet::RolloutFleet(RolloutHost &host, const QString &dataDir, QObject *parent)
+    : QObject(parent), m_host(host), m_commons(QDir(dataDir).filePath(QStringLiteral("outbox")))
+{
+}
+
+RolloutFleet::~RolloutFleet() = default;
+
+RolloutLoop *RolloutFleet::addLoop(const ComputeWorkerSpec &spec, bool standIn)
+{
+    auto loop = std::make_unique<RolloutLoop>(m_host, m_commons, spec, standIn, this);
+    RolloutLoop *l = loop.get();
+    connect(l, &RolloutLoop::eventOccurred, this, &RolloutFleet::eventOccurred);
+    connect(l, &RolloutLoop::changed, this, &RolloutFleet::changed);
+    connect(l, &RolloutLoop::noteChanged, this, &RolloutFleet::noteChanged);
+    connect(l, &RolloutLoop::policyNeeded, this, &RolloutFleet::policyNeeded);
+    connect(l, &RolloutLoop::workInHandChanged, this, &RolloutFleet::workInHandChanged);
+    connect(l, &RolloutLoop::hubUnreachable, this, &RolloutFleet::hubUnreachable);
+    connect(l, &RolloutLoop::batchAccepted, this, &RolloutFleet::batchAccepted);
+    connect(l, &RolloutLoop::batchRejected, this, &RolloutFleet::batchRejected);
+    connect(l, &RolloutLoop::batchSaved, this, &RolloutFleet::batchSaved);
+    connect(l, &RolloutLoop::generationEnded, this, &RolloutFleet::generationEnded);
+    m_loops.push_back(std::move(loop));
+    return l;
+}
+
+void RolloutFleet::removeLoop(RolloutLoop *loop)
+{
+    // Its work item is the node's: another loop finishes it. What it did still counts in the node's figures.
+    if (std::optional<WorkItem> work = loop->takeWorkInHand())
+        m_commons.adoptWork(*work);
+    const RolloutStats &s = loop->stats();
+    m_departed.batchesAccepted += s.batchesAccepted;
+    m_departed.batchesRejected += s.batchesRejected;
+    m_departed.tokensGenerated += s.tokensGenerated;
+    qCInfo(lcEngine) << "compute: stopping the worker on" << loop->spec().device << loop->spec().gpuUuid;
+    const auto it = std::find_if(m_loops.begin(), m_loops.end(), [loop](const auto &l) { return l.get() == loop; });
+    m_loops.erase(it); // the destructor cancels the batch and stops the compute thread (bounded)
+}
+
+void RolloutFleet::applyPlan(const ComputePlan &plan, bool standIns)
+{
+    m_standIns = standIns;
+    const auto sameWorker = [](const ComputeWorkerSpec &a, const ComputeWorkerSpec &b) {
+        return a.gpuUuid == b.gpuUuid && a.device == b.device;
+    };
+    std::vector<RolloutLoop *> gone;
+    for (const auto &loop : m_loops)
+        if (std::none_of(plan.workers.begin(), plan.workers.end(), [&](const ComputeWorkerSpec &w) { return sameWorker(w, loop->spec()); }))
+            gone.push_back(loop.get());
+    for (RolloutLoop *loop : gone)
+        removeLoop(loop);
+    std::vector<std::unique_ptr<RolloutLoop>> ordered;
+    for (const ComputeWorkerSpec &spec : plan.workers) {
+        RolloutLoop *loop = nullptr;
+        for (const auto &l : m_loops)
+            if (sameWorker(l->spec(), spec))
+                loop = l.get();
+        const bool added = !loop;
+        if (added)
+            loop = addLoop(spec, standIns);
+        QString note;
+        const qint64 budget = applyGpuMemoryCap(spec, standIns, &note);
+        if (!note.isEmpty() && (added || loop->spec().memoryPercent != spec.memoryPercent))
+            Q_EMIT eventOccurred(EngineEvent::info(QStringLiteral("compute"), note));
+        loop->setSpec(spec, budget);
+        if (added) {
+            if (!spec.gpuUuid.isEmpty() && m_pausedGpus.contains(spec.gpuUuid))
+                loop->setPaused(true);
+            loop->start();
+            if (!gone.empty() || m_loops.size() > 1)
+                Q_EMIT eventOccurred(EngineEvent::info(QStringLiteral("compute"),
+                                                       QStringLiteral("Computing on %1 (%2)").arg(spec.name, spec.device)));
+        }
+        // Kept in the plan's order: the first is the primary device.
+        const auto it = std::find_if(m_loops.begin(), m_loops.end(), [loop](const auto &l) { return l.get() == loop; });
+        ordered.push_back(std::move(*it));
+        m_loops.erase(it);
+    }
+    m_loops = std::move(ordered);
+    if (!plan.note.isEmpty())
+        Q_EMIT eventOccurred(EngineEvent::warning(QStringLiteral("compute"), plan.note));
+    Q_EMIT changed();
+    kick(); // new loops start, and work left by removed ones is taken over
+}
+
+void RolloutFleet::kick()
+{
+    for (const auto &loop : m_loops)
+        loop->kick();
+}
+
+void RolloutFleet::cancel()
+{
+    for (const auto &loop : m_loops)
+        loop->cancel();
+}
+
+void RolloutFleet::taskLeft()
+{
+    m_commons.dropSpareWork();
+    for (const auto &loop : m_loops)
+        loop->taskLeft();
+}
+
+void RolloutFleet::stop()
+{
+    m_stopping = true;
+    for (const auto &loop : m_loops)
+        loop->stop();
+}
+
+bool RolloutFleet::setGpuPaused(const QString &gpuUuid, bool paused)
+{
+    RolloutLoop *target = nullptr;
+    for (const auto &loop : m_loops)
+        if (!gpuUuid.isEmpty() && loop->spec().gpuUuid == gpuUuid)
+            target = loop.get();
+    if (!target)
+        return false;
+    if (paused)
+        m_pausedGpus.insert(gpuUuid);
+    else
+        m_pausedGpus.remove(gpuUuid);
+    target->setPaused(paused);
+    Q_EMIT eventOccurred(EngineEvent::info(QStringLiteral("compute"),
+                                           paused ? QStringLiteral("Paused %1 (%2); the other devices keep working").arg(target->spec().name, target->spec().device)
+                                                  : QStringLiteral("%1 (%2) works again").arg(target->spec().name, target->spec().device)));
+    return true;
+}
+
+QStringList RolloutFleet::pausedGpus() const
+{
+    QStringList list(m_pausedGpus.begin(), m_pausedGpus.end());
+    list.sort();
+    return list;
+}
+
+void RolloutFleet::restorePausedGpus(const QStringList &gpuUuids)
+{
+    m_pausedGpus = QSet<QString>(gpuUuids.begin(), gpuUuids.end());
+    for (const auto &loop : m_loops)
+        loop->setPaused(m_pausedGpus.contains(loop->spec().gpuUuid));
+}
+
+bool RolloutFleet::generating() const
+{
+    return std::any_of(m_loops.begin(), m_loops.end(), [](const auto &l) { return l->generating(); });
+}
+
+bool RolloutFleet::busy() const
+{
+    return std::any_of(m_loops.begin(), m_loops.end(), [](const auto &l) { return l->busy(); });
+}
+
+bool RolloutFleet::atWork() const
+{
+    return std::any_of(m_loops.begin(), m_loops.end(), [](const auto &l) { return l->atWork(); });
+}
+
+qint64 RolloutFleet::generatingForMs() const
+{
+    qint64 longest = -1;
+    for (const auto &loop : m_loops)
+        longest = std::max(longest, loop->generatingForMs());
+    return longest;
+}
+
+RolloutStats RolloutFleet::stats() const
+{
+    RolloutStats sum = m_departed;
+    const RolloutLoop *latest = nullptr;
+    for (const auto &loop : m_loops) {
+        const RolloutStats &s = loop->stats();
+        sum.batchesAccepted += s.batchesAccepted;
+        sum.batchesRejected += s.batchesRejected;
+        sum.tokensGenerated += s.tokensGenerated;
+        if (!loop->paused())
+            sum.tokensPerSecond += s.tokensPerSecond; // the node's rate: its working devices together
+        sum.policyVersion = std::max(sum.policyVersion, s.policyVersion);
+        sum.hubStep = std::max(sum.hubStep, s.hubStep);
+        if (!s.lastRejection.isEmpty())
+            sum.lastRejection = s.lastRejection;
+        if (loop->lastBatchAtMs() > 0 && (!latest || loop->lastBatchAtMs() > latest->lastBatchAtMs()))
+            latest = loop.get();
+    }
+    if (latest)
+        sum.lastMeanReward = latest->stats().lastMeanReward;
+    sum.outboxBatches = m_commons.outboxCount();
+    return sum;
+}
+
+QList<ComputeWorkerStatus> RolloutFleet::workers() const
+{
+    QList<ComputeWorkerStatus> list;
+    for (const auto &loop : m_loops)
+        list.append(loop->status());
+    return list;
+}
+
+qint64 RolloutFleet::memoryBudgetBytes() const
+{
+    qint64 sum = 0;
+    for (const auto &loop : m_loops)
+        sum += loop->memoryBudgetBytes();
+    return sum;
+}
+
+QString RolloutFleet::primaryDevice() const
+{
+    if (m_loops.empty())
+        return QStringLiteral("cpu");
+    return m_standIns ? QStringLiteral("cpu") : m_loops.front()->spec().device;
+}
+
+QList<RolloutFleet::WorkItem> RolloutFleet::worksInHand() const
+{
+    QList<WorkItem> all;
+    for (const auto &loop : m_loops)
+        if (std::optional<WorkItem> w = loop->workInHand())
+            all.append(*w);
+    all.append(m_commons.spareWork());
+    return all;
+}
+
+void RolloutFleet::restoreWork(const QList<WorkItem> &work)
+{
+    for (const WorkItem &w : work)
+        m_commons.adoptWork(w);
+}
+
+QString RolloutFleet::activity(const TaskInfo &task) const
+{
+    if (m_loops.empty())
+        return {};
+    const auto paused = std::count_if(m_loops.begin(), m_loops.end(), [](const auto &l) { return l->paused(); });
+    if (paused == qsizetype(m_loops.size()))
+        return QCoreApplication::translate("cohort::Engine", "%1: every GPU Cohort may use is paused").arg(task.id);
+    const auto generating = std::count_if(m_loops.begin(), m_loops.end(), [](const auto &l) { return l->generating(); });
+    QString text;
+    if (m_loops.size() > 1 && generating > 0)
+        text = QCoreApplication::translate("cohort::Engine", "%1: generating rollouts on %2 of %3 GPUs with policy v%4, %5 batches accepted")
+                   .arg(task.id).arg(generating).arg(m_loops.size()).arg(m_host.policyVersion()).arg(stats().batchesAccepted);
+    else
+        for (const auto &loop : m_loops)
+            if (!loop->paused() && text.isEmpty())
+                text = loop->activity(task);
+    if (paused > 0)
+        text += QCoreApplication::translate("cohort::Engine", " (%n GPU(s) paused)", nullptr, int(paused));
+    return text;
+}
+
+} // namespace cohort

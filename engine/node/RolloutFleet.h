@@ -1,0 +1,81 @@
+#pragma once
+// Every compute device the node lends, a part the Engine owns (engine thread): one RolloutLoop per worker of the
+// compute plan (core/ComputePlan: each GPU the user allows, or the CPU), sharing one outbox and the work items no
+// loop holds (RolloutCommons). The engine talks to the fleet as it talked to its one loop: kick, cancel, pause, the
+// node's figures (the loops' sums); the fleet adds what is per GPU: a worker's own pause, its memory share, and a
+// new plan applied while the engine runs (a GPU taken out of the choice hands its work item to the others; one
+// added starts its own compute thread).
+#include "core/ComputePlan.h"
+#include "core/EngineEvent.h"
+#include "core/EngineSnapshot.h"
+#include "node/RolloutCommons.h"
+#include "node/RolloutLoop.h"
+
+#include <QObject>
+#include <QSet>
+#include <memory>
+#include <vector>
+
+namespace cohort {
+
+class RolloutFleet : public QObject {
+    Q_OBJECT
+public:
+    using WorkItem = RolloutWorkItem;
+
+    RolloutFleet(RolloutHost &host, const QString &dataDir, QObject *parent = nullptr);
+    ~RolloutFleet() override; // each loop cancels its batch and stops its compute thread (30 s at most each)
+
+    // Makes the running loops those of `plan`: keeps a worker whose GPU stays (with its new memory share), stops one
+    // whose GPU left (its work item goes to the others), starts the new ones. `standIns`: testingGpusOnCpu.
+    void applyPlan(const ComputePlan &plan, bool standIns);
+
+    void kick();
+    void cancel();
+    void taskLeft();
+    void stop();
+
+    // The user's pause of one GPU (by NVML UUID). False: no worker computes on it.
+    bool setGpuPaused(const QString &gpuUuid, bool paused);
+    QStringList pausedGpus() const;                     // for the engine bundle
+    void restorePausedGpus(const QStringList &gpuUuids); // applied to the workers of the next plan too
+
+    bool generating() const;
+    bool busy() const;
+    bool atWork() const;
+    qint64 generatingForMs() const; // the longest-running batch's; -1: none
+    RolloutStats stats() const;     // the loops' sums (rates too: the node's throughput); outbox from disk
+    QList<ComputeWorkerStatus> workers() const;
+    qint64 memoryBudgetBytes() const; // the workers' shares together
+    QString primaryDevice() const;    // where one-device work runs (DiLoCo): the first worker's device
+    QList<WorkItem> worksInHand() const; // every loop's and the spare ones: what the engine bundle keeps
+    void restoreWork(const QList<WorkItem> &work); // from the engine bundle: the first loops to ask take them
+    QString activity(const TaskInfo &task) const;
+
+Q_SIGNALS:
+    // The loops' signals (RolloutLoop), each passed on as it comes.
+    void eventOccurred(const cohort::EngineEvent &event);
+    void changed();
+    void noteChanged(const QString &note);
+    void policyNeeded(int version);
+    void workInHandChanged(const char *why);
+    void hubUnreachable(const QString &error);
+    void batchAccepted(qint64 tokens, double meanReward, double pendingCredit);
+    void batchRejected();
+    void batchSaved();
+    void generationEnded();
+
+private:
+    RolloutLoop *addLoop(const ComputeWorkerSpec &spec, bool standIn);
+    void removeLoop(RolloutLoop *loop);
+
+    RolloutHost &m_host;
+    RolloutCommons m_commons;
+    std::vector<std::unique_ptr<RolloutLoop>> m_loops; // in the plan's order
+    QSet<QString> m_pausedGpus;
+    RolloutStats m_departed; // what loops that were removed did, so the node's figures never go back
+    bool m_standIns = false;
+    bool m_stopping = false;
+};
+
+} // namespace cohort
