@@ -251,7 +251,7 @@ void DashboardPage::showSnapshot(const EngineSnapshot &s)
     m_nodeForm->setRowVisible(m_network, !network.isEmpty());
     m_lastError->setText(s.lastError.isEmpty() ? tr("none") : s.lastError);
 
-    m_computeDevice->setText(s.computeDevice.isEmpty() ? tr("detecting…") : s.computeDevice);
+    m_computeDevice->setText(computeDeviceText(s));
     m_cpu->setText(display::cpuUsage(s.system));
     m_memory->setText(display::memoryUsage(s.system));
     m_processMemory->setText(s.system.processRssBytes > 0 ? display::bytes(s.system.processRssBytes) : unknown);
@@ -264,8 +264,23 @@ void DashboardPage::showSnapshot(const EngineSnapshot &s)
         m_gpuHistory.add(s.gpus, now);
     m_gpuFedAt = now;
     m_lastGpus = s.gpus;
-    if (newSecond || s.gpus.size() != m_gpuCards.size()) // charts redrawn once a second at most
+    const bool workersMoved = s.computeWorkers != m_lastWorkers;
+    m_lastWorkers = s.computeWorkers;
+    if (newSecond || workersMoved || s.gpus.size() != m_gpuCards.size()) // charts redrawn once a second at most
         showGpus(s.gpus, now);
+}
+
+QString DashboardPage::computeDeviceText(const EngineSnapshot &s)
+{
+    if (s.computeDevice.isEmpty())
+        return tr("detecting…");
+    QStringList gpus;
+    for (const ComputeWorkerStatus &w : s.computeWorkers)
+        if (!w.gpuUuid.isEmpty())
+            gpus.append(w.paused ? tr("%1 (%2, paused)").arg(w.name, w.device) : tr("%1 (%2)").arg(w.name, w.device));
+    if (gpus.isEmpty())
+        return s.computeDevice; // "CPU (LibTorch 1.13.1, 2 threads)"
+    return tr("%1; %2").arg(gpus.join(QStringLiteral(", ")), s.computeDevice);
 }
 
 QString DashboardPage::updateNoticeText(const EngineSnapshot &s)
@@ -323,13 +338,20 @@ void DashboardPage::showGpus(const QList<GpuSample> &gpus, qint64 now)
         card->setObjectName(QStringLiteral("gpuCard%1").arg(m_gpuCards.size()));
         m_gpuCardsLayout->addWidget(card);
         card->show(); // now, not at the next event loop turn (the layout's own show is queued)
+        connect(card, &GpuCard::pauseRequested, this, &DashboardPage::gpuPauseRequested);
         m_gpuCards.append(card);
     }
     const GpuHistoryRange range = gpuRange();
     // Charts are refilled only while they can be seen (the window often lives in the tray); showEvent catches up.
     const bool drawCharts = isVisible();
+    const bool cpuOnly = std::all_of(m_lastWorkers.cbegin(), m_lastWorkers.cend(), [](const ComputeWorkerStatus &w) { return w.gpuUuid.isEmpty(); });
     for (qsizetype i = 0; i < gpus.size(); ++i) {
         m_gpuCards[i]->showSample(gpus[i]);
+        std::optional<ComputeWorkerStatus> worker;
+        for (const ComputeWorkerStatus &w : m_lastWorkers)
+            if (!w.gpuUuid.isEmpty() && w.gpuUuid == gpus[i].uuid)
+                worker = w;
+        m_gpuCards[i]->showWorker(worker, cpuOnly && !m_lastWorkers.isEmpty());
         if (drawCharts)
             m_gpuCards[i]->showHistory(m_gpuHistory.points(GpuHistory::keyOf(gpus[i]), range), range, now);
     }

@@ -30,6 +30,8 @@ public:
     // hub reported neither.
     static QString networkText(const cohort::EngineSnapshot &snapshot);
     static QString gpuSummaryText(const cohort::EngineSnapshot &snapshot); // the "GPUs" row
+    // The "Compute device" row: the GPUs Cohort computes on (each worker, paused ones said so), then the LibTorch runtime.
+    static QString computeDeviceText(const cohort::EngineSnapshot &snapshot);
     // The update notice under the headline (rich text): "Cohort x.y is available" with a download link, or why this
     // hub no longer works with this version; empty when the hub advertises nothing newer. Links only to http(s).
     static QString updateNoticeText(const cohort::EngineSnapshot &snapshot);
@@ -49,6 +51,7 @@ Q_SIGNALS:
     void pauseRequested();
     void resumeRequested();
     void chooseTaskRequested(); // "Choose a task…", shown while the hub's tasks are known and none is joined
+    void gpuPauseRequested(const QString &gpuUuid, bool paused); // a GPU card's "Pause this GPU" / "Resume this GPU"
 
 protected:
     void showEvent(QShowEvent *event) override;
@@ -82,6 +85,7 @@ private:
     QList<GpuCard *> m_gpuCards;
     GpuHistory m_gpuHistory;
     QList<GpuSample> m_lastGpus;
+    QList<ComputeWorkerStatus> m_lastWorkers; // Cohort's workers, shown on their GPUs' cards
     qint64 m_gpuFedAt = -1; // the second of the last reading added to m_gpuHistory
     QLabel *m_joinedTask = nullptr;
     QLabel *m_model = nullptr;

@@ -43,6 +43,7 @@ void bindWindowToEngine(MainWindow *window, EngineController *controller)
     QObject::connect(controller, &EngineController::snapshotChanged, earnings, showOnEarnings);
     QObject::connect(window, &MainWindow::pauseRequested, controller, &EngineController::pause);
     QObject::connect(window, &MainWindow::resumeRequested, controller, &EngineController::resume);
+    QObject::connect(window, &MainWindow::gpuPauseRequested, controller, &EngineController::setGpuPaused);
     QObject::connect(window, &MainWindow::joinTaskRequested, controller, &EngineController::joinTask);
     QObject::connect(window, &MainWindow::leaveTaskRequested, controller, &EngineController::leaveTask);
     // The controller may have a snapshot already (a window created after start()).

@@ -9,7 +9,9 @@
 #include <QEvent>
 #include <QGraphicsLayout>
 #include <QLabel>
+#include <QHBoxLayout>
 #include <QLineSeries>
+#include <QPushButton>
 #include <QValueAxis>
 #include <QVBoxLayout>
 
@@ -37,6 +39,16 @@ GpuCard::GpuCard(QWidget *parent) : QGroupBox(parent)
     m_details->setWordWrap(true);
     m_details->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_details->setForegroundRole(QPalette::PlaceholderText);
+    m_worker = new QLabel(this);
+    m_worker->setObjectName(QStringLiteral("gpuWorker"));
+    m_worker->setWordWrap(true);
+    m_pause = new QPushButton(this);
+    m_pause->setObjectName(QStringLiteral("gpuPauseButton"));
+    m_pause->hide();
+    connect(m_pause, &QPushButton::clicked, this, [this] {
+        if (!m_workerGpu.isEmpty())
+            Q_EMIT pauseRequested(m_workerGpu, !m_workerPaused);
+    });
 
     auto *chart = new QChart;
     chart->setAnimationOptions(QChart::NoAnimation);
@@ -77,6 +89,10 @@ GpuCard::GpuCard(QWidget *parent) : QGroupBox(parent)
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(m_readings);
     layout->addWidget(m_details);
+    auto *workerRow = new QHBoxLayout;
+    workerRow->addWidget(m_worker, 1);
+    workerRow->addWidget(m_pause);
+    layout->addLayout(workerRow);
     layout->addWidget(m_chart, 1);
     showHistory({}, GpuHistoryRange::FiveMinutes, 0);
 }
@@ -122,6 +138,33 @@ void GpuCard::showSample(const GpuSample &s)
     const QString details = detailsText(s);
     m_details->setText(details);
     m_details->setVisible(!details.isEmpty());
+}
+
+QString GpuCard::workerText(const std::optional<ComputeWorkerStatus> &w, bool cpuOnly)
+{
+    if (!w)
+        return cpuOnly ? tr("Cohort computes on the CPU: its LibTorch cannot use this GPU")
+                       : tr("Cohort does not compute on this GPU (Settings › Compute)");
+    if (w->paused)
+        return tr("Cohort: paused on this GPU by you; the other devices keep working");
+    QStringList parts;
+    parts << (w->generating ? tr("Cohort: generating") : tr("Cohort: ready"));
+    if (w->tokensPerSecond > 0)
+        parts << tr("%L1 tokens/s").arg(w->tokensPerSecond, 0, 'f', 0);
+    if (w->memoryBudgetBytes > 0)
+        parts << tr("may use %1 (%2 %)").arg(display::bytes(w->memoryBudgetBytes)).arg(w->memoryPercent);
+    parts << (w->batchesAccepted == 1 ? tr("1 batch accepted") : tr("%L1 batches accepted").arg(w->batchesAccepted));
+    return parts.join(QStringLiteral(" · "));
+}
+
+void GpuCard::showWorker(const std::optional<ComputeWorkerStatus> &worker, bool cpuOnly)
+{
+    m_worker->setText(workerText(worker, cpuOnly));
+    m_workerGpu = worker ? worker->gpuUuid : QString();
+    m_workerPaused = worker && worker->paused;
+    m_pause->setVisible(worker.has_value());
+    m_pause->setText(m_workerPaused ? tr("Resume this GPU") : tr("Pause this GPU"));
+    m_pause->setAccessibleName(m_pause->text());
 }
 
 void GpuCard::showHistory(const QList<GpuHistoryPoint> &points, GpuHistoryRange range, qint64 now)

@@ -58,6 +58,7 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
 
     connect(m_dashboard, &DashboardPage::pauseRequested, this, &MainWindow::pauseRequested);
     connect(m_dashboard, &DashboardPage::resumeRequested, this, &MainWindow::resumeRequested);
+    connect(m_dashboard, &DashboardPage::gpuPauseRequested, this, &MainWindow::gpuPauseRequested);
     connect(m_dashboard, &DashboardPage::chooseTaskRequested, this, [this] { showPage(TasksPageIndex); });
     connect(m_tasks, &TasksPage::joinRequested, this, &MainWindow::joinTaskRequested);
     connect(m_tasks, &TasksPage::leaveRequested, this, &MainWindow::leaveTaskRequested);

@@ -52,6 +52,7 @@ public Q_SLOTS:
 Q_SIGNALS:
     void pauseRequested();
     void resumeRequested();
+    void gpuPauseRequested(const QString &gpuUuid, bool paused); // one GPU's worker (a dashboard GPU card)
     void settingsRequested();
     void doctorRequested(); // Help › Check this computer…
     void quitRequested();

@@ -17,6 +17,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QTreeWidget>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSpinBox>
@@ -85,7 +86,7 @@ SettingsDialog::SettingsDialog(Settings *settings, Autostart *autostart, QWidget
         connect(spin, &QDoubleSpinBox::valueChanged, this, &SettingsDialog::onFieldEdited);
     for (QComboBox *combo : {m_language, m_notifications, m_trayIconStyle, m_proxyMode})
         connect(combo, &QComboBox::currentIndexChanged, this, &SettingsDialog::onFieldEdited);
-    connect(m_gpuList, &QListWidget::itemChanged, this, &SettingsDialog::onFieldEdited);
+    connect(m_gpuList, &QTreeWidget::itemChanged, this, &SettingsDialog::onFieldEdited);
 
     setMinimumSize(680, 520);
     load();
@@ -192,6 +193,7 @@ SettingsValues SettingsDialog::fieldValues() const
     v.trayIconStyle = TrayIconStyle(m_trayIconStyle->currentData().toInt());
     v.gpuUuids = chosenGpus();
     v.gpuMemoryPercent = m_gpuMemory->value();
+    v.gpuMemoryPercentPerGpu = gpuShares();
     v.runOnlyWhenIdle = m_idleOnly->isChecked();
     v.idleMinutes = m_idleMinutes->value();
     v.pauseOnBattery = m_pauseOnBattery->isChecked();
@@ -286,7 +288,7 @@ void SettingsDialog::setFields(const SettingsValues &v)
     m_startMinimized->setChecked(v.startMinimized);
     m_notifications->setCurrentIndex(std::max(0, m_notifications->findData(int(v.notifications))));
     m_trayIconStyle->setCurrentIndex(std::max(0, m_trayIconStyle->findData(int(v.trayIconStyle))));
-    fillGpuList(m_gpus, v.gpuUuids);
+    fillGpuList(m_gpus, v.gpuUuids, v.gpuMemoryPercentPerGpu);
     m_gpuMemory->setValue(v.gpuMemoryPercent);
     m_idleOnly->setChecked(v.runOnlyWhenIdle);
     m_idleMinutes->setValue(v.idleMinutes);
@@ -383,7 +385,7 @@ void SettingsDialog::onFieldEdited()
     if (m_loading)
         return;
     m_idleMinutes->setEnabled(m_idleOnly->isChecked());
-    m_gpuList->setEnabled(!m_useAllGpus->isChecked() && m_gpuList->count() > 0);
+    updateGpuRows();
     updateProxyField();
     updatePayoutHint();
     // Re-check only fields that already show a message, so an error disappears as soon as it is fixed

@@ -20,6 +20,7 @@ class QDoubleSpinBox;
 class QLabel;
 class QLineEdit;
 class QListWidget;
+class QTreeWidget;
 class QPushButton;
 class QSpinBox;
 class QStackedWidget;
@@ -98,9 +99,13 @@ private:
     QWidget *buildStoragePage();
     QWidget *buildAccountPage();
     QSpinBox *spinBox(const char *name, int min, int max, const QString &suffix, const QString &none, const QString &accessible);
-    void fillGpuList(const QList<GpuSample> &gpus, const QStringList &chosen);
+    // One row per GPU: ticked when Cohort may use it, and its own memory share (0: the share for every GPU).
+    void fillGpuList(const QList<GpuSample> &gpus, const QStringList &chosen, const QMap<QString, int> &shares);
+    void addGpuRow(const QString &uuid, const QString &text, bool chosen, int share);
+    void updateGpuRows(); // "use all" ticks every row and locks the ticks; the shares stay editable
     static QString gpuChoiceNote();
     QStringList chosenGpus() const;
+    QMap<QString, int> gpuShares() const;
     void updateProxyField();
     void updatePayoutHint();
     void onMoveFinished(bool ok, const QString &error);
@@ -129,7 +134,7 @@ private:
     QLabel *m_trayNote = nullptr;
     // Compute
     QCheckBox *m_useAllGpus = nullptr;
-    QListWidget *m_gpuList = nullptr;
+    QTreeWidget *m_gpuList = nullptr;
     QLabel *m_gpuNote = nullptr;
     QCheckBox *m_idleOnly = nullptr;
     QSpinBox *m_idleMinutes = nullptr;

@@ -23,7 +23,9 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QHeaderView>
 #include <QListWidget>
+#include <QTreeWidget>
 #include <QLocale>
 #include <QPointer>
 #include <QPushButton>
@@ -143,10 +145,17 @@ QWidget *SettingsDialog::buildComputePage()
     m_useAllGpus = new QCheckBox(tr("Use all GPUs, including ones added later"), content);
     m_useAllGpus->setObjectName(QStringLiteral("useAllGpusCheck"));
     m_useAllGpus->setAccessibleName(m_useAllGpus->text());
-    m_gpuList = new QListWidget(content);
+    m_gpuList = new QTreeWidget(content);
     m_gpuList->setObjectName(QStringLiteral("gpuList"));
     m_gpuList->setAccessibleName(tr("GPUs Cohort may use"));
-    m_gpuList->setMaximumHeight(110);
+    m_gpuList->setColumnCount(2);
+    m_gpuList->setHeaderLabels({tr("GPU"), tr("Memory share")});
+    m_gpuList->setRootIsDecorated(false);
+    m_gpuList->setUniformRowHeights(true);
+    m_gpuList->header()->setStretchLastSection(false);
+    m_gpuList->header()->setSectionResizeMode(0, QHeaderView::Stretch);
+    m_gpuList->header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
+    m_gpuList->setMaximumHeight(130);
     m_gpuNote = note(QString(), content);
     m_gpuNote->setObjectName(QStringLiteral("gpuNote"));
     // What the choice does, and when: CUDA learns the visible GPUs once per process (CUDA_VISIBLE_DEVICES, set before
@@ -199,7 +208,7 @@ QWidget *SettingsDialog::buildComputePage()
     auto *gpuBox = new QGroupBox(tr("GPUs"), content);
     auto *gpuLayout = new QVBoxLayout(gpuBox);
     gpuLayout->addWidget(m_useAllGpus);
-    gpuLayout->addWidget(withErrorLabel(m_gpuList, QStringLiteral("gpuUuids")));
+    gpuLayout->addWidget(withErrorLabel(withErrorLabel(m_gpuList, QStringLiteral("gpuUuids")), QStringLiteral("gpuMemoryPercentPerGpu")));
     gpuLayout->addWidget(withErrorLabel(row(content, {new QLabel(tr("Use at most"), content), m_gpuMemory}),
                                         QStringLiteral("gpuMemoryPercent")));
     gpuLayout->addWidget(m_gpuNote);
@@ -217,52 +226,86 @@ QWidget *SettingsDialog::buildComputePage()
     layout->addWidget(gpuBox);
     layout->addWidget(whenBox);
     layout->addStretch(1);
-    fillGpuList({}, {});
+    fillGpuList({}, {}, {});
     return page(content, "computePage");
 }
 
 QString SettingsDialog::gpuChoiceNote()
 {
-    return tr("Cohort computes on the chosen GPUs from its next start; the temperature and power limits and the energy "
-              "shown under Earnings count them at once.");
+    return tr("Cohort computes on each chosen GPU, one worker per GPU; a change applies at once. A GPU's own memory "
+              "share replaces the share above for that GPU.");
 }
 
-void SettingsDialog::fillGpuList(const QList<GpuSample> &gpus, const QStringList &chosen)
+void SettingsDialog::addGpuRow(const QString &uuid, const QString &text, bool chosen, int share)
+{
+    auto *item = new QTreeWidgetItem(m_gpuList, {text});
+    item->setData(0, Qt::UserRole, uuid);
+    item->setToolTip(0, uuid);
+    item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsUserCheckable | Qt::ItemIsSelectable);
+    item->setCheckState(0, chosen ? Qt::Checked : Qt::Unchecked);
+    auto *spin = new QSpinBox(m_gpuList);
+    spin->setObjectName(QStringLiteral("gpuShare%1").arg(m_gpuList->topLevelItemCount() - 1));
+    spin->setRange(0, 100);
+    spin->setSingleStep(5);
+    spin->setSuffix(tr(" %"));
+    spin->setSpecialValueText(tr("as above"));
+    spin->setAccessibleName(tr("Memory share of %1").arg(text));
+    spin->setToolTip(tr("The share of this GPU's memory Cohort may use, 10 to 100 %; \"as above\" uses the share for every GPU."));
+    spin->setValue(share);
+    connect(spin, &QSpinBox::valueChanged, this, &SettingsDialog::onFieldEdited);
+    m_gpuList->setItemWidget(item, 1, spin);
+}
+
+void SettingsDialog::fillGpuList(const QList<GpuSample> &gpus, const QStringList &chosen, const QMap<QString, int> &shares)
 {
     const bool wasLoading = m_loading;
     m_loading = true; // itemChanged while filling is not an edit
+    // The rows' spin boxes go with their rows, later (one may be sending a signal now): nameless until then, so
+    // that a name finds only the new row's.
+    for (int i = 0; i < m_gpuList->topLevelItemCount(); ++i)
+        if (QWidget *spin = m_gpuList->itemWidget(m_gpuList->topLevelItem(i), 1))
+            spin->setObjectName(QString());
     m_gpuList->clear();
+    QStringList listed;
     for (const GpuSample &g : gpus) {
         const QString uuid = g.uuid.isEmpty() ? QStringLiteral("index-%1").arg(g.index) : g.uuid;
         QString text = tr("GPU %1: %2").arg(g.index).arg(g.name);
         if (g.memoryTotalBytes)
             text += QStringLiteral(" (%1)").arg(display::bytes(*g.memoryTotalBytes));
-        auto *item = new QListWidgetItem(text, m_gpuList);
-        item->setData(Qt::UserRole, uuid);
-        item->setToolTip(uuid);
-        item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsUserCheckable | Qt::ItemIsSelectable);
-        item->setCheckState(chosen.isEmpty() || chosen.contains(uuid) ? Qt::Checked : Qt::Unchecked);
+        addGpuRow(uuid, text, chosen.isEmpty() || chosen.contains(uuid), shares.value(uuid, 0));
+        listed.append(uuid);
     }
-    // A chosen GPU that is not here now (removed, or NVML not answering yet) stays chosen, and says so.
-    for (const QString &uuid : chosen) {
-        bool listed = false;
-        for (int i = 0; i < m_gpuList->count(); ++i)
-            listed = listed || m_gpuList->item(i)->data(Qt::UserRole).toString() == uuid;
-        if (listed)
-            continue;
-        auto *item = new QListWidgetItem(tr("%1 (not detected now)").arg(uuid), m_gpuList);
-        item->setData(Qt::UserRole, uuid);
-        item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsUserCheckable | Qt::ItemIsSelectable);
-        item->setCheckState(Qt::Checked);
-    }
+    // A chosen GPU that is not here now (removed, or NVML not answering yet) stays chosen, and says so; so does a
+    // share of its own.
+    QStringList remembered = chosen;
+    for (auto it = shares.cbegin(); it != shares.cend(); ++it)
+        if (!remembered.contains(it.key()))
+            remembered.append(it.key());
+    for (const QString &uuid : remembered)
+        if (!listed.contains(uuid))
+            addGpuRow(uuid, tr("%1 (not detected now)").arg(uuid), chosen.isEmpty() || chosen.contains(uuid), shares.value(uuid, 0));
     m_useAllGpus->setChecked(chosen.isEmpty());
-    m_gpuList->setEnabled(!chosen.isEmpty() && m_gpuList->count() > 0);
-    m_gpuList->setVisible(m_gpuList->count() > 0);
-    if (m_gpuList->count() == 0)
+    updateGpuRows();
+    m_gpuList->setVisible(m_gpuList->topLevelItemCount() > 0);
+    if (m_gpuList->topLevelItemCount() == 0)
         m_gpuNote->setText(tr("No GPUs detected (no NVIDIA driver answered). Cohort computes on the CPU; once GPUs are "
                               "detected they are listed here."));
     else
         m_gpuNote->setText(gpuChoiceNote());
+    m_loading = wasLoading;
+}
+
+void SettingsDialog::updateGpuRows()
+{
+    const bool wasLoading = m_loading;
+    m_loading = true;
+    const bool all = m_useAllGpus->isChecked();
+    for (int i = 0; i < m_gpuList->topLevelItemCount(); ++i) {
+        QTreeWidgetItem *item = m_gpuList->topLevelItem(i);
+        item->setFlags(all ? (Qt::ItemIsEnabled | Qt::ItemIsSelectable) : (Qt::ItemIsEnabled | Qt::ItemIsUserCheckable | Qt::ItemIsSelectable));
+        if (all)
+            item->setCheckState(0, Qt::Checked);
+    }
     m_loading = wasLoading;
 }
 
@@ -271,10 +314,22 @@ QStringList SettingsDialog::chosenGpus() const
     if (m_useAllGpus->isChecked())
         return {};
     QStringList chosen;
-    for (int i = 0; i < m_gpuList->count(); ++i)
-        if (m_gpuList->item(i)->checkState() == Qt::Checked)
-            chosen.append(m_gpuList->item(i)->data(Qt::UserRole).toString());
+    for (int i = 0; i < m_gpuList->topLevelItemCount(); ++i)
+        if (m_gpuList->topLevelItem(i)->checkState(0) == Qt::Checked)
+            chosen.append(m_gpuList->topLevelItem(i)->data(0, Qt::UserRole).toString());
     return chosen; // none ticked: apply() refuses it (pausing is the way to use no GPU)
+}
+
+QMap<QString, int> SettingsDialog::gpuShares() const
+{
+    QMap<QString, int> shares;
+    for (int i = 0; i < m_gpuList->topLevelItemCount(); ++i) {
+        QTreeWidgetItem *item = m_gpuList->topLevelItem(i);
+        const auto *spin = qobject_cast<const QSpinBox *>(m_gpuList->itemWidget(item, 1));
+        if (spin && spin->value() > 0) // 1..9 are kept, for validate() to refuse next to the list
+            shares.insert(item->data(0, Qt::UserRole).toString(), spin->value());
+    }
+    return shares;
 }
 
 void SettingsDialog::setGpus(const QList<GpuSample> &gpus)
@@ -288,9 +343,10 @@ void SettingsDialog::setGpus(const QList<GpuSample> &gpus)
     if (keys(gpus) == keys(m_gpus))
         return; // snapshots come 4 times a second; the list changes only when GPUs come or go
     const QStringList chosen = chosenGpus();
+    const QMap<QString, int> shares = gpuShares();
     const bool wasModified = isModified();
     m_gpus = gpus;
-    fillGpuList(m_gpus, chosen);
+    fillGpuList(m_gpus, chosen, shares);
     if (!wasModified)
         onFieldEdited();
 }

@@ -256,7 +256,8 @@ QString RolloutFleet::activity(const TaskInfo &task) const
             if (!loop->paused() && text.isEmpty())
                 text = loop->activity(task);
     if (paused > 0)
-        text += QCoreApplication::translate("cohort::Engine", " (%n GPU(s) paused)", nullptr, int(paused));
+        text += paused == 1 ? QCoreApplication::translate("cohort::Engine", " (1 GPU paused)")
+                            : QCoreApplication::translate("cohort::Engine", " (%1 GPUs paused)").arg(paused);
     return text;
 }
 

@@ -63,6 +63,7 @@ inline EngineSnapshot snapshot(NodeState state, const QString &why)
 inline EngineSnapshot withGpus(EngineSnapshot s, int second)
 {
     s.takenAt = QDateTime::fromSecsSinceEpoch(1'800'000'000 + second, Qt::UTC);
+    s.computeDevice = QStringLiteral("CUDA (2 GPU) (LibTorch 2.1.0, 16 threads)");
     for (int i = 0; i < 2; ++i) {
         const double wave = std::sin((second + 97 * i) / 40.0);
         GpuSample g;
@@ -83,6 +84,18 @@ inline EngineSnapshot withGpus(EngineSnapshot s, int second)
         else
             g.notes = {QStringLiteral("fan: Not Supported")};
         s.gpus.append(g);
+        // Cohort's worker on each: the first generating, the second paused by the user.
+        ComputeWorkerStatus w;
+        w.gpuUuid = g.uuid;
+        w.name = g.name;
+        w.device = QStringLiteral("cuda:%1").arg(i);
+        w.paused = i == 1;
+        w.generating = i == 0;
+        w.memoryPercent = i == 0 ? 90 : 50;
+        w.memoryBudgetBytes = *g.memoryTotalBytes / 100 * w.memoryPercent;
+        w.batchesAccepted = i == 0 ? 412 : 97;
+        w.tokensPerSecond = i == 0 ? 8907 : 0;
+        s.computeWorkers.append(w);
     }
     return s;
 }

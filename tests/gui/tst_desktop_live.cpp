@@ -190,6 +190,65 @@ private Q_SLOTS:
         qunsetenv("COHORT_NVML_LIBRARY");
         qunsetenv("COHORT_FAKENVML_CONFIG");
     }
+
+    // Every GPU used, seen on the dashboard: two fake-NVML GPUs standing in for CUDA devices (COHORT_TESTING_GPUS_ON_CPU),
+    // each card saying what Cohort's worker there does; "Pause this GPU" on the second card pauses that worker alone
+    // through the engine, and the card says so; "Resume this GPU" undoes it.
+    void eachGpuCardPausesItsOwnWorker()
+    {
+        QTemporaryDir dataDir;
+        QVERIFY(dataDir.isValid());
+        const QString config = dataDir.filePath(QStringLiteral("fakenvml.json"));
+        QSaveFile f(config);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        QJsonArray devices;
+        for (const char *uuid : {"GPU-first", "GPU-second"})
+            devices.append(QJsonObject{{QStringLiteral("name"), QStringLiteral("Fake GPU")}, {QStringLiteral("uuid"), QLatin1String(uuid)},
+                                       {QStringLiteral("memory_total"), double(8LL << 30)}, {QStringLiteral("temperature"), 50}});
+        f.write(QJsonDocument(QJsonObject{{QStringLiteral("devices"), devices}}).toJson());
+        QVERIFY(f.commit());
+        qputenv("COHORT_FAKENVML_CONFIG", config.toUtf8());
+        qputenv("COHORT_NVML_LIBRARY", COHORT_FAKENVML);
+        qputenv("COHORT_TESTING_GPUS_ON_CPU", "1");
+
+        EngineController controller(EngineOptions{.dataDir = dataDir.path(), .gpuUuids = {QStringLiteral("GPU-second")}});
+        MainWindow window;
+        bindWindowToEngine(&window, &controller);
+        DashboardPage *dashboard = window.dashboardPage();
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        controller.start();
+        QTRY_COMPARE_WITH_TIMEOUT(dashboard->gpuCards().size(), 2, 20000);
+        GpuCard *first = dashboard->gpuCards().at(0);
+        GpuCard *second = dashboard->gpuCards().at(1);
+        // Only the second is chosen: the first has no worker and no button.
+        QTRY_VERIFY2_WITH_TIMEOUT(labelText(second, "gpuWorker").startsWith(QStringLiteral("Cohort: ready")),
+                                  qPrintable(labelText(second, "gpuWorker")), 10000);
+        QVERIFY2(labelText(second, "gpuWorker").contains(QStringLiteral("(90 %)")), qPrintable(labelText(second, "gpuWorker")));
+        QVERIFY2(labelText(first, "gpuWorker").contains(QStringLiteral("does not compute on this GPU")), qPrintable(labelText(first, "gpuWorker")));
+        QVERIFY(!first->findChild<QPushButton *>(QStringLiteral("gpuPauseButton"))->isVisible());
+
+        auto *pause = second->findChild<QPushButton *>(QStringLiteral("gpuPauseButton"));
+        QVERIFY(pause->isVisible());
+        QCOMPARE(pause->text(), QStringLiteral("Pause this GPU"));
+        QTest::mouseClick(pause, Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(controller.snapshot().computeWorkers.value(0).paused, 10000);
+        QTRY_VERIFY2_WITH_TIMEOUT(labelText(second, "gpuWorker").contains(QStringLiteral("paused on this GPU by you")),
+                                  qPrintable(labelText(second, "gpuWorker")), 5000);
+        QCOMPARE(pause->text(), QStringLiteral("Resume this GPU"));
+        QVERIFY(dashboard->stateTitleText() != QStringLiteral("Paused")); // the node itself is not paused
+
+        QTest::mouseClick(pause, Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(!controller.snapshot().computeWorkers.value(0).paused, 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(pause->text(), QStringLiteral("Pause this GPU"), 5000);
+
+        QSignalSpy stopped(&controller, &EngineController::stopped);
+        controller.stop();
+        QVERIFY(stopped.count() == 1 || stopped.wait(20000));
+        qunsetenv("COHORT_TESTING_GPUS_ON_CPU");
+        qunsetenv("COHORT_NVML_LIBRARY");
+        qunsetenv("COHORT_FAKENVML_CONFIG");
+    }
 };
 
 QTEST_MAIN(TestDesktopLive)

@@ -8,6 +8,8 @@
 #include <QComboBox>
 #include <QLabel>
 #include <QLineSeries>
+#include <QPushButton>
+#include <QSignalSpy>
 #include <QValueAxis>
 #include <QtTest>
 
@@ -78,6 +80,44 @@ private Q_SLOTS:
         QVERIFY2(labelText(*b, QStringLiteral("gpuReadings")).contains(QStringLiteral("temperature unknown")),
                  qPrintable(labelText(*b, QStringLiteral("gpuReadings"))));
         QVERIFY(labelText(*b, QStringLiteral("gpuDetails")).endsWith(QStringLiteral("not read: temperature: GPU is lost; fan: Not Supported")));
+
+        // Cohort's workers: on the CPU only, each card says why not here; then A's worker generates and B has none.
+        ComputeWorkerStatus cpu;
+        cpu.name = QStringLiteral("CPU");
+        cpu.device = QStringLiteral("cpu");
+        s.computeWorkers = {cpu};
+        page.showSnapshot(s);
+        QVERIFY2(labelText(*b, QStringLiteral("gpuWorker")).contains(QStringLiteral("Cohort computes on the CPU")),
+                 qPrintable(labelText(*b, QStringLiteral("gpuWorker"))));
+        ComputeWorkerStatus worker;
+        worker.gpuUuid = QStringLiteral("GPU-aaaa");
+        worker.name = QStringLiteral("Fake RTX 4090");
+        worker.device = QStringLiteral("cuda:0");
+        worker.generating = true;
+        worker.tokensPerSecond = 1234.4;
+        worker.memoryPercent = 50;
+        worker.memoryBudgetBytes = 12 * kGiB;
+        worker.batchesAccepted = 7;
+        s.computeWorkers = {worker};
+        page.showSnapshot(s);
+        QCOMPARE(labelText(*a, QStringLiteral("gpuWorker")),
+                 QStringLiteral("Cohort: generating · 1,234 tokens/s · may use 12 GiB (50 %) · 7 batches accepted"));
+        QCOMPARE(labelText(*b, QStringLiteral("gpuWorker")), QStringLiteral("Cohort does not compute on this GPU (Settings › Compute)"));
+        QVERIFY(!b->findChild<QPushButton *>(QStringLiteral("gpuPauseButton"))->isVisible());
+        QCOMPARE(DashboardPage::computeDeviceText(s), QStringLiteral("Fake RTX 4090 (cuda:0); CPU (LibTorch 1.13.1, 2 threads)"));
+        QSignalSpy pauseGpu(&page, &DashboardPage::gpuPauseRequested);
+        auto *button = a->findChild<QPushButton *>(QStringLiteral("gpuPauseButton"));
+        QCOMPARE(button->text(), QStringLiteral("Pause this GPU"));
+        QTest::mouseClick(button, Qt::LeftButton);
+        QCOMPARE(pauseGpu.count(), 1);
+        QCOMPARE(pauseGpu.at(0).at(0).toString(), QStringLiteral("GPU-aaaa"));
+        QCOMPARE(pauseGpu.at(0).at(1).toBool(), true);
+        s.computeWorkers[0].paused = true;
+        page.showSnapshot(s);
+        QCOMPARE(button->text(), QStringLiteral("Resume this GPU"));
+        QTest::mouseClick(button, Qt::LeftButton);
+        QCOMPARE(pauseGpu.at(1).at(1).toBool(), false);
+        QCOMPARE(DashboardPage::computeDeviceText(s), QStringLiteral("Fake RTX 4090 (cuda:0, paused); CPU (LibTorch 1.13.1, 2 threads)"));
 
         // One GPU fewer: its card goes.
         s.gpus.removeLast();

@@ -27,6 +27,7 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTemporaryDir>
+#include <QTreeWidget>
 #include <QtTest>
 #include <memory>
 
@@ -382,40 +383,59 @@ private Q_SLOTS:
     }
 
     // The GPU list comes from the engine's snapshot; "use all" is the default; a choice persists and is shown even
-    // while the GPU is not detected.
+    // while the GPU is not detected. Each GPU may have a memory share of its own, also while all are used.
     void computePageGpus()
     {
         auto *useAll = field<QCheckBox>("useAllGpusCheck");
-        auto *list = field<QListWidget>("gpuList");
+        auto *list = field<QTreeWidget>("gpuList");
         QVERIFY(useAll->isChecked());
-        QCOMPARE(list->count(), 0);
+        QCOMPARE(list->topLevelItemCount(), 0);
         QVERIFY(field<QLabel>("gpuNote")->text().contains(QStringLiteral("No GPUs detected")));
         EngineSnapshot snapshot = samples::withGpus(samples::snapshot(NodeState::Working, QStringLiteral("working")), 0);
         QVERIFY(snapshot.gpus.size() >= 2);
         m_dialog->showSnapshot(snapshot);
-        QCOMPARE(list->count(), snapshot.gpus.size());
-        QVERIFY(!list->isEnabled()); // all are used: nothing to pick
+        QCOMPARE(list->topLevelItemCount(), snapshot.gpus.size());
+        // All are used: every row ticked, no tick to change; the shares can still be set.
+        QVERIFY(!(list->topLevelItem(0)->flags() & Qt::ItemIsUserCheckable));
+        QCOMPARE(list->topLevelItem(1)->checkState(0), Qt::Checked);
         QVERIFY(!m_dialog->applyButton()->isEnabled()); // learning the GPUs is not an edit
+        auto *share = field<QSpinBox>("gpuShare1");
+        QCOMPARE(share->value(), 0);
+        QCOMPARE(share->text(), QStringLiteral("as above"));
+        share->setValue(40);
+        QVERIFY(m_dialog->apply());
+        QCOMPARE(m_settings->values().gpuMemoryPercentPerGpu, (QMap<QString, int>{{snapshot.gpus.at(1).uuid, 40}}));
+        QVERIFY(m_settings->values().gpuUuids.isEmpty());
+        // A share under 10 % is refused next to the list. (Applying refilled the list: its spin boxes are new.)
+        share = field<QSpinBox>("gpuShare1");
+        QCOMPARE(share->value(), 40);
+        share->setValue(5);
+        QVERIFY(!m_dialog->apply());
+        QVERIFY(m_dialog->errorLabel(QStringLiteral("gpuMemoryPercentPerGpu"))->isVisibleTo(m_dialog.get()));
+        QCOMPARE(m_settings->values().gpuMemoryPercentPerGpu.value(snapshot.gpus.at(1).uuid), 40);
+        share->setValue(0); // as above: no share of its own
+        QVERIFY(m_dialog->apply());
+        QVERIFY(m_settings->values().gpuMemoryPercentPerGpu.isEmpty());
 
         useAll->setChecked(false);
-        QVERIFY(list->isEnabled());
-        list->item(1)->setCheckState(Qt::Unchecked);
+        QVERIFY(list->topLevelItem(0)->flags() & Qt::ItemIsUserCheckable);
+        list->topLevelItem(1)->setCheckState(0, Qt::Unchecked);
         QVERIFY(m_dialog->apply());
         QCOMPARE(m_settings->values().gpuUuids, QStringList{snapshot.gpus.at(0).uuid});
         QCOMPARE(Settings(iniPath()).values().gpuUuids, QStringList{snapshot.gpus.at(0).uuid});
 
         // None ticked is refused next to the list.
-        list->item(0)->setCheckState(Qt::Unchecked);
+        list->topLevelItem(0)->setCheckState(0, Qt::Unchecked);
         QVERIFY(!m_dialog->apply());
         QVERIFY(m_dialog->errorLabel(QStringLiteral("gpuUuids"))->isVisibleTo(m_dialog.get()));
         QCOMPARE(m_settings->values().gpuUuids, QStringList{snapshot.gpus.at(0).uuid});
 
         // A new dialog before any snapshot: the chosen GPU is listed, ticked, as not detected now.
         SettingsDialog again(m_settings.get(), m_autostart.get());
-        auto *againList = again.findChild<QListWidget *>(QStringLiteral("gpuList"));
-        QCOMPARE(againList->count(), 1);
-        QCOMPARE(againList->item(0)->checkState(), Qt::Checked);
-        QVERIFY(againList->item(0)->text().contains(snapshot.gpus.at(0).uuid));
+        auto *againList = again.findChild<QTreeWidget *>(QStringLiteral("gpuList"));
+        QCOMPARE(againList->topLevelItemCount(), 1);
+        QCOMPARE(againList->topLevelItem(0)->checkState(0), Qt::Checked);
+        QVERIFY(againList->topLevelItem(0)->text(0).contains(snapshot.gpus.at(0).uuid));
         QVERIFY(!again.findChild<QCheckBox *>(QStringLiteral("useAllGpusCheck"))->isChecked());
     }
 
