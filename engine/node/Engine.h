@@ -1,10 +1,10 @@
 #pragma once
 // The contributor engine. Lives in the "cohort-engine" thread; everything here is event-driven
-// (QtNetwork, timers) and never blocks. It never runs a model itself: model work goes to the compute thread.
+// (QtNetwork, timers) and never blocks. It never runs a model itself: model work goes to the compute threads.
 // Its work is done by parts it owns and hosts (the hub session, the schedule gate, the checkpoint tracker, the
-// rollout loop, the DiLoCo session, the earnings feed, the resume bundle): each asks the engine through its host
-// interface, which the engine implements privately, and says what happened through signals, which the engine's
-// connectXxx() functions wire to its state. The engine fills the state's inputs from them and publishes the snapshot.
+// rollout fleet (a loop per compute device), the DiLoCo session, the earnings feed, the resume bundle): each asks the
+// engine through its host interface, which the engine implements privately, and says what happened through
+// signals, which the engine's connectXxx() functions wire to its state. The engine fills the state's inputs from them and publishes the snapshot.
 #include "core/EarningsReport.h"
 #include "core/EngineEvent.h"
 #include "core/EngineSnapshot.h"

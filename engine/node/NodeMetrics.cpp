@@ -74,6 +74,26 @@ void writeGpus(prometheus::Writer &w, const EngineSnapshot &s)
     each("cohort_gpu_fan_speed_ratio", QStringLiteral("The GPU fan's speed as a share of its maximum, 0..1."),
          [](const GpuSample &g) { return ratio(g.fanPercent); });
 }
+// One rollout worker per GPU the node lends (or the CPU): what each does, for a server owner's per-GPU panels.
+void writeWorkers(prometheus::Writer &w, const EngineSnapshot &s)
+{
+    const auto labelsOf = [](const ComputeWorkerStatus &c) { return Labels{{"device", c.device}, {"uuid", c.gpuUuid}}; };
+    const auto each = [&](const QByteArray &name, Type type, const QString &help, auto value) {
+        w.family(name, type, help);
+        for (const ComputeWorkerStatus &c : s.computeWorkers)
+            w.add(value(c), labelsOf(c));
+    };
+    each("cohort_worker_paused", Type::Gauge, QStringLiteral("1 while the user paused this worker's GPU on its own."),
+         [](const ComputeWorkerStatus &c) { return c.paused ? 1 : 0; });
+    each("cohort_worker_generating", Type::Gauge, QStringLiteral("1 while the worker generates a batch."),
+         [](const ComputeWorkerStatus &c) { return c.generating ? 1 : 0; });
+    each("cohort_worker_tokens_per_second", Type::Gauge, QStringLiteral("The worker's generation rate over its last batch."),
+         [](const ComputeWorkerStatus &c) { return c.tokensPerSecond; });
+    each("cohort_worker_batches_accepted_total", Type::Counter, QStringLiteral("The worker's batches the hub accepted since the node started."),
+         [](const ComputeWorkerStatus &c) { return c.batchesAccepted; });
+    each("cohort_worker_memory_budget_bytes", Type::Gauge, QStringLiteral("GPU memory the worker's generation may use (its share, Settings, Compute)."),
+         [](const ComputeWorkerStatus &c) { return c.memoryBudgetBytes; });
+}
 } // namespace
 
 QByteArray renderNodeMetrics(const EngineSnapshot &s, const std::optional<EarningsReport> &earnings, const NodeMetricTotals &totals)
@@ -180,7 +200,8 @@ QByteArray renderNodeMetrics(const EngineSnapshot &s, const std::optional<Earnin
     w.add(s.system.processRssBytes > 0 ? std::optional<qint64>(s.system.processRssBytes) : std::nullopt);
 
     writeGpus(w, s);
-    w.family("cohort_gpu_memory_budget_bytes", Type::Gauge, QStringLiteral("GPU memory generation may use on the compute GPU (Settings, Compute)."));
+    writeWorkers(w, s);
+    w.family("cohort_gpu_memory_budget_bytes", Type::Gauge, QStringLiteral("GPU memory generation may use on the compute GPUs together (Settings, Compute)."));
     w.add(s.gpuMemoryBudgetBytes > 0 ? std::optional<qint64>(s.gpuMemoryBudgetBytes) : std::nullopt);
 
     for (const QString &problem : w.problems())

@@ -14,7 +14,14 @@ RolloutFleet::RolloutFleet(RolloutHost &host, const QString &dataDir, QObject *p
 {
 }
 
-RolloutFleet::~RolloutFleet() = default;
+RolloutFleet::~RolloutFleet()
+{
+    // Every batch is cancelled first, so the compute threads wind down together and each loop's bounded stop below
+    // mostly finds its thread done already.
+    for (const auto &loop : m_loops)
+        loop->cancel();
+    m_loops.clear();
+}
 
 RolloutLoop *RolloutFleet::addLoop(const ComputeWorkerSpec &spec, bool standIn)
 {

@@ -89,6 +89,21 @@ EngineSnapshot workingSnapshot()
     partial.name = QStringLiteral("B");
     partial.temperatureC = 71;
     s.gpus = {full, partial};
+    ComputeWorkerStatus onA;
+    onA.gpuUuid = QStringLiteral("GPU-a");
+    onA.device = QStringLiteral("cuda:0");
+    onA.generating = true;
+    onA.tokensPerSecond = 410.25;
+    onA.batchesAccepted = 5;
+    onA.memoryBudgetBytes = 12884901888;
+    ComputeWorkerStatus onB = onA;
+    onB.gpuUuid = QStringLiteral("GPU-b");
+    onB.device = QStringLiteral("cuda:1");
+    onB.paused = true;
+    onB.generating = false;
+    onB.tokensPerSecond = 0;
+    onB.batchesAccepted = 0;
+    s.computeWorkers = {onA, onB};
     return s;
 }
 
@@ -226,6 +241,14 @@ private Q_SLOTS:
                  "cohort_gpu_temperature_celsius{gpu=\"1\",uuid=\"GPU-b\",name=\"B\"} 71",
                  "cohort_gpu_power_watts{gpu=\"0\",uuid=\"GPU-a\",name=\"A\"} 212.5",
                  "cohort_gpu_sm_clock_hertz{gpu=\"0\",uuid=\"GPU-a\",name=\"A\"} 1800000000",
+                 // A worker per GPU (every GPU used): the second paused on its own.
+                 "cohort_worker_paused{device=\"cuda:0\",uuid=\"GPU-a\"} 0",
+                 "cohort_worker_paused{device=\"cuda:1\",uuid=\"GPU-b\"} 1",
+                 "cohort_worker_generating{device=\"cuda:0\",uuid=\"GPU-a\"} 1",
+                 "cohort_worker_tokens_per_second{device=\"cuda:0\",uuid=\"GPU-a\"} 410.25",
+                 "# TYPE cohort_worker_batches_accepted_total counter",
+                 "cohort_worker_batches_accepted_total{device=\"cuda:0\",uuid=\"GPU-a\"} 5",
+                 "cohort_worker_memory_budget_bytes{device=\"cuda:1\",uuid=\"GPU-b\"} 12884901888",
              })
             QVERIFY2(lines.contains(QByteArray(expected)), expected);
         // Unknown is absent, never 0: the second GPU's power and utilization, the CPU before its second sample, the
