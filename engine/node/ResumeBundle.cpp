@@ -8,7 +8,6 @@
 #include "store/EngineBundle.h"
 
 #include <QDir>
-#include <QJsonArray>
 #include <QElapsedTimer>
 #include <QFileInfo>
 
@@ -32,38 +31,6 @@ void ResumeBundle::writeSoon()
         m_timer.start();
 }
 
-namespace {
-// Bounds on what a bundle may bring back (a damaged or hand-edited one must not make the engine hold thousands).
-constexpr qsizetype kMaxWorkItems = 64;
-constexpr qsizetype kMaxPausedGpus = 64;
-
-QJsonObject workToJson(const RolloutWorkItem &work)
-{
-    return QJsonObject{{QStringLiteral("task"), work.taskId},
-                       {QStringLiteral("work_id"), work.workId},
-                       {QStringLiteral("step"), work.step},
-                       {QStringLiteral("min_version"), work.minVersion},
-                       {QStringLiteral("seed"), QString::number(work.seed)},
-                       {QStringLiteral("sampling_seed"), QString::number(work.samplingSeed)}};
-}
-
-std::optional<RolloutWorkItem> workFromJson(const QJsonObject &work)
-{
-    bool seedOk = false, samplingOk = false;
-    RolloutWorkItem w;
-    w.taskId = work.value(QStringLiteral("task")).toString();
-    w.workId = work.value(QStringLiteral("work_id")).toString();
-    w.step = work.value(QStringLiteral("step")).toInt();
-    w.minVersion = work.value(QStringLiteral("min_version")).toInt();
-    w.seed = work.value(QStringLiteral("seed")).toString().toULongLong(&seedOk);
-    w.samplingSeed = work.value(QStringLiteral("sampling_seed")).toString().toULongLong(&samplingOk);
-    if (work.isEmpty() || !seedOk || !samplingOk || w.workId.isEmpty() || w.workId.size() > 64 || w.step <= 0 ||
-        !TaskInfo::isValidId(w.taskId))
-        return std::nullopt;
-    return w;
-}
-} // namespace
-
 void ResumeBundle::write(const char *why)
 {
     m_timer.stop(); // this write covers a pending one
@@ -76,16 +43,7 @@ void ResumeBundle::write(const char *why)
                       {QStringLiteral("user_paused"), now.userPaused},
                       {QStringLiteral("snoozed_until"), now.snoozedUntil.isValid() ? now.snoozedUntil.toMSecsSinceEpoch() : 0},
                       {QStringLiteral("why"), QString::fromLatin1(why)}};
-    // The first item under "work", as bundles had it when a node had one compute device; the others after it.
-    if (!now.work.isEmpty())
-        state.insert(QStringLiteral("work"), workToJson(now.work.first()));
-    QJsonArray more;
-    for (qsizetype i = 1; i < now.work.size(); ++i)
-        more.append(workToJson(now.work[i]));
-    if (!more.isEmpty())
-        state.insert(QStringLiteral("more_work"), more);
-    if (!now.pausedGpus.isEmpty())
-        state.insert(QStringLiteral("paused_gpus"), QJsonArray::fromStringList(now.pausedGpus));
+    writeWorkState(state, now.work, now.pausedGpus);
     bundle.state = state;
     QElapsedTimer clock;
     clock.start();
@@ -136,33 +94,20 @@ std::optional<ResumeState> ResumeBundle::restore(bool taskNamed)
     const qint64 snooze = qint64(s.value(QStringLiteral("snoozed_until")).toDouble());
     if (snooze > QDateTime::currentMSecsSinceEpoch())
         resumed.snoozedUntil = QDateTime::fromMSecsSinceEpoch(snooze);
-    QList<QJsonObject> items;
-    if (s.contains(QStringLiteral("work")))
-        items.append(s.value(QStringLiteral("work")).toObject());
-    for (const QJsonValue &v : s.value(QStringLiteral("more_work")).toArray())
-        if (items.size() < kMaxWorkItems)
-            items.append(v.toObject());
-    for (const QJsonObject &item : items) {
-        const std::optional<RolloutWorkItem> w = workFromJson(item);
-        if (!w)
-            continue;
-        if (batchInOutbox(m_dataDir, w->taskId, w->workId)) {
+    for (const RolloutWorkItem &w : workFromState(s)) {
+        if (batchInOutbox(m_dataDir, w.taskId, w.workId)) {
             // The batch was saved but the bundle that says so never landed (killed mid-write, or that bundle was
             // torn): the outbox submits it; generating it again would only be refused as a second batch for one
             // work item.
             Q_EMIT eventOccurred(EngineEvent::info(QStringLiteral("rollouts"),
-                                                   QStringLiteral("Work %1 from the engine bundle is already finished in the outbox").arg(w->workId)));
+                                                   QStringLiteral("Work %1 from the engine bundle is already finished in the outbox").arg(w.workId)));
         } else {
-            resumed.work.append(*w);
+            resumed.work.append(w);
             Q_EMIT eventOccurred(EngineEvent::info(QStringLiteral("rollouts"),
-                                                   QStringLiteral("Resuming work %1 from the engine bundle (the batch in hand when Cohort stopped)").arg(w->workId)));
+                                                   QStringLiteral("Resuming work %1 from the engine bundle (the batch in hand when Cohort stopped)").arg(w.workId)));
         }
     }
-    for (const QJsonValue &v : s.value(QStringLiteral("paused_gpus")).toArray()) {
-        const QString uuid = v.toString();
-        if (resumed.pausedGpus.size() < kMaxPausedGpus && !uuid.isEmpty() && uuid.size() <= 128 && !resumed.pausedGpus.contains(uuid))
-            resumed.pausedGpus.append(uuid);
-    }
+    resumed.pausedGpus = pausedGpusFromState(s);
     return resumed;
 }
 

@@ -6,6 +6,7 @@
 // only expire.
 #include "node/Outbox.h"
 
+#include <QJsonObject>
 #include <QList>
 #include <QSet>
 #include <QString>
@@ -23,6 +24,16 @@ struct RolloutWorkItem {
     quint64 samplingSeed = 0;
     bool operator==(const RolloutWorkItem &) const = default;
 };
+
+// The work items and the GPUs paused on their own as the engine bundle's state keeps them (node/ResumeBundle): the
+// first item under "work" (as bundles of one-device nodes had it), the rest under "more_work", the GPUs under
+// "paused_gpus". Reading is strict and bounded (a damaged or hand-made bundle is fuzzed: fuzz_resume_state): at most
+// kMaxBundledWork items and kMaxBundledPausedGpus GPUs come back, malformed entries are dropped.
+inline constexpr qsizetype kMaxBundledWork = 64;
+inline constexpr qsizetype kMaxBundledPausedGpus = 64;
+void writeWorkState(QJsonObject &state, const QList<RolloutWorkItem> &work, const QStringList &pausedGpus);
+QList<RolloutWorkItem> workFromState(const QJsonObject &state);
+QStringList pausedGpusFromState(const QJsonObject &state);
 
 class RolloutCommons {
 public:

@@ -1,9 +1,10 @@
 // The local control API reads control.json (clients, at every command) and, in the node, the Authorization header
-// and the snooze body of every request. Input: a selector byte, then the bytes for that parser. Each must give a
-// value or an error, never crash, and what it accepts must satisfy the rules the callers rely on.
+// and the snooze and pause/resume bodies of every request. Input: a selector byte, then the bytes for that parser.
+// Each must give a value or an error, never crash, and what it accepts must satisfy the rules the callers rely on.
 #include "node/ControlApi.h"
 
 #include <QUrl>
+#include <algorithm>
 #include <cstdint>
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -11,7 +12,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (size == 0)
         return 0;
     const QByteArray bytes(reinterpret_cast<const char *>(data + 1), qsizetype(size - 1));
-    switch (data[0] % 3) {
+    switch (data[0] % 4) {
     case 0: { // control.json
         auto endpoint = cohort::ControlEndpoint::parse(bytes);
         if (endpoint) {
@@ -28,9 +29,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             __builtin_trap();
         break;
     }
-    default: { // POST /v1/snooze body
+    case 2: { // POST /v1/snooze body
         auto seconds = cohort::parseSnoozeBody(bytes);
         if (seconds && (*seconds < 0 || *seconds > 7 * 24 * 3600))
+            __builtin_trap();
+        break;
+    }
+    default: { // POST /v1/pause and /v1/resume body: the whole node, or one GPU's worker by a printable UUID
+        auto gpu = cohort::parseGpuBody(bytes);
+        if (gpu && (gpu->size() > 96 || std::any_of(gpu->begin(), gpu->end(), [](QChar c) { return !c.isPrint() || c.isSpace(); })))
             __builtin_trap();
         break;
     }
