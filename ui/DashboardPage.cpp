@@ -277,7 +277,9 @@ QString DashboardPage::computeDeviceText(const EngineSnapshot &s)
     QStringList gpus;
     for (const ComputeWorkerStatus &w : s.computeWorkers)
         if (!w.gpuUuid.isEmpty())
-            gpus.append(w.paused ? tr("%1 (%2, paused)").arg(w.name, w.device) : tr("%1 (%2)").arg(w.name, w.device));
+            gpus.append(w.paused                ? tr("%1 (%2, paused)").arg(w.name, w.device)
+                        : !w.inUseBy.isEmpty() ? tr("%1 (%2, waiting for %3)").arg(w.name, w.device, w.inUseBy)
+                                               : tr("%1 (%2)").arg(w.name, w.device));
     if (gpus.isEmpty())
         return s.computeDevice; // "CPU (LibTorch 1.13.1, 2 threads)"
     return tr("%1; %2").arg(gpus.join(QStringLiteral(", ")), s.computeDevice);

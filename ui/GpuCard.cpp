@@ -147,6 +147,8 @@ QString GpuCard::workerText(const std::optional<ComputeWorkerStatus> &w, bool cp
                        : tr("Cohort does not compute on this GPU (Settings › Compute)");
     if (w->paused)
         return tr("Cohort: paused on this GPU by you; the other devices keep working");
+    if (!w->inUseBy.isEmpty())
+        return tr("Cohort: waiting while %1 uses this GPU; the other devices keep working").arg(w->inUseBy);
     QStringList parts;
     parts << (w->generating ? tr("Cohort: generating") : tr("Cohort: ready"));
     if (w->tokensPerSecond > 0)

@@ -75,6 +75,7 @@ QJsonObject ComputeWorkerStatus::toJson() const
                        {QStringLiteral("name"), name},
                        {QStringLiteral("device"), device},
                        {QStringLiteral("paused"), paused},
+                       {QStringLiteral("in_use_by"), inUseBy.isEmpty() ? QJsonValue() : QJsonValue(inUseBy)},
                        {QStringLiteral("generating"), generating},
                        {QStringLiteral("memory_percent"), memoryPercent},
                        {QStringLiteral("memory_budget_bytes"), double(memoryBudgetBytes)},

@@ -72,6 +72,8 @@ struct ComputeWorkerStatus {
     QString name;
     QString device;               // "cuda:1", "cpu"
     bool paused = false;          // the user paused this GPU (the others keep working)
+    QString inUseBy;              // another program uses this GPU, so its worker waits (Settings: pause while another
+                                  // program uses the GPU); empty: none
     bool generating = false;
     int memoryPercent = 0;        // the share of the GPU's memory generation may use; 0 on the CPU
     qint64 memoryBudgetBytes = 0; // that share in bytes; 0: not on a GPU, or its memory is unknown

@@ -257,6 +257,7 @@ void Engine::sampleSystem()
             emitEvent(std::move(event));
     }
     m_schedule->update(); // marks the snapshot dirty
+    applyGpusInUse();     // a worker whose GPU another program uses waits; the node works on with the others
 }
 
 void Engine::readEnergy()

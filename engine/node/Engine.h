@@ -82,6 +82,8 @@ private:
     bool generating() const override { return m_rollouts->generating(); }
     qint64 generatingForMs() const override { return m_rollouts->generatingForMs(); }
     double tokensPerSecond() const override { return m_rollouts->stats().tokensPerSecond; }
+    QList<int> workerGpuIndexes() const override;
+    void applyGpusInUse(); // the GPUs other programs use (the gate's reading) to the workers on them
     void connectScheduleGate();
     void enterPause(); // stops the work in hand at a safe point
 

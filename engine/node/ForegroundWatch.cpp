@@ -3,6 +3,7 @@
 #include "core/Logging.h"
 
 #include <QCoreApplication>
+#include <algorithm>
 
 namespace cohort {
 
@@ -36,8 +37,10 @@ void ForegroundWatch::setPolicy(const SchedulerPolicy &policy)
         m_gpuToldMissing = false;
         m_sinceGpuRead.invalidate();
     }
-    if (!policy.pauseWhenGpuBusy)
+    if (!policy.pauseWhenGpuBusy) {
         m_lastGpuUser.reset();
+        m_gpusInUse.clear();
+    }
     m_programs.setNames(policy.pauseForPrograms);
     m_policy = policy;
 }
@@ -94,15 +97,44 @@ std::optional<ForegroundUse> ForegroundWatch::gpuUse()
                                           "cannot be listed (%1); it is ignored").arg(processes.error())));
         }
         m_lastGpuUser.reset();
+        m_gpusInUse.clear();
         return std::nullopt;
     }
-    m_lastGpuUser = otherGpuUser(*processes, QCoreApplication::applicationPid());
+    const QMap<int, QString> users = otherGpuUsers(*processes, QCoreApplication::applicationPid());
+    m_gpusInUse.clear();
+    const bool aWorkerGpuIsFree =
+        std::any_of(m_workerGpus.cbegin(), m_workerGpus.cend(), [&users](int gpu) { return !users.contains(gpu); });
+    if (aWorkerGpuIsFree) {
+        // The node works on: only the workers on GPUs another program uses stop (a game on GPU 0, Cohort on 0 and 1).
+        for (int gpu : m_workerGpus)
+            if (users.contains(gpu))
+                m_gpusInUse.insert(gpu, users.value(gpu));
+        m_lastGpuUser.reset();
+    } else {
+        // Computing on the CPU, or every worker's GPU is in use: the node pauses, as on a one-GPU machine.
+        m_lastGpuUser = users.isEmpty() ? std::nullopt : std::optional(ForegroundUse{ForegroundUse::Kind::GpuUser, users.first()});
+    }
     return m_lastGpuUser;
 }
 
 std::optional<ForegroundUse> ForegroundWatch::otherGpuUser(const QList<GpuProcess> &processes, qint64 selfPid, const NameOf &nameOf)
 {
+    const QMap<int, QString> users = otherGpuUsers(processes, selfPid, nameOf);
+    if (users.isEmpty())
+        return std::nullopt;
+    // The first in NVML's list order (compute processes first), as before there was a worker per GPU.
+    for (const GpuProcess &p : processes)
+        if (users.contains(p.gpuIndex))
+            return ForegroundUse{ForegroundUse::Kind::GpuUser, users.value(p.gpuIndex)};
+    return std::nullopt;
+}
+
+QMap<int, QString> ForegroundWatch::otherGpuUsers(const QList<GpuProcess> &processes, qint64 selfPid, const NameOf &nameOf)
+{
+    QMap<int, QString> users;
     for (const GpuProcess &p : processes) {
+        if (users.contains(p.gpuIndex))
+            continue;
         if (p.pid == selfPid || p.pid <= 0)
             continue;
         if (p.graphics && p.usedMemoryBytes < kGraphicsBusyBytes) // unknown (-1) included
@@ -112,9 +144,9 @@ std::optional<ForegroundUse> ForegroundWatch::otherGpuUser(const QList<GpuProces
             continue;
         qCDebug(lcEngine) << "another program on GPU" << p.gpuIndex << ":" << name << p.pid
                           << (p.graphics ? "graphics" : "compute") << p.usedMemoryBytes;
-        return ForegroundUse{ForegroundUse::Kind::GpuUser, name};
+        users.insert(p.gpuIndex, name);
     }
-    return std::nullopt;
+    return users;
 }
 
 } // namespace cohort

@@ -12,6 +12,7 @@
 #include "platform/ProcessList.h"
 
 #include <QElapsedTimer>
+#include <QMap>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -32,7 +33,13 @@ public:
     explicit ForegroundWatch(GpuProcessReader gpuProcesses, QString display = {}, int programIntervalMs = ProgramWatch::kDefaultIntervalMs);
 
     void setPolicy(const SchedulerPolicy &policy);
+    // The GPUs Cohort's workers compute on (NVML indices); empty: it computes on the CPU. While a worker's GPU is
+    // free of other programs, another program on a GPU does not pause the node: it pauses the worker on that GPU
+    // (gpusInUse), or nothing when no worker is there.
+    void setWorkerGpus(const QList<int> &nvmlIndexes) { m_workerGpus = nvmlIndexes; }
     QList<ForegroundUse> read();
+    // The worker GPUs another program uses now (NVML index -> its name), while the node works on with the others.
+    const QMap<int, QString> &gpusInUse() const { return m_gpusInUse; }
     // What the activity log should hear: a rule that cannot work here (once per switching it on), the sources used.
     QList<EngineEvent> takeEvents() { return std::exchange(m_events, {}); }
 
@@ -41,6 +48,8 @@ public:
     // whose name cannot be read is left out: in a container NVML lists the host's process ids, this one's included.
     static std::optional<ForegroundUse> otherGpuUser(const QList<GpuProcess> &processes, qint64 selfPid,
                                                      const NameOf &nameOf = processName);
+    // The same for every GPU: NVML index -> the first such program's name.
+    static QMap<int, QString> otherGpuUsers(const QList<GpuProcess> &processes, qint64 selfPid, const NameOf &nameOf = processName);
 
 private:
     std::optional<ForegroundUse> fullscreenUse();
@@ -61,6 +70,8 @@ private:
 
     QElapsedTimer m_sinceGpuRead;
     std::optional<ForegroundUse> m_lastGpuUser;
+    QList<int> m_workerGpus;
+    QMap<int, QString> m_gpusInUse;
     bool m_gpuToldMissing = false;
 };
 

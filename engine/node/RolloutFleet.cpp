@@ -146,6 +146,33 @@ bool RolloutFleet::setGpuPaused(const QString &gpuUuid, bool paused)
     return true;
 }
 
+void RolloutFleet::setGpusInUse(const QMap<QString, QString> &programByGpu, int holdSeconds)
+{
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    for (const auto &loop : m_loops) {
+        const QString &gpu = loop->spec().gpuUuid;
+        if (gpu.isEmpty())
+            continue;
+        if (programByGpu.contains(gpu)) {
+            m_inUseSeen.insert(gpu, now);
+            if (loop->inUseBy().isEmpty())
+                Q_EMIT eventOccurred(EngineEvent::info(QStringLiteral("schedule"),
+                                                       QStringLiteral("%1 uses %2 (%3): its worker waits; the other devices keep working")
+                                                           .arg(programByGpu.value(gpu), loop->spec().name, loop->spec().device)));
+            loop->setInUseBy(programByGpu.value(gpu));
+        } else if (!loop->inUseBy().isEmpty()) {
+            const QDateTime seen = m_inUseSeen.value(gpu);
+            const qint64 since = seen.isValid() ? seen.secsTo(now) : holdSeconds;
+            if (since >= holdSeconds || since < 0) { // gone for the hold time (or the clock went back)
+                Q_EMIT eventOccurred(EngineEvent::info(QStringLiteral("schedule"),
+                                                       QStringLiteral("%1 (%2) works again").arg(loop->spec().name, loop->spec().device)));
+                loop->setInUseBy(QString());
+                m_inUseSeen.remove(gpu);
+            }
+        }
+    }
+}
+
 QStringList RolloutFleet::pausedGpus() const
 {
     QStringList list(m_pausedGpus.begin(), m_pausedGpus.end());
@@ -192,7 +219,7 @@ RolloutStats RolloutFleet::stats() const
         sum.batchesAccepted += s.batchesAccepted;
         sum.batchesRejected += s.batchesRejected;
         sum.tokensGenerated += s.tokensGenerated;
-        if (!loop->paused())
+        if (!loop->waiting())
             sum.tokensPerSecond += s.tokensPerSecond; // the node's rate: its working devices together
         sum.policyVersion = std::max(sum.policyVersion, s.policyVersion);
         sum.hubStep = std::max(sum.hubStep, s.hubStep);
@@ -250,9 +277,9 @@ QString RolloutFleet::activity(const TaskInfo &task) const
 {
     if (m_loops.empty())
         return {};
-    const auto paused = std::count_if(m_loops.begin(), m_loops.end(), [](const auto &l) { return l->paused(); });
+    const auto paused = std::count_if(m_loops.begin(), m_loops.end(), [](const auto &l) { return l->waiting(); });
     if (paused == qsizetype(m_loops.size()))
-        return QCoreApplication::translate("cohort::Engine", "%1: every GPU Cohort may use is paused").arg(task.id);
+        return QCoreApplication::translate("cohort::Engine", "%1: every GPU Cohort may use is paused or in use by another program").arg(task.id);
     const auto generating = std::count_if(m_loops.begin(), m_loops.end(), [](const auto &l) { return l->generating(); });
     QString text;
     if (m_loops.size() > 1 && generating > 0)
@@ -260,7 +287,7 @@ QString RolloutFleet::activity(const TaskInfo &task) const
                    .arg(task.id).arg(generating).arg(m_loops.size()).arg(m_host.policyVersion()).arg(stats().batchesAccepted);
     else
         for (const auto &loop : m_loops)
-            if (!loop->paused() && text.isEmpty())
+            if (!loop->waiting() && text.isEmpty())
                 text = loop->activity(task);
     if (paused > 0)
         text += paused == 1 ? QCoreApplication::translate("cohort::Engine", " (1 GPU paused)")

@@ -11,6 +11,9 @@
 #include "node/RolloutCommons.h"
 #include "node/RolloutLoop.h"
 
+#include <QDateTime>
+#include <QHash>
+#include <QMap>
 #include <QObject>
 #include <QSet>
 #include <memory>
@@ -38,6 +41,9 @@ public:
     // The user's pause of one GPU (by NVML UUID). False: no worker computes on it.
     bool setGpuPaused(const QString &gpuUuid, bool paused);
     QStringList pausedGpus() const;                     // for the engine bundle
+    // The GPUs another program uses now (UUID -> program), read once a second: their workers wait, and work again
+    // once the program has been gone for `holdSeconds` (a game between two levels does not get its GPU taken).
+    void setGpusInUse(const QMap<QString, QString> &programByGpu, int holdSeconds);
     void restorePausedGpus(const QStringList &gpuUuids); // applied to the workers of the next plan too
 
     bool generating() const;
@@ -73,6 +79,7 @@ private:
     RolloutCommons m_commons;
     std::vector<std::unique_ptr<RolloutLoop>> m_loops; // in the plan's order
     QSet<QString> m_pausedGpus;
+    QHash<QString, QDateTime> m_inUseSeen; // when another program was last seen on each GPU
     RolloutStats m_departed; // what loops that were removed did, so the node's figures never go back
     bool m_standIns = false;
     bool m_stopping = false;

@@ -80,11 +80,27 @@ void RolloutLoop::setPaused(bool paused)
 {
     if (paused == m_paused)
         return;
+    const bool wasWaiting = waiting();
     m_paused = paused;
-    if (paused) {
+    if (waiting() && !wasWaiting) {
         m_timer.stop();
         cancel(); // within a token; the work item stays in hand and is finished when this GPU works again
-    } else {
+    } else if (!waiting()) {
+        kick();
+    }
+    Q_EMIT changed();
+}
+
+void RolloutLoop::setInUseBy(const QString &program)
+{
+    if (program == m_inUseBy)
+        return;
+    const bool wasWaiting = waiting();
+    m_inUseBy = program;
+    if (waiting() && !wasWaiting) {
+        m_timer.stop();
+        cancel(); // within a token; the work item stays in hand
+    } else if (!waiting()) {
         kick();
     }
     Q_EMIT changed();
@@ -109,6 +125,7 @@ ComputeWorkerStatus RolloutLoop::status() const
     s.name = m_spec.name;
     s.device = m_spec.device;
     s.paused = m_paused;
+    s.inUseBy = m_inUseBy;
     s.generating = m_generating;
     s.memoryPercent = m_spec.memoryPercent;
     s.memoryBudgetBytes = m_memoryBudget;
@@ -127,7 +144,7 @@ void RolloutLoop::stop()
 
 void RolloutLoop::kick()
 {
-    if (m_busy || m_stopping || m_paused || !m_started || !m_host.rolloutsMayRun())
+    if (m_busy || m_stopping || waiting() || !m_started || !m_host.rolloutsMayRun())
         return;
     // Throttled (temperature or power limit): rest between batches so compute takes only the duty cycle's share.
     if (m_throttleUntil.isValid()) {
@@ -244,7 +261,7 @@ void RolloutLoop::onWork(const HubReply &reply)
 void RolloutLoop::startWork(const WorkItem &work)
 {
     const TaskInfo *task = m_host.joinedTask();
-    if (m_paused || !task || !task->rl || task->id != work.taskId) { // paused while asking: the item stays in hand
+    if (waiting() || !task || !task->rl || task->id != work.taskId) { // paused while asking: the item stays in hand
         m_busy = false;
         return;
     }

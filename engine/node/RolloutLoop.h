@@ -62,6 +62,10 @@ public:
     void stop();       // engine stopping: no further step; the compute thread is stopped by the destructor
     void setPaused(bool paused); // this loop alone: cancels the batch in hand (kept in hand), or kicks again
     bool paused() const { return m_paused; }
+    // Another program uses this loop's GPU (empty: none any more): it waits like a paused one, the others work on.
+    void setInUseBy(const QString &program);
+    const QString &inUseBy() const { return m_inUseBy; }
+    bool waiting() const { return m_paused || !m_inUseBy.isEmpty(); } // paused by the user or for another program
     // A new memory share (the settings changed): the next batch is sized by the new budget.
     void setSpec(const ComputeWorkerSpec &spec, qint64 memoryBudgetBytes);
     const ComputeWorkerSpec &spec() const { return m_spec; }
@@ -118,6 +122,7 @@ private:
     bool m_kickQueued = false;       // a batch was answered and the next one starts from the event loop
     bool m_stopping = false;
     bool m_paused = false;           // the user paused this loop's GPU
+    QString m_inUseBy;               // another program uses this loop's GPU
     bool m_started = false;
 };
 

@@ -119,6 +119,11 @@ qint64 ScheduleGate::dataFolderBytes() const
     return total;
 }
 
+QMap<int, QString> ScheduleGate::gpusInUse() const
+{
+    return m_foreground ? m_foreground->gpusInUse() : QMap<int, QString>();
+}
+
 void ScheduleGate::update()
 {
     SchedulerInputs in;
@@ -152,6 +157,7 @@ void ScheduleGate::update()
     if (!m_foreground)
         m_foreground = std::make_unique<ForegroundWatch>([this] { return m_host.gpuProcesses(); });
     m_foreground->setPolicy(m_policy);
+    m_foreground->setWorkerGpus(m_host.workerGpuIndexes());
     in.foregroundUses = m_foreground->read();
     for (EngineEvent &event : m_foreground->takeEvents())
         Q_EMIT eventOccurred(event);

@@ -32,6 +32,7 @@ public:
     virtual bool generating() const = 0;                   // a batch is being generated
     virtual qint64 generatingForMs() const = 0;            // since that batch started; -1: none
     virtual double tokensPerSecond() const = 0;            // the last batch's generation rate
+    virtual QList<int> workerGpuIndexes() const = 0;       // the GPUs (NVML indices) the rollout workers compute on
 
 protected:
     ~ScheduleHost() = default;
@@ -66,6 +67,9 @@ public:
     const QList<PauseReason> &pauseReasons() const { return m_pauseReasons; }
     const QList<PauseReason> &throttleReasons() const { return m_throttleReasons; }
     const std::optional<ForegroundUse> &foregroundUse() const { return m_foregroundUse; }
+    // The worker GPUs another program uses while the node works on with the others (NVML index -> program): their
+    // workers pause, not the node ("pause when another program uses the GPU" with a worker per GPU).
+    QMap<int, QString> gpusInUse() const;
     const ScheduleStatus &status() const { return m_status; }
 
 Q_SIGNALS:

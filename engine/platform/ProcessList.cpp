@@ -171,9 +171,11 @@ std::optional<RunningProgram> findRunningProgram(const QStringList &listed, int 
             continue;
         if (++seen > maxProcesses)
             break;
-        // No command line: a kernel thread, or a zombie whose program has ended (its parent has yet to reap it).
+        // No command line and no program file: a kernel thread, or a zombie whose program has ended (its parent has yet
+        // to reap it). No command line but a program file: a process in the middle of exec (its new program is
+        // mapped, its arguments not yet), seen by a scan that comes right after it started.
         const QString argv0 = argv0Of(pid);
-        if (argv0.isEmpty())
+        if (argv0.isEmpty() && exeOf(pid).isEmpty())
             continue;
         // comm alone decides when it is whole (shorter than the kernel's 15 bytes); a cut one is only a prefix.
         const QString comm = commOf(pid);
@@ -201,8 +203,12 @@ QString processName(qint64 pid)
     const QString comm = commOf(pid);
     if (comm.toUtf8().size() < 15)
         return comm;
-    const QString argv0 = argv0Of(pid); // the whole name where comm was cut, if it starts the same
-    return argv0.startsWith(comm) ? argv0 : comm;
+    // The whole name where comm was cut, if it starts the same: argv[0], or the program file while the process is
+    // in the middle of exec (no arguments yet).
+    for (const QString &whole : {argv0Of(pid), exeOf(pid)})
+        if (!whole.isEmpty() && whole.startsWith(comm))
+            return whole;
+    return comm;
 }
 
 #endif

@@ -118,6 +118,12 @@ private Q_SLOTS:
         QTest::mouseClick(button, Qt::LeftButton);
         QCOMPARE(pauseGpu.at(1).at(1).toBool(), false);
         QCOMPARE(DashboardPage::computeDeviceText(s), QStringLiteral("Fake RTX 4090 (cuda:0, paused); CPU (LibTorch 1.13.1, 2 threads)"));
+        // Another program on A's GPU: its worker waits, and the card says for whom.
+        s.computeWorkers[0].paused = false;
+        s.computeWorkers[0].inUseBy = QStringLiteral("blender");
+        page.showSnapshot(s);
+        QCOMPARE(labelText(*a, QStringLiteral("gpuWorker")), QStringLiteral("Cohort: waiting while blender uses this GPU; the other devices keep working"));
+        QCOMPARE(DashboardPage::computeDeviceText(s), QStringLiteral("Fake RTX 4090 (cuda:0, waiting for blender); CPU (LibTorch 1.13.1, 2 threads)"));
 
         // One GPU fewer: its card goes.
         s.gpus.removeLast();

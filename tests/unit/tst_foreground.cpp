@@ -573,6 +573,56 @@ private Q_SLOTS:
         QVERIFY(!user({GpuProcess{0, 404, false, 1LL << 30}})); // cannot be named: maybe this very process, seen from the host
     }
 
+    // With a worker per GPU: another program on a worker's GPU pauses that worker (gpusInUse), not the node, while
+    // another worker's GPU is free; on every worker's GPU, or with compute on the CPU, it pauses the node as before;
+    // on a GPU no worker uses, nothing.
+    void aProgramOnOneWorkersGpuPausesOnlyThatWorker()
+    {
+#ifndef Q_OS_LINUX
+        QSKIP("the child is /bin/sleep under another name");
+#else
+        const qint64 self = QCoreApplication::applicationPid();
+        const auto nameOf = [](qint64 pid) { return QStringLiteral("p%1").arg(pid); };
+        QCOMPARE(ForegroundWatch::otherGpuUsers({GpuProcess{0, self, false, 1}, GpuProcess{1, 7, false, -1}, GpuProcess{1, 8, false, -1},
+                                                 GpuProcess{2, 9, true, 2LL << 30}},
+                                                self, nameOf),
+                 (QMap<int, QString>{{1, QStringLiteral("p7")}, {2, QStringLiteral("p9")}}));
+
+        QList<GpuProcess> onGpu;
+        ForegroundWatch watch([&]() -> Expected<QList<GpuProcess>> { return onGpu; }, QString(), 0);
+        // Names are read from /proc: a real child under a name of its own.
+        NamedChild game;
+        QVERIFY(game.start(QStringLiteral("cohort-gpu-game-%1").arg(self)));
+        const qint64 gamePid = game.pid();
+        const auto readAgain = [&watch]() {
+            watch.setPolicy(SchedulerPolicy{}); // the GPU source is read at most every 2 s: a policy toggle re-arms it
+            SchedulerPolicy on;
+            on.pauseWhenGpuBusy = true;
+            watch.setPolicy(on);
+            return watch.read();
+        };
+        watch.setWorkerGpus({0, 1});
+        onGpu = {GpuProcess{1, gamePid, false, 1LL << 30}};
+        QVERIFY(readAgain().isEmpty()); // GPU 0's worker works on: the node is not paused
+        QCOMPARE(watch.gpusInUse().keys(), QList<int>{1});
+        QVERIFY(!watch.gpusInUse().value(1).isEmpty());
+
+        onGpu = {GpuProcess{0, gamePid, false, 1LL << 30}, GpuProcess{1, gamePid, false, 1LL << 30}};
+        const QList<ForegroundUse> both = readAgain();
+        QCOMPARE(both.size(), 1); // every worker's GPU: the node pauses
+        QCOMPARE(both[0].kind, ForegroundUse::Kind::GpuUser);
+        QVERIFY(watch.gpusInUse().isEmpty());
+
+        watch.setWorkerGpus({1});
+        onGpu = {GpuProcess{0, gamePid, false, 1LL << 30}};
+        QVERIFY(readAgain().isEmpty()); // a GPU Cohort does not compute on
+        QVERIFY(watch.gpusInUse().isEmpty());
+
+        watch.setWorkerGpus({}); // computing on the CPU: as on any machine before, any other GPU user pauses
+        QCOMPARE(readAgain().size(), 1);
+#endif
+    }
+
     // The watch asks only the sources whose rule is on, and says once when a rule cannot work here.
     void foregroundWatchAsksOnlyWhatIsOn()
     {
@@ -644,6 +694,51 @@ private Q_SLOTS:
 
         configureGpus({fakeGpu(QStringLiteral("GPU-a"), {})}); // it is done
         QTRY_COMPARE_WITH_TIMEOUT(controller.snapshot().state, NodeState::Idle, 15'000);
+        stop(controller);
+#endif
+    }
+
+    // Two GPUs standing in for CUDA devices (COHORT_TESTING_GPUS_ON_CPU), a worker each: another program on the second
+    // makes that worker wait, the node is not paused; gone for the hold time, it works again. On both GPUs, the node
+    // pauses as a one-GPU machine would.
+    void anotherProgramOnOneGpuMakesOnlyItsWorkerWait()
+    {
+#ifndef Q_OS_LINUX
+        QSKIP("the child is /bin/sleep under another name");
+#else
+        const QString name = QStringLiteral("cohort-gpu-game-%1").arg(QCoreApplication::applicationPid());
+        NamedChild other;
+        QVERIFY(other.start(name));
+        const qint64 self = QCoreApplication::applicationPid();
+        configureGpus({fakeGpu(QStringLiteral("GPU-a"), {}), fakeGpu(QStringLiteral("GPU-b"), {})});
+        qputenv("COHORT_TESTING_GPUS_ON_CPU", "1");
+        const auto unset = qScopeGuard([] { qunsetenv("COHORT_TESTING_GPUS_ON_CPU"); });
+        QTemporaryDir dir;
+        EngineOptions o;
+        o.dataDir = dir.path();
+        o.nodeName = QStringLiteral("foreground-tester");
+        o.scheduler.pauseWhenGpuBusy = true;
+        o.scheduler.foregroundHoldSeconds = 1;
+        EngineController controller(o);
+        controller.start();
+        QTRY_COMPARE_WITH_TIMEOUT(controller.snapshot().state, NodeState::Idle, 30'000);
+        QCOMPARE(controller.snapshot().computeWorkers.size(), 2);
+
+        configureGpus({fakeGpu(QStringLiteral("GPU-a"), {process(self, 1 << 30)}), fakeGpu(QStringLiteral("GPU-b"), {process(other.pid(), 2 << 30)})});
+        QTRY_COMPARE_WITH_TIMEOUT(controller.snapshot().computeWorkers.value(1).inUseBy, name, 10'000);
+        EngineSnapshot s = controller.snapshot();
+        QCOMPARE(s.computeWorkers[0].inUseBy, QString());
+        QCOMPARE(s.state, NodeState::Idle); // not paused: GPU-a's worker goes on
+        QVERIFY(!s.pauseReasons.contains(PauseReason::ForegroundApp));
+        QCOMPARE(s.toJson()[QStringLiteral("compute_workers")].toArray()[1].toObject()[QStringLiteral("in_use_by")].toString(), name);
+
+        configureGpus({fakeGpu(QStringLiteral("GPU-a"), {process(other.pid(), 2 << 30)}), fakeGpu(QStringLiteral("GPU-b"), {process(other.pid(), 2 << 30)})});
+        QTRY_COMPARE_WITH_TIMEOUT(controller.snapshot().state, NodeState::Paused, 10'000);
+        QCOMPARE(controller.snapshot().reason, PauseReason::ForegroundApp);
+
+        configureGpus({fakeGpu(QStringLiteral("GPU-a"), {}), fakeGpu(QStringLiteral("GPU-b"), {})}); // the game is over
+        QTRY_COMPARE_WITH_TIMEOUT(controller.snapshot().state, NodeState::Idle, 15'000);
+        QTRY_COMPARE_WITH_TIMEOUT(controller.snapshot().computeWorkers.value(1).inUseBy, QString(), 15'000);
         stop(controller);
 #endif
     }
