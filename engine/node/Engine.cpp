@@ -231,8 +231,8 @@ void Engine::applyComputePlan()
     m_rollouts->applyPlan(planCompute(cudaUuids, m_snapshot.gpus, m_options.gpuUuids, m_options.gpuMemoryPercent,
                                       m_options.gpuMemoryPercentPerGpu),
                           standIns);
+    // The engine bundle needs no new write: a removed worker's work item and pause stay with the fleet.
     m_snapshot.computeDeviceId = m_rollouts->workers().value(0).device;
-    m_resume->writeSoon(); // the GPUs paused on their own are kept for the workers that remain
     markDirty();
 }
 

@@ -78,28 +78,23 @@ void RolloutLoop::taskLeft()
 
 void RolloutLoop::setPaused(bool paused)
 {
-    if (paused == m_paused)
-        return;
-    const bool wasWaiting = waiting();
-    m_paused = paused;
-    if (waiting() && !wasWaiting) {
-        m_timer.stop();
-        cancel(); // within a token; the work item stays in hand and is finished when this GPU works again
-    } else if (!waiting()) {
-        kick();
-    }
-    Q_EMIT changed();
+    if (paused != m_paused)
+        changeWaiting([&] { m_paused = paused; });
 }
 
 void RolloutLoop::setInUseBy(const QString &program)
 {
-    if (program == m_inUseBy)
-        return;
+    if (program != m_inUseBy)
+        changeWaiting([&] { m_inUseBy = program; });
+}
+
+void RolloutLoop::changeWaiting(const std::function<void()> &change)
+{
     const bool wasWaiting = waiting();
-    m_inUseBy = program;
+    change();
     if (waiting() && !wasWaiting) {
         m_timer.stop();
-        cancel(); // within a token; the work item stays in hand
+        cancel(); // within a token; the work item stays in hand and is finished when this GPU works again
     } else if (!waiting()) {
         kick();
     }
@@ -315,6 +310,7 @@ void RolloutLoop::startWork(const WorkItem &work)
     m_generating = true;
     m_generationClock.start();
     Q_EMIT changed();
+    m_worker->rearm(); // a pause from here on stops this batch, even before the compute thread has picked it up
     QMetaObject::invokeMethod(m_worker, [worker = m_worker, job] { worker->run(job); }, Qt::QueuedConnection);
 }
 

@@ -22,6 +22,7 @@
 #include <QElapsedTimer>
 #include <QObject>
 #include <QTimer>
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -96,6 +97,7 @@ Q_SIGNALS:
     void generationEnded();                   // the compute thread handed a batch back (done, failed or cancelled)
 
 private:
+    void changeWaiting(const std::function<void()> &change); // the user's pause or another program: stop or go on
     void retryLater(int seconds);
     void onWork(const HubReply &reply);
     void startWork(const WorkItem &work);

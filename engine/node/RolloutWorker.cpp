@@ -86,9 +86,13 @@ void RolloutWorker::unload()
 
 void RolloutWorker::run(const RolloutJob &job)
 {
-    m_cancel = false;
     RolloutJobResult result;
     result.job = job;
+    if (m_cancel) { // cancelled while it waited in the queue: nothing to load or generate
+        result.error = QStringLiteral("cancelled");
+        Q_EMIT finished(result);
+        return;
+    }
     QElapsedTimer clock;
     clock.start();
     if (!m_policy || m_loadedPath != job.modelPath || QString::fromStdString(m_policy->device()) != job.device) {

@@ -66,6 +66,9 @@ public:
     ~RolloutWorker() override;
 
     void cancel() { m_cancel = true; } // any thread
+    // Before the owner queues the next run (the owner's thread): a cancel that comes after this, even before that
+    // run has started, stops it. (run() itself must not clear it: a pause between queueing and running was lost.)
+    void rearm() { m_cancel = false; }
 
 public Q_SLOTS:
     void run(const cohort::RolloutJob &job);

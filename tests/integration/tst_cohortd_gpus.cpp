@@ -33,17 +33,6 @@ QJsonObject fakeGpu(const QString &uuid, const QString &name, qint64 memory)
                        {QStringLiteral("power_mw"), 100'000}};
 }
 
-QJsonObject lastStatus(const QString &output)
-{
-    const QStringList lines = output.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
-    for (auto it = lines.crbegin(); it != lines.crend(); ++it) {
-        const QJsonObject o = QJsonDocument::fromJson(it->toUtf8()).object();
-        if (o.contains(QStringLiteral("state")))
-            return o;
-    }
-    return {};
-}
-
 QJsonObject worker(const QJsonObject &status, const QString &uuid)
 {
     for (const QJsonValue &w : status.value(QStringLiteral("compute_workers")).toArray())
@@ -108,9 +97,9 @@ private Q_SLOTS:
         QVERIFY(node.start());
 
         // A worker per GPU, on CUDA's device names, each with its own share of its own GPU's memory.
-        QTRY_VERIFY2_WITH_TIMEOUT(lastStatus(node.output())[QStringLiteral("compute_workers")].toArray().size() == 2,
+        QTRY_VERIFY2_WITH_TIMEOUT(lastJsonStatus(node.output())[QStringLiteral("compute_workers")].toArray().size() == 2,
                                   qPrintable(node.errors().right(2000)), 60'000);
-        QJsonObject s = lastStatus(node.output());
+        QJsonObject s = lastJsonStatus(node.output());
         QCOMPARE(worker(s, kA)[QStringLiteral("device")].toString(), QStringLiteral("cuda:0"));
         QCOMPARE(worker(s, kB)[QStringLiteral("device")].toString(), QStringLiteral("cuda:1"));
         QCOMPARE(worker(s, kA)[QStringLiteral("memory_percent")].toInt(), 50);
@@ -120,8 +109,8 @@ private Q_SLOTS:
         QCOMPARE(qint64(s[QStringLiteral("gpu_memory_budget_bytes")].toDouble()), kBudgetA + kBudgetB);
 
         // Both earn.
-        QTRY_VERIFY2_WITH_TIMEOUT(accepted(lastStatus(node.output()), kA) >= 1 && accepted(lastStatus(node.output()), kB) >= 1,
-                                  QJsonDocument(lastStatus(node.output())).toJson().constData(), 180'000);
+        QTRY_VERIFY2_WITH_TIMEOUT(accepted(lastJsonStatus(node.output()), kA) >= 1 && accepted(lastJsonStatus(node.output()), kB) >= 1,
+                                  QJsonDocument(lastJsonStatus(node.output())).toJson().constData(), 180'000);
 
         // A GPU that no worker runs on is refused with the ones that are.
         QString errors;
@@ -130,14 +119,14 @@ private Q_SLOTS:
 
         // B paused on its own: it stops, A keeps earning, the node keeps working.
         QCOMPARE(control(data, QStringLiteral("pause-gpu:") + kB, &errors), 0);
-        QTRY_VERIFY_WITH_TIMEOUT(worker(lastStatus(node.output()), kB)[QStringLiteral("paused")].toBool() &&
-                                     !worker(lastStatus(node.output()), kB)[QStringLiteral("generating")].toBool(),
+        QTRY_VERIFY_WITH_TIMEOUT(worker(lastJsonStatus(node.output()), kB)[QStringLiteral("paused")].toBool() &&
+                                     !worker(lastJsonStatus(node.output()), kB)[QStringLiteral("generating")].toBool(),
                                  30'000);
-        const int bWhenPaused = accepted(lastStatus(node.output()), kB);
-        const int aWhenPaused = accepted(lastStatus(node.output()), kA);
-        QTRY_VERIFY2_WITH_TIMEOUT(accepted(lastStatus(node.output()), kA) >= aWhenPaused + 2,
-                                  QJsonDocument(lastStatus(node.output())).toJson().constData(), 180'000);
-        s = lastStatus(node.output());
+        const int bWhenPaused = accepted(lastJsonStatus(node.output()), kB);
+        const int aWhenPaused = accepted(lastJsonStatus(node.output()), kA);
+        QTRY_VERIFY2_WITH_TIMEOUT(accepted(lastJsonStatus(node.output()), kA) >= aWhenPaused + 2,
+                                  QJsonDocument(lastJsonStatus(node.output())).toJson().constData(), 180'000);
+        s = lastJsonStatus(node.output());
         // At most the batch B had already sent when it was paused is answered afterwards; nothing new is generated.
         QVERIFY2(accepted(s, kB) <= bWhenPaused + 1, QJsonDocument(s).toJson().constData());
         QVERIFY(worker(s, kB)[QStringLiteral("paused")].toBool());
@@ -147,24 +136,24 @@ private Q_SLOTS:
         // B works again.
         const int bBeforeResume = accepted(s, kB);
         QCOMPARE(control(data, QStringLiteral("resume-gpu:") + kB), 0);
-        QTRY_VERIFY2_WITH_TIMEOUT(accepted(lastStatus(node.output()), kB) > bBeforeResume,
-                                  QJsonDocument(lastStatus(node.output())).toJson().constData(), 180'000);
+        QTRY_VERIFY2_WITH_TIMEOUT(accepted(lastJsonStatus(node.output()), kB) > bBeforeResume,
+                                  QJsonDocument(lastJsonStatus(node.output())).toJson().constData(), 180'000);
 
         // The settings file now names A only: B's worker stops and A's goes on, without restarting the engine (its
         // figures since the start would begin again at 0, and it would register anew).
-        const QJsonObject beforeChange = lastStatus(node.output());
+        const QJsonObject beforeChange = lastJsonStatus(node.output());
         const int totalBefore = beforeChange[QStringLiteral("rollouts")].toObject()[QStringLiteral("batches_accepted")].toInt();
         writeSettings(settings, kA);
-        QTRY_VERIFY2_WITH_TIMEOUT(lastStatus(node.output())[QStringLiteral("compute_workers")].toArray().size() == 1,
-                                  QJsonDocument(lastStatus(node.output())).toJson().constData(), 30'000);
-        s = lastStatus(node.output());
+        QTRY_VERIFY2_WITH_TIMEOUT(lastJsonStatus(node.output())[QStringLiteral("compute_workers")].toArray().size() == 1,
+                                  qPrintable(node.errors().right(3000)), 30'000);
+        s = lastJsonStatus(node.output());
         QCOMPARE(worker(s, kA)[QStringLiteral("device")].toString(), QStringLiteral("cuda:0"));
         QVERIFY(worker(s, kB).isEmpty());
         QCOMPARE(s[QStringLiteral("registered_at")], beforeChange[QStringLiteral("registered_at")]);
         QVERIFY(s[QStringLiteral("rollouts")].toObject()[QStringLiteral("batches_accepted")].toInt() >= totalBefore);
-        QTRY_VERIFY2_WITH_TIMEOUT(lastStatus(node.output())[QStringLiteral("rollouts")].toObject()[QStringLiteral("batches_accepted")].toInt() >
+        QTRY_VERIFY2_WITH_TIMEOUT(lastJsonStatus(node.output())[QStringLiteral("rollouts")].toObject()[QStringLiteral("batches_accepted")].toInt() >
                                       totalBefore + 1,
-                                  QJsonDocument(lastStatus(node.output())).toJson().constData(), 180'000);
+                                  QJsonDocument(lastJsonStatus(node.output())).toJson().constData(), 180'000);
 
         int code = -1;
         QVERIFY(node.terminateAndWait(30'000, &code));

@@ -13,20 +13,6 @@
 
 using namespace cohort::test;
 
-namespace {
-// The newest --json status line of a node's stdout.
-QJsonObject lastStatus(const QString &output)
-{
-    const QStringList lines = output.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
-    for (auto it = lines.crbegin(); it != lines.crend(); ++it) {
-        const QJsonObject o = QJsonDocument::fromJson(it->toUtf8()).object();
-        if (o.contains(QStringLiteral("state")))
-            return o;
-    }
-    return {};
-}
-} // namespace
-
 class TestCohortdPause : public QObject {
     Q_OBJECT
 private Q_SLOTS:
@@ -62,18 +48,18 @@ private Q_SLOTS:
                            QStringLiteral("--json"), QStringLiteral("--no-control-api"), QStringLiteral("--task"), QStringLiteral("arith-rl"),
                            QStringLiteral("--pause-for"), name});
         QVERIFY(node.start());
-        QTRY_VERIFY2_WITH_TIMEOUT(lastStatus(node.output()).value(QStringLiteral("reason")).toString() == QLatin1String("foreground-app"),
+        QTRY_VERIFY2_WITH_TIMEOUT(lastJsonStatus(node.output()).value(QStringLiteral("reason")).toString() == QLatin1String("foreground-app"),
                                   qPrintable(node.errors().right(2000)), 60'000);
-        const QJsonObject paused = lastStatus(node.output());
+        const QJsonObject paused = lastJsonStatus(node.output());
         QCOMPARE(paused.value(QStringLiteral("state")).toString(), QStringLiteral("paused"));
         QVERIFY2(paused.value(QStringLiteral("why")).toString().contains(name), qPrintable(paused.value(QStringLiteral("why")).toString()));
 
         // The program ends: after the hold (15 s) the node works again.
         game.kill();
         QVERIFY(game.waitForFinished(10'000));
-        QTRY_VERIFY2_WITH_TIMEOUT(lastStatus(node.output()).value(QStringLiteral("reason")).toString() != QLatin1String("foreground-app") &&
-                                      lastStatus(node.output()).value(QStringLiteral("state")).toString() != QLatin1String("paused"),
-                                  QJsonDocument(lastStatus(node.output())).toJson().constData(), 60'000);
+        QTRY_VERIFY2_WITH_TIMEOUT(lastJsonStatus(node.output()).value(QStringLiteral("reason")).toString() != QLatin1String("foreground-app") &&
+                                      lastJsonStatus(node.output()).value(QStringLiteral("state")).toString() != QLatin1String("paused"),
+                                  QJsonDocument(lastJsonStatus(node.output())).toJson().constData(), 60'000);
         QCOMPARE(settingsProgram.state(), QProcess::Running);
         settingsProgram.kill();
         settingsProgram.waitForFinished(10'000);

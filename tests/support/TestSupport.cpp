@@ -4,6 +4,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonDocument>
 #include <QRegularExpression>
 #include <QTest>
 
@@ -119,6 +120,17 @@ std::optional<StartedHub> startHub(const QString &dataDir, const QStringList &ex
     hub.url = m.captured(1);
     hub.relayUrl = m.captured(2);
     return hub;
+}
+
+QJsonObject lastJsonStatus(const QString &output)
+{
+    const QStringList lines = output.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    for (auto it = lines.crbegin(); it != lines.crend(); ++it) {
+        const QJsonObject o = QJsonDocument::fromJson(it->toUtf8()).object();
+        if (o.contains(QStringLiteral("state")))
+            return o;
+    }
+    return {};
 }
 
 qint64 processMemoryKiB(qint64 pid, const QByteArray &field)

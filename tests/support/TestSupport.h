@@ -1,5 +1,6 @@
 #pragma once
 // Helpers shared by the test suites: locating built programs and running them as real processes.
+#include <QJsonObject>
 #include <QProcess>
 #include <QString>
 #include <QStringList>
@@ -45,6 +46,9 @@ struct StartedHub {
 };
 std::optional<StartedHub> startHub(const QString &dataDir, const QStringList &extraArguments = {}, QString *why = nullptr,
                                    const QString &wrapper = {});
+
+// The newest status line (a JSON object with "state") that `cohortd --json` wrote to `output`; empty if none yet.
+QJsonObject lastJsonStatus(const QString &output);
 
 // A memory figure of a process in KiB from Linux /proc/<pid>/status ("VmRSS": resident now, "VmHWM": its peak),
 // or -1.

@@ -7,6 +7,7 @@
 #include "node/ControlApi.h"
 #include "node/ResumeBundle.h"
 #include "node/RolloutCommons.h"
+#include "node/RolloutWorker.h"
 #include "store/EngineBundle.h"
 
 #include <QDir>
@@ -171,6 +172,25 @@ private Q_SLOTS:
         QVERIFY(!commons.takeWork(QStringLiteral("sort-rl")));
         commons.dropSpareWork();
         QVERIFY(!commons.takeWork(QStringLiteral("arith-rl")));
+    }
+
+    // A pause (or a GPU taken out of the choice) between the loop queueing a batch and the compute thread starting it
+    // stops that batch: the worker's run() no longer clears the request it was given before it ran.
+    void aCancelBeforeTheRunStartsStopsTheRun()
+    {
+        RolloutWorker worker;
+        QSignalSpy finished(&worker, &RolloutWorker::finished);
+        RolloutJob job;
+        job.modelPath = QStringLiteral("/nonexistent/policy.safetensors"); // loading it would fail with another error
+        worker.rearm();  // the loop, queueing the batch
+        worker.cancel(); // the user's pause, before the compute thread picks it up
+        worker.run(job);
+        QCOMPARE(finished.count(), 1);
+        QCOMPARE(finished.at(0).at(0).value<RolloutJobResult>().error, QStringLiteral("cancelled"));
+        worker.rearm(); // the next batch runs (and here fails on the missing file, not as cancelled)
+        worker.run(job);
+        QCOMPARE(finished.count(), 2);
+        QVERIFY(finished.at(1).at(0).value<RolloutJobResult>().error != QLatin1String("cancelled"));
     }
 
     void theGpuBodyOfPauseAndResume_data()

@@ -292,6 +292,15 @@ class TestForeground : public QObject {
         QVERIFY(f.commit());
     }
 
+    // An engine that pauses while another program uses the GPU, working again 1 s after it is gone.
+    static EngineOptions pausingForGpuUsers(const QString &dataDir)
+    {
+        EngineOptions o{.dataDir = dataDir, .nodeName = QStringLiteral("foreground-tester")};
+        o.scheduler.pauseWhenGpuBusy = true;
+        o.scheduler.foregroundHoldSeconds = 1;
+        return o;
+    }
+
     static void stop(EngineController &controller)
     {
         QSignalSpy stopped(&controller, &EngineController::stopped);
@@ -674,12 +683,7 @@ private Q_SLOTS:
         QVERIFY(other.start(name));
         configureGpus({fakeGpu(QStringLiteral("GPU-a"), {process(QCoreApplication::applicationPid(), 1 << 30)})});
         QTemporaryDir dir;
-        EngineOptions o;
-        o.dataDir = dir.path();
-        o.nodeName = QStringLiteral("foreground-tester");
-        o.scheduler.pauseWhenGpuBusy = true;
-        o.scheduler.foregroundHoldSeconds = 1;
-        EngineController controller(o);
+        EngineController controller(pausingForGpuUsers(dir.path()));
         controller.start();
         QTRY_COMPARE_WITH_TIMEOUT(controller.snapshot().state, NodeState::Idle, 30'000); // only this process on the GPU
 
@@ -714,12 +718,7 @@ private Q_SLOTS:
         qputenv("COHORT_TESTING_GPUS_ON_CPU", "1");
         const auto unset = qScopeGuard([] { qunsetenv("COHORT_TESTING_GPUS_ON_CPU"); });
         QTemporaryDir dir;
-        EngineOptions o;
-        o.dataDir = dir.path();
-        o.nodeName = QStringLiteral("foreground-tester");
-        o.scheduler.pauseWhenGpuBusy = true;
-        o.scheduler.foregroundHoldSeconds = 1;
-        EngineController controller(o);
+        EngineController controller(pausingForGpuUsers(dir.path()));
         controller.start();
         QTRY_COMPARE_WITH_TIMEOUT(controller.snapshot().state, NodeState::Idle, 30'000);
         QCOMPARE(controller.snapshot().computeWorkers.size(), 2);
