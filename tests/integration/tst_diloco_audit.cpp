@@ -58,12 +58,10 @@ class TestDilocoAudit : public QObject {
         if (!f.open(QIODevice::WriteOnly) || f.write(kCatalogue) != kCatalogue.size())
             return hub;
         f.close();
-        hub.process = std::make_unique<ChildProcess>(
-            programPath(QStringLiteral("cohort-hub")),
-            QStringList{QStringLiteral("--port"), QStringLiteral("0"), QStringLiteral("--data-dir"), hub.dir, QStringLiteral("--catalogue"),
-                        catalogue, QStringLiteral("--heartbeat-interval"), QStringLiteral("1"), QStringLiteral("--train"), QStringLiteral("none")});
-        if (hub.process->start() && hub.process->waitForOutput(QStringLiteral("listening on"), 20'000))
-            hub.url = QRegularExpression(QStringLiteral("listening on (http://127\\.0\\.0\\.1:\\d+)")).match(hub.process->output()).captured(1);
+        if (auto started = cohort::test::startHub(hub.dir, {QStringLiteral("--catalogue"), catalogue, QStringLiteral("--heartbeat-interval"), QStringLiteral("1")})) {
+            hub.process = std::move(started->process);
+            hub.url = started->url;
+        }
         return hub;
     }
 

@@ -24,6 +24,7 @@
 #include <memory>
 
 using cohort::test::ChildProcess;
+using cohort::test::startHub;
 using cohort::test::programPath;
 
 namespace {
@@ -119,13 +120,12 @@ private Q_SLOTS:
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write(kCatalogue);
         f.close();
-        m_hub = std::make_unique<ChildProcess>(
-            programPath(QStringLiteral("cohort-hub")),
-            QStringList{QStringLiteral("--port"), QStringLiteral("0"), QStringLiteral("--data-dir"), m_dir.filePath(QStringLiteral("hub")),
-                        QStringLiteral("--catalogue"), path, QStringLiteral("--heartbeat-interval"), QStringLiteral("1")});
-        QVERIFY(m_hub->start());
-        QVERIFY(m_hub->waitForOutput(QStringLiteral("listening on"), 20'000));
-        m_url = QRegularExpression(QStringLiteral("listening on (http://127\\.0\\.0\\.1:\\d+)")).match(m_hub->output()).captured(1);
+        QString why;
+        auto started = startHub(m_dir.filePath(QStringLiteral("hub")),
+                                {QStringLiteral("--catalogue"), path, QStringLiteral("--heartbeat-interval"), QStringLiteral("1")}, &why);
+        QVERIFY2(started, qPrintable(why));
+        m_hub = std::move(started->process);
+        m_url = started->url;
         QVERIFY(!m_url.isEmpty());
         // The task list tells nodes where the master listens.
         const QJsonObject tasks = get(QStringLiteral("/v1/tasks"));
@@ -151,11 +151,11 @@ private Q_SLOTS:
         f.write(catalogue);
         f.close();
         const QString hubDir = m_dir.filePath(QStringLiteral("hub-min3"));
-        ChildProcess hub(programPath(QStringLiteral("cohort-hub")),
-                         {QStringLiteral("--port"), QStringLiteral("0"), QStringLiteral("--data-dir"), hubDir, QStringLiteral("--catalogue"), path,
-                          QStringLiteral("--heartbeat-interval"), QStringLiteral("1")});
-        QVERIFY(hub.start() && hub.waitForOutput(QStringLiteral("listening on"), 20'000));
-        const QString url = QRegularExpression(QStringLiteral("listening on (http://127\\.0\\.0\\.1:\\d+)")).match(hub.output()).captured(1);
+        QString why;
+        auto started = startHub(hubDir, {QStringLiteral("--catalogue"), path, QStringLiteral("--heartbeat-interval"), QStringLiteral("1")}, &why);
+        QVERIFY2(started, qPrintable(why));
+        ChildProcess &hub = *started->process;
+        const QString url = started->url;
         auto x = startNode(QStringLiteral("min3-x"), url), y = startNode(QStringLiteral("min3-y"), url);
         QVERIFY(x && y);
         const auto stats = [&] {
@@ -178,7 +178,7 @@ private Q_SLOTS:
     {
         const QString hubDir = m_dir.filePath(QStringLiteral("hub-restart"));
         const QString catalogue = m_dir.filePath(QStringLiteral("catalogue.json"));
-        const auto startHub = [&](const QString &port, const QString &dilocoPort) {
+        const auto startHubOn = [&](const QString &port, const QString &dilocoPort) {
             auto hub = std::make_unique<ChildProcess>(
                 programPath(QStringLiteral("cohort-hub")),
                 QStringList{QStringLiteral("--port"), port, QStringLiteral("--data-dir"), hubDir, QStringLiteral("--catalogue"), catalogue,
@@ -187,7 +187,7 @@ private Q_SLOTS:
         };
         // The restarted hub must be found where the nodes look: the same API port and the same master port. Both
         // are the ones the system gave the first start (asking for "API port + 1" raced other tests for it).
-        auto hub = startHub(QStringLiteral("0"), QStringLiteral("0"));
+        auto hub = startHubOn(QStringLiteral("0"), QStringLiteral("0"));
         QVERIFY(hub);
         const QString url = QRegularExpression(QStringLiteral("listening on (http://127\\.0\\.0\\.1:\\d+)")).match(hub->output()).captured(1);
         const QString port = QString::number(QUrl(url).port());
@@ -205,7 +205,7 @@ private Q_SLOTS:
         QVERIFY(hub->terminateAndWait(10'000, &code));
         const qint64 before = cohort::test::ledgerRows(hubDir, QStringLiteral("SELECT MAX(revision) FROM diloco_records")).value(0).toLongLong();
         QVERIFY(before >= together + 3);
-        hub = startHub(port, dilocoPort);
+        hub = startHubOn(port, dilocoPort);
         QVERIFY(hub);
         QVERIFY2(hub->waitForError(QStringLiteral("continues from recorded revision %1 held by 2 node(s)").arg(before), 5'000),
                  qPrintable(hub->errors().left(3000)));

@@ -21,6 +21,7 @@
 using namespace cohort;
 using cohort::test::ChildProcess;
 using cohort::test::programPath;
+using cohort::test::startHub;
 
 class TestNetwork : public QObject {
     Q_OBJECT
@@ -66,15 +67,13 @@ private Q_SLOTS:
         token.write(kOperatorToken);
         token.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner);
         token.close();
-        ChildProcess hub(programPath(QStringLiteral("cohort-hub")),
-                         {QStringLiteral("--port"), QStringLiteral("0"), QStringLiteral("--data-dir"), m_dir.filePath(QStringLiteral("hub")),
-                          QStringLiteral("--heartbeat-interval"), QStringLiteral("1"), QStringLiteral("--operator-token-file"), tokenFile,
-                          QStringLiteral("--train"), QStringLiteral("none")});
-        QVERIFY2(hub.start(), qPrintable(programPath(QStringLiteral("cohort-hub"))));
-        QVERIFY2(hub.waitForOutput(QStringLiteral("listening on"), 20'000), qPrintable(hub.errors()));
-        const QRegularExpressionMatch m = QRegularExpression(QStringLiteral("listening on (http://127\\.0\\.0\\.1:\\d+)")).match(hub.output());
-        QVERIFY(m.hasMatch());
-        const QString hubUrl = m.captured(1);
+        QString why;
+        auto started = startHub(m_dir.filePath(QStringLiteral("hub")),
+                                {QStringLiteral("--heartbeat-interval"), QStringLiteral("1"), QStringLiteral("--operator-token-file"), tokenFile},
+                                &why);
+        QVERIFY2(started, qPrintable(why));
+        ChildProcess &hub = *started->process;
+        const QString hubUrl = started->url;
 
         std::vector<std::unique_ptr<ChildProcess>> nodes;
         QStringList nodeIds;

@@ -88,22 +88,20 @@ class TestRlCheats : public QObject {
         return id ? std::make_unique<cohort::Identity>(std::move(*id)) : nullptr;
     }
 
+    // holdVerification: the trainer verifies nothing until the test lets it (COHORT_TESTING_HOLD_VERIFICATION).
     std::unique_ptr<ChildProcess> startHub(const QString &dir, QString *url, bool holdVerification = false)
     {
-        auto hub = std::make_unique<ChildProcess>(
-            programPath(QStringLiteral("cohort-hub")),
-            QStringList{QStringLiteral("--port"), QStringLiteral("0"), QStringLiteral("--data-dir"), dir, QStringLiteral("--catalogue"),
-                        m_catalogue, QStringLiteral("--heartbeat-interval"), QStringLiteral("1"), QStringLiteral("--registration-work-bits"),
-                        QStringLiteral("0")});
-        if (holdVerification) {
-            QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-            env.insert(QStringLiteral("COHORT_TESTING_HOLD_VERIFICATION"), QStringLiteral("1"));
-            hub->process().setProcessEnvironment(env);
-        }
-        if (!hub->start() || !hub->waitForOutput(QStringLiteral("listening on"), 20'000))
+        QString why;
+        auto hub = cohort::test::startHub(dir,
+                                          {QStringLiteral("--catalogue"), m_catalogue, QStringLiteral("--heartbeat-interval"), QStringLiteral("1"),
+                                           QStringLiteral("--registration-work-bits"), QStringLiteral("0"), QStringLiteral("--train"), QStringLiteral("mini-rl")},
+                                          &why, holdVerification ? QStringLiteral("export COHORT_TESTING_HOLD_VERIFICATION=1") : QString());
+        if (!hub) {
+            qWarning() << "cohort-hub did not start:" << why;
             return nullptr;
-        *url = QRegularExpression(QStringLiteral("listening on (http://127\\.0\\.0\\.1:\\d+)")).match(hub->output()).captured(1);
-        return hub;
+        }
+        *url = hub->url;
+        return std::move(hub->process);
     }
 
     // A work item, waiting while the trainer warms up or this identity's batches await verification.

@@ -65,17 +65,21 @@ class TestRlE2e : public QObject {
         return path;
     }
 
+    // A hub that trains the catalogue's three RL tasks (cohort::test::startHub starts none unless asked).
     std::unique_ptr<ChildProcess> startHub(const QString &dataDir, QString *url, const QStringList &extra = {})
     {
-        auto hub = std::make_unique<ChildProcess>(
-            programPath(QStringLiteral("cohort-hub")),
-            QStringList{QStringLiteral("--port"), QStringLiteral("0"), QStringLiteral("--data-dir"), dataDir,
-                        QStringLiteral("--catalogue"), catalogue(), QStringLiteral("--heartbeat-interval"), QStringLiteral("1")} + extra);
-        if (!hub->start() || !hub->waitForOutput(QStringLiteral("listening on"), 20'000))
+        QString why;
+        auto hub = cohort::test::startHub(dataDir,
+                                          QStringList{QStringLiteral("--catalogue"), catalogue(), QStringLiteral("--heartbeat-interval"), QStringLiteral("1"),
+                                                      QStringLiteral("--train"), QStringLiteral("mini-rl"), QStringLiteral("--train"), QStringLiteral("kill-rl"),
+                                                      QStringLiteral("--train"), QStringLiteral("long-rl")} + extra,
+                                          &why);
+        if (!hub) {
+            qWarning() << "cohort-hub did not start:" << why;
             return nullptr;
-        const auto m = QRegularExpression(QStringLiteral("listening on (http://127\\.0\\.0\\.1:\\d+)")).match(hub->output());
-        *url = m.captured(1);
-        return hub;
+        }
+        *url = hub->url;
+        return std::move(hub->process);
     }
 
     // haltAt: COHORT_TESTING_HALT_AT for the node (it parks itself there, see RolloutWorker.h).
