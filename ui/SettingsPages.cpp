@@ -158,8 +158,7 @@ QWidget *SettingsDialog::buildComputePage()
     m_gpuList->setMaximumHeight(130);
     m_gpuNote = note(QString(), content);
     m_gpuNote->setObjectName(QStringLiteral("gpuNote"));
-    // What the choice does, and when: CUDA learns the visible GPUs once per process (CUDA_VISIBLE_DEVICES, set before
-    // it starts), while the limits and the energy figures follow at once.
+    // What the choice does: a worker per chosen GPU, started or stopped as the choice changes.
     m_gpuNote->setText(gpuChoiceNote());
 
     m_idleOnly = new QCheckBox(tr("Only when idle for"), content);

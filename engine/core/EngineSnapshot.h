@@ -144,10 +144,11 @@ struct EngineSnapshot {
     QString computeDevice; // "CPU (LibTorch 1.13.1, 2 threads)"
     QString computeDeviceId = QStringLiteral("cpu"); // where models run: "cpu", "cuda:0"
     QString computeDtype = QStringLiteral("float32");
-    // GPU memory generation may use on the compute GPUs together (Settings → Compute, a percent of each;
-    // core/MemoryBudget). 0: not computing on a GPU.
+    // GPU memory generation may use on the compute GPU with the largest share (Settings → Compute, a percent of
+    // each; core/MemoryBudget): a policy runs on one GPU, so this decides whether a task fits. 0: not on a GPU.
     qint64 gpuMemoryBudgetBytes = 0;
-    QList<ComputeWorkerStatus> computeWorkers; // one per GPU the node lends (or the CPU); their sum is `rollouts`
+    // One per GPU the node lends (or the CPU). `rollouts` is the node's: these plus what workers removed since did.
+    QList<ComputeWorkerStatus> computeWorkers;
     QList<GpuSample> gpus;     // NVML's GPUs, sampled once a second; empty without NVML
     QString gpuTelemetryNote;  // why there are no (or only partial) GPU readings; empty when all is well
     // The GPUs' energy today and in the last 7 days, from the stored history, read by the engine once a minute

@@ -136,7 +136,7 @@ void Engine::joinTask(const QString &taskId)
     }
     if (m_snapshot.joinedTaskId == taskId)
         return;
-    m_rollouts->cancel(); // work for another task is of no use now
+    m_rollouts->taskJoined(taskId); // work for another task is of no use now
     m_options.taskId = taskId;
     m_snapshot.joinedTaskId = taskId;
     m_checkpoints->taskJoined();

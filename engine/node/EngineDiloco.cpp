@@ -17,7 +17,8 @@ void Engine::connectDilocoSession()
 
 bool Engine::dilocoMayRun() const
 {
-    return !m_stopping && hub() && m_hubSession->online() && !m_schedule->paused();
+    // DiLoCo trains on the first worker's device: the user's pause of that GPU, or another program on it, stops it too.
+    return !m_stopping && hub() && m_hubSession->online() && !m_schedule->paused() && !m_rollouts->primaryWaiting();
 }
 
 QByteArray Engine::nodeSecretKey() const

@@ -32,7 +32,9 @@ void Engine::connectRolloutLoop()
 bool Engine::rolloutsMayRun() const
 {
     const TaskInfo *task = joinedTask();
-    return !m_stopping && task && task->rl && hub() && m_hubSession->online() && !m_schedule->paused();
+    // "Pause after this step": no new batch starts; the pause comes once every worker's batch is in the outbox.
+    return !m_stopping && task && task->rl && hub() && m_hubSession->online() && !m_schedule->paused() &&
+           !m_schedule->status().pauseAfterStep;
 }
 
 } // namespace cohort

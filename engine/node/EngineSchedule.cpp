@@ -23,7 +23,7 @@ void Engine::connectScheduleGate()
         m_hubSession->heartbeat(); // the hub learns at once, not at the next tick
     });
     connect(gate, &ScheduleGate::changed, this, &Engine::markDirty);
-    connect(m_rollouts, &RolloutFleet::batchSaved, gate, &ScheduleGate::safePointReached);
+    connect(m_rollouts, &RolloutFleet::safePointReached, gate, &ScheduleGate::safePointReached);
     connect(m_rollouts, &RolloutFleet::generationEnded, gate, [gate] { gate->workStopped("compute"); });
     connect(m_diloco, &DilocoSession::finished, gate, [gate] { gate->workStopped("DiLoCo"); });
 }

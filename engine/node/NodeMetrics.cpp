@@ -201,7 +201,7 @@ QByteArray renderNodeMetrics(const EngineSnapshot &s, const std::optional<Earnin
 
     writeGpus(w, s);
     writeWorkers(w, s);
-    w.family("cohort_gpu_memory_budget_bytes", Type::Gauge, QStringLiteral("GPU memory generation may use on the compute GPUs together (Settings, Compute)."));
+    w.family("cohort_gpu_memory_budget_bytes", Type::Gauge, QStringLiteral("GPU memory generation may use on the compute GPU with the largest share (Settings, Compute)."));
     w.add(s.gpuMemoryBudgetBytes > 0 ? std::optional<qint64>(s.gpuMemoryBudgetBytes) : std::nullopt);
 
     for (const QString &problem : w.problems())

@@ -23,7 +23,8 @@ struct ResumeState {
     int policyVersion = 0; // written for the record; a start takes the verified version from disk
     bool userPaused = false;
     QDateTime snoozedUntil; // invalid: no snooze
-    QList<RolloutWorkItem> work; // issued by the hub and not in the outbox yet (one per compute device at most)
+    QList<RolloutWorkItem> work; // issued by the hub and not in the outbox yet (in the workers' hands, or waiting
+                                 // for one: a removed or paused GPU's), at most kMaxBundledWork
     QStringList pausedGpus;      // the GPUs the user paused on their own (NVML UUIDs)
 };
 

@@ -111,6 +111,11 @@ void RolloutCommons::adoptWork(const RolloutWorkItem &work)
     m_spare.append(work);
 }
 
+void RolloutCommons::keepWorkOf(const QString &taskId)
+{
+    m_spare.removeIf([&taskId](const RolloutWorkItem &w) { return w.taskId != taskId; });
+}
+
 std::optional<RolloutWorkItem> RolloutCommons::takeWork(const QString &taskId)
 {
     for (qsizetype i = 0; i < m_spare.size(); ++i)

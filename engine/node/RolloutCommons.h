@@ -54,6 +54,7 @@ public:
     std::optional<RolloutWorkItem> takeWork(const QString &taskId);
     const QList<RolloutWorkItem> &spareWork() const { return m_spare; }
     void dropSpareWork() { m_spare.clear(); }             // the task was left: its work items are of no use
+    void keepWorkOf(const QString &taskId);               // another task was joined: only its items are kept
 
 private:
     Outbox m_outbox;

@@ -5,6 +5,7 @@
 
 #include <QCoreApplication>
 #include <QDir>
+#include <QTimer>
 #include <algorithm>
 
 namespace cohort {
@@ -35,8 +36,15 @@ RolloutLoop *RolloutFleet::addLoop(const ComputeWorkerSpec &spec, bool standIn)
     connect(l, &RolloutLoop::hubUnreachable, this, &RolloutFleet::hubUnreachable);
     connect(l, &RolloutLoop::batchAccepted, this, &RolloutFleet::batchAccepted);
     connect(l, &RolloutLoop::batchRejected, this, &RolloutFleet::batchRejected);
-    connect(l, &RolloutLoop::batchSaved, this, &RolloutFleet::batchSaved);
-    connect(l, &RolloutLoop::generationEnded, this, &RolloutFleet::generationEnded);
+    connect(l, &RolloutLoop::generationEnded, this, [this] {
+        Q_EMIT generationEnded();
+        // Once no loop generates any more, every batch in hand is in the outbox (queued: the loop that just ended
+        // saves its batch first) or ended without one: the safe point "pause after this step" waits for.
+        QTimer::singleShot(0, this, [this] {
+            if (!generating())
+                Q_EMIT safePointReached();
+        });
+    });
     m_loops.push_back(std::move(loop));
     return l;
 }
@@ -46,10 +54,18 @@ void RolloutFleet::removeLoop(RolloutLoop *loop)
     // Its work item is the node's: another loop finishes it. What it did still counts in the node's figures.
     if (std::optional<WorkItem> work = loop->takeWorkInHand())
         m_commons.adoptWork(*work);
+    // A batch it was submitting goes back to the others: its answer will not reach it any more. Sent again, the hub
+    // answers a submission it already had as the same (credited once).
+    if (const QString submitting = loop->submissionInFlight(); !submitting.isEmpty())
+        m_commons.release(submitting);
     const RolloutStats &s = loop->stats();
     m_departed.batchesAccepted += s.batchesAccepted;
     m_departed.batchesRejected += s.batchesRejected;
     m_departed.tokensGenerated += s.tokensGenerated;
+    // And in its GPU's own figures, should the GPU come back (a counter since the node started never goes back).
+    RolloutStats &mine = m_departedByGpu[loop->spec().gpuUuid];
+    mine.batchesAccepted += s.batchesAccepted;
+    mine.tokensGenerated += s.tokensGenerated;
     qCInfo(lcEngine) << "compute: stopping the worker on" << loop->spec().device << loop->spec().gpuUuid;
     const auto it = std::find_if(m_loops.begin(), m_loops.end(), [loop](const auto &l) { return l.get() == loop; });
     m_loops.erase(it); // the destructor cancels the batch and stops the compute thread (bounded)
@@ -65,6 +81,8 @@ void RolloutFleet::applyPlan(const ComputePlan &plan, bool standIns)
     for (const auto &loop : m_loops)
         if (std::none_of(plan.workers.begin(), plan.workers.end(), [&](const ComputeWorkerSpec &w) { return sameWorker(w, loop->spec()); }))
             gone.push_back(loop.get());
+    for (RolloutLoop *loop : gone)
+        loop->cancel(); // all at once: each one's bounded stop below mostly finds its thread done
     for (RolloutLoop *loop : gone)
         removeLoop(loop);
     std::vector<std::unique_ptr<RolloutLoop>> ordered;
@@ -140,10 +158,28 @@ bool RolloutFleet::setGpuPaused(const QString &gpuUuid, bool paused)
     else
         m_pausedGpus.remove(gpuUuid);
     target->setPaused(paused);
+    if (paused)
+        handOnWork(target);
     Q_EMIT eventOccurred(EngineEvent::info(QStringLiteral("compute"),
                                            paused ? QStringLiteral("Paused %1 (%2); the other devices keep working").arg(target->spec().name, target->spec().device)
                                                   : QStringLiteral("%1 (%2) works again").arg(target->spec().name, target->spec().device)));
     return true;
+}
+
+void RolloutFleet::handOnWork(RolloutLoop *loop)
+{
+    // A waiting GPU's work item would only expire at the hub while it waits: another loop finishes it.
+    if (std::optional<WorkItem> work = loop->takeWorkInHand()) {
+        m_commons.adoptWork(*work);
+        Q_EMIT workInHandChanged("work handed on");
+        kick();
+    }
+}
+
+void RolloutFleet::taskJoined(const QString &taskId)
+{
+    m_commons.keepWorkOf(taskId); // work for another task is of no use now
+    cancel();
 }
 
 void RolloutFleet::setGpusInUse(const QMap<QString, QString> &programByGpu, int holdSeconds)
@@ -160,6 +196,7 @@ void RolloutFleet::setGpusInUse(const QMap<QString, QString> &programByGpu, int 
                                                        QStringLiteral("%1 uses %2 (%3): its worker waits; the other devices keep working")
                                                            .arg(programByGpu.value(gpu), loop->spec().name, loop->spec().device)));
             loop->setInUseBy(programByGpu.value(gpu));
+            handOnWork(loop.get());
         } else if (!loop->inUseBy().isEmpty()) {
             const QDateTime seen = m_inUseSeen.value(gpu);
             const qint64 since = seen.isValid() ? seen.secsTo(now) : holdSeconds;
@@ -237,17 +274,27 @@ RolloutStats RolloutFleet::stats() const
 QList<ComputeWorkerStatus> RolloutFleet::workers() const
 {
     QList<ComputeWorkerStatus> list;
-    for (const auto &loop : m_loops)
-        list.append(loop->status());
+    for (const auto &loop : m_loops) {
+        ComputeWorkerStatus status = loop->status();
+        const RolloutStats before = m_departedByGpu.value(loop->spec().gpuUuid);
+        status.batchesAccepted += before.batchesAccepted;
+        status.tokensGenerated += before.tokensGenerated;
+        list.append(status);
+    }
     return list;
 }
 
 qint64 RolloutFleet::memoryBudgetBytes() const
 {
-    qint64 sum = 0;
+    qint64 largest = 0; // a policy runs on one GPU: the largest share decides whether a task fits, never their sum
     for (const auto &loop : m_loops)
-        sum += loop->memoryBudgetBytes();
-    return sum;
+        largest = std::max(largest, loop->memoryBudgetBytes());
+    return largest;
+}
+
+bool RolloutFleet::primaryWaiting() const
+{
+    return !m_loops.empty() && m_loops.front()->waiting();
 }
 
 QString RolloutFleet::primaryDevice() const

@@ -35,6 +35,7 @@ public:
 
     void kick();
     void cancel();
+    void taskJoined(const QString &taskId); // cancels the batches in hand; work items of other tasks are dropped
     void taskLeft();
     void stop();
 
@@ -52,7 +53,8 @@ public:
     qint64 generatingForMs() const; // the longest-running batch's; -1: none
     RolloutStats stats() const;     // the loops' sums (rates too: the node's throughput); outbox from disk
     QList<ComputeWorkerStatus> workers() const;
-    qint64 memoryBudgetBytes() const; // the workers' shares together
+    qint64 memoryBudgetBytes() const; // the largest worker's share: what decides whether a task's policy fits
+    bool primaryWaiting() const;      // the first worker (DiLoCo's device) is paused or its GPU in use
     QString primaryDevice() const;    // where one-device work runs (DiLoCo): the first worker's device
     QList<WorkItem> worksInHand() const; // every loop's and the spare ones: what the engine bundle keeps
     void restoreWork(const QList<WorkItem> &work); // from the engine bundle: the first loops to ask take them
@@ -68,12 +70,13 @@ Q_SIGNALS:
     void hubUnreachable(const QString &error);
     void batchAccepted(qint64 tokens, double meanReward, double pendingCredit);
     void batchRejected();
-    void batchSaved();
-    void generationEnded();
+    void generationEnded();   // a loop's compute thread handed a batch back (done, failed or cancelled)
+    void safePointReached();  // no loop generates: every batch in hand is in the outbox, or ended
 
 private:
     RolloutLoop *addLoop(const ComputeWorkerSpec &spec, bool standIn);
     void removeLoop(RolloutLoop *loop);
+    void handOnWork(RolloutLoop *loop); // a waiting loop's work item goes to the others
 
     RolloutHost &m_host;
     RolloutCommons m_commons;
@@ -81,6 +84,7 @@ private:
     QSet<QString> m_pausedGpus;
     QHash<QString, QDateTime> m_inUseSeen; // when another program was last seen on each GPU
     RolloutStats m_departed; // what loops that were removed did, so the node's figures never go back
+    QHash<QString, RolloutStats> m_departedByGpu; // the same per GPU, for a GPU that comes back
     bool m_standIns = false;
     bool m_stopping = false;
 };

@@ -11,6 +11,7 @@
 #include <QDir>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QPointer>
 #include <QRandomGenerator>
 
 namespace cohort {
@@ -179,7 +180,19 @@ void RolloutLoop::kick()
     m_host.hub()->post(QStringLiteral("/v1/tasks/%1/work").arg(task->id),
                 QJsonObject{{QStringLiteral("sampling"), QStringLiteral("seeded")},
                             {QStringLiteral("problems"), QStringLiteral("held-out-v1")}},
-                [this](const HubReply &reply) { onWork(reply); });
+                [self = QPointer<RolloutLoop>(this), fleet = QPointer<QObject>(parent()), commons = &m_commons,
+                 taskId = task->id](const HubReply &reply) {
+                    if (self) {
+                        self->onWork(reply);
+                        return;
+                    }
+                    // The fleet removed this loop (its GPU left the choice) while the hub answered: the work item
+                    // the hub issued is the node's, and another loop of the fleet (which owns `commons`) finishes it.
+                    QString ignored;
+                    if (fleet && reply.ok() && reply.body.value(QStringLiteral("task")).toString() == taskId)
+                        if (const std::optional<WorkItem> work = workItemFrom(reply, taskId, &ignored))
+                            commons->adoptWork(*work);
+                });
 }
 
 void RolloutLoop::retryLater(int seconds)
@@ -224,6 +237,22 @@ void RolloutLoop::onWork(const HubReply &reply)
         return;
     }
     m_throttled = false;
+    QString malformed;
+    const std::optional<WorkItem> parsed = workItemFrom(reply, task->id, &malformed);
+    if (!parsed) {
+        Q_EMIT eventOccurred(EngineEvent::warning(QStringLiteral("rollouts"), QStringLiteral("The hub's work item is malformed: %1").arg(malformed)));
+        retryLater(30);
+        return;
+    }
+    const WorkItem work = *parsed;
+    m_workInHand = work;
+    Q_EMIT workInHandChanged("work received"); // from here on a crash resumes this work item instead of losing it
+    testingHaltPoint("work-received");
+    startWork(work);
+}
+
+std::optional<RolloutLoop::WorkItem> RolloutLoop::workItemFrom(const HubReply &reply, const QString &taskId, QString *error)
+{
     JsonReader r(reply.body, QStringLiteral("work"));
     const QString workId = r.string(QStringLiteral("work_id"), 64);
     const int step = int(r.integer(QStringLiteral("step"), 1, 1 << 30));
@@ -235,22 +264,18 @@ void RolloutLoop::onWork(const HubReply &reply)
     const quint64 seed = seedText.toULongLong(&seedOk);
     const quint64 samplingSeed = samplingText.isEmpty() ? 0 : samplingText.toULongLong(&samplingOk);
     if (!r.ok() || !seedOk || !samplingOk) {
-        Q_EMIT eventOccurred(EngineEvent::warning(QStringLiteral("rollouts"), QStringLiteral("The hub's work item is malformed: %1").arg(r.ok() ? QStringLiteral("bad seed") : r.error())));
-        retryLater(30);
-        return;
+        *error = r.ok() ? QStringLiteral("bad seed") : r.error();
+        return std::nullopt;
     }
     WorkItem work;
-    work.taskId = task->id;
+    work.taskId = taskId;
     work.workId = workId;
     work.step = step;
     work.minVersion = minVersion;
     work.seed = seed;
     // A hub that names no sampling seed (older versions) does not check sampling: any stream will do.
     work.samplingSeed = samplingText.isEmpty() ? QRandomGenerator::system()->generate64() : samplingSeed;
-    m_workInHand = work;
-    Q_EMIT workInHandChanged("work received"); // from here on a crash resumes this work item instead of losing it
-    testingHaltPoint("work-received");
-    startWork(work);
+    return work;
 }
 
 void RolloutLoop::startWork(const WorkItem &work)
@@ -327,6 +352,10 @@ void RolloutLoop::onGenerated(const RolloutJobResult &result)
             m_workInHand.reset();
             Q_EMIT workInHandChanged("work failed");
             retryLater(30);
+        } else if (!waiting()) {
+            // Resumed before the cancelled batch came back (its kick found the loop still busy): go on now. A node
+            // that is still paused makes this kick do nothing.
+            QTimer::singleShot(0, this, &RolloutLoop::kick);
         }
         Q_EMIT changed();
         return;
@@ -396,7 +425,11 @@ void RolloutLoop::submit(const OutboxEntry &entry)
     }
     qCInfo(lcEngine) << "rollouts: submitted" << entry.submissionId << ", awaiting the hub's answer";
     m_host.hub()->post(QStringLiteral("/v1/tasks/%1/rollouts").arg(entry.taskId), *body,
-                [this, id = entry.submissionId](const HubReply &reply) { onSubmitted(id, reply); });
+                [self = QPointer<RolloutLoop>(this), id = entry.submissionId](const HubReply &reply) {
+                    if (self)
+                        self->onSubmitted(id, reply);
+                });
+    m_submitting = entry.submissionId;
 }
 
 void RolloutLoop::onSubmitted(const QString &submissionId, const HubReply &reply)
@@ -405,6 +438,7 @@ void RolloutLoop::onSubmitted(const QString &submissionId, const HubReply &reply
         return; // the claim dies with the fleet: the next start submits the batch again
     testingHaltPoint("ack-received"); // the hub has answered (and credited); the outbox still holds the batch
     m_busy = false;
+    m_submitting.clear();
     const QString status = reply.body.value(QStringLiteral("status")).toString();
     const bool answered = reply.ok() || status == QLatin1String("rejected") || reply.httpStatus == 409 ||
                           (reply.httpStatus >= 400 && reply.httpStatus < 500 && reply.httpStatus != 401 &&

@@ -82,6 +82,7 @@ public:
     qint64 lastBatchAtMs() const { return m_lastBatchAtMs; } // when its last batch was generated (0: none yet)
     std::optional<WorkItem> workInHand() const { return m_workInHand; }
     std::optional<WorkItem> takeWorkInHand(); // cancels the batch in hand; its work item goes to the caller
+    QString submissionInFlight() const { return m_submitting; } // the outbox batch sent and not answered yet
     QString activity(const TaskInfo &task) const; // one line for the dashboard while the task is an RL task
 
 Q_SIGNALS:
@@ -99,6 +100,8 @@ Q_SIGNALS:
 private:
     void changeWaiting(const std::function<void()> &change); // the user's pause or another program: stop or go on
     void retryLater(int seconds);
+    // The work item in the hub's answer to a work request, for `taskId`; nullopt (and *error) when malformed.
+    static std::optional<WorkItem> workItemFrom(const HubReply &reply, const QString &taskId, QString *error);
     void onWork(const HubReply &reply);
     void startWork(const WorkItem &work);
     void onGenerated(const RolloutJobResult &result);
@@ -115,6 +118,7 @@ private:
     QTimer m_timer;
     RolloutStats m_stats;
     std::optional<WorkItem> m_workInHand;
+    QString m_submitting;            // the outbox batch whose submission awaits the hub's answer (claimed by this loop)
     QDateTime m_throttleUntil;       // throttled: no new batch before this (duty cycle)
     QElapsedTimer m_generationClock; // since the batch in hand started
     qint64 m_lastBatchAtMs = 0;
