@@ -1,6 +1,7 @@
 // The desktop window wired to a real engine with the embedded local hub: registration, the task
 // catalogue, Pause/Resume round trips through the engine thread and the GPU history earlier runs stored,
 // observed only through the UI.
+#include "TestSupport.h"
 #include "assembly/BuiltinEngineParts.h"
 #include "api/EngineController.h"
 #include "settings/Settings.h"
@@ -137,15 +138,10 @@ private Q_SLOTS:
         QTemporaryDir dataDir;
         QVERIFY(dataDir.isValid());
         const QString config = dataDir.filePath(QStringLiteral("fakenvml.json"));
-        QSaveFile f(config);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(QJsonDocument(QJsonObject{{QStringLiteral("devices"),
-                                           QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("Fake GPU")},
-                                                                  {QStringLiteral("uuid"), QStringLiteral("GPU-live")},
-                                                                  {QStringLiteral("temperature"), 60},
-                                                                  {QStringLiteral("power_mw"), 100'000}}}}})
-                    .toJson());
-        QVERIFY(f.commit());
+        QVERIFY(cohort::test::writeFakeNvml(config, {QJsonObject{{QStringLiteral("name"), QStringLiteral("Fake GPU")},
+                                                                 {QStringLiteral("uuid"), QStringLiteral("GPU-live")},
+                                                                 {QStringLiteral("temperature"), 60},
+                                                                 {QStringLiteral("power_mw"), 100'000}}}));
         qputenv("COHORT_FAKENVML_CONFIG", config.toUtf8());
         qputenv("COHORT_NVML_LIBRARY", COHORT_FAKENVML);
 
@@ -199,14 +195,11 @@ private Q_SLOTS:
         QTemporaryDir dataDir;
         QVERIFY(dataDir.isValid());
         const QString config = dataDir.filePath(QStringLiteral("fakenvml.json"));
-        QSaveFile f(config);
-        QVERIFY(f.open(QIODevice::WriteOnly));
         QJsonArray devices;
         for (const char *uuid : {"GPU-first", "GPU-second"})
             devices.append(QJsonObject{{QStringLiteral("name"), QStringLiteral("Fake GPU")}, {QStringLiteral("uuid"), QLatin1String(uuid)},
                                        {QStringLiteral("memory_total"), double(8LL << 30)}, {QStringLiteral("temperature"), 50}});
-        f.write(QJsonDocument(QJsonObject{{QStringLiteral("devices"), devices}}).toJson());
-        QVERIFY(f.commit());
+        QVERIFY(cohort::test::writeFakeNvml(config, devices));
         qputenv("COHORT_FAKENVML_CONFIG", config.toUtf8());
         qputenv("COHORT_NVML_LIBRARY", COHORT_FAKENVML);
         qputenv("COHORT_TESTING_GPUS_ON_CPU", "1");

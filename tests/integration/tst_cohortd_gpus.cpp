@@ -79,14 +79,7 @@ private Q_SLOTS:
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
         const QString config = dir.filePath(QStringLiteral("fakenvml.json"));
-        {
-            QFile f(config);
-            QVERIFY(f.open(QIODevice::WriteOnly));
-            f.write(QJsonDocument(QJsonObject{{QStringLiteral("devices"),
-                                               QJsonArray{fakeGpu(kA, QStringLiteral("Fake GPU A"), 8LL << 30),
-                                                          fakeGpu(kB, QStringLiteral("Fake GPU B"), 16LL << 30)}}})
-                        .toJson());
-        }
+        QVERIFY(writeFakeNvml(config, {fakeGpu(kA, QStringLiteral("Fake GPU A"), 8LL << 30), fakeGpu(kB, QStringLiteral("Fake GPU B"), 16LL << 30)}));
         qputenv("COHORT_NVML_LIBRARY", QByteArray(COHORT_FAKENVML));
         qputenv("COHORT_FAKENVML_CONFIG", config.toUtf8());
         qputenv("COHORT_TESTING_GPUS_ON_CPU", "1");

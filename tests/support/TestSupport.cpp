@@ -5,6 +5,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
+#include <QSaveFile>
 #include <QRegularExpression>
 #include <QTest>
 
@@ -120,6 +121,13 @@ std::optional<StartedHub> startHub(const QString &dataDir, const QStringList &ex
     hub.url = m.captured(1);
     hub.relayUrl = m.captured(2);
     return hub;
+}
+
+bool writeFakeNvml(const QString &path, const QJsonArray &devices)
+{
+    QSaveFile f(path);
+    return f.open(QIODevice::WriteOnly) &&
+           f.write(QJsonDocument(QJsonObject{{QStringLiteral("devices"), devices}}).toJson()) > 0 && f.commit();
 }
 
 QJsonObject lastJsonStatus(const QString &output)

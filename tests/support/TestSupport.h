@@ -1,5 +1,6 @@
 #pragma once
 // Helpers shared by the test suites: locating built programs and running them as real processes.
+#include <QJsonArray>
 #include <QJsonObject>
 #include <QProcess>
 #include <QString>
@@ -46,6 +47,10 @@ struct StartedHub {
 };
 std::optional<StartedHub> startHub(const QString &dataDir, const QStringList &extraArguments = {}, QString *why = nullptr,
                                    const QString &wrapper = {});
+
+// Writes the fake NVML's configuration (tests/support/fakenvml: {"devices": [...]}) to `path` atomically, for a
+// process that reads COHORT_FAKENVML_CONFIG; false when it could not be written.
+bool writeFakeNvml(const QString &path, const QJsonArray &devices);
 
 // The newest status line (a JSON object with "state") that `cohortd --json` wrote to `output`; empty if none yet.
 QJsonObject lastJsonStatus(const QString &output);
