@@ -108,6 +108,8 @@ void RolloutCommons::adoptWork(const RolloutWorkItem &work)
     for (const RolloutWorkItem &w : m_spare)
         if (w.workId == work.workId && w.taskId == work.taskId)
             return;
+    if (m_spare.size() >= kMaxBundledWork)
+        m_spare.removeFirst(); // the oldest would expire at the hub before any loop got to it
     m_spare.append(work);
 }
 

@@ -50,7 +50,8 @@ public:
     Status removeAnswered(const QString &submissionId);  // the hub answered: gone from disk and from the claims
     bool claimed(const QString &submissionId) const { return m_claimed.contains(submissionId); }
 
-    void adoptWork(const RolloutWorkItem &work);          // kept until a loop takes it (duplicates are dropped)
+    // Kept until a loop takes it (duplicates are dropped; past kMaxBundledWork the oldest goes).
+    void adoptWork(const RolloutWorkItem &work);
     std::optional<RolloutWorkItem> takeWork(const QString &taskId);
     const QList<RolloutWorkItem> &spareWork() const { return m_spare; }
     void dropSpareWork() { m_spare.clear(); }             // the task was left: its work items are of no use

@@ -58,13 +58,11 @@ void RolloutFleet::removeLoop(RolloutLoop *loop)
     // answers a submission it already had as the same (credited once).
     if (const QString submitting = loop->submissionInFlight(); !submitting.isEmpty())
         m_commons.release(submitting);
+    // Kept by GPU: the node's figures and, should the GPU come back, its own never go back.
     const RolloutStats &s = loop->stats();
-    m_departed.batchesAccepted += s.batchesAccepted;
-    m_departed.batchesRejected += s.batchesRejected;
-    m_departed.tokensGenerated += s.tokensGenerated;
-    // And in its GPU's own figures, should the GPU come back (a counter since the node started never goes back).
     RolloutStats &mine = m_departedByGpu[loop->spec().gpuUuid];
     mine.batchesAccepted += s.batchesAccepted;
+    mine.batchesRejected += s.batchesRejected;
     mine.tokensGenerated += s.tokensGenerated;
     qCInfo(lcEngine) << "compute: stopping the worker on" << loop->spec().device << loop->spec().gpuUuid;
     const auto it = std::find_if(m_loops.begin(), m_loops.end(), [loop](const auto &l) { return l.get() == loop; });
@@ -191,12 +189,14 @@ void RolloutFleet::setGpusInUse(const QMap<QString, QString> &programByGpu, int 
             continue;
         if (programByGpu.contains(gpu)) {
             m_inUseSeen.insert(gpu, now);
-            if (loop->inUseBy().isEmpty())
+            const bool newlyInUse = loop->inUseBy().isEmpty();
+            loop->setInUseBy(programByGpu.value(gpu));
+            if (newlyInUse) {
                 Q_EMIT eventOccurred(EngineEvent::info(QStringLiteral("schedule"),
                                                        QStringLiteral("%1 uses %2 (%3): its worker waits; the other devices keep working")
                                                            .arg(programByGpu.value(gpu), loop->spec().name, loop->spec().device)));
-            loop->setInUseBy(programByGpu.value(gpu));
-            handOnWork(loop.get());
+                handOnWork(loop.get());
+            }
         } else if (!loop->inUseBy().isEmpty()) {
             const QDateTime seen = m_inUseSeen.value(gpu);
             const qint64 since = seen.isValid() ? seen.secsTo(now) : holdSeconds;
@@ -249,7 +249,12 @@ qint64 RolloutFleet::generatingForMs() const
 
 RolloutStats RolloutFleet::stats() const
 {
-    RolloutStats sum = m_departed;
+    RolloutStats sum;
+    for (const RolloutStats &gone : m_departedByGpu) {
+        sum.batchesAccepted += gone.batchesAccepted;
+        sum.batchesRejected += gone.batchesRejected;
+        sum.tokensGenerated += gone.tokensGenerated;
+    }
     const RolloutLoop *latest = nullptr;
     for (const auto &loop : m_loops) {
         const RolloutStats &s = loop->stats();

@@ -83,8 +83,7 @@ private:
     std::vector<std::unique_ptr<RolloutLoop>> m_loops; // in the plan's order
     QSet<QString> m_pausedGpus;
     QHash<QString, QDateTime> m_inUseSeen; // when another program was last seen on each GPU
-    RolloutStats m_departed; // what loops that were removed did, so the node's figures never go back
-    QHash<QString, RolloutStats> m_departedByGpu; // the same per GPU, for a GPU that comes back
+    QHash<QString, RolloutStats> m_departedByGpu; // what removed loops did, by GPU: figures never go back
     bool m_standIns = false;
     bool m_stopping = false;
 };

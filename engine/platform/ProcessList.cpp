@@ -175,7 +175,8 @@ std::optional<RunningProgram> findRunningProgram(const QStringList &listed, int 
         // to reap it). No command line but a program file: a process in the middle of exec (its new program is
         // mapped, its arguments not yet), seen by a scan that comes right after it started.
         const QString argv0 = argv0Of(pid);
-        if (argv0.isEmpty() && exeOf(pid).isEmpty())
+        QString exe; // read only where it is needed: most processes are told by their comm or argv[0]
+        if (argv0.isEmpty() && (exe = exeOf(pid)).isEmpty())
             continue;
         // comm alone decides when it is whole (shorter than the kernel's 15 bytes); a cut one is only a prefix.
         const QString comm = commOf(pid);
@@ -183,7 +184,7 @@ std::optional<RunningProgram> findRunningProgram(const QStringList &listed, int 
             found = RunningProgram{pid, comm};
             break;
         }
-        for (const QString &name : {argv0, exeOf(pid)}) {
+        for (const QString &name : {argv0, exe.isEmpty() ? exeOf(pid) : exe}) {
             if (matchingName(names, name)) {
                 found = RunningProgram{pid, name};
                 break;

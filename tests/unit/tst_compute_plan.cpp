@@ -172,6 +172,11 @@ private Q_SLOTS:
         QVERIFY(!commons.takeWork(QStringLiteral("sort-rl")));
         commons.dropSpareWork();
         QVERIFY(!commons.takeWork(QStringLiteral("arith-rl")));
+        // Bounded, as the bundle that keeps them: the oldest goes first.
+        for (int i = 0; i < 70; ++i)
+            commons.adoptWork(work(QStringLiteral("w-%1").arg(i), 3));
+        QCOMPARE(commons.spareWork().size(), kMaxBundledWork);
+        QCOMPARE(commons.spareWork().first().workId, QStringLiteral("w-6"));
     }
 
     // A pause (or a GPU taken out of the choice) between the loop queueing a batch and the compute thread starting it
