@@ -29,6 +29,7 @@ QJsonObject RlTaskConfig::toJson() const
         {QStringLiteral("steps_per_version"), stepsPerVersion},
         {QStringLiteral("warmup_steps"), warmupSteps},
         {QStringLiteral("warmup_batch"), warmupBatch},
+        {QStringLiteral("warmup_demonstrations"), warmupDemonstrations},
         {QStringLiteral("learning_rate"), learningRate},
         {QStringLiteral("warmup_learning_rate"), warmupLearningRate},
         {QStringLiteral("plausibility_margin"), plausibilityMargin},
@@ -84,6 +85,7 @@ Expected<RlTaskConfig> RlTaskConfig::fromJson(const QJsonObject &json)
     c.stepsPerVersion = int(r.optionalInteger(QStringLiteral("steps_per_version"), c.stepsPerVersion, 1, 1024));
     c.warmupSteps = int(r.optionalInteger(QStringLiteral("warmup_steps"), c.warmupSteps, 0, 100000));
     c.warmupBatch = int(r.optionalInteger(QStringLiteral("warmup_batch"), c.warmupBatch, 1, 4096));
+    c.warmupDemonstrations = int(r.optionalInteger(QStringLiteral("warmup_demonstrations"), c.warmupDemonstrations, 0, 1000000));
     c.learningRate = r.optionalNumber(QStringLiteral("learning_rate"), c.learningRate, 1e-8, 1);
     c.warmupLearningRate = r.optionalNumber(QStringLiteral("warmup_learning_rate"), c.warmupLearningRate, 1e-8, 1);
     c.toploc = r.optionalBool(QStringLiteral("toploc"), c.toploc);

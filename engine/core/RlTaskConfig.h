@@ -50,6 +50,10 @@ struct RlTaskConfig {
     int stepsPerVersion = 2;      // trainer steps between published versions
     int warmupSteps = 120;        // supervised warm-up of a new task (steps of warmupBatch problems)
     int warmupBatch = 32;
+    // How many worked examples the warm-up has: 0 draws a fresh solved problem for every slot (the environments can
+    // solve any problem they make), N > 0 cycles over a fixed set of N (an operator's finite demonstrations, the usual
+    // case outside generated tasks). The verifier scores any problem either way; RL is what uses that.
+    int warmupDemonstrations = 0;
     double learningRate = 5e-4;   // GRPO
     double warmupLearningRate = 2e-3;
     // Verification until TOPLOC: under the version that sampled them, honest tokens' log-probabilities average minus

@@ -111,11 +111,20 @@ void RlTrainer::bootstrap(int latestPublished)
     {
         rl::Trainer warmup(*m_policy, grpoConfigFor(m_config, m_config.warmupLearningRate));
         rl::SeedStream stream(seed ^ 0x5741524d5550ull);
+        // A finite set of worked examples is drawn once, from its own seed; each step then picks its batch from it.
+        const int demonstrations = m_config.warmupDemonstrations;
+        const std::vector<rl::Problem> examples =
+            demonstrations > 0 ? rl::problemsForWork(m_config.environmentIds(), stream.next(), demonstrations) : std::vector<rl::Problem>{};
         double firstLoss = -1, lastLoss = 0;
         for (int step = 0; step < m_config.warmupSteps; ++step) {
             if (m_cancel)
                 return;
-            const auto problems = rl::problemsForWork(m_config.environmentIds(), stream.next(), m_config.warmupBatch);
+            std::vector<rl::Problem> problems;
+            if (examples.empty())
+                problems = rl::problemsForWork(m_config.environmentIds(), stream.next(), m_config.warmupBatch);
+            else
+                for (int i = 0; i < m_config.warmupBatch; ++i)
+                    problems.push_back(examples[size_t(stream.range(0, int64_t(examples.size()) - 1))]);
             std::vector<rl::SupervisedSample> batch;
             for (const rl::Problem &p : problems) {
                 rl::SupervisedSample s;
@@ -135,9 +144,10 @@ void RlTrainer::bootstrap(int latestPublished)
                 firstLoss = stats->loss;
             lastLoss = stats->loss;
         }
-        const QString summary = QStringLiteral("warm-up: %1 supervised steps of %2 problems, loss %3 -> %4, %5 s")
+        const QString summary = QStringLiteral("warm-up: %1 supervised steps of %2 problems%6, loss %3 -> %4, %5 s")
                                     .arg(m_config.warmupSteps).arg(m_config.warmupBatch)
-                                    .arg(firstLoss, 0, 'f', 3).arg(lastLoss, 0, 'f', 3).arg(clock.elapsed() / 1000.0, 0, 'f', 1);
+                                    .arg(firstLoss, 0, 'f', 3).arg(lastLoss, 0, 'f', 3).arg(clock.elapsed() / 1000.0, 0, 'f', 1)
+                                    .arg(demonstrations > 0 ? QStringLiteral(" from %1 worked examples").arg(demonstrations) : QString());
         qCInfo(lcHub) << "trainer" << m_taskId << summary;
         m_trainer = std::make_unique<rl::Trainer>(*m_policy, grpoConfigFor(m_config, m_config.learningRate));
         const QString pending = QDir(m_stateDir).filePath(QStringLiteral("pending.safetensors"));

@@ -42,6 +42,7 @@ Engine::Engine(EngineOptions options, QString hubUrl, bool hubEmbedded, QObject 
                                   {m_hubUrl, m_hubEmbedded, m_options.dataDir, m_options.hubKey, m_options.hubCertificateFile,
                                    m_options.nodeName, m_options.heartbeatIntervalMs},
                                   this);
+    m_tasks = new TaskMembership(*this, m_options.taskId, m_options.chooseTaskAutomatically, this);
     m_schedule = new ScheduleGate(*this, m_options.dataDir, m_options.scheduler, this);
     // Earnings of different hubs never mix: the embedded network is one ledger, a remote hub is keyed by its URL.
     m_earnings = new EarningsFeed(*this, m_options.dataDir, m_hubEmbedded ? QStringLiteral("embedded") : m_hubUrl, this);
@@ -62,6 +63,7 @@ Engine::Engine(EngineOptions options, QString hubUrl, bool hubEmbedded, QObject 
     connectRolloutLoop();
     connectHubSession();
     connectScheduleGate();
+    connectTaskMembership();
 }
 
 Engine::~Engine()
@@ -107,64 +109,6 @@ void Engine::start()
     m_earnings->openCache();
     if (Status started = m_hubSession->start(*m_identity); !started)
         failFatally(started.error());
-}
-
-const TaskInfo *Engine::findTask(const QString &taskId) const
-{
-    for (const TaskInfo &t : m_hubSession->state().tasks)
-        if (t.id == taskId)
-            return &t;
-    return nullptr;
-}
-
-void Engine::joinTask(const QString &taskId)
-{
-    const TaskInfo *task = findTask(taskId);
-    if (!task) {
-        // The catalogue may not be loaded yet: remember the wish, apply it when the tasks arrive.
-        m_options.taskId = taskId;
-        if (!m_hubSession->state().tasks.isEmpty())
-            emitEvent(EngineEvent::warning(QStringLiteral("task"), QStringLiteral("The hub offers no task '%1'").arg(taskId)));
-        return;
-    }
-    if (!task->isRunnableKind()) {
-        // A newer hub's kind: listed, but there is no work loop for it here. The wish is kept for a newer version.
-        m_options.taskId = taskId;
-        emitEvent(EngineEvent::warning(QStringLiteral("task"),
-                                       QStringLiteral("Task %1 is a %2 task, which this version of Cohort cannot run").arg(taskId, task->kind)));
-        return;
-    }
-    if (m_snapshot.joinedTaskId == taskId)
-        return;
-    m_rollouts->taskJoined(taskId); // work for another task is of no use now
-    m_options.taskId = taskId;
-    m_snapshot.joinedTaskId = taskId;
-    m_checkpoints->taskJoined();
-    refreshActivityDetail();
-    emitEvent(EngineEvent::info(QStringLiteral("task"), QStringLiteral("Joined task %1 (%2)").arg(task->id, task->title)));
-    m_resume->writeSoon(); // the next start joins it again
-    updateState();
-    if (m_hubSession->online()) {
-        m_hubSession->heartbeat();
-        m_checkpoints->check(-1);
-        m_rollouts->kick();
-    }
-}
-
-void Engine::leaveTask()
-{
-    if (m_snapshot.joinedTaskId.isEmpty())
-        return;
-    m_activitySummary.flush();
-    emitEvent(EngineEvent::info(QStringLiteral("task"), QStringLiteral("Left task %1").arg(m_snapshot.joinedTaskId)));
-    m_snapshot.joinedTaskId.clear();
-    m_checkpoints->taskLeft();
-    m_options.taskId.clear();
-    m_resume->writeSoon(); // and the next start does not join it again
-    m_rollouts->taskLeft();
-    m_inputs.downloading = false;
-    m_inputs.activityDetail.clear();
-    updateState();
 }
 
 void Engine::failFatally(const QString &message)

@@ -1,10 +1,11 @@
 #pragma once
 // The contributor engine. Lives in the "cohort-engine" thread; everything here is event-driven
 // (QtNetwork, timers) and never blocks. It never runs a model itself: model work goes to the compute threads.
-// Its work is done by parts it owns and hosts (the hub session, the schedule gate, the checkpoint tracker, the
-// rollout fleet (a loop per compute device), the DiLoCo session, the earnings feed, the resume bundle): each asks the
-// engine through its host interface, which the engine implements privately, and says what happened through
-// signals, which the engine's connectXxx() functions wire to its state. The engine fills the state's inputs from them and publishes the snapshot.
+// Its work is done by parts it owns and hosts (the hub session, the task membership, the schedule gate, the
+// checkpoint tracker, the rollout fleet (a loop per compute device), the DiLoCo session, the earnings feed, the resume
+// bundle): each asks the engine through its host interface, which the engine implements privately, and says what
+// happened through signals, which the engine's connectXxx() functions wire to its state. The engine fills the
+// state's inputs from them and publishes the snapshot.
 #include "core/EarningsReport.h"
 #include "core/EngineEvent.h"
 #include "core/EngineSnapshot.h"
@@ -19,6 +20,7 @@
 #include "node/ResumeBundle.h"
 #include "node/RolloutFleet.h"
 #include "node/ScheduleGate.h"
+#include "node/TaskMembership.h"
 
 #include <QElapsedTimer>
 #include <QObject>
@@ -32,8 +34,8 @@ class GpuTelemetry;
 class Identity;
 class SystemSampler;
 
-class Engine : public EngineBackend, private RolloutHost, private DilocoHost, private CheckpointHost,
-               private HubSessionHost, private ScheduleHost, private EarningsHost, private ResumeHost {
+class Engine : public EngineBackend, private RolloutHost, private DilocoHost, private CheckpointHost, private HubSessionHost,
+               private ScheduleHost, private EarningsHost, private ResumeHost, private TaskMembershipHost {
     Q_OBJECT
 public:
     static constexpr int kMinPublishIntervalMs = 250; // snapshots at most 4 per second
@@ -53,27 +55,30 @@ public Q_SLOTS:
     // collective in flight), the payout address (sent with the next heartbeat), the GPUs and their memory shares
     // (a worker per chosen GPU: started, kept or stopped).
     void applyLiveOptions(const cohort::EngineOptions &options) override;
-    void joinTask(const QString &taskId) override;
+    void joinTask(const QString &taskId) override { m_tasks->join(taskId); }
     // Joins the first task of the catalogue this computer can run, now or when the catalogue arrives, unless a
     // task is joined or wished for already.
-    void chooseTaskAutomatically() override;
-    void leaveTask() override;
+    void chooseTaskAutomatically() override { m_tasks->chooseAutomatically(); }
+    void leaveTask() override { m_tasks->leave(); }
     void stop() override; // final heartbeat (best effort, bounded), then stopped()
     void failFatally(const QString &message) override;
 
 private:
     void applyComputePlan(); // a worker per GPU the options allow, each with its memory share (core/ComputePlan)
-    const TaskInfo *findTask(const QString &taskId) const;
+
+    // The task membership (node/TaskMembership) as this engine hosts it: the work for a task starts and stops with it
+    // (EngineTasks.cpp)
+    const QList<TaskInfo> &catalogue() const override { return m_hubSession->state().tasks; }
+    const EngineSnapshot &machine() const override { return m_snapshot; }
+    void connectTaskMembership();
 
     // The hub session (node/HubSession) as this engine hosts it, and the task catalogue it brings (EngineHubSession.cpp)
     bool failed() const override { return !m_inputs.fatalError.isEmpty(); }
     QJsonObject hardware() const override { return hardwareInventory(m_compute, m_snapshot.system.memTotalBytes, m_snapshot.gpus); }
     QString payoutAddress() const override { return m_options.payoutAddress; }
     QJsonObject heartbeatBody() const override;
-    QString joinedTaskId() const override { return m_snapshot.joinedTaskId; }
+    QString joinedTaskId() const override { return m_tasks->joined(); }
     void connectHubSession();
-    void onTasksArrived();
-    void applyAutomaticTaskChoice(); // if one is pending and the catalogue is here
 
     // The schedule gate (node/ScheduleGate) as this engine hosts it (EngineSchedule.cpp)
     QList<GpuSample> gpuReadings() const override { return m_snapshot.gpus; }
@@ -96,7 +101,7 @@ private:
     // The PRIME-RL work loop (node/RolloutLoop) and the earnings feed (node/EarningsFeed) as this engine hosts
     // them (EngineRollouts.cpp)
     HubClient *hub() const override { return m_hubSession->client(); }
-    const TaskInfo *joinedTask() const override { return findTask(m_snapshot.joinedTaskId); }
+    const TaskInfo *joinedTask() const override { return m_tasks->joinedTask(); }
     bool rolloutsMayRun() const override;
     int policyVersion() const override { return m_checkpoints->version(); }
     QString policyPath() const override { return m_checkpoints->modelPath(); }
@@ -139,6 +144,7 @@ private:
     bool m_stopping = false;
     // The parts: children, made in the constructor (they move to the engine thread with the engine).
     HubSession *m_hubSession = nullptr;
+    TaskMembership *m_tasks = nullptr;
     ScheduleGate *m_schedule = nullptr;
     CheckpointTracker *m_checkpoints = nullptr;
     RolloutFleet *m_rollouts; // a rollout loop per compute device

@@ -6,17 +6,16 @@ namespace cohort {
 
 ResumeState Engine::resumeState() const
 {
-    return {m_options.taskId, m_checkpoints->version(), m_schedule->userPaused(), m_schedule->snoozedUntil(),
+    return {m_tasks->wished(), m_checkpoints->version(), m_schedule->userPaused(), m_schedule->snoozedUntil(),
             m_rollouts->worksInHand(), m_rollouts->pausedGpus()};
 }
 
 void Engine::restoreFromBundle()
 {
-    const std::optional<ResumeState> resumed = m_resume->restore(!m_options.taskId.isEmpty());
+    const std::optional<ResumeState> resumed = m_resume->restore(!m_tasks->wished().isEmpty());
     if (!resumed)
         return; // first start, or nothing valid: start afresh
-    if (!resumed->taskId.isEmpty())
-        m_options.taskId = resumed->taskId;
+    m_tasks->restoreWish(resumed->taskId);
     m_schedule->restore(resumed->userPaused, resumed->snoozedUntil);
     m_rollouts->restoreWork(resumed->work);         // the first loops to ask for work finish these
     m_rollouts->restorePausedGpus(resumed->pausedGpus); // applied as the workers start

@@ -84,8 +84,9 @@ QList<HeldOut> heldOutCurve(const QJsonObject &progress)
     return out;
 }
 
-// A catalogue of one task: the default catalogue's `task`, renamed `id`, its warm-up steps set when given.
-QString writeCatalogue(const QString &path, const QString &task, const QString &id, int warmupSteps)
+// A catalogue of one task: the default catalogue's `task`, renamed `id`, its warm-up steps set when given, its
+// warm-up limited to `demonstrations` worked examples when given.
+QString writeCatalogue(const QString &path, const QString &task, const QString &id, int warmupSteps, int demonstrations)
 {
     QFile in(QStringLiteral(COHORT_SOURCE_DIR "/resources/hub/default-tasks.json"));
     if (!in.open(QIODevice::ReadOnly))
@@ -95,11 +96,12 @@ QString writeCatalogue(const QString &path, const QString &task, const QString &
         if (t.value(QStringLiteral("id")).toString() != task)
             continue;
         t.insert(QStringLiteral("id"), id);
-        if (warmupSteps > 0) {
-            QJsonObject rl = t.value(QStringLiteral("rl")).toObject();
+        QJsonObject rl = t.value(QStringLiteral("rl")).toObject();
+        if (warmupSteps > 0)
             rl.insert(QStringLiteral("warmup_steps"), warmupSteps);
-            t.insert(QStringLiteral("rl"), rl);
-        }
+        if (demonstrations > 0)
+            rl.insert(QStringLiteral("warmup_demonstrations"), demonstrations);
+        t.insert(QStringLiteral("rl"), rl);
         QFile out(path);
         if (!out.open(QIODevice::WriteOnly | QIODevice::Truncate))
             return QStringLiteral("cannot write %1").arg(path);
@@ -157,10 +159,11 @@ struct Arm {
 };
 
 // The rl arm: hub and nodes; --minutes of training after v1; the held-out points with their times.
-std::optional<Arm> runRl(const QDir &run, const QString &task, const QString &id, int nodeCount, double minutes, int *warmupSteps)
+std::optional<Arm> runRl(const QDir &run, const QString &task, const QString &id, int demonstrations, int nodeCount, double minutes,
+                         int *warmupSteps)
 {
     const QString catalogue = run.filePath(QStringLiteral("catalogue.json"));
-    if (const QString e = writeCatalogue(catalogue, task, id, 0); !e.isEmpty())
+    if (const QString e = writeCatalogue(catalogue, task, id, 0, demonstrations); !e.isEmpty())
         return std::fprintf(stderr, "%s\n", qPrintable(e)), std::nullopt;
     QElapsedTimer sinceStart;
     sinceStart.start();
@@ -233,10 +236,11 @@ std::optional<Arm> runRl(const QDir &run, const QString &task, const QString &id
 }
 
 // The control arm: `steps` of warm-up and no nodes; v1's held-out point.
-std::optional<Arm> runWarmupOnly(const QDir &run, const QString &task, const QString &id, int steps, double limitMinutes)
+std::optional<Arm> runWarmupOnly(const QDir &run, const QString &task, const QString &id, int demonstrations, int steps,
+                                 double limitMinutes)
 {
     const QString catalogue = run.filePath(QStringLiteral("catalogue.json"));
-    if (const QString e = writeCatalogue(catalogue, task, id, steps); !e.isEmpty())
+    if (const QString e = writeCatalogue(catalogue, task, id, steps, demonstrations); !e.isEmpty())
         return std::fprintf(stderr, "%s\n", qPrintable(e)), std::nullopt;
     QProcess hub;
     const QString hubUrl = startHub(hub, run, catalogue, id);
@@ -282,6 +286,10 @@ void plot(const std::map<int, Arm> &rl, const std::map<int, Arm> &control, doubl
     QPainter p(&image);
     p.setRenderHint(QPainter::Antialiasing);
     const QRectF area(80, 50, 840, 420);
+    // The last versions may appear a little after --minutes (a version in flight when the time ran out).
+    for (const auto &[seed, arm] : rl)
+        for (const HeldOut &pt : arm.curve)
+            minutes = std::max(minutes, pt.minutes);
     const auto x = [&](double m) { return area.left() + m / std::max(0.1, minutes) * area.width(); };
     const auto y = [&](double reward) { return area.bottom() - reward * area.height(); }; // 0..100 points
     QFont font = p.font();
@@ -350,20 +358,26 @@ int main(int argc, char **argv)
     const QCommandLineOption taskOption(QStringLiteral("task"), QStringLiteral("RL task of the default catalogue."), QStringLiteral("id"), QStringLiteral("sort-rl"));
     const QCommandLineOption seedsOption(QStringLiteral("seeds"), QStringLiteral("How many seeds."), QStringLiteral("n"), QStringLiteral("3"));
     const QCommandLineOption outOption(QStringLiteral("out"), QStringLiteral("Output folder."), QStringLiteral("dir"), QStringLiteral("learning-curve"));
-    parser.addOptions({minutesOption, nodesOption, taskOption, seedsOption, outOption});
+    const QCommandLineOption demonstrationsOption(QStringLiteral("demonstrations"),
+                                                  QStringLiteral("Worked examples the warm-up has, in both arms (0: a fresh one for every slot)."),
+                                                  QStringLiteral("n"), QStringLiteral("0"));
+    parser.addOptions({minutesOption, nodesOption, taskOption, seedsOption, outOption, demonstrationsOption});
     parser.process(app);
     const double minutes = parser.value(minutesOption).toDouble();
     const int nodeCount = parser.value(nodesOption).toInt();
     const int seeds = std::max(1, parser.value(seedsOption).toInt());
     const QString task = parser.value(taskOption);
+    const int demonstrations = std::max(0, parser.value(demonstrationsOption).toInt());
     const QDir out(parser.value(outOption));
     QDir().mkpath(out.path());
     QDir runs(out.filePath(QStringLiteral("runs")));
     runs.removeRecursively();
 
+    const QString examples = demonstrations > 0 ? QStringLiteral("%1 worked examples").arg(demonstrations)
+                                                : QStringLiteral("a fresh worked example for every slot");
     std::printf("%s: %d seeds; per seed the network (hub + %d nodes, %.1f min after v1) and warm-up only for the same hub time; "
-                "scored greedy on the hub's held-out problems\n",
-                qPrintable(task), seeds, nodeCount, minutes);
+                "warm-up from %s; scored greedy on the hub's held-out problems\n",
+                qPrintable(task), seeds, nodeCount, minutes, qPrintable(examples));
     QFile csv(out.filePath(QStringLiteral("learning-curve.csv")));
     if (!csv.open(QIODevice::WriteOnly | QIODevice::Truncate))
         return std::fprintf(stderr, "cannot write %s\n", qPrintable(csv.fileName())), 1;
@@ -376,14 +390,14 @@ int main(int argc, char **argv)
         QDir().mkpath(rlRun.path());
         QDir().mkpath(controlRun.path());
         int warmupSteps = 0;
-        const auto trained = runRl(rlRun, task, id, nodeCount, minutes, &warmupSteps);
+        const auto trained = runRl(rlRun, task, id, demonstrations, nodeCount, minutes, &warmupSteps);
         if (!trained || trained->curve.isEmpty() || trained->curve.front().version != 1 || warmupSteps <= 0 ||
             trained->trainerWarmupSeconds <= 0)
             return std::fprintf(stderr, "seed %d: no held-out score of v1 (see %s)\n", seed, qPrintable(rlRun.path())), 1;
         // The rl arm's hub time (its warm-up, then --minutes with the nodes) as warm-up steps at the trainer's rate.
         const double warmup = trained->trainerWarmupSeconds;
         const int controlSteps = int(double(warmupSteps) * (warmup + minutes * 60) / warmup);
-        const auto warmedUp = runWarmupOnly(controlRun, task, id, controlSteps, 3 * (trained->warmupSeconds / 60 + minutes) + 5);
+        const auto warmedUp = runWarmupOnly(controlRun, task, id, demonstrations, controlSteps, 3 * (trained->warmupSeconds / 60 + minutes) + 5);
         if (!warmedUp)
             return 1;
         rl[seed] = *trained;
@@ -411,8 +425,9 @@ int main(int argc, char **argv)
     std::printf("held-out greedy reward, mean (min-max) over %d seeds: v1 %.1f (%.1f-%.1f); the network after %.1f min %.1f "
                 "(%.1f-%.1f); warm-up only for the same hub time %.1f (%.1f-%.1f); network - warm-up only %+.1f (%+.1f to %+.1f)\n",
                 seeds, a.mean, a.min, a.max, minutes, b.mean, b.min, b.max, c.mean, c.min, c.max, g.mean, g.min, g.max);
-    const QString title = QStringLiteral("%1, %2 seeds: v1 %3 -> %4 points after %5 min; warm-up only %6")
-                              .arg(task).arg(seeds).arg(a.mean, 0, 'f', 1).arg(b.mean, 0, 'f', 1).arg(minutes).arg(c.mean, 0, 'f', 1);
+    const QString title = QStringLiteral("%1%7, %2 seeds: v1 %3 -> %4 points after %5 min; warm-up only %6")
+                              .arg(task).arg(seeds).arg(a.mean, 0, 'f', 1).arg(b.mean, 0, 'f', 1).arg(minutes).arg(c.mean, 0, 'f', 1)
+                              .arg(demonstrations > 0 ? QStringLiteral(" (warm-up: %1 worked examples)").arg(demonstrations) : QString());
     plot(rl, control, minutes, title, out.filePath(QStringLiteral("learning-curve.png")));
     std::printf("wrote %s and %s\n", qPrintable(csv.fileName()), qPrintable(out.filePath(QStringLiteral("learning-curve.png"))));
     return 0;

@@ -416,11 +416,10 @@ private Q_SLOTS:
         QVERIFY(rollouts(*node).value(QStringLiteral("outbox_batches")).toInt() >= 1);
         const int acceptedBefore = rollouts(*node).value(QStringLiteral("batches_accepted")).toInt();
         // The hub comes back on the same address with the same data: the node flushes its outbox first.
-        auto back = std::make_unique<ChildProcess>(
-            programPath(QStringLiteral("cohort-hub")),
-            QStringList{QStringLiteral("--port"), port, QStringLiteral("--data-dir"), hubDir, QStringLiteral("--catalogue"), catalogue(),
-                        QStringLiteral("--heartbeat-interval"), QStringLiteral("1")});
-        QVERIFY(back->start() && back->waitForOutput(QStringLiteral("listening on"), 20'000));
+        QString backUrl;
+        auto back = startHub(hubDir, &backUrl, {QStringLiteral("--port"), port}); // the fixture's "--port 0" is overridden
+        QVERIFY(back);
+        QCOMPARE(backUrl, url);
         QTRY_VERIFY_WITH_TIMEOUT(rollouts(*node).value(QStringLiteral("batches_accepted")).toInt() > acceptedBefore &&
                                      rollouts(*node).value(QStringLiteral("outbox_batches")).toInt() == 0,
                                  180'000); // the restarted hub warms its trainer first: 94 s once under CI's load
@@ -434,17 +433,15 @@ private Q_SLOTS:
     void pendingCreditSurvivesAHubRestart()
     {
         const QString hubDir = m_dir.filePath(QStringLiteral("hub-pending"));
-        auto hub = std::make_unique<ChildProcess>(
-            programPath(QStringLiteral("cohort-hub")),
-            QStringList{QStringLiteral("--port"), QStringLiteral("0"), QStringLiteral("--data-dir"), hubDir, QStringLiteral("--catalogue"),
-                        catalogue(), QStringLiteral("--heartbeat-interval"), QStringLiteral("1"), QStringLiteral("--train"),
-                        QStringLiteral("mini-rl")});
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert(QStringLiteral("COHORT_TESTING_HOLD_VERIFICATION"), QStringLiteral("1"));
-        hub->process().setProcessEnvironment(env);
-        QVERIFY(hub->start() && hub->waitForOutput(QStringLiteral("listening on"), 20'000));
-        const QString url = QRegularExpression(QStringLiteral("listening on (http://127\\.0\\.0\\.1:\\d+)")).match(hub->output()).captured(1);
-        QVERIFY(!url.isEmpty());
+        // The testing knob through the fixture's shell wrapper: it reaches this hub and not the one after the restart.
+        QString why;
+        auto started = cohort::test::startHub(hubDir,
+                                              {QStringLiteral("--catalogue"), catalogue(), QStringLiteral("--heartbeat-interval"),
+                                               QStringLiteral("1"), QStringLiteral("--train"), QStringLiteral("mini-rl")},
+                                              &why, QStringLiteral("export COHORT_TESTING_HOLD_VERIFICATION=1"));
+        QVERIFY2(started, qPrintable(why));
+        auto hub = std::move(started->process);
+        const QString url = started->url;
         auto node = startNode(url, m_dir.filePath(QStringLiteral("pending-node")));
         QVERIFY(node);
         const QString pendingSql = QStringLiteral("SELECT submission_id FROM submissions WHERE status='accepted' ORDER BY submission_id");
