@@ -339,12 +339,7 @@ void DesktopApp::onSettingsChanged(const SettingsValues &values, const QStringLi
 
     // The controller compares the options itself and restarts the engine only if they differ (it keeps
     // the joined task), so a change of "start minimized" alone costs nothing.
-    const QStringList engineKeys{QStringLiteral("hubUrl"), QStringLiteral("dataDir"), QStringLiteral("nodeName"),
-                                 QStringLiteral("downloadLimitKiBps"), QStringLiteral("scheduler"),
-                                 QStringLiteral("uploadLimitKiBps"), QStringLiteral("payoutAddress"),
-                                 QStringLiteral("gpuMemoryPercent"), QStringLiteral("gpuMemoryPercentPerGpu"),
-                                 QStringLiteral("hubCertificate"), QStringLiteral("hubKey"), QStringLiteral("gpuUuids")};
-    if (std::none_of(engineKeys.begin(), engineKeys.end(), [&changedKeys](const QString &key) { return changedKeys.contains(key); }))
+    if (!Settings::reachesEngine(changedKeys))
         return;
     qCInfo(lcUi) << "engine settings changed:" << changedKeys;
     m_controller->reconfigure(engineOptions());

@@ -187,42 +187,9 @@ QString SettingsDialog::identityFile() const
 SettingsValues SettingsDialog::fieldValues() const
 {
     SettingsValues v = m_loadedValues; // what no page shows (e.g. "welcomed") stays as it is
-    v.language = m_language->currentData().toString();
-    v.startMinimized = m_startMinimized->isChecked();
-    v.notifications = NotifyLevel(m_notifications->currentData().toInt());
-    v.trayIconStyle = TrayIconStyle(m_trayIconStyle->currentData().toInt());
+    m_bindings.read(v);
     v.gpuUuids = chosenGpus();
-    v.gpuMemoryPercent = m_gpuMemory->value();
     v.gpuMemoryPercentPerGpu = gpuShares();
-    v.runOnlyWhenIdle = m_idleOnly->isChecked();
-    v.idleMinutes = m_idleMinutes->value();
-    v.pauseOnBattery = m_pauseOnBattery->isChecked();
-    v.schedule.clear();
-    for (const QString &window : m_schedule->text().split(QLatin1Char(';'), Qt::SkipEmptyParts))
-        if (!window.trimmed().isEmpty())
-            v.schedule.append(window.trimmed());
-    v.pauseWhenFullscreen = m_pauseWhenFullscreen->isChecked();
-    v.pauseForPrograms.clear();
-    for (const QString &program : m_pauseForPrograms->text().split(QLatin1Char(';'), Qt::SkipEmptyParts))
-        if (!program.trimmed().isEmpty())
-            v.pauseForPrograms.append(program.trimmed());
-    v.pauseWhenGpuBusy = m_pauseWhenGpuBusy->isChecked();
-    v.gpuTempLimitC = m_gpuTempLimit->value();
-    v.gpuPowerLimitW = m_gpuPowerLimit->value();
-    v.hubUrl = m_hubUrl->text().trimmed();
-    v.downloadLimitKiBps = m_downloadLimit->value();
-    v.uploadLimitKiBps = m_uploadLimit->value();
-    v.proxyMode = ProxyMode(m_proxyMode->currentData().toInt());
-    v.proxy = m_proxy->text().trimmed();
-    v.hubCertificate = m_hubCertificate->text().trimmed();
-    v.hubKey = m_hubKey->text().trimmed();
-    v.dataDir = m_dataDir->text().trimmed();
-    v.diskCapGiB = m_diskCap->value();
-    v.nodeName = m_nodeName->text().trimmed();
-    v.payoutAddress = m_payoutAddress->text().trimmed();
-    v.pricePerKWh = m_pricePerKWh->value();
-    v.currency = m_currency->text().trimmed();
-    v.creditValue = m_creditValue->value();
     return v;
 }
 
@@ -284,38 +251,12 @@ bool SettingsDialog::apply()
 
 void SettingsDialog::setFields(const SettingsValues &v)
 {
-    m_language->setCurrentIndex(std::max(0, m_language->findData(v.language)));
-    m_startMinimized->setChecked(v.startMinimized);
-    m_notifications->setCurrentIndex(std::max(0, m_notifications->findData(int(v.notifications))));
-    m_trayIconStyle->setCurrentIndex(std::max(0, m_trayIconStyle->findData(int(v.trayIconStyle))));
+    m_bindings.fill(v);
     fillGpuList(m_gpus, v.gpuUuids, v.gpuMemoryPercentPerGpu);
-    m_gpuMemory->setValue(v.gpuMemoryPercent);
-    m_idleOnly->setChecked(v.runOnlyWhenIdle);
-    m_idleMinutes->setValue(v.idleMinutes);
+    // What the values enable or explain.
     m_idleMinutes->setEnabled(v.runOnlyWhenIdle);
-    m_pauseOnBattery->setChecked(v.pauseOnBattery);
-    m_schedule->setText(v.schedule.join(QStringLiteral("; ")));
-    m_pauseWhenFullscreen->setChecked(v.pauseWhenFullscreen);
-    m_pauseForPrograms->setText(v.pauseForPrograms.join(QStringLiteral("; ")));
-    m_pauseWhenGpuBusy->setChecked(v.pauseWhenGpuBusy);
-    m_gpuTempLimit->setValue(v.gpuTempLimitC);
-    m_gpuPowerLimit->setValue(v.gpuPowerLimitW);
-    m_hubUrl->setText(v.hubUrl);
-    m_downloadLimit->setValue(v.downloadLimitKiBps);
-    m_uploadLimit->setValue(v.uploadLimitKiBps);
-    m_proxyMode->setCurrentIndex(std::max(0, m_proxyMode->findData(int(v.proxyMode))));
-    m_proxy->setText(v.proxy);
-    m_hubCertificate->setText(v.hubCertificate);
-    m_hubKey->setText(v.hubKey);
     updateProxyField();
-    m_dataDir->setText(v.dataDir);
-    m_diskCap->setValue(v.diskCapGiB);
-    m_nodeName->setText(v.nodeName);
-    m_payoutAddress->setText(v.payoutAddress);
     updatePayoutHint();
-    m_pricePerKWh->setValue(v.pricePerKWh);
-    m_currency->setText(v.currency);
-    m_creditValue->setValue(v.creditValue);
 }
 
 void SettingsDialog::restoreDefaults()

@@ -8,6 +8,7 @@
 // for start-at-login; whatever fails stays in the fields with its message, so nothing the user typed is lost.
 #include "core/EngineSnapshot.h"
 #include "settings/Settings.h"
+#include "ui/SettingsBindings.h"
 
 #include <QDialog>
 #include <QHash>
@@ -172,6 +173,7 @@ private:
     QDoubleSpinBox *m_creditValue = nullptr;
 
     QDialogButtonBox *m_buttons = nullptr;
+    SettingsBindings m_bindings; // which widget shows which setting (bound where each page makes it)
     QHash<QString, InlineErrorLabel *> m_errorLabels;
     SettingsValues m_loadedValues;
     bool m_loadedAutostart = false;

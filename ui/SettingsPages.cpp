@@ -89,6 +89,7 @@ QWidget *SettingsDialog::buildGeneralPage()
 {
     auto *content = new QWidget(this);
     m_language = new QComboBox(content);
+    m_bindings.bind(m_language, &SettingsValues::language);
     m_language->setObjectName(QStringLiteral("languageCombo"));
     m_language->setAccessibleName(tr("Language"));
     const QString systemLanguage = QLocale().nativeLanguageName(); // empty for the C locale
@@ -97,6 +98,7 @@ QWidget *SettingsDialog::buildGeneralPage()
     for (const QString &code : Settings::languages())
         m_language->addItem(QLocale(code).nativeLanguageName(), code);
     m_startMinimized = new QCheckBox(tr("Start minimized to the notification area"), content);
+    m_bindings.bind(m_startMinimized, &SettingsValues::startMinimized);
     m_startMinimized->setObjectName(QStringLiteral("startMinimizedCheck"));
     m_startMinimized->setAccessibleName(m_startMinimized->text());
     m_startAtLogin = new QCheckBox(tr("Start Cohort when I log in"), content);
@@ -109,6 +111,7 @@ QWidget *SettingsDialog::buildGeneralPage()
         m_startAtLogin->setToolTip(tr("Managed by the system: %1").arg(m_autostart->location()));
     }
     m_notifications = new QComboBox(content);
+    m_bindings.bind(m_notifications, &SettingsValues::notifications);
     m_notifications->setObjectName(QStringLiteral("notificationsCombo"));
     m_notifications->setAccessibleName(tr("Notifications"));
     m_notifications->addItem(tr("Off"), int(NotifyLevel::Off));
@@ -118,6 +121,7 @@ QWidget *SettingsDialog::buildGeneralPage()
                                    "Milestones: your first verified work, a model download finished.\n"
                                    "At most one message of each kind every 15 minutes."));
     m_trayIconStyle = new QComboBox(content);
+    m_bindings.bind(m_trayIconStyle, &SettingsValues::trayIconStyle);
     m_trayIconStyle->setObjectName(QStringLiteral("trayIconStyleCombo"));
     m_trayIconStyle->setAccessibleName(tr("Tray icon"));
     m_trayIconStyle->addItem(tr("Colour"), int(TrayIconStyle::Colour));
@@ -162,14 +166,18 @@ QWidget *SettingsDialog::buildComputePage()
     m_gpuNote->setText(gpuChoiceNote());
 
     m_idleOnly = new QCheckBox(tr("Only when idle for"), content);
+    m_bindings.bind(m_idleOnly, &SettingsValues::runOnlyWhenIdle);
     m_idleOnly->setToolTip(tr("Work only after this long without keyboard or mouse input, and stop as soon as you are back."));
     m_idleOnly->setObjectName(QStringLiteral("idleOnlyCheck"));
     m_idleOnly->setAccessibleName(tr("Work only when idle"));
     m_idleMinutes = spinBox("idleMinutesSpin", 1, 240, tr(" minutes"), {}, tr("Idle minutes"));
+    m_bindings.bind(m_idleMinutes, &SettingsValues::idleMinutes);
     m_pauseOnBattery = new QCheckBox(tr("Pause on battery power"), content);
+    m_bindings.bind(m_pauseOnBattery, &SettingsValues::pauseOnBattery);
     m_pauseOnBattery->setObjectName(QStringLiteral("pauseOnBatteryCheck"));
     m_pauseOnBattery->setAccessibleName(m_pauseOnBattery->text());
     m_schedule = new QLineEdit(content);
+    m_bindings.bind(m_schedule, &SettingsValues::schedule);
     m_schedule->setObjectName(QStringLiteral("scheduleEdit"));
     m_schedule->setAccessibleName(tr("Schedule"));
     m_schedule->setPlaceholderText(tr("Any time, e.g. mon-fri 22:00-06:00; weekend 00:00-24:00"));
@@ -177,29 +185,35 @@ QWidget *SettingsDialog::buildComputePage()
                               "daily, weekdays, weekend. A window ending before it starts runs past midnight."));
     // Pause when I play: a game, a film, a render or another trainer comes first; work resumes shortly after it ends.
     m_pauseWhenFullscreen = new QCheckBox(tr("Pause while a program runs full screen"), content);
+    m_bindings.bind(m_pauseWhenFullscreen, &SettingsValues::pauseWhenFullscreen);
     m_pauseWhenFullscreen->setObjectName(QStringLiteral("pauseWhenFullscreenCheck"));
     m_pauseWhenFullscreen->setAccessibleName(m_pauseWhenFullscreen->text());
     m_pauseWhenFullscreen->setToolTip(tr("A game, a film or a presentation in front pauses Cohort; it works again about "
                                          "15 seconds after the program leaves full screen."));
     m_pauseForPrograms = new QLineEdit(content);
+    m_bindings.bind(m_pauseForPrograms, &SettingsValues::pauseForPrograms);
     m_pauseForPrograms->setObjectName(QStringLiteral("pauseForProgramsEdit"));
     m_pauseForPrograms->setAccessibleName(tr("Pause while these programs run"));
     m_pauseForPrograms->setPlaceholderText(tr("Programs to pause for, e.g. steam; blender; Game.exe"));
     m_pauseForPrograms->setToolTip(tr("Program names separated by ';', as the task manager shows them. While one of them "
                                       "runs, Cohort pauses; it works again about 15 seconds after the last one ends."));
     m_pauseWhenGpuBusy = new QCheckBox(tr("Pause while another program uses the GPU"), content);
+    m_bindings.bind(m_pauseWhenGpuBusy, &SettingsValues::pauseWhenGpuBusy);
     m_pauseWhenGpuBusy->setObjectName(QStringLiteral("pauseWhenGpuBusyCheck"));
     m_pauseWhenGpuBusy->setAccessibleName(m_pauseWhenGpuBusy->text());
     m_pauseWhenGpuBusy->setToolTip(tr("Another program computing on an NVIDIA GPU, or drawing there with 1 GiB of its "
                                       "memory or more (a game), pauses Cohort."));
     m_gpuTempLimit = spinBox("gpuTempLimitSpin", 0, 100, tr(" °C"), tr("No limit"), tr("GPU temperature limit"));
+    m_bindings.bind(m_gpuTempLimit, &SettingsValues::gpuTempLimitC);
     m_gpuTempLimit->setToolTip(tr("At this GPU temperature Cohort slows down (half, then a quarter of the time); 8 °C above it, "
                                   "it pauses. It speeds up again 5 °C below the limit."));
     m_gpuPowerLimit = spinBox("gpuPowerLimitSpin", 0, 2000, tr(" W"), tr("No limit"), tr("GPU power limit"));
+    m_bindings.bind(m_gpuPowerLimit, &SettingsValues::gpuPowerLimitW);
     m_gpuPowerLimit->setSingleStep(10);
     m_gpuPowerLimit->setToolTip(tr("The most power the chosen GPUs may draw together; above it Cohort slows down."));
 
     m_gpuMemory = spinBox("gpuMemorySpin", 10, 100, tr(" % of each GPU's memory"), {}, tr("GPU memory Cohort may use"));
+    m_bindings.bind(m_gpuMemory, &SettingsValues::gpuMemoryPercent);
     m_gpuMemory->setSingleStep(5);
     m_gpuMemory->setToolTip(tr("Cohort keeps the rest free for your games and other programs: its batches are generated in "
                                "smaller parts to fit, and a task whose model does not fit is shown greyed on the Tasks page."));
@@ -360,18 +374,21 @@ QWidget *SettingsDialog::buildNetworkPage()
 {
     auto *content = new QWidget(this);
     m_hubUrl = new QLineEdit(content);
+    m_bindings.bind(m_hubUrl, &SettingsValues::hubUrl);
     m_hubUrl->setObjectName(QStringLiteral("hubUrlEdit"));
     m_hubUrl->setAccessibleName(tr("Hub address"));
     m_hubUrl->setPlaceholderText(tr("Empty: run a local network on this computer"));
     m_hubUrl->setToolTip(tr("The address of the hub that hands out work, e.g. https://hub.example.org.\n"
                             "Leave it empty to try Cohort with a small network that runs on this computer."));
     m_hubCertificate = new QLineEdit(content);
+    m_bindings.bind(m_hubCertificate, &SettingsValues::hubCertificate);
     m_hubCertificate->setObjectName(QStringLiteral("hubCertificateEdit"));
     m_hubCertificate->setAccessibleName(tr("Hub certificate"));
     m_hubCertificate->setPlaceholderText(tr("Empty: trust the system's certificate authorities"));
     m_hubCertificate->setToolTip(tr("For a hub whose https certificate no public authority signed: a PEM file with the "
                                     "hub's certificate (or its private authority's), from the hub's operator."));
     m_hubKey = new QLineEdit(content);
+    m_bindings.bind(m_hubKey, &SettingsValues::hubKey);
     m_hubKey->setObjectName(QStringLiteral("hubKeyEdit"));
     m_hubKey->setAccessibleName(tr("Hub key"));
     m_hubKey->setPlaceholderText(tr("Empty: trust the key the hub presents the first time"));
@@ -379,22 +396,26 @@ QWidget *SettingsDialog::buildNetworkPage()
                             "talks only to the real hub, even the first time it connects."));
     m_downloadLimit = spinBox("downloadLimitSpin", 0, Settings::kMaxDownloadLimitKiBps, tr(" KiB/s"), tr("No limit"),
                               tr("Download limit"));
+    m_bindings.bind(m_downloadLimit, &SettingsValues::downloadLimitKiBps);
     m_downloadLimit->setSingleStep(512);
     m_downloadLimit->setToolTip(tr("The most bandwidth model downloads may use. 0: no limit."));
     m_uploadLimit = spinBox("uploadLimitSpin", 0, Settings::kMaxUploadLimitKiBps, tr(" KiB/s"), tr("No limit"),
                             tr("Upload limit"));
+    m_bindings.bind(m_uploadLimit, &SettingsValues::uploadLimitKiBps);
     m_uploadLimit->setSingleStep(128);
     // The bulk uploads are DiLoCo traffic to the other nodes of a training ring (the engine's collectives pace them);
     // signed work batches and heartbeats to the hub are a few KiB and not paced.
     m_uploadLimit->setToolTip(tr("The most bandwidth uploads to other computers may use: DiLoCo training traffic to the "
                                  "other nodes of its ring. Applies at once. 0: no limit."));
     m_proxyMode = new QComboBox(content);
+    m_bindings.bind(m_proxyMode, &SettingsValues::proxyMode);
     m_proxyMode->setObjectName(QStringLiteral("proxyModeCombo"));
     m_proxyMode->setAccessibleName(tr("Proxy"));
     m_proxyMode->addItem(tr("No proxy"), int(ProxyMode::None));
     m_proxyMode->addItem(tr("Use the system's proxy settings"), int(ProxyMode::System));
     m_proxyMode->addItem(tr("Manual HTTP proxy"), int(ProxyMode::Manual));
     m_proxy = new QLineEdit(content);
+    m_bindings.bind(m_proxy, &SettingsValues::proxy);
     m_proxy->setObjectName(QStringLiteral("proxyEdit"));
     m_proxy->setAccessibleName(tr("Proxy address"));
     m_proxy->setPlaceholderText(tr("host:port, e.g. proxy.example.org:3128"));
@@ -422,6 +443,7 @@ QWidget *SettingsDialog::buildStoragePage()
 {
     auto *content = new QWidget(this);
     m_dataDir = new QLineEdit(content);
+    m_bindings.bind(m_dataDir, &SettingsValues::dataDir);
     m_dataDir->setObjectName(QStringLiteral("dataDirEdit"));
     m_dataDir->setAccessibleName(tr("Data folder"));
     m_dataDir->setPlaceholderText(Settings::defaultDataDir());
@@ -441,6 +463,7 @@ QWidget *SettingsDialog::buildStoragePage()
     m_moveStatus->setWordWrap(true);
     m_moveStatus->hide();
     m_diskCap = spinBox("diskCapSpin", 0, 1'000'000, tr(" GiB"), tr("No cap"), tr("Disk space cap"));
+    m_bindings.bind(m_diskCap, &SettingsValues::diskCapGiB);
     m_diskCap->setToolTip(tr("The most space Cohort's data folder may use; at the cap it pauses and says so."));
 
     auto *dataRow = new QWidget(content);
@@ -551,6 +574,7 @@ QWidget *SettingsDialog::buildAccountPage()
 {
     auto *content = new QWidget(this);
     m_nodeName = new QLineEdit(content);
+    m_bindings.bind(m_nodeName, &SettingsValues::nodeName);
     m_nodeName->setObjectName(QStringLiteral("nodeNameEdit"));
     m_nodeName->setAccessibleName(tr("Node name"));
     m_nodeName->setPlaceholderText(QSysInfo::machineHostName());
@@ -577,6 +601,7 @@ QWidget *SettingsDialog::buildAccountPage()
     m_exportStatus->hide();
 
     m_payoutAddress = new QLineEdit(content);
+    m_bindings.bind(m_payoutAddress, &SettingsValues::payoutAddress);
     m_payoutAddress->setObjectName(QStringLiteral("payoutAddressEdit"));
     m_payoutAddress->setAccessibleName(tr("Payout address"));
     m_payoutAddress->setPlaceholderText(QStringLiteral("0x…"));
@@ -585,6 +610,7 @@ QWidget *SettingsDialog::buildAccountPage()
     m_payoutHint->setObjectName(QStringLiteral("payoutAddressHint"));
 
     m_pricePerKWh = new QDoubleSpinBox(content);
+    m_bindings.bind(m_pricePerKWh, &SettingsValues::pricePerKWh);
     m_pricePerKWh->setObjectName(QStringLiteral("pricePerKWhSpin"));
     m_pricePerKWh->setAccessibleName(tr("Electricity price per kWh"));
     m_pricePerKWh->setRange(0, 100);
@@ -593,12 +619,14 @@ QWidget *SettingsDialog::buildAccountPage()
     m_pricePerKWh->setSpecialValueText(tr("Not set"));
     m_pricePerKWh->setSuffix(tr(" per kWh"));
     m_currency = new QLineEdit(content);
+    m_bindings.bind(m_currency, &SettingsValues::currency);
     m_currency->setObjectName(QStringLiteral("currencyEdit"));
     m_currency->setAccessibleName(tr("Currency"));
     m_currency->setPlaceholderText(tr("e.g. EUR"));
     m_currency->setMaxLength(8);
     m_currency->setMaximumWidth(100);
     m_creditValue = new QDoubleSpinBox(content);
+    m_bindings.bind(m_creditValue, &SettingsValues::creditValue);
     m_creditValue->setObjectName(QStringLiteral("creditValueSpin"));
     m_creditValue->setAccessibleName(tr("Value of one credit"));
     m_creditValue->setRange(0, 1e6);

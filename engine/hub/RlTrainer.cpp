@@ -119,12 +119,7 @@ void RlTrainer::bootstrap(int latestPublished)
         for (int step = 0; step < m_config.warmupSteps; ++step) {
             if (m_cancel)
                 return;
-            std::vector<rl::Problem> problems;
-            if (examples.empty())
-                problems = rl::problemsForWork(m_config.environmentIds(), stream.next(), m_config.warmupBatch);
-            else
-                for (int i = 0; i < m_config.warmupBatch; ++i)
-                    problems.push_back(examples[size_t(stream.range(0, int64_t(examples.size()) - 1))]);
+            const auto problems = rl::warmupProblems(m_config.environmentIds(), stream, m_config.warmupBatch, examples);
             std::vector<rl::SupervisedSample> batch;
             for (const rl::Problem &p : problems) {
                 rl::SupervisedSample s;

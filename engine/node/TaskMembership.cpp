@@ -44,9 +44,9 @@ void TaskMembership::join(const QString &taskId)
         return;
     m_wished = taskId;
     m_joined = taskId;
-    const QString title = task->title; // the handlers may not change the catalogue, but the text is copied before they run
+    // Said first, so that what the engine's work for the task says (e.g. "DiLoCo training started") follows it.
+    Q_EMIT eventOccurred(EngineEvent::info(QStringLiteral("task"), QStringLiteral("Joined task %1 (%2)").arg(taskId, task->title)));
     Q_EMIT taskJoined(taskId);
-    Q_EMIT eventOccurred(EngineEvent::info(QStringLiteral("task"), QStringLiteral("Joined task %1 (%2)").arg(taskId, title)));
 }
 
 void TaskMembership::leave()

@@ -47,8 +47,8 @@ public:
 
 Q_SIGNALS:
     void eventOccurred(const cohort::EngineEvent &event);
-    void taskJoined(const QString &taskId); // before the event that says so
-    void taskLeft(const QString &taskId);   // before the event that says so
+    void taskJoined(const QString &taskId); // after the event that says so: what the work says follows it
+    void taskLeft(const QString &taskId);   // before the event that says so: the left task's last figures come first
 
 private:
     void applyAutomaticChoice(); // if one is pending and the catalogue is here

@@ -1,5 +1,6 @@
 #include "rl/WorkSampling.h"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <memory>
@@ -106,6 +107,18 @@ std::vector<Problem> problemsForWork(const std::vector<std::string> &environment
             problem = env->generate(s.next());
         problems.push_back(std::move(problem));
     }
+    return problems;
+}
+
+std::vector<Problem> warmupProblems(const std::vector<std::string> &environments, SeedStream &stream, int batch,
+                                    const std::vector<Problem> &examples)
+{
+    if (examples.empty())
+        return problemsForWork(environments, stream.next(), batch);
+    std::vector<Problem> problems;
+    problems.reserve(size_t(std::max(batch, 0)));
+    for (int i = 0; i < batch; ++i)
+        problems.push_back(examples[size_t(stream.range(0, int64_t(examples.size()) - 1))]);
     return problems;
 }
 

@@ -21,6 +21,12 @@ uint64_t workSeed(std::string_view nodeId, int64_t step, int64_t batchCounter);
 // its environment draws again from the stream (up to kHeldOutRedraws times), so node and hub still agree.
 std::vector<Problem> problemsForWork(const std::vector<std::string> &environments, uint64_t seed, int prompts);
 
+// The problems of one supervised warm-up step: `batch` fresh ones from the next seed of `stream`, or, when the task
+// has a finite set of worked examples (`examples` not empty), `batch` picks from that set by the stream. Either way
+// no held-out problem (below) is among them: the examples come from problemsForWork too.
+std::vector<Problem> warmupProblems(const std::vector<std::string> &environments, SeedStream &stream, int batch,
+                                    const std::vector<Problem> &examples);
+
 // The task's held-out evaluation set: kHeldOutProblems distinct problems drawn from its environments by a seed stream
 // of their own (heldOutSeed: "cohort held-out" mixed with the environment ids), which no work item, warm-up or
 // training batch ever contains (problemsForWork skips them). The hub scores every published version on it.

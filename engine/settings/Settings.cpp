@@ -3,6 +3,7 @@
 #include "core/Logging.h"
 #include "core/PayoutAddress.h"
 #include "core/Scheduler.h"
+#include "settings/SettingsFields.h"
 #include "settings/SettingsMigrations.h"
 
 #include <QDir>
@@ -13,64 +14,17 @@
 #include <QSslCertificate>
 #include <QStandardPaths>
 #include <QUrl>
-#include <QtNumeric>
 
 #include <algorithm>
 
 namespace cohort {
 
 namespace {
-const QString kHubUrl = QStringLiteral("network/hubUrl");
-const QString kDataDir = QStringLiteral("storage/dataDir");
-const QString kNodeName = QStringLiteral("node/name");
-const QString kStartMinimized = QStringLiteral("ui/startMinimized");
-const QString kWelcomed = QStringLiteral("ui/welcomed");
-const QString kDownloadLimit = QStringLiteral("network/downloadLimitKiBps");
-const QString kIdleOnly = QStringLiteral("schedule/runOnlyWhenIdle");
-const QString kIdleMinutes = QStringLiteral("schedule/idleMinutes");
-const QString kPauseOnBattery = QStringLiteral("schedule/pauseOnBattery");
-const QString kSchedule = QStringLiteral("schedule/windows");
-const QString kPauseWhenFullscreen = QStringLiteral("schedule/pauseWhenFullscreen");
-const QString kPauseForPrograms = QStringLiteral("schedule/pauseForPrograms");
-const QString kPauseWhenGpuBusy = QStringLiteral("schedule/pauseWhenGpuBusy");
-const QString kGpuTempLimit = QStringLiteral("limits/gpuTempLimitC");
-const QString kGpuPowerLimit = QStringLiteral("limits/gpuPowerLimitW");
-const QString kDiskCap = QStringLiteral("limits/diskCapGiB");
-const QString kLanguage = QStringLiteral("ui/language");
-const QString kNotifications = QStringLiteral("ui/notifications");
-const QString kTrayIconStyle = QStringLiteral("ui/trayIcon");
-const QString kGpus = QStringLiteral("compute/gpus");
-const QString kGpuMemory = QStringLiteral("compute/gpuMemoryPercent");
-const QString kGpuMemoryPerGpu = QStringLiteral("compute/gpuMemoryPerGpu");
-const QString kUploadLimit = QStringLiteral("network/uploadLimitKiBps");
-const QString kProxyMode = QStringLiteral("network/proxyMode");
-const QString kProxy = QStringLiteral("network/proxy");
-const QString kHubCertificate = QStringLiteral("network/hubCertificate");
-const QString kHubKey = QStringLiteral("network/hubKey");
-const QString kPayoutAddress = QStringLiteral("account/payoutAddress");
-const QString kPricePerKWh = QStringLiteral("energy/pricePerKWh");
-const QString kCurrency = QStringLiteral("energy/currency");
-const QString kCreditValue = QStringLiteral("energy/creditValue");
-
-// A stored number that is not one reads as NaN, which validate() refuses (then the default, with a warning).
-double doubleValue(const QSettings &store, const QString &key, double fallback)
-{
-    bool ok = false;
-    const double v = store.value(key, fallback).toDouble(&ok);
-    return ok ? v : qQNaN();
-}
-
 bool isPrintable(const QString &text)
 {
     return std::all_of(text.begin(), text.end(), [](QChar c) { return c.isPrint(); });
 }
 
-int intValue(const QSettings &store, const QString &key, int fallback)
-{
-    bool ok = false;
-    const int v = store.value(key, fallback).toInt(&ok);
-    return ok ? v : -1; // refused by validate(), with a warning, then the default
-}
 } // namespace
 
 Settings::Settings(const QString &filePath, QObject *parent)
@@ -314,123 +268,31 @@ void Settings::load(const SettingsValues &fallback)
     QSettings store(m_filePath, QSettings::IniFormat);
     m_versionOnDisk = migrateSettings(store, kCurrentVersion);
     SettingsValues v = defaults();
-    v.hubUrl = store.value(kHubUrl, v.hubUrl).toString();
-    v.dataDir = store.value(kDataDir, v.dataDir).toString();
-    v.nodeName = store.value(kNodeName, v.nodeName).toString();
-    v.startMinimized = store.value(kStartMinimized, v.startMinimized).toBool();
-    v.welcomed = store.value(kWelcomed, existed).toBool(); // people who already use Cohort are not welcomed again
+    v.welcomed = existed; // people who already use Cohort are not welcomed again
+    const auto fallBack = [&](const settings::Field &field) {
+        // The field and those that only mean something with it take the value in use (the default at start).
+        for (const settings::Field &f : settings::fields())
+            if (&f == &field || (field.group && f.group && qstrcmp(f.group, field.group) == 0))
+                f.copy(v, fallback);
+    };
+    QList<const settings::Field *> unreadable; // fall back once every field is read, so that a group falls back whole
+    for (const settings::Field &field : settings::fields()) {
+        if (!field.read(store, field, v)) {
+            qCWarning(lcSettings) << "ignoring invalid setting" << QString::fromLatin1(field.name) << ":" << store.value(QLatin1StringView(field.iniKey));
+            unreadable.append(&field);
+        }
+    }
+    for (const settings::Field *field : unreadable)
+        fallBack(*field);
     if (!existed)
-        store.setValue(kWelcomed, false); // the file is created below: keep saying "not welcomed yet" in it
-    bool numeric = false;
-    v.downloadLimitKiBps = store.value(kDownloadLimit, v.downloadLimitKiBps).toInt(&numeric);
-    if (!numeric)
-        v.downloadLimitKiBps = -1; // refused below, with a warning
-    v.runOnlyWhenIdle = store.value(kIdleOnly, v.runOnlyWhenIdle).toBool();
-    v.idleMinutes = intValue(store, kIdleMinutes, v.idleMinutes);
-    v.pauseOnBattery = store.value(kPauseOnBattery, v.pauseOnBattery).toBool();
-    v.schedule = store.value(kSchedule, v.schedule).toStringList();
-    v.pauseWhenFullscreen = store.value(kPauseWhenFullscreen, v.pauseWhenFullscreen).toBool();
-    v.pauseForPrograms = store.value(kPauseForPrograms, v.pauseForPrograms).toStringList();
-    v.pauseWhenGpuBusy = store.value(kPauseWhenGpuBusy, v.pauseWhenGpuBusy).toBool();
-    v.gpuTempLimitC = intValue(store, kGpuTempLimit, v.gpuTempLimitC);
-    v.gpuPowerLimitW = intValue(store, kGpuPowerLimit, v.gpuPowerLimitW);
-    v.diskCapGiB = intValue(store, kDiskCap, v.diskCapGiB);
-    v.language = store.value(kLanguage, v.language).toString();
-    const QString notify = store.value(kNotifications, notifyLevelName(v.notifications)).toString();
-    bool knownLevel = false;
-    for (const NotifyLevel level : {NotifyLevel::Off, NotifyLevel::Errors, NotifyLevel::ErrorsAndMilestones}) {
-        if (notify == notifyLevelName(level)) {
-            v.notifications = level;
-            knownLevel = true;
-        }
-    }
-    if (!knownLevel) { // the value in use stays (the default only at a first load), as for every other setting
-        qCWarning(lcSettings) << "ignoring invalid setting notifications :" << notify;
-        v.notifications = fallback.notifications;
-    }
-    const QString trayStyle = store.value(kTrayIconStyle, trayIconStyleName(v.trayIconStyle)).toString();
-    bool knownStyle = false;
-    for (const TrayIconStyle style : {TrayIconStyle::Colour, TrayIconStyle::Light, TrayIconStyle::Dark}) {
-        if (trayStyle == trayIconStyleName(style)) {
-            v.trayIconStyle = style;
-            knownStyle = true;
-        }
-    }
-    if (!knownStyle) {
-        qCWarning(lcSettings) << "ignoring invalid setting trayIcon :" << trayStyle;
-        v.trayIconStyle = fallback.trayIconStyle;
-    }
-    v.gpuUuids = store.value(kGpus, v.gpuUuids).toStringList();
-    v.uploadLimitKiBps = intValue(store, kUploadLimit, v.uploadLimitKiBps);
-    v.gpuMemoryPercent = intValue(store, kGpuMemory, v.gpuMemoryPercent);
-    v.gpuMemoryPercentPerGpu = gpuMemorySharesFromText(store.value(kGpuMemoryPerGpu).toStringList());
-    const QString proxyMode = store.value(kProxyMode, proxyModeName(v.proxyMode)).toString();
-    bool knownMode = false;
-    for (const ProxyMode mode : {ProxyMode::None, ProxyMode::System, ProxyMode::Manual}) {
-        if (proxyMode == proxyModeName(mode)) {
-            v.proxyMode = mode;
-            knownMode = true;
-        }
-    }
-    if (!knownMode)
-        qCWarning(lcSettings) << "ignoring invalid setting proxyMode :" << proxyMode;
-    v.proxy = store.value(kProxy, v.proxy).toString();
-    v.hubCertificate = store.value(kHubCertificate, v.hubCertificate).toString();
-    v.hubKey = store.value(kHubKey, v.hubKey).toString();
-    v.payoutAddress = store.value(kPayoutAddress, v.payoutAddress).toString();
-    v.pricePerKWh = doubleValue(store, kPricePerKWh, v.pricePerKWh);
-    v.currency = store.value(kCurrency, v.currency).toString();
-    v.creditValue = doubleValue(store, kCreditValue, v.creditValue);
+        store.setValue(QLatin1StringView(settings::findField(QStringLiteral("welcomed"))->iniKey), false); // the file is created below
 
     // A value that no longer validates (edited by hand, or a folder that became a file) falls back with a warning
     // rather than stopping the app: to its default at start, to the value in use on a reload.
     for (const SettingsError &e : validate(v)) {
         qCWarning(lcSettings) << "ignoring invalid setting" << e.key << ":" << e.message;
-        if (e.key == QLatin1String("hubUrl"))
-            v.hubUrl = fallback.hubUrl;
-        else if (e.key == QLatin1String("dataDir"))
-            v.dataDir = fallback.dataDir;
-        else if (e.key == QLatin1String("nodeName"))
-            v.nodeName = fallback.nodeName;
-        else if (e.key == QLatin1String("downloadLimitKiBps"))
-            v.downloadLimitKiBps = fallback.downloadLimitKiBps;
-        else if (e.key == QLatin1String("idleMinutes"))
-            v.idleMinutes = fallback.idleMinutes;
-        else if (e.key == QLatin1String("schedule"))
-            v.schedule = fallback.schedule;
-        else if (e.key == QLatin1String("pauseForPrograms"))
-            v.pauseForPrograms = fallback.pauseForPrograms;
-        else if (e.key == QLatin1String("gpuTempLimitC"))
-            v.gpuTempLimitC = fallback.gpuTempLimitC;
-        else if (e.key == QLatin1String("gpuPowerLimitW"))
-            v.gpuPowerLimitW = fallback.gpuPowerLimitW;
-        else if (e.key == QLatin1String("diskCapGiB"))
-            v.diskCapGiB = fallback.diskCapGiB;
-        else if (e.key == QLatin1String("language"))
-            v.language = fallback.language;
-        else if (e.key == QLatin1String("gpuUuids"))
-            v.gpuUuids = fallback.gpuUuids;
-        else if (e.key == QLatin1String("gpuMemoryPercent"))
-            v.gpuMemoryPercent = fallback.gpuMemoryPercent;
-        else if (e.key == QLatin1String("gpuMemoryPercentPerGpu"))
-            v.gpuMemoryPercentPerGpu = fallback.gpuMemoryPercentPerGpu;
-        else if (e.key == QLatin1String("uploadLimitKiBps"))
-            v.uploadLimitKiBps = fallback.uploadLimitKiBps;
-        else if (e.key == QLatin1String("proxy")) {
-            v.proxyMode = fallback.proxyMode; // a manual proxy that cannot be used: connect directly, as before it was set
-            v.proxy = fallback.proxy;
-        } else if (e.key == QLatin1String("hubCertificate"))
-            v.hubCertificate = fallback.hubCertificate;
-        else if (e.key == QLatin1String("hubKey"))
-            v.hubKey = fallback.hubKey;
-        else if (e.key == QLatin1String("payoutAddress"))
-            v.payoutAddress = fallback.payoutAddress;
-        else if (e.key == QLatin1String("pricePerKWh") || e.key == QLatin1String("currency") ||
-                 e.key == QLatin1String("creditValue")) {
-            v.pricePerKWh = fallback.pricePerKWh; // the three only mean something together
-            v.currency = fallback.currency;
-            v.creditValue = fallback.creditValue;
-        }
+        if (const settings::Field *field = settings::findField(e.key))
+            fallBack(*field);
     }
     v.hubUrl = normalizedHubUrl(v.hubUrl);
     m_values = v;
@@ -439,49 +301,33 @@ void Settings::load(const SettingsValues &fallback)
         qCWarning(lcSettings) << "could not write settings file" << m_filePath;
 }
 
-// The keys whose values differ between `before` and `v`, as Settings::changed() names them.
+// The keys whose values differ between `before` and `v`, as Settings::changed() names them, in the table's order.
 static QStringList changedKeysBetween(const SettingsValues &before, const SettingsValues &v)
 {
-    QStringList changedKeys;
-    if (v.hubUrl != before.hubUrl)
-        changedKeys << QStringLiteral("hubUrl");
-    if (v.dataDir != before.dataDir)
-        changedKeys << QStringLiteral("dataDir");
-    if (v.nodeName != before.nodeName)
-        changedKeys << QStringLiteral("nodeName");
-    if (v.startMinimized != before.startMinimized)
-        changedKeys << QStringLiteral("startMinimized");
-    if (v.welcomed != before.welcomed)
-        changedKeys << QStringLiteral("welcomed");
-    if (v.downloadLimitKiBps != before.downloadLimitKiBps)
-        changedKeys << QStringLiteral("downloadLimitKiBps");
-    if (Settings::schedulerPolicy(v) != Settings::schedulerPolicy(before) || v.schedule != before.schedule)
-        changedKeys << QStringLiteral("scheduler");
-    if (v.language != before.language)
-        changedKeys << QStringLiteral("language");
-    if (v.notifications != before.notifications)
-        changedKeys << QStringLiteral("notifications");
-    if (v.trayIconStyle != before.trayIconStyle)
-        changedKeys << QStringLiteral("trayIconStyle");
-    if (v.gpuUuids != before.gpuUuids)
-        changedKeys << QStringLiteral("gpuUuids");
-    if (v.gpuMemoryPercent != before.gpuMemoryPercent)
-        changedKeys << QStringLiteral("gpuMemoryPercent");
-    if (v.gpuMemoryPercentPerGpu != before.gpuMemoryPercentPerGpu)
-        changedKeys << QStringLiteral("gpuMemoryPercentPerGpu");
-    if (v.uploadLimitKiBps != before.uploadLimitKiBps)
-        changedKeys << QStringLiteral("uploadLimitKiBps");
-    if (v.hubCertificate != before.hubCertificate)
-        changedKeys << QStringLiteral("hubCertificate");
-    if (v.hubKey != before.hubKey)
-        changedKeys << QStringLiteral("hubKey");
-    if (v.proxyMode != before.proxyMode || v.proxy != before.proxy)
-        changedKeys << QStringLiteral("proxy");
-    if (v.payoutAddress != before.payoutAddress)
-        changedKeys << QStringLiteral("payoutAddress");
-    if (v.pricePerKWh != before.pricePerKWh || v.currency != before.currency || v.creditValue != before.creditValue)
-        changedKeys << QStringLiteral("energy");
-    return changedKeys;
+    QStringList order, changed;
+    for (const settings::Field &f : settings::fields()) {
+        const QString change = QLatin1StringView(f.change);
+        if (!order.contains(change))
+            order.append(change);
+        if (f.differs(before, v)) {
+            changed.append(change);
+            if (f.alsoChanges)
+                changed.append(QLatin1StringView(f.alsoChanges));
+        }
+    }
+    QStringList keys;
+    for (const QString &key : order)
+        if (changed.contains(key))
+            keys.append(key);
+    return keys;
+}
+
+bool Settings::reachesEngine(const QStringList &changedKeys)
+{
+    for (const settings::Field &f : settings::fields())
+        if (f.engine && changedKeys.contains(QLatin1StringView(f.change)))
+            return true;
+    return false;
 }
 
 QStringList Settings::reload()
@@ -515,40 +361,8 @@ QList<SettingsError> Settings::apply(const SettingsValues &requested)
 
     QSettings store(m_filePath, QSettings::IniFormat);
     store.setValue(QStringLiteral("meta/version"), kCurrentVersion);
-    store.setValue(kHubUrl, v.hubUrl);
-    store.setValue(kDataDir, v.dataDir);
-    store.setValue(kNodeName, v.nodeName);
-    store.setValue(kStartMinimized, v.startMinimized);
-    store.setValue(kWelcomed, v.welcomed);
-    store.setValue(kDownloadLimit, v.downloadLimitKiBps);
-    store.setValue(kIdleOnly, v.runOnlyWhenIdle);
-    store.setValue(kIdleMinutes, v.idleMinutes);
-    store.setValue(kPauseOnBattery, v.pauseOnBattery);
-    store.setValue(kSchedule, v.schedule);
-    store.setValue(kPauseWhenFullscreen, v.pauseWhenFullscreen);
-    store.setValue(kPauseForPrograms, v.pauseForPrograms);
-    store.setValue(kPauseWhenGpuBusy, v.pauseWhenGpuBusy);
-    store.setValue(kGpuTempLimit, v.gpuTempLimitC);
-    store.setValue(kGpuPowerLimit, v.gpuPowerLimitW);
-    store.setValue(kDiskCap, v.diskCapGiB);
-    store.setValue(kLanguage, v.language);
-    store.setValue(kNotifications, notifyLevelName(v.notifications));
-    store.setValue(kTrayIconStyle, trayIconStyleName(v.trayIconStyle));
-    store.setValue(kGpus, v.gpuUuids);
-    store.setValue(kUploadLimit, v.uploadLimitKiBps);
-    store.setValue(kGpuMemory, v.gpuMemoryPercent);
-    if (v.gpuMemoryPercentPerGpu.isEmpty())
-        store.remove(kGpuMemoryPerGpu);
-    else
-        store.setValue(kGpuMemoryPerGpu, gpuMemorySharesText(v.gpuMemoryPercentPerGpu));
-    store.setValue(kProxyMode, proxyModeName(v.proxyMode));
-    store.setValue(kProxy, v.proxy);
-    store.setValue(kHubCertificate, v.hubCertificate);
-    store.setValue(kHubKey, v.hubKey);
-    store.setValue(kPayoutAddress, v.payoutAddress);
-    store.setValue(kPricePerKWh, v.pricePerKWh);
-    store.setValue(kCurrency, v.currency);
-    store.setValue(kCreditValue, v.creditValue);
+    for (const settings::Field &field : settings::fields())
+        field.write(store, field, v);
     store.sync();
     if (store.status() != QSettings::NoError)
         return {{QString(), QStringLiteral("Could not save settings to %1.").arg(m_filePath)}};

@@ -1,7 +1,7 @@
 #pragma once
-// The one typed settings class: defaults, validation with per-field errors, a single change signal,
-// numbered migrations. Backed by an INI file written through QSettings (which saves via a temporary
-// file and rename, so a crash never leaves a half-written file).
+// The one typed settings class: defaults, validation with per-field errors, a single change signal, numbered
+// migrations. Each stored field is declared once, in the table of SettingsFields.cpp. Backed by an INI file written
+// through QSettings (which saves via a temporary file and rename, so a crash never leaves a half-written file).
 #include <QList>
 #include <QMap>
 #include <QObject>
@@ -113,6 +113,8 @@ public:
     static QString checksummedAddress(const QString &address);
     // The scheduler's policy from the (validated) values.
     static SchedulerPolicy schedulerPolicy(const SettingsValues &values);
+    // Whether any of these changes (as changed() names them) is to a value the engine's options hold.
+    static bool reachesEngine(const QStringList &changedKeys);
 
     // Validates and, if valid, writes everything and emits changed() once. Returns the errors otherwise.
     QList<SettingsError> apply(const SettingsValues &values);

@@ -103,6 +103,21 @@ private Q_SLOTS:
         QVERIFY(hasDiloco);
     }
 
+    // A finite warm-up set: absent means a fresh worked example for every slot (0), a count survives the round trip.
+    void warmupDemonstrationsAreReadAndKept()
+    {
+        auto o = parseJsonObject(R"({"tasks":[{"id":"a","kind":"rl","title":"x","reward_rate":1,"rl":{"environments":["add-sub"]}},
+                                              {"id":"b","kind":"rl","title":"y","reward_rate":1,"rl":{"environments":["add-sub"],"warmup_demonstrations":256}}]})");
+        QVERIFY(o);
+        auto tasks = parseTaskList(*o, UnknownKinds::Refuse);
+        QVERIFY2(tasks, qPrintable(tasks.error()));
+        QCOMPARE(tasks->at(0).rl->warmupDemonstrations, 0);
+        QCOMPARE(tasks->at(1).rl->warmupDemonstrations, 256);
+        auto again = TaskInfo::fromJson(tasks->at(1).toJson());
+        QVERIFY(again);
+        QCOMPARE(again->rl->warmupDemonstrations, 256);
+    }
+
     void badTaskListsAreRefused_data()
     {
         QTest::addColumn<QByteArray>("json");
@@ -114,6 +129,15 @@ private Q_SLOTS:
         QTest::newRow("unknown kind") << QByteArray(R"({"tasks":[{"id":"a","kind":"mining","title":"x","reward_rate":1}]})") << "kind";
         QTest::newRow("negative reward") << QByteArray(R"({"tasks":[{"id":"a","kind":"rl","title":"x","reward_rate":-1}]})") << "reward_rate";
         QTest::newRow("duplicate") << QByteArray(R"({"tasks":[{"id":"a","kind":"rl","title":"x","reward_rate":1},{"id":"a","kind":"rl","title":"y","reward_rate":1}]})") << "duplicate";
+        QTest::newRow("negative demonstrations")
+            << QByteArray(R"({"tasks":[{"id":"a","kind":"rl","title":"x","reward_rate":1,"rl":{"environments":["add-sub"],"warmup_demonstrations":-1}}]})")
+            << "warmup_demonstrations";
+        QTest::newRow("too many demonstrations")
+            << QByteArray(R"({"tasks":[{"id":"a","kind":"rl","title":"x","reward_rate":1,"rl":{"environments":["add-sub"],"warmup_demonstrations":1e12}}]})")
+            << "warmup_demonstrations";
+        QTest::newRow("demonstrations not a number")
+            << QByteArray(R"({"tasks":[{"id":"a","kind":"rl","title":"x","reward_rate":1,"rl":{"environments":["add-sub"],"warmup_demonstrations":"all"}}]})")
+            << "warmup_demonstrations";
         QTest::newRow("bad requirement") << QByteArray(R"({"tasks":[{"id":"a","kind":"rl","title":"x","reward_rate":1,"requirements":{"min_cpu_cores":"many"}}]})") << "min_cpu_cores";
     }
     void badTaskListsAreRefused()

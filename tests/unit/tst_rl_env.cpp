@@ -131,6 +131,38 @@ private Q_SLOTS:
         QCOMPARE(s.next(), uint64_t(0xbdd732262feb6e95ull)); // SplitMix64 reference value for seed 42
     }
 
+    // A task with a finite set of worked examples warms up on those alone, however many steps it takes; without one,
+    // every step has fresh problems. Neither holds a held-out problem.
+    void theWarmUpKeepsToItsWorkedExamples()
+    {
+        const std::vector<std::string> envs{"linear-eq"};
+        SeedStream setStream(7);
+        const std::vector<Problem> examples = problemsForWork(envs, setStream.next(), 16);
+        QSet<QString> allowed;
+        for (const Problem &p : examples)
+            allowed.insert(QString::fromStdString(p.prompt));
+        SeedStream stream(11);
+        QSet<QString> used;
+        for (int step = 0; step < 200; ++step) {
+            const std::vector<Problem> batch = warmupProblems(envs, stream, 32, examples);
+            QCOMPARE(batch.size(), size_t(32));
+            for (const Problem &p : batch) {
+                QVERIFY2(allowed.contains(QString::fromStdString(p.prompt)), p.prompt.c_str());
+                used.insert(QString::fromStdString(p.prompt));
+            }
+        }
+        QCOMPARE(used.size(), allowed.size()); // 6,400 picks reach every example
+        SeedStream fresh(11);
+        QSet<QString> drawn;
+        for (int step = 0; step < 20; ++step)
+            for (const Problem &p : warmupProblems(envs, fresh, 32, {})) {
+                QVERIFY(!isHeldOut(envs, p.prompt));
+                drawn.insert(QString::fromStdString(p.prompt));
+            }
+        QVERIFY2(drawn.size() > 400, qPrintable(QString::number(drawn.size()))); // 640 draws from 2,888 problems
+        QVERIFY(warmupProblems(envs, fresh, 0, examples).empty());
+    }
+
     void heldOutProblemsAreNeverWorkedOn()
     {
         // linear-eq has 8 x 19 x 19 = 2,888 problems: work drawn without the exclusion hits the held-out set often.

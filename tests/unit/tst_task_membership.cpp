@@ -1,6 +1,7 @@
 // Which task a node works on (node/TaskMembership): a wish waits for the catalogue, a task the hub does not list or
 // this version cannot run is never joined (and the user is told why), the automatic choice is made once and yields
-// to a wish, leaving forgets the wish; the engine hears of a join or a leave before the event that says so.
+// to a wish, leaving forgets the wish; a join is said before the engine starts its work, a leave after the engine
+// has said the left task's last figures.
 #include "core/EngineSnapshot.h"
 #include "node/TaskMembership.h"
 
@@ -67,8 +68,8 @@ private Q_SLOTS:
         m.catalogueArrived();
         QCOMPARE(m.joined(), QStringLiteral("sort-rl"));
         QCOMPARE(m.joinedTask()->title, QStringLiteral("Task sort-rl"));
-        QCOMPARE(said.lines.first(), QStringLiteral("joined:sort-rl")); // the engine first, then the event
-        QCOMPARE(said.lines.at(1), QStringLiteral("Joined task sort-rl (Task sort-rl)"));
+        QCOMPARE(said.lines.first(), QStringLiteral("Joined task sort-rl (Task sort-rl)")); // the event, then the engine's work
+        QCOMPARE(said.lines.at(1), QStringLiteral("joined:sort-rl"));
         m.catalogueArrived(); // a second catalogue (a reconnect) joins nothing again
         QCOMPARE(said.lines.count(QStringLiteral("joined:sort-rl")), 1);
     }

@@ -1,0 +1,215 @@
+#include "settings/SettingsFields.h"
+
+#include <QLatin1StringView>
+#include <array>
+#include <type_traits>
+
+namespace cohort::settings {
+namespace {
+
+// How a value of each type is stored. read() starts from the value in `v` (the default) and returns false when the
+// stored text is no value of the type (a hand-edited file): the row then falls back, with a warning.
+template <typename T>
+struct Codec;
+
+template <>
+struct Codec<QString> {
+    static bool read(const QSettings &s, const char *key, QString &v)
+    {
+        v = s.value(QLatin1StringView(key), v).toString();
+        return true;
+    }
+    static void write(QSettings &s, const char *key, const QString &v) { s.setValue(QLatin1StringView(key), v); }
+};
+
+template <>
+struct Codec<bool> {
+    static bool read(const QSettings &s, const char *key, bool &v)
+    {
+        v = s.value(QLatin1StringView(key), v).toBool();
+        return true;
+    }
+    static void write(QSettings &s, const char *key, bool v) { s.setValue(QLatin1StringView(key), v); }
+};
+
+template <>
+struct Codec<int> {
+    static bool read(const QSettings &s, const char *key, int &v)
+    {
+        bool ok = false;
+        const int read = s.value(QLatin1StringView(key), v).toInt(&ok);
+        if (ok)
+            v = read;
+        return ok;
+    }
+    static void write(QSettings &s, const char *key, int v) { s.setValue(QLatin1StringView(key), v); }
+};
+
+template <>
+struct Codec<double> {
+    static bool read(const QSettings &s, const char *key, double &v)
+    {
+        bool ok = false;
+        const double read = s.value(QLatin1StringView(key), v).toDouble(&ok);
+        if (ok)
+            v = read; // NaN and the infinities pass here; validate() refuses them
+        return ok;
+    }
+    static void write(QSettings &s, const char *key, double v) { s.setValue(QLatin1StringView(key), v); }
+};
+
+template <>
+struct Codec<QStringList> {
+    static bool read(const QSettings &s, const char *key, QStringList &v)
+    {
+        v = s.value(QLatin1StringView(key), v).toStringList();
+        return true;
+    }
+    static void write(QSettings &s, const char *key, const QStringList &v) { s.setValue(QLatin1StringView(key), v); }
+};
+
+// Per-GPU memory shares, stored as "GPU-…:60" entries, and no entry at all when there are none.
+template <>
+struct Codec<QMap<QString, int>> {
+    static bool read(const QSettings &s, const char *key, QMap<QString, int> &v)
+    {
+        if (s.contains(QLatin1StringView(key)))
+            v = Settings::gpuMemorySharesFromText(s.value(QLatin1StringView(key)).toStringList()); // bad entries: validate()
+        return true;
+    }
+    static void write(QSettings &s, const char *key, const QMap<QString, int> &v)
+    {
+        if (v.isEmpty())
+            s.remove(QLatin1StringView(key));
+        else
+            s.setValue(QLatin1StringView(key), Settings::gpuMemorySharesText(v));
+    }
+};
+
+// A choice among names: the stored text must be one of them.
+template <typename E, QString (*Name)(E), E... Values>
+struct EnumCodec {
+    static bool read(const QSettings &s, const char *key, E &v)
+    {
+        const QString text = s.value(QLatin1StringView(key), Name(v)).toString();
+        for (const E e : {Values...}) {
+            if (text == Name(e)) {
+                v = e;
+                return true;
+            }
+        }
+        return false;
+    }
+    static void write(QSettings &s, const char *key, E v) { s.setValue(QLatin1StringView(key), Name(v)); }
+};
+
+template <>
+struct Codec<NotifyLevel>
+    : EnumCodec<NotifyLevel, &Settings::notifyLevelName, NotifyLevel::Off, NotifyLevel::Errors, NotifyLevel::ErrorsAndMilestones> {};
+template <>
+struct Codec<TrayIconStyle>
+    : EnumCodec<TrayIconStyle, &Settings::trayIconStyleName, TrayIconStyle::Colour, TrayIconStyle::Light, TrayIconStyle::Dark> {};
+template <>
+struct Codec<ProxyMode> : EnumCodec<ProxyMode, &Settings::proxyModeName, ProxyMode::None, ProxyMode::System, ProxyMode::Manual> {};
+
+template <auto Member>
+using MemberType = std::remove_cvref_t<decltype(std::declval<SettingsValues &>().*Member)>;
+
+template <auto Member>
+bool readMember(const QSettings &store, const Field &field, SettingsValues &values)
+{
+    return Codec<MemberType<Member>>::read(store, field.iniKey, values.*Member);
+}
+
+template <auto Member>
+void writeMember(QSettings &store, const Field &field, const SettingsValues &values)
+{
+    Codec<MemberType<Member>>::write(store, field.iniKey, values.*Member);
+}
+
+template <auto Member>
+void copyMember(SettingsValues &to, const SettingsValues &from)
+{
+    to.*Member = from.*Member;
+}
+
+template <auto Member>
+bool memberDiffers(const SettingsValues &a, const SettingsValues &b)
+{
+    return !(a.*Member == b.*Member);
+}
+
+struct Traits {
+    const char *group = nullptr;
+    const char *change = nullptr; // nullptr: the field's name
+    const char *alsoChanges = nullptr;
+    bool engine = false;
+};
+
+template <auto Member>
+constexpr Field row(const char *name, const char *iniKey, Traits traits = {})
+{
+    return {name,          iniKey, traits.group, traits.change ? traits.change : name, traits.alsoChanges, traits.engine,
+            &readMember<Member>, &writeMember<Member>, &copyMember<Member>, &memberDiffers<Member>};
+}
+
+using V = SettingsValues;
+constexpr Traits kEngine{.engine = true};
+// The scheduler's policy (Settings::schedulerPolicy) is made of these: any of them changes "scheduler".
+constexpr Traits kScheduler{.change = "scheduler", .engine = true};
+
+// In the order Settings::changed() lists its keys.
+const std::array kFields{
+    row<&V::hubUrl>("hubUrl", "network/hubUrl", kEngine),
+    row<&V::dataDir>("dataDir", "storage/dataDir", kEngine),
+    row<&V::nodeName>("nodeName", "node/name", kEngine),
+    row<&V::startMinimized>("startMinimized", "ui/startMinimized"),
+    row<&V::welcomed>("welcomed", "ui/welcomed"),
+    row<&V::downloadLimitKiBps>("downloadLimitKiBps", "network/downloadLimitKiBps", kEngine),
+    row<&V::runOnlyWhenIdle>("runOnlyWhenIdle", "schedule/runOnlyWhenIdle", kScheduler),
+    row<&V::idleMinutes>("idleMinutes", "schedule/idleMinutes", kScheduler),
+    row<&V::pauseOnBattery>("pauseOnBattery", "schedule/pauseOnBattery", kScheduler),
+    row<&V::schedule>("schedule", "schedule/windows", kScheduler),
+    row<&V::pauseWhenFullscreen>("pauseWhenFullscreen", "schedule/pauseWhenFullscreen", kScheduler),
+    row<&V::pauseForPrograms>("pauseForPrograms", "schedule/pauseForPrograms", kScheduler),
+    row<&V::pauseWhenGpuBusy>("pauseWhenGpuBusy", "schedule/pauseWhenGpuBusy", kScheduler),
+    row<&V::gpuTempLimitC>("gpuTempLimitC", "limits/gpuTempLimitC", kScheduler),
+    row<&V::gpuPowerLimitW>("gpuPowerLimitW", "limits/gpuPowerLimitW", kScheduler),
+    row<&V::diskCapGiB>("diskCapGiB", "limits/diskCapGiB", kScheduler),
+    row<&V::language>("language", "ui/language"),
+    row<&V::notifications>("notifications", "ui/notifications"),
+    row<&V::trayIconStyle>("trayIconStyle", "ui/trayIcon"),
+    // The scheduler watches the chosen GPUs' temperature and power.
+    row<&V::gpuUuids>("gpuUuids", "compute/gpus", {.alsoChanges = "scheduler", .engine = true}),
+    row<&V::gpuMemoryPercent>("gpuMemoryPercent", "compute/gpuMemoryPercent", kEngine),
+    row<&V::gpuMemoryPercentPerGpu>("gpuMemoryPercentPerGpu", "compute/gpuMemoryPerGpu", kEngine),
+    row<&V::uploadLimitKiBps>("uploadLimitKiBps", "network/uploadLimitKiBps", kEngine),
+    row<&V::hubCertificate>("hubCertificate", "network/hubCertificate", kEngine),
+    row<&V::hubKey>("hubKey", "network/hubKey", kEngine),
+    // A manual proxy that cannot be used falls back with its mode: connect as before it was set. The app applies a
+    // proxy process-wide, not through the engine's options.
+    row<&V::proxyMode>("proxyMode", "network/proxyMode", {.group = "proxy", .change = "proxy"}),
+    row<&V::proxy>("proxy", "network/proxy", {.group = "proxy", .change = "proxy"}),
+    row<&V::payoutAddress>("payoutAddress", "account/payoutAddress", kEngine),
+    // Price, currency and credit value only mean something together.
+    row<&V::pricePerKWh>("pricePerKWh", "energy/pricePerKWh", {.group = "energy", .change = "energy"}),
+    row<&V::currency>("currency", "energy/currency", {.group = "energy", .change = "energy"}),
+    row<&V::creditValue>("creditValue", "energy/creditValue", {.group = "energy", .change = "energy"}),
+};
+
+} // namespace
+
+std::span<const Field> fields()
+{
+    return kFields;
+}
+
+const Field *findField(const QString &name)
+{
+    for (const Field &f : kFields)
+        if (name == QLatin1StringView(f.name))
+            return &f;
+    return nullptr;
+}
+
+} // namespace cohort::settings
