@@ -1,5 +1,9 @@
 #pragma once
-// Errors inside the engine are values. Expected<T> holds either a value or a human-readable error.
+// Errors inside the engine are values: base/Result.h is the one shape, standard library only. This is its adaptor at
+// the Qt boundary: Expected<T> holds a value or a human-readable error as a QString, Status the same for work that
+// returns nothing, and fail(result) passes on the error of a Qt-free Result or Outcome.
+#include "base/Result.h"
+
 #include <QString>
 #include <optional>
 #include <utility>
@@ -11,6 +15,9 @@ struct Unexpected {
 };
 
 inline Unexpected fail(QString message) { return Unexpected{std::move(message)}; }
+template <class T>
+Unexpected fail(const Result<T> &failed) { return Unexpected{QString::fromStdString(failed.error)}; }
+inline Unexpected fail(const Outcome &failed) { return Unexpected{QString::fromStdString(failed.error)}; }
 
 template <typename T>
 class [[nodiscard]] Expected {

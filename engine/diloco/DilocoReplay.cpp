@@ -51,13 +51,13 @@ Expected<double> innerStep(rl::Policy &model, std::vector<float> &local, AdamWSt
     const auto batch = SyntheticText::batch(dataSeed, step, c.batchSize, c.sequenceLength);
     auto loss = rl::languageModelLoss(model, batch, gradient, cancel);
     if (!loss)
-        return fail(QString::fromStdString(loss.error));
+        return fail(loss);
     AdamWOptions options;
     options.learningRate = c.innerLearningRate;
     options.weightDecay = c.innerWeightDecay;
     adamWStep(local, gradient, adam, options);
-    if (rl::Outcome w = rl::writeFlatParameters(model, local); !w)
-        return fail(QString::fromStdString(w.error));
+    if (Outcome w = rl::writeFlatParameters(model, local); !w)
+        return fail(w);
     return *loss;
 }
 
@@ -76,8 +76,8 @@ Expected<ReplayVerdict> replayOuterStep(const DilocoTaskConfig &config, uint64_t
     std::vector<float> local = m.global;
     AdamWState adam{m.adamM, m.adamV, m.adamStep};
     std::vector<float> gradient(n, 0.0f);
-    if (rl::Outcome w = rl::writeFlatParameters(model, local); !w)
-        return fail(QString::fromStdString(w.error));
+    if (Outcome w = rl::writeFlatParameters(model, local); !w)
+        return fail(w);
     const uint64_t revision = m.step - 1;
     for (int inner = 0; inner < config.innerSteps; ++inner) {
         if (cancel.load())
@@ -122,8 +122,8 @@ Expected<double> heldOutLoss(const DilocoTaskConfig &config, std::span<const flo
     rl::Policy &model = *created;
     if (weights.size() != rl::flatParameterCount(model))
         return fail(QStringLiteral("%1 weights; the task's model has %2").arg(weights.size()).arg(rl::flatParameterCount(model)));
-    if (rl::Outcome w = rl::writeFlatParameters(model, weights); !w)
-        return fail(QString::fromStdString(w.error));
+    if (Outcome w = rl::writeFlatParameters(model, weights); !w)
+        return fail(w);
     // Four batches of eight, so that a model shape's memory for one batch is all it takes.
     constexpr int kBatches = 4;
     double sum = 0;
@@ -131,7 +131,7 @@ Expected<double> heldOutLoss(const DilocoTaskConfig &config, std::span<const flo
         const auto batch = SyntheticText::batch(kHeldOutDataSeed, uint64_t(b), kHeldOutSequences / kBatches, config.sequenceLength);
         auto loss = rl::languageModelLoss(model, batch, {}, &cancel);
         if (!loss)
-            return fail(QString::fromStdString(loss.error));
+            return fail(loss);
         sum += *loss;
     }
     const double mean = sum / kBatches;

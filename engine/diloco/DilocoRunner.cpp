@@ -145,8 +145,8 @@ Status DilocoRunner::Impl::prepare()
     const size_t n = rl::flatParameterCount(*policy);
     st.taskId = o.taskId;
     st.global.assign(n, 0.0f);
-    if (rl::Outcome read = rl::readFlatParameters(*policy, st.global); !read)
-        return fail(QString::fromStdString(read.error));
+    if (Outcome read = rl::readFlatParameters(*policy, st.global); !read)
+        return fail(read);
     st.momentum.assign(n, 0.0f);
     st.local = st.global;
     st.adam.reset(n);
@@ -173,8 +173,8 @@ Status DilocoRunner::Impl::prepare()
             }
         }
     }
-    if (rl::Outcome w = rl::writeFlatParameters(*policy, st.local); !w)
-        return fail(QString::fromStdString(w.error));
+    if (Outcome w = rl::writeFlatParameters(*policy, st.local); !w)
+        return fail(w);
     progress.stateHash = currentHash();
     sinceCheckpoint.start();
     return {};
@@ -291,8 +291,8 @@ Status DilocoRunner::Impl::session(bool *done)
             st.outerStep = sync.revision;
             st.local = st.global;
             st.innerStep = 0;
-            if (rl::Outcome w = rl::writeFlatParameters(*policy, st.local); !w)
-                return fail(QString::fromStdString(w.error));
+            if (Outcome w = rl::writeFlatParameters(*policy, st.local); !w)
+                return fail(w);
             checkpointIfDue("synced");
         }
         progress.stateHash = currentHash();
@@ -457,8 +457,8 @@ Status DilocoRunner::Impl::averageAndStep(Communicator &comm, bool *reconnect, b
     }
     nesterovOuterStep(st.global, st.momentum, delta, float(c.outerLearningRate), float(c.outerMomentum));
     st.local = st.global;
-    if (rl::Outcome w = rl::writeFlatParameters(*policy, st.local); !w)
-        return fail(QString::fromStdString(w.error));
+    if (Outcome w = rl::writeFlatParameters(*policy, st.local); !w)
+        return fail(w);
     ++st.outerStep;
     st.innerStep = 0;
     ++completedThisRun;

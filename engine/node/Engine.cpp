@@ -3,11 +3,8 @@
 #include "core/Logging.h"
 #include "core/PayoutAddress.h"
 #include "core/RateLimiter.h"
-#include "node/GpuTelemetry.h"
 #include "net/Identity.h"
-#include "store/EarningsStore.h" // its default path: the GPU history lives in the same database
 #include "platform/Nvml.h"
-#include "platform/SystemSampler.h"
 
 #include <QDir>
 #include <QThread>
@@ -19,25 +16,19 @@ Engine::Engine(EngineOptions options, QString hubUrl, bool hubEmbedded, QObject 
       m_options(std::move(options)),
       m_hubUrl(std::move(hubUrl)),
       m_hubEmbedded(hubEmbedded),
-      // Parented so that moveToThread() takes the timers along to the engine thread.
-      m_sampleTimer(this),
+      // Parented so that moveToThread() takes the timer along to the engine thread.
       m_publishTimer(this),
-      m_energyTimer(this),
       m_rollouts(new RolloutFleet(*this, m_options.dataDir, this)),
       m_activitySummary(this)
 {
-    m_sampleTimer.setInterval(1000);
     m_publishTimer.setSingleShot(true);
-    connect(&m_sampleTimer, &QTimer::timeout, this, &Engine::sampleSystem);
     connect(&m_publishTimer, &QTimer::timeout, this, &Engine::publish);
-    // The stored history gains one row per GPU per minute; reading it more often would show nothing new.
-    m_energyTimer.setInterval(std::chrono::minutes(1));
-    connect(&m_energyTimer, &QTimer::timeout, this, &Engine::readEnergy);
     connect(&m_activitySummary, &ActivitySummary::summarized, this, &Engine::emitEvent);
 
     m_snapshot.hubUrl = m_hubUrl;
     m_snapshot.hubEmbedded = m_hubEmbedded;
     m_snapshot.nodeName = m_options.nodeName;
+    m_machine = new MachineMonitor(m_options.dataDir, Nvml::defaultLibrary(), this);
     m_hubSession = new HubSession(*this,
                                   {m_hubUrl, m_hubEmbedded, m_options.dataDir, m_options.hubKey, m_options.hubCertificateFile,
                                    m_options.nodeName, m_options.heartbeatIntervalMs},
@@ -64,6 +55,7 @@ Engine::Engine(EngineOptions options, QString hubUrl, bool hubEmbedded, QObject 
     connectHubSession();
     connectScheduleGate();
     connectTaskMembership();
+    connectMachineMonitor();
 }
 
 Engine::~Engine()
@@ -77,16 +69,8 @@ Engine::~Engine()
 void Engine::start()
 {
     qCInfo(lcEngine) << "engine starting in thread" << QThread::currentThread()->objectName();
-    m_sampler = createSystemSampler();
-    m_gpu = std::make_unique<GpuTelemetry>(Nvml::defaultLibrary(), EarningsStore::defaultPath(m_options.dataDir));
-    m_snapshot.gpuTelemetryNote = m_gpu->note();
-    // What earlier runs stored, for the views (they never open the database): queued ahead of the first snapshot,
-    // so the charts hold the earlier minutes before this run's readings arrive.
-    Q_EMIT gpuHistoryLoaded(m_gpu->takeStoredMinutes());
-    readEnergy();
-    m_energyTimer.start();
-    sampleSystem();
-    m_sampleTimer.start();
+    m_machine->start(m_options.gpuUuids); // the stored GPU history goes out ahead of the first snapshot
+    m_snapshot.gpuTelemetryNote = m_machine->gpuNote();
     m_schedule->start();
 
     auto identity = Identity::loadOrCreate(QDir(m_options.dataDir).filePath(QStringLiteral("identity")));
@@ -126,8 +110,7 @@ void Engine::stop()
         return;
     m_stopping = true;
     m_inputs.stopping = true;
-    m_sampleTimer.stop();
-    m_energyTimer.stop();
+    m_machine->stop();
     m_hubSession->stop();
     m_earnings->stop();
     m_activitySummary.flush();
@@ -159,22 +142,14 @@ void Engine::applyLiveOptions(const EngineOptions &options)
         m_options.gpuMemoryPercent = options.gpuMemoryPercent;
         m_options.gpuMemoryPercentPerGpu = options.gpuMemoryPercentPerGpu;
         applyComputePlan(); // the next batch of each worker is sized by its share; GPUs come and go without a restart
-        readEnergy();       // the energy counts the chosen GPUs
+        m_machine->setEnergyGpus(m_options.gpuUuids); // the energy counts the chosen GPUs
     }
 }
 
 void Engine::applyComputePlan()
 {
-    // GPUs are found among CUDA's devices by UUID (core/ComputePlan). Tests without CUDA let NVML's (fake) GPUs stand
-    // in for CUDA devices, computing on the CPU.
-    const bool standIns = testingGpusOnCpu() && m_compute.cudaUuids.isEmpty();
-    QStringList cudaUuids = m_compute.cudaUuids;
-    if (standIns)
-        for (const GpuSample &g : m_snapshot.gpus)
-            cudaUuids.append(g.uuid);
-    m_rollouts->applyPlan(planCompute(cudaUuids, m_snapshot.gpus, m_options.gpuUuids, m_options.gpuMemoryPercent,
-                                      m_options.gpuMemoryPercentPerGpu),
-                          standIns);
+    m_rollouts->plan(m_compute.cudaUuids, m_snapshot.gpus, m_options.gpuUuids, m_options.gpuMemoryPercent,
+                     m_options.gpuMemoryPercentPerGpu);
     // The engine bundle needs no new write: a removed worker's work item and pause stay with the fleet.
     m_snapshot.computeDeviceId = m_rollouts->workers().value(0).device;
     markDirty();
@@ -190,32 +165,20 @@ void Engine::setGpuPaused(const QString &gpuUuid, bool paused)
     updateState();
 }
 
-void Engine::sampleSystem()
+void Engine::connectMachineMonitor()
 {
-    if (!m_sampler)
-        return;
-    m_snapshot.system = m_sampler->sample();
-    if (m_gpu) {
-        m_snapshot.gpus = m_gpu->sample();
-        for (EngineEvent &event : m_gpu->takeEvents())
-            emitEvent(std::move(event));
-    }
-    m_schedule->update(); // marks the snapshot dirty
-    applyGpusInUse();     // a worker whose GPU another program uses waits; the node works on with the others
-}
-
-void Engine::readEnergy()
-{
-    // A small read of the database this thread writes the history to anyway; failing, the last figures stay.
-    const auto energy = m_gpu->energy(m_options.gpuUuids);
-    if (!energy) {
-        qCWarning(lcEngine) << "GPU energy:" << energy.error();
-        return;
-    }
-    if (m_snapshot.energy == *energy)
-        return;
-    m_snapshot.energy = *energy;
-    markDirty();
+    connect(m_machine, &MachineMonitor::eventOccurred, this, &Engine::emitEvent);
+    connect(m_machine, &MachineMonitor::historyLoaded, this, &Engine::gpuHistoryLoaded);
+    connect(m_machine, &MachineMonitor::sampled, this, [this] {
+        m_snapshot.system = m_machine->system();
+        m_snapshot.gpus = m_machine->gpus();
+        m_schedule->update(); // marks the snapshot dirty
+        applyGpusInUse();     // a worker whose GPU another program uses waits; the node works on with the others
+    });
+    connect(m_machine, &MachineMonitor::energyChanged, this, [this] {
+        m_snapshot.energy = m_machine->energy();
+        markDirty();
+    });
 }
 
 void Engine::updateState()

@@ -1,8 +1,8 @@
 #pragma once
 // The contributor engine. Lives in the "cohort-engine" thread; everything here is event-driven
 // (QtNetwork, timers) and never blocks. It never runs a model itself: model work goes to the compute threads.
-// Its work is done by parts it owns and hosts (the hub session, the task membership, the schedule gate, the
-// checkpoint tracker, the rollout fleet (a loop per compute device), the DiLoCo session, the earnings feed, the resume
+// Its work is done by parts it owns and hosts (the machine monitor, the hub session, the task membership, the schedule
+// gate, the checkpoint tracker, the rollout fleet (a loop per compute device), the DiLoCo session, the earnings feed, the resume
 // bundle): each asks the engine through its host interface, which the engine implements privately, and says what
 // happened through signals, which the engine's connectXxx() functions wire to its state. The engine fills the
 // state's inputs from them and publishes the snapshot.
@@ -17,6 +17,7 @@
 #include "node/DilocoSession.h"
 #include "node/EarningsFeed.h"
 #include "node/HubSession.h"
+#include "node/MachineMonitor.h"
 #include "node/ResumeBundle.h"
 #include "node/RolloutFleet.h"
 #include "node/ScheduleGate.h"
@@ -30,9 +31,7 @@
 namespace cohort {
 
 class RateLimiter;
-class GpuTelemetry;
 class Identity;
-class SystemSampler;
 
 class Engine : public EngineBackend, private RolloutHost, private DilocoHost, private CheckpointHost, private HubSessionHost,
                private ScheduleHost, private EarningsHost, private ResumeHost, private TaskMembershipHost {
@@ -69,25 +68,24 @@ private:
     // The task membership (node/TaskMembership) as this engine hosts it: the work for a task starts and stops with it
     // (EngineTasks.cpp)
     const QList<TaskInfo> &catalogue() const override { return m_hubSession->state().tasks; }
-    const EngineSnapshot &machine() const override { return m_snapshot; }
+    const EngineSnapshot &machine() const override { return m_snapshot; } // also the hub session's heartbeats
     void connectTaskMembership();
 
     // The hub session (node/HubSession) as this engine hosts it, and the task catalogue it brings (EngineHubSession.cpp)
     bool failed() const override { return !m_inputs.fatalError.isEmpty(); }
     QJsonObject hardware() const override { return hardwareInventory(m_compute, m_snapshot.system.memTotalBytes, m_snapshot.gpus); }
     QString payoutAddress() const override { return m_options.payoutAddress; }
-    QJsonObject heartbeatBody() const override;
     QString joinedTaskId() const override { return m_tasks->joined(); }
     void connectHubSession();
 
     // The schedule gate (node/ScheduleGate) as this engine hosts it (EngineSchedule.cpp)
     QList<GpuSample> gpuReadings() const override { return m_snapshot.gpus; }
-    Expected<QList<GpuProcess>> gpuProcesses() override;
+    Expected<QList<GpuProcess>> gpuProcesses() override { return m_machine->gpuProcesses(); }
     bool diskFull() const override { return m_checkpoints->diskFull(); }
     bool generating() const override { return m_rollouts->generating(); }
     qint64 generatingForMs() const override { return m_rollouts->generatingForMs(); }
     double tokensPerSecond() const override { return m_rollouts->stats().tokensPerSecond; }
-    QList<int> workerGpuIndexes() const override;
+    QList<int> workerGpuIndexes() const override { return m_rollouts->gpuIndexes(m_snapshot.gpus); }
     void applyGpusInUse(); // the GPUs other programs use (the gate's reading) to the workers on them
     void connectScheduleGate();
     void enterPause(); // stops the work in hand at a safe point
@@ -120,8 +118,7 @@ private:
     QString computeDevice() const override { return m_rollouts->primaryDevice(); }
     void connectDilocoSession();
 
-    void sampleSystem();
-    void readEnergy(); // the GPUs' energy from the stored history into the snapshot (m_energyTimer)
+    void connectMachineMonitor(); // its readings into the snapshot, and to the gate and the workers (Engine.cpp)
     void updateState();
     void markDirty();
     void publish();
@@ -131,18 +128,15 @@ private:
     QString m_hubUrl;
     bool m_hubEmbedded;
     std::unique_ptr<Identity> m_identity;
-    std::unique_ptr<SystemSampler> m_sampler;
-    std::unique_ptr<GpuTelemetry> m_gpu;   // NVML readings, 1 Hz with m_sampler (GpuTelemetry.h)
     ComputeInfo m_compute;
 
     StateInputs m_inputs;
     EngineSnapshot m_snapshot;
-    QTimer m_sampleTimer;
     QTimer m_publishTimer;
-    QTimer m_energyTimer;
     QElapsedTimer m_sinceLastPublish;
     bool m_stopping = false;
     // The parts: children, made in the constructor (they move to the engine thread with the engine).
+    MachineMonitor *m_machine = nullptr;
     HubSession *m_hubSession = nullptr;
     TaskMembership *m_tasks = nullptr;
     ScheduleGate *m_schedule = nullptr;

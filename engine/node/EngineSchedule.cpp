@@ -34,29 +34,9 @@ void Engine::setSchedulerPolicy(const SchedulerPolicy &policy)
     m_schedule->setPolicy(policy);
 }
 
-Expected<QList<GpuProcess>> Engine::gpuProcesses()
-{
-    return m_gpu ? m_gpu->processes() : fail(QStringLiteral("GPU telemetry has not started"));
-}
-
-QList<int> Engine::workerGpuIndexes() const
-{
-    QList<int> indexes;
-    for (const ComputeWorkerStatus &w : m_rollouts->workers())
-        for (const GpuSample &g : m_snapshot.gpus)
-            if (!w.gpuUuid.isEmpty() && g.uuid == w.gpuUuid)
-                indexes.append(g.index);
-    return indexes;
-}
-
 void Engine::applyGpusInUse()
 {
-    QMap<QString, QString> byUuid;
-    const QMap<int, QString> byIndex = m_schedule->gpusInUse();
-    for (const GpuSample &g : m_snapshot.gpus)
-        if (byIndex.contains(g.index) && !g.uuid.isEmpty())
-            byUuid.insert(g.uuid, byIndex.value(g.index));
-    m_rollouts->setGpusInUse(byUuid, m_options.scheduler.foregroundHoldSeconds);
+    m_rollouts->setGpusInUse(m_schedule->gpusInUse(), m_snapshot.gpus, m_options.scheduler.foregroundHoldSeconds);
 }
 
 void Engine::enterPause()

@@ -1,5 +1,5 @@
 #pragma once
-// The engine's GPU telemetry: NVML read once a second (Engine::sampleSystem on the engine thread), the readings kept
+// The engine's GPU telemetry: NVML read once a second (node/MachineMonitor on the engine thread), the readings kept
 // in memory (GpuHistory: 5 min at 1 Hz, 1 h and 24 h averaged) and, a row per GPU per minute, in the node database
 // (GpuHistoryStore, 7 days). What earlier runs stored is read here too, for the views: the last day's minutes once
 // (the GPU charts) and the week's energy (the Earnings page), so the UI never opens the database. Without NVML there

@@ -230,7 +230,28 @@ void HubSession::heartbeat()
 {
     if (m_stopping || !m_hub || m_link != HubLink::Online)
         return;
-    m_hub->post(QStringLiteral("/v1/nodes/heartbeat"), m_host.heartbeatBody(), [this](const HubReply &reply) { onHeartbeat(reply); });
+    m_hub->post(QStringLiteral("/v1/nodes/heartbeat"), heartbeatBody(), [this](const HubReply &reply) { onHeartbeat(reply); });
+}
+
+QJsonObject HubSession::heartbeatBody() const
+{
+    const EngineSnapshot &node = m_host.machine();
+    const SystemSample &s = node.system;
+    return QJsonObject{
+        {QStringLiteral("state"), nodeStateName(node.state)},
+        {QStringLiteral("reason"), node.reason == PauseReason::None ? QString() : pauseReasonName(node.reason)},
+        {QStringLiteral("why"), node.why.left(500)},
+        {QStringLiteral("joined_task"), m_host.joinedTaskId()},
+        // Every heartbeat carries it, so a change in the settings reaches the hub within one interval, and a hub
+        // that lost it (restored from a backup) has it again.
+        {QStringLiteral("payout_address"), m_host.payoutAddress()},
+        // So that a hub whose operator raised the minimum version while this node runs can refuse it (426).
+        {QStringLiteral("client_version"), QStringLiteral(COHORT_VERSION_STRING)},
+        {QStringLiteral("metrics"),
+         QJsonObject{{QStringLiteral("cpu_percent"), s.cpuPercent},
+                     {QStringLiteral("mem_used_bytes"), s.memUsedBytes},
+                     {QStringLiteral("process_rss_bytes"), s.processRssBytes}}},
+    };
 }
 
 void HubSession::onHeartbeat(const HubReply &reply)
@@ -370,7 +391,7 @@ void HubSession::farewell(std::function<void()> done)
         return;
     }
     // Tell the hub we are going, but never wait on it for long.
-    m_hub->post(QStringLiteral("/v1/nodes/heartbeat"), m_host.heartbeatBody(), [this, done](const HubReply &) {
+    m_hub->post(QStringLiteral("/v1/nodes/heartbeat"), heartbeatBody(), [this, done](const HubReply &) {
         m_hub->abortAll();
         done();
     });

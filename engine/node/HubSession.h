@@ -35,7 +35,7 @@ public:
     virtual bool failed() const = 0;               // stopped by an error: it waits for a person, not for the hub
     virtual QJsonObject hardware() const = 0;      // what the registration describes (node/HardwareInventory)
     virtual QString payoutAddress() const = 0;     // the settings' payout address, as of now
-    virtual QJsonObject heartbeatBody() const = 0; // the node's state, as each heartbeat reports it
+    virtual const EngineSnapshot &machine() const = 0; // the node's latest state and readings, for each heartbeat
     virtual QString joinedTaskId() const = 0;
 
 protected:
@@ -104,6 +104,7 @@ private:
     void fetchTasks();
     void fetchProgress(); // the joined task's held-out curve, on a heartbeat, every 30 s at most
     void onHeartbeat(const HubReply &reply);
+    QJsonObject heartbeatBody() const; // the node's state as the host has it now
     // The client versions the hub advertises ("client" of its answers; core/ClientRelease): into the state, an
     // event once per newer version. False when this version is below the hub's minimum: the engine has stopped.
     bool takeClientRelease(const QJsonValue &client);

@@ -69,6 +69,36 @@ void RolloutFleet::removeLoop(RolloutLoop *loop)
     m_loops.erase(it); // the destructor cancels the batch and stops the compute thread (bounded)
 }
 
+void RolloutFleet::plan(const QStringList &cudaUuids, const QList<GpuSample> &gpus, const QStringList &chosen,
+                        int memoryPercent, const QMap<QString, int> &memoryPercentPerGpu)
+{
+    const bool standIns = testingGpusOnCpu() && cudaUuids.isEmpty();
+    QStringList devices = cudaUuids;
+    if (standIns)
+        for (const GpuSample &g : gpus)
+            devices.append(g.uuid);
+    applyPlan(planCompute(devices, gpus, chosen, memoryPercent, memoryPercentPerGpu), standIns);
+}
+
+QList<int> RolloutFleet::gpuIndexes(const QList<GpuSample> &gpus) const
+{
+    QList<int> indexes;
+    for (const auto &loop : m_loops)
+        for (const GpuSample &g : gpus)
+            if (!loop->spec().gpuUuid.isEmpty() && g.uuid == loop->spec().gpuUuid)
+                indexes.append(g.index);
+    return indexes;
+}
+
+void RolloutFleet::setGpusInUse(const QMap<int, QString> &programByIndex, const QList<GpuSample> &gpus, int holdSeconds)
+{
+    QMap<QString, QString> byUuid;
+    for (const GpuSample &g : gpus)
+        if (programByIndex.contains(g.index) && !g.uuid.isEmpty())
+            byUuid.insert(g.uuid, programByIndex.value(g.index));
+    setGpusInUse(byUuid, holdSeconds);
+}
+
 void RolloutFleet::applyPlan(const ComputePlan &plan, bool standIns)
 {
     m_standIns = standIns;

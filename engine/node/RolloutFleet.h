@@ -29,9 +29,12 @@ public:
     RolloutFleet(RolloutHost &host, const QString &dataDir, QObject *parent = nullptr);
     ~RolloutFleet() override; // each loop cancels its batch and stops its compute thread (30 s at most each)
 
-    // Makes the running loops those of `plan`: keeps a worker whose GPU stays (with its new memory share), stops one
-    // whose GPU left (its work item goes to the others), starts the new ones. `standIns`: testingGpusOnCpu.
-    void applyPlan(const ComputePlan &plan, bool standIns);
+    // Makes the running loops those of the compute plan (core/ComputePlan) for these CUDA devices, NVML's GPUs and the
+    // user's choice: keeps a worker whose GPU stays (with its new memory share), stops one whose GPU left (its work
+    // item goes to the others), starts the new ones. Tests without CUDA let NVML's (fake) GPUs stand in for CUDA
+    // devices, computing on the CPU (testingGpusOnCpu).
+    void plan(const QStringList &cudaUuids, const QList<GpuSample> &gpus, const QStringList &chosen, int memoryPercent,
+              const QMap<QString, int> &memoryPercentPerGpu);
 
     void kick();
     void cancel();
@@ -44,7 +47,9 @@ public:
     QStringList pausedGpus() const;                     // for the engine bundle
     // The GPUs another program uses now (UUID -> program), read once a second: their workers wait, and work again
     // once the program has been gone for `holdSeconds` (a game between two levels does not get its GPU taken).
-    void setGpusInUse(const QMap<QString, QString> &programByGpu, int holdSeconds);
+    // `programByIndex` as NVML's process lists give it (GPU index -> program), `gpus` to find each index's UUID.
+    void setGpusInUse(const QMap<int, QString> &programByIndex, const QList<GpuSample> &gpus, int holdSeconds);
+    QList<int> gpuIndexes(const QList<GpuSample> &gpus) const; // NVML's indexes of the GPUs the workers compute on
     void restorePausedGpus(const QStringList &gpuUuids); // applied to the workers of the next plan too
 
     bool generating() const;
@@ -74,6 +79,8 @@ Q_SIGNALS:
     void safePointReached();  // no loop generates: every batch in hand is in the outbox, or ended
 
 private:
+    void applyPlan(const ComputePlan &plan, bool standIns);
+    void setGpusInUse(const QMap<QString, QString> &programByGpu, int holdSeconds);
     RolloutLoop *addLoop(const ComputeWorkerSpec &spec, bool standIn);
     void removeLoop(RolloutLoop *loop);
     void handOnWork(RolloutLoop *loop); // a waiting loop's work item goes to the others

@@ -131,7 +131,7 @@ void RolloutWorker::run(const RolloutJob &job)
     // Under a GPU memory cap the rows go in passes; each row keeps its own random stream (firstRow), so the
     // samples are the ones a single pass would draw.
     const size_t passRows = job.maxRows > 0 ? size_t(job.maxRows) : prompts.size();
-    auto generated = rl::Result<std::vector<rl::Completion>>::success({});
+    auto generated = Result<std::vector<rl::Completion>>::success({});
     for (size_t first = 0; first < prompts.size() && generated; first += passRows) {
         const std::vector<std::vector<int32_t>> pass(prompts.begin() + qsizetype(first),
                                                      prompts.begin() + qsizetype(std::min(prompts.size(), first + passRows)));

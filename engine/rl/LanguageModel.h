@@ -2,7 +2,7 @@
 // The policy as a plain language model, for collective training (DiLoCo): its weights as one flat float vector
 // (canonical tensor order, the checkpoint's), and next-token cross-entropy with its gradient in the same layout.
 // Flat vectors let the caller run its own optimiser and all-reduce without touching LibTorch. Qt-free.
-#include "rl/MlResult.h"
+#include "base/Result.h"
 #include "rl/Policy.h"
 
 #include <atomic>

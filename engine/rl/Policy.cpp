@@ -3,6 +3,7 @@
 
 #include "rl/PolicyImpl.h"
 #include "rl/Tokenizer.h"
+#include "store/safetensors/Safetensors.h"
 
 #include <ATen/CPUGeneratorImpl.h>
 #include <ATen/Context.h>

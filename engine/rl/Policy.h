@@ -4,7 +4,7 @@
 // The same code runs on CPU and CUDA; a fused CPU path makes batch-1..32 generation cheap on a 2-core machine.
 //
 // Threads: a Policy is used by one thread at a time (the compute thread). `cancel` is polled between tokens.
-#include "rl/MlResult.h"
+#include "base/Result.h"
 #include "rl/PolicyConfig.h"
 
 #include <atomic>

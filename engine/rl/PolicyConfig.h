@@ -1,7 +1,7 @@
 #pragma once
 // Shape of the policy transformer. Stored in the checkpoint's safetensors "__metadata__" as one string per field
 // ("cohort.model.d_model" = "256", ...), so a checkpoint describes itself. Qt-free.
-#include "rl/MlResult.h"
+#include "base/Result.h"
 
 #include <map>
 #include <string>

@@ -1,6 +1,6 @@
 #pragma once
 // Training for the policy: GRPO (the INTELLECT-2 recipe, prime-stack.md §4.1) and supervised warm-up. Qt-free.
-#include "rl/MlResult.h"
+#include "base/Result.h"
 #include "rl/Policy.h"
 
 #include <atomic>

@@ -10,6 +10,8 @@
 //  - On any failure the proof is "null" (modulus 0, zero coefficients); a verifier rejects it, a builder never throws.
 #pragma once
 
+#include "base/Result.h"
+
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -33,21 +35,6 @@ struct ChunkProof {
 
     bool isNull() const { return modulus == 0; }
     bool operator==(const ChunkProof &) const = default;
-};
-
-// A value or a reason; errors are values here, nothing throws.
-template <typename T> struct [[nodiscard]] Result {
-    std::optional<T> value;
-    std::string error;
-
-    static Result success(T v) { return Result{std::move(v), {}}; }
-    static Result failure(std::string message) { return Result{std::nullopt, std::move(message)}; }
-    bool ok() const { return value.has_value(); }
-    explicit operator bool() const { return ok(); }
-    T &operator*() { return *value; }
-    const T &operator*() const { return *value; }
-    T *operator->() { return &*value; }
-    const T *operator->() const { return &*value; }
 };
 
 // float32 -> bf16 bit pattern, rounding to nearest, ties to even; NaN stays NaN (quiet, sign kept), overflow -> inf.

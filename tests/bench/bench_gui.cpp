@@ -93,6 +93,9 @@ bool dropPageCache()
 
 bool waitForStderr(QProcess &p, const QByteArray &text, int timeoutMs, QByteArray *seen)
 {
+    // waitForReadyRead() wakes for the current read channel only: on stdout (the default) it would sleep its whole
+    // timeout while stderr fills, and every launch would read as a multiple of it.
+    p.setReadChannel(QProcess::StandardError);
     QElapsedTimer t;
     t.start();
     while (t.elapsed() < timeoutMs) {

@@ -240,7 +240,7 @@ int runWaves(Communicator &comm, const WaveSpec &spec, const QString &outPath)
             QElapsedTimer wave;
             wave.start();
             std::vector<int> started, failed;
-            Result r;
+            cohort::collectives::Result r;
             for (const int j : pending) {
                 // Members must begin operations in the same order: after a start fails, the later ones wait for the
                 // retry (the verdicts on the started ones are the same on every member, so all retry the same set).
@@ -420,7 +420,7 @@ int runPeer(const QStringList &args)
     const ReduceOp reduceOp = parser.value(QStringLiteral("op")) == QLatin1String("avg") ? ReduceOp::Avg : ReduceOp::Sum;
 
     Communicator comm(options);
-    Result r = comm.connect();
+    cohort::collectives::Result r = comm.connect();
     if (!r) {
         say(QStringLiteral("%1: %2").arg(QString::fromLatin1(codeName(r.code)), r.message));
         return r.code == Code::Refused ? 3 : 5;
@@ -595,7 +595,7 @@ int runState(const QStringList &args)
         {QStringLiteral("bias"), {reinterpret_cast<uint8_t *>(bias.data()), bias.size() * 4}},
     };
     Communicator comm(options);
-    Result r = comm.connect();
+    cohort::collectives::Result r = comm.connect();
     if (!r) {
         say(QStringLiteral("connect: %1").arg(r.message));
         return 5;
@@ -610,7 +610,7 @@ int runState(const QStringList &args)
     }
     if (attack == QLatin1String("vote-only")) // never declares its state: only ever votes
         for (;;)
-            if (Result v = comm.updateTopology(); !v && !v.retryable())
+            if (cohort::collectives::Result v = comm.updateTopology(); !v && !v.retryable())
                 return 0;
     while (!join && comm.worldSize() < world) {
         if (clock.hasExpired(60'000))
@@ -645,9 +645,9 @@ int runState(const QStringList &args)
         step = int(revision) - 1;
         if (attack == QLatin1String("no-begin")) {
             for (;;) { // votes and syncs, never begins
-                if (Result v = comm.updateTopology(); !v && !v.retryable())
+                if (cohort::collectives::Result v = comm.updateTopology(); !v && !v.retryable())
                     return 0;
-                if (Result v = comm.syncSharedState(revision, tensors, &sync); !v && !v.retryable())
+                if (cohort::collectives::Result v = comm.syncSharedState(revision, tensors, &sync); !v && !v.retryable())
                     return 0;
             }
         }
@@ -712,7 +712,7 @@ int runDilocoAttacker(const QStringList &args)
         {QStringLiteral("momentum"), {reinterpret_cast<uint8_t *>(momentum.data()), count * 4}},
     };
     Communicator comm(options);
-    Result r = comm.connect();
+    cohort::collectives::Result r = comm.connect();
     if (!r) {
         say(QStringLiteral("connect: %1").arg(r.message));
         return r.code == Code::Refused ? 0 : 5;

@@ -29,13 +29,13 @@ float roundedToBf16(float f)
 // Writes `source`'s weights after `edit` (float32 tensors) and loads them back. EOS is made unreachable
 // (ln_f.bias = 1, head row EOS = -1 give it a logit of -d) so every rollout has the full length and the table
 // counts exactly samples x newTokens/32 chunks.
-rl::Result<rl::Policy> variant(rl::Policy &source, const std::string &path, const Edit &edit)
+Result<rl::Policy> variant(rl::Policy &source, const std::string &path, const Edit &edit)
 {
     if (auto saved = source.save(path); !saved)
-        return rl::Result<rl::Policy>::failure(saved.error);
+        return Result<rl::Policy>::failure(saved.error);
     auto file = sf::readFile(path);
     if (!file)
-        return rl::Result<rl::Policy>::failure(file.error);
+        return Result<rl::Policy>::failure(file.error);
     const size_t d = size_t(source.config().dModel);
     std::vector<sf::TensorData> tensors;
     for (const auto &info : file->header.tensors) {
@@ -51,7 +51,7 @@ rl::Result<rl::Policy> variant(rl::Policy &source, const std::string &path, cons
         tensors.push_back(std::move(t));
     }
     if (auto e = sf::writeFile(path, tensors, file->header.metadata); !e.empty())
-        return rl::Result<rl::Policy>::failure(e);
+        return Result<rl::Policy>::failure(e);
     return rl::Policy::load(path);
 }
 

@@ -560,7 +560,7 @@ private Q_SLOTS:
             options.controlTimeoutMs = 5000;
             options.beginTimeoutMs = 5000;
             Communicator comm(options);
-            Result r = comm.connect();
+            cohort::collectives::Result r = comm.connect();
             // Vote until the other peer has joined. A deadline, not a number of rounds: a vote with nobody waiting
             // returns at once, and under load the other thread may take a while to connect and prove its key.
             const QDeadlineTimer deadline(30'000);
@@ -574,7 +574,7 @@ private Q_SLOTS:
             for (const auto &[count, value] : calls) {
                 std::vector<float> data(count, value + float(seed));
                 const std::vector<float> before = data;
-                const Result result = comm.allReduce(data, ReduceOp::Sum, Quant::None, tag++);
+                const cohort::collectives::Result result = comm.allReduce(data, ReduceOp::Sum, Quant::None, tag++);
                 codes->push_back(result.code);
                 results->push_back(result ? data : (data == before ? std::vector<float>{} : data));
             }

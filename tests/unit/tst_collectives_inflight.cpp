@@ -69,7 +69,7 @@ private Q_SLOTS:
         onPeers(kPeers, [&](int p) {
             PeerResult &out = results[size_t(p)];
             Communicator comm(optionsFor(master.port));
-            if (Result r = joinRing(comm, kPeers); !r) {
+            if (cohort::collectives::Result r = joinRing(comm, kPeers); !r) {
                 out.error = r.message;
                 return;
             }
@@ -78,7 +78,7 @@ private Q_SLOTS:
             for (int k = 0; k < kOps; ++k) {
                 inputs[size_t(k)] = collectiveInput(uint64_t(p + 1), k, kCount, quants[k] == Quant::None);
                 const uint64_t tag = 100 + uint64_t(k);
-                Result r;
+                cohort::collectives::Result r;
                 if (k % 2 == 0) { // in place
                     out.outputs[size_t(k)] = inputs[size_t(k)];
                     r = comm.allReduceAsync(out.outputs[size_t(k)], ReduceOp::Sum, quants[k], tag);
@@ -94,7 +94,7 @@ private Q_SLOTS:
             out.inFlightAtPeak = comm.operationsInFlight();
             for (int k = kOps - 1; k >= 0; --k) {
                 ReduceInfo info;
-                if (Result r = comm.awaitReduce(100 + uint64_t(k), &info); !r) {
+                if (cohort::collectives::Result r = comm.awaitReduce(100 + uint64_t(k), &info); !r) {
                     out.error = QStringLiteral("await %1: %2").arg(k).arg(r.message);
                     return;
                 }
@@ -147,7 +147,7 @@ private Q_SLOTS:
                     errors[size_t(p)] = what;
             };
             Communicator comm(optionsFor(master.port));
-            if (Result r = joinRing(comm, 2); !r)
+            if (cohort::collectives::Result r = joinRing(comm, 2); !r)
                 return check(false, r.message);
             std::vector<float> data(kCount, float(p + 1)), again(kCount, 0.0f);
             check(comm.awaitReduce(7).code == Code::InvalidArgument, QStringLiteral("await of an unknown tag"));
@@ -184,7 +184,7 @@ private Q_SLOTS:
                 options.uploadLimiter = std::make_shared<RateLimiter>(64 * 1024); // ~6 s for its share: never done
             options.ioTimeoutMs = 20'000; // survivors must learn of the abort from the master, not a timeout
             Communicator comm(options);
-            if (Result r = joinRing(comm, kPeers); !r) {
+            if (cohort::collectives::Result r = joinRing(comm, kPeers); !r) {
                 errors[size_t(p)] = r.message;
                 return;
             }
@@ -194,7 +194,7 @@ private Q_SLOTS:
                 buffers.push_back(inputs.back());
             }
             for (int k = 0; k < 2; ++k) {
-                if (Result r = comm.allReduceAsync(buffers[size_t(k)], ReduceOp::Sum, Quant::None, uint64_t(k)); !r) {
+                if (cohort::collectives::Result r = comm.allReduceAsync(buffers[size_t(k)], ReduceOp::Sum, Quant::None, uint64_t(k)); !r) {
                     errors[size_t(p)] = QStringLiteral("start %1: %2").arg(k).arg(r.message);
                     return;
                 }
@@ -207,7 +207,7 @@ private Q_SLOTS:
             QElapsedTimer clock;
             clock.start();
             for (int k = 0; k < 2; ++k) {
-                const Result r = comm.awaitReduce(uint64_t(k));
+                const cohort::collectives::Result r = comm.awaitReduce(uint64_t(k));
                 if (r.code != Code::Aborted) {
                     errors[size_t(p)] = QStringLiteral("operation %1 ended %2: %3")
                                             .arg(k)
@@ -222,7 +222,7 @@ private Q_SLOTS:
             }
             abortMs[size_t(p)] = double(clock.elapsed());
             // Retry with whoever is left.
-            Result r;
+            cohort::collectives::Result r;
             const QDeadlineTimer deadline(30'000);
             do {
                 buffers[0] = inputs[0];

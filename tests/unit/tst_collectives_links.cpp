@@ -87,7 +87,7 @@ private Q_SLOTS:
                 v[i] = float(std::sin(double(i) * 0.001 + peer)) * 0.5f;
             return v;
         };
-        const auto runRing = [&](bool protect, std::vector<std::vector<float>> *out, std::vector<Result> *results) {
+        const auto runRing = [&](bool protect, std::vector<std::vector<float>> *out, std::vector<cohort::collectives::Result> *results) {
             MasterInThread master;
             out->assign(kPeers, {});
             results->assign(kPeers, Result::success());
@@ -102,7 +102,7 @@ private Q_SLOTS:
                 o.linkProtection = protect ? LinkProtection(mode) : LinkProtection::None;
                 o.testRewriteSealed = rewrite && i == 1;
                 Communicator comm(o);
-                if (Result r = cohort::test::joinRing(comm, kPeers); !r) {
+                if (cohort::collectives::Result r = cohort::test::joinRing(comm, kPeers); !r) {
                     (*results)[size_t(i)] = r;
                     return;
                 }
@@ -112,24 +112,24 @@ private Q_SLOTS:
             });
         };
         std::vector<std::vector<float>> plain, sealed;
-        std::vector<Result> plainResults, sealedResults;
+        std::vector<cohort::collectives::Result> plainResults, sealedResults;
         runRing(true, &sealed, &sealedResults);
         if (rewrite) {
             // Peer 1's successor receives its rewritten blocks: the operation stops for everyone, and nobody is blamed.
-            QVERIFY(std::any_of(sealedResults.cbegin(), sealedResults.cend(), [](const Result &r) {
+            QVERIFY(std::any_of(sealedResults.cbegin(), sealedResults.cend(), [](const cohort::collectives::Result &r) {
                 return r.code == Code::Aborted && r.message.contains(QStringLiteral("fails its authentication"));
             }));
-            for (const Result &r : sealedResults)
+            for (const cohort::collectives::Result &r : sealedResults)
                 QVERIFY2(!r && !r.message.contains(QStringLiteral("excluded")), qPrintable(r.message));
             return;
         }
-        for (const Result &r : sealedResults)
+        for (const cohort::collectives::Result &r : sealedResults)
             QVERIFY2(r, qPrintable(r.message));
         QVERIFY(cohort::test::bitIdentical(sealed[0], sealed[1]) && cohort::test::bitIdentical(sealed[0], sealed[2]));
         // The same average as over plain links (the ring's order may differ between the two runs, and with it the
         // rounding of the sums: within a quantization step, or float rounding).
         runRing(false, &plain, &plainResults);
-        for (const Result &r : plainResults)
+        for (const cohort::collectives::Result &r : plainResults)
             QVERIFY(r);
         const double tolerance = Quant(quant) == Quant::U8 ? 0.1 : Quant(quant) == Quant::U16 ? 1e-3 : 1e-5;
         double worst = 0;
@@ -143,7 +143,7 @@ private Q_SLOTS:
         // One member that does not seal its links, in a group that does: its successor drops its link (and the
         // formation fails and is retried) rather than read unsealed blocks.
         MasterInThread master;
-        std::vector<Result> results(2, Result::success());
+        std::vector<cohort::collectives::Result> results(2, Result::success());
         cohort::test::onPeers(2, [&](int i) {
             CommunicatorOptions o;
             o.masterPort = master.port;
@@ -154,7 +154,7 @@ private Q_SLOTS:
             o.connectTimeoutMs = 8000;
             o.linkProtection = i == 0 ? LinkProtection::Encryption : LinkProtection::None;
             Communicator comm(o);
-            Result r = comm.connect();
+            cohort::collectives::Result r = comm.connect();
             const QDeadlineTimer deadline(8000);
             while (r && comm.worldSize() < 2 && !deadline.hasExpired())
                 r = comm.updateTopology();

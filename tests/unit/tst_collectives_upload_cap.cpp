@@ -210,7 +210,7 @@ private Q_SLOTS:
             options.bindAddress = QHostAddress(QHostAddress::LocalHost);
             options.uploadLimiter = std::move(limiter);
             Communicator comm(options);
-            Result r = comm.connect();
+            cohort::collectives::Result r = comm.connect();
             const QDeadlineTimer deadline(30'000);
             while (r && comm.worldSize() < 2 && !deadline.hasExpired())
                 r = comm.updateTopology();
@@ -258,7 +258,7 @@ private Q_SLOTS:
             options.cancel = flag;
             options.ioTimeoutMs = 120'000; // only the cancel may end this operation early
             Communicator comm(options);
-            Result r = comm.connect();
+            cohort::collectives::Result r = comm.connect();
             const QDeadlineTimer deadline(30'000);
             while (r && comm.worldSize() < 2 && !deadline.hasExpired())
                 r = comm.updateTopology();
@@ -308,7 +308,7 @@ private Q_SLOTS:
             options.beginTimeoutMs = 120'000;
             options.cancel = reduces ? &cancel : nullptr;
             Communicator comm(options);
-            Result r = comm.connect();
+            cohort::collectives::Result r = comm.connect();
             const QDeadlineTimer deadline(30'000);
             while (r && comm.worldSize() < 2 && !deadline.hasExpired())
                 r = comm.updateTopology();

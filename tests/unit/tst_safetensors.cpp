@@ -36,7 +36,7 @@ QByteArray entry(const char *name, const char *dtype, const char *shape, const c
 }
 const QByteArray kGood = entry("a", "U8", "[4]", "[0,4]");  // fits 4 data bytes
 
-Result<Header> parse(const QByteArray &file)
+cohort::Result<Header> parse(const QByteArray &file)
 {
     return parseHeader(reinterpret_cast<const uint8_t *>(file.constData()), size_t(file.size()), uint64_t(file.size()));
 }

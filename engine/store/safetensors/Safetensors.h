@@ -25,6 +25,8 @@
 // spaces so the data buffer starts at a multiple of 8. This is the reference implementation's layout rule.
 // writeFile is atomic: it writes <path>.tmp-<random> in the same directory, flushes it to disk, then renames it
 // over the target, so the target is either the old file or the complete new one.
+#include "base/Result.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -52,24 +54,7 @@ std::string_view dtypeName(DType dtype);
 // Exact, case-sensitive inverse of dtypeName; nullopt for anything else.
 std::optional<DType> parseDType(std::string_view name);
 
-// Errors are values: exactly one of `value` and `error` is set (error is never empty on failure).
-template <class T>
-struct [[nodiscard]] Result {
-    std::optional<T> value;
-    std::string error;
-
-    static Result success(T v) { return Result{std::move(v), {}}; }
-    static Result failure(std::string message)
-    {
-        return Result{std::nullopt, message.empty() ? std::string("unknown error") : std::move(message)};
-    }
-    bool ok() const { return value.has_value(); }
-    explicit operator bool() const { return ok(); }
-    T &operator*() { return *value; }
-    const T &operator*() const { return *value; }
-    T *operator->() { return &*value; }
-    const T *operator->() const { return &*value; }
-};
+// Errors are values (base/Result.h): exactly one of `value` and `error` is set.
 
 struct TensorInfo {
     std::string name;
