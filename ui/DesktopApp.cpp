@@ -317,31 +317,31 @@ void DesktopApp::showSettings()
     m_settingsDialog->openAndRaise();
 }
 
-void DesktopApp::onSettingsChanged(const SettingsValues &values, const QStringList &changedKeys)
+void DesktopApp::onSettingsChanged(const SettingsValues &values, const Settings::Changes &changes)
 {
     // These take effect at once, without the engine.
-    if (changedKeys.contains(QStringLiteral("proxy")))
+    if (changes.contains(Settings::Change::Proxy))
         applyNetworkProxy(values);
-    if (changedKeys.contains(QStringLiteral("notifications")) && m_notifier)
+    if (changes.contains(Settings::Change::Notifications) && m_notifier)
         m_notifier->setLevel(values.notifications);
-    if (changedKeys.contains(QStringLiteral("trayIconStyle")) && m_tray)
+    if (changes.contains(Settings::Change::TrayIconStyle) && m_tray)
         m_tray->setIconStyle(values.trayIconStyle);
-    if (changedKeys.contains(QStringLiteral("energy")) && m_window)
+    if (changes.contains(Settings::Change::Energy) && m_window)
         m_window->earningsPage()->setTariff(values.pricePerKWh, values.currency, values.creditValue);
-    if (changedKeys.contains(QStringLiteral("payoutAddress")) && m_window)
+    if (changes.contains(Settings::Change::PayoutAddress) && m_window)
         m_window->earningsPage()->setLocalPayoutAddress(values.payoutAddress);
 
     // A value the user has just chosen in Settings wins over the command line from now on.
-    if (changedKeys.contains(QStringLiteral("hubUrl")))
+    if (changes.contains(Settings::Change::HubUrl))
         m_launch.hubUrl.reset();
-    if (changedKeys.contains(QStringLiteral("dataDir")))
+    if (changes.contains(Settings::Change::DataDir))
         m_launch.dataDir.reset();
 
     // The controller compares the options itself and restarts the engine only if they differ (it keeps
     // the joined task), so a change of "start minimized" alone costs nothing.
-    if (!Settings::reachesEngine(changedKeys))
+    if (!Settings::reachesEngine(changes))
         return;
-    qCInfo(lcUi) << "engine settings changed:" << changedKeys;
+    qCInfo(lcUi) << "engine settings changed:" << Settings::changeNames(changes);
     m_controller->reconfigure(engineOptions());
 }
 

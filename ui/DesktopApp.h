@@ -55,7 +55,7 @@ private:
     void checkForTray();
     void stopEngineThen(std::function<void()> continuation); // for moving the data folder
     void createTray();
-    void onSettingsChanged(const cohort::SettingsValues &values, const QStringList &changedKeys);
+    void onSettingsChanged(const cohort::SettingsValues &values, const cohort::Settings::Changes &changes);
     void onWindowHiddenToTray();
     void finishQuit();
 

@@ -52,11 +52,11 @@ void DaemonRunner::requestStop(const QString &why)
     });
 }
 
-void DaemonRunner::applySettings(const Expected<EngineOptions> &rebuilt, const QStringList &keys)
+void DaemonRunner::applySettings(const Expected<EngineOptions> &rebuilt, const Settings::Changes &changes)
 {
     if (m_stopping)
         return;
-    const QString names = keys.join(QStringLiteral(", "));
+    const QString names = Settings::changeNames(changes);
     if (!rebuilt) {
         m_console.note(QStringLiteral("settings file changed (%1) but cannot be used: %2; keeping the current settings").arg(names, rebuilt.error()));
         return;

@@ -5,6 +5,7 @@
 #include "node/ControlApi.h"
 #include "core/Expected.h"
 #include "api/EngineController.h"
+#include "settings/Settings.h"
 
 #include <QElapsedTimer>
 #include <QObject>
@@ -29,7 +30,7 @@ public:
     void requestStop(const QString &why);
     // The settings file changed (`keys`): apply the rebuilt options to the running engine (a restart of it only where
     // EngineController::reconfigure needs one). The data folder stays the one cohortd started with.
-    void applySettings(const Expected<EngineOptions> &options, const QStringList &keys);
+    void applySettings(const Expected<EngineOptions> &options, const Settings::Changes &changes);
 
 private:
     void printStatus();

@@ -161,10 +161,10 @@ int main(int argc, char *argv[])
     cohort::SettingsFileWatcher watcher(settings.filePath());
     QObject::connect(&watcher, &cohort::SettingsFileWatcher::edited, &settings, [&settings] { settings.reload(); });
     QObject::connect(&settings, &cohort::Settings::changed, &runner,
-                     [&](const cohort::SettingsValues &values, const QStringList &keys) {
-                         if (keys.contains(QStringLiteral("proxy")))
+                     [&](const cohort::SettingsValues &values, const cohort::Settings::Changes &changes) {
+                         if (changes.contains(cohort::Settings::Change::Proxy))
                              cohort::applyNetworkProxy(values);
-                         runner.applySettings(cohort::engineOptionsFrom(settings, cli), keys);
+                         runner.applySettings(cohort::engineOptionsFrom(settings, cli), changes);
                      });
     runner.start();
     return app.exec();

@@ -7,6 +7,8 @@
 #include "settings/SettingsMigrations.h"
 
 #include <QDir>
+#include <QMetaEnum>
+#include <QSet>
 #include <QCoreApplication>
 #include <QFileInfo>
 #include <QSysInfo>
@@ -301,43 +303,54 @@ void Settings::load(const SettingsValues &fallback)
         qCWarning(lcSettings) << "could not write settings file" << m_filePath;
 }
 
-// The keys whose values differ between `before` and `v`, as Settings::changed() names them, in the table's order.
-static QStringList changedKeysBetween(const SettingsValues &before, const SettingsValues &v)
+// What differs between `before` and `v`, in the order of Settings::Change.
+static Settings::Changes changesBetween(const SettingsValues &before, const SettingsValues &v)
 {
-    QStringList order, changed;
+    QSet<Settings::Change> changed;
     for (const settings::Field &f : settings::fields()) {
-        const QString change = QLatin1StringView(f.change);
-        if (!order.contains(change))
-            order.append(change);
         if (f.differs(before, v)) {
-            changed.append(change);
+            changed.insert(f.change);
             if (f.alsoChanges)
-                changed.append(QLatin1StringView(f.alsoChanges));
+                changed.insert(*f.alsoChanges);
         }
     }
-    QStringList keys;
-    for (const QString &key : order)
-        if (changed.contains(key))
-            keys.append(key);
-    return keys;
+    Settings::Changes changes(changed.cbegin(), changed.cend());
+    std::sort(changes.begin(), changes.end());
+    return changes;
 }
 
-bool Settings::reachesEngine(const QStringList &changedKeys)
+QString Settings::changeName(Change change)
+{
+    QString name = QString::fromLatin1(QMetaEnum::fromType<Change>().valueToKey(int(change)));
+    if (!name.isEmpty())
+        name[0] = name[0].toLower();
+    return name;
+}
+
+QString Settings::changeNames(const Changes &changes)
+{
+    QStringList names;
+    for (Change c : changes)
+        names.append(changeName(c));
+    return names.join(QStringLiteral(", "));
+}
+
+bool Settings::reachesEngine(const Changes &changes)
 {
     for (const settings::Field &f : settings::fields())
-        if (f.engine && changedKeys.contains(QLatin1StringView(f.change)))
+        if (f.engine && changes.contains(f.change))
             return true;
     return false;
 }
 
-QStringList Settings::reload()
+Settings::Changes Settings::reload()
 {
     const SettingsValues before = m_values;
     load(before);
-    const QStringList changedKeys = changedKeysBetween(before, m_values);
-    if (!changedKeys.isEmpty())
-        Q_EMIT changed(m_values, changedKeys);
-    return changedKeys;
+    const Changes changes = changesBetween(before, m_values);
+    if (!changes.isEmpty())
+        Q_EMIT changed(m_values, changes);
+    return changes;
 }
 
 QList<SettingsError> Settings::apply(const SettingsValues &requested)
@@ -355,8 +368,8 @@ QList<SettingsError> Settings::apply(const SettingsValues &requested)
     v.payoutAddress = v.payoutAddress.trimmed();
     v.gpuUuids.removeDuplicates();
 
-    const QStringList changedKeys = changedKeysBetween(m_values, v);
-    if (changedKeys.isEmpty())
+    const Changes changes = changesBetween(m_values, v);
+    if (changes.isEmpty())
         return {};
 
     QSettings store(m_filePath, QSettings::IniFormat);
@@ -368,7 +381,7 @@ QList<SettingsError> Settings::apply(const SettingsValues &requested)
         return {{QString(), QStringLiteral("Could not save settings to %1.").arg(m_filePath)}};
 
     m_values = v;
-    Q_EMIT changed(m_values, changedKeys);
+    Q_EMIT changed(m_values, changes);
     return {};
 }
 

@@ -87,6 +87,19 @@ public:
     static constexpr int kMaxGpus = 64;
     static constexpr int kMaxPausePrograms = 64;
 
+    // What changed() reports, by type: a value, or a group of values that only mean something together (the
+    // scheduler's policy, the proxy, the energy figures). Declared in the settings table's order
+    // (SettingsFields.cpp); each is named after its field or group, as logs and cohortd's console say it.
+    enum class Change {
+        HubUrl, DataDir, NodeName, StartMinimized, Welcomed, DownloadLimitKiBps, Scheduler, Language, Notifications,
+        TrayIconStyle, GpuUuids, GpuMemoryPercent, GpuMemoryPercentPerGpu, UploadLimitKiBps, HubCertificate, HubKey,
+        Proxy, PayoutAddress, Energy,
+    };
+    Q_ENUM(Change)
+    using Changes = QList<Change>;
+    static QString changeName(Change change);          // "hubUrl", "scheduler": the enumerator, first letter lower
+    static QString changeNames(const Changes &changes); // "scheduler, uploadLimitKiBps"
+
     // filePath empty: <config location>/Cohort/cohort.ini
     explicit Settings(const QString &filePath = {}, QObject *parent = nullptr);
 
@@ -113,14 +126,14 @@ public:
     static QString checksummedAddress(const QString &address);
     // The scheduler's policy from the (validated) values.
     static SchedulerPolicy schedulerPolicy(const SettingsValues &values);
-    // Whether any of these changes (as changed() names them) is to a value the engine's options hold.
-    static bool reachesEngine(const QStringList &changedKeys);
+    // Whether any of these changes is to a value the engine's options hold.
+    static bool reachesEngine(const Changes &changes);
 
     // Validates and, if valid, writes everything and emits changed() once. Returns the errors otherwise.
     QList<SettingsError> apply(const SettingsValues &values);
-    // Reads the file again (someone edited it: cohortd follows its settings file); emits changed() with the keys
-    // that differ, which it also returns. A value that does not validate keeps the one in use, with a warning.
-    QStringList reload();
+    // Reads the file again (someone edited it: cohortd follows its settings file); emits changed() with what
+    // differs, which it also returns. A value that does not validate keeps the one in use, with a warning.
+    Changes reload();
 
     QString filePath() const { return m_filePath; }
     QString effectiveDataDir() const;            // dataDir or the default location
@@ -131,7 +144,7 @@ public:
     static QString defaultFilePath();
 
 Q_SIGNALS:
-    void changed(const cohort::SettingsValues &values, const QStringList &changedKeys);
+    void changed(const cohort::SettingsValues &values, const cohort::Settings::Changes &changes);
 
 private:
     // Reads the file; a value that does not validate takes its value from `fallback` (the defaults at start, the

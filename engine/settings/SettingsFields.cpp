@@ -141,60 +141,59 @@ bool memberDiffers(const SettingsValues &a, const SettingsValues &b)
 
 struct Traits {
     const char *group = nullptr;
-    const char *change = nullptr; // nullptr: the field's name
-    const char *alsoChanges = nullptr;
+    std::optional<Settings::Change> alsoChanges = std::nullopt;
     bool engine = false;
 };
 
 template <auto Member>
-constexpr Field row(const char *name, const char *iniKey, Traits traits = {})
+Field row(const char *name, const char *iniKey, Settings::Change change, Traits traits = {})
 {
-    return {name,          iniKey, traits.group, traits.change ? traits.change : name, traits.alsoChanges, traits.engine,
+    return {name,          iniKey, traits.group, change, traits.alsoChanges, traits.engine,
             &readMember<Member>, &writeMember<Member>, &copyMember<Member>, &memberDiffers<Member>};
 }
 
 using V = SettingsValues;
+using C = Settings::Change;
 constexpr Traits kEngine{.engine = true};
-// The scheduler's policy (Settings::schedulerPolicy) is made of these: any of them changes "scheduler".
-constexpr Traits kScheduler{.change = "scheduler", .engine = true};
 
-// In the order Settings::changed() lists its keys.
+// In the order of Settings::Change. The scheduler's policy (Settings::schedulerPolicy) is made of the rows that
+// change Scheduler.
 const std::array kFields{
-    row<&V::hubUrl>("hubUrl", "network/hubUrl", kEngine),
-    row<&V::dataDir>("dataDir", "storage/dataDir", kEngine),
-    row<&V::nodeName>("nodeName", "node/name", kEngine),
-    row<&V::startMinimized>("startMinimized", "ui/startMinimized"),
-    row<&V::welcomed>("welcomed", "ui/welcomed"),
-    row<&V::downloadLimitKiBps>("downloadLimitKiBps", "network/downloadLimitKiBps", kEngine),
-    row<&V::runOnlyWhenIdle>("runOnlyWhenIdle", "schedule/runOnlyWhenIdle", kScheduler),
-    row<&V::idleMinutes>("idleMinutes", "schedule/idleMinutes", kScheduler),
-    row<&V::pauseOnBattery>("pauseOnBattery", "schedule/pauseOnBattery", kScheduler),
-    row<&V::schedule>("schedule", "schedule/windows", kScheduler),
-    row<&V::pauseWhenFullscreen>("pauseWhenFullscreen", "schedule/pauseWhenFullscreen", kScheduler),
-    row<&V::pauseForPrograms>("pauseForPrograms", "schedule/pauseForPrograms", kScheduler),
-    row<&V::pauseWhenGpuBusy>("pauseWhenGpuBusy", "schedule/pauseWhenGpuBusy", kScheduler),
-    row<&V::gpuTempLimitC>("gpuTempLimitC", "limits/gpuTempLimitC", kScheduler),
-    row<&V::gpuPowerLimitW>("gpuPowerLimitW", "limits/gpuPowerLimitW", kScheduler),
-    row<&V::diskCapGiB>("diskCapGiB", "limits/diskCapGiB", kScheduler),
-    row<&V::language>("language", "ui/language"),
-    row<&V::notifications>("notifications", "ui/notifications"),
-    row<&V::trayIconStyle>("trayIconStyle", "ui/trayIcon"),
+    row<&V::hubUrl>("hubUrl", "network/hubUrl", C::HubUrl, kEngine),
+    row<&V::dataDir>("dataDir", "storage/dataDir", C::DataDir, kEngine),
+    row<&V::nodeName>("nodeName", "node/name", C::NodeName, kEngine),
+    row<&V::startMinimized>("startMinimized", "ui/startMinimized", C::StartMinimized),
+    row<&V::welcomed>("welcomed", "ui/welcomed", C::Welcomed),
+    row<&V::downloadLimitKiBps>("downloadLimitKiBps", "network/downloadLimitKiBps", C::DownloadLimitKiBps, kEngine),
+    row<&V::runOnlyWhenIdle>("runOnlyWhenIdle", "schedule/runOnlyWhenIdle", C::Scheduler, kEngine),
+    row<&V::idleMinutes>("idleMinutes", "schedule/idleMinutes", C::Scheduler, kEngine),
+    row<&V::pauseOnBattery>("pauseOnBattery", "schedule/pauseOnBattery", C::Scheduler, kEngine),
+    row<&V::schedule>("schedule", "schedule/windows", C::Scheduler, kEngine),
+    row<&V::pauseWhenFullscreen>("pauseWhenFullscreen", "schedule/pauseWhenFullscreen", C::Scheduler, kEngine),
+    row<&V::pauseForPrograms>("pauseForPrograms", "schedule/pauseForPrograms", C::Scheduler, kEngine),
+    row<&V::pauseWhenGpuBusy>("pauseWhenGpuBusy", "schedule/pauseWhenGpuBusy", C::Scheduler, kEngine),
+    row<&V::gpuTempLimitC>("gpuTempLimitC", "limits/gpuTempLimitC", C::Scheduler, kEngine),
+    row<&V::gpuPowerLimitW>("gpuPowerLimitW", "limits/gpuPowerLimitW", C::Scheduler, kEngine),
+    row<&V::diskCapGiB>("diskCapGiB", "limits/diskCapGiB", C::Scheduler, kEngine),
+    row<&V::language>("language", "ui/language", C::Language),
+    row<&V::notifications>("notifications", "ui/notifications", C::Notifications),
+    row<&V::trayIconStyle>("trayIconStyle", "ui/trayIcon", C::TrayIconStyle),
     // The scheduler watches the chosen GPUs' temperature and power.
-    row<&V::gpuUuids>("gpuUuids", "compute/gpus", {.alsoChanges = "scheduler", .engine = true}),
-    row<&V::gpuMemoryPercent>("gpuMemoryPercent", "compute/gpuMemoryPercent", kEngine),
-    row<&V::gpuMemoryPercentPerGpu>("gpuMemoryPercentPerGpu", "compute/gpuMemoryPerGpu", kEngine),
-    row<&V::uploadLimitKiBps>("uploadLimitKiBps", "network/uploadLimitKiBps", kEngine),
-    row<&V::hubCertificate>("hubCertificate", "network/hubCertificate", kEngine),
-    row<&V::hubKey>("hubKey", "network/hubKey", kEngine),
+    row<&V::gpuUuids>("gpuUuids", "compute/gpus", C::GpuUuids, {.alsoChanges = C::Scheduler, .engine = true}),
+    row<&V::gpuMemoryPercent>("gpuMemoryPercent", "compute/gpuMemoryPercent", C::GpuMemoryPercent, kEngine),
+    row<&V::gpuMemoryPercentPerGpu>("gpuMemoryPercentPerGpu", "compute/gpuMemoryPerGpu", C::GpuMemoryPercentPerGpu, kEngine),
+    row<&V::uploadLimitKiBps>("uploadLimitKiBps", "network/uploadLimitKiBps", C::UploadLimitKiBps, kEngine),
+    row<&V::hubCertificate>("hubCertificate", "network/hubCertificate", C::HubCertificate, kEngine),
+    row<&V::hubKey>("hubKey", "network/hubKey", C::HubKey, kEngine),
     // A manual proxy that cannot be used falls back with its mode: connect as before it was set. The app applies a
     // proxy process-wide, not through the engine's options.
-    row<&V::proxyMode>("proxyMode", "network/proxyMode", {.group = "proxy", .change = "proxy"}),
-    row<&V::proxy>("proxy", "network/proxy", {.group = "proxy", .change = "proxy"}),
-    row<&V::payoutAddress>("payoutAddress", "account/payoutAddress", kEngine),
+    row<&V::proxyMode>("proxyMode", "network/proxyMode", C::Proxy, {.group = "proxy"}),
+    row<&V::proxy>("proxy", "network/proxy", C::Proxy, {.group = "proxy"}),
+    row<&V::payoutAddress>("payoutAddress", "account/payoutAddress", C::PayoutAddress, kEngine),
     // Price, currency and credit value only mean something together.
-    row<&V::pricePerKWh>("pricePerKWh", "energy/pricePerKWh", {.group = "energy", .change = "energy"}),
-    row<&V::currency>("currency", "energy/currency", {.group = "energy", .change = "energy"}),
-    row<&V::creditValue>("creditValue", "energy/creditValue", {.group = "energy", .change = "energy"}),
+    row<&V::pricePerKWh>("pricePerKWh", "energy/pricePerKWh", C::Energy, {.group = "energy"}),
+    row<&V::currency>("currency", "energy/currency", C::Energy, {.group = "energy"}),
+    row<&V::creditValue>("creditValue", "energy/creditValue", C::Energy, {.group = "energy"}),
 };
 
 } // namespace

@@ -15,6 +15,16 @@
 
 using namespace cohort;
 
+// What a changed() signal or reload() reported, by name (Settings::changeName), in order.
+[[maybe_unused]] static QStringList names(const Settings::Changes &changes)
+{
+    QStringList out;
+    for (Settings::Change c : changes)
+        out.append(Settings::changeName(c));
+    return out;
+}
+[[maybe_unused]] static QStringList names(const QVariant &changes) { return names(changes.value<Settings::Changes>()); }
+
 class TestSettings : public QObject {
     Q_OBJECT
     QTemporaryDir m_dir;
@@ -97,7 +107,7 @@ private Q_SLOTS:
         v.downloadLimitKiBps = 2048;
         QVERIFY(s.apply(v).isEmpty());
         QCOMPARE(spy.count(), 1);
-        const QStringList keys = spy.at(0).at(1).toStringList();
+        const QStringList keys = names(spy.at(0).at(1));
         QVERIFY(keys.contains(QStringLiteral("hubUrl")));
         QVERIFY(keys.contains(QStringLiteral("nodeName")));
         QVERIFY(keys.contains(QStringLiteral("startMinimized")));
@@ -248,7 +258,7 @@ private Q_SLOTS:
 
         QSignalSpy changed(&s, &Settings::changed);
         QSettings(path, QSettings::IniFormat).setValue(QStringLiteral("schedule/pauseForPrograms"), QStringList{QStringLiteral("blender")});
-        QCOMPARE(s.reload(), QStringList{QStringLiteral("scheduler")});
+        QCOMPARE(names(s.reload()), QStringList{QStringLiteral("scheduler")});
         QCOMPARE(s.values().pauseForPrograms, QStringList{QStringLiteral("blender")});
         QSettings(path, QSettings::IniFormat).setValue(QStringLiteral("schedule/pauseForPrograms"), QStringList{QString()});
         QVERIFY(s.reload().isEmpty()); // unusable: the list in use stays
@@ -279,7 +289,7 @@ private Q_SLOTS:
         v.hubKey = QStringLiteral(" 11qYAYKxCrfVS/7TyWQHOg7hcvPapiMlrwIaaPcHURo= ");
         QVERIFY(s.apply(v).isEmpty());
         QCOMPARE(spy.count(), 1);
-        QStringList keys = spy.at(0).at(1).toStringList();
+        QStringList keys = names(spy.at(0).at(1));
         keys.sort();
         QCOMPARE(keys, (QStringList{QStringLiteral("energy"), QStringLiteral("gpuMemoryPercent"), QStringLiteral("gpuUuids"), QStringLiteral("hubKey"),
                                     QStringLiteral("language"), QStringLiteral("notifications"), QStringLiteral("payoutAddress"), QStringLiteral("proxy"),
@@ -546,7 +556,7 @@ private Q_SLOTS:
         v.creditValue = 0.01;
         QVERIFY(s.apply(v).isEmpty());
         QCOMPARE(changed.count(), 1);
-        QCOMPARE(changed.at(0).at(1).toStringList(),
+        QCOMPARE(names(changed.at(0).at(1)),
                  (QStringList{QStringLiteral("hubUrl"), QStringLiteral("dataDir"), QStringLiteral("nodeName"), QStringLiteral("startMinimized"),
                               QStringLiteral("welcomed"), QStringLiteral("downloadLimitKiBps"), QStringLiteral("scheduler"), QStringLiteral("language"),
                               QStringLiteral("notifications"), QStringLiteral("trayIconStyle"), QStringLiteral("gpuUuids"),
@@ -560,10 +570,11 @@ private Q_SLOTS:
         QCOMPARE(stored.value(QStringLiteral("schedule/windows")).toStringList(), v.schedule);
         QCOMPARE(stored.value(QStringLiteral("energy/currency")).toString(), QStringLiteral("EUR"));
 
-        for (const char *key : {"hubUrl", "dataDir", "scheduler", "gpuUuids", "gpuMemoryPercentPerGpu", "hubKey", "payoutAddress", "uploadLimitKiBps"})
-            QVERIFY2(Settings::reachesEngine({QString::fromLatin1(key)}), key);
-        for (const char *key : {"startMinimized", "welcomed", "language", "notifications", "trayIconStyle", "proxy", "energy"})
-            QVERIFY2(!Settings::reachesEngine({QString::fromLatin1(key)}), key);
+        using C = Settings::Change;
+        for (C c : {C::HubUrl, C::DataDir, C::Scheduler, C::GpuUuids, C::GpuMemoryPercentPerGpu, C::HubKey, C::PayoutAddress, C::UploadLimitKiBps})
+            QVERIFY2(Settings::reachesEngine({c}), qPrintable(Settings::changeName(c)));
+        for (C c : {C::StartMinimized, C::Welcomed, C::Language, C::Notifications, C::TrayIconStyle, C::Proxy, C::Energy})
+            QVERIFY2(!Settings::reachesEngine({c}), qPrintable(Settings::changeName(c)));
 
         // A proxy mode that no longer reads keeps the proxy in use, mode and address together (before the table it
         // became "none" with the address in the file).
@@ -612,7 +623,7 @@ private Q_SLOTS:
             edited.setValue(QStringLiteral("network/uploadLimitKiBps"), 512);
             edited.setValue(QStringLiteral("schedule/windows"), QStringList{QStringLiteral("daily 22:00-06:00")});
         }
-        QCOMPARE(s.reload(), (QStringList{QStringLiteral("scheduler"), QStringLiteral("uploadLimitKiBps")}));
+        QCOMPARE(names(s.reload()), (QStringList{QStringLiteral("scheduler"), QStringLiteral("uploadLimitKiBps")}));
         QCOMPARE(changed.count(), 1);
         QCOMPARE(s.values().uploadLimitKiBps, 512);
         {
@@ -646,7 +657,7 @@ private Q_SLOTS:
         v.gpuMemoryPercentPerGpu = {{QStringLiteral("GPU-aaaa"), 40}, {QStringLiteral("GPU-bbbb"), 100}};
         QVERIFY(s.apply(v).isEmpty());
         QCOMPARE(changed.count(), 1);
-        QCOMPARE(changed.at(0).at(1).toStringList(), QStringList{QStringLiteral("gpuMemoryPercentPerGpu")});
+        QCOMPARE(names(changed.at(0).at(1)), QStringList{QStringLiteral("gpuMemoryPercentPerGpu")});
         QCOMPARE(QSettings(path, QSettings::IniFormat).value(QStringLiteral("compute/gpuMemoryPerGpu")).toStringList(),
                  (QStringList{QStringLiteral("GPU-aaaa:40"), QStringLiteral("GPU-bbbb:100")}));
         QCOMPARE(Settings(path).values().gpuMemoryPercentPerGpu, v.gpuMemoryPercentPerGpu);
@@ -687,7 +698,7 @@ private Q_SLOTS:
         v.trayIconStyle = TrayIconStyle::Dark;
         QVERIFY(s.apply(v).isEmpty());
         QCOMPARE(changed.count(), 1);
-        QCOMPARE(changed.at(0).at(1).toStringList(), QStringList{QStringLiteral("trayIconStyle")});
+        QCOMPARE(names(changed.at(0).at(1)), QStringList{QStringLiteral("trayIconStyle")});
         QCOMPARE(Settings(path).values().trayIconStyle, TrayIconStyle::Dark);
         QCOMPARE(QSettings(path, QSettings::IniFormat).value(QStringLiteral("ui/trayIcon")).toString(), QStringLiteral("dark"));
         QSettings(path, QSettings::IniFormat).setValue(QStringLiteral("ui/trayIcon"), QStringLiteral("sparkly"));
