@@ -5,6 +5,7 @@
 // costs: proof bytes per 32 tokens, proof building as a share of generation time, verification vs generation time.
 // tst_toploc_detection asserts the verdicts; this prints the figures.
 //   bench_toploc_detection [samples=64] [--threads 2]
+#include "BenchSpread.h"
 #include "ToplocDetection.h"
 
 #include "rl/Policy.h"
@@ -63,7 +64,7 @@ void printCosts(const rl::PolicyConfig &config, const char *label, int batch, in
     rl::SamplingConfig proving = plain;
     proving.captureHidden = true;
     const size_t dim = size_t(config.dModel);
-    double bestPlain = 1e9, bestCapture = 1e9, bestBuild = 1e9, bestVerify = 1e9;
+    std::vector<double> plainTimes, captureTimes, buildTimes, verifyTimes, overheads, ratios;
     size_t tokens = 0, chunks = 0, proofBytes = 0;
     for (int r = 0; r < repeats + 1; ++r) { // the first round warms up
         // The capture's cost is what generate() measures it spent copying states: the difference of two whole
@@ -107,15 +108,20 @@ void printCosts(const rl::PolicyConfig &config, const char *label, int batch, in
             std::printf("  (honest rollouts were refused in round %d)\n", r);
         if (r == 0)
             continue;
-        bestPlain = std::min(bestPlain, plainTime);
-        bestCapture = std::min(bestCapture, captureTime);
-        bestBuild = std::min(bestBuild, buildTime);
-        bestVerify = std::min(bestVerify, verifyTime);
+        plainTimes.push_back(plainTime);
+        captureTimes.push_back(captureTime);
+        buildTimes.push_back(buildTime);
+        verifyTimes.push_back(verifyTime);
+        // Each round's own ratios: the two sides of a ratio ran one after the other, under the same load.
+        overheads.push_back(100.0 * (captureTime + buildTime) / plainTime);
+        ratios.push_back(plainTime / verifyTime);
     }
-    const double overhead = 100.0 * (bestCapture + bestBuild) / bestPlain;
-    std::printf("%-26s %5d %6zu %7.0f %10.1f %10.1f %9.1f %8.2f%% %10.1f %8.1fx %9.1f\n", label, batch, tokens,
-                tokens / bestPlain, 1e3 * bestPlain, 1e3 * bestCapture, 1e3 * bestBuild, overhead,
-                1e3 * bestVerify, bestPlain / bestVerify, chunks ? double(proofBytes) / chunks : 0.0);
+    const bench::Spread gen = bench::spreadOf(plainTimes), overhead = bench::spreadOf(overheads), ratio = bench::spreadOf(ratios);
+    std::printf("%-22s %5d %6zu %7.0f %8.1f %8.1f %7.1f %6.2f%% (%.2f-%.2f) %8.1f %5.1fx (%.1f-%.1f) %7.1f\n", label, batch,
+                tokens, tokens / gen.median, 1e3 * gen.median, 1e3 * bench::spreadOf(captureTimes).median,
+                1e3 * bench::spreadOf(buildTimes).median, overhead.median, overhead.min, overhead.max,
+                1e3 * bench::spreadOf(verifyTimes).median, ratio.median, ratio.min, ratio.max,
+                chunks ? double(proofBytes) / chunks : 0.0);
 }
 
 } // namespace
@@ -148,9 +154,10 @@ int main(int argc, char **argv)
     printTable(table, kFp32, "fp32 task default");
 
     std::printf("\nCosts on %d thread(s): generation without proofs, the extra for capturing hidden states and building "
-                "proofs (capture: timed inside generate), and the hub's verification (prefill + checks) of the same rollouts; best of 5\n", threads);
-    std::printf("%-26s %5s %6s %7s %10s %10s %9s %9s %10s %9s %9s\n", "model", "batch", "tokens", "tok/s", "gen ms",
-                "capture ms", "build ms", "overhead", "verify ms", "gen/verify", "B/chunk");
+                "proofs (capture: timed inside generate), and the hub's verification (prefill + checks) of the same rollouts; "
+                "median of 5 rounds, each round's overhead and gen/verify ratio with their min-max\n", threads);
+    std::printf("%-22s %5s %6s %7s %8s %8s %7s %20s %8s %17s %7s\n", "model", "batch", "tokens", "tok/s", "gen ms",
+                "capt ms", "build ms", "overhead (min-max)", "verif ms", "gen/verify", "B/chunk");
     rl::PolicyConfig task; // the default task model (RlTaskConfig::model)
     task.dModel = 128;
     task.nLayers = 3;
@@ -158,8 +165,8 @@ int main(int argc, char **argv)
     task.dFF = 512;
     task.maxSeqLen = 160;
     for (const int batch : {1, 8, 64}) {
-        printCosts(setup.model, "reference d256 x 4", batch, 128, 5);
-        printCosts(task, "task default d128 x 3", batch, 128, 5);
+        printCosts(setup.model, "reference d256x4", batch, 128, 5);
+        printCosts(task, "task default d128x3", batch, 128, 5);
     }
     std::filesystem::remove_all(dir);
     return 0;
