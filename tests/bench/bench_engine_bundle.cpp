@@ -1,9 +1,10 @@
 // Engine checkpoint bundles: size and write time (zip + fsync + rename) for what the engine holds at a safe point.
 // RL node: the state only (task, work item in hand, pause); the batches themselves are in the outbox. DiLoCo: the
 // real checkpoint (engine/diloco/DilocoCheckpoint: global weights, outer momentum, inner model, AdamW m and v = 5 x
-// the weights) for the default tiny-lm-diloco model and two larger shapes. Prints best and median of 10 writes;
-// reads one back to check it.
+// the weights) for the default tiny-lm-diloco model and two larger shapes. Prints the median and min-max of 10
+// writes; reads one back to check it (and times that read once).
 //   bench_engine_bundle [dir=/tmp]
+#include "BenchSpread.h"
 #include "core/DilocoTaskConfig.h"
 #include "diloco/DilocoCheckpoint.h"
 #include "store/EngineBundle.h"
@@ -56,7 +57,7 @@ int main(int argc, char **argv)
 {
     QCoreApplication app(argc, argv);
     QTemporaryDir tmp(argc > 1 ? QString::fromLocal8Bit(argv[1]) + QStringLiteral("/bundle-bench-XXXXXX") : QDir::tempPath() + QStringLiteral("/bundle-bench-XXXXXX"));
-    std::printf("%-40s %12s %10s %10s %10s\n", "bundle", "bytes", "best ms", "median ms", "read ms");
+    std::printf("%-40s %12s %24s %10s\n", "bundle", "bytes", "write ms, median (min-max)", "read ms");
     struct Case {
         QString name;
         EngineBundle bundle;
@@ -93,8 +94,8 @@ int main(int argc, char **argv)
             std::fprintf(stderr, "read back failed\n");
             return 1;
         }
-        std::sort(ms.begin(), ms.end());
-        std::printf("%-40s %12lld %10.2f %10.2f %10.2f\n", qPrintable(c.name), bytes, ms.front(), ms[ms.size() / 2], readMs);
+        const bench::Spread write = bench::spreadOf(ms);
+        std::printf("%-40s %12lld %8.2f (%6.2f-%6.2f) %10.2f\n", qPrintable(c.name), bytes, write.median, write.min, write.max, readMs);
     }
     return 0;
 }
