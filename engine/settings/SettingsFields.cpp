@@ -146,7 +146,7 @@ struct Traits {
 };
 
 template <auto Member>
-Field row(const char *name, const char *iniKey, Settings::Change change, Traits traits = {})
+constexpr Field row(const char *name, const char *iniKey, Settings::Change change, Traits traits = {})
 {
     return {name,          iniKey, traits.group, change, traits.alsoChanges, traits.engine,
             &readMember<Member>, &writeMember<Member>, &copyMember<Member>, &memberDiffers<Member>};

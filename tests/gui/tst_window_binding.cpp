@@ -1,7 +1,7 @@
 // The window bound to an engine controller (ui/EngineBinding) over the scriptable fake engine
 // (tests/support/FakeEngineParts): what a person clicks reaches the engine as the right command, and what the engine
-// says shows where it should. The same paths tst_desktop_live takes with a real engine, in milliseconds and without
-// LibTorch.
+// says shows where it should. The same paths tst_desktop_live takes with a real engine, without LibTorch or a hub
+// (about a second, most of it the window's once-a-second snapshot throttle).
 #include "FakeEngineParts.h"
 #include "api/EngineController.h"
 #include "settings/Settings.h"

@@ -10,7 +10,7 @@ namespace {
 EngineLog g_log;
 Script g_script;
 QMutex g_engineMutex;
-QPointer<FakeEngine> g_engine;
+FakeEngine *g_engine = nullptr; // cleared by its destructor, under the mutex
 int g_created = 0;
 
 class FakeLocalNetwork final : public LocalNetwork {
@@ -19,7 +19,8 @@ public:
     void start() override
     {
         g_log.append(QStringLiteral("local network start"));
-        // Asynchronous, as the real one: the answer comes from the event loop.
+        // Asynchronous, as the real one: the answer comes from the event loop. (Made and started on the controller's
+        // thread, the test's, which is the one that writes the script.)
         const QString url = g_script.localNetworkUrl;
         const QString error = g_script.localNetworkError;
         QMetaObject::invokeMethod(this, [this, url, error] {
@@ -33,7 +34,8 @@ public:
 
 EngineBackend *createEngine(const EngineOptions &options, const QString &hubUrl, bool embedded)
 {
-    auto *engine = new FakeEngine(options, hubUrl, embedded);
+    // Made on the controller's thread (the test's), which is the thread that writes the script.
+    auto *engine = new FakeEngine(options, hubUrl, embedded, g_script);
     QMutexLocker lock(&g_engineMutex);
     g_engine = engine;
     ++g_created;
@@ -81,15 +83,20 @@ void EngineLog::clear()
     m_options.clear();
 }
 
-FakeEngine::FakeEngine(EngineOptions options, QString hubUrl, bool embedded)
-    : m_options(std::move(options)), m_hubUrl(std::move(hubUrl)), m_embedded(embedded)
+FakeEngine::FakeEngine(EngineOptions options, const QString &hubUrl, bool embedded, Script script)
+    : m_options(std::move(options)), m_script(std::move(script))
 {
-    g_log.append(QStringLiteral("create %1 %2").arg(m_hubUrl, m_embedded ? QStringLiteral("embedded") : QStringLiteral("remote")));
+    g_log.append(QStringLiteral("create %1 %2").arg(hubUrl, embedded ? QStringLiteral("embedded") : QStringLiteral("remote")));
     g_log.appendOptions(m_options);
 }
 
 FakeEngine::~FakeEngine()
 {
+    {
+        QMutexLocker lock(&g_engineMutex);
+        if (g_engine == this)
+            g_engine = nullptr;
+    }
     g_log.append(QStringLiteral("destroyed on ") + QThread::currentThread()->objectName());
 }
 
@@ -133,7 +140,7 @@ void FakeEngine::leaveTask() { g_log.append(QStringLiteral("leave")); }
 void FakeEngine::stop()
 {
     g_log.append(QStringLiteral("stop"));
-    if (g_script.engineStops)
+    if (m_script.engineStops)
         Q_EMIT stopped();
 }
 
@@ -154,7 +161,7 @@ void install(const Script &s)
 EngineLog &log() { return g_log; }
 Script &script() { return g_script; }
 
-QPointer<FakeEngine> currentEngine()
+FakeEngine *currentEngine()
 {
     QMutexLocker lock(&g_engineMutex);
     return g_engine;

@@ -1,13 +1,12 @@
 #pragma once
-// A scriptable engine behind the EngineParts seam (api/EngineParts.h), so that tests of the engine controller, the
-// desktop app and the tray run in milliseconds and without LibTorch. Register it with fake::install() before an
+// A scriptable engine behind the EngineParts seam (api/EngineParts.h), so that tests of the engine controller and of
+// the window bound to it (tst_engine_controller, tst_window_binding) run without LibTorch or a hub. Register it with fake::install() before an
 // EngineController starts; every engine it creates then records the calls it gets (on the engine thread) in one log the
 // test reads, and the test makes the current engine say things (snapshots, events, earnings) as the real one would,
 // through the same queued signals.
 #include "api/EngineParts.h"
 
 #include <QMutex>
-#include <QPointer>
 #include <QStringList>
 
 namespace cohort::fake {
@@ -40,12 +39,8 @@ struct Script {
 class FakeEngine final : public EngineBackend {
     Q_OBJECT
 public:
-    FakeEngine(EngineOptions options, QString hubUrl, bool embedded);
+    FakeEngine(EngineOptions options, const QString &hubUrl, bool embedded, Script script);
     ~FakeEngine() override;
-
-    const EngineOptions &options() const { return m_options; }
-    QString hubUrl() const { return m_hubUrl; }
-    bool embedded() const { return m_embedded; }
 
     // Called from the test's thread: queued to the engine's thread and emitted from there, as the real engine does.
     void publish(const EngineSnapshot &snapshot);
@@ -67,17 +62,18 @@ public Q_SLOTS:
     void failFatally(const QString &message) override;
 
 private:
+    // Read and written on the engine's thread only; what the test reads goes through the log.
     EngineOptions m_options;
-    QString m_hubUrl;
-    bool m_embedded;
+    const Script m_script; // the script as it was when the engine was made: the test thread may change its own
 };
 
 // Installs the fakes as this process's engine parts with `script` and an empty log (idempotent).
 void install(const Script &script = {});
 EngineLog &log();
-Script &script();
-// The engine created last (null before the first; it may already be deleted: a QPointer).
-QPointer<FakeEngine> currentEngine();
+Script &script(); // for the engines and local networks made from now on; change it on the test's thread only
+// The engine created last while it exists, else null. Its publish(), say() and reportEarnings() may be called from
+// the test's thread as long as the test knows it still exists (e.g. before it asks the controller to stop).
+FakeEngine *currentEngine();
 // How many engines the fakes have created since install().
 int enginesCreated();
 
