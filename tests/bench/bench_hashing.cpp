@@ -105,7 +105,7 @@ int main(int argc, char **argv)
         }
         const Spread a = spreadOf(sha), b = spreadOf(previous);
         std::printf("shared-state digest %d MiB, 7 alternating runs: SHA-256 %.0f MB/s (%.0f-%.0f), previous 64-bit hash "
-                    "%.0f MB/s (%.0f-%.0f), SHA-256 takes %.1fx as long (%llu)\n",
+                    "%.0f MB/s (%.0f-%.0f), SHA-256 takes %.1fx as long (sink %llu: keeps the hashes from being optimised away)\n",
                     mib, a.median, a.low, a.high, b.median, b.low, b.high, b.median / a.median,
                     static_cast<unsigned long long>(sink % 10));
     }
