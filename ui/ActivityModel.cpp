@@ -13,9 +13,9 @@
 namespace cohort {
 
 ActivityModel::ActivityModel(int capacity, QObject *parent)
-    : QAbstractTableModel(parent), m_capacity(qMax(1, capacity))
-{
-}
+    : QAbstractTableModel(parent),
+      m_capacity(qMax(1, capacity))
+{}
 
 int ActivityModel::rowCount(const QModelIndex &parent) const
 {
@@ -35,22 +35,16 @@ QVariant ActivityModel::data(const QModelIndex &index, int role) const
     switch (role) {
     case Qt::DisplayRole:
         switch (index.column()) {
-        case TimeColumn:
-            return display::moment(event.time);
+        case TimeColumn: return display::moment(event.time);
         case SeverityColumn:
             switch (event.severity) {
-            case EngineEvent::Severity::Info:
-                return tr("Info");
-            case EngineEvent::Severity::Warning:
-                return tr("Warning");
-            case EngineEvent::Severity::Error:
-                return tr("Error");
+            case EngineEvent::Severity::Info: return tr("Info");
+            case EngineEvent::Severity::Warning: return tr("Warning");
+            case EngineEvent::Severity::Error: return tr("Error");
             }
             break;
-        case CategoryColumn:
-            return event.category;
-        case MessageColumn:
-            return event.message;
+        case CategoryColumn: return event.category;
+        case MessageColumn: return event.message;
         }
         break;
     case Qt::ToolTipRole:
@@ -73,8 +67,7 @@ QVariant ActivityModel::data(const QModelIndex &index, int role) const
         if (event.severity == EngineEvent::Severity::Warning)
             return QBrush(QColor(0x92, 0x40, 0x0e));
         break;
-    default:
-        break;
+    default: break;
     }
     return {};
 }
@@ -84,14 +77,10 @@ QVariant ActivityModel::headerData(int section, Qt::Orientation orientation, int
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
     switch (section) {
-    case TimeColumn:
-        return tr("Time");
-    case SeverityColumn:
-        return tr("Severity");
-    case CategoryColumn:
-        return tr("Category");
-    case MessageColumn:
-        return tr("Message");
+    case TimeColumn: return tr("Time");
+    case SeverityColumn: return tr("Severity");
+    case CategoryColumn: return tr("Category");
+    case MessageColumn: return tr("Message");
     }
     return {};
 }
@@ -101,7 +90,8 @@ void ActivityModel::append(const EngineEvent &event)
     // Make room first so the row count never passes the cap, even for a moment: the oldest routine row goes
     // before any other, so a week of batches does not push out the milestones and warnings between them.
     while (m_events.size() >= m_capacity) {
-        const auto routine = std::find_if(m_events.cbegin(), m_events.cend(), [](const EngineEvent &e) { return e.routine; });
+        const auto routine =
+            std::find_if(m_events.cbegin(), m_events.cend(), [](const EngineEvent &e) { return e.routine; });
         const int at = routine == m_events.cend() ? 0 : int(routine - m_events.cbegin());
         beginRemoveRows({}, at, at);
         m_events.remove(at);

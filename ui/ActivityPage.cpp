@@ -6,12 +6,12 @@
 #include <QCheckBox>
 #include <QClipboard>
 #include <QComboBox>
+#include <QHBoxLayout>
 #include <QHeaderView>
-#include <QSortFilterProxyModel>
 #include <QLabel>
 #include <QPushButton>
-#include <QHBoxLayout>
 #include <QScrollBar>
+#include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -51,7 +51,8 @@ private:
 };
 } // namespace
 
-ActivityPage::ActivityPage(QWidget *parent) : QWidget(parent)
+ActivityPage::ActivityPage(QWidget *parent)
+    : QWidget(parent)
 {
     m_model = new ActivityModel(ActivityModel::kDefaultCapacity, this);
     m_filter = new EventFilter(this);
@@ -72,8 +73,10 @@ ActivityPage::ActivityPage(QWidget *parent) : QWidget(parent)
     header->setStretchLastSection(true);
     const int digitWidth = m_view->fontMetrics().horizontalAdvance(QStringLiteral("00:00:00__"));
     m_view->setColumnWidth(ActivityModel::TimeColumn, digitWidth + 16);
-    m_view->setColumnWidth(ActivityModel::SeverityColumn, m_view->fontMetrics().horizontalAdvance(QStringLiteral("Warning")) + 48);
-    m_view->setColumnWidth(ActivityModel::CategoryColumn, m_view->fontMetrics().horizontalAdvance(QStringLiteral("lifecycle")) + 24);
+    m_view->setColumnWidth(ActivityModel::SeverityColumn,
+                           m_view->fontMetrics().horizontalAdvance(QStringLiteral("Warning")) + 48);
+    m_view->setColumnWidth(ActivityModel::CategoryColumn,
+                           m_view->fontMetrics().horizontalAdvance(QStringLiteral("lifecycle")) + 24);
 
     // Follow the newest row only while the view is scrolled to the bottom. The range grows when rows
     // arrive; if we were at the bottom, move with it, otherwise leave the user where they are reading.
@@ -96,19 +99,24 @@ ActivityPage::ActivityPage(QWidget *parent) : QWidget(parent)
     m_subsystemBox->setObjectName(QStringLiteral("subsystemFilter"));
     m_subsystemBox->addItem(tr("All subsystems"), QString());
     m_subsystemBox->setAccessibleName(tr("Show events of this subsystem"));
-    const auto refilter = [this] { setFilter(m_severityBox->currentIndex(), m_subsystemBox->currentData().toString()); };
+    const auto refilter = [this] {
+        setFilter(m_severityBox->currentIndex(), m_subsystemBox->currentData().toString());
+    };
     connect(m_severityBox, &QComboBox::currentIndexChanged, this, refilter);
     connect(m_subsystemBox, &QComboBox::currentIndexChanged, this, refilter);
     m_routineBox = new QCheckBox(tr("Each batch"), this);
     m_routineBox->setObjectName(QStringLiteral("routineFilter"));
-    m_routineBox->setToolTip(tr("Show a row for every batch and download; otherwise the engine sums them up once a minute"));
-    connect(m_routineBox, &QCheckBox::toggled, this, [this](bool on) { static_cast<EventFilter *>(m_filter)->setShowRoutine(on); });
+    m_routineBox->setToolTip(
+        tr("Show a row for every batch and download; otherwise the engine sums them up once a minute"));
+    connect(m_routineBox, &QCheckBox::toggled, this,
+            [this](bool on) { static_cast<EventFilter *>(m_filter)->setShowRoutine(on); });
     auto *copyButton = new QPushButton(tr("Copy"), this);
     copyButton->setToolTip(tr("Copy the selected events (or all shown) as text"));
     connect(copyButton, &QPushButton::clicked, this, &ActivityPage::copyToClipboard);
     auto *diagnosticsButton = new QPushButton(tr("Save diagnostics…"), this);
     diagnosticsButton->setObjectName(QStringLiteral("saveDiagnosticsButton"));
-    diagnosticsButton->setToolTip(tr("A zip of events, status, settings and versions for a bug report; never your key"));
+    diagnosticsButton->setToolTip(
+        tr("A zip of events, status, settings and versions for a bug report; never your key"));
     connect(diagnosticsButton, &QPushButton::clicked, this, &ActivityPage::saveDiagnosticsRequested);
     auto *caption = new QLabel(tr("What the engine has been doing, newest at the bottom."), this);
     auto *top = new QHBoxLayout;
@@ -161,14 +169,16 @@ int ActivityPage::visibleRowCount() const
 QString ActivityPage::visibleText(bool selectedOnly) const
 {
     QStringList lines;
-    const QModelIndexList selected = m_view->selectionModel() ? m_view->selectionModel()->selectedRows() : QModelIndexList{};
+    const QModelIndexList selected =
+        m_view->selectionModel() ? m_view->selectionModel()->selectedRows() : QModelIndexList{};
     for (int row = 0; row < m_filter->rowCount(); ++row) {
         if (selectedOnly && !selected.isEmpty() &&
             std::none_of(selected.begin(), selected.end(), [row](const QModelIndex &i) { return i.row() == row; }))
             continue;
         const EngineEvent &e = m_model->eventAt(m_filter->mapToSource(m_filter->index(row, 0)).row());
-        lines.append(e.time.toLocalTime().toString(Qt::ISODate) + QLatin1Char('\t') + EngineEvent::severityName(e.severity) +
-                     QLatin1Char('\t') + e.category + QLatin1Char('\t') + e.message);
+        lines.append(e.time.toLocalTime().toString(Qt::ISODate) + QLatin1Char('\t') +
+                     EngineEvent::severityName(e.severity) + QLatin1Char('\t') + e.category + QLatin1Char('\t') +
+                     e.message);
     }
     return lines.join(QLatin1Char('\n'));
 }

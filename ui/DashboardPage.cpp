@@ -6,17 +6,17 @@
 
 #include <QComboBox>
 #include <QFormLayout>
+#include <QGroupBox>
 #include <QHeaderView>
 #include <QTableWidget>
-#include <QGroupBox>
 
-#include <algorithm>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLocale>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace cohort {
 
@@ -24,7 +24,8 @@ namespace {
 constexpr int kStateIconSize = 56;
 }
 
-DashboardPage::DashboardPage(QWidget *parent) : QWidget(parent)
+DashboardPage::DashboardPage(QWidget *parent)
+    : QWidget(parent)
 {
     // The headline: icon, state and the one sentence that explains it. The same words as the tray tooltip.
     m_stateIcon = new QLabel(this);
@@ -94,7 +95,8 @@ DashboardPage::DashboardPage(QWidget *parent) : QWidget(parent)
 
     m_relays = new QTableWidget(0, 6, this);
     m_relays->setObjectName(QStringLiteral("relayTable"));
-    m_relays->setHorizontalHeaderLabels({tr("Relay"), tr("Success"), tr("Speed"), tr("Fetched"), tr("In flight"), tr("Last problem")});
+    m_relays->setHorizontalHeaderLabels(
+        {tr("Relay"), tr("Success"), tr("Speed"), tr("Fetched"), tr("In flight"), tr("Last problem")});
     m_relays->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_relays->setSelectionMode(QAbstractItemView::NoSelection);
     m_relays->verticalHeader()->hide();
@@ -159,19 +161,21 @@ DashboardPage::DashboardPage(QWidget *parent) : QWidget(parent)
 void DashboardPage::showRelays(const DownloadProgress &d)
 {
     // Shown while a download runs (or stopped): which relays serve it, and how well. Hidden otherwise.
-    const bool show = !d.relays.isEmpty() && d.phase != DownloadProgress::Phase::None && d.phase != DownloadProgress::Phase::Done;
+    const bool show =
+        !d.relays.isEmpty() && d.phase != DownloadProgress::Phase::None && d.phase != DownloadProgress::Phase::Done;
     m_relays->setVisible(show);
     if (!show)
         return;
     m_relays->setRowCount(int(d.relays.size()));
     for (int row = 0; row < d.relays.size(); ++row) {
         const RelayProgress &r = d.relays.at(row);
-        const QStringList cells{r.url,
-                                QStringLiteral("%1%").arg(qRound(100 * r.successRate)),
-                                r.bandwidthMBps > 0 ? tr("%1 MB/s").arg(r.bandwidthMBps, 0, 'f', 1) : tr("not measured"),
-                                display::bytes(r.bytes),
-                                QString::number(r.active),
-                                r.failures > 0 ? tr("%n failure(s): %1", nullptr, r.failures).arg(r.lastError) : QString()};
+        const QStringList cells{
+            r.url,
+            QStringLiteral("%1%").arg(qRound(100 * r.successRate)),
+            r.bandwidthMBps > 0 ? tr("%1 MB/s").arg(r.bandwidthMBps, 0, 'f', 1) : tr("not measured"),
+            display::bytes(r.bytes),
+            QString::number(r.active),
+            r.failures > 0 ? tr("%n failure(s): %1", nullptr, r.failures).arg(r.lastError) : QString()};
         for (int column = 0; column < cells.size(); ++column) {
             QTableWidgetItem *item = m_relays->item(row, column);
             if (!item) {
@@ -184,7 +188,8 @@ void DashboardPage::showRelays(const DownloadProgress &d)
             }
         }
     }
-    m_relays->setFixedHeight(m_relays->horizontalHeader()->height() + m_relays->rowHeight(0) * int(d.relays.size()) + 4);
+    m_relays->setFixedHeight(m_relays->horizontalHeader()->height() + m_relays->rowHeight(0) * int(d.relays.size()) +
+                             4);
 }
 
 QLabel *DashboardPage::addValueRow(QFormLayout *form, const QString &label, const char *objectName)
@@ -231,7 +236,8 @@ void DashboardPage::showSnapshot(const EngineSnapshot &s)
     m_registeredAt->setText(s.registeredAt.isValid() ? display::moment(s.registeredAt) : unknown);
     QString heartbeat = display::moment(s.lastHeartbeatAt);
     if (s.heartbeatFailures > 0)
-        heartbeat += s.heartbeatFailures == 1 ? tr(" (1 failure since)") : tr(" (%1 failures since)").arg(s.heartbeatFailures);
+        heartbeat +=
+            s.heartbeatFailures == 1 ? tr(" (1 failure since)") : tr(" (%1 failures since)").arg(s.heartbeatFailures);
     m_lastHeartbeat->setText(heartbeat);
     m_joinedTask->setText(display::taskTitle(s.tasks, s.joinedTaskId));
     m_chooseTaskButton->setVisible(s.joinedTaskId.isEmpty() && !s.tasks.isEmpty() && s.state != NodeState::Stopping);
@@ -277,7 +283,7 @@ QString DashboardPage::computeDeviceText(const EngineSnapshot &s)
     QStringList gpus;
     for (const ComputeWorkerStatus &w : s.computeWorkers)
         if (!w.gpuUuid.isEmpty())
-            gpus.append(w.paused                ? tr("%1 (%2, paused)").arg(w.name, w.device)
+            gpus.append(w.paused               ? tr("%1 (%2, paused)").arg(w.name, w.device)
                         : !w.inUseBy.isEmpty() ? tr("%1 (%2, waiting for %3)").arg(w.name, w.device, w.inUseBy)
                                                : tr("%1 (%2)").arg(w.name, w.device));
     if (gpus.isEmpty())
@@ -292,9 +298,9 @@ QString DashboardPage::updateNoticeText(const EngineSnapshot &s)
         return {};
     // Every part came from the hub: escaped, and a link only to an address the engine's rules allow (checked again
     // here, so a snapshot from anywhere cannot put a javascript: or file: link under the user's mouse).
-    const QString text = u.belowMinimum
-                             ? tr("This hub needs Cohort %1 or newer; you have %2.").arg(u.minimum.toHtmlEscaped(), u.running.toHtmlEscaped())
-                             : tr("Cohort %1 is available.").arg(u.latest.toHtmlEscaped());
+    const QString text = u.belowMinimum ? tr("This hub needs Cohort %1 or newer; you have %2.")
+                                              .arg(u.minimum.toHtmlEscaped(), u.running.toHtmlEscaped())
+                                        : tr("Cohort %1 is available.").arg(u.latest.toHtmlEscaped());
     if (u.downloadUrl.isEmpty() || !downloadUrlProblem(u.downloadUrl).isEmpty())
         return text;
     return text + QStringLiteral(" <a href=\"%1\">%2</a>").arg(u.downloadUrl.toHtmlEscaped(), tr("Download"));
@@ -346,7 +352,8 @@ void DashboardPage::showGpus(const QList<GpuSample> &gpus, qint64 now)
     const GpuHistoryRange range = gpuRange();
     // Charts are refilled only while they can be seen (the window often lives in the tray); showEvent catches up.
     const bool drawCharts = isVisible();
-    const bool cpuOnly = std::all_of(m_lastWorkers.cbegin(), m_lastWorkers.cend(), [](const ComputeWorkerStatus &w) { return w.gpuUuid.isEmpty(); });
+    const bool cpuOnly = std::all_of(m_lastWorkers.cbegin(), m_lastWorkers.cend(),
+                                     [](const ComputeWorkerStatus &w) { return w.gpuUuid.isEmpty(); });
     for (qsizetype i = 0; i < gpus.size(); ++i) {
         m_gpuCards[i]->showSample(gpus[i]);
         std::optional<ComputeWorkerStatus> worker;
@@ -388,9 +395,12 @@ QString DashboardPage::rolloutsText(const EngineSnapshot &s)
     if (r.tokensPerSecond > 0)
         text += tr(" (%1 tokens/s)").arg(r.tokensPerSecond, 0, 'f', 0);
     if (r.lastMeanReward >= 0)
-        text += tr("; last batch scored %1 of 100 with version %2").arg(r.lastMeanReward * 100, 0, 'f', 0).arg(r.policyVersion);
+        text += tr("; last batch scored %1 of 100 with version %2")
+                    .arg(r.lastMeanReward * 100, 0, 'f', 0)
+                    .arg(r.policyVersion);
     if (r.outboxBatches > 0)
-        text += r.outboxBatches == 1 ? tr("; 1 batch waiting to be sent") : tr("; %1 batches waiting to be sent").arg(r.outboxBatches);
+        text += r.outboxBatches == 1 ? tr("; 1 batch waiting to be sent")
+                                     : tr("; %1 batches waiting to be sent").arg(r.outboxBatches);
     if (!r.lastRejection.isEmpty() && r.batchesRejected > 0)
         text += tr("; last rejection: %1").arg(r.lastRejection);
     return text;
@@ -434,7 +444,9 @@ QString DashboardPage::dilocoText(const EngineSnapshot &s)
         return tr("joining the training ring…");
     QString text = (d.peers == 1 ? tr("outer step %1, inner step %2 of %3, training alone")
                                  : tr("outer step %1, inner step %2 of %3, %4 peers"))
-                       .arg(d.outerStep + 1).arg(d.innerStep).arg(d.innerSteps);
+                       .arg(d.outerStep + 1)
+                       .arg(d.innerStep)
+                       .arg(d.innerSteps);
     if (d.peers != 1)
         text = text.arg(d.peers);
     if (d.phase == QLatin1String("averaging"))
@@ -462,7 +474,8 @@ QString DashboardPage::modelText(const EngineSnapshot &s)
     QString text = s.checkpointVersion > 0 ? tr("version %1, verified").arg(s.checkpointVersion) : tr("none yet");
     if (d.active()) {
         const int percent = d.totalBytes > 0 ? int(100 * d.doneBytes / d.totalBytes) : 0;
-        QString fetching = tr("downloading version %1: %2% of %3").arg(d.version).arg(percent).arg(display::bytes(d.totalBytes));
+        QString fetching =
+            tr("downloading version %1: %2% of %3").arg(d.version).arg(percent).arg(display::bytes(d.totalBytes));
         if (d.bytesPerSecond > 0)
             fetching += tr(" at %1/s").arg(display::bytes(qint64(d.bytesPerSecond)));
         if (d.etaSeconds >= 0)
@@ -471,7 +484,9 @@ QString DashboardPage::modelText(const EngineSnapshot &s)
         // A newer version fetched behind the work: the one in use stays named first.
         text = s.checkpointVersion > 0 ? text + QStringLiteral("; ") + fetching : fetching;
     } else if (d.phase == DownloadProgress::Phase::Paused) {
-        text += tr("; download of version %1 paused at %2%").arg(d.version).arg(d.totalBytes > 0 ? int(100 * d.doneBytes / d.totalBytes) : 0);
+        text += tr("; download of version %1 paused at %2%")
+                    .arg(d.version)
+                    .arg(d.totalBytes > 0 ? int(100 * d.doneBytes / d.totalBytes) : 0);
     } else if (d.phase == DownloadProgress::Phase::Failed) {
         text += tr("; download failed: %1").arg(d.error);
     }

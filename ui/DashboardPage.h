@@ -23,14 +23,15 @@ public:
 
     QString stateTitleText() const;
     QString whyText() const;
-    static QString modelText(const cohort::EngineSnapshot &snapshot); // the "Model" row
+    static QString modelText(const cohort::EngineSnapshot &snapshot);    // the "Model" row
     static QString rolloutsText(const cohort::EngineSnapshot &snapshot); // the "Rollouts" row
     static QString dilocoText(const cohort::EngineSnapshot &snapshot);   // the "Training" row (DiLoCo tasks)
     // The "Network" row: the joined task's model on its held-out problems, and this computer's part; empty when the
     // hub reported neither.
     static QString networkText(const cohort::EngineSnapshot &snapshot);
     static QString gpuSummaryText(const cohort::EngineSnapshot &snapshot); // the "GPUs" row
-    // The "Compute device" row: the GPUs Cohort computes on (each worker, paused ones said so), then the LibTorch runtime.
+    // The "Compute device" row: the GPUs Cohort computes on (each worker, paused ones said so), then the LibTorch
+    // runtime.
     static QString computeDeviceText(const cohort::EngineSnapshot &snapshot);
     // The update notice under the headline (rich text): "Cohort x.y is available" with a download link, or why this
     // hub no longer works with this version; empty when the hub advertises nothing newer. Links only to http(s).
@@ -86,14 +87,15 @@ private:
     GpuHistory m_gpuHistory;
     QList<GpuSample> m_lastGpus;
     QList<ComputeWorkerStatus> m_lastWorkers; // Cohort's workers, shown on their GPUs' cards
-    qint64 m_gpuFedAt = -1; // the second of the last reading added to m_gpuHistory
+    qint64 m_gpuFedAt = -1;                   // the second of the last reading added to m_gpuHistory
     QLabel *m_joinedTask = nullptr;
     QLabel *m_model = nullptr;
     QLabel *m_rollouts = nullptr;
-    QLabel *m_network = nullptr;        // the held-out curve's newest point and this computer's part
-    QLabel *m_diloco = nullptr;         // DiLoCo progress; its row shows instead of Rollouts for diloco tasks
+    QLabel *m_network = nullptr; // the held-out curve's newest point and this computer's part
+    QLabel *m_diloco = nullptr;  // DiLoCo progress; its row shows instead of Rollouts for diloco tasks
     QFormLayout *m_nodeForm = nullptr;
-    QTableWidget *m_relays = nullptr; // the download's relays: score, speed, bytes, failures (hidden without a download)
+    QTableWidget *m_relays =
+        nullptr; // the download's relays: score, speed, bytes, failures (hidden without a download)
     bool m_userPaused = false;
 };
 

@@ -83,18 +83,22 @@ QString DataFolderMove::checkTarget(const QString &from, const QString &to)
         if (isInside(source, target))
             return tr("The current data folder is inside that folder. Choose an empty folder or a new one.");
         if (QFileInfo::exists(QDir(target).filePath(QStringLiteral("identity/node.key"))))
-            return tr("That folder already holds Cohort data with another node key. Choose an empty folder or a new one.");
-        return tr("That folder is not empty. Choose an empty folder or a new one: Cohort does not mix its data with other files.");
+            return tr(
+                "That folder already holds Cohort data with another node key. Choose an empty folder or a new one.");
+        return tr("That folder is not empty. Choose an empty folder or a new one: Cohort does not mix its data with "
+                  "other files.");
     }
     if (!QFileInfo(source).isDir())
-        return tr("The current data folder %1 does not exist, so there is nothing to move.").arg(QDir::toNativeSeparators(from));
+        return tr("The current data folder %1 does not exist, so there is nothing to move.")
+            .arg(QDir::toNativeSeparators(from));
     return {};
 }
 
 DataFolderMove::DataFolderMove(QString from, QString to, QObject *parent)
-    : QObject(parent), m_from(resolved(from)), m_to(resolved(to))
-{
-}
+    : QObject(parent),
+      m_from(resolved(from)),
+      m_to(resolved(to))
+{}
 
 DataFolderMove::~DataFolderMove()
 {
@@ -114,21 +118,23 @@ void DataFolderMove::start()
     m_copy->from = m_from;
     m_copy->to = m_to;
     m_copying = true;
-    m_thread.run([this, copy = m_copy](const ThreadLink &link) {
-        // `this` only inside what link.post() delivers: that runs in this object's thread, only while it lives
-        // and has not let go of the copy.
-        const Status status = copyAndVerify(*copy, link.stopFlag(), [this, link](qint64 done, qint64 total) {
-            link.post([this, done, total] { Q_EMIT progress(done, total); });
-        });
-        // Back on the object's thread: the caller switches the setting and deletes the originals there.
-        const bool heard = link.post([this, status] {
-            m_thread.stop(std::chrono::seconds(1)); // it ends right after posting this: microseconds
-            m_copying = false;
-            Q_EMIT finished(status.ok(), status.ok() ? QString() : status.error());
-        });
-        if (!heard) // let go: nobody will switch to the copy or take it back, so take it back here
-            removeCopyOf(*copy);
-    }, QThread::LowPriority);
+    m_thread.run(
+        [this, copy = m_copy](const ThreadLink &link) {
+            // `this` only inside what link.post() delivers: that runs in this object's thread, only while it lives
+            // and has not let go of the copy.
+            const Status status = copyAndVerify(*copy, link.stopFlag(), [this, link](qint64 done, qint64 total) {
+                link.post([this, done, total] { Q_EMIT progress(done, total); });
+            });
+            // Back on the object's thread: the caller switches the setting and deletes the originals there.
+            const bool heard = link.post([this, status] {
+                m_thread.stop(std::chrono::seconds(1)); // it ends right after posting this: microseconds
+                m_copying = false;
+                Q_EMIT finished(status.ok(), status.ok() ? QString() : status.error());
+            });
+            if (!heard) // let go: nobody will switch to the copy or take it back, so take it back here
+                removeCopyOf(*copy);
+        },
+        QThread::LowPriority);
 }
 
 Status DataFolderMove::copyAndVerify(Copy &copy, const std::atomic<bool> &cancel,
@@ -162,8 +168,9 @@ Status DataFolderMove::copyAndVerify(Copy &copy, const std::atomic<bool> &cancel
     }
     const QStorageInfo disk(copy.to);
     if (disk.isValid() && disk.bytesAvailable() < total + (64 << 20)) // some room to spare for the engine's next writes
-        return fail(tr("Not enough free space in %1: the data needs %2, %3 are free.")
-                        .arg(QDir::toNativeSeparators(copy.to), display::bytes(total), display::bytes(disk.bytesAvailable())));
+        return fail(
+            tr("Not enough free space in %1: the data needs %2, %3 are free.")
+                .arg(QDir::toNativeSeparators(copy.to), display::bytes(total), display::bytes(disk.bytesAvailable())));
 
     const QDir target(copy.to);
     for (const QString &dir : std::as_const(dirs)) {
@@ -178,7 +185,8 @@ Status DataFolderMove::copyAndVerify(Copy &copy, const std::atomic<bool> &cancel
         const QString in = source.filePath(file);
         const QString out = target.filePath(file);
         if (!QFile::copy(in, out))
-            return fail(tr("Could not copy %1 to %2.").arg(QDir::toNativeSeparators(in), QDir::toNativeSeparators(out)));
+            return fail(
+                tr("Could not copy %1 to %2.").arg(QDir::toNativeSeparators(in), QDir::toNativeSeparators(out)));
         QFile::setPermissions(out, QFile::permissions(in)); // the node key stays owner-only
         copy.copied.append(file);
         const QByteArray a = sha256Of(in, cancel);
@@ -207,7 +215,8 @@ int DataFolderMove::removeOriginals()
     for (const QString &dir : std::as_const(dirs))
         source.rmdir(dir);
     if (!QDir().rmdir(m_from)) {
-        const int left = int(QDir(m_from).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden | QDir::System).size());
+        const int left =
+            int(QDir(m_from).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden | QDir::System).size());
         if (left > 0)
             qCInfo(lcUi) << "data folder move: kept" << m_from << "with" << left << "entries that were not moved";
         kept += left;

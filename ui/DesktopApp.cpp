@@ -3,39 +3,39 @@
 #include "core/Scheduler.h"
 
 #include "api/Diagnostics.h"
-#include "ui/ActivityPage.h"
 #include "platform/Autostart.h"
 #include "platform/TerminationSignals.h"
 #include "settings/NetworkProxy.h"
+#include "ui/ActivityPage.h"
+#include "ui/DoctorDialog.h"
 #include "ui/EarningsPage.h"
 #include "ui/EngineBinding.h"
-#include "ui/Notifier.h"
-#include "ui/WelcomeDialog.h"
 #include "ui/MainWindow.h"
-#include "ui/DoctorDialog.h"
+#include "ui/Notifier.h"
 #include "ui/SettingsDialog.h"
 #include "ui/StateIcons.h"
 #include "ui/TrayIcon.h"
 #include "ui/UiLogging.h"
+#include "ui/WelcomeDialog.h"
 
 #include <QApplication>
-#include <QLocale>
-#include <QTranslator>
-#include <QDir>
-#include <QStandardPaths>
-#include <QMessageBox>
-#include <QFileDialog>
-#include <QSessionManager>
 #include <QDateTime>
+#include <QDir>
+#include <QFileDialog>
+#include <QLocale>
+#include <QMessageBox>
 #include <QPointer>
+#include <QSessionManager>
+#include <QStandardPaths>
 #include <QSystemTrayIcon>
 #include <QTimer>
+#include <QTranslator>
 #include <QWindow>
 
 #include <algorithm>
-#include <functional>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 
 namespace cohort {
 
@@ -175,7 +175,8 @@ namespace {
 class FirstExpose : public QObject {
 public:
     FirstExpose(QWindow *window, std::function<void()> then, int fallbackMs)
-        : QObject(window), m_then(std::move(then))
+        : QObject(window),
+          m_then(std::move(then))
     {
         window->installEventFilter(this);
         QTimer::singleShot(fallbackMs, this, [this] { fire(); });
@@ -211,10 +212,13 @@ void DesktopApp::startEngineOnceShown()
         m_controller->start();
         return;
     }
-    new FirstExpose(m_window->windowHandle(), [controller = QPointer<EngineController>(m_controller.get())] {
-        if (controller)
-            controller->start();
-    }, 2000);
+    new FirstExpose(
+        m_window->windowHandle(),
+        [controller = QPointer<EngineController>(m_controller.get())] {
+            if (controller)
+                controller->start();
+        },
+        2000);
 }
 
 void DesktopApp::showWelcome()
@@ -286,8 +290,10 @@ void DesktopApp::onWindowHiddenToTray()
 void DesktopApp::showDoctor()
 {
     // The engine in use: the settings file and the data folder this app runs on.
-    QStringList arguments{QStringLiteral("--settings"), m_settings->filePath(), QStringLiteral("--data-dir"), m_controller->options().dataDir};
-    if (!m_controller->options().hubUrl.isEmpty()) // a hub given at launch wins over the settings file, as in the engine
+    QStringList arguments{QStringLiteral("--settings"), m_settings->filePath(), QStringLiteral("--data-dir"),
+                          m_controller->options().dataDir};
+    if (!m_controller->options()
+             .hubUrl.isEmpty()) // a hub given at launch wins over the settings file, as in the engine
         arguments << QStringLiteral("--hub") << m_controller->options().hubUrl;
     auto *dialog = new DoctorDialog(DoctorDialog::findCohortd(), arguments, m_window.get());
     dialog->setAttribute(Qt::WA_DeleteOnClose);
@@ -300,18 +306,22 @@ void DesktopApp::showSettings()
     if (!m_settingsDialog) {
         m_settingsDialog = new SettingsDialog(m_settings.get(), m_autostart.get(), m_window.get());
         m_settingsDialog->setTrayAvailable(m_tray != nullptr);
-        m_settingsDialog->setIdentityFile(QDir(m_controller->options().dataDir).filePath(QStringLiteral("identity/node.key")));
+        m_settingsDialog->setIdentityFile(
+            QDir(m_controller->options().dataDir).filePath(QStringLiteral("identity/node.key")));
         m_settingsDialog->showSnapshot(m_controller->snapshot());
-        connect(m_controller.get(), &EngineController::snapshotChanged, m_settingsDialog, &SettingsDialog::showSnapshot);
+        connect(m_controller.get(), &EngineController::snapshotChanged, m_settingsDialog,
+                &SettingsDialog::showSnapshot);
         // Moving the data folder: the engine stops while the files are copied, and starts again in the new folder
         // (the settings change reconfigures it first) or, after a failure, in the old one.
-        m_settingsDialog->setEngineHooks([this](std::function<void()> continuation) { stopEngineThen(std::move(continuation)); },
-                                         [this] {
-                                             if (!m_quitting)
-                                                 m_controller->start();
-                                         });
+        m_settingsDialog->setEngineHooks(
+            [this](std::function<void()> continuation) { stopEngineThen(std::move(continuation)); },
+            [this] {
+                if (!m_quitting)
+                    m_controller->start();
+            });
         connect(m_settingsDialog, &SettingsDialog::dataFolderMoved, this, [this] {
-            m_settingsDialog->setIdentityFile(QDir(m_controller->options().dataDir).filePath(QStringLiteral("identity/node.key")));
+            m_settingsDialog->setIdentityFile(
+                QDir(m_controller->options().dataDir).filePath(QStringLiteral("identity/node.key")));
         });
     }
     m_settingsDialog->openAndRaise();
@@ -347,10 +357,12 @@ void DesktopApp::onSettingsChanged(const SettingsValues &values, const Settings:
 
 void DesktopApp::saveDiagnostics()
 {
-    const QString suggested = QDir(QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation))
-                                  .filePath(QStringLiteral("cohort-diagnostics-%1.zip")
-                                                .arg(QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmm"))));
-    const QString path = QFileDialog::getSaveFileName(m_window.get(), tr("Save diagnostics"), suggested, tr("Zip archives (*.zip)"));
+    const QString suggested =
+        QDir(QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation))
+            .filePath(QStringLiteral("cohort-diagnostics-%1.zip")
+                          .arg(QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmm"))));
+    const QString path =
+        QFileDialog::getSaveFileName(m_window.get(), tr("Save diagnostics"), suggested, tr("Zip archives (*.zip)"));
     if (path.isEmpty())
         return;
     DiagnosticsInput input;
@@ -360,13 +372,16 @@ void DesktopApp::saveDiagnostics()
     input.dataDir = m_controller->options().dataDir;
     const auto written = writeDiagnostics(path, input);
     if (!written) {
-        QMessageBox::warning(m_window.get(), tr("Save diagnostics"), tr("The diagnostics were not saved: %1").arg(written.error()));
+        QMessageBox::warning(m_window.get(), tr("Save diagnostics"),
+                             tr("The diagnostics were not saved: %1").arg(written.error()));
         return;
     }
     qCInfo(lcUi) << "diagnostics saved to" << path << "(" << written->join(QStringLiteral(", ")) << ")";
-    QMessageBox::information(m_window.get(), tr("Save diagnostics"),
-                             tr("Saved %1.\nIt contains the recent events, the status, your settings and the names of the files in "
-                                "the data folder; never your node key.").arg(QDir::toNativeSeparators(path)));
+    QMessageBox::information(
+        m_window.get(), tr("Save diagnostics"),
+        tr("Saved %1.\nIt contains the recent events, the status, your settings and the names of the files in "
+           "the data folder; never your node key.")
+            .arg(QDir::toNativeSeparators(path)));
 }
 
 void DesktopApp::quit()

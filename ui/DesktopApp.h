@@ -22,9 +22,9 @@ class TrayIcon;
 
 // What the command line asked for. Overrides apply to this run only and are never saved.
 struct LaunchOptions {
-    std::optional<QString> hubUrl;   // --hub
-    std::optional<QString> dataDir;  // --data-dir
-    bool minimized = false;          // --minimized (the autostart entry passes it)
+    std::optional<QString> hubUrl;  // --hub
+    std::optional<QString> dataDir; // --data-dir
+    bool minimized = false;         // --minimized (the autostart entry passes it)
 };
 
 class DesktopApp : public QObject {
@@ -45,10 +45,10 @@ public:
 public Q_SLOTS:
     void quit();
     void showSettings();
-    void showDoctor(); // Help › Check this computer: cohortd --doctor on this app's settings and data folder
+    void showDoctor();      // Help › Check this computer: cohortd --doctor on this app's settings and data folder
     void saveDiagnostics(); // asks where, then writes the diagnostics zip (engine/api/Diagnostics)
     void showWelcome();
-    void startEngineOnceShown();     // the first-run welcome (once: settings remember it was seen)
+    void startEngineOnceShown(); // the first-run welcome (once: settings remember it was seen)
 
 private:
     void start();

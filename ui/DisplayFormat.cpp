@@ -38,7 +38,8 @@ QString cpuUsage(const SystemSample &sample)
     const QString percent = QLocale().toString(sample.cpuPercent, 'f', 0) + QLatin1Char('%');
     if (sample.cpuCores <= 0)
         return percent;
-    return sample.cpuCores == 1 ? tr("%1 of 1 core").arg(percent) : tr("%1 of %2 cores").arg(percent).arg(sample.cpuCores);
+    return sample.cpuCores == 1 ? tr("%1 of 1 core").arg(percent)
+                                : tr("%1 of %2 cores").arg(percent).arg(sample.cpuCores);
 }
 
 QString memoryUsage(const SystemSample &sample)

@@ -11,10 +11,10 @@
 #include <QProcess>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QStandardPaths>
 #include <QStyle>
 #include <QTimer>
-#include <QScrollArea>
 #include <QVBoxLayout>
 
 namespace cohort {
@@ -62,7 +62,9 @@ QString DoctorDialog::findCohortd()
 }
 
 DoctorDialog::DoctorDialog(QString program, QStringList arguments, QWidget *parent)
-    : QDialog(parent), m_program(std::move(program)), m_arguments(std::move(arguments))
+    : QDialog(parent),
+      m_program(std::move(program)),
+      m_arguments(std::move(arguments))
 {
     setWindowTitle(tr("Check this computer"));
     setObjectName(QStringLiteral("doctorDialog"));
@@ -153,7 +155,8 @@ void DoctorDialog::onFinished()
     const auto report = parseDoctorReport(line);
     if (!report) {
         const QString why = QString::fromUtf8(m_process->readAllStandardError().left(600)).trimmed();
-        showError(tr("cohortd's report could not be read (%1).%2").arg(report.error(), why.isEmpty() ? QString() : QStringLiteral(" ") + why));
+        showError(tr("cohortd's report could not be read (%1).%2")
+                      .arg(report.error(), why.isEmpty() ? QString() : QStringLiteral(" ") + why));
         return;
     }
     showReport(*report);
@@ -170,9 +173,12 @@ void DoctorDialog::showReport(const DoctorReport &report)
         auto *icon = new QLabel(m_list);
         icon->setPixmap(outcomeIcon(f.outcome).pixmap(20, 20));
         icon->setToolTip(outcomeText(f.outcome));
-        auto *title = new QLabel(QStringLiteral("<b>%1</b><br>%2").arg(f.title.toHtmlEscaped(), outcomeText(f.outcome).toHtmlEscaped()), m_list);
+        auto *title = new QLabel(
+            QStringLiteral("<b>%1</b><br>%2").arg(f.title.toHtmlEscaped(), outcomeText(f.outcome).toHtmlEscaped()),
+            m_list);
         title->setTextFormat(Qt::RichText); // only our own words, escaped
-        const bool needsFix = !f.fix.isEmpty() && (f.outcome == DoctorOutcome::Failed || f.outcome == DoctorOutcome::Warning);
+        const bool needsFix =
+            !f.fix.isEmpty() && (f.outcome == DoctorOutcome::Failed || f.outcome == DoctorOutcome::Warning);
         auto *found = new QLabel(needsFix ? tr("%1\nFix: %2").arg(f.detail, f.fix) : f.detail, m_list);
         found->setTextFormat(Qt::PlainText); // another program's words: text, never markup
         found->setWordWrap(true);
@@ -216,8 +222,10 @@ QString DoctorDialog::findingText(int row) const
     if (row < 0 || row >= m_report.findings.size())
         return {};
     const DoctorFinding &f = m_report.findings.at(row);
-    const bool needsFix = !f.fix.isEmpty() && (f.outcome == DoctorOutcome::Failed || f.outcome == DoctorOutcome::Warning);
-    return QStringLiteral("%1: %2 — %3").arg(f.title, outcomeText(f.outcome), needsFix ? tr("%1\nFix: %2").arg(f.detail, f.fix) : f.detail);
+    const bool needsFix =
+        !f.fix.isEmpty() && (f.outcome == DoctorOutcome::Failed || f.outcome == DoctorOutcome::Warning);
+    return QStringLiteral("%1: %2 — %3")
+        .arg(f.title, outcomeText(f.outcome), needsFix ? tr("%1\nFix: %2").arg(f.detail, f.fix) : f.detail);
 }
 
 void DoctorDialog::clearRows()

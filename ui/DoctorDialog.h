@@ -47,7 +47,7 @@ private:
     QLabel *m_status = nullptr;
     QProgressBar *m_busy = nullptr;
     QScrollArea *m_scroll = nullptr;
-    QWidget *m_list = nullptr;      // one row per finding: icon, title, what was found and its fix (labels wrap)
+    QWidget *m_list = nullptr; // one row per finding: icon, title, what was found and its fix (labels wrap)
     QGridLayout *m_rows = nullptr;
     void clearRows();
     QPushButton *m_again = nullptr;

@@ -51,7 +51,8 @@ std::pair<QDateTime, QDateTime> timeWindow(const QDateTime &end, EarningsChart::
 }
 } // namespace
 
-EarningsChart::EarningsChart(QWidget *parent) : QChartView(parent)
+EarningsChart::EarningsChart(QWidget *parent)
+    : QChartView(parent)
 {
     setObjectName(QStringLiteral("earningsChart"));
     setRenderHint(QPainter::Antialiasing);
@@ -85,7 +86,8 @@ EarningsChart::EarningsChart(QWidget *parent) : QChartView(parent)
     setHistory({}, QDateTime::currentDateTimeUtc(), Range::Week, tr("credits"));
 }
 
-void EarningsChart::setHistory(const QList<EarningsBucket> &history, const QDateTime &end, Range range, const QString &unit)
+void EarningsChart::setHistory(const QList<EarningsBucket> &history, const QDateTime &end, Range range,
+                               const QString &unit)
 {
     const auto [start, stop] = timeWindow(end.isValid() ? end : QDateTime::currentDateTimeUtc(), range);
     const qint64 startMs = start.toMSecsSinceEpoch();
@@ -120,7 +122,9 @@ void EarningsChart::setHistory(const QList<EarningsBucket> &history, const QDate
     m_amount->applyNiceNumbers();
     // As many decimals as the scale needs: "0.25" for cents of a credit, "1200" for large hours.
     const double top = m_amount->max();
-    m_amount->setLabelFormat(top >= 10 ? QStringLiteral("%.0f") : top >= 2 ? QStringLiteral("%.1f") : QStringLiteral("%.2f"));
+    m_amount->setLabelFormat(top >= 10  ? QStringLiteral("%.0f")
+                             : top >= 2 ? QStringLiteral("%.1f")
+                                        : QStringLiteral("%.2f"));
     m_amount->setTitleText(tr("%1 / hour").arg(unit));
     applyPalette();
 }
@@ -145,12 +149,14 @@ void EarningsChart::setTimeAxis(const QDateTime &start, const QDateTime &end, Ra
     case Range::Week:
         m_time->setLabelsPosition(QCategoryAxis::AxisLabelsPositionCenter);
         for (QDate day = start.toLocalTime().date(); localMidnight(day) < end; day = day.addDays(1))
-            m_time->append(locale.toString(day, QStringLiteral("ddd d")), double(localMidnight(day.addDays(1)).toMSecsSinceEpoch()));
+            m_time->append(locale.toString(day, QStringLiteral("ddd d")),
+                           double(localMidnight(day.addDays(1)).toMSecsSinceEpoch()));
         break;
     case Range::Month:
         m_time->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
         for (QDate day = start.toLocalTime().date().addDays(5); localMidnight(day) <= end; day = day.addDays(5))
-            m_time->append(locale.toString(day, QStringLiteral("d MMM")), double(localMidnight(day).toMSecsSinceEpoch()));
+            m_time->append(locale.toString(day, QStringLiteral("d MMM")),
+                           double(localMidnight(day).toMSecsSinceEpoch()));
         break;
     }
 }

@@ -42,7 +42,8 @@ void setMuted(QLabel *label)
 }
 } // namespace
 
-EarningsPage::EarningsPage(QWidget *parent) : QWidget(parent)
+EarningsPage::EarningsPage(QWidget *parent)
+    : QWidget(parent)
 {
     m_updated = new QLabel(this);
     m_updated->setObjectName(QStringLiteral("earningsUpdated"));
@@ -88,11 +89,10 @@ EarningsPage::EarningsPage(QWidget *parent) : QWidget(parent)
     m_confirmed = makeFigure(tr("Confirmed"), QStringLiteral("confirmed"), figures);
     m_refused = makeFigure(tr("Refused"), QStringLiteral("refused"), figures);
 
-    auto *explanation = new QLabel(
-        tr("<b>Pending</b> is work you have reported that the hub has not checked yet. "
-           "<b>Confirmed</b> is work the hub has verified and credited to this node. "
-           "<b>Refused</b> was accepted at first, then failed verification."),
-        this);
+    auto *explanation = new QLabel(tr("<b>Pending</b> is work you have reported that the hub has not checked yet. "
+                                      "<b>Confirmed</b> is work the hub has verified and credited to this node. "
+                                      "<b>Refused</b> was accepted at first, then failed verification."),
+                                   this);
     explanation->setWordWrap(true);
 
     auto *energyCard = new QFrame(this);
@@ -120,7 +120,8 @@ EarningsPage::EarningsPage(QWidget *parent) : QWidget(parent)
     m_emptyState->setObjectName(QStringLiteral("earningsEmptyState"));
     m_emptyState->setAlignment(Qt::AlignCenter);
     m_emptyState->setWordWrap(true);
-    m_emptyState->setText(tr("No earnings yet — earnings appear here once your machine's work is verified by the hub."));
+    m_emptyState->setText(
+        tr("No earnings yet — earnings appear here once your machine's work is verified by the hub."));
     setMuted(m_emptyState);
 
     m_chart = new EarningsChart(this);
@@ -182,7 +183,9 @@ void EarningsPage::showEnergy()
 {
     const QLocale locale;
     const auto kwh = [&locale](double wh) { return tr("%1 kWh").arg(locale.toString(wh / 1000.0, 'f', 2)); };
-    const auto money = [&](double value) -> QString { return locale.toString(value, 'f', 2) + QLatin1Char(' ') + m_currency; };
+    const auto money = [&](double value) -> QString {
+        return locale.toString(value, 'f', 2) + QLatin1Char(' ') + m_currency;
+    };
     if (!m_hasEnergy) {
         m_energy->setText(tr("Energy: not read yet."));
         m_energyNet->hide();
@@ -195,23 +198,28 @@ void EarningsPage::showEnergy()
         m_energyNet->hide();
         return;
     }
-    m_energy->setText(tr("Energy used by the GPUs: today %1 · 7 days %2").arg(kwh(m_energyUse.todayWh), kwh(m_energyUse.weekWh)));
+    m_energy->setText(
+        tr("Energy used by the GPUs: today %1 · 7 days %2").arg(kwh(m_energyUse.todayWh), kwh(m_energyUse.weekWh)));
     m_energyNet->show();
     if (m_pricePerKWh <= 0) {
-        m_energyNet->setText(tr("Set your electricity price in Settings › Account to see what it costs and your earnings net of it."));
+        m_energyNet->setText(
+            tr("Set your electricity price in Settings › Account to see what it costs and your earnings net of it."));
         return;
     }
     const double creditsToday = m_report.today.pending + m_report.today.confirmed;
     const double creditsWeek = m_report.last7Days.pending + m_report.last7Days.confirmed;
     const NetEarnings net = netOfEnergy(m_energyUse, creditsToday, creditsWeek, m_pricePerKWh, m_creditValue);
     if (!net.netToday || !net.netWeek) {
-        m_energyNet->setText(tr("Electricity cost: today %1 · 7 days %2. Set what one credit is worth in Settings › Account "
-                                "to see earnings net of it.").arg(money(net.costToday), money(net.costWeek)));
+        m_energyNet->setText(
+            tr("Electricity cost: today %1 · 7 days %2. Set what one credit is worth in Settings › Account "
+               "to see earnings net of it.")
+                .arg(money(net.costToday), money(net.costWeek)));
         return;
     }
-    m_energyNet->setText(tr("Earnings net of electricity: today %1 · 7 days %2 (electricity %3 over 7 days; earnings "
-                            "pending and confirmed, at %4 per credit)")
-                             .arg(money(*net.netToday), money(*net.netWeek), money(net.costWeek), money(m_creditValue)));
+    m_energyNet->setText(
+        tr("Earnings net of electricity: today %1 · 7 days %2 (electricity %3 over 7 days; earnings "
+           "pending and confirmed, at %4 per credit)")
+            .arg(money(*net.netToday), money(*net.netWeek), money(net.costWeek), money(m_creditValue)));
 }
 
 EarningsPage::Figure EarningsPage::makeFigure(const QString &caption, const QString &name, QHBoxLayout *row)
@@ -280,7 +288,8 @@ void EarningsPage::showPayout()
         text = tr("No payout address yet: the hub credits this node's id. Add one in Settings, Account.");
     else if (onRecord.isEmpty())
         text = tr("The hub has no payout address on record yet; it receives %1 with the next heartbeat (within a "
-                  "minute).").arg(shown(local));
+                  "minute).")
+                   .arg(shown(local));
     else if (onRecord.compare(local, Qt::CaseInsensitive) == 0)
         text = tr("Paid to %1, the address the hub has on record.").arg(shown(onRecord));
     else if (local.isEmpty())
@@ -288,7 +297,8 @@ void EarningsPage::showPayout()
                    .arg(shown(onRecord));
     else
         text = tr("The hub has %1 on record, not the address in Settings (%2); it takes the new one with the next "
-                  "heartbeat (within a minute).").arg(shown(onRecord), shown(local));
+                  "heartbeat (within a minute).")
+                   .arg(shown(onRecord), shown(local));
     m_payout->setText(text);
     m_payout->show();
 }

@@ -79,7 +79,7 @@ private:
     QPushButton *m_exportButton = nullptr;
     EarningsChart *m_chart = nullptr;
     QTableWidget *m_tasks = nullptr;
-    QWidget *m_details = nullptr; // chart and table: hidden in the empty state
+    QWidget *m_details = nullptr;  // chart and table: hidden in the empty state
     QLabel *m_energy = nullptr;    // energy used, or why it is unknown
     QLabel *m_energyNet = nullptr; // its cost and earnings net of it, or how to see them
     QLabel *m_payout = nullptr;    // where the hub pays this node's earnings, checked against Settings

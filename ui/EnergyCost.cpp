@@ -2,7 +2,8 @@
 
 namespace cohort {
 
-NetEarnings netOfEnergy(const EnergyUse &energy, double creditsToday, double creditsWeek, double pricePerKWh, double creditValue)
+NetEarnings netOfEnergy(const EnergyUse &energy, double creditsToday, double creditsWeek, double pricePerKWh,
+                        double creditValue)
 {
     NetEarnings net;
     net.costToday = energy.todayWh / 1000.0 * pricePerKWh;

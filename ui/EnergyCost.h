@@ -8,13 +8,14 @@
 namespace cohort {
 
 struct NetEarnings {
-    double costToday = 0;               // in the tariff's currency
+    double costToday = 0; // in the tariff's currency
     double costWeek = 0;
-    std::optional<double> netToday;     // earnings (pending + confirmed) x credit value - cost; nullopt: no credit value
+    std::optional<double> netToday; // earnings (pending + confirmed) x credit value - cost; nullopt: no credit value
     std::optional<double> netWeek;
 };
 
 // pricePerKWh > 0 required; creditValue 0: unknown (then only the cost).
-NetEarnings netOfEnergy(const EnergyUse &energy, double creditsToday, double creditsWeek, double pricePerKWh, double creditValue);
+NetEarnings netOfEnergy(const EnergyUse &energy, double creditsToday, double creditsWeek, double pricePerKWh,
+                        double creditValue);
 
 } // namespace cohort

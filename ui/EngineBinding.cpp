@@ -29,8 +29,8 @@ void bindWindowToEngine(MainWindow *window, EngineController *controller)
     QObject::connect(controller, &EngineController::eventOccurred, window, &MainWindow::appendEvent);
     // The GPU charts' hour and day start with the minutes earlier runs stored. Only the first engine's: after a restart
     // (settings changed) the dashboard holds them already, with this session's readings on top.
-    QObject::connect(controller, &EngineController::gpuHistoryLoaded, window->dashboardPage(), &DashboardPage::seedGpuHistory,
-                     Qt::SingleShotConnection);
+    QObject::connect(controller, &EngineController::gpuHistoryLoaded, window->dashboardPage(),
+                     &DashboardPage::seedGpuHistory, Qt::SingleShotConnection);
     // The earnings signal does not say where the report came from; the heartbeat state does: a report that
     // arrives while the hub is not answering is the node's cached copy.
     EarningsPage *earnings = window->earningsPage();

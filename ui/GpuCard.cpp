@@ -8,19 +8,20 @@
 #include <QChartView>
 #include <QEvent>
 #include <QGraphicsLayout>
-#include <QLabel>
 #include <QHBoxLayout>
+#include <QLabel>
 #include <QLineSeries>
 #include <QPushButton>
-#include <QValueAxis>
 #include <QVBoxLayout>
+#include <QValueAxis>
 
 #include <cmath>
 
 namespace cohort {
 
 namespace {
-const QColor kColors[4] = {QColor(0x2e, 0x7d, 0xd1), QColor(0x8e, 0x5c, 0xc8), QColor(0xd9, 0x4a, 0x38), QColor(0xe0, 0xa5, 0x26)};
+const QColor kColors[4] = {QColor(0x2e, 0x7d, 0xd1), QColor(0x8e, 0x5c, 0xc8), QColor(0xd9, 0x4a, 0x38),
+                           QColor(0xe0, 0xa5, 0x26)};
 
 QString percentOf(qint64 used, qint64 total)
 {
@@ -28,7 +29,8 @@ QString percentOf(qint64 used, qint64 total)
 }
 } // namespace
 
-GpuCard::GpuCard(QWidget *parent) : QGroupBox(parent)
+GpuCard::GpuCard(QWidget *parent)
+    : QGroupBox(parent)
 {
     m_readings = new QLabel(this);
     m_readings->setObjectName(QStringLiteral("gpuReadings"));
@@ -133,7 +135,8 @@ QString GpuCard::detailsText(const GpuSample &s)
 
 void GpuCard::showSample(const GpuSample &s)
 {
-    setTitle(s.uuid.isEmpty() ? tr("GPU %1: %2").arg(s.index).arg(s.name) : tr("GPU %1: %2 (%3)").arg(s.index).arg(s.name, s.uuid));
+    setTitle(s.uuid.isEmpty() ? tr("GPU %1: %2").arg(s.index).arg(s.name)
+                              : tr("GPU %1: %2 (%3)").arg(s.index).arg(s.name, s.uuid));
     m_readings->setText(readingsText(s));
     const QString details = detailsText(s);
     m_details->setText(details);

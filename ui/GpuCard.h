@@ -28,8 +28,9 @@ public:
     void showHistory(const QList<GpuHistoryPoint> &points, GpuHistoryRange range, qint64 now);
 
     static QString readingsText(const GpuSample &sample); // "87% busy · 71 °C · 8.0 GiB of 24.0 GiB · 350 W of 450 W"
-    static QString detailsText(const GpuSample &sample);  // clocks, fan, and what could not be read
-    // "Cohort: generating · 1,234 tokens/s · may use 4.0 GiB (50 %) · 12 batches accepted", or why it does not work here.
+    static QString detailsText(const GpuSample &sample); // clocks, fan, and what could not be read
+    // "Cohort: generating · 1,234 tokens/s · may use 4.0 GiB (50 %) · 12 batches accepted", or why it does not work
+    // here.
     static QString workerText(const std::optional<ComputeWorkerStatus> &worker, bool cpuOnly);
 
     QChartView *chartView() const { return m_chart; }
@@ -48,7 +49,7 @@ private:
     QLabel *m_details = nullptr;
     QLabel *m_worker = nullptr;
     QPushButton *m_pause = nullptr;
-    QString m_workerGpu;   // the GPU the button acts on
+    QString m_workerGpu; // the GPU the button acts on
     bool m_workerPaused = false;
     QChartView *m_chart = nullptr;
     QLineSeries *m_series[4] = {};

@@ -11,7 +11,8 @@
 
 namespace cohort {
 
-HeldOutChart::HeldOutChart(QWidget *parent) : QChartView(parent)
+HeldOutChart::HeldOutChart(QWidget *parent)
+    : QChartView(parent)
 {
     auto *chart = new QChart;
     chart->setMargins(QMargins(4, 4, 4, 4));
@@ -91,7 +92,10 @@ void HeldOutChart::setProgress(const TaskProgress &progress)
     m_versions->setRange(first, std::max(last, first + 1));
 }
 
-int HeldOutChart::pointCount() const { return int(m_greedy->count() + m_loss->count()); }
+int HeldOutChart::pointCount() const
+{
+    return int(m_greedy->count() + m_loss->count());
+}
 
 void HeldOutChart::changeEvent(QEvent *event)
 {

@@ -2,7 +2,8 @@
 
 namespace cohort {
 
-InlineErrorLabel::InlineErrorLabel(QWidget *parent) : QLabel(parent)
+InlineErrorLabel::InlineErrorLabel(QWidget *parent)
+    : QLabel(parent)
 {
     setWordWrap(true);
     setTextFormat(Qt::PlainText); // messages may quote what the user typed

@@ -19,7 +19,8 @@
 
 namespace cohort {
 
-MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
+MainWindow::MainWindow(QWidget *parent)
+    : QMainWindow(parent)
 {
     setWindowTitle(tr("Cohort"));
     setWindowIcon(appIcon());
@@ -117,8 +118,9 @@ void MainWindow::createActions()
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     QAction *doctor = help->addAction(tr("Check this &computer…"));
     doctor->setObjectName(QStringLiteral("doctorAction"));
-    doctor->setToolTip(tr("Check the hub, the clock, reachability by peers, disk, memory, the matrix library and the GPU, "
-                          "and say how to fix what is wrong"));
+    doctor->setToolTip(
+        tr("Check the hub, the clock, reachability by peers, disk, memory, the matrix library and the GPU, "
+           "and say how to fix what is wrong"));
     connect(doctor, &QAction::triggered, this, &MainWindow::doctorRequested);
 
     QToolBar *toolBar = addToolBar(tr("Main"));
@@ -146,8 +148,9 @@ void MainWindow::showSnapshot(const EngineSnapshot &snapshot)
 
     const int iconSize = style()->pixelMetric(QStyle::PM_SmallIconSize);
     m_statusIcon->setPixmap(stateIcon(snapshot.state).pixmap(iconSize, iconSize));
-    m_statusLabel->setText(snapshot.why.isEmpty() ? nodeStateTitle(snapshot.state)
-                                                  : nodeStateTitle(snapshot.state) + QStringLiteral(" — ") + snapshot.why);
+    m_statusLabel->setText(snapshot.why.isEmpty()
+                               ? nodeStateTitle(snapshot.state)
+                               : nodeStateTitle(snapshot.state) + QStringLiteral(" — ") + snapshot.why);
 
     m_userPaused = snapshot.userPaused();
     m_pauseAction->setText(m_userPaused ? tr("&Resume") : tr("&Pause"));

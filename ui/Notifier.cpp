@@ -13,7 +13,8 @@ bool downloadJustFinished(const DownloadProgress &before, const DownloadProgress
 }
 } // namespace
 
-Notifier::Notifier(QObject *parent) : QObject(parent)
+Notifier::Notifier(QObject *parent)
+    : QObject(parent)
 {
     qRegisterMetaType<cohort::Notification>();
 }
@@ -30,17 +31,20 @@ QList<Notification> Notifier::fromSnapshots(const EngineSnapshot &before, const 
     if (after.pauseReasons.contains(PauseReason::DiskFull) && !before.pauseReasons.contains(PauseReason::DiskFull))
         out.append({NotificationKind::DiskFull, tr("Cohort paused: not enough disk space"),
                     tr("Free some space or raise the disk cap in Settings › Storage.")});
-    if (after.download.phase == DownloadProgress::Phase::Failed && before.download.phase != DownloadProgress::Phase::Failed &&
+    if (after.download.phase == DownloadProgress::Phase::Failed &&
+        before.download.phase != DownloadProgress::Phase::Failed &&
         before.download.phase != DownloadProgress::Phase::None)
         out.append({NotificationKind::DownloadFailed, tr("A model download failed"),
                     after.download.error.isEmpty() ? tr("Cohort tries again later.") : after.download.error});
     if (after.rollouts.batchesRejected > before.rollouts.batchesRejected)
         out.append({NotificationKind::BatchRefused, tr("The hub refused a batch of work"),
                     after.rollouts.lastRejection.isEmpty() ? tr("See the Activity page for details.")
-                                                            : after.rollouts.lastRejection});
+                                                           : after.rollouts.lastRejection});
     if (downloadJustFinished(before.download, after.download))
         out.append({NotificationKind::CheckpointReady, tr("Model downloaded"),
-                    tr("Version %1 of %2 is ready; work continues with it.").arg(after.download.version).arg(after.download.taskId)});
+                    tr("Version %1 of %2 is ready; work continues with it.")
+                        .arg(after.download.version)
+                        .arg(after.download.taskId)});
     return out;
 }
 
@@ -55,19 +59,17 @@ QList<Notification> Notifier::fromEarnings(const EarningsReport &before, const E
                         .arg(locale.toString(after.total.refused - before.total.refused, 'f', 2), after.unit)});
     if (before.total.confirmed <= 0 && after.total.confirmed > 0)
         out.append({NotificationKind::FirstVerified, tr("Your first work was verified"),
-                    tr("The hub confirmed %1 %2 for this computer.").arg(locale.toString(after.total.confirmed, 'f', 2), after.unit)});
+                    tr("The hub confirmed %1 %2 for this computer.")
+                        .arg(locale.toString(after.total.confirmed, 'f', 2), after.unit)});
     return out;
 }
 
 bool Notifier::allows(NotifyLevel level, const Notification &notification)
 {
     switch (level) {
-    case NotifyLevel::Off:
-        return false;
-    case NotifyLevel::Errors:
-        return !notification.isMilestone();
-    case NotifyLevel::ErrorsAndMilestones:
-        break;
+    case NotifyLevel::Off: return false;
+    case NotifyLevel::Errors: return !notification.isMilestone();
+    case NotifyLevel::ErrorsAndMilestones: break;
     }
     return true;
 }

@@ -32,7 +32,10 @@ struct Notification {
     NotificationKind kind = NotificationKind::EngineError;
     QString title;
     QString text;
-    bool isMilestone() const { return kind == NotificationKind::FirstVerified || kind == NotificationKind::CheckpointReady; }
+    bool isMilestone() const
+    {
+        return kind == NotificationKind::FirstVerified || kind == NotificationKind::CheckpointReady;
+    }
 };
 
 class Notifier : public QObject {

@@ -19,7 +19,8 @@ class SettingsBindings {
 public:
     void bind(QLineEdit *field, QString SettingsValues::*member) // trimmed when read back
     {
-        add([=](const SettingsValues &v) { field->setText(v.*member); }, [=](SettingsValues &v) { v.*member = field->text().trimmed(); });
+        add([=](const SettingsValues &v) { field->setText(v.*member); },
+            [=](SettingsValues &v) { v.*member = field->text().trimmed(); });
     }
     // A list typed on one line, entries separated by ';' (empty entries dropped, each trimmed).
     void bind(QLineEdit *field, QStringList SettingsValues::*member)
@@ -35,15 +36,18 @@ public:
     }
     void bind(QCheckBox *field, bool SettingsValues::*member)
     {
-        add([=](const SettingsValues &v) { field->setChecked(v.*member); }, [=](SettingsValues &v) { v.*member = field->isChecked(); });
+        add([=](const SettingsValues &v) { field->setChecked(v.*member); },
+            [=](SettingsValues &v) { v.*member = field->isChecked(); });
     }
     void bind(QSpinBox *field, int SettingsValues::*member)
     {
-        add([=](const SettingsValues &v) { field->setValue(v.*member); }, [=](SettingsValues &v) { v.*member = field->value(); });
+        add([=](const SettingsValues &v) { field->setValue(v.*member); },
+            [=](SettingsValues &v) { v.*member = field->value(); });
     }
     void bind(QDoubleSpinBox *field, double SettingsValues::*member)
     {
-        add([=](const SettingsValues &v) { field->setValue(v.*member); }, [=](SettingsValues &v) { v.*member = field->value(); });
+        add([=](const SettingsValues &v) { field->setValue(v.*member); },
+            [=](SettingsValues &v) { v.*member = field->value(); });
     }
     // A choice whose items carry the value as their data (an enum as int, or a string); an unknown value shows the
     // first item.

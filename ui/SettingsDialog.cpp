@@ -17,12 +17,12 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
-#include <QTreeWidget>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QStackedWidget>
 #include <QStandardPaths>
+#include <QTreeWidget>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -30,7 +30,9 @@
 namespace cohort {
 
 SettingsDialog::SettingsDialog(Settings *settings, Autostart *autostart, QWidget *parent)
-    : QDialog(parent), m_settings(settings), m_autostart(autostart)
+    : QDialog(parent),
+      m_settings(settings),
+      m_autostart(autostart)
 {
     setWindowTitle(tr("Cohort Settings"));
     setWindowIcon(appIcon());
@@ -53,7 +55,8 @@ SettingsDialog::SettingsDialog(Settings *settings, Autostart *autostart, QWidget
     m_navigation->setCurrentRow(GeneralPage);
     m_navigation->setFixedWidth(m_navigation->sizeHintForColumn(0) + 4 * m_navigation->frameWidth() + 24);
 
-    auto *restartNote = new QLabel(tr("Changing the hub, the node name, the data folder or the download limit restarts the engine."), this);
+    auto *restartNote = new QLabel(
+        tr("Changing the hub, the node name, the data folder or the download limit restarts the engine."), this);
     restartNote->setObjectName(QStringLiteral("restartNote"));
     restartNote->setWordWrap(true);
 
@@ -75,12 +78,14 @@ SettingsDialog::SettingsDialog(Settings *settings, Autostart *autostart, QWidget
     layout->addWidget(withErrorLabel(new QWidget(this), QString())); // failures not tied to one field
     layout->addWidget(m_buttons);
 
-    for (QLineEdit *edit : {m_hubUrl, m_nodeName, m_dataDir, m_schedule, m_pauseForPrograms, m_proxy, m_payoutAddress, m_currency, m_hubCertificate, m_hubKey})
+    for (QLineEdit *edit : {m_hubUrl, m_nodeName, m_dataDir, m_schedule, m_pauseForPrograms, m_proxy, m_payoutAddress,
+                            m_currency, m_hubCertificate, m_hubKey})
         connect(edit, &QLineEdit::textChanged, this, &SettingsDialog::onFieldEdited);
     for (QCheckBox *check : {m_startMinimized, m_startAtLogin, m_idleOnly, m_pauseOnBattery, m_pauseWhenFullscreen,
                              m_pauseWhenGpuBusy, m_useAllGpus})
         connect(check, &QCheckBox::toggled, this, &SettingsDialog::onFieldEdited);
-    for (QSpinBox *spin : {m_downloadLimit, m_uploadLimit, m_idleMinutes, m_gpuTempLimit, m_gpuPowerLimit, m_gpuMemory, m_diskCap})
+    for (QSpinBox *spin :
+         {m_downloadLimit, m_uploadLimit, m_idleMinutes, m_gpuTempLimit, m_gpuPowerLimit, m_gpuMemory, m_diskCap})
         connect(spin, &QSpinBox::valueChanged, this, &SettingsDialog::onFieldEdited);
     for (QDoubleSpinBox *spin : {m_pricePerKWh, m_creditValue})
         connect(spin, &QDoubleSpinBox::valueChanged, this, &SettingsDialog::onFieldEdited);
@@ -217,7 +222,8 @@ bool SettingsDialog::apply()
     const SettingsValues requested = fieldValues();
     QList<SettingsError> errors = Settings::validate(requested);
     if (!m_useAllGpus->isChecked() && requested.gpuUuids.isEmpty())
-        errors.append({QStringLiteral("gpuUuids"), tr("Tick at least one GPU, or use all of them. To use none, pause Cohort.")});
+        errors.append(
+            {QStringLiteral("gpuUuids"), tr("Tick at least one GPU, or use all of them. To use none, pause Cohort.")});
     if (!errors.isEmpty()) {
         showErrors(errors);
         return false;
@@ -310,7 +316,8 @@ QString SettingsDialog::askPath(PathRequest request)
         return QFileDialog::getExistingDirectory(this, tr("Move the data folder to"), QDir::homePath());
     const QString suggested = QDir(QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation))
                                   .filePath(QStringLiteral("cohort-node.key"));
-    return QFileDialog::getSaveFileName(this, tr("Export the node key"), suggested, tr("Key files (*.key);;All files (*)"));
+    return QFileDialog::getSaveFileName(this, tr("Export the node key"), suggested,
+                                        tr("Key files (*.key);;All files (*)"));
 }
 
 void SettingsDialog::browseDataDir()
@@ -335,10 +342,11 @@ void SettingsDialog::onFieldEdited()
     for (auto it = m_errorLabels.cbegin(); it != m_errorLabels.cend(); ++it) {
         const QString &key = it.key();
         InlineErrorLabel *label = it.value();
-        if (key.isEmpty() || !label->hasError() || key == QLatin1String("autostart") || key == QLatin1String("moveDataDir") ||
-            key == QLatin1String("exportKey"))
+        if (key.isEmpty() || !label->hasError() || key == QLatin1String("autostart") ||
+            key == QLatin1String("moveDataDir") || key == QLatin1String("exportKey"))
             continue;
-        const auto found = std::find_if(errors.begin(), errors.end(), [&key](const SettingsError &e) { return e.key == key; });
+        const auto found =
+            std::find_if(errors.begin(), errors.end(), [&key](const SettingsError &e) { return e.key == key; });
         if (found == errors.end())
             label->clearError();
         else

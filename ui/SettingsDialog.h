@@ -1,6 +1,6 @@
 #pragma once
-// Settings, in pages: General (language, start minimized, start at login, notifications, tray icon), Compute (GPUs, when to
-// work, limits), Network (hub, bandwidth caps, proxy), Storage (data folder and its move, disk cap) and Account
+// Settings, in pages: General (language, start minimized, start at login, notifications, tray icon), Compute (GPUs,
+// when to work, limits), Network (hub, bandwidth caps, proxy), Storage (data folder and its move, disk cap) and Account
 // (node name and id, key export, payout address, electricity tariff). A list on the left picks the page (arrow keys
 // or Ctrl+Tab / Ctrl+PgDown); the pages are built in SettingsPages.cpp.
 // Fields are checked with Settings::validate and errors appear under the field they concern (the dialog turns to
@@ -69,10 +69,10 @@ public:
     bool isMovingDataFolder() const { return m_move != nullptr; }
 
 public Q_SLOTS:
-    void load();              // fill the fields from what is stored now
-    bool apply();             // false if anything was refused; the messages are shown inline
-    void restoreDefaults();   // fields only: nothing is saved until Apply or OK
-    void openAndRaise();      // reloads first if the dialog was closed
+    void load();            // fill the fields from what is stored now
+    bool apply();           // false if anything was refused; the messages are shown inline
+    void restoreDefaults(); // fields only: nothing is saved until Apply or OK
+    void openAndRaise();    // reloads first if the dialog was closed
     void showPage(int page);
     // From the engine's snapshots: the GPUs to choose from and the node id (the dialog keeps the last ones).
     void showSnapshot(const cohort::EngineSnapshot &snapshot);
@@ -88,8 +88,8 @@ Q_SIGNALS:
     void dataFolderMoveFailed(const QString &error);
 
 protected:
-    void accept() override;   // OK closes only when Apply succeeded
-    void reject() override;   // not while the data folder is being moved
+    void accept() override; // OK closes only when Apply succeeded
+    void reject() override; // not while the data folder is being moved
     void keyPressEvent(QKeyEvent *event) override;
 
 private:
@@ -99,7 +99,8 @@ private:
     QWidget *buildNetworkPage();
     QWidget *buildStoragePage();
     QWidget *buildAccountPage();
-    QSpinBox *spinBox(const char *name, int min, int max, const QString &suffix, const QString &none, const QString &accessible);
+    QSpinBox *spinBox(const char *name, int min, int max, const QString &suffix, const QString &none,
+                      const QString &accessible);
     // One row per GPU: ticked when Cohort may use it, and its own memory share (0: the share for every GPU).
     void fillGpuList(const QList<GpuSample> &gpus, const QStringList &chosen, const QMap<QString, int> &shares);
     void addGpuRow(const QString &uuid, const QString &text, bool chosen, int share);
@@ -140,7 +141,7 @@ private:
     QCheckBox *m_idleOnly = nullptr;
     QSpinBox *m_idleMinutes = nullptr;
     QCheckBox *m_pauseOnBattery = nullptr;
-    QLineEdit *m_schedule = nullptr;  // windows separated by ';'
+    QLineEdit *m_schedule = nullptr; // windows separated by ';'
     QCheckBox *m_pauseWhenFullscreen = nullptr;
     QLineEdit *m_pauseForPrograms = nullptr; // executable names separated by ';'
     QCheckBox *m_pauseWhenGpuBusy = nullptr;

@@ -21,11 +21,10 @@
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
-#include <QHeaderView>
 #include <QListWidget>
-#include <QTreeWidget>
 #include <QLocale>
 #include <QPointer>
 #include <QPushButton>
@@ -33,6 +32,7 @@
 #include <QScrollArea>
 #include <QSpinBox>
 #include <QSysInfo>
+#include <QTreeWidget>
 #include <QVBoxLayout>
 
 namespace cohort {
@@ -93,7 +93,8 @@ QWidget *SettingsDialog::buildGeneralPage()
     m_language->setObjectName(QStringLiteral("languageCombo"));
     m_language->setAccessibleName(tr("Language"));
     const QString systemLanguage = QLocale().nativeLanguageName(); // empty for the C locale
-    m_language->addItem(systemLanguage.isEmpty() ? tr("System default") : tr("System default (%1)").arg(systemLanguage), QString());
+    m_language->addItem(systemLanguage.isEmpty() ? tr("System default") : tr("System default (%1)").arg(systemLanguage),
+                        QString());
     // Each language in its own name, so whoever cannot read the current one still finds theirs.
     for (const QString &code : Settings::languages())
         m_language->addItem(QLocale(code).nativeLanguageName(), code);
@@ -127,7 +128,8 @@ QWidget *SettingsDialog::buildGeneralPage()
     m_trayIconStyle->addItem(tr("Colour"), int(TrayIconStyle::Colour));
     m_trayIconStyle->addItem(tr("Monochrome, light (for dark panels)"), int(TrayIconStyle::Light));
     m_trayIconStyle->addItem(tr("Monochrome, dark (for light panels)"), int(TrayIconStyle::Dark));
-    m_trayIconStyle->setToolTip(tr("Each state keeps its own symbol in every style, so they stay apart without colour."));
+    m_trayIconStyle->setToolTip(
+        tr("Each state keeps its own symbol in every style, so they stay apart without colour."));
     m_trayNote = note(QString(), content);
     m_trayNote->setObjectName(QStringLiteral("trayNote"));
     m_trayNote->hide();
@@ -167,7 +169,8 @@ QWidget *SettingsDialog::buildComputePage()
 
     m_idleOnly = new QCheckBox(tr("Only when idle for"), content);
     m_bindings.bind(m_idleOnly, &SettingsValues::runOnlyWhenIdle);
-    m_idleOnly->setToolTip(tr("Work only after this long without keyboard or mouse input, and stop as soon as you are back."));
+    m_idleOnly->setToolTip(
+        tr("Work only after this long without keyboard or mouse input, and stop as soon as you are back."));
     m_idleOnly->setObjectName(QStringLiteral("idleOnlyCheck"));
     m_idleOnly->setAccessibleName(tr("Work only when idle"));
     m_idleMinutes = spinBox("idleMinutesSpin", 1, 240, tr(" minutes"), {}, tr("Idle minutes"));
@@ -188,15 +191,17 @@ QWidget *SettingsDialog::buildComputePage()
     m_bindings.bind(m_pauseWhenFullscreen, &SettingsValues::pauseWhenFullscreen);
     m_pauseWhenFullscreen->setObjectName(QStringLiteral("pauseWhenFullscreenCheck"));
     m_pauseWhenFullscreen->setAccessibleName(m_pauseWhenFullscreen->text());
-    m_pauseWhenFullscreen->setToolTip(tr("A game, a film or a presentation in front pauses Cohort; it works again about "
-                                         "15 seconds after the program leaves full screen."));
+    m_pauseWhenFullscreen->setToolTip(
+        tr("A game, a film or a presentation in front pauses Cohort; it works again about "
+           "15 seconds after the program leaves full screen."));
     m_pauseForPrograms = new QLineEdit(content);
     m_bindings.bind(m_pauseForPrograms, &SettingsValues::pauseForPrograms);
     m_pauseForPrograms->setObjectName(QStringLiteral("pauseForProgramsEdit"));
     m_pauseForPrograms->setAccessibleName(tr("Pause while these programs run"));
     m_pauseForPrograms->setPlaceholderText(tr("Programs to pause for, e.g. steam; blender; Game.exe"));
-    m_pauseForPrograms->setToolTip(tr("Program names separated by ';', as the task manager shows them. While one of them "
-                                      "runs, Cohort pauses; it works again about 15 seconds after the last one ends."));
+    m_pauseForPrograms->setToolTip(
+        tr("Program names separated by ';', as the task manager shows them. While one of them "
+           "runs, Cohort pauses; it works again about 15 seconds after the last one ends."));
     m_pauseWhenGpuBusy = new QCheckBox(tr("Pause while another program uses the GPU"), content);
     m_bindings.bind(m_pauseWhenGpuBusy, &SettingsValues::pauseWhenGpuBusy);
     m_pauseWhenGpuBusy->setObjectName(QStringLiteral("pauseWhenGpuBusyCheck"));
@@ -205,8 +210,9 @@ QWidget *SettingsDialog::buildComputePage()
                                       "memory or more (a game), pauses Cohort."));
     m_gpuTempLimit = spinBox("gpuTempLimitSpin", 0, 100, tr(" °C"), tr("No limit"), tr("GPU temperature limit"));
     m_bindings.bind(m_gpuTempLimit, &SettingsValues::gpuTempLimitC);
-    m_gpuTempLimit->setToolTip(tr("At this GPU temperature Cohort slows down (half, then a quarter of the time); 8 °C above it, "
-                                  "it pauses. It speeds up again 5 °C below the limit."));
+    m_gpuTempLimit->setToolTip(
+        tr("At this GPU temperature Cohort slows down (half, then a quarter of the time); 8 °C above it, "
+           "it pauses. It speeds up again 5 °C below the limit."));
     m_gpuPowerLimit = spinBox("gpuPowerLimitSpin", 0, 2000, tr(" W"), tr("No limit"), tr("GPU power limit"));
     m_bindings.bind(m_gpuPowerLimit, &SettingsValues::gpuPowerLimitW);
     m_gpuPowerLimit->setSingleStep(10);
@@ -215,13 +221,15 @@ QWidget *SettingsDialog::buildComputePage()
     m_gpuMemory = spinBox("gpuMemorySpin", 10, 100, tr(" % of each GPU's memory"), {}, tr("GPU memory Cohort may use"));
     m_bindings.bind(m_gpuMemory, &SettingsValues::gpuMemoryPercent);
     m_gpuMemory->setSingleStep(5);
-    m_gpuMemory->setToolTip(tr("Cohort keeps the rest free for your games and other programs: its batches are generated in "
-                               "smaller parts to fit, and a task whose model does not fit is shown greyed on the Tasks page."));
+    m_gpuMemory->setToolTip(
+        tr("Cohort keeps the rest free for your games and other programs: its batches are generated in "
+           "smaller parts to fit, and a task whose model does not fit is shown greyed on the Tasks page."));
 
     auto *gpuBox = new QGroupBox(tr("GPUs"), content);
     auto *gpuLayout = new QVBoxLayout(gpuBox);
     gpuLayout->addWidget(m_useAllGpus);
-    gpuLayout->addWidget(withErrorLabel(withErrorLabel(m_gpuList, QStringLiteral("gpuUuids")), QStringLiteral("gpuMemoryPercentPerGpu")));
+    gpuLayout->addWidget(withErrorLabel(withErrorLabel(m_gpuList, QStringLiteral("gpuUuids")),
+                                        QStringLiteral("gpuMemoryPercentPerGpu")));
     gpuLayout->addWidget(withErrorLabel(row(content, {new QLabel(tr("Use at most"), content), m_gpuMemory}),
                                         QStringLiteral("gpuMemoryPercent")));
     gpuLayout->addWidget(m_gpuNote);
@@ -263,13 +271,15 @@ void SettingsDialog::addGpuRow(const QString &uuid, const QString &text, bool ch
     spin->setSuffix(tr(" %"));
     spin->setSpecialValueText(tr("as above"));
     spin->setAccessibleName(tr("Memory share of %1").arg(text));
-    spin->setToolTip(tr("The share of this GPU's memory Cohort may use, 10 to 100 %; \"as above\" uses the share for every GPU."));
+    spin->setToolTip(
+        tr("The share of this GPU's memory Cohort may use, 10 to 100 %; \"as above\" uses the share for every GPU."));
     spin->setValue(share);
     connect(spin, &QSpinBox::valueChanged, this, &SettingsDialog::onFieldEdited);
     m_gpuList->setItemWidget(item, 1, spin);
 }
 
-void SettingsDialog::fillGpuList(const QList<GpuSample> &gpus, const QStringList &chosen, const QMap<QString, int> &shares)
+void SettingsDialog::fillGpuList(const QList<GpuSample> &gpus, const QStringList &chosen,
+                                 const QMap<QString, int> &shares)
 {
     const bool wasLoading = m_loading;
     m_loading = true; // itemChanged while filling is not an edit
@@ -296,7 +306,8 @@ void SettingsDialog::fillGpuList(const QList<GpuSample> &gpus, const QStringList
             remembered.append(it.key());
     for (const QString &uuid : remembered)
         if (!listed.contains(uuid))
-            addGpuRow(uuid, tr("%1 (not detected now)").arg(uuid), chosen.isEmpty() || chosen.contains(uuid), shares.value(uuid, 0));
+            addGpuRow(uuid, tr("%1 (not detected now)").arg(uuid), chosen.isEmpty() || chosen.contains(uuid),
+                      shares.value(uuid, 0));
     m_useAllGpus->setChecked(chosen.isEmpty());
     updateGpuRows();
     m_gpuList->setVisible(m_gpuList->topLevelItemCount() > 0);
@@ -315,7 +326,8 @@ void SettingsDialog::updateGpuRows()
     const bool all = m_useAllGpus->isChecked();
     for (int i = 0; i < m_gpuList->topLevelItemCount(); ++i) {
         QTreeWidgetItem *item = m_gpuList->topLevelItem(i);
-        item->setFlags(all ? (Qt::ItemIsEnabled | Qt::ItemIsSelectable) : (Qt::ItemIsEnabled | Qt::ItemIsUserCheckable | Qt::ItemIsSelectable));
+        item->setFlags(all ? (Qt::ItemIsEnabled | Qt::ItemIsSelectable)
+                           : (Qt::ItemIsEnabled | Qt::ItemIsUserCheckable | Qt::ItemIsSelectable));
         if (all)
             item->setCheckState(0, Qt::Checked);
     }
@@ -392,21 +404,23 @@ QWidget *SettingsDialog::buildNetworkPage()
     m_hubKey->setObjectName(QStringLiteral("hubKeyEdit"));
     m_hubKey->setAccessibleName(tr("Hub key"));
     m_hubKey->setPlaceholderText(tr("Empty: trust the key the hub presents the first time"));
-    m_hubKey->setToolTip(tr("The hub's public key, as its operator publishes it (44 characters). With it, this computer "
-                            "talks only to the real hub, even the first time it connects."));
+    m_hubKey->setToolTip(
+        tr("The hub's public key, as its operator publishes it (44 characters). With it, this computer "
+           "talks only to the real hub, even the first time it connects."));
     m_downloadLimit = spinBox("downloadLimitSpin", 0, Settings::kMaxDownloadLimitKiBps, tr(" KiB/s"), tr("No limit"),
                               tr("Download limit"));
     m_bindings.bind(m_downloadLimit, &SettingsValues::downloadLimitKiBps);
     m_downloadLimit->setSingleStep(512);
     m_downloadLimit->setToolTip(tr("The most bandwidth model downloads may use. 0: no limit."));
-    m_uploadLimit = spinBox("uploadLimitSpin", 0, Settings::kMaxUploadLimitKiBps, tr(" KiB/s"), tr("No limit"),
-                            tr("Upload limit"));
+    m_uploadLimit =
+        spinBox("uploadLimitSpin", 0, Settings::kMaxUploadLimitKiBps, tr(" KiB/s"), tr("No limit"), tr("Upload limit"));
     m_bindings.bind(m_uploadLimit, &SettingsValues::uploadLimitKiBps);
     m_uploadLimit->setSingleStep(128);
     // The bulk uploads are DiLoCo traffic to the other nodes of a training ring (the engine's collectives pace them);
     // signed work batches and heartbeats to the hub are a few KiB and not paced.
-    m_uploadLimit->setToolTip(tr("The most bandwidth uploads to other computers may use: DiLoCo training traffic to the "
-                                 "other nodes of its ring. Applies at once. 0: no limit."));
+    m_uploadLimit->setToolTip(
+        tr("The most bandwidth uploads to other computers may use: DiLoCo training traffic to the "
+           "other nodes of its ring. Applies at once. 0: no limit."));
     m_proxyMode = new QComboBox(content);
     m_bindings.bind(m_proxyMode, &SettingsValues::proxyMode);
     m_proxyMode->setObjectName(QStringLiteral("proxyModeCombo"));
@@ -430,7 +444,8 @@ QWidget *SettingsDialog::buildNetworkPage()
     form->addRow(tr("Proxy:"), m_proxyMode);
     form->addRow(tr("Proxy address:"), withErrorLabel(m_proxy, QStringLiteral("proxy")));
     form->addRow(QString(), note(tr("The proxy applies to new connections at once; connections to this computer "
-                                    "(the local network) never use it."), content));
+                                    "(the local network) never use it."),
+                                 content));
     return page(content, "networkPage");
 }
 
@@ -456,7 +471,8 @@ QWidget *SettingsDialog::buildStoragePage()
     m_moveButton = new QPushButton(tr("Move…"), content);
     m_moveButton->setObjectName(QStringLiteral("moveDataDirButton"));
     m_moveButton->setAccessibleName(tr("Move the data folder"));
-    m_moveButton->setToolTip(tr("Copy the data to another folder, check every file, switch to it, then delete the old copy."));
+    m_moveButton->setToolTip(
+        tr("Copy the data to another folder, check every file, switch to it, then delete the old copy."));
     connect(m_moveButton, &QPushButton::clicked, this, &SettingsDialog::moveDataFolder);
     m_moveStatus = new QLabel(content);
     m_moveStatus->setObjectName(QStringLiteral("moveDataDirStatus"));
@@ -476,7 +492,8 @@ QWidget *SettingsDialog::buildStoragePage()
     form->addRow(tr("Data folder:"), withErrorLabel(dataRow, QStringLiteral("dataDir")));
     form->addRow(QString(), withErrorLabel(m_moveStatus, QStringLiteral("moveDataDir")));
     form->addRow(QString(), note(tr("Move… takes the node key, models and history along. Typing or browsing to another "
-                                    "folder instead starts over there, with a new node key."), content));
+                                    "folder instead starts over there, with a new node key."),
+                                 content));
     form->addRow(tr("Disk space cap:"), withErrorLabel(m_diskCap, QStringLiteral("diskCapGiB")));
     return page(content, "storagePage");
 }
@@ -539,10 +556,12 @@ void SettingsDialog::onMoveFinished(bool ok, const QString &copyError)
     }
     if (error.isEmpty()) {
         const int kept = move->removeOriginals();
-        m_moveStatus->setText(kept == 0 ? tr("Moved to %1.").arg(QDir::toNativeSeparators(move->to()))
-                                        : tr("Moved to %1. %n item(s) in the old folder were not Cohort's or could not be "
-                                             "deleted and were left there.", nullptr, kept)
-                                              .arg(QDir::toNativeSeparators(move->to())));
+        m_moveStatus->setText(kept == 0
+                                  ? tr("Moved to %1.").arg(QDir::toNativeSeparators(move->to()))
+                                  : tr("Moved to %1. %n item(s) in the old folder were not Cohort's or could not be "
+                                       "deleted and were left there.",
+                                       nullptr, kept)
+                                        .arg(QDir::toNativeSeparators(move->to())));
         m_loadedValues.dataDir = m_settings->values().dataDir;
         const bool wasLoading = m_loading;
         m_loading = true;
@@ -588,7 +607,8 @@ QWidget *SettingsDialog::buildAccountPage()
     m_copyNodeId->setObjectName(QStringLiteral("copyNodeIdButton"));
     m_copyNodeId->setAccessibleName(tr("Copy the node id"));
     m_copyNodeId->setEnabled(false);
-    connect(m_copyNodeId, &QPushButton::clicked, this, [this] { QApplication::clipboard()->setText(m_nodeId->text()); });
+    connect(m_copyNodeId, &QPushButton::clicked, this,
+            [this] { QApplication::clipboard()->setText(m_nodeId->text()); });
     m_exportKey = new QPushButton(tr("Export key…"), content);
     m_exportKey->setObjectName(QStringLiteral("exportKeyButton"));
     m_exportKey->setAccessibleName(tr("Export the node key"));
@@ -652,9 +672,9 @@ QWidget *SettingsDialog::buildAccountPage()
     payForm->addRow(tr("Payout address:"), withErrorLabel(m_payoutAddress, QStringLiteral("payoutAddress")));
     payForm->addRow(QString(), m_payoutHint);
     // The price and its currency share a row, and their two messages sit under it.
-    payForm->addRow(tr("Electricity price:"),
-                    withErrorLabel(withErrorLabel(row(content, {m_pricePerKWh, m_currency}), QStringLiteral("pricePerKWh")),
-                                   QStringLiteral("currency")));
+    payForm->addRow(tr("Electricity price:"), withErrorLabel(withErrorLabel(row(content, {m_pricePerKWh, m_currency}),
+                                                                            QStringLiteral("pricePerKWh")),
+                                                             QStringLiteral("currency")));
     payForm->addRow(tr("One credit is worth:"), withErrorLabel(m_creditValue, QStringLiteral("creditValue")));
     auto *layout = new QVBoxLayout(content);
     layout->addWidget(nodeBox);
@@ -686,7 +706,8 @@ bool SettingsDialog::exportKey()
 {
     if (!QFileInfo::exists(identityFile())) {
         showPage(AccountPage);
-        errorLabel(QStringLiteral("exportKey"))->showError(tr("There is no node key yet: it is created when the engine first starts."));
+        errorLabel(QStringLiteral("exportKey"))
+            ->showError(tr("There is no node key yet: it is created when the engine first starts."));
         return false;
     }
     if (!confirm(tr("Export the node key"),
@@ -723,8 +744,10 @@ bool SettingsDialog::exportKeyTo(const QString &target)
     if (out.write(key) != key.size() || !out.commit())
         return refuse(tr("Could not save %1: %2").arg(QDir::toNativeSeparators(target), out.errorString()));
     if (const Status restricted = restrictToOwner(target); !restricted.ok())
-        return refuse(tr("Saved %1, but could not make it private: %2").arg(QDir::toNativeSeparators(target), restricted.error()));
-    m_exportStatus->setText(tr("Saved the node key to %1 (readable by you only).").arg(QDir::toNativeSeparators(target)));
+        return refuse(tr("Saved %1, but could not make it private: %2")
+                          .arg(QDir::toNativeSeparators(target), restricted.error()));
+    m_exportStatus->setText(
+        tr("Saved the node key to %1 (readable by you only).").arg(QDir::toNativeSeparators(target)));
     m_exportStatus->show();
     qCInfo(lcUi) << "node key exported to" << target;
     return true;

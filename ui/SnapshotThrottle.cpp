@@ -2,7 +2,9 @@
 
 namespace cohort {
 
-SnapshotThrottle::SnapshotThrottle(int intervalMs, QObject *parent) : QObject(parent), m_intervalMs(intervalMs)
+SnapshotThrottle::SnapshotThrottle(int intervalMs, QObject *parent)
+    : QObject(parent),
+      m_intervalMs(intervalMs)
 {
     m_timer.setSingleShot(true);
     connect(&m_timer, &QTimer::timeout, this, &SnapshotThrottle::emitPending);
@@ -10,11 +12,11 @@ SnapshotThrottle::SnapshotThrottle(int intervalMs, QObject *parent) : QObject(pa
 
 bool SnapshotThrottle::isUrgent(const EngineSnapshot &previous, const EngineSnapshot &next)
 {
-    return previous.state != next.state || previous.reason != next.reason || previous.pauseReasons != next.pauseReasons
-           || previous.joinedTaskId != next.joinedTaskId || previous.lastError != next.lastError
-           || previous.tasks != next.tasks || previous.nodeId != next.nodeId
-           || previous.schedule.pauseAfterStep != next.schedule.pauseAfterStep
-           || previous.schedule.snoozedUntil != next.schedule.snoozedUntil;
+    return previous.state != next.state || previous.reason != next.reason ||
+           previous.pauseReasons != next.pauseReasons || previous.joinedTaskId != next.joinedTaskId ||
+           previous.lastError != next.lastError || previous.tasks != next.tasks || previous.nodeId != next.nodeId ||
+           previous.schedule.pauseAfterStep != next.schedule.pauseAfterStep ||
+           previous.schedule.snoozedUntil != next.schedule.snoozedUntil;
 }
 
 void SnapshotThrottle::offer(const EngineSnapshot &snapshot)

@@ -11,24 +11,15 @@ QString stateIconStem(NodeState state)
     switch (state) {
     case NodeState::Starting:
     case NodeState::Connecting: // not yet useful either way; one "getting ready" icon for both
-    case NodeState::Stopping:
-        return QStringLiteral("starting");
-    case NodeState::Idle:
-        return QStringLiteral("idle");
-    case NodeState::Working:
-        return QStringLiteral("working");
-    case NodeState::Downloading:
-        return QStringLiteral("downloading");
-    case NodeState::Syncing:
-        return QStringLiteral("syncing");
-    case NodeState::Throttled:
-        return QStringLiteral("throttled");
-    case NodeState::Paused:
-        return QStringLiteral("paused");
-    case NodeState::Offline:
-        return QStringLiteral("offline");
-    case NodeState::Error:
-        return QStringLiteral("error");
+    case NodeState::Stopping: return QStringLiteral("starting");
+    case NodeState::Idle: return QStringLiteral("idle");
+    case NodeState::Working: return QStringLiteral("working");
+    case NodeState::Downloading: return QStringLiteral("downloading");
+    case NodeState::Syncing: return QStringLiteral("syncing");
+    case NodeState::Throttled: return QStringLiteral("throttled");
+    case NodeState::Paused: return QStringLiteral("paused");
+    case NodeState::Offline: return QStringLiteral("offline");
+    case NodeState::Error: return QStringLiteral("error");
     }
     return QStringLiteral("error");
 }
@@ -37,12 +28,9 @@ namespace {
 QString variantSuffix(TrayIconStyle style)
 {
     switch (style) {
-    case TrayIconStyle::Colour:
-        return {};
-    case TrayIconStyle::Light:
-        return QStringLiteral("-light");
-    case TrayIconStyle::Dark:
-        return QStringLiteral("-dark");
+    case TrayIconStyle::Colour: return {};
+    case TrayIconStyle::Light: return QStringLiteral("-light");
+    case TrayIconStyle::Dark: return QStringLiteral("-dark");
     }
     return {};
 }

@@ -11,21 +11,22 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
-
 namespace cohort {
 
 namespace {
 enum Column { TitleColumn, KindColumn, RewardColumn, RequirementsColumn, FitColumn, StatusColumn, ColumnCount };
 }
 
-TasksPage::TasksPage(QWidget *parent) : QWidget(parent)
+TasksPage::TasksPage(QWidget *parent)
+    : QWidget(parent)
 {
     auto *intro = new QLabel(tr("Tasks offered by the hub. Pick one to lend this computer to it."), this);
     intro->setWordWrap(true);
 
     m_table = new QTableWidget(0, ColumnCount, this);
     m_table->setObjectName(QStringLiteral("taskTable"));
-    m_table->setHorizontalHeaderLabels({tr("Task"), tr("Kind"), tr("Reward"), tr("Needs"), tr("This computer"), tr("Status")});
+    m_table->setHorizontalHeaderLabels(
+        {tr("Task"), tr("Kind"), tr("Reward"), tr("Needs"), tr("This computer"), tr("Status")});
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -111,13 +112,13 @@ QString TasksPage::contributionLine() const
     if (c.taskId != m_joinedTaskId || c.contributors == 0)
         return {};
     if (c.acceptedBatches == 0)
-        return QLatin1Char('\n') + tr("Contributors with accepted work: %1; none of this computer's is accepted yet.")
-                                        .arg(c.contributors);
+        return QLatin1Char('\n') +
+               tr("Contributors with accepted work: %1; none of this computer's is accepted yet.").arg(c.contributors);
     return QLatin1Char('\n') + tr("Your part: accepted batches %1 (%2 % of all), rank %3 of %4 contributors.")
-                                    .arg(QLocale().toString(c.acceptedBatches))
-                                    .arg(QLocale().toString(100 * c.share, 'f', 1))
-                                    .arg(c.rank)
-                                    .arg(c.contributors);
+                                   .arg(QLocale().toString(c.acceptedBatches))
+                                   .arg(QLocale().toString(100 * c.share, 'f', 1))
+                                   .arg(c.rank)
+                                   .arg(c.contributors);
 }
 
 void TasksPage::updateProgress()
@@ -131,14 +132,15 @@ void TasksPage::updateProgress()
         return;
     if (progress.heldOut.isEmpty()) { // a DiLoCo task: the hub's held-out loss per outer step
         const HeldOutLossPoint &first = progress.heldOutLoss.first(), &last = progress.heldOutLoss.last();
-        m_progressTitle->setText(
-            tr("The network's model on %1 held-out sentences (never trained on): loss %2 at outer step %3, %4 at outer step %5.")
-                .arg(progress.lossSequences)
-                .arg(QLocale().toString(last.loss, 'f', 2))
-                .arg(last.revision)
-                .arg(QLocale().toString(first.loss, 'f', 2))
-                .arg(first.revision) +
-            (progress.lossBetter.isEmpty() ? QString() : QLatin1Char('\n') + progress.lossBetter) + contributionLine());
+        m_progressTitle->setText(tr("The network's model on %1 held-out sentences (never trained on): loss %2 at outer "
+                                    "step %3, %4 at outer step %5.")
+                                     .arg(progress.lossSequences)
+                                     .arg(QLocale().toString(last.loss, 'f', 2))
+                                     .arg(last.revision)
+                                     .arg(QLocale().toString(first.loss, 'f', 2))
+                                     .arg(first.revision) +
+                                 (progress.lossBetter.isEmpty() ? QString() : QLatin1Char('\n') + progress.lossBetter) +
+                                 contributionLine());
         m_progressChart->setProgress(progress);
         return;
     }
@@ -189,13 +191,18 @@ void TasksPage::updateFits()
 void TasksPage::rebuildTable()
 {
     const int previous = selectedRow();
-    const QString previousId = previous >= 0 ? m_table->item(previous, TitleColumn)->data(Qt::UserRole).toString() : QString();
+    const QString previousId =
+        previous >= 0 ? m_table->item(previous, TitleColumn)->data(Qt::UserRole).toString() : QString();
     m_table->setRowCount(int(m_tasks.size()));
     for (int row = 0; row < m_tasks.size(); ++row) {
         const TaskInfo &task = m_tasks.at(row);
         const QString requirements = display::taskRequirements(task.requirements);
-        const QStringList cells{task.title, display::taskKindShort(task.kind), display::taskReward(task),
-                                display::taskRequirementsBrief(task.requirements), QString(), QString()};
+        const QStringList cells{task.title,
+                                display::taskKindShort(task.kind),
+                                display::taskReward(task),
+                                display::taskRequirementsBrief(task.requirements),
+                                QString(),
+                                QString()};
         for (int column = 0; column < ColumnCount; ++column) {
             auto *item = new QTableWidgetItem(cells.at(column));
             // Narrow windows elide the wider cells; the tooltip always has the whole text.
@@ -225,8 +232,9 @@ void TasksPage::updateJoinedMarks()
         font.setBold(joined);
         m_table->item(row, TitleColumn)->setFont(font);
     }
-    m_joinedSummary->setText(m_joinedTaskId.isEmpty() ? tr("Not part of any task yet.")
-                                                      : tr("Joined: %1").arg(display::taskTitle(m_tasks, m_joinedTaskId)));
+    m_joinedSummary->setText(m_joinedTaskId.isEmpty()
+                                 ? tr("Not part of any task yet.")
+                                 : tr("Joined: %1").arg(display::taskTitle(m_tasks, m_joinedTaskId)));
     m_leaveButton->setEnabled(!m_joinedTaskId.isEmpty());
     updateDetails();
 }
@@ -241,11 +249,13 @@ void TasksPage::updateDetails()
     else {
         const TaskInfo &task = m_tasks.at(row);
         const TaskFit fit = row < m_fits.size() ? m_fits.at(row) : TaskFit{};
-        m_details->setText(task.description + QStringLiteral("\n") +
-                           tr("Needs: %1. Reward: %2.").arg(display::taskRequirements(task.requirements), display::taskReward(task)) +
-                           QStringLiteral("\n") + tr("On this computer: %1").arg(fit.summary()));
+        m_details->setText(
+            task.description + QStringLiteral("\n") +
+            tr("Needs: %1. Reward: %2.").arg(display::taskRequirements(task.requirements), display::taskReward(task)) +
+            QStringLiteral("\n") + tr("On this computer: %1").arg(fit.summary()));
     }
-    m_joinButton->setEnabled(row >= 0 && m_tasks.at(row).id != m_joinedTaskId && (row >= m_fits.size() || m_fits.at(row).canRun));
+    m_joinButton->setEnabled(row >= 0 && m_tasks.at(row).id != m_joinedTaskId &&
+                             (row >= m_fits.size() || m_fits.at(row).canRun));
 }
 
 int TasksPage::selectedRow() const

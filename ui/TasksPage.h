@@ -20,8 +20,8 @@ public:
     explicit TasksPage(QWidget *parent = nullptr);
 
     int taskCount() const { return m_tasks.size(); }
-    QString noteText() const;                  // the message under the table, empty when hidden
-    bool selectTask(const QString &taskId);    // for keyboard-free callers and tests
+    QString noteText() const;                   // the message under the table, empty when hidden
+    bool selectTask(const QString &taskId);     // for keyboard-free callers and tests
     TaskFit fitOf(const QString &taskId) const; // what the "This computer" column says about a task
 
 public Q_SLOTS:
@@ -51,8 +51,8 @@ private:
     QPushButton *m_leaveButton = nullptr;
     QList<TaskInfo> m_tasks;
     QString m_joinedTaskId;
-    EngineSnapshot m_snapshot;  // the latest, for the fit of each task on this machine
-    QList<TaskFit> m_fits;      // per row
+    EngineSnapshot m_snapshot; // the latest, for the fit of each task on this machine
+    QList<TaskFit> m_fits;     // per row
 };
 
 } // namespace cohort

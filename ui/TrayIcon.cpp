@@ -14,9 +14,11 @@ namespace {
 // Windows truncates tray tooltips at 127 characters; stay under it everywhere so the reason is not cut
 // off mid-word by the platform.
 constexpr int kMaxToolTipLength = 120;
-}
+} // namespace
 
-TrayIcon::TrayIcon(QObject *parent) : QObject(parent), m_menu(std::make_unique<QMenu>())
+TrayIcon::TrayIcon(QObject *parent)
+    : QObject(parent),
+      m_menu(std::make_unique<QMenu>())
 {
     QAction *open = m_menu->addAction(tr("Open Cohort"));
     connect(open, &QAction::triggered, this, &TrayIcon::openRequested);
@@ -27,8 +29,10 @@ TrayIcon::TrayIcon(QObject *parent) : QObject(parent), m_menu(std::make_unique<Q
     // Snooze: 15 minutes, an hour, or until tomorrow morning (07:00 local time).
     m_snoozeMenu = std::make_unique<QMenu>(tr("Snooze"));
     m_snoozeAction = m_menu->addMenu(m_snoozeMenu.get());
-    connect(m_snoozeMenu->addAction(tr("For 15 minutes")), &QAction::triggered, this, [this] { Q_EMIT snoozeRequested(15 * 60); });
-    connect(m_snoozeMenu->addAction(tr("For 1 hour")), &QAction::triggered, this, [this] { Q_EMIT snoozeRequested(3600); });
+    connect(m_snoozeMenu->addAction(tr("For 15 minutes")), &QAction::triggered, this,
+            [this] { Q_EMIT snoozeRequested(15 * 60); });
+    connect(m_snoozeMenu->addAction(tr("For 1 hour")), &QAction::triggered, this,
+            [this] { Q_EMIT snoozeRequested(3600); });
     connect(m_snoozeMenu->addAction(tr("Until tomorrow")), &QAction::triggered, this, [this] {
         const QDateTime now = QDateTime::currentDateTime();
         const QDateTime morning(now.date().addDays(1), QTime(7, 0));
@@ -148,7 +152,8 @@ void TrayIcon::showSnapshot(const EngineSnapshot &snapshot)
     m_pauseAction->setEnabled(snapshot.state != NodeState::Stopping);
     m_pauseAfterStepAction->setVisible(!m_userPaused);
     m_pauseAfterStepAction->setEnabled(!schedule.pauseAfterStep && snapshot.state != NodeState::Stopping);
-    m_pauseAfterStepAction->setText(schedule.pauseAfterStep ? tr("Pausing after this batch…") : tr("Pause after this batch"));
+    m_pauseAfterStepAction->setText(schedule.pauseAfterStep ? tr("Pausing after this batch…")
+                                                            : tr("Pause after this batch"));
     m_snoozeAction->setVisible(!m_userPaused);
 }
 

@@ -67,7 +67,7 @@ private:
     QSystemTrayIcon *m_tray = nullptr;
     QAction *m_pauseAction = nullptr;
     QAction *m_pauseAfterStepAction = nullptr; // "Pause after this batch": no work lost
-    QAction *m_snoozeAction = nullptr;           // the Snooze submenu's entry
+    QAction *m_snoozeAction = nullptr;         // the Snooze submenu's entry
     std::unique_ptr<QMenu> m_snoozeMenu;
     QString m_iconPath;
     TrayIconStyle m_iconStyle = TrayIconStyle::Colour;

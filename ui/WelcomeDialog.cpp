@@ -15,14 +15,17 @@
 namespace cohort {
 
 WelcomeDialog::WelcomeDialog(Settings *settings, Autostart *autostart, QWidget *parent)
-    : QDialog(parent), m_settings(settings), m_autostart(autostart)
+    : QDialog(parent),
+      m_settings(settings),
+      m_autostart(autostart)
 {
     setObjectName(QStringLiteral("welcomeDialog"));
     setWindowTitle(tr("Welcome to Cohort"));
     setWindowIcon(appIcon());
     auto *text = new QLabel(
         tr("<p><b>Cohort lends this computer to train AI models together with other people.</b></p>"
-           "<p>While it works, it uses your GPU (or CPU) to generate and check training data for the network you chose, "
+           "<p>While it works, it uses your GPU (or CPU) to generate and check training data for the network you "
+           "chose, "
            "and shows what it did and what it earned. It reads nothing else on this computer and sends only that work, "
            "the computer's state and its hardware summary.</p>"
            "<p>It works only when you allow it: pause it from the tray at any time, and choose below when it may work. "

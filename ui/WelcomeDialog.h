@@ -22,8 +22,8 @@ public:
     SettingsValues chosenValues() const;
 
 public Q_SLOTS:
-    void start();   // save the choices, close
-    void notNow();  // save only that the welcome was seen, close
+    void start();  // save the choices, close
+    void notNow(); // save only that the welcome was seen, close
 
 private:
     Settings *m_settings;

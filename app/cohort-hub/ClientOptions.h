@@ -14,15 +14,19 @@ public:
     QString apply(const QCommandLineParser &parser, HubConfig *config) const;
 
 private:
-    QCommandLineOption m_latest{QStringLiteral("client-latest"),
-                                QStringLiteral("The newest Cohort version, e.g. 0.2.0: nodes running an older one say \"Cohort 0.2.0 is available\"."),
-                                QStringLiteral("version")};
+    QCommandLineOption m_latest{
+        QStringLiteral("client-latest"),
+        QStringLiteral(
+            "The newest Cohort version, e.g. 0.2.0: nodes running an older one say \"Cohort 0.2.0 is available\"."),
+        QStringLiteral("version")};
     QCommandLineOption m_minimum{QStringLiteral("client-minimum"),
-                                 QStringLiteral("The oldest Cohort version this hub works with: older nodes are refused (426 upgrade_required) and stop with the reason."),
+                                 QStringLiteral("The oldest Cohort version this hub works with: older nodes are "
+                                                "refused (426 upgrade_required) and stop with the reason."),
                                  QStringLiteral("version")};
-    QCommandLineOption m_downloadUrl{QStringLiteral("client-download-url"),
-                                     QStringLiteral("Where nodes download the newest version (an https:// or http:// address), shown as a link."),
-                                     QStringLiteral("url")};
+    QCommandLineOption m_downloadUrl{
+        QStringLiteral("client-download-url"),
+        QStringLiteral("Where nodes download the newest version (an https:// or http:// address), shown as a link."),
+        QStringLiteral("url")};
 };
 
 } // namespace cohort::hubcli

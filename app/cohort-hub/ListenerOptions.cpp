@@ -11,8 +11,8 @@ namespace cohort::hubcli {
 
 void ListenerOptions::addTo(QCommandLineParser &parser)
 {
-    parser.addOptions({m_maxConnections, m_perSource, m_headerTimeout, m_idleTimeout, m_publicName, m_operatorToken, m_registrations, m_workBits,
-                       m_tlsCertificate, m_tlsKey, m_tlsCheck, m_trustedProxy});
+    parser.addOptions({m_maxConnections, m_perSource, m_headerTimeout, m_idleTimeout, m_publicName, m_operatorToken,
+                       m_registrations, m_workBits, m_tlsCertificate, m_tlsKey, m_tlsCheck, m_trustedProxy});
 }
 
 QString ListenerOptions::apply(const QCommandLineParser &parser, HubConfig *config) const
@@ -28,10 +28,11 @@ QString ListenerOptions::apply(const QCommandLineParser &parser, HubConfig *conf
         return {};
     };
     qint64 total = -1, perSource = -1, header = -1, idle = -1, registrations = -1, workBits = 20, tlsCheck = 60;
-    for (const QString &problem : {number(m_maxConnections, 1, 1'000'000, &total), number(m_perSource, 1, 1'000'000, &perSource),
-                                   number(m_headerTimeout, 1, 600, &header), number(m_idleTimeout, 1, 3600, &idle),
-                                   number(m_registrations, 1, 100'000, &registrations), number(m_workBits, 0, 26, &workBits),
-                                   number(m_tlsCheck, 1, 86400, &tlsCheck)})
+    for (const QString &problem :
+         {number(m_maxConnections, 1, 1'000'000, &total), number(m_perSource, 1, 1'000'000, &perSource),
+          number(m_headerTimeout, 1, 600, &header), number(m_idleTimeout, 1, 3600, &idle),
+          number(m_registrations, 1, 100'000, &registrations), number(m_workBits, 0, 26, &workBits),
+          number(m_tlsCheck, 1, 86400, &tlsCheck)})
         if (!problem.isEmpty())
             return problem;
     if (total > 0) {
@@ -63,7 +64,8 @@ QString ListenerOptions::apply(const QCommandLineParser &parser, HubConfig *conf
         if (!token)
             return QStringLiteral("--operator-token-file: %1").arg(token.error());
         if (!isOwnerOnly(path))
-            std::fprintf(stderr, "cohort-hub: warning: %s can be read by other users; chmod 600 it\n", qPrintable(path));
+            std::fprintf(stderr, "cohort-hub: warning: %s can be read by other users; chmod 600 it\n",
+                         qPrintable(path));
         config->operatorToken = *token;
     }
     for (const QString &proxy : parser.values(m_trustedProxy)) {

@@ -2,8 +2,8 @@
 #include "ClientOptions.h"
 #include "ListenerOptions.h"
 #include "hub/HubService.h"
-#include "hub/TaskCatalogue.h"
 #include "hub/RlCoordinator.h"
+#include "hub/TaskCatalogue.h"
 #include "platform/TerminationSignals.h"
 #include "shardcast/Mirror.h"
 #include "shardcast/RelayServer.h"
@@ -22,36 +22,86 @@ int main(int argc, char *argv[])
     QCoreApplication::setApplicationVersion(QStringLiteral(COHORT_VERSION_STRING));
 
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Cohort hub: task board, node registry, rollout verification, GRPO training, checkpoint publishing and the earnings ledger."));
+    parser.setApplicationDescription(QStringLiteral("Cohort hub: task board, node registry, rollout verification, GRPO "
+                                                    "training, checkpoint publishing and the earnings ledger."));
     parser.addHelpOption();
     parser.addVersionOption();
-    const QCommandLineOption listenOption(QStringLiteral("listen"), QStringLiteral("Address to listen on (default 127.0.0.1)."), QStringLiteral("address"), QStringLiteral("127.0.0.1"));
-    const QCommandLineOption portOption(QStringLiteral("port"), QStringLiteral("TCP port (default 8420; 0 picks a free one)."), QStringLiteral("port"), QStringLiteral("8420"));
-    const QCommandLineOption dataOption(QStringLiteral("data-dir"), QStringLiteral("Folder for the database and the hub key."), QStringLiteral("dir"));
-    const QCommandLineOption catalogueOption(QStringLiteral("catalogue"), QStringLiteral("Task catalogue JSON file (default: the built-in one)."), QStringLiteral("file"));
-    const QCommandLineOption heartbeatOption(QStringLiteral("heartbeat-interval"), QStringLiteral("Seconds between node heartbeats (default 10)."), QStringLiteral("seconds"), QStringLiteral("10"));
-    const QCommandLineOption publishOption(QStringLiteral("publish"), QStringLiteral("Publish a safetensors checkpoint as the next version of a task (repeatable)."), QStringLiteral("task=file"));
-    const QCommandLineOption relayOption(QStringLiteral("relay"), QStringLiteral("Another relay serving a copy of the checkpoint tree, listed to nodes (repeatable)."), QStringLiteral("url"));
-    const QCommandLineOption relayPortOption(QStringLiteral("relay-port"), QStringLiteral("Port of the hub's own checkpoint relay (default: any free port)."), QStringLiteral("port"), QStringLiteral("0"));
-    const QCommandLineOption noSelfRelayOption(QStringLiteral("no-self-relay"), QStringLiteral("Do not list the hub's own relay to nodes (serve checkpoints only through --relay)."));
-    const QCommandLineOption shardSizeOption(QStringLiteral("shard-size"), QStringLiteral("Checkpoint shard size in bytes (default 32 MiB)."), QStringLiteral("bytes"));
-    const QCommandLineOption keepOption(QStringLiteral("keep"), QStringLiteral("Checkpoint versions kept per task (default 3)."), QStringLiteral("n"), QStringLiteral("3"));
-    const QCommandLineOption serveDirOption(QStringLiteral("serve-dir"), QStringLiteral("Only serve a copied checkpoint tree as a relay (no API)."), QStringLiteral("dir"));
-    const QCommandLineOption relayOfOption(QStringLiteral("relay-of"), QStringLiteral("With --serve-dir: mirror this upstream hub relay or relay into the served tree."), QStringLiteral("url"));
-    const QCommandLineOption hubKeyOption(QStringLiteral("hub-key"), QStringLiteral("With --relay-of: the origin hub's public key (base64, printed by cohort-hub at start)."), QStringLiteral("key"));
-    const QCommandLineOption mirrorTaskOption(QStringLiteral("mirror-task"), QStringLiteral("With --relay-of: a task to mirror (repeatable)."), QStringLiteral("id"));
-    const QCommandLineOption pollOption(QStringLiteral("poll-seconds"), QStringLiteral("With --relay-of: seconds between upstream checks (default 30)."), QStringLiteral("s"), QStringLiteral("30"));
-    const QCommandLineOption dilocoPortOption(QStringLiteral("diloco-port"), QStringLiteral("First port of the DiLoCo collectives masters, one per diloco task (default: any free port)."), QStringLiteral("port"), QStringLiteral("0"));
-    const QCommandLineOption ackDelayOption(QStringLiteral("rollout-ack-delay-ms"), QStringLiteral("Testing: answer rollout submissions this many ms late (default 0)."), QStringLiteral("ms"), QStringLiteral("0"));
-    const QCommandLineOption trainOption(QStringLiteral("train"), QStringLiteral("Train this RL task (repeatable; 'none': no trainer). Default: every RL task of the catalogue, from the start."), QStringLiteral("task"));
-    const QCommandLineOption unflagOption(QStringLiteral("unflag"), QStringLiteral("Lift a node's TOPLOC flag (node or node:task) in the hub database, then exit."), QStringLiteral("node[:task]"));
+    const QCommandLineOption listenOption(QStringLiteral("listen"),
+                                          QStringLiteral("Address to listen on (default 127.0.0.1)."),
+                                          QStringLiteral("address"), QStringLiteral("127.0.0.1"));
+    const QCommandLineOption portOption(QStringLiteral("port"),
+                                        QStringLiteral("TCP port (default 8420; 0 picks a free one)."),
+                                        QStringLiteral("port"), QStringLiteral("8420"));
+    const QCommandLineOption dataOption(
+        QStringLiteral("data-dir"), QStringLiteral("Folder for the database and the hub key."), QStringLiteral("dir"));
+    const QCommandLineOption catalogueOption(QStringLiteral("catalogue"),
+                                             QStringLiteral("Task catalogue JSON file (default: the built-in one)."),
+                                             QStringLiteral("file"));
+    const QCommandLineOption heartbeatOption(QStringLiteral("heartbeat-interval"),
+                                             QStringLiteral("Seconds between node heartbeats (default 10)."),
+                                             QStringLiteral("seconds"), QStringLiteral("10"));
+    const QCommandLineOption publishOption(
+        QStringLiteral("publish"),
+        QStringLiteral("Publish a safetensors checkpoint as the next version of a task (repeatable)."),
+        QStringLiteral("task=file"));
+    const QCommandLineOption relayOption(
+        QStringLiteral("relay"),
+        QStringLiteral("Another relay serving a copy of the checkpoint tree, listed to nodes (repeatable)."),
+        QStringLiteral("url"));
+    const QCommandLineOption relayPortOption(
+        QStringLiteral("relay-port"),
+        QStringLiteral("Port of the hub's own checkpoint relay (default: any free port)."), QStringLiteral("port"),
+        QStringLiteral("0"));
+    const QCommandLineOption noSelfRelayOption(
+        QStringLiteral("no-self-relay"),
+        QStringLiteral("Do not list the hub's own relay to nodes (serve checkpoints only through --relay)."));
+    const QCommandLineOption shardSizeOption(QStringLiteral("shard-size"),
+                                             QStringLiteral("Checkpoint shard size in bytes (default 32 MiB)."),
+                                             QStringLiteral("bytes"));
+    const QCommandLineOption keepOption(QStringLiteral("keep"),
+                                        QStringLiteral("Checkpoint versions kept per task (default 3)."),
+                                        QStringLiteral("n"), QStringLiteral("3"));
+    const QCommandLineOption serveDirOption(QStringLiteral("serve-dir"),
+                                            QStringLiteral("Only serve a copied checkpoint tree as a relay (no API)."),
+                                            QStringLiteral("dir"));
+    const QCommandLineOption relayOfOption(
+        QStringLiteral("relay-of"),
+        QStringLiteral("With --serve-dir: mirror this upstream hub relay or relay into the served tree."),
+        QStringLiteral("url"));
+    const QCommandLineOption hubKeyOption(
+        QStringLiteral("hub-key"),
+        QStringLiteral("With --relay-of: the origin hub's public key (base64, printed by cohort-hub at start)."),
+        QStringLiteral("key"));
+    const QCommandLineOption mirrorTaskOption(QStringLiteral("mirror-task"),
+                                              QStringLiteral("With --relay-of: a task to mirror (repeatable)."),
+                                              QStringLiteral("id"));
+    const QCommandLineOption pollOption(
+        QStringLiteral("poll-seconds"),
+        QStringLiteral("With --relay-of: seconds between upstream checks (default 30)."), QStringLiteral("s"),
+        QStringLiteral("30"));
+    const QCommandLineOption dilocoPortOption(
+        QStringLiteral("diloco-port"),
+        QStringLiteral("First port of the DiLoCo collectives masters, one per diloco task (default: any free port)."),
+        QStringLiteral("port"), QStringLiteral("0"));
+    const QCommandLineOption ackDelayOption(
+        QStringLiteral("rollout-ack-delay-ms"),
+        QStringLiteral("Testing: answer rollout submissions this many ms late (default 0)."), QStringLiteral("ms"),
+        QStringLiteral("0"));
+    const QCommandLineOption trainOption(QStringLiteral("train"),
+                                         QStringLiteral("Train this RL task (repeatable; 'none': no trainer). Default: "
+                                                        "every RL task of the catalogue, from the start."),
+                                         QStringLiteral("task"));
+    const QCommandLineOption unflagOption(
+        QStringLiteral("unflag"),
+        QStringLiteral("Lift a node's TOPLOC flag (node or node:task) in the hub database, then exit."),
+        QStringLiteral("node[:task]"));
     parser.addOption(unflagOption);
     parser.addOption(ackDelayOption);
     parser.addOption(dilocoPortOption);
     parser.addOption(trainOption);
-    parser.addOptions({listenOption, portOption, dataOption, catalogueOption, heartbeatOption, publishOption, relayOption,
-                       relayPortOption, noSelfRelayOption, shardSizeOption, keepOption, serveDirOption, relayOfOption,
-                       hubKeyOption, mirrorTaskOption, pollOption});
+    parser.addOptions({listenOption, portOption, dataOption, catalogueOption, heartbeatOption, publishOption,
+                       relayOption, relayPortOption, noSelfRelayOption, shardSizeOption, keepOption, serveDirOption,
+                       relayOfOption, hubKeyOption, mirrorTaskOption, pollOption});
     cohort::hubcli::ListenerOptions listenerOptions;
     listenerOptions.addTo(parser);
     cohort::hubcli::ClientOptions clientOptions;
@@ -60,7 +110,8 @@ int main(int argc, char *argv[])
 
     cohort::HubConfig config;
     if (!config.address.setAddress(parser.value(listenOption))) {
-        std::fprintf(stderr, "cohort-hub: --listen: '%s' is not an IP address\n", qPrintable(parser.value(listenOption)));
+        std::fprintf(stderr, "cohort-hub: --listen: '%s' is not an IP address\n",
+                     qPrintable(parser.value(listenOption)));
         return 2;
     }
     bool ok = false;
@@ -83,9 +134,9 @@ int main(int argc, char *argv[])
         std::fprintf(stderr, "cohort-hub: --heartbeat-interval must be 1..3600 seconds\n");
         return 2;
     }
-    config.dataDir = parser.isSet(dataOption)
-                         ? QDir(parser.value(dataOption)).absolutePath()
-                         : QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) + QStringLiteral("/cohort-hub");
+    config.dataDir = parser.isSet(dataOption) ? QDir(parser.value(dataOption)).absolutePath()
+                                              : QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) +
+                                                    QStringLiteral("/cohort-hub");
     config.catalogueFile = parser.value(catalogueOption);
     // Trainers start from the catalogue or the operator's --train, never because some node joined a task.
     config.trainersOnDemand = false;
@@ -105,9 +156,10 @@ int main(int argc, char *argv[])
     config.dilocoPort = quint16(dilocoPort);
     if (parser.isSet(shardSizeOption)) {
         config.shardSize = parser.value(shardSizeOption).toLongLong(&ok);
-        if (!ok || config.shardSize < cohort::shardcast::kMinShardSize || config.shardSize > cohort::shardcast::kMaxShardSize) {
-            std::fprintf(stderr, "cohort-hub: --shard-size must be %lld..%lld bytes\n", cohort::shardcast::kMinShardSize,
-                         cohort::shardcast::kMaxShardSize);
+        if (!ok || config.shardSize < cohort::shardcast::kMinShardSize ||
+            config.shardSize > cohort::shardcast::kMaxShardSize) {
+            std::fprintf(stderr, "cohort-hub: --shard-size must be %lld..%lld bytes\n",
+                         cohort::shardcast::kMinShardSize, cohort::shardcast::kMaxShardSize);
             return 2;
         }
     }
@@ -160,7 +212,8 @@ int main(int argc, char *argv[])
             mc.keepVersions = config.keepVersions;
             mc.pollSeconds = parser.value(pollOption).toInt(&ok);
             const QUrl upstream(mc.upstream);
-            if (!upstream.isValid() || (upstream.scheme() != QLatin1String("http") && upstream.scheme() != QLatin1String("https"))) {
+            if (!upstream.isValid() ||
+                (upstream.scheme() != QLatin1String("http") && upstream.scheme() != QLatin1String("https"))) {
                 std::fprintf(stderr, "cohort-hub: --relay-of needs an http(s) URL\n");
                 return 2;
             }
@@ -169,7 +222,8 @@ int main(int argc, char *argv[])
                 return 2;
             }
             if (mc.tasks.isEmpty() || !ok || mc.pollSeconds < 1) {
-                std::fprintf(stderr, "cohort-hub: --relay-of needs at least one --mirror-task and --poll-seconds >= 1\n");
+                std::fprintf(stderr,
+                             "cohort-hub: --relay-of needs at least one --mirror-task and --poll-seconds >= 1\n");
                 return 2;
             }
             for (const QString &task : mc.tasks) {
@@ -179,10 +233,11 @@ int main(int argc, char *argv[])
                 }
             }
             mirror = std::make_unique<cohort::shardcast::Mirror>(mc);
-            QObject::connect(mirror.get(), &cohort::shardcast::Mirror::mirrored, &app, [](const QString &task, int version) {
-                std::fprintf(stdout, "mirrored %s v%d\n", qPrintable(task), version);
-                std::fflush(stdout);
-            });
+            QObject::connect(mirror.get(), &cohort::shardcast::Mirror::mirrored, &app,
+                             [](const QString &task, int version) {
+                                 std::fprintf(stdout, "mirrored %s v%d\n", qPrintable(task), version);
+                                 std::fflush(stdout);
+                             });
             QObject::connect(mirror.get(), &cohort::shardcast::Mirror::problem, &app, [](const QString &message) {
                 std::fprintf(stderr, "cohort-hub: mirror: %s\n", qPrintable(message));
             });
@@ -211,7 +266,8 @@ int main(int argc, char *argv[])
             return 1;
         }
         std::fprintf(stdout, "published %s v%d (%lld bytes, %lld shards)\n", qPrintable(published->manifest.task),
-                     published->manifest.version, published->manifest.fileSize, qint64(published->manifest.shards.size()));
+                     published->manifest.version, published->manifest.fileSize,
+                     qint64(published->manifest.shards.size()));
     }
     QObject::connect(hub.rl(), &cohort::RlCoordinator::versionPublished, &app, [](const QString &task, int version) {
         std::fprintf(stdout, "trainer: %s v%d ready\n", qPrintable(task), version);

@@ -2,7 +2,7 @@
 #include "settings/Settings.h"
 #include "ui/DesktopApp.h"
 #ifdef COHORT_LINKED_ENGINE
-#include "assembly/BuiltinEngineParts.h"
+#  include "assembly/BuiltinEngineParts.h"
 #endif
 
 #include <QApplication>
@@ -20,12 +20,17 @@ namespace {
 // launch-to-first-window figure. Removes itself after that.
 class FirstExposeReporter : public QObject {
 public:
-    explicit FirstExposeReporter(QObject *parent) : QObject(parent) { m_sinceMain.start(); }
+    explicit FirstExposeReporter(QObject *parent)
+        : QObject(parent)
+    {
+        m_sinceMain.start();
+    }
 
 protected:
     bool eventFilter(QObject *watched, QEvent *event) override
     {
-        if (event->type() == QEvent::Expose && watched->isWindowType() && static_cast<QWindow *>(watched)->isExposed()) {
+        if (event->type() == QEvent::Expose && watched->isWindowType() &&
+            static_cast<QWindow *>(watched)->isExposed()) {
             std::fprintf(stderr, "cohort: first window exposed %lld ms after main()\n", qint64(m_sinceMain.elapsed()));
             std::fflush(stderr);
             qApp->removeEventFilter(this);
@@ -44,14 +49,16 @@ cohort::LaunchOptions parseCommandLine(const QApplication &app)
     parser.setApplicationDescription(QStringLiteral("Lend this computer to decentralized AI training."));
     parser.addHelpOption();
     parser.addVersionOption();
-    const QCommandLineOption hub(QStringLiteral("hub"),
-                                 QStringLiteral("Use the hub at URL for this run (empty: a local network on this computer). Not saved."),
-                                 QStringLiteral("URL"));
-    const QCommandLineOption dataDir(QStringLiteral("data-dir"),
-                                     QStringLiteral("Keep identity, models and history in DIR for this run. Not saved."),
-                                     QStringLiteral("DIR"));
-    const QCommandLineOption minimized(QStringLiteral("minimized"),
-                                       QStringLiteral("Start in the notification area (the window opens anyway if there is none)."));
+    const QCommandLineOption hub(
+        QStringLiteral("hub"),
+        QStringLiteral("Use the hub at URL for this run (empty: a local network on this computer). Not saved."),
+        QStringLiteral("URL"));
+    const QCommandLineOption dataDir(
+        QStringLiteral("data-dir"), QStringLiteral("Keep identity, models and history in DIR for this run. Not saved."),
+        QStringLiteral("DIR"));
+    const QCommandLineOption minimized(
+        QStringLiteral("minimized"),
+        QStringLiteral("Start in the notification area (the window opens anyway if there is none)."));
     QCommandLineOption reportStartup(QStringLiteral("report-startup"),
                                      QStringLiteral("Print when the first window is on screen (bench_gui)."));
     reportStartup.setFlags(QCommandLineOption::HiddenFromHelp);
@@ -70,7 +77,8 @@ cohort::LaunchOptions parseCommandLine(const QApplication &app)
 
     const QList<cohort::SettingsError> errors = cohort::Settings::validate(check);
     for (const cohort::SettingsError &error : errors) {
-        const QString option = error.key == QLatin1String("hubUrl") ? QStringLiteral("--hub") : QStringLiteral("--data-dir");
+        const QString option =
+            error.key == QLatin1String("hubUrl") ? QStringLiteral("--hub") : QStringLiteral("--data-dir");
         std::fprintf(stderr, "cohort: %s: %s\n", qPrintable(option), qPrintable(error.message));
     }
     if (!errors.isEmpty())
@@ -95,8 +103,9 @@ void handleMissingDisplay(int argc, char *argv[])
             return;
         }
     }
-    std::fprintf(stderr, "cohort: no display (DISPLAY and WAYLAND_DISPLAY are not set). The desktop app needs one; on a "
-                         "machine without a desktop run cohortd, the same engine with a progress line.\n");
+    std::fprintf(stderr,
+                 "cohort: no display (DISPLAY and WAYLAND_DISPLAY are not set). The desktop app needs one; on a "
+                 "machine without a desktop run cohortd, the same engine with a progress line.\n");
     std::exit(1);
 #else
     Q_UNUSED(argc);

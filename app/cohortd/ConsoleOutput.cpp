@@ -9,7 +9,8 @@
 namespace cohort {
 
 namespace {
-ConsoleOutput *g_console = nullptr; // the handler's target; set and cleared on the main thread before/after the engine runs
+ConsoleOutput *g_console =
+    nullptr; // the handler's target; set and cleared on the main thread before/after the engine runs
 
 void handleQtMessage(QtMsgType type, const QMessageLogContext &context, const QString &message)
 {
@@ -41,7 +42,10 @@ QString lineKind(const QString &category, const QString &severity)
 }
 
 ConsoleOutput::ConsoleOutput(Options options, FILE *out, FILE *err)
-    : m_options(options), m_out(out), m_err(err), m_budget(options.linesPerKindPerMinute, 60'000)
+    : m_options(options),
+      m_out(out),
+      m_err(err),
+      m_budget(options.linesPerKindPerMinute, 60'000)
 {
     m_clock.start();
 }
@@ -89,13 +93,14 @@ void ConsoleOutput::event(const EngineEvent &e)
     QMutexLocker lock(&m_mutex);
     if (!m_options.verbose && !m_budget.admit(lineKind(e.category, severity), nowMs()))
         return;
-    printLine(m_err, e.time.toLocalTime().toString(QStringLiteral("HH:mm:ss")).toUtf8() + ' ' + severity.toUtf8() + ' ' +
-                         e.category.toUtf8() + ": " + e.message.toUtf8());
+    printLine(m_err, e.time.toLocalTime().toString(QStringLiteral("HH:mm:ss")).toUtf8() + ' ' + severity.toUtf8() +
+                         ' ' + e.category.toUtf8() + ": " + e.message.toUtf8());
 }
 
 void ConsoleOutput::qtMessage(QtMsgType type, const char *category, const QString &message)
 {
-    const QString kind = lineKind(QString::fromUtf8(category ? category : "default"), QString::fromLatin1(qtTypeName(type)));
+    const QString kind =
+        lineKind(QString::fromUtf8(category ? category : "default"), QString::fromLatin1(qtTypeName(type)));
     QMutexLocker lock(&m_mutex);
     if (!m_options.verbose && type != QtFatalMsg && !m_budget.admit(kind, nowMs()))
         return;

@@ -31,8 +31,8 @@ public:
     void installMessageHandler();
 
     void event(const EngineEvent &event);
-    void note(const QString &text);    // cohortd's own words ("stopping (signal 15)"): always printed
-    void status(const QString &line);  // the progress line: in place on a terminal, else as given
+    void note(const QString &text);        // cohortd's own words ("stopping (signal 15)"): always printed
+    void status(const QString &line);      // the progress line: in place on a terminal, else as given
     void jsonLine(const QByteArray &json); // --json: one status object per line on stdout, never bounded
     // Once a second: says how many lines of each kind the last minute held back.
     void tick();

@@ -15,7 +15,8 @@ int runControlCommand(const QString &dataDir, const QString &command)
     if (command == QLatin1String("status")) {
         method = "GET";
         path = QStringLiteral("/v1/status");
-    } else if (command == QLatin1String("pause") || command == QLatin1String("resume") || command == QLatin1String("pause-after-step")) {
+    } else if (command == QLatin1String("pause") || command == QLatin1String("resume") ||
+               command == QLatin1String("pause-after-step")) {
         path = QStringLiteral("/v1/") + command;
     } else if (command.startsWith(QLatin1String("pause-gpu:")) || command.startsWith(QLatin1String("resume-gpu:"))) {
         const QString gpu = command.section(QLatin1Char(':'), 1);
@@ -36,7 +37,9 @@ int runControlCommand(const QString &dataDir, const QString &command)
         path = QStringLiteral("/v1/snooze");
         body.insert(QStringLiteral("seconds"), seconds);
     } else {
-        std::fprintf(stderr, "cohortd: --control: unknown command '%s' (status, pause, resume, pause-after-step, snooze:SECONDS, pause-gpu:UUID, resume-gpu:UUID)\n",
+        std::fprintf(stderr,
+                     "cohortd: --control: unknown command '%s' (status, pause, resume, pause-after-step, "
+                     "snooze:SECONDS, pause-gpu:UUID, resume-gpu:UUID)\n",
                      qPrintable(command));
         return 2;
     }

@@ -11,12 +11,16 @@
 namespace cohort {
 
 DaemonRunner::DaemonRunner(Options options, ConsoleOutput &console, QObject *parent)
-    : QObject(parent), m_options(std::move(options)), m_console(console), m_controller(m_options.engine)
+    : QObject(parent),
+      m_options(std::move(options)),
+      m_console(console),
+      m_controller(m_options.engine)
 {
     m_terminal = !m_options.json && stdoutIsTerminal();
     m_statusTimer.setInterval(1000);
     connect(&m_statusTimer, &QTimer::timeout, this, &DaemonRunner::printStatus);
-    connect(&m_controller, &EngineController::eventOccurred, this, [this](const EngineEvent &e) { m_console.event(e); });
+    connect(&m_controller, &EngineController::eventOccurred, this,
+            [this](const EngineEvent &e) { m_console.event(e); });
     connect(&m_controller, &EngineController::stopped, this, &DaemonRunner::finish);
 }
 
@@ -58,7 +62,8 @@ void DaemonRunner::applySettings(const Expected<EngineOptions> &rebuilt, const S
         return;
     const QString names = Settings::changeNames(changes);
     if (!rebuilt) {
-        m_console.note(QStringLiteral("settings file changed (%1) but cannot be used: %2; keeping the current settings").arg(names, rebuilt.error()));
+        m_console.note(QStringLiteral("settings file changed (%1) but cannot be used: %2; keeping the current settings")
+                           .arg(names, rebuilt.error()));
         return;
     }
     EngineOptions options = rebuilt.value();

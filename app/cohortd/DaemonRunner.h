@@ -2,9 +2,9 @@
 // Wires an EngineController to the terminal (through ConsoleOutput): progress line or JSON lines, events on
 // stderr, --duration, clean shutdown on SIGINT/SIGTERM, and settings-file edits applied while running.
 #include "ConsoleOutput.h"
-#include "node/ControlApi.h"
-#include "core/Expected.h"
 #include "api/EngineController.h"
+#include "core/Expected.h"
+#include "node/ControlApi.h"
 #include "settings/Settings.h"
 
 #include <QElapsedTimer>
@@ -21,9 +21,9 @@ public:
         EngineOptions engine;
         int durationSeconds = 0; // 0: until a signal
         bool json = false;
-        bool controlApi = true;   // the local control API on 127.0.0.1 (token in <data>/control.json)
-        quint16 controlPort = 0;  // 0: any free port
-        QByteArray controlToken;  // --control-token-file; empty: a random one each start
+        bool controlApi = true;  // the local control API on 127.0.0.1 (token in <data>/control.json)
+        quint16 controlPort = 0; // 0: any free port
+        QByteArray controlToken; // --control-token-file; empty: a random one each start
     };
     DaemonRunner(Options options, ConsoleOutput &console, QObject *parent = nullptr);
     void start();

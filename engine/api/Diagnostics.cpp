@@ -35,7 +35,8 @@ QList<QByteArray> secretsIn(const QString &dataDir)
         if (path.endsWith(QLatin1String(".key"))) {
             // Key files are JSON with a base64 "secret_key"; an unreadable one is guarded as a whole.
             const QByteArray file = readSmall(path);
-            const QByteArray secret = QJsonDocument::fromJson(file).object().value(QStringLiteral("secret_key")).toString().toLatin1();
+            const QByteArray secret =
+                QJsonDocument::fromJson(file).object().value(QStringLiteral("secret_key")).toString().toLatin1();
             if (secret.size() >= 16) {
                 secrets.append(secret);
                 secrets.append(QByteArray::fromBase64(secret));
@@ -44,7 +45,8 @@ QList<QByteArray> secretsIn(const QString &dataDir)
             }
         }
     }
-    const QJsonObject control = QJsonDocument::fromJson(readSmall(QDir(dataDir).filePath(QStringLiteral("control.json")))).object();
+    const QJsonObject control =
+        QJsonDocument::fromJson(readSmall(QDir(dataDir).filePath(QStringLiteral("control.json")))).object();
     const QByteArray token = control.value(QStringLiteral("token")).toString().toLatin1();
     if (token.size() >= 16)
         secrets.append(token);
@@ -75,14 +77,17 @@ Expected<QStringList> writeDiagnostics(const QString &zipPath, const Diagnostics
         events.append(e.toJson());
     entries.append({QStringLiteral("events.json"), QJsonDocument(events).toJson()});
     entries.append({QStringLiteral("snapshot.json"), QJsonDocument(in.snapshot).toJson()});
-    entries.append({QStringLiteral("system.json"),
-                    QJsonDocument(QJsonObject{{QStringLiteral("cohort"), QStringLiteral(COHORT_VERSION_STRING)},
-                                              {QStringLiteral("qt"), QString::fromLatin1(qVersion())},
-                                              {QStringLiteral("os"), QSysInfo::prettyProductName()},
-                                              {QStringLiteral("kernel"), QString(QSysInfo::kernelType() + QLatin1Char(' ') + QSysInfo::kernelVersion())},
-                                              {QStringLiteral("cpu"), QSysInfo::currentCpuArchitecture()},
-                                              {QStringLiteral("written_at"), QDateTime::currentDateTimeUtc().toString(Qt::ISODate)}})
-                        .toJson()});
+    entries.append(
+        {QStringLiteral("system.json"),
+         QJsonDocument(
+             QJsonObject{{QStringLiteral("cohort"), QStringLiteral(COHORT_VERSION_STRING)},
+                         {QStringLiteral("qt"), QString::fromLatin1(qVersion())},
+                         {QStringLiteral("os"), QSysInfo::prettyProductName()},
+                         {QStringLiteral("kernel"),
+                          QString(QSysInfo::kernelType() + QLatin1Char(' ') + QSysInfo::kernelVersion())},
+                         {QStringLiteral("cpu"), QSysInfo::currentCpuArchitecture()},
+                         {QStringLiteral("written_at"), QDateTime::currentDateTimeUtc().toString(Qt::ISODate)}})
+             .toJson()});
     if (!in.settingsFile.isEmpty() && QFileInfo::exists(in.settingsFile))
         entries.append({QStringLiteral("settings.ini"), redactSettings(readSmall(in.settingsFile))});
     // The data folder: names and sizes only. identity/ is listed by name too (so a missing key shows), never read.
@@ -90,14 +95,16 @@ Expected<QStringList> writeDiagnostics(const QString &zipPath, const Diagnostics
     QDirIterator it(in.dataDir, QDir::Files | QDir::Hidden | QDir::NoSymLinks, QDirIterator::Subdirectories);
     while (it.hasNext()) {
         it.next();
-        listing += QDir(in.dataDir).relativeFilePath(it.filePath()).toUtf8() + '\t' + QByteArray::number(it.fileInfo().size()) + '\t' +
+        listing += QDir(in.dataDir).relativeFilePath(it.filePath()).toUtf8() + '\t' +
+                   QByteArray::number(it.fileInfo().size()) + '\t' +
                    it.fileInfo().lastModified().toUTC().toString(Qt::ISODate).toUtf8() + '\n';
     }
     entries.append({QStringLiteral("data-folder.tsv"), listing});
     const QByteArray pins = readSmall(QDir(in.dataDir).filePath(QStringLiteral("identity/hubs.json")));
     if (!pins.isEmpty())
         entries.append({QStringLiteral("pinned-hubs.json"), pins});
-    const QStringList bundles = QDir(QDir(in.dataDir).filePath(QStringLiteral("bundles"))).entryList({QStringLiteral("bundle-*.zip")}, QDir::Files, QDir::Name);
+    const QStringList bundles = QDir(QDir(in.dataDir).filePath(QStringLiteral("bundles")))
+                                    .entryList({QStringLiteral("bundle-*.zip")}, QDir::Files, QDir::Name);
     if (!bundles.isEmpty())
         entries.append({QStringLiteral("newest-bundle-name.txt"), bundles.last().toUtf8()});
 

@@ -15,8 +15,8 @@ namespace cohort {
 
 struct DiagnosticsInput {
     QList<EngineEvent> events;
-    QJsonObject snapshot;   // EngineSnapshot::toJson()
-    QString settingsFile;   // may be empty or missing
+    QJsonObject snapshot; // EngineSnapshot::toJson()
+    QString settingsFile; // may be empty or missing
     QString dataDir;
 };
 

@@ -1,8 +1,8 @@
 #include "api/EngineController.h"
 
-#include "core/Logging.h"
 #include "api/EngineParts.h"
 #include "api/EnginePartsLoader.h"
+#include "core/Logging.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -20,7 +20,9 @@ void registerMetaTypes()
 }
 } // namespace
 
-EngineController::EngineController(EngineOptions options, QObject *parent) : QObject(parent), m_options(std::move(options))
+EngineController::EngineController(EngineOptions options, QObject *parent)
+    : QObject(parent),
+      m_options(std::move(options))
 {
     registerMetaTypes();
 }
@@ -81,15 +83,17 @@ void EngineController::startWithParts()
     m_embeddedHub.reset(parts->createLocalNetwork(QDir(m_options.dataDir).filePath(QStringLiteral("hub"))));
     connect(m_embeddedHub.get(), &LocalNetwork::started, this, [this](const QString &url) {
         m_embeddedUrl = url;
-        Q_EMIT eventOccurred(EngineEvent::info(QStringLiteral("hub"), QStringLiteral("Local network started at %1").arg(url)));
+        Q_EMIT eventOccurred(
+            EngineEvent::info(QStringLiteral("hub"), QStringLiteral("Local network started at %1").arg(url)));
         startEngine(url, true);
     });
     connect(m_embeddedHub.get(), &LocalNetwork::failed, this, [this](const QString &error) {
         // Without a hub the engine still starts, so the user sees the reason in the usual places.
         startEngine(QString(), true);
         if (m_engine)
-            QMetaObject::invokeMethod(m_engine, "failFatally", Qt::QueuedConnection,
-                                      Q_ARG(QString, QStringLiteral("The local network could not start: %1").arg(error)));
+            QMetaObject::invokeMethod(
+                m_engine, "failFatally", Qt::QueuedConnection,
+                Q_ARG(QString, QStringLiteral("The local network could not start: %1").arg(error)));
     });
     m_embeddedHub->start();
 }
@@ -105,16 +109,19 @@ void EngineController::startEngine(const QString &hubUrl, bool embedded)
     connect(engine, &EngineBackend::eventOccurred, this, &EngineController::eventOccurred, Qt::QueuedConnection);
     connect(engine, &EngineBackend::earningsReady, this, &EngineController::earningsChanged, Qt::QueuedConnection);
     connect(engine, &EngineBackend::gpuHistoryLoaded, this, &EngineController::gpuHistoryLoaded, Qt::QueuedConnection);
-    connect(engine, &EngineBackend::stopped, this, [this] {
-        shutdownThreads();
-        m_running = false;
-        if (m_restarting) {
-            m_restarting = false; // a restart is not a stop: nobody outside needs to hear about it
-            start();
-            return;
-        }
-        Q_EMIT stopped();
-    }, Qt::QueuedConnection);
+    connect(
+        engine, &EngineBackend::stopped, this,
+        [this] {
+            shutdownThreads();
+            m_running = false;
+            if (m_restarting) {
+                m_restarting = false; // a restart is not a stop: nobody outside needs to hear about it
+                start();
+                return;
+            }
+            Q_EMIT stopped();
+        },
+        Qt::QueuedConnection);
     m_engineThread.startEventLoop();
     if (hubUrl.isEmpty())
         return; // failFatally() follows from the caller
@@ -154,7 +161,8 @@ void EngineController::togglePause()
 void EngineController::snooze(int seconds)
 {
     if (m_engine)
-        QMetaObject::invokeMethod(m_engine, [engine = m_engine, seconds] { engine->snooze(seconds); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            m_engine, [engine = m_engine, seconds] { engine->snooze(seconds); }, Qt::QueuedConnection);
 }
 
 void EngineController::pauseAfterStep()
@@ -166,15 +174,17 @@ void EngineController::pauseAfterStep()
 void EngineController::setGpuPaused(const QString &gpuUuid, bool paused)
 {
     if (m_engine)
-        QMetaObject::invokeMethod(m_engine, [engine = m_engine, gpuUuid, paused] { engine->setGpuPaused(gpuUuid, paused); },
-                                  Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            m_engine, [engine = m_engine, gpuUuid, paused] { engine->setGpuPaused(gpuUuid, paused); },
+            Qt::QueuedConnection);
 }
 
 void EngineController::joinTask(const QString &taskId)
 {
     m_options.taskId = taskId;
     if (m_engine)
-        QMetaObject::invokeMethod(m_engine, [engine = m_engine, taskId] { engine->joinTask(taskId); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            m_engine, [engine = m_engine, taskId] { engine->joinTask(taskId); }, Qt::QueuedConnection);
 }
 
 void EngineController::chooseTaskAutomatically()
@@ -228,13 +238,15 @@ void EngineController::reconfigure(const EngineOptions &options)
     if (sameLive == m_options) {
         m_options = next;
         if (m_engine)
-            QMetaObject::invokeMethod(m_engine, [engine = m_engine, next] { engine->applyLiveOptions(next); }, Qt::QueuedConnection);
+            QMetaObject::invokeMethod(
+                m_engine, [engine = m_engine, next] { engine->applyLiveOptions(next); }, Qt::QueuedConnection);
         return;
     }
     m_options = next;
     if (!m_running)
         return;
-    Q_EMIT eventOccurred(EngineEvent::info(QStringLiteral("settings"), QStringLiteral("Settings changed; restarting the engine")));
+    Q_EMIT eventOccurred(
+        EngineEvent::info(QStringLiteral("settings"), QStringLiteral("Settings changed; restarting the engine")));
     // Restart: stop the old engine (it says goodbye to its hub), then start with the new options.
     if (!m_engine) {
         shutdownThreads(); // the embedded hub was still starting

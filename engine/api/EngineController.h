@@ -1,8 +1,8 @@
 #pragma once
 // The only door into the engine for the UI and for cohortd. It owns the engine thread ("cohort-engine")
 // and, when no hub URL is given, the embedded local hub. It creates them through EngineParts: the ones linked in, or
-// (desktop app) the engine module, which start() loads in the background first. Commands are queued calls into the engine thread;
-// snapshots (<= 4 per second) and events come back as queued signals. Never blocks the caller's thread.
+// (desktop app) the engine module, which start() loads in the background first. Commands are queued calls into the
+// engine thread; snapshots (<= 4 per second) and events come back as queued signals. Never blocks the caller's thread.
 #include "core/EarningsReport.h"
 #include "core/EngineEvent.h"
 #include "core/EngineSnapshot.h"
@@ -12,8 +12,8 @@
 
 #include <QMap>
 #include <QObject>
-#include <QStringList>
 #include <QPointer>
+#include <QStringList>
 #include <memory>
 
 namespace cohort {
@@ -23,20 +23,20 @@ class EnginePartsLoader;
 class LocalNetwork;
 
 struct EngineOptions {
-    QString dataDir{};           // required: identity/, hub/ (embedded) and later checkpoints live here
-    QString hubUrl{};            // empty: start the embedded local network
+    QString dataDir{}; // required: identity/, hub/ (embedded) and later checkpoints live here
+    QString hubUrl{};  // empty: start the embedded local network
     QString nodeName{};
-    QString taskId{};            // join this task once registered (cohortd --task)
-    int heartbeatIntervalMs = 0; // 0: what the hub asks for (default 10 s)
+    QString taskId{};                     // join this task once registered (cohortd --task)
+    int heartbeatIntervalMs = 0;          // 0: what the hub asks for (default 10 s)
     qint64 maxDownloadBytesPerSecond = 0; // checkpoint downloads; 0: unlimited
     SchedulerPolicy scheduler{};          // when to work (settings); the user's pause is not part of it
     // The fields below apply to a running engine without a restart (reconfigure), like the scheduler.
-    QStringList gpuUuids{};               // the GPUs compute may use, a worker each (NVML UUIDs, settings); empty: all
-    int gpuMemoryPercent = 90;            // share of each GPU's memory generation may use (core/MemoryBudget)
+    QStringList gpuUuids{};    // the GPUs compute may use, a worker each (NVML UUIDs, settings); empty: all
+    int gpuMemoryPercent = 90; // share of each GPU's memory generation may use (core/MemoryBudget)
     QMap<QString, int> gpuMemoryPercentPerGpu{}; // a share of its own for some GPUs (by UUID), over gpuMemoryPercent
-    qint64 maxUploadBytesPerSecond = 0;   // DiLoCo traffic to peers (collectives); 0: unlimited
-    QString payoutAddress{};              // sent to the hub with the registration and every heartbeat; empty: none
-    QString hubCertificateFile{};         // PEM: trusted for an https hub besides the system's CAs (net/Tls); empty: none
+    qint64 maxUploadBytesPerSecond = 0;          // DiLoCo traffic to peers (collectives); 0: unlimited
+    QString payoutAddress{};      // sent to the hub with the registration and every heartbeat; empty: none
+    QString hubCertificateFile{}; // PEM: trusted for an https hub besides the system's CAs (net/Tls); empty: none
     // The hub's ed25519 public key, given by its operator (settings, cohortd --hub-key): registration trusts only it
     // and refuses any other, and its answers must carry its signature from the first one. Empty: trust on first use.
     QByteArray hubKey{};
@@ -63,8 +63,8 @@ public Q_SLOTS:
     void pause();
     void resume();
     void togglePause();
-    void snooze(int seconds);   // pause for a while (0: end the snooze)
-    void pauseAfterStep();      // pause at the next safe point (the batch in hand finished and saved)
+    void snooze(int seconds); // pause for a while (0: end the snooze)
+    void pauseAfterStep();    // pause at the next safe point (the batch in hand finished and saved)
     // Pauses or resumes the worker on one GPU (NVML UUID); the others keep working. Survives a restart.
     void setGpuPaused(const QString &gpuUuid, bool paused);
     void joinTask(const QString &taskId);

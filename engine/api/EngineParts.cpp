@@ -8,8 +8,14 @@ namespace {
 std::atomic<const EngineParts *> g_parts{nullptr};
 } // namespace
 
-void registerEngineParts(const EngineParts *parts) { g_parts.store(parts); }
+void registerEngineParts(const EngineParts *parts)
+{
+    g_parts.store(parts);
+}
 
-const EngineParts *registeredEngineParts() { return g_parts.load(); }
+const EngineParts *registeredEngineParts()
+{
+    return g_parts.load();
+}
 
 } // namespace cohort

@@ -4,11 +4,11 @@
 // linked in (cohortd, cohort-hub, tests: registerEngineParts(builtinEngineParts()) at start) or, in the desktop
 // app, a module loaded after the first window is on screen (EnginePartsLoader), so LibTorch's ~0.7 s of loading
 // does not delay the window.
+#include "api/EngineController.h" // EngineOptions (moc needs the complete type of slot arguments)
 #include "core/EarningsReport.h"
 #include "core/EngineEvent.h"
 #include "core/EngineSnapshot.h"
 #include "core/GpuHistory.h"
-#include "api/EngineController.h" // EngineOptions (moc needs the complete type of slot arguments)
 
 #include <QObject>
 #include <QString>

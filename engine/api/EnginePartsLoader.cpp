@@ -20,7 +20,9 @@ const QString kModuleFile = QStringLiteral("libcohort_engine_parts.so");
 #endif
 } // namespace
 
-EnginePartsLoader::EnginePartsLoader(QObject *parent) : QObject(parent) {}
+EnginePartsLoader::EnginePartsLoader(QObject *parent)
+    : QObject(parent)
+{}
 
 EnginePartsLoader::~EnginePartsLoader()
 {
@@ -61,14 +63,15 @@ void EnginePartsLoader::load()
             const EngineParts *parts = entry ? entry() : nullptr;
             if (!parts || !parts->createEngine || !parts->createLocalNetwork) {
                 tried << QStringLiteral("%1 (%2)").arg(QDir::toNativeSeparators(path),
-                                                      entry ? QStringLiteral("incomplete") : library.errorString());
+                                                       entry ? QStringLiteral("incomplete") : library.errorString());
                 continue;
             }
             qCInfo(lcEngine) << "engine module" << path << "loaded in" << clock.elapsed() << "ms";
             link.post([this, parts] { Q_EMIT loaded(parts); }); // `this` alive wherever it runs
             return;
         }
-        const QString reason = QStringLiteral("the engine module could not be loaded: %1").arg(tried.join(QStringLiteral("; ")));
+        const QString reason =
+            QStringLiteral("the engine module could not be loaded: %1").arg(tried.join(QStringLiteral("; ")));
         link.post([this, reason] { Q_EMIT failed(reason); });
     });
 }

@@ -33,7 +33,10 @@ struct [[nodiscard]] Outcome {
     std::string error;
 
     static Outcome success() { return {}; }
-    static Outcome failure(std::string message) { return {message.empty() ? std::string("unknown error") : std::move(message)}; }
+    static Outcome failure(std::string message)
+    {
+        return {message.empty() ? std::string("unknown error") : std::move(message)};
+    }
     bool ok() const { return error.empty(); }
     explicit operator bool() const { return ok(); }
 };

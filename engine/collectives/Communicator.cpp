@@ -30,14 +30,18 @@ const char *codeName(Code code)
     return "?";
 }
 
-Communicator::Communicator(CommunicatorOptions options) : m_options(std::move(options))
+Communicator::Communicator(CommunicatorOptions options)
+    : m_options(std::move(options))
 {
     m_options.blockElements = std::clamp<size_t>(m_options.blockElements, 1024, kMaxBlockElements);
     m_options.codeSlotBytes = std::min(m_options.codeSlotBytes, kMaxCodeSlotBytes);
     m_publicKey = ed25519::publicKeyOf(m_options.secretKey);
 }
 
-Communicator::~Communicator() { close(); }
+Communicator::~Communicator()
+{
+    close();
+}
 
 void Communicator::close()
 {
@@ -159,14 +163,15 @@ Result Communicator::pumpMaster(int timeoutMs)
     return Result::success();
 }
 
-Result Communicator::waitFor(const std::function<bool()> &condition, QDeadlineTimer deadline, const char *what, Cancel cancel)
+Result Communicator::waitFor(const std::function<bool()> &condition, QDeadlineTimer deadline, const char *what,
+                             Cancel cancel)
 {
     for (;;) {
         if (condition())
             return Result::success();
         if (!m_master.valid())
-            return fail(Code::MasterLost, QStringLiteral("lost the master while waiting for %1")
-                                              .arg(QString::fromLatin1(what)));
+            return fail(Code::MasterLost,
+                        QStringLiteral("lost the master while waiting for %1").arg(QString::fromLatin1(what)));
         if (deadline.hasExpired())
             return fail(Code::Timeout, QStringLiteral("timed out waiting for %1").arg(QString::fromLatin1(what)));
         // The owner stops (a paused or quitting DiLoCo node): waiting on the others' votes or begins could take the
@@ -253,7 +258,8 @@ Result Communicator::connect()
     const auto challenge = parseChallenge(reply->payload);
     const QByteArray &signingKey =
         m_options.challengeKeyOverride.isEmpty() ? m_options.secretKey : m_options.challengeKeyOverride;
-    if (!(r = sendToMaster(encode(ProofMsg{ed25519::sign(admissionMessage(challenge->nonce, m_publicKey), signingKey)}))))
+    if (!(r = sendToMaster(
+              encode(ProofMsg{ed25519::sign(admissionMessage(challenge->nonce, m_publicKey), signingKey)}))))
         return r;
     auto welcomeOrRefusal = [&] {
         reply = take(Type::Welcome);
@@ -328,7 +334,8 @@ Result Communicator::updateTopology()
         [&] {
             if (m_nextTopology)
                 return true;
-            unchanged = take(Type::Committed, [current](const Frame &f) { return parseEpoch(f.payload)->epoch == current; });
+            unchanged =
+                take(Type::Committed, [current](const Frame &f) { return parseEpoch(f.payload)->epoch == current; });
             return unchanged.has_value();
         },
         QDeadlineTimer(m_options.beginTimeoutMs), "the other peers' votes");
@@ -369,8 +376,9 @@ Result Communicator::acceptPredecessor(const TopologyMsg &topology, uint32_t pre
         if (h.epoch != topology.epoch || h.fromPeerId != predecessor || h.toPeerId != m_peerId ||
             h.link >= topology.links)
             return false;
-        if (!ed25519::verify(helloMessage(topology.ringToken, h.epoch, h.fromPeerId, h.toPeerId, h.link, h.protection, h.ephemeral),
-                             h.signature, predecessorKey)) {
+        if (!ed25519::verify(
+                helloMessage(topology.ringToken, h.epoch, h.fromPeerId, h.toPeerId, h.link, h.protection, h.ephemeral),
+                h.signature, predecessorKey)) {
             qCWarning(lcCollectives) << "dropped a ring link claiming to be peer" << predecessor
                                      << "whose hello is not signed by its key";
             return false;
@@ -386,9 +394,11 @@ Result Communicator::acceptPredecessor(const TopologyMsg &topology, uint32_t pre
             return false;
         }
         if (mode != LinkProtection::None) {
-            cipher = LinkCipher::accept(mode, h.ephemeral, m_options.secretKey, linkContext(topology, h.fromPeerId, h.toPeerId, h.link));
+            cipher = LinkCipher::accept(mode, h.ephemeral, m_options.secretKey,
+                                        linkContext(topology, h.fromPeerId, h.toPeerId, h.link));
             if (!cipher) {
-                qCWarning(lcCollectives) << "dropped a ring link from peer" << predecessor << "with an unusable link key";
+                qCWarning(lcCollectives) << "dropped a ring link from peer" << predecessor
+                                         << "with an unusable link key";
                 return false;
             }
         }
@@ -485,10 +495,11 @@ Result Communicator::applyTopology()
                 auto dialed = TcpSocket::connectTo(target.address, target.port, m_options.controlTimeoutMs);
                 if (!dialed)
                     break;
-                const QByteArray forged = encode(PeerHelloMsg{
-                    topology.epoch, successor.peerId, target.peerId, link, 0, QByteArray(),
-                    ed25519::sign(helloMessage(topology.ringToken, topology.epoch, successor.peerId, target.peerId, link, 0, {}),
-                                  m_options.secretKey)});
+                const QByteArray forged =
+                    encode(PeerHelloMsg{topology.epoch, successor.peerId, target.peerId, link, 0, QByteArray(),
+                                        ed25519::sign(helloMessage(topology.ringToken, topology.epoch, successor.peerId,
+                                                                   target.peerId, link, 0, {}),
+                                                      m_options.secretKey)});
                 (void)dialed.value().sendAll(forged.constData(), size_t(forged.size()), m_options.controlTimeoutMs);
                 m_forged.push_back(std::move(dialed.value()));
             }
@@ -517,11 +528,13 @@ Result Communicator::applyTopology()
                 nextCiphers[link] = std::move(dialedKey->cipher);
             }
             const uint8_t protection = uint8_t(m_options.linkProtection);
-            const QByteArray hello = encode(PeerHelloMsg{
-                topology.epoch, m_peerId, successor.peerId, link, protection, ephemeral,
-                ed25519::sign(helloMessage(topology.ringToken, topology.epoch, m_peerId, successor.peerId, link, protection, ephemeral),
-                              m_options.secretKey)});
-            const Status s = dialed.value().sendAll(hello.constData(), size_t(hello.size()), m_options.controlTimeoutMs);
+            const QByteArray hello =
+                encode(PeerHelloMsg{topology.epoch, m_peerId, successor.peerId, link, protection, ephemeral,
+                                    ed25519::sign(helloMessage(topology.ringToken, topology.epoch, m_peerId,
+                                                               successor.peerId, link, protection, ephemeral),
+                                                  m_options.secretKey)});
+            const Status s =
+                dialed.value().sendAll(hello.constData(), size_t(hello.size()), m_options.controlTimeoutMs);
             if (!s) {
                 linked = false;
                 why = s.error();
@@ -557,8 +570,9 @@ Result Communicator::applyTopology()
     if (!r)
         return r;
     if (!verdict || verdict->type == Type::Failed)
-        return fail(Code::Aborted, linked ? QStringLiteral("ring formation %1 failed").arg(topology.epoch)
-                                          : QStringLiteral("ring formation %1 failed: %2").arg(topology.epoch).arg(why));
+        return fail(Code::Aborted, linked
+                                       ? QStringLiteral("ring formation %1 failed").arg(topology.epoch)
+                                       : QStringLiteral("ring formation %1 failed: %2").arg(topology.epoch).arg(why));
     m_ring = topology.ring;
     m_rank = rank;
     m_epoch = topology.epoch;

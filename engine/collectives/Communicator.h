@@ -57,8 +57,8 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
-#include <memory>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <span>
@@ -107,7 +107,7 @@ struct SyncInfo {
     uint64_t revision = 0; // the revision every peer holds now
     uint64_t txBytes = 0;  // shared-state bytes this peer sent to others / received
     uint64_t rxBytes = 0;
-    int fetched = 0;       // tensors this peer fetched
+    int fetched = 0; // tensors this peer fetched
 };
 
 // A shared tensor's digest: SHA-256 (OpenSSL), so a distributor cannot serve other bytes under the elected digest
@@ -119,13 +119,13 @@ inline constexpr size_t kMaxCodeSlotBytes = 64u << 20; // CommunicatorOptions::c
 struct CommunicatorOptions {
     QHostAddress masterAddress = QHostAddress(QHostAddress::LocalHost);
     uint16_t masterPort = 0;
-    QByteArray secretKey;  // ed25519 secret key (64 bytes, libsodium layout; its second half is the public key)
+    QByteArray secretKey; // ed25519 secret key (64 bytes, libsodium layout; its second half is the public key)
     QHostAddress bindAddress = QHostAddress(QHostAddress::AnyIPv4); // where the ring listener listens
-    uint16_t p2pPort = 0;  // 0: any free port
-    int connectTimeoutMs = 60'000; // connect(): until admitted into a ring
-    int controlTimeoutMs = 10'000; // a reply from the master, linking to ring neighbours
-    int beginTimeoutMs = 60'000;   // every peer to begin the same operation / vote
-    int ioTimeoutMs = 10'000;      // no progress at all on the ring links
+    uint16_t p2pPort = 0;                                           // 0: any free port
+    int connectTimeoutMs = 60'000;                                  // connect(): until admitted into a ring
+    int controlTimeoutMs = 10'000;     // a reply from the master, linking to ring neighbours
+    int beginTimeoutMs = 60'000;       // every peer to begin the same operation / vote
+    int ioTimeoutMs = 10'000;          // no progress at all on the ring links
     size_t blockElements = 256 * 1024; // values per pipelined block (<= kMaxBlockElements)
     // Quantized: room for codes waiting between arriving and being passed on, kept in cache, in slots of one block
     // (<= kMaxCodeSlotBytes); more wait in a whole-buffer store in memory. Same results either way; 0: all there.
@@ -284,7 +284,7 @@ private:
         PeerHelloMsg hello;
         TcpSocket socket;
     };
-    std::vector<EarlyLink> m_early; // links for a ring epoch this peer has not seen yet
+    std::vector<EarlyLink> m_early;  // links for a ring epoch this peer has not seen yet
     std::vector<TcpSocket> m_forged; // testForgeHello's links, kept open
     struct LinkPair {
         TcpSocket next, prev;
@@ -302,7 +302,7 @@ private:
     std::mutex m_masterSend; // the workers send Done themselves; also held to close the master link
     WakeSignal m_wake;       // a worker finished
     std::map<uint64_t, std::unique_ptr<InFlight>> m_inFlight; // by tag
-    std::vector<std::unique_ptr<RingBuffers>> m_spareBuffers;  // kept between operations (no fresh pages each time)
+    std::vector<std::unique_ptr<RingBuffers>> m_spareBuffers; // kept between operations (no fresh pages each time)
 };
 
 } // namespace cohort::collectives

@@ -17,13 +17,13 @@ namespace cohort::collectives {
 struct Communicator::RingBuffers {
     // Whole-buffer sized ones are large buffers (platform/LargeBuffer.h): streamed through, so on huge pages.
     platform::LargeVector<float> backup; // the input, to restore an in-place buffer if the operation does not complete
-    std::vector<ring::Range> saved;    // the parts of backup that hold a saved copy
-    std::vector<float> scratch;        // one received f32 block
+    std::vector<ring::Range> saved;      // the parts of backup that hold a saved copy
+    std::vector<float> scratch;          // one received f32 block
     // Codes of quantized operations, in uint16 storage (uint8 codes use its bytes).
-    platform::LargeVector<uint16_t> codes; // codes waiting to be passed on, by position: where slots has no room
-    platform::LargeVector<uint16_t> slots; // a few blocks of codes waiting to be passed on (stay in cache)
-    std::vector<uint16_t> txCodes;     // one block of this peer's own codes being sent
-    std::vector<uint16_t> rxCodes;     // one block of codes received and used at once
+    platform::LargeVector<uint16_t> codes;       // codes waiting to be passed on, by position: where slots has no room
+    platform::LargeVector<uint16_t> slots;       // a few blocks of codes waiting to be passed on (stay in cache)
+    std::vector<uint16_t> txCodes;               // one block of this peer's own codes being sent
+    std::vector<uint16_t> rxCodes;               // one block of codes received and used at once
     std::vector<quant::QuantParams> blockParams; // all-gather headers, per block of the whole buffer
     std::vector<uint8_t> sealedTx, sealedRx;     // protected links: one sealed block (payload and tag) each way
 };
@@ -40,15 +40,15 @@ struct Communicator::InFlight {
     std::span<const float> input; // this peer's input: `data` itself in place, the caller's input otherwise
     std::span<float> data;        // what the ring reduces into
     std::unique_ptr<RingBuffers> buffers;
-    TcpSocket *next = nullptr;    // the link pair (owned by Communicator::m_links)
+    TcpSocket *next = nullptr; // the link pair (owned by Communicator::m_links)
     TcpSocket *prev = nullptr;
     LinkCipher *txCipher = nullptr; // protected links: sealing for next, opening from prev (with the link pair)
     LinkCipher *rxCipher = nullptr;
     ReduceInfo info;
     QElapsedTimer phase;
-    bool trivial = false;         // a ring of one: nothing to exchange, nothing to ask the master
-    float normBound = 0;          // CommunicatorOptions::contributionNormBound when it began
-    uint32_t predecessor = 0;     // the ring predecessor's peer id (named when it sends out-of-bound values)
+    bool trivial = false;     // a ring of one: nothing to exchange, nothing to ask the master
+    float normBound = 0;      // CommunicatorOptions::contributionNormBound when it began
+    uint32_t predecessor = 0; // the ring predecessor's peer id (named when it sends out-of-bound values)
 
     // Between the threads.
     std::atomic<bool> abort{false};    // owner -> worker: stop (the master aborted it, the ring is changing)

@@ -108,9 +108,9 @@ Result Communicator::startReduce(std::span<const float> input, std::span<float> 
         if (!own.finite)
             return fail(Code::InvalidArgument, QStringLiteral("the input holds NaN or infinity"));
         if (own.norm > double(f.normBound) * (1 + 1e-6))
-            return fail(Code::InvalidArgument, QStringLiteral("the input's norm %1 is above the bound %2")
-                                                   .arg(own.norm)
-                                                   .arg(double(f.normBound)));
+            return fail(
+                Code::InvalidArgument,
+                QStringLiteral("the input's norm %1 is above the bound %2").arg(own.norm).arg(double(f.normBound)));
     }
     if (worldSize() <= 1) { // the sum (and mean) of one
         if (input.data() != data.data())
@@ -122,7 +122,8 @@ Result Communicator::startReduce(std::span<const float> input, std::span<float> 
     }
 
     if (Result r = sendToMaster(encode(BeginMsg{tag, uint64_t(data.size()), op, dtype, quant, m_epoch, f.normBound,
-                                                       uint32_t(m_options.blockElements)})); !r)
+                                                uint32_t(m_options.blockElements)}));
+        !r)
         return r;
     std::optional<Frame> reply;
     Result r = waitFor(

@@ -28,8 +28,14 @@ static_assert(std::endian::native == std::endian::little,
 
 namespace {
 
-size_t codeBytes(Quant q) { return q == Quant::U8 ? 1 : q == Quant::U16 ? 2 : 4; }
-uint32_t levelsOf(Quant q) { return q == Quant::U8 ? quant::kLevels<uint8_t> : quant::kLevels<uint16_t>; }
+size_t codeBytes(Quant q)
+{
+    return q == Quant::U8 ? 1 : q == Quant::U16 ? 2 : 4;
+}
+uint32_t levelsOf(Quant q)
+{
+    return q == Quant::U8 ? quant::kLevels<uint8_t> : quant::kLevels<uint16_t>;
+}
 
 // Quantizes src into codes (uint8 or uint16 at `codes`), returning the header.
 // `codes` points into uint16 storage (Communicator::m_codes): uint8 codes use its bytes, uint16 codes its elements.
@@ -122,7 +128,9 @@ Result Communicator::runRing(InFlight &op)
     LinkCipher *const opener = op.rxCipher;
     const bool sealed = sealer && opener;
     if (bool(sealer) != bool(opener))
-        return fail(Code::Aborted, QStringLiteral("operation %1: one of this peer's ring links is protected, the other not").arg(opId));
+        return fail(
+            Code::Aborted,
+            QStringLiteral("operation %1: one of this peer's ring links is protected, the other not").arg(opId));
     const size_t tagBytes = sealed ? kLinkTagBytes : 0;
     const bool streaming = total * sizeof(float) >= kStreamingBytes;
     const size_t slotCount = quantized ? m_options.codeSlotBytes / (B * elemBytes) : 0;
@@ -224,7 +232,8 @@ Result Communicator::runRing(InFlight &op)
         // The test's framing staller passes on nothing it received (only its own step-0 input).
         if (m_options.testFrameStall && tx.step > 0)
             return false;
-        return tx.step < T && (tx.step == 0 || rx.step > tx.step - 1 || (rx.step == tx.step - 1 && rx.block > tx.block));
+        return tx.step < T &&
+               (tx.step == 0 || rx.step > tx.step - 1 || (rx.step == tx.step - 1 && rx.block > tx.block));
     };
 
     // The frame being sent: header bytes, then a payload straight from memory.
@@ -246,8 +255,8 @@ Result Communicator::runRing(InFlight &op)
         } else if (tx.step == 0) {
             const auto p = quantizeInto(quant, {source, range.count}, codeBytesAt(buf.txCodes, 0));
             if (!p)
-                return fail(Code::InvalidArgument, QStringLiteral("cannot quantize: %1")
-                                                       .arg(QString::fromLatin1(quant::describe(p.status))));
+                return fail(Code::InvalidArgument,
+                            QStringLiteral("cannot quantize: %1").arg(QString::fromLatin1(quant::describe(p.status))));
             params = p.params;
             if (m_options.testTamperParams)
                 m_options.testTamperParams(params);
@@ -338,9 +347,9 @@ Result Communicator::runRing(InFlight &op)
             getU64(h) != opId || getU16(h + 8) != uint16_t(rx.step) || getU32(h + 10) != uint32_t(rx.block))
             return blame(QStringLiteral("a frame this operation has no place for")); // members frame alike (Begin)
         if (quantized) {
-            const auto p = quant::decodeParams(std::span<const uint8_t, quant::kParamsWireBytes>(
-                                                   h + kBlockHeaderBytes, quant::kParamsWireBytes),
-                                               levelsOf(quant));
+            const auto p = quant::decodeParams(
+                std::span<const uint8_t, quant::kParamsWireBytes>(h + kBlockHeaderBytes, quant::kParamsWireBytes),
+                levelsOf(quant));
             if (!p)
                 return blame(QStringLiteral("a malformed quantization header"));
             // Decoded values lie in [min, max]: both ends within what the sum of its contributions allows.
@@ -388,14 +397,16 @@ Result Communicator::runRing(InFlight &op)
             const size_t plain = rxPayloadLen - kLinkTagBytes;
             if (!opener->open(rxDst, buf.sealedRx.data(), plain, rxHeader.data(), rxHeaderLen)) {
                 op.linkRewritten = true;
-                qCWarning(lcCollectives) << "a sealed block from ring predecessor" << op.predecessor << "fails its tag in operation"
-                                         << opId << ": the link was rewritten on the way";
-                return fail(Code::Aborted, QStringLiteral("a block from the ring predecessor (peer %1) fails its authentication "
-                                                          "in operation %2 step %3 block %4: the link was rewritten on the way")
-                                               .arg(op.predecessor)
-                                               .arg(opId)
-                                               .arg(rx.step)
-                                               .arg(rx.block));
+                qCWarning(lcCollectives) << "a sealed block from ring predecessor" << op.predecessor
+                                         << "fails its tag in operation" << opId
+                                         << ": the link was rewritten on the way";
+                return fail(Code::Aborted,
+                            QStringLiteral("a block from the ring predecessor (peer %1) fails its authentication "
+                                           "in operation %2 step %3 block %4: the link was rewritten on the way")
+                                .arg(op.predecessor)
+                                .arg(opId)
+                                .arg(rx.step)
+                                .arg(rx.block));
             }
             rxPayloadGot = plain; // consumeRx takes the values that are there
         }
@@ -435,8 +446,8 @@ Result Communicator::runRing(InFlight &op)
             uint8_t *at = storeCodes(index, rxRange);
             const auto p = quantizeTracked(quant, {buf.scratch.data(), rxRange.count}, rxKeys, at);
             if (!p)
-                return fail(Code::InvalidArgument, QStringLiteral("cannot quantize: %1")
-                                                       .arg(QString::fromLatin1(quant::describe(p.status))));
+                return fail(Code::InvalidArgument,
+                            QStringLiteral("cannot quantize: %1").arg(QString::fromLatin1(quant::describe(p.status))));
             buf.blockParams[index] = p.params;
             if (rx.step == n - 2)
                 decodeInto(quant, at, p.params, {buffer.data() + rxRange.begin, rxRange.count}, streaming);
@@ -463,7 +474,7 @@ Result Communicator::runRing(InFlight &op)
     };
 
     RateLimiter *const limiter = m_options.uploadLimiter.get();
-    bool txPaced = false;                  // the cap holds the next send back for paceWait
+    bool txPaced = false; // the cap holds the next send back for paceWait
     std::chrono::nanoseconds paceWait{0};
     qint64 pacedPolls = 0;
     QElapsedTimer ringTime;
@@ -569,7 +580,8 @@ Result Communicator::runRing(InFlight &op)
         if (Result r = abortRequested(); !r)
             return r;
         if (idle.hasExpired())
-            return fail(Code::Timeout, QStringLiteral("no progress on the ring links for %1 ms").arg(m_options.ioTimeoutMs));
+            return fail(Code::Timeout,
+                        QStringLiteral("no progress on the ring links for %1 ms").arg(m_options.ioTimeoutMs));
         // The successor never sends on this link: `next` turning readable means it closed (or broke the protocol),
         // which ends the operation at once instead of after a timeout.
         PollEntry entries[2] = {{prev.native(), rx.step < T, false}, {next.native(), true, txActive && !txPaced}};

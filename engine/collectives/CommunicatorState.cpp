@@ -75,8 +75,8 @@ Result Communicator::serveState(std::span<const SharedTensor> tensors, SyncInfo 
     const auto request = parseStateRequest(payload);
     if (!request)
         return Result::success();
-    const auto member = std::find_if(m_ring.begin(), m_ring.end(),
-                                     [&](const Member &m) { return m.peerId == request->fromPeerId; });
+    const auto member =
+        std::find_if(m_ring.begin(), m_ring.end(), [&](const Member &m) { return m.peerId == request->fromPeerId; });
     if (member == m_ring.end() ||
         !ed25519::verify(stateRequestMessage(m_ringToken, request->revision, request->fromPeerId, request->indices),
                          request->signature, member->publicKey)) {
@@ -94,7 +94,8 @@ Result Communicator::serveState(std::span<const SharedTensor> tensors, SyncInfo 
             // fetcher allows ioTimeoutMs per piece): a capped transfer of big state legitimately outlasts
             // controlTimeoutMs, but never stalls longer than a piece.
             const int64_t cap = limiter ? limiter->rate() : 0;
-            const size_t maxPiece = cap > 0 ? std::clamp<size_t>(size_t(cap) * 2, 4096, kMaxStateDataBytes) : kMaxStateDataBytes;
+            const size_t maxPiece =
+                cap > 0 ? std::clamp<size_t>(size_t(cap) * 2, 4096, kMaxStateDataBytes) : kMaxStateDataBytes;
             const size_t piece = std::min(maxPiece, bytes.size() - offset);
             auto frameHeader = encodeHeader(Type::StateData, kStateDataHeaderBytes + piece);
             std::array<uint8_t, kFrameHeaderBytes + kStateDataHeaderBytes> head{};
@@ -104,7 +105,8 @@ Result Communicator::serveState(std::span<const SharedTensor> tensors, SyncInfo 
             QDeadlineTimer sendBy = deadline;
             if (cap > 0) {
                 sendBy = QDeadlineTimer(m_options.ioTimeoutMs);
-                if (limiter->acquire(int64_t(head.size() + piece), sendBy, m_options.cancel) != RateLimiter::Wait::Granted)
+                if (limiter->acquire(int64_t(head.size() + piece), sendBy, m_options.cancel) !=
+                    RateLimiter::Wait::Granted)
                     return Result::success(); // cancelled or too slow: the fetcher reports its failure to the master
             }
             const int left = int(std::max<qint64>(sendBy.remainingTime(), 1));
@@ -132,7 +134,8 @@ Result Communicator::fetchState(const SyncPlanMsg &plan, std::span<const SharedT
             return fail(Code::Aborted, QStringLiteral("the master named an unknown tensor"));
     auto connected = TcpSocket::connectTo(plan.distributor, plan.port, m_options.controlTimeoutMs);
     if (!connected)
-        return fail(Code::Aborted, QStringLiteral("cannot reach the shared-state distributor: %1").arg(connected.error()));
+        return fail(Code::Aborted,
+                    QStringLiteral("cannot reach the shared-state distributor: %1").arg(connected.error()));
     TcpSocket socket = std::move(connected.value());
     StateRequestMsg request{plan.revision, m_peerId, {}, {}};
     for (const auto &[index, hash] : plan.fetch)
@@ -163,8 +166,9 @@ Result Communicator::fetchState(const SyncPlanMsg &plan, std::span<const SharedT
             offset += piece;
         } while (offset < bytes.size());
         if (tensorDigest(bytes) != hash)
-            return fail(Code::Aborted, QStringLiteral("tensor %1 from the distributor does not match its elected digest")
-                                           .arg(tensors[index].name));
+            return fail(Code::Aborted,
+                        QStringLiteral("tensor %1 from the distributor does not match its elected digest")
+                            .arg(tensors[index].name));
         ++info->fetched;
     }
     return Result::success();

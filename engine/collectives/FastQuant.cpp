@@ -33,15 +33,19 @@ inline int32_t orderedKey(float x)
 // Loops over values that stream from memory run in tiles of kTile, each prefetching the tile kAhead values on.
 constexpr size_t kTile = 1024, kAhead = 4 * kTile;
 
-inline float fromOrderedKey(int32_t key) { return std::bit_cast<float>(key ^ int32_t(uint32_t(key >> 31) >> 1)); }
+inline float fromOrderedKey(int32_t key)
+{
+    return std::bit_cast<float>(key ^ int32_t(uint32_t(key >> 31) >> 1));
+}
 
-template <quant::Word Q> COHORT_VECTOR_CLONES quant::ParamsResult computeParams(std::span<const float> src)
+template <quant::Word Q>
+COHORT_VECTOR_CLONES quant::ParamsResult computeParams(std::span<const float> src)
 {
     if (src.empty())
         return quant::computeParams<Q>(src);
     const size_t n = src.size();
     int32_t lo = orderedKey(src[0]), hi = lo;
-    uint32_t exponentOr = 0;  // any all-ones exponent (inf/NaN) shows up as a lane with 0x7f800000 set
+    uint32_t exponentOr = 0; // any all-ones exponent (inf/NaN) shows up as a lane with 0x7f800000 set
     // Tiles with a prefetch ahead, as in dequantizeAddTracked: the values come from memory.
     for (size_t first = 0; first < n; first += kTile) {
         const size_t last = std::min(n, first + kTile);
@@ -136,7 +140,8 @@ bool haveAvx2()
 }
 #endif
 
-template <quant::Word Q> void quantize(std::span<const float> src, const quant::QuantParams &params, Q *dst)
+template <quant::Word Q>
+void quantize(std::span<const float> src, const quant::QuantParams &params, Q *dst)
 {
     const size_t n = src.size();
     if (!(params.scale > 0.0f)) { // QuantMath::encode: every value is code 0
@@ -187,7 +192,8 @@ __attribute__((target("avx2"))) void dequantizeStreamAvx2(const Q *src, const qu
 }
 #endif
 
-template <quant::Word Q> void dequantizeStreaming(const Q *src, const quant::QuantParams &params, std::span<float> dst)
+template <quant::Word Q>
+void dequantizeStreaming(const Q *src, const quant::QuantParams &params, std::span<float> dst)
 {
 #if defined(COHORT_QUANT_AVX2)
     if (haveAvx2())
@@ -256,7 +262,8 @@ COHORT_VECTOR_CLONES void addStreamed(const float *own, const float *received, f
     }
 }
 
-template <quant::Word Q> quant::ParamsResult paramsOf(const RangeKeys &range)
+template <quant::Word Q>
+quant::ParamsResult paramsOf(const RangeKeys &range)
 {
     if (range.nonFinite)
         return {{}, quant::Status::NonFinite};
@@ -265,16 +272,16 @@ template <quant::Word Q> quant::ParamsResult paramsOf(const RangeKeys &range)
     return quant::paramsFromRange(fromOrderedKey(range.lo), fromOrderedKey(range.hi), quant::kLevels<Q>);
 }
 
-#define COHORT_FASTQUANT_INSTANTIATE(Q)                                                                               \
-    template quant::ParamsResult computeParams<Q>(std::span<const float>);                                           \
-    template void quantize<Q>(std::span<const float>, const quant::QuantParams &, Q *);                              \
-    template void dequantize<Q>(const Q *, const quant::QuantParams &, std::span<float>);                            \
-    template void dequantizeStreaming<Q>(const Q *, const quant::QuantParams &, std::span<float>);                   \
-    template void dequantizeAccumulate<Q>(const Q *, const quant::QuantParams &, std::span<float>);                  \
-    template void dequantizeAdd<Q>(const Q *, const quant::QuantParams &, const float *, std::span<float>);          \
-    template void dequantizeAddTracked<Q>(const Q *, const quant::QuantParams &, const float *, std::span<float>,    \
-                                          RangeKeys &);                                                               \
-    template quant::ParamsResult paramsOf<Q>(const RangeKeys &);
+#define COHORT_FASTQUANT_INSTANTIATE(Q)                                                                                \
+  template quant::ParamsResult computeParams<Q>(std::span<const float>);                                               \
+  template void quantize<Q>(std::span<const float>, const quant::QuantParams &, Q *);                                  \
+  template void dequantize<Q>(const Q *, const quant::QuantParams &, std::span<float>);                                \
+  template void dequantizeStreaming<Q>(const Q *, const quant::QuantParams &, std::span<float>);                       \
+  template void dequantizeAccumulate<Q>(const Q *, const quant::QuantParams &, std::span<float>);                      \
+  template void dequantizeAdd<Q>(const Q *, const quant::QuantParams &, const float *, std::span<float>);              \
+  template void dequantizeAddTracked<Q>(const Q *, const quant::QuantParams &, const float *, std::span<float>,        \
+                                        RangeKeys &);                                                                  \
+  template quant::ParamsResult paramsOf<Q>(const RangeKeys &);
 
 COHORT_FASTQUANT_INSTANTIATE(uint8_t)
 COHORT_FASTQUANT_INSTANTIATE(uint16_t)

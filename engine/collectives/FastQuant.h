@@ -13,13 +13,18 @@
 
 namespace cohort::collectives::fastquant {
 
-template <quant::Word Q> quant::ParamsResult computeParams(std::span<const float> src);
-template <quant::Word Q> void quantize(std::span<const float> src, const quant::QuantParams &params, Q *dst);
-template <quant::Word Q> void dequantize(const Q *src, const quant::QuantParams &params, std::span<float> dst);
+template <quant::Word Q>
+quant::ParamsResult computeParams(std::span<const float> src);
+template <quant::Word Q>
+void quantize(std::span<const float> src, const quant::QuantParams &params, Q *dst);
+template <quant::Word Q>
+void dequantize(const Q *src, const quant::QuantParams &params, std::span<float> dst);
 // dequantize for destinations far larger than the caches (the ring's output of a big operation): the same values,
 // written around the caches.
-template <quant::Word Q> void dequantizeStreaming(const Q *src, const quant::QuantParams &params, std::span<float> dst);
-template <quant::Word Q> void dequantizeAccumulate(const Q *src, const quant::QuantParams &params, std::span<float> dst);
+template <quant::Word Q>
+void dequantizeStreaming(const Q *src, const quant::QuantParams &params, std::span<float> dst);
+template <quant::Word Q>
+void dequantizeAccumulate(const Q *src, const quant::QuantParams &params, std::span<float> dst);
 // out[i] = in[i] + (min + src[i] * scale): dequantizeAccumulate with the addend elsewhere (in may equal out.data()).
 template <quant::Word Q>
 void dequantizeAdd(const Q *src, const quant::QuantParams &params, const float *in, std::span<float> out);
@@ -39,6 +44,7 @@ template <quant::Word Q>
 void dequantizeAddTracked(const Q *src, const quant::QuantParams &params, const float *in, std::span<float> out,
                           RangeKeys &range);
 // The params computeParams<Q> would give for values whose range was tracked (an empty range: {0, 0}).
-template <quant::Word Q> quant::ParamsResult paramsOf(const RangeKeys &range);
+template <quant::Word Q>
+quant::ParamsResult paramsOf(const RangeKeys &range);
 
 } // namespace cohort::collectives::fastquant

@@ -5,7 +5,10 @@
 
 namespace cohort::collectives {
 
-float bf16ToFloat(uint16_t bits) { return std::bit_cast<float>(uint32_t(bits) << 16); }
+float bf16ToFloat(uint16_t bits)
+{
+    return std::bit_cast<float>(uint32_t(bits) << 16);
+}
 
 uint16_t floatToBf16(float value)
 {
@@ -43,9 +46,9 @@ uint16_t floatToF16(float value)
     const uint32_t absBits = u & 0x7fffffffu;
     if (absBits > 0x7f800000u)
         return uint16_t(sign | 0x7e00u | ((absBits >> 13) & 0x3ffu)); // quiet NaN
-    if (absBits >= 0x477ff000u)                                      // rounds to >= 65520: infinity
+    if (absBits >= 0x477ff000u)                                       // rounds to >= 65520: infinity
         return uint16_t(sign | 0x7c00u);
-    if (absBits < 0x38800000u) { // below the smallest normal half (2^-14): subnormal or zero
+    if (absBits < 0x38800000u) {   // below the smallest normal half (2^-14): subnormal or zero
         if (absBits < 0x33000000u) // below half the smallest subnormal (2^-25): +-0
             return sign;
         const uint32_t exponent = absBits >> 23;

@@ -9,8 +9,8 @@ namespace cohort::collectives {
 namespace {
 
 // BLAKE2b-256 over the X25519 shared secret, both public keys and the link's context: the link key.
-std::array<uint8_t, kLinkKeyBytes> linkKey(const uint8_t *shared, const uint8_t *ephemeralPublic, const uint8_t *listenerCurve,
-                                           QByteArrayView context)
+std::array<uint8_t, kLinkKeyBytes> linkKey(const uint8_t *shared, const uint8_t *ephemeralPublic,
+                                           const uint8_t *listenerCurve, QByteArrayView context)
 {
     static constexpr char kLabel[] = "cohort-ring-link-v1";
     crypto_generichash_state state;
@@ -45,12 +45,14 @@ std::optional<LinkProtection> linkProtectionFromName(QByteArrayView name)
     return std::nullopt;
 }
 
-std::optional<LinkCipher::Dialed> LinkCipher::dial(LinkProtection mode, QByteArrayView listenerPublicKey, QByteArrayView context)
+std::optional<LinkCipher::Dialed> LinkCipher::dial(LinkProtection mode, QByteArrayView listenerPublicKey,
+                                                   QByteArrayView context)
 {
     if (sodium_init() < 0 || listenerPublicKey.size() != crypto_sign_PUBLICKEYBYTES)
         return std::nullopt;
     uint8_t listenerCurve[crypto_scalarmult_BYTES];
-    if (crypto_sign_ed25519_pk_to_curve25519(listenerCurve, reinterpret_cast<const uint8_t *>(listenerPublicKey.data())) != 0)
+    if (crypto_sign_ed25519_pk_to_curve25519(listenerCurve,
+                                             reinterpret_cast<const uint8_t *>(listenerPublicKey.data())) != 0)
         return std::nullopt;
     uint8_t secret[crypto_scalarmult_SCALARBYTES], ephemeral[crypto_scalarmult_BYTES], shared[crypto_scalarmult_BYTES];
     randombytes_buf(secret, sizeof secret);
@@ -67,13 +69,16 @@ std::optional<LinkCipher::Dialed> LinkCipher::dial(LinkProtection mode, QByteArr
     return dialed;
 }
 
-std::optional<LinkCipher> LinkCipher::accept(LinkProtection mode, QByteArrayView ephemeralPublicKey, QByteArrayView ownSecretKey,
-                                             QByteArrayView context)
+std::optional<LinkCipher> LinkCipher::accept(LinkProtection mode, QByteArrayView ephemeralPublicKey,
+                                             QByteArrayView ownSecretKey, QByteArrayView context)
 {
-    if (sodium_init() < 0 || ephemeralPublicKey.size() != crypto_scalarmult_BYTES || ownSecretKey.size() != crypto_sign_SECRETKEYBYTES)
+    if (sodium_init() < 0 || ephemeralPublicKey.size() != crypto_scalarmult_BYTES ||
+        ownSecretKey.size() != crypto_sign_SECRETKEYBYTES)
         return std::nullopt;
-    uint8_t ownCurveSecret[crypto_scalarmult_SCALARBYTES], ownCurvePublic[crypto_scalarmult_BYTES], shared[crypto_scalarmult_BYTES];
-    if (crypto_sign_ed25519_sk_to_curve25519(ownCurveSecret, reinterpret_cast<const uint8_t *>(ownSecretKey.data())) != 0)
+    uint8_t ownCurveSecret[crypto_scalarmult_SCALARBYTES], ownCurvePublic[crypto_scalarmult_BYTES],
+        shared[crypto_scalarmult_BYTES];
+    if (crypto_sign_ed25519_sk_to_curve25519(ownCurveSecret, reinterpret_cast<const uint8_t *>(ownSecretKey.data())) !=
+        0)
         return std::nullopt;
     crypto_scalarmult_base(ownCurvePublic, ownCurveSecret);
     const auto *ephemeral = reinterpret_cast<const uint8_t *>(ephemeralPublicKey.data());
@@ -98,7 +103,8 @@ std::array<uint8_t, 12> LinkCipher::nextNonce()
     return nonce;
 }
 
-void LinkCipher::tag(uint8_t *out, const uint8_t *data, size_t len, const uint8_t *ad, size_t adLen, const uint8_t *nonce) const
+void LinkCipher::tag(uint8_t *out, const uint8_t *data, size_t len, const uint8_t *ad, size_t adLen,
+                     const uint8_t *nonce) const
 {
     // Integrity only: Poly1305 under a key used once, the first 32 bytes of ChaCha20(link key, nonce) — the
     // construction ChaCha20-Poly1305 uses, without encrypting the payload.
@@ -121,7 +127,8 @@ void LinkCipher::seal(uint8_t *dst, const uint8_t *src, size_t len, const uint8_
         tag(dst + len, dst, len, ad, adLen, nonce.data());
         return;
     }
-    crypto_aead_chacha20poly1305_ietf_encrypt_detached(dst, dst + len, nullptr, src, len, ad, adLen, nullptr, nonce.data(), m_key.data());
+    crypto_aead_chacha20poly1305_ietf_encrypt_detached(dst, dst + len, nullptr, src, len, ad, adLen, nullptr,
+                                                       nonce.data(), m_key.data());
 }
 
 bool LinkCipher::open(uint8_t *dst, const uint8_t *src, size_t len, const uint8_t *ad, size_t adLen)
@@ -136,7 +143,8 @@ bool LinkCipher::open(uint8_t *dst, const uint8_t *src, size_t len, const uint8_
             std::memcpy(dst, src, len);
         return true;
     }
-    return crypto_aead_chacha20poly1305_ietf_decrypt_detached(dst, nullptr, src, len, src + len, ad, adLen, nonce.data(), m_key.data()) == 0;
+    return crypto_aead_chacha20poly1305_ietf_decrypt_detached(dst, nullptr, src, len, src + len, ad, adLen,
+                                                              nonce.data(), m_key.data()) == 0;
 }
 
 } // namespace cohort::collectives

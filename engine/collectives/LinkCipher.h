@@ -36,8 +36,8 @@ public:
     // link (epoch, both peer ids, link index): the same ephemeral key cannot key another link.
     static std::optional<Dialed> dial(LinkProtection mode, QByteArrayView listenerPublicKey, QByteArrayView context);
     // Listener: the link key from the dialer's ephemeral public key and its own ed25519 secret key (64 bytes).
-    static std::optional<LinkCipher> accept(LinkProtection mode, QByteArrayView ephemeralPublicKey, QByteArrayView ownSecretKey,
-                                            QByteArrayView context);
+    static std::optional<LinkCipher> accept(LinkProtection mode, QByteArrayView ephemeralPublicKey,
+                                            QByteArrayView ownSecretKey, QByteArrayView context);
 
     // Seals len bytes from src into dst (may be src), the tag after them (dst + len); ad is authenticated, not sealed.
     void seal(uint8_t *dst, const uint8_t *src, size_t len, const uint8_t *ad, size_t adLen);
@@ -47,7 +47,8 @@ public:
 private:
     LinkCipher() = default;
     std::array<uint8_t, 12> nextNonce();
-    void tag(uint8_t *out, const uint8_t *data, size_t len, const uint8_t *ad, size_t adLen, const uint8_t *nonce) const;
+    void tag(uint8_t *out, const uint8_t *data, size_t len, const uint8_t *ad, size_t adLen,
+             const uint8_t *nonce) const;
     LinkProtection m_mode = LinkProtection::Encryption;
     std::array<uint8_t, kLinkKeyBytes> m_key{};
     uint64_t m_counter = 0;

@@ -28,7 +28,9 @@ QByteArray randomBytes(size_t n)
 } // namespace
 
 Master::Master(MasterOptions options, QObject *parent)
-    : QObject(parent), m_options(std::move(options)), m_server(this) // a child: moveToThread takes it along
+    : QObject(parent),
+      m_options(std::move(options)),
+      m_server(this) // a child: moveToThread takes it along
 {
     connect(&m_server, &QTcpServer::newConnection, this, &Master::onNewConnection);
     if (m_options.initialRecord) {
@@ -44,8 +46,9 @@ Master::Master(MasterOptions options, QObject *parent)
     // The master's own handshake timer names the reason first; the gate's deadline is the backstop.
     limits.headerTimeoutMs = m_options.handshakeTimeoutMs + 1000;
     limits.idleTimeoutMs = std::max(limits.idleTimeoutMs, limits.headerTimeoutMs);
-    m_gate = new ConnectionGate(&m_server, limits, encodeRefused(QStringLiteral("too many connections; try again later")),
-                                "collectives master");
+    m_gate =
+        new ConnectionGate(&m_server, limits, encodeRefused(QStringLiteral("too many connections; try again later")),
+                           "collectives master");
 }
 
 Master::~Master()
@@ -67,9 +70,15 @@ Status Master::listen(const QHostAddress &address, uint16_t port)
     return Status::success();
 }
 
-uint16_t Master::port() const { return m_server.serverPort(); }
+uint16_t Master::port() const
+{
+    return m_server.serverPort();
+}
 
-int Master::pendingPeers() const { return int(pendingIds().size()); }
+int Master::pendingPeers() const
+{
+    return int(pendingIds().size());
+}
 
 void Master::onNewConnection()
 {
@@ -87,8 +96,8 @@ void Master::onNewConnection()
         peer->handshakeTimer->setSingleShot(true);
         connect(peer->handshakeTimer, &QTimer::timeout, socket, [this, socket] {
             auto it = m_peers.find(socket);
-            if (it != m_peers.end() && (it->second->phase == Peer::Phase::AwaitHello ||
-                                        it->second->phase == Peer::Phase::AwaitProof))
+            if (it != m_peers.end() &&
+                (it->second->phase == Peer::Phase::AwaitHello || it->second->phase == Peer::Phase::AwaitProof))
                 kick(*it->second, QStringLiteral("handshake timed out"));
         });
         peer->handshakeTimer->start(m_options.handshakeTimeoutMs);
@@ -177,8 +186,7 @@ void Master::handleFrame(Peer &peer, const Frame &frame)
         if (const auto ok = parseSyncDone(p))
             return handleSyncDone(peer, *ok);
         return kick(peer, QStringLiteral("malformed SyncDone"));
-    default:
-        return kick(peer, QStringLiteral("frame type %1 not expected by the master").arg(uint16_t(frame.type)));
+    default: return kick(peer, QStringLiteral("frame type %1 not expected by the master").arg(uint16_t(frame.type)));
     }
 }
 
@@ -265,7 +273,10 @@ void Master::checkVotes()
     formRing(std::move(members));
 }
 
-bool Master::votesOutstanding() const { return !m_votes.empty(); }
+bool Master::votesOutstanding() const
+{
+    return !m_votes.empty();
+}
 
 void Master::handleReady(Peer &peer, const ReadyMsg &msg)
 {
@@ -340,7 +351,9 @@ void Master::handleBegin(Peer &peer, const BeginMsg &msg)
         return kick(peer, QStringLiteral("Begin for tag %1 twice").arg(msg.tag));
     op.begun.insert(peer.id);
     if (!(op.descriptor == msg)) {
-        abortOperation(msg.tag, QStringLiteral("peers disagree on the operation (count, op, type, quantization, bound or block size)"));
+        abortOperation(
+            msg.tag,
+            QStringLiteral("peers disagree on the operation (count, op, type, quantization, bound or block size)"));
         return;
     }
     if (op.begun == op.participants)
@@ -539,11 +552,13 @@ void Master::commitFormation()
     m_forming.reset();
     // A ring with nobody from the previous one and no holder of the record (by key: a restarted master's ring is all
     // new connections) starts the shared state's revision count afresh.
-    if (std::none_of(formation.members.begin(), formation.members.end(), [this](uint32_t id) {
-            const Peer *peer = peerById(id);
-            return std::find(m_ring.begin(), m_ring.end(), id) != m_ring.end() ||
-                   (peer && m_recordHolders.count(peer->publicKey) > 0);
-        }) && m_restoredRecordGrace.hasExpired())
+    if (std::none_of(formation.members.begin(), formation.members.end(),
+                     [this](uint32_t id) {
+                         const Peer *peer = peerById(id);
+                         return std::find(m_ring.begin(), m_ring.end(), id) != m_ring.end() ||
+                                (peer && m_recordHolders.count(peer->publicKey) > 0);
+                     }) &&
+        m_restoredRecordGrace.hasExpired())
         m_haveStateRevision = false;
     m_ring = formation.members;
     m_committedEpoch = formation.epoch;

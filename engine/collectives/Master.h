@@ -31,15 +31,15 @@
 // Stallers: a member that does not vote, begin an operation or declare its shared state within the master's deadline
 //   while most of the others did (MasterOptions), or that does not answer a formation within formationTimeoutMs, is
 //   excluded — the master saw it itself (when only a minority joined in, that collective is abandoned instead: the
-//   minority is the odd one out, and excluding the rest would hand the group to it). A member named by `strikes` formations in a row as the neighbour that
-//   would not link (Ready's blamed) is excluded. In an operation, each member says in Done what it had been waiting
-//   on for half its I/O timeout when it stopped — its predecessor's data (starved), or its successor reading
-//   (blocked) — and how far it had received. 2 s after the first such Done, the links whose ends' claims cannot both
-//   be true are disputed (StallJudge.h: a stall upstream is a consistent chain, so only the staller's own links are
-//   disputed, whichever end lies). The ring re-forms in an order that avoids every disputed link, and a member in
-//   disputes with two different partners within the exclusion period is excluded (a staller meets a new neighbour
-//   in the new order; an honest one meets only the liars). A link disputed `strikes` times (a ring of two cannot
-//   avoid it) excludes its sender. Formation accusations count toward the liar rule above.
+//   minority is the odd one out, and excluding the rest would hand the group to it). A member named by `strikes`
+//   formations in a row as the neighbour that would not link (Ready's blamed) is excluded. In an operation, each member
+//   says in Done what it had been waiting on for half its I/O timeout when it stopped — its predecessor's data
+//   (starved), or its successor reading (blocked) — and how far it had received. 2 s after the first such Done, the
+//   links whose ends' claims cannot both be true are disputed (StallJudge.h: a stall upstream is a consistent chain, so
+//   only the staller's own links are disputed, whichever end lies). The ring re-forms in an order that avoids every
+//   disputed link, and a member in disputes with two different partners within the exclusion period is excluded (a
+//   staller meets a new neighbour in the new order; an honest one meets only the liars). A link disputed `strikes`
+//   times (a ring of two cannot avoid it) excludes its sender. Formation accusations count toward the liar rule above.
 // Shared state (a collective, like an operation): every ring member sends SyncState{revision, tensor digests}. The
 //   declared tensors (names, sizes, order) must agree. The master elects the content, anchored at its record (the
 //   state the last sync completed with, and the members that completed it): only those members vote, with a
@@ -54,9 +54,10 @@
 //   (signRecord), which peers check before they take it. Fetchers are spread over the elected group, starting
 //   elsewhere at each sync; a distributor whose fetcher reports a failed fetch (its bytes did not match the digest,
 //   or it did not serve) gets a strike, and `strikes` in a row (a fetch it served clears them) exclude it — under the
-//   liar rule, so a fetcher that blames a second distributor is the one excluded. Every peer gets a SyncPlan naming the tensors whose hash differs and a
-//   distributor from the elected group; it fetches them from that peer directly (the master carries no tensor data),
-//   checks the hashes and answers SyncDone; when all have, SyncComplete{ok}. A peer leaving fails the sync for all.
+//   liar rule, so a fetcher that blames a second distributor is the one excluded. Every peer gets a SyncPlan naming the
+//   tensors whose hash differs and a distributor from the elected group; it fetches them from that peer directly (the
+//   master carries no tensor data), checks the hashes and answers SyncDone; when all have, SyncComplete{ok}. A peer
+//   leaving fails the sync for all.
 #include "collectives/StallJudge.h"
 #include "collectives/Wire.h"
 #include "core/Expected.h"
@@ -178,10 +179,10 @@ private:
         std::map<uint32_t, SyncStateMsg> states;
         std::set<uint32_t> done;
         bool planned = false;
-        uint64_t revision = 0; // elected
-        std::vector<QByteArray> elected; // its tensors' digests
+        uint64_t revision = 0;                      // elected
+        std::vector<QByteArray> elected;            // its tensors' digests
         std::map<uint32_t, uint32_t> distributorOf; // fetching peer -> the peer it fetches from
-        std::set<uint32_t> begunInstead; // members that asked to begin an operation while it gathered states
+        std::set<uint32_t> begunInstead;            // members that asked to begin an operation while it gathered states
     };
     struct Formation {
         uint64_t epoch = 0;
@@ -251,7 +252,7 @@ private:
     uint64_t m_nextEpoch = 1;
     uint64_t m_nextOpId = 1;
     uint64_t m_committedEpoch = 0;
-    uint16_t m_links = 1; // of the committed ring
+    uint16_t m_links = 1;         // of the committed ring
     std::vector<uint32_t> m_ring; // committed ring order
     std::optional<Formation> m_forming;
     std::set<uint32_t> m_votes;
@@ -260,9 +261,9 @@ private:
     std::optional<StateSync> m_sync;
     uint64_t m_stateRevision = 0; // of the last completed shared-state sync: the record
     bool m_haveStateRevision = false;
-    QByteArray m_recordStateDigest;          // the record's state digest (stateDigestOf its tensors' digests)
-    QDeadlineTimer m_restoredRecordGrace;    // a restored record stands without holders until then
-    std::set<QByteArray> m_recordHolders;    // the keys of the members that completed that sync (they vote next)
+    QByteArray m_recordStateDigest;       // the record's state digest (stateDigestOf its tensors' digests)
+    QDeadlineTimer m_restoredRecordGrace; // a restored record stands without holders until then
+    std::set<QByteArray> m_recordHolders; // the keys of the members that completed that sync (they vote next)
     int m_lastPendingBroadcast = -1;
     struct Exclusion {
         QDeadlineTimer until;
@@ -291,8 +292,8 @@ private:
         QDeadlineTimer until;
     };
     std::map<std::pair<QByteArray, QByteArray>, DisputedLink> m_disputedLinks;
-    std::map<QByteArray, int> m_serveStrikes;     // by public key: fetches from it that failed, in a row
-    uint64_t m_plans = 0;                         // syncs planned: where the distributors' rotation starts
+    std::map<QByteArray, int> m_serveStrikes; // by public key: fetches from it that failed, in a row
+    uint64_t m_plans = 0;                     // syncs planned: where the distributors' rotation starts
     uint64_t m_voteRound = 0;
     uint64_t m_syncRound = 0;
 };

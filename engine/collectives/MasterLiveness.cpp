@@ -15,9 +15,8 @@ namespace cohort::collectives {
 void Master::handleBlame(Peer &accuser, const std::vector<uint32_t> &order, uint64_t tag, uint64_t opId)
 {
     const auto at = std::find(order.begin(), order.end(), accuser.id);
-    Peer *accused = at == order.end() || order.size() < 2
-                        ? nullptr
-                        : peerById(at == order.begin() ? order.back() : *std::prev(at));
+    Peer *accused =
+        at == order.end() || order.size() < 2 ? nullptr : peerById(at == order.begin() ? order.back() : *std::prev(at));
     const auto running = m_ops.find(tag);
     const bool stillRunning = running != m_ops.end() && running->second.opId == opId;
     if (!accused) { // its predecessor left already: nothing to decide
@@ -108,8 +107,8 @@ void Master::exclude(Peer &peer, const QString &reason)
 bool Master::noteAccusation(const Peer &accuser, const Peer &accused)
 {
     const auto last = m_accusations.find(accuser.publicKey);
-    const bool serial = last != m_accusations.end() && !last->second.until.hasExpired() &&
-                        last->second.accused != accused.publicKey;
+    const bool serial =
+        last != m_accusations.end() && !last->second.until.hasExpired() && last->second.accused != accused.publicKey;
     m_accusations[accuser.publicKey] = {accused.publicKey, QDeadlineTimer(m_options.exclusionMs)};
     return serial;
 }
@@ -117,8 +116,8 @@ bool Master::noteAccusation(const Peer &accuser, const Peer &accused)
 void Master::noteStall(Peer &from, const DoneMsg &msg, uint64_t opId)
 {
     const auto it = m_recentAborts.find(opId);
-    if (it == m_recentAborts.end() || std::find(it->second.order.begin(), it->second.order.end(), from.id) ==
-                                          it->second.order.end())
+    if (it == m_recentAborts.end() ||
+        std::find(it->second.order.begin(), it->second.order.end(), from.id) == it->second.order.end())
         return;
     RecentOp &op = it->second;
     StallReport &report = op.reports[from.id];
@@ -140,7 +139,8 @@ void Master::forgetDisputesOf(const QByteArray &key)
     for (auto &[partnerKey, partnerDisputes] : m_disputePartners)
         partnerDisputes.erase(key);
     m_disputePartners.erase(key);
-    std::erase_if(m_disputedLinks, [&](const auto &link) { return link.first.first == key || link.first.second == key; });
+    std::erase_if(m_disputedLinks,
+                  [&](const auto &link) { return link.first.first == key || link.first.second == key; });
 }
 
 void Master::forgetExpiredDisputes()

@@ -39,8 +39,8 @@ void Master::planSync()
             return finishSync(false, QStringLiteral("peers declare different shared state"));
         for (size_t i = 0; i < state.tensors.size(); ++i)
             if (state.tensors[i].name != first.tensors[i].name || state.tensors[i].bytes != first.tensors[i].bytes)
-                return finishSync(false, QStringLiteral("peers declare different shared state (%1)")
-                                             .arg(state.tensors[i].name));
+                return finishSync(
+                    false, QStringLiteral("peers declare different shared state (%1)").arg(state.tensors[i].name));
     }
     // Elect (Master.h, "Shared state"): the heaviest group of identical (revision, digests) among the voters.
     const auto digestsOf = [](const SyncStateMsg &s) {
@@ -78,9 +78,10 @@ void Master::planSync()
             if (state.revision == m_stateRevision && stateDigestOf(digestsOf(state)) == m_recordStateDigest)
                 groups[{m_stateRevision, digestsOf(state)}].push_back(id);
         if (groups.empty())
-            return finishSync(false, QStringLiteral("no member holds the recorded shared state (revision %1) or advanced "
-                                                    "it by one")
-                                         .arg(m_stateRevision));
+            return finishSync(false,
+                              QStringLiteral("no member holds the recorded shared state (revision %1) or advanced "
+                                             "it by one")
+                                  .arg(m_stateRevision));
     }
     if (groups.empty())
         return finishSync(false, QStringLiteral("no peer declared a shared state"));
@@ -139,9 +140,10 @@ void Master::planSync()
         plan.signature = signature;
         if (keepOwn.count(id)) { // its own step, recorded as its own
             plan.stateDigest = stateDigestOf(digestsOf(state));
-            plan.signature = m_options.signRecord ? m_options.signRecord(recordMessage(m_options.recordContext,
-                                                                                       sync.revision, plan.stateDigest))
-                                                  : QByteArray();
+            plan.signature =
+                m_options.signRecord
+                    ? m_options.signRecord(recordMessage(m_options.recordContext, sync.revision, plan.stateDigest))
+                    : QByteArray();
             send(id, encode(plan));
             continue;
         }

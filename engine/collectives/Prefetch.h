@@ -2,7 +2,7 @@
 // A hint to start loading memory that a loop will read soon (a no-op where the compiler offers none). The loops
 // that read a whole input buffer from memory ask a few KiB ahead: on the 2-core machines this halves their time.
 #if defined(_MSC_VER) && (defined(_M_X64) || defined(_M_IX86))
-#include <xmmintrin.h>
+#  include <xmmintrin.h>
 #endif
 
 namespace cohort::collectives {

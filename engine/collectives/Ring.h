@@ -29,10 +29,19 @@ inline Range chunk(size_t total, int world, int index)
     return {i * base + (i < extra ? i : extra), base + (i < extra ? 1 : 0)};
 }
 
-inline int steps(int world) { return 2 * (world - 1); }
-inline bool isReduceStep(int world, int step) { return step < world - 1; }
+inline int steps(int world)
+{
+    return 2 * (world - 1);
+}
+inline bool isReduceStep(int world, int step)
+{
+    return step < world - 1;
+}
 
-inline int wrap(int v, int world) { return ((v % world) + world) % world; }
+inline int wrap(int v, int world)
+{
+    return ((v % world) + world) % world;
+}
 
 inline int sendChunk(int rank, int world, int step)
 {
@@ -45,7 +54,10 @@ inline int recvChunk(int rank, int world, int step)
 }
 
 // The chunk rank `rank` holds the full reduction of after the reduce-scatter.
-inline int ownedChunk(int rank, int world) { return wrap(rank + 1, world); }
+inline int ownedChunk(int rank, int world)
+{
+    return wrap(rank + 1, world);
+}
 
 // Blocks of at most `blockElements` values; an empty chunk has none.
 inline size_t blockCount(size_t chunkElements, size_t blockElements)

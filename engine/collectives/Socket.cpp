@@ -32,34 +32,76 @@ namespace {
 
 #ifdef _WIN32
 using Raw = SOCKET;
-Raw raw(NativeSocket s) { return Raw(s); }
-int lastError() { return WSAGetLastError(); }
-bool isWouldBlock(int e) { return e == WSAEWOULDBLOCK; }
-bool isInProgress(int e) { return e == WSAEWOULDBLOCK || e == WSAEINPROGRESS; }
-bool isInterrupted(int e) { return e == WSAEINTR; }
-void closeRaw(Raw s) { ::closesocket(s); }
+Raw raw(NativeSocket s)
+{
+    return Raw(s);
+}
+int lastError()
+{
+    return WSAGetLastError();
+}
+bool isWouldBlock(int e)
+{
+    return e == WSAEWOULDBLOCK;
+}
+bool isInProgress(int e)
+{
+    return e == WSAEWOULDBLOCK || e == WSAEINPROGRESS;
+}
+bool isInterrupted(int e)
+{
+    return e == WSAEINTR;
+}
+void closeRaw(Raw s)
+{
+    ::closesocket(s);
+}
 bool setNonBlocking(Raw s)
 {
     u_long on = 1;
     return ::ioctlsocket(s, FIONBIO, &on) == 0;
 }
-QString errorText(int e) { return QStringLiteral("socket error %1").arg(e); }
+QString errorText(int e)
+{
+    return QStringLiteral("socket error %1").arg(e);
+}
 using SendSize = int;
 constexpr int kSendFlags = 0;
 #else
 using Raw = int;
-Raw raw(NativeSocket s) { return Raw(s); }
-int lastError() { return errno; }
-bool isWouldBlock(int e) { return e == EAGAIN || e == EWOULDBLOCK; }
-bool isInProgress(int e) { return e == EINPROGRESS; }
-bool isInterrupted(int e) { return e == EINTR; }
-void closeRaw(Raw s) { ::close(s); }
+Raw raw(NativeSocket s)
+{
+    return Raw(s);
+}
+int lastError()
+{
+    return errno;
+}
+bool isWouldBlock(int e)
+{
+    return e == EAGAIN || e == EWOULDBLOCK;
+}
+bool isInProgress(int e)
+{
+    return e == EINPROGRESS;
+}
+bool isInterrupted(int e)
+{
+    return e == EINTR;
+}
+void closeRaw(Raw s)
+{
+    ::close(s);
+}
 bool setNonBlocking(Raw s)
 {
     const int flags = ::fcntl(s, F_GETFL, 0);
     return flags >= 0 && ::fcntl(s, F_SETFL, flags | O_NONBLOCK) == 0;
 }
-QString errorText(int e) { return QString::fromLocal8Bit(std::strerror(e)); }
+QString errorText(int e)
+{
+    return QString::fromLocal8Bit(std::strerror(e));
+}
 using SendSize = size_t;
 #  ifdef MSG_NOSIGNAL
 constexpr int kSendFlags = MSG_NOSIGNAL; // a closed peer is an error value, not SIGPIPE

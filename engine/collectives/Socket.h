@@ -16,17 +16,23 @@ using NativeSocket = intptr_t; // int on POSIX, SOCKET on Windows
 inline constexpr NativeSocket kNoSocket = -1;
 
 struct IoResult {
-    size_t bytes = 0;       // transferred (may be 0 when it would block)
+    size_t bytes = 0; // transferred (may be 0 when it would block)
     bool wouldBlock = false;
-    bool closed = false;    // the peer closed (recv returned 0) or the connection broke
-    QString error;          // set when closed because of an error
+    bool closed = false; // the peer closed (recv returned 0) or the connection broke
+    QString error;       // set when closed because of an error
 };
 
 class TcpSocket {
 public:
     TcpSocket() = default;
-    explicit TcpSocket(NativeSocket s) : m_socket(s) {}
-    TcpSocket(TcpSocket &&other) noexcept : m_socket(other.m_socket) { other.m_socket = kNoSocket; }
+    explicit TcpSocket(NativeSocket s)
+        : m_socket(s)
+    {}
+    TcpSocket(TcpSocket &&other) noexcept
+        : m_socket(other.m_socket)
+    {
+        other.m_socket = kNoSocket;
+    }
     TcpSocket &operator=(TcpSocket &&other) noexcept;
     TcpSocket(const TcpSocket &) = delete;
     TcpSocket &operator=(const TcpSocket &) = delete;
@@ -50,7 +56,12 @@ private:
 class TcpListener {
 public:
     TcpListener() = default;
-    TcpListener(TcpListener &&other) noexcept : m_socket(other.m_socket), m_port(other.m_port) { other.m_socket = kNoSocket; }
+    TcpListener(TcpListener &&other) noexcept
+        : m_socket(other.m_socket),
+          m_port(other.m_port)
+    {
+        other.m_socket = kNoSocket;
+    }
     TcpListener &operator=(TcpListener &&other) noexcept;
     TcpListener(const TcpListener &) = delete;
     TcpListener &operator=(const TcpListener &) = delete;

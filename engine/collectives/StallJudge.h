@@ -40,7 +40,7 @@ struct StallReport {
     bool completed = false; // it sent Done with no abort: it received and sent everything
     bool starved = false;
     bool blocked = false;
-    RingCursor received;    // the next block it waited for
+    RingCursor received; // the next block it waited for
 };
 
 struct Link {

@@ -96,8 +96,8 @@ __attribute__((target("avx2"))) void scanAvx2(const float *v, size_t n, float li
 ScanResult scanValues(const float *values, size_t count, double limit)
 {
     // A limit beyond the float range is the float range itself: finiteness is always required.
-    const float floatLimit = limit >= double(std::numeric_limits<float>::max()) ? std::numeric_limits<float>::max()
-                                                                                 : float(limit);
+    const float floatLimit =
+        limit >= double(std::numeric_limits<float>::max()) ? std::numeric_limits<float>::max() : float(limit);
     ScanResult r;
     uint32_t outside = 0;
     // Float lanes overflow to inf for values above ~1.8e19 squared; such a square is far past any real bound, and an

@@ -16,7 +16,8 @@ namespace {
 
 constexpr size_t kMemberMaxBytes = 4 + 1 + 16 + 2 + kPublicKeyBytes;
 
-template <typename T> std::optional<T> finish(const Reader &r, T value)
+template <typename T>
+std::optional<T> finish(const Reader &r, T value)
 {
     if (!r.done())
         return std::nullopt;
@@ -58,7 +59,8 @@ std::optional<size_t> payloadCap(Channel channel, uint16_t type)
         case Type::Pending: return 4;
         case Type::Commence: return 26;
         case Type::Outcome: return 8 + 8 + 1 + 2 + kMaxReasonBytes;
-        case Type::SyncPlan: return 8 + 1 + 16 + 2 + 2 + kMaxSharedTensors * (2 + kDigestBytes) + kDigestBytes + 1 + kSignatureBytes;
+        case Type::SyncPlan:
+            return 8 + 1 + 16 + 2 + 2 + kMaxSharedTensors * (2 + kDigestBytes) + kDigestBytes + 1 + kSignatureBytes;
         case Type::SyncComplete: return 1 + 2 + kMaxReasonBytes;
         default: return std::nullopt;
         }
@@ -156,8 +158,14 @@ QByteArray encode(const HelloMsg &m)
     return encodeFrame(Type::Hello, w.take());
 }
 
-QByteArray encode(const ChallengeMsg &m) { return encodeFrame(Type::Challenge, m.nonce); }
-QByteArray encode(const ProofMsg &m) { return encodeFrame(Type::Proof, m.signature); }
+QByteArray encode(const ChallengeMsg &m)
+{
+    return encodeFrame(Type::Challenge, m.nonce);
+}
+QByteArray encode(const ProofMsg &m)
+{
+    return encodeFrame(Type::Proof, m.signature);
+}
 
 QByteArray encode(const WelcomeMsg &m)
 {
@@ -173,7 +181,10 @@ QByteArray encodeRefused(const QString &reason)
     return encodeFrame(Type::Refused, w.take());
 }
 
-QByteArray encodeVote() { return encodeFrame(Type::Vote, {}); }
+QByteArray encodeVote()
+{
+    return encodeFrame(Type::Vote, {});
+}
 
 QByteArray encode(const TopologyMsg &m)
 {
@@ -438,7 +449,10 @@ std::optional<ReasonMsg> parseRefused(QByteArrayView p)
     return finish(r, ReasonMsg{*text});
 }
 
-bool parseVote(QByteArrayView p) { return p.isEmpty(); }
+bool parseVote(QByteArrayView p)
+{
+    return p.isEmpty();
+}
 
 std::optional<TopologyMsg> parseTopology(QByteArrayView p)
 {

@@ -77,22 +77,23 @@
 
 namespace cohort::collectives {
 
-inline constexpr uint16_t kProtocolVersion = 5; // 4: ring hellos carry an ephemeral key (protected links); 5: Done says how far it received
-inline constexpr size_t kFrameHeaderBytes = 6;  // u32 length + u16 type
+inline constexpr uint16_t kProtocolVersion =
+    5; // 4: ring hellos carry an ephemeral key (protected links); 5: Done says how far it received
+inline constexpr size_t kFrameHeaderBytes = 6; // u32 length + u16 type
 inline constexpr size_t kPublicKeyBytes = 32;
 inline constexpr size_t kSignatureBytes = 64;
 inline constexpr size_t kNonceBytes = 32;
 inline constexpr size_t kEphemeralKeyBytes = 32; // X25519
 inline constexpr size_t kRingTokenBytes = 16;
-inline constexpr size_t kDigestBytes = 32; // SHA-256 of a shared tensor, of the shared state
-inline constexpr size_t kMaxMembers = 1024;       // a Topology larger than this is refused
-inline constexpr size_t kMaxLinks = 16;          // connections per ring neighbour and direction
+inline constexpr size_t kDigestBytes = 32;  // SHA-256 of a shared tensor, of the shared state
+inline constexpr size_t kMaxMembers = 1024; // a Topology larger than this is refused
+inline constexpr size_t kMaxLinks = 16;     // connections per ring neighbour and direction
 inline constexpr size_t kMaxReasonBytes = 512;
-inline constexpr size_t kMaxBlockElements = 1u << 20; // a ring block holds at most this many values (4 MiB of f32)
+inline constexpr size_t kMaxBlockElements = 1u << 20;  // a ring block holds at most this many values (4 MiB of f32)
 inline constexpr size_t kBlockHeaderBytes = 8 + 2 + 4; // opId, step, block (then params when quantized)
 inline constexpr size_t kMaxSharedTensors = 1024;
 inline constexpr size_t kMaxNameBytes = 128;
-inline constexpr size_t kStateDataHeaderBytes = 2 + 8;  // index, offset
+inline constexpr size_t kStateDataHeaderBytes = 2 + 8; // index, offset
 inline constexpr size_t kMaxStateDataBytes = 4u << 20;
 
 enum class Channel : uint8_t { ToMaster, FromMaster, Ring };
@@ -144,7 +145,9 @@ struct Frame {
 // error (the connection is to be closed) and tells why.
 class FrameDecoder {
 public:
-    explicit FrameDecoder(Channel channel) : m_channel(channel) {}
+    explicit FrameDecoder(Channel channel)
+        : m_channel(channel)
+    {}
     void feed(const char *data, size_t size);
     void feed(QByteArrayView bytes) { feed(bytes.data(), size_t(bytes.size())); }
     enum class Result { NeedMore, Frame, Error };
@@ -196,7 +199,7 @@ struct TopologyMsg {
     uint64_t epoch = 0;
     QByteArray ringToken; // 16 bytes
     uint32_t pendingPeers = 0;
-    uint16_t links = 1;   // connections per neighbour and direction
+    uint16_t links = 1; // connections per neighbour and direction
     std::vector<Member> ring;
 };
 struct EpochMsg { // Committed, Failed
@@ -217,7 +220,7 @@ struct BeginMsg {
     DataType dtype = DataType::F32;
     Quant quant = Quant::None;
     uint64_t epoch = 0;
-    float normBound = 0; // finite, >= 0
+    float normBound = 0;        // finite, >= 0
     uint32_t blockElements = 0; // 1..kMaxBlockElements
     bool operator==(const BeginMsg &) const = default;
 };
@@ -262,8 +265,8 @@ struct SyncPlanMsg {
     QHostAddress distributor; // null when nothing is to be fetched
     uint16_t port = 0;
     std::vector<std::pair<uint16_t, QByteArray>> fetch; // tensor index, expected SHA-256
-    QByteArray stateDigest; // of the whole elected state (kDigestBytes)
-    QByteArray signature;   // the hub's over recordMessage; empty: unsigned (a master without a key)
+    QByteArray stateDigest;                             // of the whole elected state (kDigestBytes)
+    QByteArray signature; // the hub's over recordMessage; empty: unsigned (a master without a key)
 };
 struct SyncCompleteMsg {
     bool ok = false;
@@ -281,8 +284,8 @@ struct PeerHelloMsg {
     uint32_t toPeerId = 0;
     uint16_t link = 0;
     uint8_t protection = 0; // LinkProtection
-    QByteArray ephemeral; // 32 bytes: the dialer's X25519 key for a protected link; all zero otherwise
-    QByteArray signature; // 64 bytes
+    QByteArray ephemeral;   // 32 bytes: the dialer's X25519 key for a protected link; all zero otherwise
+    QByteArray signature;   // 64 bytes
 };
 
 // What a peer signs to answer a challenge: a fixed context string, the nonce and its own public key.
@@ -348,11 +351,38 @@ std::optional<StateRequestMsg> parseStateRequest(QByteArrayView p);
 bool parseAny(const Frame &frame);
 
 // Big-endian helpers shared with the ring code.
-inline void putU16(uint8_t *p, uint16_t v) { p[0] = uint8_t(v >> 8); p[1] = uint8_t(v); }
-inline void putU32(uint8_t *p, uint32_t v) { for (int i = 0; i < 4; ++i) p[i] = uint8_t(v >> (24 - 8 * i)); }
-inline void putU64(uint8_t *p, uint64_t v) { for (int i = 0; i < 8; ++i) p[i] = uint8_t(v >> (56 - 8 * i)); }
-inline uint16_t getU16(const uint8_t *p) { return uint16_t((uint16_t(p[0]) << 8) | p[1]); }
-inline uint32_t getU32(const uint8_t *p) { uint32_t v = 0; for (int i = 0; i < 4; ++i) v = (v << 8) | p[i]; return v; }
-inline uint64_t getU64(const uint8_t *p) { uint64_t v = 0; for (int i = 0; i < 8; ++i) v = (v << 8) | p[i]; return v; }
+inline void putU16(uint8_t *p, uint16_t v)
+{
+    p[0] = uint8_t(v >> 8);
+    p[1] = uint8_t(v);
+}
+inline void putU32(uint8_t *p, uint32_t v)
+{
+    for (int i = 0; i < 4; ++i)
+        p[i] = uint8_t(v >> (24 - 8 * i));
+}
+inline void putU64(uint8_t *p, uint64_t v)
+{
+    for (int i = 0; i < 8; ++i)
+        p[i] = uint8_t(v >> (56 - 8 * i));
+}
+inline uint16_t getU16(const uint8_t *p)
+{
+    return uint16_t((uint16_t(p[0]) << 8) | p[1]);
+}
+inline uint32_t getU32(const uint8_t *p)
+{
+    uint32_t v = 0;
+    for (int i = 0; i < 4; ++i)
+        v = (v << 8) | p[i];
+    return v;
+}
+inline uint64_t getU64(const uint8_t *p)
+{
+    uint64_t v = 0;
+    for (int i = 0; i < 8; ++i)
+        v = (v << 8) | p[i];
+    return v;
+}
 
 } // namespace cohort::collectives

@@ -17,9 +17,24 @@ namespace cohort::collectives::wire {
 class Writer {
 public:
     void u8(uint8_t v) { m_out.append(char(v)); }
-    void u16(uint16_t v) { uint8_t b[2]; putU16(b, v); raw(b, 2); }
-    void u32(uint32_t v) { uint8_t b[4]; putU32(b, v); raw(b, 4); }
-    void u64(uint64_t v) { uint8_t b[8]; putU64(b, v); raw(b, 8); }
+    void u16(uint16_t v)
+    {
+        uint8_t b[2];
+        putU16(b, v);
+        raw(b, 2);
+    }
+    void u32(uint32_t v)
+    {
+        uint8_t b[4];
+        putU32(b, v);
+        raw(b, 4);
+    }
+    void u64(uint64_t v)
+    {
+        uint8_t b[8];
+        putU64(b, v);
+        raw(b, 8);
+    }
     void raw(const void *p, size_t n) { m_out.append(static_cast<const char *>(p), qsizetype(n)); }
     void bytes(QByteArrayView b) { m_out.append(b); }
     void text(const QString &s)
@@ -39,7 +54,10 @@ private:
 // Bounds-checked big-endian reader; any overrun latches `bad`.
 class Reader {
 public:
-    explicit Reader(QByteArrayView v) : m_p(reinterpret_cast<const uint8_t *>(v.data())), m_n(size_t(v.size())) {}
+    explicit Reader(QByteArrayView v)
+        : m_p(reinterpret_cast<const uint8_t *>(v.data())),
+          m_n(size_t(v.size()))
+    {}
     bool take(size_t n, const uint8_t **out)
     {
         if (m_bad || m_n - m_at < n) {
@@ -50,10 +68,26 @@ public:
         m_at += n;
         return true;
     }
-    uint8_t u8() { const uint8_t *p; return take(1, &p) ? p[0] : 0; }
-    uint16_t u16() { const uint8_t *p; return take(2, &p) ? getU16(p) : 0; }
-    uint32_t u32() { const uint8_t *p; return take(4, &p) ? getU32(p) : 0; }
-    uint64_t u64() { const uint8_t *p; return take(8, &p) ? getU64(p) : 0; }
+    uint8_t u8()
+    {
+        const uint8_t *p;
+        return take(1, &p) ? p[0] : 0;
+    }
+    uint16_t u16()
+    {
+        const uint8_t *p;
+        return take(2, &p) ? getU16(p) : 0;
+    }
+    uint32_t u32()
+    {
+        const uint8_t *p;
+        return take(4, &p) ? getU32(p) : 0;
+    }
+    uint64_t u64()
+    {
+        const uint8_t *p;
+        return take(8, &p) ? getU64(p) : 0;
+    }
     QByteArray bytes(size_t n)
     {
         const uint8_t *p;

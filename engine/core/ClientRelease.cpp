@@ -19,12 +19,14 @@ const QString kDownloadUrl = QStringLiteral("download_url");
 // A value quoted in a message: never more than a version's worth of whatever arrived.
 QString quoted(const QString &text)
 {
-    return QLatin1Char('\'') + text.left(kMaxVersionLength) + (text.size() > kMaxVersionLength ? QStringLiteral("…'") : QStringLiteral("'"));
+    return QLatin1Char('\'') + text.left(kMaxVersionLength) +
+           (text.size() > kMaxVersionLength ? QStringLiteral("…'") : QStringLiteral("'"));
 }
 
 QString whereToUpdate(const ClientRelease &release)
 {
-    return release.downloadUrl.isEmpty() ? QStringLiteral("update Cohort") : QStringLiteral("update Cohort (%1)").arg(release.downloadUrl);
+    return release.downloadUrl.isEmpty() ? QStringLiteral("update Cohort")
+                                         : QStringLiteral("update Cohort (%1)").arg(release.downloadUrl);
 }
 } // namespace
 
@@ -113,8 +115,10 @@ QString clientReleaseProblem(const ClientRelease &release)
 {
     for (const auto &[field, version] : {std::pair{kLatest, release.latest}, std::pair{kMinimum, release.minimum}})
         if (!version.isEmpty() && !isVersion(version))
-            return QStringLiteral("%1: %2 is not a version (up to 4 numbers with dots, like 0.2.0)").arg(field, quoted(version));
-    if (!release.latest.isEmpty() && !release.minimum.isEmpty() && *compareVersions(release.minimum, release.latest) > 0)
+            return QStringLiteral("%1: %2 is not a version (up to 4 numbers with dots, like 0.2.0)")
+                .arg(field, quoted(version));
+    if (!release.latest.isEmpty() && !release.minimum.isEmpty() &&
+        *compareVersions(release.minimum, release.latest) > 0)
         return QStringLiteral("minimum: %1 is newer than the latest version %2").arg(release.minimum, release.latest);
     if (!release.downloadUrl.isEmpty()) {
         if (const QString problem = downloadUrlProblem(release.downloadUrl); !problem.isEmpty())
@@ -133,9 +137,10 @@ Expected<ClientRelease> parseClientRelease(const QJsonValue &value)
         return fail(QStringLiteral("'client' is not an object"));
     const QJsonObject object = value.toObject();
     ClientRelease release;
-    const std::tuple<const QString &, QString *, int> fields[] = {{kLatest, &release.latest, kMaxVersionLength},
-                                                                  {kMinimum, &release.minimum, kMaxVersionLength},
-                                                                  {kDownloadUrl, &release.downloadUrl, kMaxDownloadUrlLength}};
+    const std::tuple<const QString &, QString *, int> fields[] = {
+        {kLatest, &release.latest, kMaxVersionLength},
+        {kMinimum, &release.minimum, kMaxVersionLength},
+        {kDownloadUrl, &release.downloadUrl, kMaxDownloadUrlLength}};
     for (const auto &[name, out, maxLength] : fields) {
         const QJsonValue field = object.value(name);
         if (field.isUndefined() || field.isNull())
@@ -158,11 +163,13 @@ QString clientVersionRefusal(const ClientRelease &release, const QString &declar
         return {};
     if (declaredVersion.isEmpty())
         return QStringLiteral("this hub works with Cohort %1 or newer, and this client does not say its version "
-                              "(field 'client_version'): %2").arg(release.minimum, whereToUpdate(release));
+                              "(field 'client_version'): %2")
+            .arg(release.minimum, whereToUpdate(release));
     const std::optional<int> order = compareVersions(declaredVersion, release.minimum);
     if (!order)
         return QStringLiteral("this hub works with Cohort %1 or newer, and this client's version %2 is not a version "
-                              "number: %3").arg(release.minimum, quoted(declaredVersion), whereToUpdate(release));
+                              "number: %3")
+            .arg(release.minimum, quoted(declaredVersion), whereToUpdate(release));
     if (*order < 0)
         return QStringLiteral("this hub works with Cohort %1 or newer; this client is %2: %3")
             .arg(release.minimum, declaredVersion, whereToUpdate(release));
@@ -195,13 +202,15 @@ UpdateNotice assessUpdate(const ClientRelease &release, const QString &running)
 
 QString updateAvailableMessage(const UpdateNotice &notice)
 {
-    return notice.downloadUrl.isEmpty() ? QStringLiteral("Cohort %1 is available").arg(notice.latest)
-                                        : QStringLiteral("Cohort %1 is available: %2").arg(notice.latest, notice.downloadUrl);
+    return notice.downloadUrl.isEmpty()
+               ? QStringLiteral("Cohort %1 is available").arg(notice.latest)
+               : QStringLiteral("Cohort %1 is available: %2").arg(notice.latest, notice.downloadUrl);
 }
 
 QString belowMinimumMessage(const UpdateNotice &notice)
 {
-    const QString needs = QStringLiteral("This hub needs Cohort %1 or newer; you have %2.").arg(notice.minimum, notice.running);
+    const QString needs =
+        QStringLiteral("This hub needs Cohort %1 or newer; you have %2.").arg(notice.minimum, notice.running);
     return notice.downloadUrl.isEmpty() ? needs + QStringLiteral(" Update Cohort to work with it again.")
                                         : needs + QStringLiteral(" Download: %1").arg(notice.downloadUrl);
 }

@@ -13,7 +13,7 @@
 
 namespace cohort {
 
-inline constexpr int kMaxVersionLength = 32;       // "123456.123456.123456.123456" fits
+inline constexpr int kMaxVersionLength = 32; // "123456.123456.123456.123456" fits
 inline constexpr int kMaxDownloadUrlLength = 512;
 
 // A version is 1 to 4 dot-separated numbers of 1 to 6 digits each ("0.2.0", "1.10"): nothing else, no sign,
@@ -55,10 +55,10 @@ QString clientVersionRefusal(const ClientRelease &release, const QString &declar
 
 // What the advertised versions mean for the program running (its snapshot's "update").
 struct UpdateNotice {
-    QString running;     // this program's version
+    QString running; // this program's version
     QString latest;
     QString minimum;
-    QString downloadUrl; // checked by parseClientRelease: http(s) only
+    QString downloadUrl;       // checked by parseClientRelease: http(s) only
     bool available = false;    // latest is newer than running
     bool belowMinimum = false; // running is older than minimum: the hub does not work with it
     bool isEmpty() const { return latest.isEmpty() && minimum.isEmpty(); }

@@ -40,7 +40,9 @@ ComputePlan planCompute(const QStringList &cudaUuids, const QList<GpuSample> &nv
     if (plan.workers.isEmpty()) {
         plan.workers.append(cpuWorker());
         if (!cudaUuids.isEmpty())
-            plan.note = QCoreApplication::translate("cohort::Engine", "None of the GPUs chosen in the settings is here (%1): Cohort computes on the CPU")
+            plan.note = QCoreApplication::translate(
+                            "cohort::Engine",
+                            "None of the GPUs chosen in the settings is here (%1): Cohort computes on the CPU")
                             .arg(chosen.join(QStringLiteral(", ")));
     }
     return plan;

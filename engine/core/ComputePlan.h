@@ -17,12 +17,12 @@
 namespace cohort {
 
 struct ComputeWorkerSpec {
-    QString gpuUuid;            // NVML's "GPU-…"; empty: the CPU worker
-    QString name;               // "NVIDIA GeForce RTX 4090", "CPU"
-    QString device;             // where its policy runs, as LibTorch names it: "cuda:1", "cpu"
-    int cudaIndex = -1;         // -1: the CPU
+    QString gpuUuid;             // NVML's "GPU-…"; empty: the CPU worker
+    QString name;                // "NVIDIA GeForce RTX 4090", "CPU"
+    QString device;              // where its policy runs, as LibTorch names it: "cuda:1", "cpu"
+    int cudaIndex = -1;          // -1: the CPU
     qint64 memoryTotalBytes = 0; // NVML's figure; 0: unknown
-    int memoryPercent = 0;      // the share of its memory generation may use (0 on the CPU)
+    int memoryPercent = 0;       // the share of its memory generation may use (0 on the CPU)
     bool operator==(const ComputeWorkerSpec &) const = default;
 };
 

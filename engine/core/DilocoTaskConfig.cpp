@@ -44,10 +44,12 @@ Expected<DilocoTaskConfig> DilocoTaskConfig::fromJson(const QJsonObject &json)
     c.maxDeltaNorm = r.optionalNumber(QStringLiteral("max_delta_norm"), c.maxDeltaNorm, 0, 1e12);
     c.auditRate = r.optionalNumber(QStringLiteral("audit_rate"), c.auditRate, 0, 1);
     c.auditTolerance = r.optionalNumber(QStringLiteral("audit_tolerance"), c.auditTolerance, 0, 1);
-    c.confirmAfterSteps = int(r.optionalInteger(QStringLiteral("confirm_after_steps"), c.confirmAfterSteps, 0, 1'000'000));
+    c.confirmAfterSteps =
+        int(r.optionalInteger(QStringLiteral("confirm_after_steps"), c.confirmAfterSteps, 0, 1'000'000));
     c.linkProtection = r.optionalString(QStringLiteral("link_protection"), c.linkProtection, 16);
     c.masterPort = quint16(r.optionalInteger(QStringLiteral("master_port"), 0, 0, 65535));
-    const auto model = RlModelShape::fromJson(r.optionalObject(QStringLiteral("model")), QStringLiteral("diloco model"), c.model);
+    const auto model =
+        RlModelShape::fromJson(r.optionalObject(QStringLiteral("model")), QStringLiteral("diloco model"), c.model);
     if (!r.ok())
         return fail(r.error());
     if (!model)
@@ -57,15 +59,16 @@ Expected<DilocoTaskConfig> DilocoTaskConfig::fromJson(const QJsonObject &json)
     c.seed = seed.toULongLong(&seedOk);
     if (!seedOk)
         return fail(QStringLiteral("diloco: field 'seed': expected an unsigned integer in a string"));
-    if (c.quantization != QLatin1String("none") && c.quantization != QLatin1String("uint8")
-        && c.quantization != QLatin1String("uint16"))
+    if (c.quantization != QLatin1String("none") && c.quantization != QLatin1String("uint8") &&
+        c.quantization != QLatin1String("uint16"))
         return fail(QStringLiteral("diloco: field 'quantization': expected none, uint8 or uint16"));
-    if (c.linkProtection != QLatin1String("none") && c.linkProtection != QLatin1String("integrity")
-        && c.linkProtection != QLatin1String("encryption"))
+    if (c.linkProtection != QLatin1String("none") && c.linkProtection != QLatin1String("integrity") &&
+        c.linkProtection != QLatin1String("encryption"))
         return fail(QStringLiteral("diloco: field 'link_protection': expected none, integrity or encryption"));
     if (c.sequenceLength > c.model.maxSeqLen)
         return fail(QStringLiteral("diloco: sequence_length %1 exceeds the model's max_seq_len %2")
-                        .arg(c.sequenceLength).arg(c.model.maxSeqLen));
+                        .arg(c.sequenceLength)
+                        .arg(c.model.maxSeqLen));
     // Hostile sizes: a task may not make every node allocate gigabytes for one batch.
     if (qint64(c.batchSize) * c.sequenceLength > 1'000'000)
         return fail(QStringLiteral("diloco: batch_size x sequence_length is too large"));

@@ -10,15 +10,15 @@
 namespace cohort {
 
 struct DilocoTaskConfig {
-    int innerSteps = 20;           // H: local AdamW steps between all-reduces
+    int innerSteps = 20; // H: local AdamW steps between all-reduces
     double innerLearningRate = 1e-3;
     double innerWeightDecay = 0.01;
     double outerLearningRate = 0.7; // DiLoCo's outer Nesterov SGD
     double outerMomentum = 0.9;
-    int batchSize = 8;              // sequences per inner step
-    int sequenceLength = 48;        // tokens per sequence (<= model.maxSeqLen)
+    int batchSize = 8;                              // sequences per inner step
+    int sequenceLength = 48;                        // tokens per sequence (<= model.maxSeqLen)
     QString quantization = QStringLiteral("uint8"); // pseudo-gradient on the wire: none, uint8, uint16
-    quint64 seed = 1;               // the initial weights (every node starts from the same model)
+    quint64 seed = 1;                               // the initial weights (every node starts from the same model)
     // A ring smaller than this earns nothing (docs/CREDIT.md): one identity averaging with itself moves no data,
     // and identities are free, so the task's operator sets how many peers make an average worth paying for.
     int minRingSize = 2;
@@ -37,7 +37,7 @@ struct DilocoTaskConfig {
     // Every member uses the task's setting. Integrity by default: it costs a uint8 ring 27-43 % of its loopback rate
     // on this 2-core machine (bench_allreduce --compare-sealed), far below what a real network's bandwidth hides.
     QString linkProtection = QStringLiteral("integrity");
-    quint16 masterPort = 0;         // set by the hub: where its collectives master listens (same host as the hub)
+    quint16 masterPort = 0; // set by the hub: where its collectives master listens (same host as the hub)
     RlModelShape model{64, 2, 4, 256, 64};
 
     QJsonObject toJson() const;

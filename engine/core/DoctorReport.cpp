@@ -40,7 +40,8 @@ bool DoctorReport::anyFailed() const
 
 int DoctorReport::count(DoctorOutcome outcome) const
 {
-    return int(std::count_if(findings.cbegin(), findings.cend(), [outcome](const DoctorFinding &f) { return f.outcome == outcome; }));
+    return int(std::count_if(findings.cbegin(), findings.cend(),
+                             [outcome](const DoctorFinding &f) { return f.outcome == outcome; }));
 }
 
 QJsonObject DoctorReport::toJson() const
@@ -90,7 +91,8 @@ Expected<DoctorReport> parseDoctorReport(const QByteArray &json)
         report.findings.append(f);
     }
     // "failed" is derived; a report that disagrees with its own findings was not written by cohortd.
-    if (object->contains(QStringLiteral("failed")) && object->value(QStringLiteral("failed")).toBool() != report.anyFailed())
+    if (object->contains(QStringLiteral("failed")) &&
+        object->value(QStringLiteral("failed")).toBool() != report.anyFailed())
         return fail(QStringLiteral("field 'failed' disagrees with the findings"));
     return report;
 }

@@ -20,11 +20,11 @@ enum class DoctorOutcome {
 };
 
 struct DoctorFinding {
-    QString id;      // stable: "hub", "clock", "inbound", "disk", "memory", "blas", "gpu", "data-folder", "tray"
-    QString title;   // for people: "Hub reachable"
+    QString id;    // stable: "hub", "clock", "inbound", "disk", "memory", "blas", "gpu", "data-folder", "tray"
+    QString title; // for people: "Hub reachable"
     DoctorOutcome outcome = DoctorOutcome::Ok;
-    QString detail;  // what was seen
-    QString fix;     // what to do about it; empty when nothing needs doing
+    QString detail; // what was seen
+    QString fix;    // what to do about it; empty when nothing needs doing
     bool operator==(const DoctorFinding &) const = default;
 };
 

@@ -13,7 +13,7 @@ struct RelayProgress {
     double bandwidthMBps = 0; // moving average of measured shard fetches; 0 until measured
     qint64 bytes = 0;         // verified bytes fetched from this relay
     int failures = 0;
-    int active = 0;           // requests in flight
+    int active = 0; // requests in flight
     QString lastError;
     bool operator==(const RelayProgress &) const = default;
 };
@@ -34,7 +34,10 @@ struct DownloadProgress {
     QString error;
     bool diskFull = false;
 
-    bool active() const { return phase == Phase::Preparing || phase == Phase::Downloading || phase == Phase::Assembling; }
+    bool active() const
+    {
+        return phase == Phase::Preparing || phase == Phase::Downloading || phase == Phase::Assembling;
+    }
     static QString phaseName(Phase phase);
     QJsonObject toJson() const;
     bool operator==(const DownloadProgress &) const = default;

@@ -90,7 +90,9 @@ Expected<EarningsBucket> readBucket(const QJsonValue &v, qsizetype index)
         return fail(r.error());
     // The store keys history by hour; a bucket that starts mid-hour would be a second row for the same hour.
     if (b.hourStart.time().minute() != 0 || b.hourStart.time().second() != 0 || b.hourStart.time().msec() != 0)
-        return fail(QStringLiteral("earnings: history[%1]: %2 is not the start of an hour").arg(index).arg(isoUtc(b.hourStart)));
+        return fail(QStringLiteral("earnings: history[%1]: %2 is not the start of an hour")
+                        .arg(index)
+                        .arg(isoUtc(b.hourStart)));
     return b;
 }
 
@@ -189,7 +191,8 @@ Expected<EarningsReport> EarningsReport::fromJson(const QJsonObject &json)
                      [](const EarningsBucket &a, const EarningsBucket &b) { return a.hourStart < b.hourStart; });
     for (qsizetype i = 1; i < report.history.size(); ++i) {
         if (report.history.at(i).hourStart == report.history.at(i - 1).hourStart)
-            return fail(QStringLiteral("earnings: history lists the hour %1 twice").arg(isoUtc(report.history.at(i).hourStart)));
+            return fail(QStringLiteral("earnings: history lists the hour %1 twice")
+                            .arg(isoUtc(report.history.at(i).hourStart)));
     }
     return report;
 }

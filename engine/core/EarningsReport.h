@@ -24,8 +24,8 @@ struct EarningsAmounts {
 struct TaskEarnings {
     QString taskId;
     EarningsAmounts amounts;
-    qint64 tokens = 0;   // verified completion tokens credited
-    qint64 batches = 0;  // accepted rollout batches
+    qint64 tokens = 0;  // verified completion tokens credited
+    qint64 batches = 0; // accepted rollout batches
     bool operator==(const TaskEarnings &) const = default;
 };
 
@@ -41,7 +41,7 @@ struct EarningsReport {
     QString nodeId;
     QString unit = QStringLiteral("credits");
     EarningsAmounts total;
-    EarningsAmounts today;      // since 00:00 UTC
+    EarningsAmounts today; // since 00:00 UTC
     EarningsAmounts last7Days;
     QList<TaskEarnings> tasks;
     QList<EarningsBucket> history; // ascending by hour, at most 7 x 24 buckets

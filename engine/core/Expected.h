@@ -14,16 +14,29 @@ struct Unexpected {
     QString message;
 };
 
-inline Unexpected fail(QString message) { return Unexpected{std::move(message)}; }
+inline Unexpected fail(QString message)
+{
+    return Unexpected{std::move(message)};
+}
 template <class T>
-Unexpected fail(const Result<T> &failed) { return Unexpected{QString::fromStdString(failed.error)}; }
-inline Unexpected fail(const Outcome &failed) { return Unexpected{QString::fromStdString(failed.error)}; }
+Unexpected fail(const Result<T> &failed)
+{
+    return Unexpected{QString::fromStdString(failed.error)};
+}
+inline Unexpected fail(const Outcome &failed)
+{
+    return Unexpected{QString::fromStdString(failed.error)};
+}
 
 template <typename T>
 class [[nodiscard]] Expected {
 public:
-    Expected(T value) : m_value(std::move(value)) {}
-    Expected(Unexpected error) : m_error(std::move(error.message)) {}
+    Expected(T value)
+        : m_value(std::move(value))
+    {}
+    Expected(Unexpected error)
+        : m_error(std::move(error.message))
+    {}
 
     bool ok() const { return m_value.has_value(); }
     explicit operator bool() const { return ok(); }
@@ -44,7 +57,10 @@ private:
 class [[nodiscard]] Status {
 public:
     Status() = default;
-    Status(Unexpected error) : m_error(std::move(error.message)), m_failed(true) {}
+    Status(Unexpected error)
+        : m_error(std::move(error.message)),
+          m_failed(true)
+    {}
     static Status success() { return {}; }
     bool ok() const { return !m_failed; }
     explicit operator bool() const { return ok(); }

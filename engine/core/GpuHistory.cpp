@@ -67,7 +67,8 @@ QString GpuHistory::keyOf(const GpuSample &sample)
     return sample.uuid.isEmpty() ? QStringLiteral("index-%1").arg(sample.index) : sample.uuid;
 }
 
-void GpuHistory::feed(Series &series, const QString &gpu, int level, const GpuHistoryPoint &p, QList<GpuHistoryRecord> *finished)
+void GpuHistory::feed(Series &series, const QString &gpu, int level, const GpuHistoryPoint &p,
+                      QList<GpuHistoryRecord> *finished)
 {
     const bool recording = level == kLevels - 1;
     const int seconds = recording ? kRecordSeconds : kTiers[level].bucketSeconds;

@@ -6,10 +6,10 @@
 #include "core/EngineSnapshot.h"
 
 #include <QHash>
-#include <QtNumeric>
 #include <QList>
 #include <QString>
 #include <QStringList>
+#include <QtNumeric>
 #include <deque>
 #include <iterator>
 
@@ -29,7 +29,7 @@ struct GpuHistoryPoint {
 
 // A finished minute of one GPU, as stored.
 struct GpuHistoryRecord {
-    QString gpu;  // GpuHistory::keyOf(): the UUID, or "index-N" when NVML gave none
+    QString gpu; // GpuHistory::keyOf(): the UUID, or "index-N" when NVML gave none
     QString name;
     GpuHistoryPoint point;
 };
@@ -55,7 +55,7 @@ public:
     // The minutes not finished yet (at shutdown: store them too, they are averages of what was read).
     QList<GpuHistoryRecord> openMinutes() const;
 
-    QStringList gpus() const;     // keys, in the order first seen
+    QStringList gpus() const; // keys, in the order first seen
     QString nameOf(const QString &gpu) const;
     // Ascending; the last point is the bucket being filled (a partial average).
     QList<GpuHistoryPoint> points(const QString &gpu, GpuHistoryRange range) const;
@@ -76,7 +76,8 @@ private:
         std::deque<GpuHistoryPoint> closed[std::size(kTiers)];
     };
     // Adds p to level `level`; a finished minute goes to *finished.
-    void feed(Series &series, const QString &gpu, int level, const GpuHistoryPoint &p, QList<GpuHistoryRecord> *finished);
+    void feed(Series &series, const QString &gpu, int level, const GpuHistoryPoint &p,
+              QList<GpuHistoryRecord> *finished);
 
     QHash<QString, Series> m_series;
     QStringList m_order;

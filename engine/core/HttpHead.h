@@ -11,7 +11,7 @@ struct HttpHead {
     QList<QByteArray> startLine; // "GET /x HTTP/1.1" or "HTTP/1.1 206 Partial Content", split on spaces
     QList<QPair<QByteArray, QByteArray>> fields;
 
-    QByteArray value(const QByteArray &lowerName) const;       // the first one; empty if absent
+    QByteArray value(const QByteArray &lowerName) const;         // the first one; empty if absent
     QList<QByteArray> values(const QByteArray &lowerName) const; // every occurrence (smuggling checks)
 };
 

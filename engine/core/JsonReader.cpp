@@ -9,22 +9,24 @@ namespace cohort {
 Expected<QJsonObject> parseJsonObject(const QByteArray &bytes, qsizetype maxBytes)
 {
     if (bytes.size() > maxBytes)
-        return fail(QStringLiteral("JSON body of %1 bytes exceeds the limit of %2 bytes").arg(bytes.size()).arg(maxBytes));
+        return fail(
+            QStringLiteral("JSON body of %1 bytes exceeds the limit of %2 bytes").arg(bytes.size()).arg(maxBytes));
     if (bytes.trimmed().isEmpty())
         return fail(QStringLiteral("empty body where a JSON object was expected"));
     QJsonParseError parseError;
     const QJsonDocument doc = QJsonDocument::fromJson(bytes, &parseError);
     if (parseError.error != QJsonParseError::NoError)
-        return fail(QStringLiteral("malformed JSON at offset %1: %2").arg(parseError.offset).arg(parseError.errorString()));
+        return fail(
+            QStringLiteral("malformed JSON at offset %1: %2").arg(parseError.offset).arg(parseError.errorString()));
     if (!doc.isObject())
         return fail(QStringLiteral("expected a JSON object at the top level"));
     return doc.object();
 }
 
 JsonReader::JsonReader(QJsonObject object, QString context)
-    : m_object(std::move(object)), m_context(std::move(context))
-{
-}
+    : m_object(std::move(object)),
+      m_context(std::move(context))
+{}
 
 void JsonReader::setError(const QString &message)
 {

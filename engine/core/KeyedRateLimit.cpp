@@ -6,9 +6,10 @@
 namespace cohort {
 
 KeyedRateLimit::KeyedRateLimit(double ratePerSecond, double burst, qsizetype maxKeys)
-    : m_rate(std::max(ratePerSecond, 1e-6)), m_burst(std::max(burst, 1.0)), m_maxKeys(std::max<qsizetype>(maxKeys, 1))
-{
-}
+    : m_rate(std::max(ratePerSecond, 1e-6)),
+      m_burst(std::max(burst, 1.0)),
+      m_maxKeys(std::max<qsizetype>(maxKeys, 1))
+{}
 
 void KeyedRateLimit::forgetRefilled(qint64 nowMs)
 {
@@ -26,7 +27,8 @@ bool KeyedRateLimit::wouldTake(const QByteArray &key, qint64 nowMs, qint64 *retr
     const auto it = m_buckets.constFind(key);
     if (it == m_buckets.constEnd())
         return true; // a key without a bucket has a full one (or gets one when there is room)
-    const double tokens = std::min(m_burst, it->tokens + double(std::max<qint64>(0, nowMs - it->atMs)) / 1000.0 * m_rate);
+    const double tokens =
+        std::min(m_burst, it->tokens + double(std::max<qint64>(0, nowMs - it->atMs)) / 1000.0 * m_rate);
     if (tokens >= 1.0)
         return true;
     if (retryAfterMs)

@@ -4,9 +4,10 @@
 
 namespace cohort {
 
-LogBudget::LogBudget(int linesPerWindow, qint64 windowMs) : m_lines(std::max(1, linesPerWindow)), m_windowMs(std::max<qint64>(1, windowMs))
-{
-}
+LogBudget::LogBudget(int linesPerWindow, qint64 windowMs)
+    : m_lines(std::max(1, linesPerWindow)),
+      m_windowMs(std::max<qint64>(1, windowMs))
+{}
 
 bool LogBudget::admit(const QString &kind, qint64 nowMs)
 {

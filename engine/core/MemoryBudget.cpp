@@ -7,9 +7,9 @@ namespace cohort {
 
 namespace {
 constexpr qint64 kFloat = 4;
-constexpr qint64 kVocabulary = 259;          // byte-level tokenizer: 256 bytes + BOS, EOS, PAD
+constexpr qint64 kVocabulary = 259; // byte-level tokenizer: 256 bytes + BOS, EOS, PAD
 constexpr qint64 kCudaContextBytes = 320LL << 20;
-constexpr qint64 kFixedBytes = 64LL << 20;   // cuBLAS workspace and allocator rounding
+constexpr qint64 kFixedBytes = 64LL << 20; // cuBLAS workspace and allocator rounding
 
 QString gigabytes(qint64 bytes)
 {
@@ -51,7 +51,9 @@ QString whyItDoesNotFit(const GenerationFootprint &f, qint64 budgetBytes)
 {
     if (rowsWithin(f, budgetBytes, 1) > 0)
         return {};
-    return QCoreApplication::translate("MemoryBudget", "needs %1 GB of GPU memory for one sequence; Cohort may use %2 GB of this GPU (Settings, Compute)")
+    return QCoreApplication::translate(
+               "MemoryBudget",
+               "needs %1 GB of GPU memory for one sequence; Cohort may use %2 GB of this GPU (Settings, Compute)")
         .arg(gigabytes(f.bytesFor(1)), gigabytes(budgetBytes));
 }
 

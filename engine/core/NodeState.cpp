@@ -36,11 +36,15 @@ struct ReasonNames {
 constexpr std::array kReasons{
     ReasonNames{PauseReason::User, "user", QT_TRANSLATE_NOOP("NodeState", "paused by you")},
     ReasonNames{PauseReason::DiskFull, "disk-full", QT_TRANSLATE_NOOP("NodeState", "the disk is almost full")},
-    ReasonNames{PauseReason::TooHot, "too-hot", QT_TRANSLATE_NOOP("NodeState", "the GPU is above your temperature limit")},
+    ReasonNames{PauseReason::TooHot, "too-hot",
+                QT_TRANSLATE_NOOP("NodeState", "the GPU is above your temperature limit")},
     ReasonNames{PauseReason::PowerCap, "power-cap", QT_TRANSLATE_NOOP("NodeState", "the power limit is reached")},
-    ReasonNames{PauseReason::OnBattery, "on-battery", QT_TRANSLATE_NOOP("NodeState", "the computer is on battery power")},
-    ReasonNames{PauseReason::ForegroundApp, "foreground-app", QT_TRANSLATE_NOOP("NodeState", "another program needs the computer")},
-    ReasonNames{PauseReason::OutsideSchedule, "outside-schedule", QT_TRANSLATE_NOOP("NodeState", "outside your schedule")},
+    ReasonNames{PauseReason::OnBattery, "on-battery",
+                QT_TRANSLATE_NOOP("NodeState", "the computer is on battery power")},
+    ReasonNames{PauseReason::ForegroundApp, "foreground-app",
+                QT_TRANSLATE_NOOP("NodeState", "another program needs the computer")},
+    ReasonNames{PauseReason::OutsideSchedule, "outside-schedule",
+                QT_TRANSLATE_NOOP("NodeState", "outside your schedule")},
     ReasonNames{PauseReason::NotIdle, "not-idle", QT_TRANSLATE_NOOP("NodeState", "the computer is in use")},
     ReasonNames{PauseReason::Snoozed, "snoozed", QT_TRANSLATE_NOOP("NodeState", "snoozed")},
     ReasonNames{PauseReason::None, "none", ""},
@@ -98,8 +102,9 @@ QString foregroundUseText(const ForegroundUse &use)
     const bool named = !use.program.isEmpty();
     switch (use.kind) {
     case ForegroundUse::Kind::FullScreen:
-        return named ? QCoreApplication::translate("NodeState", "A full-screen program is running (%1)").arg(use.program)
-                     : QCoreApplication::translate("NodeState", "A full-screen program is running");
+        return named
+                   ? QCoreApplication::translate("NodeState", "A full-screen program is running (%1)").arg(use.program)
+                   : QCoreApplication::translate("NodeState", "A full-screen program is running");
     case ForegroundUse::Kind::NamedProgram:
         return QCoreApplication::translate("NodeState", "A program on your list is running (%1)").arg(use.program);
     case ForegroundUse::Kind::GpuUser:
@@ -136,9 +141,13 @@ ResolvedState resolveState(const StateInputs &in)
         out.why = QCoreApplication::translate("NodeState", "Starting the engine");
     } else if (in.hubLink == HubLink::Lost) {
         out.state = NodeState::Offline;
-        const QString retry = in.retryInSeconds > 0 ? QCoreApplication::translate("NodeState", "retrying in %1 s").arg(in.retryInSeconds) : QCoreApplication::translate("NodeState", "retrying now");
-        out.why = in.hubError.isEmpty() ? QCoreApplication::translate("NodeState", "Cannot reach the hub; %1").arg(retry)
-                                        : QCoreApplication::translate("NodeState", "Cannot reach the hub (%1); %2").arg(in.hubError, retry);
+        const QString retry = in.retryInSeconds > 0
+                                  ? QCoreApplication::translate("NodeState", "retrying in %1 s").arg(in.retryInSeconds)
+                                  : QCoreApplication::translate("NodeState", "retrying now");
+        out.why =
+            in.hubError.isEmpty()
+                ? QCoreApplication::translate("NodeState", "Cannot reach the hub; %1").arg(retry)
+                : QCoreApplication::translate("NodeState", "Cannot reach the hub (%1); %2").arg(in.hubError, retry);
     } else if (const PauseReason reason = primaryReason(in.pauseReasons); reason != PauseReason::None) {
         out.state = NodeState::Paused;
         out.reason = reason;
@@ -155,7 +164,8 @@ ResolvedState resolveState(const StateInputs &in)
     } else if (const PauseReason throttle = primaryReason(in.throttleReasons); throttle != PauseReason::None) {
         out.state = NodeState::Throttled;
         out.reason = throttle;
-        out.why = withDetail(QCoreApplication::translate("NodeState", "Working slower because %1").arg(pauseReasonText(throttle)));
+        out.why = withDetail(
+            QCoreApplication::translate("NodeState", "Working slower because %1").arg(pauseReasonText(throttle)));
     } else if (in.downloading) {
         out.state = NodeState::Downloading;
         out.why = withDetail(QCoreApplication::translate("NodeState", "Downloading the model"));
@@ -168,7 +178,8 @@ ResolvedState resolveState(const StateInputs &in)
         out.why = in.activityDetail.isEmpty() ? QCoreApplication::translate("NodeState", "Working") : in.activityDetail;
     } else {
         out.state = NodeState::Idle;
-        out.why = in.activityDetail.isEmpty() ? QCoreApplication::translate("NodeState", "Connected; no task joined") : in.activityDetail;
+        out.why = in.activityDetail.isEmpty() ? QCoreApplication::translate("NodeState", "Connected; no task joined")
+                                              : in.activityDetail;
     }
     return out;
 }

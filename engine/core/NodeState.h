@@ -28,43 +28,44 @@ enum class PauseReason {
     NotIdle,         // the computer is in use
     OutsideSchedule, // outside the allowed hours
     OnBattery,
-    TooHot,          // GPU/CPU temperature above the user's limit
+    TooHot, // GPU/CPU temperature above the user's limit
     PowerCap,
     DiskFull,
-    ForegroundApp,   // a full-screen program, a program on the user's list, or another program on the GPU
+    ForegroundApp, // a full-screen program, a program on the user's list, or another program on the GPU
 };
 
-QString nodeStateName(NodeState state);        // stable, lower-case: "idle", "paused", ... (JSON, icons)
-QString nodeStateTitle(NodeState state);       // for people: "Idle", "Paused", ...
-QString pauseReasonName(PauseReason reason);   // stable, lower-case: "user", "on-battery", ...
-QString pauseReasonText(PauseReason reason);   // for people: "paused by you", "on battery power", ...
+QString nodeStateName(NodeState state);      // stable, lower-case: "idle", "paused", ... (JSON, icons)
+QString nodeStateTitle(NodeState state);     // for people: "Idle", "Paused", ...
+QString pauseReasonName(PauseReason reason); // stable, lower-case: "user", "on-battery", ...
+QString pauseReasonText(PauseReason reason); // for people: "paused by you", "on battery power", ...
 NodeState nodeStateFromName(const QString &name, bool *ok = nullptr);
 
 // What another program is doing that makes Cohort step aside (PauseReason::ForegroundApp), and which program.
 struct ForegroundUse {
     enum class Kind { FullScreen, NamedProgram, GpuUser };
     Kind kind = Kind::FullScreen;
-    QString program;                // the executable or window class; empty when the source cannot name it
+    QString program; // the executable or window class; empty when the source cannot name it
     bool operator==(const ForegroundUse &) const = default;
 };
-QString foregroundUseText(const ForegroundUse &use); // one sentence for people: "Another program uses the GPU (blender)"
+QString
+foregroundUseText(const ForegroundUse &use); // one sentence for people: "Another program uses the GPU (blender)"
 
 enum class HubLink { NotStarted, Connecting, Online, Lost };
 
 // Everything the state depends on. The engine fills it; resolveState() applies the precedence.
 struct StateInputs {
     bool stopping = false;
-    QString fatalError;             // non-empty: Error
+    QString fatalError; // non-empty: Error
     HubLink hubLink = HubLink::NotStarted;
-    QString hubError;               // last network error, shown while Offline
-    int retryInSeconds = 0;         // next reconnect attempt while Offline
+    QString hubError;       // last network error, shown while Offline
+    int retryInSeconds = 0; // next reconnect attempt while Offline
     QList<PauseReason> pauseReasons;
     QList<PauseReason> throttleReasons;
     std::optional<ForegroundUse> foregroundUse; // which program ForegroundApp is about (the `why` names it)
     bool downloading = false;
     bool syncing = false;
     bool working = false;
-    QString activityDetail;         // e.g. "task arith-rl, step 12" or why the node is idle
+    QString activityDetail; // e.g. "task arith-rl, step 12" or why the node is idle
 };
 
 struct ResolvedState {

@@ -38,7 +38,9 @@ bool ThreadLink::post(std::function<void()> f) const
 }
 
 OwnedThread::OwnedThread(QString name, QObject *replyTo)
-    : m_name(std::move(name)), m_replyTo(replyTo), m_state(std::make_shared<ThreadLink::State>())
+    : m_name(std::move(name)),
+      m_replyTo(replyTo),
+      m_state(std::make_shared<ThreadLink::State>())
 {
     m_state->replyTo = m_replyTo;
 }

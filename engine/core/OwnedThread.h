@@ -41,10 +41,12 @@ private:
     friend class OwnedThread;
     struct State {
         std::atomic<bool> stop{false};
-        QMutex mutex;              // guards replyTo against the owner letting go while the thread posts
+        QMutex mutex;               // guards replyTo against the owner letting go while the thread posts
         QObject *replyTo = nullptr; // null once let go
     };
-    explicit ThreadLink(std::shared_ptr<State> state) : m_state(std::move(state)) {}
+    explicit ThreadLink(std::shared_ptr<State> state)
+        : m_state(std::move(state))
+    {}
     std::shared_ptr<State> m_state;
 };
 
@@ -95,7 +97,7 @@ private:
     QString m_name;
     QObject *m_replyTo;
     std::shared_ptr<ThreadLink::State> m_state;
-    std::unique_ptr<QThread> m_thread;          // created on demand; released (not deleted) when let go
+    std::unique_ptr<QThread> m_thread;           // created on demand; released (not deleted) when let go
     QList<QPointer<QObject>> m_guestsNotStarted; // hosted before the thread ran: stop() deletes them if it never does
 };
 

@@ -38,7 +38,8 @@ QString addressProblem(const QString &address)
     if (hex == hex.toLower() || hex == hex.toUpper())
         return {};
     if (checksummed(address) != address)
-        return QStringLiteral("The upper/lower case letters do not match the address checksum (EIP-55): check it for a typo.");
+        return QStringLiteral(
+            "The upper/lower case letters do not match the address checksum (EIP-55): check it for a typo.");
     return {};
 }
 

@@ -98,7 +98,8 @@ void Writer::family(const QByteArray &name, Type type, const QString &help)
         return refuse(QStringLiteral("the counter '%1' does not end in _total").arg(QString::fromLatin1(name)));
     m_families.insert(name);
     m_name = name;
-    m_header = "# HELP " + name + ' ' + escapeHelp(help) + "\n# TYPE " + name + (type == Type::Counter ? " counter\n" : " gauge\n");
+    m_header = "# HELP " + name + ' ' + escapeHelp(help) + "\n# TYPE " + name +
+               (type == Type::Counter ? " counter\n" : " gauge\n");
 }
 
 void Writer::add(double value, const Labels &labels)
@@ -112,7 +113,8 @@ void Writer::add(double value, const Labels &labels)
         for (qsizetype i = 0; i < labels.size(); ++i) {
             const Label &label = labels[i];
             if (!isValidLabelName(label.name) || names.contains(label.name))
-                return refuse(QStringLiteral("%1: '%2' is not a label name, or repeated").arg(QString::fromLatin1(m_name), QString::fromLatin1(label.name)));
+                return refuse(QStringLiteral("%1: '%2' is not a label name, or repeated")
+                                  .arg(QString::fromLatin1(m_name), QString::fromLatin1(label.name)));
             names.insert(label.name);
             line += (i ? "," : "") + label.name + "=\"" + escapeLabelValue(label.value) + '"';
         }

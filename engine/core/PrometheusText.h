@@ -60,8 +60,8 @@ private:
     void refuse(const QString &problem);
 
     QByteArray m_text;
-    QByteArray m_name;     // of the current family; empty: none (or it was refused)
-    QByteArray m_header;   // its # HELP and # TYPE lines, written with its first sample
+    QByteArray m_name;   // of the current family; empty: none (or it was refused)
+    QByteArray m_header; // its # HELP and # TYPE lines, written with its first sample
     QSet<QByteArray> m_families;
     QSet<QByteArray> m_labelSets; // of the current family
     QStringList m_problems;

@@ -66,7 +66,10 @@ Expected<RlModelShape> RlModelShape::fromJson(const QJsonObject &json, const QSt
     if (!m.ok())
         return fail(m.error());
     if (shape.dModel % shape.nHeads != 0)
-        return fail(QStringLiteral("%1: d_model %2 is not a multiple of n_heads %3").arg(context).arg(shape.dModel).arg(shape.nHeads));
+        return fail(QStringLiteral("%1: d_model %2 is not a multiple of n_heads %3")
+                        .arg(context)
+                        .arg(shape.dModel)
+                        .arg(shape.nHeads));
     return shape;
 }
 
@@ -85,7 +88,8 @@ Expected<RlTaskConfig> RlTaskConfig::fromJson(const QJsonObject &json)
     c.stepsPerVersion = int(r.optionalInteger(QStringLiteral("steps_per_version"), c.stepsPerVersion, 1, 1024));
     c.warmupSteps = int(r.optionalInteger(QStringLiteral("warmup_steps"), c.warmupSteps, 0, 100000));
     c.warmupBatch = int(r.optionalInteger(QStringLiteral("warmup_batch"), c.warmupBatch, 1, 4096));
-    c.warmupDemonstrations = int(r.optionalInteger(QStringLiteral("warmup_demonstrations"), c.warmupDemonstrations, 0, 1000000));
+    c.warmupDemonstrations =
+        int(r.optionalInteger(QStringLiteral("warmup_demonstrations"), c.warmupDemonstrations, 0, 1000000));
     c.learningRate = r.optionalNumber(QStringLiteral("learning_rate"), c.learningRate, 1e-8, 1);
     c.warmupLearningRate = r.optionalNumber(QStringLiteral("warmup_learning_rate"), c.warmupLearningRate, 1e-8, 1);
     c.toploc = r.optionalBool(QStringLiteral("toploc"), c.toploc);
@@ -97,8 +101,10 @@ Expected<RlTaskConfig> RlTaskConfig::fromJson(const QJsonObject &json)
     tp.maxMantissaMean = t.optionalNumber(QStringLiteral("max_mantissa_mean"), tp.maxMantissaMean, 0, 128);
     tp.maxMantissaMedian = t.optionalNumber(QStringLiteral("max_mantissa_median"), tp.maxMantissaMedian, 0, 128);
     tp.verifyFraction = t.optionalNumber(QStringLiteral("verify_fraction"), tp.verifyFraction, 0.01, 1);
-    tp.flagAfterFailures = int(t.optionalInteger(QStringLiteral("flag_after_failures"), tp.flagAfterFailures, 1, 1000000));
-    const auto model = RlModelShape::fromJson(r.optionalObject(QStringLiteral("model")), QStringLiteral("rl model"), c.model);
+    tp.flagAfterFailures =
+        int(t.optionalInteger(QStringLiteral("flag_after_failures"), tp.flagAfterFailures, 1, 1000000));
+    const auto model =
+        RlModelShape::fromJson(r.optionalObject(QStringLiteral("model")), QStringLiteral("rl model"), c.model);
     if (!r.ok())
         return fail(r.error());
     if (!model)
@@ -116,7 +122,8 @@ Expected<RlTaskConfig> RlTaskConfig::fromJson(const QJsonObject &json)
         return fail(QStringLiteral("rl: field 'environments': at least one environment is needed"));
     if (c.maxNewTokens + 32 > c.model.maxSeqLen)
         return fail(QStringLiteral("rl: max_new_tokens %1 leaves no room for a prompt in max_seq_len %2")
-                        .arg(c.maxNewTokens).arg(c.model.maxSeqLen));
+                        .arg(c.maxNewTokens)
+                        .arg(c.model.maxSeqLen));
     return c;
 }
 

@@ -40,7 +40,8 @@ bool containsAt(const QList<ScheduleWindow> &schedule, const QDateTime &when)
         return true;
     const int day = when.date().dayOfWeek() - 1;
     const int minute = when.time().hour() * 60 + when.time().minute();
-    return std::any_of(schedule.begin(), schedule.end(), [&](const ScheduleWindow &w) { return windowContains(w, day, minute); });
+    return std::any_of(schedule.begin(), schedule.end(),
+                       [&](const ScheduleWindow &w) { return windowContains(w, day, minute); });
 }
 
 void appendUnique(QList<PauseReason> &list, PauseReason reason)
@@ -86,7 +87,8 @@ std::optional<ScheduleWindow> ScheduleWindow::fromText(const QString &text, QStr
             *error = QStringLiteral("schedule '%1': %2").arg(text, why);
         return std::nullopt;
     };
-    static const QRegularExpression re(QStringLiteral("^\\s*([a-z,\\-]+)\\s+(\\d{1,2}):(\\d{2})\\s*-\\s*(\\d{1,2}):(\\d{2})\\s*$"));
+    static const QRegularExpression re(
+        QStringLiteral("^\\s*([a-z,\\-]+)\\s+(\\d{1,2}):(\\d{2})\\s*-\\s*(\\d{1,2}):(\\d{2})\\s*$"));
     const auto m = re.match(text.toLower());
     if (!m.hasMatch())
         return failure(QStringLiteral("expected days and hours, e.g. \"mon-fri 22:00-06:00\""));
@@ -112,11 +114,13 @@ std::optional<ScheduleWindow> ScheduleWindow::fromText(const QString &text, QStr
         } else {
             const int d = dayIndex(part);
             if (d < 0)
-                return failure(QStringLiteral("unknown day '%1' (use mon, tue, ..., sun, daily, weekdays, weekend)").arg(part));
+                return failure(
+                    QStringLiteral("unknown day '%1' (use mon, tue, ..., sun, daily, weekdays, weekend)").arg(part));
             w.days |= 1 << d;
         }
     }
-    const int sh = m.captured(2).toInt(), sm = m.captured(3).toInt(), eh = m.captured(4).toInt(), em = m.captured(5).toInt();
+    const int sh = m.captured(2).toInt(), sm = m.captured(3).toInt(), eh = m.captured(4).toInt(),
+              em = m.captured(5).toInt();
     if (sh > 23 || sm > 59 || em > 59 || eh > 24 || (eh == 24 && em != 0))
         return failure(QStringLiteral("hours must be 00:00-24:00"));
     w.startMinute = sh * 60 + sm;
@@ -166,8 +170,8 @@ bool Scheduler::inSchedule(const QList<ScheduleWindow> &schedule, const QDateTim
 void Scheduler::setPolicy(const SchedulerPolicy &policy)
 {
     // A rule switched off (or a program taken off the list) lets go at once rather than after the hold.
-    if (policy.pauseWhenFullscreen != m_policy.pauseWhenFullscreen || policy.pauseForPrograms != m_policy.pauseForPrograms ||
-        policy.pauseWhenGpuBusy != m_policy.pauseWhenGpuBusy)
+    if (policy.pauseWhenFullscreen != m_policy.pauseWhenFullscreen ||
+        policy.pauseForPrograms != m_policy.pauseForPrograms || policy.pauseWhenGpuBusy != m_policy.pauseWhenGpuBusy)
         m_foreground.reset();
     m_policy = policy;
 }
@@ -259,7 +263,8 @@ SchedulerDecision Scheduler::evaluate(const SchedulerInputs &in)
 
     stepLimit(m_temp, in.gpuTempC, p.gpuTempLimitC, p.gpuTempHysteresisC, p.gpuTempHardMarginC, in.now);
     stepLimit(m_power, in.gpuPowerW, p.gpuPowerLimitW, 0.10 * p.gpuPowerLimitW, 0.15 * p.gpuPowerLimitW, in.now);
-    for (const auto &[state, reason] : {std::pair{&m_temp, PauseReason::TooHot}, std::pair{&m_power, PauseReason::PowerCap}}) {
+    for (const auto &[state, reason] :
+         {std::pair{&m_temp, PauseReason::TooHot}, std::pair{&m_power, PauseReason::PowerCap}}) {
         if (state->level >= kPausedLevel) {
             appendUnique(d.pauseReasons, reason);
         } else if (state->level > 0) {

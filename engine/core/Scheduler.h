@@ -7,8 +7,8 @@
 
 #include <QDateTime>
 #include <QList>
-#include <QStringList>
 #include <QString>
+#include <QStringList>
 #include <optional>
 
 namespace cohort {
@@ -16,26 +16,26 @@ namespace cohort {
 // An allowed period on some weekdays: [start, end) in minutes after local midnight. end <= start crosses
 // midnight (22:00-06:00 on Friday runs into Saturday morning).
 struct ScheduleWindow {
-    int days = 0x7F;        // bit 0 = Monday ... bit 6 = Sunday (Qt's dayOfWeek() - 1)
+    int days = 0x7F; // bit 0 = Monday ... bit 6 = Sunday (Qt's dayOfWeek() - 1)
     int startMinute = 0;
     int endMinute = 24 * 60;
     bool operator==(const ScheduleWindow &) const = default;
-    QString toText() const;                                           // "mon-fri 22:00-06:00"
+    QString toText() const; // "mon-fri 22:00-06:00"
     static std::optional<ScheduleWindow> fromText(const QString &text, QString *error = nullptr);
 };
 
 struct SchedulerPolicy {
     bool runOnlyWhenIdle = false;
-    int idleAfterSeconds = 300;        // input idle this long counts as "not in use"
+    int idleAfterSeconds = 300; // input idle this long counts as "not in use"
     bool pauseOnBattery = true;
-    QList<ScheduleWindow> schedule;    // empty: any time
-    double gpuTempLimitC = 0;          // 0: no limit. At the limit: throttle; at limit + hardMargin: pause
-    double gpuTempHysteresisC = 5;     // back one step only below limit - hysteresis
+    QList<ScheduleWindow> schedule; // empty: any time
+    double gpuTempLimitC = 0;       // 0: no limit. At the limit: throttle; at limit + hardMargin: pause
+    double gpuTempHysteresisC = 5;  // back one step only below limit - hysteresis
     double gpuTempHardMarginC = 8;
-    double gpuPowerLimitW = 0;         // 0: no limit; same scheme, in watts (hysteresis 10%)
-    qint64 diskCapBytes = 0;           // 0: no cap on Cohort's data folder
+    double gpuPowerLimitW = 0;           // 0: no limit; same scheme, in watts (hysteresis 10%)
+    qint64 diskCapBytes = 0;             // 0: no cap on Cohort's data folder
     qint64 minFreeDiskBytes = 1LL << 30; // keep at least this much free on the data disk
-    QStringList gpus;                  // the GPUs the limits watch (GpuHistory::keyOf: UUID or "index-N"); empty: all
+    QStringList gpus;                    // the GPUs the limits watch (GpuHistory::keyOf: UUID or "index-N"); empty: all
     // Step aside for the user's other programs ("pause when I play"): a full-screen window, a program on this list
     // (executable names), another process on the GPU. Work resumes once none has been seen for the hold time, so a
     // window that flickers in and out of full screen does not start and stop work every second.
@@ -47,28 +47,28 @@ struct SchedulerPolicy {
 };
 
 struct SchedulerInputs {
-    QDateTime now;                         // local time is what schedules mean
+    QDateTime now; // local time is what schedules mean
     bool userPaused = false;
-    QDateTime snoozedUntil;                // invalid or past: not snoozed
-    std::optional<int> inputIdleSeconds;   // nullopt: unknown (no desktop) -> idle-only cannot hold the node back
-    std::optional<bool> onBattery;         // nullopt: unknown / no battery
-    std::optional<double> gpuTempC;        // hottest GPU
-    std::optional<double> gpuPowerW;       // sum over the GPUs in use
-    std::optional<qint64> dataBytes;       // Cohort's data folder
-    std::optional<qint64> freeDiskBytes;   // on the data folder's disk
-    QList<ForegroundUse> foregroundUses;   // what the sources see now, most telling first (unknown: none)
+    QDateTime snoozedUntil;              // invalid or past: not snoozed
+    std::optional<int> inputIdleSeconds; // nullopt: unknown (no desktop) -> idle-only cannot hold the node back
+    std::optional<bool> onBattery;       // nullopt: unknown / no battery
+    std::optional<double> gpuTempC;      // hottest GPU
+    std::optional<double> gpuPowerW;     // sum over the GPUs in use
+    std::optional<qint64> dataBytes;     // Cohort's data folder
+    std::optional<qint64> freeDiskBytes; // on the data folder's disk
+    QList<ForegroundUse> foregroundUses; // what the sources see now, most telling first (unknown: none)
 };
 
 enum class RunMode { Run, Throttle, Pause };
 
 struct SchedulerDecision {
     RunMode mode = RunMode::Run;
-    QList<PauseReason> pauseReasons;     // every reason that holds now, most actionable first
+    QList<PauseReason> pauseReasons; // every reason that holds now, most actionable first
     QList<PauseReason> throttleReasons;
-    double dutyCycle = 1.0;              // share of wall time to compute while throttled (1 when running)
-    QDateTime nextChange;                // when a time-based reason ends by itself (snooze, schedule), if known
+    double dutyCycle = 1.0;                     // share of wall time to compute while throttled (1 when running)
+    QDateTime nextChange;                       // when a time-based reason ends by itself (snooze, schedule), if known
     std::optional<ForegroundUse> foregroundUse; // the program behind ForegroundApp (seen now, or held)
-    PauseReason primary() const;         // the one reason shown (None when running)
+    PauseReason primary() const;                // the one reason shown (None when running)
 };
 
 QString runModeName(RunMode mode); // "run", "throttle", "pause"
@@ -82,7 +82,8 @@ public:
     SchedulerDecision evaluate(const SchedulerInputs &inputs);
 
     // Whether `when` falls inside the schedule (always true for an empty one), and when that next changes.
-    static bool inSchedule(const QList<ScheduleWindow> &schedule, const QDateTime &when, QDateTime *nextChange = nullptr);
+    static bool inSchedule(const QList<ScheduleWindow> &schedule, const QDateTime &when,
+                           QDateTime *nextChange = nullptr);
 
 private:
     // One limit with hysteresis: level 0 = fine, 1..kDutySteps-1 = throttled, kDutySteps = paused.

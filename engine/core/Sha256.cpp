@@ -9,7 +9,8 @@ struct Sha256::Ctx {
     ~Ctx() { EVP_MD_CTX_free(md); }
 };
 
-Sha256::Sha256() : m_ctx(std::make_unique<Ctx>())
+Sha256::Sha256()
+    : m_ctx(std::make_unique<Ctx>())
 {
     EVP_DigestInit_ex(m_ctx->md, EVP_sha256(), nullptr);
 }

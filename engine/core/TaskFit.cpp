@@ -41,9 +41,12 @@ TaskFit assessTask(const TaskInfo &task, const EngineSnapshot &s)
     TaskFit fit;
     const TaskRequirements &r = task.requirements;
     if (!task.isRunnableKind())
-        fit.reasons.append(QCoreApplication::translate("TaskFit", "this version of Cohort cannot run %1 tasks yet").arg(task.kind));
+        fit.reasons.append(
+            QCoreApplication::translate("TaskFit", "this version of Cohort cannot run %1 tasks yet").arg(task.kind));
     if (s.system.cpuCores > 0 && s.system.cpuCores < r.minCpuCores)
-        fit.reasons.append(QCoreApplication::translate("TaskFit", "needs %1 CPU cores, this computer has %2").arg(r.minCpuCores).arg(s.system.cpuCores));
+        fit.reasons.append(QCoreApplication::translate("TaskFit", "needs %1 CPU cores, this computer has %2")
+                               .arg(r.minCpuCores)
+                               .arg(s.system.cpuCores));
     if (s.system.memTotalBytes > 0 && r.minRamMb > 0 && s.system.memTotalBytes < r.minRamMb * kMiB)
         fit.reasons.append(QCoreApplication::translate("TaskFit", "needs %1 GB of memory, this computer has %2")
                                .arg(gigabytes(r.minRamMb), gigabytes(s.system.memTotalBytes / kMiB)));
@@ -53,11 +56,13 @@ TaskFit assessTask(const TaskInfo &task, const EngineSnapshot &s)
     if (r.gpuRequired && s.gpus.isEmpty())
         fit.reasons.append(QCoreApplication::translate("TaskFit", "needs an NVIDIA GPU"));
     else if (r.minVramMb > 0 && !s.gpus.isEmpty() && largestVram < r.minVramMb * kMiB)
-        fit.reasons.append(QCoreApplication::translate("TaskFit", "needs %1 GB of GPU memory, the largest GPU here has %2")
-                               .arg(gigabytes(r.minVramMb), gigabytes(largestVram / kMiB)));
+        fit.reasons.append(
+            QCoreApplication::translate("TaskFit", "needs %1 GB of GPU memory, the largest GPU here has %2")
+                .arg(gigabytes(r.minVramMb), gigabytes(largestVram / kMiB)));
     // On a GPU, the policy and its batch must fit in the share of memory the user allows.
     if (task.rl && s.gpuMemoryBudgetBytes > 0)
-        if (const QString why = whyItDoesNotFit(generationFootprint(task.rl->model), s.gpuMemoryBudgetBytes); !why.isEmpty())
+        if (const QString why = whyItDoesNotFit(generationFootprint(task.rl->model), s.gpuMemoryBudgetBytes);
+            !why.isEmpty())
             fit.reasons.append(why);
     fit.canRun = fit.reasons.isEmpty();
     if (!fit.canRun || task.kind != QLatin1String("rl") || !task.rl)

@@ -14,10 +14,10 @@ namespace cohort {
 
 struct TaskFit {
     bool canRun = true;
-    QStringList reasons;                     // why not, for people ("needs a GPU", "needs 8 GB of memory, this computer has 4")
-    std::optional<double> tokensPerSecond;   // expected, from measured speed
+    QStringList reasons; // why not, for people ("needs a GPU", "needs 8 GB of memory, this computer has 4")
+    std::optional<double> tokensPerSecond; // expected, from measured speed
     std::optional<double> creditsPerHour;
-    QString summary() const;                 // "Fits: about 1.3 credits/h" / "Cannot run: needs a GPU"
+    QString summary() const; // "Fits: about 1.3 credits/h" / "Cannot run: needs a GPU"
 };
 
 TaskFit assessTask(const TaskInfo &task, const EngineSnapshot &snapshot);

@@ -26,12 +26,11 @@ QJsonObject TaskInfo::toJson() const
         {QStringLiteral("description"), description},
         {QStringLiteral("reward_rate"), rewardRate},
         {QStringLiteral("reward_unit"), rewardUnit},
-        {QStringLiteral("requirements"),
-         QJsonObject{{QStringLiteral("min_cpu_cores"), requirements.minCpuCores},
-                     {QStringLiteral("min_ram_mb"), requirements.minRamMb},
-                     {QStringLiteral("gpu_required"), requirements.gpuRequired},
-                     {QStringLiteral("min_vram_mb"), requirements.minVramMb},
-                     {QStringLiteral("disk_mb"), requirements.diskMb}}},
+        {QStringLiteral("requirements"), QJsonObject{{QStringLiteral("min_cpu_cores"), requirements.minCpuCores},
+                                                     {QStringLiteral("min_ram_mb"), requirements.minRamMb},
+                                                     {QStringLiteral("gpu_required"), requirements.gpuRequired},
+                                                     {QStringLiteral("min_vram_mb"), requirements.minVramMb},
+                                                     {QStringLiteral("disk_mb"), requirements.diskMb}}},
     };
     if (rl)
         json.insert(QStringLiteral("rl"), rl->toJson());

@@ -1,7 +1,7 @@
 #pragma once
 // A task from the hub's catalogue, validated strictly because it arrives over the network.
-#include "core/Expected.h"
 #include "core/DilocoTaskConfig.h"
+#include "core/Expected.h"
 #include "core/RlTaskConfig.h"
 
 #include <QJsonObject>
@@ -28,14 +28,14 @@ enum class UnknownKinds {
 };
 
 struct TaskInfo {
-    QString id;          // [a-z0-9][a-z0-9-]{0,63}
-    QString kind;        // "rl" (PRIME-RL rollouts), "diloco" (collective training), or one from a newer hub
+    QString id;   // [a-z0-9][a-z0-9-]{0,63}
+    QString kind; // "rl" (PRIME-RL rollouts), "diloco" (collective training), or one from a newer hub
     QString title;
     QString description;
     TaskRequirements requirements;
     double rewardRate = 0; // credits per 1,000 verified tokens (rl) or per verified inner step (diloco)
     QString rewardUnit;
-    std::optional<RlTaskConfig> rl; // kind "rl": how rollouts are made and trained (required for that kind)
+    std::optional<RlTaskConfig> rl;         // kind "rl": how rollouts are made and trained (required for that kind)
     std::optional<DilocoTaskConfig> diloco; // kind "diloco": how the collective training runs
 
     QJsonObject toJson() const;

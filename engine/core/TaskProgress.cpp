@@ -25,7 +25,8 @@ struct CurveHeader {
     QJsonArray points;
 };
 
-Expected<CurveHeader> readCurveHeader(const QJsonObject &o, const QString &section, const QString &countKey, const QString &listKey)
+Expected<CurveHeader> readCurveHeader(const QJsonObject &o, const QString &section, const QString &countKey,
+                                      const QString &listKey)
 {
     CurveHeader h;
     const QJsonValue count = o.value(countKey);
@@ -44,7 +45,10 @@ Expected<CurveHeader> readCurveHeader(const QJsonObject &o, const QString &secti
         return fail(QStringLiteral("%1.%2 is not a list").arg(section, listKey));
     h.points = list.toArray();
     if (h.points.size() > kMaxHeldOutPoints)
-        return fail(QStringLiteral("%1.%2 has %3 points (at most %4)").arg(section, listKey).arg(h.points.size()).arg(kMaxHeldOutPoints));
+        return fail(QStringLiteral("%1.%2 has %3 points (at most %4)")
+                        .arg(section, listKey)
+                        .arg(h.points.size())
+                        .arg(kMaxHeldOutPoints));
     return h;
 }
 
@@ -56,7 +60,8 @@ Status parseHeldOutLoss(const QJsonObject &reply, TaskProgress &progress)
     const QJsonValue value = reply.value(QStringLiteral("held_out_loss"));
     if (!value.isObject())
         return fail(QStringLiteral("held_out_loss is not an object"));
-    auto header = readCurveHeader(value.toObject(), QStringLiteral("held_out_loss"), QStringLiteral("sequences"), QStringLiteral("points"));
+    auto header = readCurveHeader(value.toObject(), QStringLiteral("held_out_loss"), QStringLiteral("sequences"),
+                                  QStringLiteral("points"));
     if (!header)
         return fail(header.error());
     progress.lossSequences = header->count;
@@ -69,13 +74,15 @@ Status parseHeldOutLoss(const QJsonObject &reply, TaskProgress &progress)
         const double r = revision.toDouble(-1);
         // 2^53: where a JSON number stops holding every integer
         if (!revision.isDouble() || r != std::floor(r) || r <= previous || r > 9007199254740992.0)
-            return fail(QStringLiteral("held_out_loss.points[%1]: the revision is not a number above the one before").arg(i));
+            return fail(
+                QStringLiteral("held_out_loss.points[%1]: the revision is not a number above the one before").arg(i));
         previous = r;
         const double l = loss.toDouble(-1);
         if (!loss.isDouble() || !std::isfinite(l) || l < 0 || l > 100)
-            return fail(QStringLiteral("held_out_loss.points[%1] (revision %2): the loss is missing or outside [0, 100]")
-                            .arg(i)
-                            .arg(qint64(r)));
+            return fail(
+                QStringLiteral("held_out_loss.points[%1] (revision %2): the loss is missing or outside [0, 100]")
+                    .arg(i)
+                    .arg(qint64(r)));
         progress.heldOutLoss.append({qint64(r), l});
     }
     return {};
@@ -94,7 +101,8 @@ Expected<TaskProgress> parseTaskProgress(const QJsonObject &reply, const QString
     const QJsonValue heldOutValue = reply.value(QStringLiteral("held_out"));
     if (!heldOutValue.isObject())
         return fail(QStringLiteral("held_out is not an object"));
-    auto header = readCurveHeader(heldOutValue.toObject(), QStringLiteral("held_out"), QStringLiteral("problems"), QStringLiteral("curve"));
+    auto header = readCurveHeader(heldOutValue.toObject(), QStringLiteral("held_out"), QStringLiteral("problems"),
+                                  QStringLiteral("curve"));
     if (!header)
         return fail(header.error());
     progress.problems = header->count;

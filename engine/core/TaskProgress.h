@@ -21,7 +21,8 @@ struct HeldOutPoint {
     bool operator==(const HeldOutPoint &) const = default;
 };
 
-// A DiLoCo task's shared model at one recorded revision (outer step), on text no node trains on (diloco/DilocoReplay.h).
+// A DiLoCo task's shared model at one recorded revision (outer step), on text no node trains on
+// (diloco/DilocoReplay.h).
 struct HeldOutLossPoint {
     qint64 revision = 0;
     double loss = 0; // nats per byte token
@@ -30,9 +31,9 @@ struct HeldOutLossPoint {
 
 struct TaskProgress {
     QString taskId;
-    int problems = 0;             // held-out problems each version is scored on
-    QString better;               // the hub's one sentence on what "better" means for the task
-    QList<HeldOutPoint> heldOut;  // by version, ascending
+    int problems = 0;            // held-out problems each version is scored on
+    QString better;              // the hub's one sentence on what "better" means for the task
+    QList<HeldOutPoint> heldOut; // by version, ascending
     // DiLoCo tasks ("held_out_loss"): the hub's measure of the shared model per revision, and what "better" means.
     int lossSequences = 0;
     QString lossBetter;
@@ -46,8 +47,8 @@ struct TaskProgress {
 struct TaskContribution {
     QString taskId;
     qint64 acceptedBatches = 0;
-    double share = 0;  // of all accepted batches of the task, 0..1
-    int rank = 0;      // 1: the most accepted batches; 0: none yet
+    double share = 0; // of all accepted batches of the task, 0..1
+    int rank = 0;     // 1: the most accepted batches; 0: none yet
     int contributors = 0;
     bool operator==(const TaskContribution &) const = default;
     QJsonObject toJson() const;

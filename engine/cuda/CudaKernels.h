@@ -49,11 +49,11 @@ std::string unavailableReason();
 
 struct DeviceInfo {
     int index = 0;
-    std::string name;            // "NVIDIA H200"
-    int major = 0, minor = 0;    // compute capability
+    std::string name;         // "NVIDIA H200"
+    int major = 0, minor = 0; // compute capability
     int multiprocessors = 0;
     size_t totalBytes = 0, freeBytes = 0;
-    bool bf16 = false;           // native bf16 arithmetic (compute capability >= 8.0)
+    bool bf16 = false; // native bf16 arithmetic (compute capability >= 8.0)
 };
 // One entry per device (empty without devices).
 std::vector<DeviceInfo> devices();
@@ -62,14 +62,19 @@ Status selectDevice(int index);
 
 // ---- min-max quantization (quant/Quantize.h) ------------------------------------------------------------------
 // Reduces min/max on the device, then quant::paramsFromRange on the host. NonFinite on NaN/inf. Synchronizes.
-Status computeParamsDevice(const float *src, size_t n, uint32_t levels, quant::QuantParams *out, void *stream = nullptr);
+Status computeParamsDevice(const float *src, size_t n, uint32_t levels, quant::QuantParams *out,
+                           void *stream = nullptr);
 // Codes for src; invalid params are refused before launching. Reports NonFinite (codes still written, NaN -> 0),
 // so it synchronizes.
-Status quantizeDevice(const float *src, size_t n, const quant::QuantParams &params, uint8_t *dst, void *stream = nullptr);
-Status quantizeDevice(const float *src, size_t n, const quant::QuantParams &params, uint16_t *dst, void *stream = nullptr);
+Status quantizeDevice(const float *src, size_t n, const quant::QuantParams &params, uint8_t *dst,
+                      void *stream = nullptr);
+Status quantizeDevice(const float *src, size_t n, const quant::QuantParams &params, uint16_t *dst,
+                      void *stream = nullptr);
 // dst = min + code * scale. Enqueues only.
-Status dequantizeDevice(const uint8_t *src, size_t n, const quant::QuantParams &params, float *dst, void *stream = nullptr);
-Status dequantizeDevice(const uint16_t *src, size_t n, const quant::QuantParams &params, float *dst, void *stream = nullptr);
+Status dequantizeDevice(const uint8_t *src, size_t n, const quant::QuantParams &params, float *dst,
+                        void *stream = nullptr);
+Status dequantizeDevice(const uint16_t *src, size_t n, const quant::QuantParams &params, float *dst,
+                        void *stream = nullptr);
 // dst += min + code * scale. Enqueues only.
 Status dequantizeAccumulateDevice(const uint8_t *src, size_t n, const quant::QuantParams &params, float *dst,
                                   void *stream = nullptr);

@@ -15,13 +15,17 @@ Status requireDevice();
 Status invalid(const char *message);
 Status fromQuant(quant::Status status);
 
-inline cudaStream_t asStream(void *stream) { return static_cast<cudaStream_t>(stream); }
+inline cudaStream_t asStream(void *stream)
+{
+    return static_cast<cudaStream_t>(stream);
+}
 
 // Grid for a grid-stride loop over n elements with `threads` per block (at least 1 block).
 unsigned gridFor(size_t n, unsigned threads);
 
 // cudaMalloc'd array freed on scope exit (the Host functions' staging buffers).
-template <typename T> class DeviceArray {
+template <typename T>
+class DeviceArray {
 public:
     DeviceArray() = default;
     DeviceArray(const DeviceArray &) = delete;

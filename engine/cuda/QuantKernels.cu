@@ -71,8 +71,8 @@ __global__ void __launch_bounds__(kThreads) minMaxKernel(const float *src, size_
 }
 
 template <typename Q>
-__global__ void __launch_bounds__(kThreads) quantizeKernel(const float *src, size_t n, float min, float scale,
-                                                           uint32_t levels, Q *dst, uint32_t *nonFinite)
+__global__ void __launch_bounds__(kThreads)
+    quantizeKernel(const float *src, size_t n, float min, float scale, uint32_t levels, Q *dst, uint32_t *nonFinite)
 {
     bool bad = false;
     for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x) {
@@ -92,8 +92,8 @@ __global__ void __launch_bounds__(kThreads) dequantizeKernel(const Q *src, size_
 }
 
 template <typename Q>
-__global__ void __launch_bounds__(kThreads) dequantizeAccumulateKernel(const Q *src, size_t n, float min, float scale,
-                                                                       float *dst)
+__global__ void __launch_bounds__(kThreads)
+    dequantizeAccumulateKernel(const Q *src, size_t n, float min, float scale, float *dst)
 {
     for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x)
         dst[i] = quant::math::decodeAccumulate(dst[i], src[i], min, scale);
@@ -102,7 +102,9 @@ __global__ void __launch_bounds__(kThreads) dequantizeAccumulateKernel(const Q *
 // A few words of device scratch on `stream`, freed (stream-ordered) on scope exit.
 class Scratch {
 public:
-    explicit Scratch(cudaStream_t stream) : m_stream(stream) {}
+    explicit Scratch(cudaStream_t stream)
+        : m_stream(stream)
+    {}
     Scratch(const Scratch &) = delete;
     Scratch &operator=(const Scratch &) = delete;
     ~Scratch()
@@ -112,8 +114,9 @@ public:
     }
     Status allocate(const uint32_t *init, size_t words)
     {
-        if (Status s = detail::check(cudaMallocAsync(reinterpret_cast<void **>(&m_ptr), words * sizeof(uint32_t), m_stream),
-                                     "cudaMallocAsync");
+        if (Status s =
+                detail::check(cudaMallocAsync(reinterpret_cast<void **>(&m_ptr), words * sizeof(uint32_t), m_stream),
+                              "cudaMallocAsync");
             !s)
             return s;
         return detail::check(cudaMemcpyAsync(m_ptr, init, words * sizeof(uint32_t), cudaMemcpyHostToDevice, m_stream),
@@ -121,8 +124,9 @@ public:
     }
     Status read(uint32_t *out, size_t words)
     {
-        if (Status s = detail::check(cudaMemcpyAsync(out, m_ptr, words * sizeof(uint32_t), cudaMemcpyDeviceToHost, m_stream),
-                                     "cudaMemcpyAsync (result)");
+        if (Status s =
+                detail::check(cudaMemcpyAsync(out, m_ptr, words * sizeof(uint32_t), cudaMemcpyDeviceToHost, m_stream),
+                              "cudaMemcpyAsync (result)");
             !s)
             return s;
         return detail::check(cudaStreamSynchronize(m_stream), "cudaStreamSynchronize");
@@ -168,7 +172,8 @@ Status quantizeImpl(const float *src, size_t n, const quant::QuantParams &params
 }
 
 template <typename Q>
-Status dequantizeImpl(const Q *src, size_t n, const quant::QuantParams &params, float *dst, void *stream, bool accumulate)
+Status dequantizeImpl(const Q *src, size_t n, const quant::QuantParams &params, float *dst, void *stream,
+                      bool accumulate)
 {
     if (Status s = checkArgs(src, dst, n, params, quant::kLevels<Q>); !s)
         return s;
@@ -176,15 +181,18 @@ Status dequantizeImpl(const Q *src, size_t n, const quant::QuantParams &params, 
         return {};
     const cudaStream_t st = detail::asStream(stream);
     if (accumulate)
-        dequantizeAccumulateKernel<Q><<<detail::gridFor(n, kThreads), kThreads, 0, st>>>(src, n, params.min, params.scale, dst);
+        dequantizeAccumulateKernel<Q>
+            <<<detail::gridFor(n, kThreads), kThreads, 0, st>>>(src, n, params.min, params.scale, dst);
     else
         dequantizeKernel<Q><<<detail::gridFor(n, kThreads), kThreads, 0, st>>>(src, n, params.min, params.scale, dst);
-    return detail::check(cudaGetLastError(), accumulate ? "dequantize-accumulate kernel launch" : "dequantize kernel launch");
+    return detail::check(cudaGetLastError(),
+                         accumulate ? "dequantize-accumulate kernel launch" : "dequantize kernel launch");
 }
 
 // ---- host-pointer forms ----
 
-template <typename Q> Status quantizeHostImpl(std::span<const float> src, const quant::QuantParams &params, std::span<Q> dst)
+template <typename Q>
+Status quantizeHostImpl(std::span<const float> src, const quant::QuantParams &params, std::span<Q> dst)
 {
     if (Status s = detail::requireDevice(); !s)
         return s;
@@ -207,7 +215,8 @@ template <typename Q> Status quantizeHostImpl(std::span<const float> src, const 
 }
 
 template <typename Q>
-Status dequantizeHostImpl(std::span<const Q> src, const quant::QuantParams &params, std::span<float> dst, bool accumulate)
+Status dequantizeHostImpl(std::span<const Q> src, const quant::QuantParams &params, std::span<float> dst,
+                          bool accumulate)
 {
     if (Status s = detail::requireDevice(); !s)
         return s;
@@ -254,7 +263,8 @@ Status computeParamsDevice(const float *src, size_t n, uint32_t levels, quant::Q
         return s;
     if (words[2] != 0u)
         return detail::fromQuant(quant::Status::NonFinite);
-    const quant::ParamsResult params = quant::paramsFromRange(fromOrderedKey(words[0]), fromOrderedKey(words[1]), levels);
+    const quant::ParamsResult params =
+        quant::paramsFromRange(fromOrderedKey(words[0]), fromOrderedKey(words[1]), levels);
     if (!params)
         return detail::fromQuant(params.status);
     *out = params.params;
@@ -277,11 +287,13 @@ Status dequantizeDevice(const uint16_t *src, size_t n, const quant::QuantParams 
 {
     return dequantizeImpl<uint16_t>(src, n, params, dst, stream, false);
 }
-Status dequantizeAccumulateDevice(const uint8_t *src, size_t n, const quant::QuantParams &params, float *dst, void *stream)
+Status dequantizeAccumulateDevice(const uint8_t *src, size_t n, const quant::QuantParams &params, float *dst,
+                                  void *stream)
 {
     return dequantizeImpl<uint8_t>(src, n, params, dst, stream, true);
 }
-Status dequantizeAccumulateDevice(const uint16_t *src, size_t n, const quant::QuantParams &params, float *dst, void *stream)
+Status dequantizeAccumulateDevice(const uint16_t *src, size_t n, const quant::QuantParams &params, float *dst,
+                                  void *stream)
 {
     return dequantizeImpl<uint16_t>(src, n, params, dst, stream, true);
 }

@@ -24,7 +24,10 @@ Status requireDevice()
     return {Status::Code::NoDevice, unavailableReason()};
 }
 
-Status invalid(const char *message) { return {Status::Code::InvalidArgument, message}; }
+Status invalid(const char *message)
+{
+    return {Status::Code::InvalidArgument, message};
+}
 
 Status fromQuant(quant::Status status)
 {
@@ -67,7 +70,8 @@ Probe probe()
         else if (error == cudaErrorNoDevice)
             p.reason = "no CUDA device (cudaErrorNoDevice)";
         else
-            p.reason = std::string("CUDA unavailable: ") + cudaGetErrorName(error) + " (" + cudaGetErrorString(error) + ")";
+            p.reason =
+                std::string("CUDA unavailable: ") + cudaGetErrorName(error) + " (" + cudaGetErrorString(error) + ")";
         return p;
     }
     if (count <= 0) {
@@ -86,11 +90,20 @@ const Probe &cachedProbe()
 
 } // namespace
 
-int deviceCount() { return cachedProbe().count; }
+int deviceCount()
+{
+    return cachedProbe().count;
+}
 
-bool cudaAvailable() { return deviceCount() > 0; }
+bool cudaAvailable()
+{
+    return deviceCount() > 0;
+}
 
-std::string unavailableReason() { return cachedProbe().reason; }
+std::string unavailableReason()
+{
+    return cachedProbe().reason;
+}
 
 std::vector<DeviceInfo> devices()
 {

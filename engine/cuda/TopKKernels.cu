@@ -42,9 +42,9 @@ __device__ __forceinline__ uint16_t bf16Bits(float value)
     return uint16_t((bits + 0x7FFFu + ((bits >> 16) & 1u)) >> 16);
 }
 
-__global__ void __launch_bounds__(kThreads) chunkTopKKernel(const float *hidden, size_t tokens, size_t dim,
-                                                            size_t chunkTokens, uint32_t k, uint32_t *outIndices,
-                                                            uint16_t *outBits)
+__global__ void __launch_bounds__(kThreads)
+    chunkTopKKernel(const float *hidden, size_t tokens, size_t dim, size_t chunkTokens, uint32_t k,
+                    uint32_t *outIndices, uint16_t *outBits)
 {
     __shared__ uint32_t histogram[256];
     __shared__ unsigned long long selected[kMaxTopK];
@@ -211,12 +211,14 @@ Status chunkTopKDevice(const float *hidden, size_t tokens, size_t dim, size_t ch
         return {};
     if (dim == 0) { // every chunk is empty: all slots are fillers
         const cudaStream_t st = detail::asStream(stream);
-        if (Status s = detail::check(cudaMemsetAsync(indices, 0xFF, chunks * size_t(k) * sizeof(uint32_t), st), "cudaMemsetAsync"); !s)
+        if (Status s = detail::check(cudaMemsetAsync(indices, 0xFF, chunks * size_t(k) * sizeof(uint32_t), st),
+                                     "cudaMemsetAsync");
+            !s)
             return s;
         return detail::check(cudaMemsetAsync(bf16, 0, chunks * size_t(k) * sizeof(uint16_t), st), "cudaMemsetAsync");
     }
     chunkTopKKernel<<<unsigned(chunks), kThreads, 0, detail::asStream(stream)>>>(hidden, tokens, dim, chunkTokens,
-                                                                               uint32_t(k), indices, bf16);
+                                                                                 uint32_t(k), indices, bf16);
     return detail::check(cudaGetLastError(), "chunk top-k kernel launch");
 }
 
@@ -241,7 +243,8 @@ Status chunkTopKHost(const float *hidden, size_t tokens, size_t dim, size_t chun
         return s;
     if (Status s = dHidden.upload(hidden, tokens * dim); !s)
         return s;
-    if (Status s = chunkTopKDevice(dHidden.get(), tokens, dim, chunkTokens, k, dIndices.get(), dBits.get(), nullptr); !s)
+    if (Status s = chunkTopKDevice(dHidden.get(), tokens, dim, chunkTokens, k, dIndices.get(), dBits.get(), nullptr);
+        !s)
         return s;
     std::vector<uint32_t> indices(slots);
     std::vector<uint16_t> bits(slots);
@@ -253,7 +256,8 @@ Status chunkTopKHost(const float *hidden, size_t tokens, size_t dim, size_t chun
     for (size_t c = 0; c < chunks; ++c) {
         const size_t rows = std::min(chunkTokens, tokens - c * chunkTokens);
         const size_t keep = std::min(size_t(k), rows * dim);
-        (*out)[c].indices.assign(indices.begin() + ptrdiff_t(c * size_t(k)), indices.begin() + ptrdiff_t(c * size_t(k) + keep));
+        (*out)[c].indices.assign(indices.begin() + ptrdiff_t(c * size_t(k)),
+                                 indices.begin() + ptrdiff_t(c * size_t(k) + keep));
         (*out)[c].bf16.assign(bits.begin() + ptrdiff_t(c * size_t(k)), bits.begin() + ptrdiff_t(c * size_t(k) + keep));
     }
     return {};

@@ -97,15 +97,16 @@ QByteArray adamStateDigest(const std::vector<float> &m, const std::vector<float>
 {
     QByteArray stepBytes;
     appendU64(stepBytes, step);
-    return collectives::stateDigestOf({collectives::tensorDigest(bytesOf(m)), collectives::tensorDigest(bytesOf(v)),
-                                       Sha256::hash(stepBytes)});
+    return collectives::stateDigestOf(
+        {collectives::tensorDigest(bytesOf(m)), collectives::tensorDigest(bytesOf(v)), Sha256::hash(stepBytes)});
 }
 
 Commitment commitmentOf(const AuditMaterial &material)
 {
     Commitment c;
     c.step = material.step;
-    c.startDigest = collectives::stateDigestOf({collectives::tensorDigest(bytesOf(material.global)), material.momentumDigest});
+    c.startDigest =
+        collectives::stateDigestOf({collectives::tensorDigest(bytesOf(material.global)), material.momentumDigest});
     c.adamDigest = adamStateDigest(material.adamM, material.adamV, material.adamStep);
     c.deltaDigest = collectives::tensorDigest(bytesOf(material.delta));
     double sum = 0;
@@ -146,7 +147,8 @@ Expected<AuditMaterial> decodeAuditMaterial(QByteArrayView bytes, uint64_t maxWe
     if (size < 0)
         return fail(QStringLiteral("the audit material has no valid header (or more than %1 weights)").arg(maxWeights));
     if (bytes.size() != size)
-        return fail(QStringLiteral("the audit material holds %1 bytes; its header says %2").arg(bytes.size()).arg(size));
+        return fail(
+            QStringLiteral("the audit material holds %1 bytes; its header says %2").arg(bytes.size()).arg(size));
     AuditMaterial m;
     m.step = qFromLittleEndian<quint64>(bytes.data() + 4);
     const uint64_t n = qFromLittleEndian<quint64>(bytes.data() + 12);

@@ -25,12 +25,12 @@ namespace cohort::diloco {
 uint64_t dataSeedFor(const QString &nodeId);
 
 struct AuditMaterial {
-    uint64_t step = 0;                 // the outer step (the all-reduce's tag): from revision step - 1 to step
-    std::vector<float> global;         // the shared weights at revision step - 1
-    QByteArray momentumDigest;         // tensorDigest of the outer momentum then (the record covers both)
-    std::vector<float> adamM, adamV;   // the node's inner AdamW moments at the step's start
+    uint64_t step = 0;               // the outer step (the all-reduce's tag): from revision step - 1 to step
+    std::vector<float> global;       // the shared weights at revision step - 1
+    QByteArray momentumDigest;       // tensorDigest of the outer momentum then (the record covers both)
+    std::vector<float> adamM, adamV; // the node's inner AdamW moments at the step's start
     uint64_t adamStep = 0;
-    std::vector<float> delta;          // the pseudo-gradient the node contributed (after clipping)
+    std::vector<float> delta; // the pseudo-gradient the node contributed (after clipping)
 };
 
 struct Commitment {

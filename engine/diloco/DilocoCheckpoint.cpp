@@ -46,10 +46,8 @@ EngineBundle DilocoCheckpoint::toBundle() const
         {QStringLiteral("last_loss"), lastLoss},
     };
     bundle.blobs = {
-        {QStringLiteral("global.f32"), floatsBlob(global)},
-        {QStringLiteral("momentum.f32"), floatsBlob(momentum)},
-        {QStringLiteral("local.f32"), floatsBlob(local)},
-        {QStringLiteral("adam_m.f32"), floatsBlob(adam.m)},
+        {QStringLiteral("global.f32"), floatsBlob(global)}, {QStringLiteral("momentum.f32"), floatsBlob(momentum)},
+        {QStringLiteral("local.f32"), floatsBlob(local)},   {QStringLiteral("adam_m.f32"), floatsBlob(adam.m)},
         {QStringLiteral("adam_v.f32"), floatsBlob(adam.v)},
     };
     return bundle;
@@ -74,12 +72,13 @@ Expected<DilocoCheckpoint> DilocoCheckpoint::fromBundle(const EngineBundle &bund
     if (c.taskId != taskId)
         return fail(QStringLiteral("checkpoint of task '%1', not '%2'").arg(c.taskId, taskId));
     if (weights != qint64(weightCount))
-        return fail(QStringLiteral("checkpoint for a model of %1 weights, this task's has %2").arg(weights).arg(weightCount));
-    if (!blobToFloats(bundle, QStringLiteral("global.f32"), weightCount, &c.global)
-        || !blobToFloats(bundle, QStringLiteral("momentum.f32"), weightCount, &c.momentum)
-        || !blobToFloats(bundle, QStringLiteral("local.f32"), weightCount, &c.local)
-        || !blobToFloats(bundle, QStringLiteral("adam_m.f32"), weightCount, &c.adam.m)
-        || !blobToFloats(bundle, QStringLiteral("adam_v.f32"), weightCount, &c.adam.v))
+        return fail(
+            QStringLiteral("checkpoint for a model of %1 weights, this task's has %2").arg(weights).arg(weightCount));
+    if (!blobToFloats(bundle, QStringLiteral("global.f32"), weightCount, &c.global) ||
+        !blobToFloats(bundle, QStringLiteral("momentum.f32"), weightCount, &c.momentum) ||
+        !blobToFloats(bundle, QStringLiteral("local.f32"), weightCount, &c.local) ||
+        !blobToFloats(bundle, QStringLiteral("adam_m.f32"), weightCount, &c.adam.m) ||
+        !blobToFloats(bundle, QStringLiteral("adam_v.f32"), weightCount, &c.adam.v))
         return fail(QStringLiteral("checkpoint: a tensor is missing or has the wrong size"));
     return c;
 }

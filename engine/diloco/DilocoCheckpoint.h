@@ -17,16 +17,15 @@ namespace cohort::diloco {
 
 struct DilocoCheckpoint {
     QString taskId;
-    uint64_t outerStep = 0;   // the shared state's revision
-    int innerStep = 0;        // inner steps taken on `local` since the last outer step
+    uint64_t outerStep = 0; // the shared state's revision
+    int innerStep = 0;      // inner steps taken on `local` since the last outer step
     std::vector<float> global, momentum, local;
     AdamWState adam;
     double lastLoss = 0;
 
     EngineBundle toBundle() const;
     // Validates everything against the expected weight count: a bundle for another model or task is an error.
-    static Expected<DilocoCheckpoint> fromBundle(const EngineBundle &bundle, const QString &taskId,
-                                                 size_t weightCount);
+    static Expected<DilocoCheckpoint> fromBundle(const EngineBundle &bundle, const QString &taskId, size_t weightCount);
 };
 
 } // namespace cohort::diloco

@@ -72,7 +72,8 @@ Expected<ReplayVerdict> replayOuterStep(const DilocoTaskConfig &config, uint64_t
     rl::Policy &model = *created;
     const size_t n = rl::flatParameterCount(model);
     if (m.global.size() != n || m.adamM.size() != n || m.adamV.size() != n || m.delta.size() != n)
-        return fail(QStringLiteral("the material holds %1 weights; the task's model has %2").arg(m.global.size()).arg(n));
+        return fail(
+            QStringLiteral("the material holds %1 weights; the task's model has %2").arg(m.global.size()).arg(n));
     std::vector<float> local = m.global;
     AdamWState adam{m.adamM, m.adamV, m.adamStep};
     std::vector<float> gradient(n, 0.0f);
@@ -105,30 +106,36 @@ Expected<ReplayVerdict> replayOuterStep(const DilocoTaskConfig &config, uint64_t
     verdict.relativeError = finite ? std::sqrt(diff) / reference : INFINITY;
     verdict.passed = finite && verdict.relativeError <= config.auditTolerance;
     if (!verdict.passed)
-        verdict.reason = finite ? QStringLiteral("the replayed pseudo-gradient differs from the committed one by %1 of its norm "
-                                                 "(tolerance %2): not the work of %3 inner steps on this node's batches")
-                                      .arg(verdict.relativeError, 0, 'g', 3).arg(config.auditTolerance, 0, 'g', 3).arg(config.innerSteps)
-                                : QStringLiteral("the committed pseudo-gradient is not finite");
+        verdict.reason =
+            finite ? QStringLiteral("the replayed pseudo-gradient differs from the committed one by %1 of its norm "
+                                    "(tolerance %2): not the work of %3 inner steps on this node's batches")
+                         .arg(verdict.relativeError, 0, 'g', 3)
+                         .arg(config.auditTolerance, 0, 'g', 3)
+                         .arg(config.innerSteps)
+                   : QStringLiteral("the committed pseudo-gradient is not finite");
     verdict.seconds = double(clock.nsecsElapsed()) / 1e9;
     return verdict;
 }
 
-Expected<double> heldOutLoss(const DilocoTaskConfig &config, std::span<const float> weights, const std::atomic<bool> &cancel,
-                             const std::string &device)
+Expected<double> heldOutLoss(const DilocoTaskConfig &config, std::span<const float> weights,
+                             const std::atomic<bool> &cancel, const std::string &device)
 {
     auto created = rl::Policy::create(policyConfigOf(config), config.seed, device);
     if (!created)
         return fail(QStringLiteral("the task's model: %1").arg(QString::fromStdString(created.error)));
     rl::Policy &model = *created;
     if (weights.size() != rl::flatParameterCount(model))
-        return fail(QStringLiteral("%1 weights; the task's model has %2").arg(weights.size()).arg(rl::flatParameterCount(model)));
+        return fail(QStringLiteral("%1 weights; the task's model has %2")
+                        .arg(weights.size())
+                        .arg(rl::flatParameterCount(model)));
     if (Outcome w = rl::writeFlatParameters(model, weights); !w)
         return fail(w);
     // Four batches of eight, so that a model shape's memory for one batch is all it takes.
     constexpr int kBatches = 4;
     double sum = 0;
     for (int b = 0; b < kBatches; ++b) {
-        const auto batch = SyntheticText::batch(kHeldOutDataSeed, uint64_t(b), kHeldOutSequences / kBatches, config.sequenceLength);
+        const auto batch =
+            SyntheticText::batch(kHeldOutDataSeed, uint64_t(b), kHeldOutSequences / kBatches, config.sequenceLength);
         auto loss = rl::languageModelLoss(model, batch, {}, &cancel);
         if (!loss)
             return fail(loss);

@@ -33,17 +33,18 @@ void clipToNorm(std::span<float> values, double norm, double bound);
 
 struct ReplayVerdict {
     bool passed = false;
-    QString reason;             // why not, in words, naming the figures
-    double relativeError = -1;  // |replayed - committed| / |replayed|
+    QString reason;            // why not, in words, naming the figures
+    double relativeError = -1; // |replayed - committed| / |replayed|
     double replayedNorm = 0;
-    double seconds = 0;         // the replay's compute
+    double seconds = 0; // the replay's compute
 };
 
 // Replays the H inner steps of `material` (its weights and AdamW state, the node's data seed) and compares the
 // pseudo-gradient that results, clipped as a node clips it, with the one the node contributed. Errors: the material
 // does not fit the task's model, the model cannot be built, or the replay was cancelled.
-Expected<ReplayVerdict> replayOuterStep(const DilocoTaskConfig &config, uint64_t dataSeed, const AuditMaterial &material,
-                                        const std::atomic<bool> &cancel, const std::string &device = "cpu");
+Expected<ReplayVerdict> replayOuterStep(const DilocoTaskConfig &config, uint64_t dataSeed,
+                                        const AuditMaterial &material, const std::atomic<bool> &cancel,
+                                        const std::string &device = "cpu");
 
 // The task's held-out text (issue 24): kHeldOutSequences windows of the task's sequence length from a seed no node
 // trains on (a node's data seed is dataSeedFor(its id), a SHA-256 prefix; matching this one would take ~2^64 tries).
@@ -54,7 +55,7 @@ inline constexpr int kHeldOutSequences = 32;
 // Mean next-token loss (nats per byte token) of `weights` (the task's model in the flat layout) on the held-out text:
 // what the hub reports as the shared model's quality per recorded revision. Errors: weights that do not fit the task's
 // model, a model that cannot be built, a cancel.
-Expected<double> heldOutLoss(const DilocoTaskConfig &config, std::span<const float> weights, const std::atomic<bool> &cancel,
-                             const std::string &device = "cpu");
+Expected<double> heldOutLoss(const DilocoTaskConfig &config, std::span<const float> weights,
+                             const std::atomic<bool> &cancel, const std::string &device = "cpu");
 
 } // namespace cohort::diloco

@@ -5,10 +5,10 @@
 #include "diloco/DilocoReplay.h"
 #include "diloco/Optimizers.h"
 #include "diloco/SyntheticText.h"
-#include "store/EngineBundle.h"
 #include "platform/LargeBuffer.h"
 #include "rl/LanguageModel.h"
 #include "rl/Policy.h"
+#include "store/EngineBundle.h"
 
 #include <QDeadlineTimer>
 #include <QElapsedTimer>
@@ -62,7 +62,6 @@ void pauseCancellable(const std::atomic<bool> &cancel, int ms)
         QThread::msleep(50);
 }
 
-
 } // namespace
 
 Expected<size_t> modelParameterCount(const DilocoTaskConfig &config)
@@ -84,7 +83,9 @@ class DilocoRunner::Impl {
 public:
     Impl(const DilocoRunnerOptions &options, const std::atomic<bool> &cancel,
          const std::function<void(const DilocoProgress &)> &onProgress)
-        : o(options), cancel(cancel), report(onProgress)
+        : o(options),
+          cancel(cancel),
+          report(onProgress)
     {}
 
     Status run();
@@ -125,11 +126,12 @@ private:
     int refusalsInARow = 0;
 };
 
-DilocoRunner::DilocoRunner(DilocoRunnerOptions options) : m_options(std::move(options)) {}
+DilocoRunner::DilocoRunner(DilocoRunnerOptions options)
+    : m_options(std::move(options))
+{}
 DilocoRunner::~DilocoRunner() = default;
 
-Status DilocoRunner::run(const std::atomic<bool> &cancel,
-                         const std::function<void(const DilocoProgress &)> &onProgress)
+Status DilocoRunner::run(const std::atomic<bool> &cancel, const std::function<void(const DilocoProgress &)> &onProgress)
 {
     Impl impl(m_options, cancel, onProgress);
     return impl.run();
@@ -167,7 +169,8 @@ Status DilocoRunner::Impl::prepare()
                 progress.resumed = true;
                 progress.outerStep = st.outerStep;
                 progress.innerStep = st.innerStep;
-                qCInfo(lcDiloco) << "resumed from checkpoint: outer step" << st.outerStep << "inner step" << st.innerStep;
+                qCInfo(lcDiloco) << "resumed from checkpoint: outer step" << st.outerStep << "inner step"
+                                 << st.innerStep;
             } else {
                 qCWarning(lcDiloco) << "ignoring checkpoint" << newest->path << ":" << restored.error();
             }
@@ -241,7 +244,8 @@ Status DilocoRunner::Impl::session(bool *done)
     options.linkProtection = collectives::linkProtectionFromName(o.config.linkProtection.toLatin1())
                                  .value_or(collectives::LinkProtection::Encryption); // the config parser checked it
     Communicator comm(options);
-    qCInfo(lcDiloco) << "joining the ring of" << o.taskId << "; its links:" << collectives::linkProtectionName(options.linkProtection);
+    qCInfo(lcDiloco) << "joining the ring of" << o.taskId
+                     << "; its links:" << collectives::linkProtectionName(options.linkProtection);
     progress.worldSize = 0;
     publish(DilocoProgress::Phase::Connecting);
     collectives::Result r = comm.connect();
@@ -439,7 +443,8 @@ Status DilocoRunner::Impl::averageAndStep(Communicator &comm, bool *reconnect, b
         if (cancel.load())
             continue; // aborted by our own cancel (pause, leaving): the top of the loop checkpoints and leaves
         progress.worldSize = comm.worldSize();
-        publish(DilocoProgress::Phase::Averaging, QStringLiteral("a peer left mid-average (%1); retrying").arg(r.message));
+        publish(DilocoProgress::Phase::Averaging,
+                QStringLiteral("a peer left mid-average (%1); retrying").arg(r.message));
         // Not in a tight loop: a Begin refused while the group votes or syncs would be sent again at once, hundreds
         // of times a second, for as long as that lasts.
         pauseCancellable(cancel, 100);

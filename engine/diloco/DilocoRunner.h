@@ -43,12 +43,13 @@ struct DilocoRunnerOptions {
     QString taskId;
     DilocoTaskConfig config;
     collectives::CommunicatorOptions communicator; // master address/port and the node's key
-    QString checkpointDir;  // engine bundles of this task's state; empty: none (tests)
-    uint64_t dataSeed = 0;  // this node's batches (differs per node)
-    int checkpointIntervalMs = 60'000; // at most one bundle per interval (inner or outer step), and always when stopping
-    uint64_t maxOuterSteps = 0;        // stop after this many completed outer steps of this run; 0: never (tests)
+    QString checkpointDir;                         // engine bundles of this task's state; empty: none (tests)
+    uint64_t dataSeed = 0;                         // this node's batches (differs per node)
+    int checkpointIntervalMs =
+        60'000;                 // at most one bundle per interval (inner or outer step), and always when stopping
+    uint64_t maxOuterSteps = 0; // stop after this many completed outer steps of this run; 0: never (tests)
     int reconnectDelayMs = 2'000;
-    std::string device = "cpu";        // where the model trains (a LibTorch device string)
+    std::string device = "cpu"; // where the model trains (a LibTorch device string)
     // Tests only (the hub's audit suite): "idle" trains nothing, "noise" contributes noise of the honest norm.
     QString testAttack;
 };
@@ -56,13 +57,13 @@ struct DilocoRunnerOptions {
 struct DilocoProgress {
     enum class Phase { Connecting, Syncing, Training, Averaging, Stopped };
     Phase phase = Phase::Connecting;
-    uint64_t outerStep = 0;   // completed outer steps of the task (the shared state's revision)
+    uint64_t outerStep = 0; // completed outer steps of the task (the shared state's revision)
     int innerStep = 0;
-    int innerSteps = 0;       // H
-    int worldSize = 0;        // peers in the ring now
-    double loss = 0;          // the last inner step's training loss (nats per token)
-    double outerLoss = 0;     // mean inner loss of the last completed outer step
-    uint64_t stateHash = 0;   // of global weights + momentum after the last outer step / sync
+    int innerSteps = 0;     // H
+    int worldSize = 0;      // peers in the ring now
+    double loss = 0;        // the last inner step's training loss (nats per token)
+    double outerLoss = 0;   // mean inner loss of the last completed outer step
+    uint64_t stateHash = 0; // of global weights + momentum after the last outer step / sync
     uint64_t lastSyncRxBytes = 0, lastSyncTxBytes = 0;
     uint64_t lastReduceTxBytes = 0, lastReduceRxBytes = 0;
     int lastReduceWorld = 0;

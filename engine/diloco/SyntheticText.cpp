@@ -23,16 +23,16 @@ std::string_view pick(SplitMix64 &rng, const std::array<std::string_view, N> &wo
     return words[rng.below(uint32_t(N))];
 }
 
-constexpr std::array<std::string_view, 10> kAdjectives{"quiet", "red", "small", "old", "bright",
-                                                       "lazy", "green", "happy", "cold", "tall"};
-constexpr std::array<std::string_view, 10> kAnimals{"fox", "cat", "dog", "bird", "horse",
+constexpr std::array<std::string_view, 10> kAdjectives{"quiet", "red",   "small", "old",  "bright",
+                                                       "lazy",  "green", "happy", "cold", "tall"};
+constexpr std::array<std::string_view, 10> kAnimals{"fox",   "cat",  "dog", "bird", "horse",
                                                     "mouse", "bear", "owl", "frog", "goat"};
 constexpr std::array<std::string_view, 8> kThings{"apples", "stones", "books", "shells",
-                                                  "coins", "leaves", "cups", "keys"};
-constexpr std::array<std::string_view, 8> kVerbs{"finds", "sees", "keeps", "counts",
+                                                  "coins",  "leaves", "cups",  "keys"};
+constexpr std::array<std::string_view, 8> kVerbs{"finds",   "sees",  "keeps", "counts",
                                                  "carries", "hides", "wants", "drops"};
 constexpr std::array<std::string_view, 8> kPlaces{"the river", "the hill", "the barn", "the road",
-                                                  "the lake", "the wood", "the gate", "the field"};
+                                                  "the lake",  "the wood", "the gate", "the field"};
 constexpr std::array<std::string_view, 4> kPrepositions{"near", "under", "behind", "beside"};
 
 } // namespace

@@ -21,7 +21,9 @@ public:
 // SplitMix64: tiny, fast, and the same sequence everywhere.
 class SplitMix64 {
 public:
-    explicit SplitMix64(uint64_t seed) : m_state(seed) {}
+    explicit SplitMix64(uint64_t seed)
+        : m_state(seed)
+    {}
     uint64_t next();
     uint32_t below(uint32_t n) { return uint32_t(next() % n); } // modulo bias is irrelevant for n < 100
 private:

@@ -4,9 +4,9 @@
 // inbound reachability for DiLoCo (the hub connects back), free disk and memory for the task, the BLAS LibTorch
 // runs on (the reference BLAS is ~8x slower), GPU driver and LibTorch's CUDA, the data folder writable, the tray
 // host on Linux. Local checks run at once; the hub's answers arrive on the event loop, each bounded by a timeout.
+#include "api/EngineController.h"
 #include "core/DoctorReport.h"
 #include "core/TaskInfo.h"
-#include "api/EngineController.h"
 
 #include <QElapsedTimer>
 #include <QObject>
@@ -20,9 +20,9 @@ class QTimer;
 namespace cohort {
 
 struct DoctorOptions {
-    EngineOptions engine;        // hub address, hub key and certificate, data folder, task
+    EngineOptions engine; // hub address, hub key and certificate, data folder, task
     int networkTimeoutMs = 10'000;
-    int probeWaitMs = 8'000;     // how long the DiLoCo listener waits for the hub's connect-back
+    int probeWaitMs = 8'000; // how long the DiLoCo listener waits for the hub's connect-back
     // Tests only: added to this computer's clock as the clock check reads it (COHORT_TESTING_CLOCK_OFFSET_MS), and
     // the port the hub is asked to connect back to (COHORT_TESTING_PROBE_PORT: a closed one, as a firewall would).
     qint64 clockOffsetMs = 0;
@@ -59,7 +59,8 @@ private:
     void probeInbound();
     void onProbeReply(QNetworkReply *reply);
     void settleInbound(bool reached);
-    void add(const QString &id, const QString &title, DoctorOutcome outcome, const QString &detail, const QString &fix = {});
+    void add(const QString &id, const QString &title, DoctorOutcome outcome, const QString &detail,
+             const QString &fix = {});
     void maybeFinish();
     QNetworkReply *get(const QString &path);
     QString hubUrl() const;
@@ -73,8 +74,8 @@ private:
     bool m_probeWaiting = false;
     QString m_probeAddress; // this computer's address as the hub saw it
     int m_probePort = 0;
-    QString m_taskKind;     // of the task checked: "diloco" needs peers to reach this computer
-    int m_pending = 0; // checks still waiting on the network
+    QString m_taskKind; // of the task checked: "diloco" needs peers to reach this computer
+    int m_pending = 0;  // checks still waiting on the network
     bool m_inboundSettled = false;
     bool m_finished = false;
 };

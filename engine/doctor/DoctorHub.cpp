@@ -86,7 +86,8 @@ void Doctor::onHealth(QNetworkReply *reply, qint64 sentAtMs, qint64 rttMs)
     const QString clockTitle = tr("Clock");
     const QString where = hubUrl();
     const QByteArray body = reply->read(kMaxHealthBytes + 1);
-    auto json = reply->error() == QNetworkReply::NoError ? parseJsonObject(body, kMaxHealthBytes) : Expected<QJsonObject>(fail(replyError(reply)));
+    auto json = reply->error() == QNetworkReply::NoError ? parseJsonObject(body, kMaxHealthBytes)
+                                                         : Expected<QJsonObject>(fail(replyError(reply)));
     QString hubKeyText;
     qint64 serverTimeMs = 0;
     if (json) {
@@ -102,11 +103,14 @@ void Doctor::onHealth(QNetworkReply *reply, qint64 sentAtMs, qint64 rttMs)
     if (!json) {
         const bool tls = reply->error() == QNetworkReply::SslHandshakeFailedError;
         add(QStringLiteral("hub"), hubTitle, DoctorOutcome::Failed, tr("%1: %2").arg(where, json.error()),
-            tls ? tr("The hub's certificate is not trusted: give its certificate or CA (Settings › Network › Hub certificate, "
+            tls ? tr("The hub's certificate is not trusted: give its certificate or CA (Settings › Network › Hub "
+                     "certificate, "
                      "cohortd --hub-certificate).")
-                : tr("Check the hub address (Settings › Network, cohortd --hub), that the hub runs, and that no firewall or "
+                : tr("Check the hub address (Settings › Network, cohortd --hub), that the hub runs, and that no "
+                     "firewall or "
                      "proxy blocks the way to it."));
-        add(QStringLiteral("clock"), clockTitle, DoctorOutcome::Skipped, tr("the hub did not answer, so its clock cannot be compared"));
+        add(QStringLiteral("clock"), clockTitle, DoctorOutcome::Skipped,
+            tr("the hub did not answer, so its clock cannot be compared"));
         return;
     }
 
@@ -118,21 +122,28 @@ void Doctor::onHealth(QNetworkReply *reply, qint64 sentAtMs, qint64 rttMs)
         add(QStringLiteral("hub"), hubTitle, DoctorOutcome::Failed,
             tr("%1 presents the key %2, not the one the settings name (%3): another hub, or someone in between")
                 .arg(where, presented, ed25519::fingerprint(m_options.engine.hubKey)),
-            tr("Ask the hub's operator for its key and compare; correct the hub address or the key (Settings › Network › "
+            tr("Ask the hub's operator for its key and compare; correct the hub address or the key (Settings › Network "
+               "› "
                "Hub key, cohortd --hub-key)."));
     else if (!m_options.engine.hubKey.isEmpty())
-        add(QStringLiteral("hub"), hubTitle, DoctorOutcome::Ok, tr("%1 answers with the key %2, the one the settings name").arg(where, presented));
+        add(QStringLiteral("hub"), hubTitle, DoctorOutcome::Ok,
+            tr("%1 answers with the key %2, the one the settings name").arg(where, presented));
     else if (!pinned.isEmpty() && pinned != hubKey)
         add(QStringLiteral("hub"), hubTitle, DoctorOutcome::Failed,
-            tr("%1 presents the key %2, not the one pinned when this node first registered (%3)").arg(where, presented, ed25519::fingerprint(pinned)),
-            tr("If the operator replaced the hub's key, set the new one (Settings › Network › Hub key, cohortd --hub-key); "
+            tr("%1 presents the key %2, not the one pinned when this node first registered (%3)")
+                .arg(where, presented, ed25519::fingerprint(pinned)),
+            tr("If the operator replaced the hub's key, set the new one (Settings › Network › Hub key, cohortd "
+               "--hub-key); "
                "otherwise something between you and the hub answers in its name."));
     else if (!pinned.isEmpty())
-        add(QStringLiteral("hub"), hubTitle, DoctorOutcome::Ok, tr("%1 answers with the key %2, pinned at first registration").arg(where, presented));
+        add(QStringLiteral("hub"), hubTitle, DoctorOutcome::Ok,
+            tr("%1 answers with the key %2, pinned at first registration").arg(where, presented));
     else
         add(QStringLiteral("hub"), hubTitle, DoctorOutcome::Warning,
-            tr("%1 answers with the key %2; nothing is pinned yet, so the first registration will trust it").arg(where, presented),
-            tr("Ask the hub's operator for its key and set it (Settings › Network › Hub key, cohortd --hub-key), so no one "
+            tr("%1 answers with the key %2; nothing is pinned yet, so the first registration will trust it")
+                .arg(where, presented),
+            tr("Ask the hub's operator for its key and set it (Settings › Network › Hub key, cohortd --hub-key), so no "
+               "one "
                "in between can take the hub's place."));
 
     // The clock: this computer's time when the hub read its own, against the hub's.
@@ -141,11 +152,14 @@ void Doctor::onHealth(QNetworkReply *reply, qint64 sentAtMs, qint64 rttMs)
     const QString direction = skewMs > 0 ? tr("ahead of") : tr("behind");
     const QString seen = tr("this computer's clock is %1 %2 the hub's (measured over a %3 round trip)")
                              .arg(durationText(skewMs), direction, durationText(rttMs));
-    const QString fix = tr("Turn on time synchronisation (Linux: sudo timedatectl set-ntp true; Windows: Settings › Time & "
-                           "language › Sync now), or tell the hub's operator if the hub's clock is wrong.");
+    const QString fix =
+        tr("Turn on time synchronisation (Linux: sudo timedatectl set-ntp true; Windows: Settings › Time & "
+           "language › Sync now), or tell the hub's operator if the hub's clock is wrong.");
     if (std::llabs(skewMs) >= signing::kDefaultWindowMs)
         add(QStringLiteral("clock"), clockTitle, DoctorOutcome::Failed,
-            seen + tr(": the hub refuses signed requests more than %1 off").arg(durationText(signing::kDefaultWindowMs)), fix);
+            seen +
+                tr(": the hub refuses signed requests more than %1 off").arg(durationText(signing::kDefaultWindowMs)),
+            fix);
     else if (std::llabs(skewMs) >= kClockWarningMs)
         add(QStringLiteral("clock"), clockTitle, DoctorOutcome::Warning, seen, fix);
     else
@@ -185,7 +199,8 @@ void Doctor::probeInbound()
     // The listener DiLoCo opens: every IPv4 address, a port the system picks.
     m_probeListener = new QTcpServer(this);
     if (!m_probeListener->listen(QHostAddress::AnyIPv4, 0)) {
-        add(QStringLiteral("inbound"), title, DoctorOutcome::Failed, tr("this computer cannot listen for peers: %1").arg(m_probeListener->errorString()),
+        add(QStringLiteral("inbound"), title, DoctorOutcome::Failed,
+            tr("this computer cannot listen for peers: %1").arg(m_probeListener->errorString()),
             tr("Allow Cohort to accept connections (a firewall or security policy blocks listening sockets)."));
         m_inboundSettled = true;
         return;
@@ -210,7 +225,8 @@ void Doctor::probeInbound()
     QNetworkRequest request(QUrl(hubUrl() + QStringLiteral("/v1/reachability")));
     request.setHeader(QNetworkRequest::ContentTypeHeader, QStringLiteral("application/json"));
     request.setTransferTimeout(m_options.networkTimeoutMs);
-    const QByteArray body = QJsonDocument(QJsonObject{{QStringLiteral("port"), int(port)}, {QStringLiteral("nonce"), QString::fromLatin1(m_probeNonce)}})
+    const QByteArray body = QJsonDocument(QJsonObject{{QStringLiteral("port"), int(port)},
+                                                      {QStringLiteral("nonce"), QString::fromLatin1(m_probeNonce)}})
                                 .toJson(QJsonDocument::Compact);
     ++m_pending;
     QNetworkReply *reply = m_network->post(request, body);
@@ -242,7 +258,8 @@ void Doctor::onProbeReply(QNetworkReply *reply)
     }
     if (status != 202 || !json) {
         add(QStringLiteral("inbound"), title, DoctorOutcome::Warning,
-            tr("the hub did not take the test (%1)").arg(status ? QStringLiteral("HTTP %1").arg(status) : replyError(reply)));
+            tr("the hub did not take the test (%1)")
+                .arg(status ? QStringLiteral("HTTP %1").arg(status) : replyError(reply)));
         m_inboundSettled = true;
         return;
     }
@@ -269,16 +286,19 @@ void Doctor::settleInbound(bool reached)
     const QString title = tr("Reachable by peers (DiLoCo)");
     const quint16 port = m_probeListener ? m_probeListener->serverPort() : 0;
     if (reached) {
-        add(QStringLiteral("inbound"), title, DoctorOutcome::Ok, tr("the hub connected back to port %1 of this computer").arg(port));
+        add(QStringLiteral("inbound"), title, DoctorOutcome::Ok,
+            tr("the hub connected back to port %1 of this computer").arg(port));
     } else {
         const bool needed = m_taskKind == QLatin1String("diloco");
         add(QStringLiteral("inbound"), title, needed ? DoctorOutcome::Failed : DoctorOutcome::Warning,
-            tr("the hub could not connect to port %1 of %2 within %3 s: DiLoCo peers could not reach this computer either%4")
+            tr("the hub could not connect to port %1 of %2 within %3 s: DiLoCo peers could not reach this computer "
+               "either%4")
                 .arg(m_probePort)
                 .arg(m_probeAddress.isEmpty() ? tr("this computer") : m_probeAddress)
                 .arg(m_options.probeWaitMs / 1000)
                 .arg(needed ? QString() : tr(" (rollout tasks do not need it)")),
-            tr("Allow incoming TCP connections to Cohort in the firewall (Linux: sudo ufw allow in proto tcp to any; Windows: "
+            tr("Allow incoming TCP connections to Cohort in the firewall (Linux: sudo ufw allow in proto tcp to any; "
+               "Windows: "
                "allow cohortd/cohort when asked), and forward ports on a home router, or choose a rollout task."));
     }
     if (m_probeListener)

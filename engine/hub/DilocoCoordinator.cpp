@@ -3,10 +3,10 @@
 #include "collectives/Master.h"
 #include "core/JsonReader.h"
 #include "diloco/DilocoReplay.h"
-#include "net/ApiServer.h"
 #include "hub/HubStore.h"
 #include "hub/Ledger.h"
 #include "hub/TaskCatalogue.h"
+#include "net/ApiServer.h"
 #include "net/Identity.h"
 
 #include <QDateTime>
@@ -51,13 +51,19 @@ QJsonObject DilocoTaskStats::toJson() const
                        {QStringLiteral("credits"), QJsonObject{{QStringLiteral("confirmed"), confirmedCredits},
                                                                {QStringLiteral("refused"), refusedCredits},
                                                                {QStringLiteral("forfeited"), forfeitedCredits}}},
-                       {QStringLiteral("held_out"), heldOutLoss < 0 ? QJsonValue(QJsonValue::Null)
-                                                                    : QJsonValue(QJsonObject{{QStringLiteral("revision"), qint64(heldOutRevision)},
-                                                                                             {QStringLiteral("loss"), heldOutLoss}})}};
+                       {QStringLiteral("held_out"),
+                        heldOutLoss < 0 ? QJsonValue(QJsonValue::Null)
+                                        : QJsonValue(QJsonObject{{QStringLiteral("revision"), qint64(heldOutRevision)},
+                                                                 {QStringLiteral("loss"), heldOutLoss}})}};
 }
 
-DilocoCoordinator::DilocoCoordinator(HubStore &store, TaskCatalogue &catalogue, const ListenerLimits &limits, QObject *parent)
-    : QObject(parent), m_store(store), m_catalogue(catalogue), m_limits(limits), m_evidence(store.connectionName())
+DilocoCoordinator::DilocoCoordinator(HubStore &store, TaskCatalogue &catalogue, const ListenerLimits &limits,
+                                     QObject *parent)
+    : QObject(parent),
+      m_store(store),
+      m_catalogue(catalogue),
+      m_limits(limits),
+      m_evidence(store.connectionName())
 {
     m_auditor = new DilocoAuditor(this);
     connect(m_auditor, &DilocoAuditor::finished, this, &DilocoCoordinator::onAudited);
@@ -92,7 +98,8 @@ Status DilocoCoordinator::start(const QHostAddress &address, quint16 firstPort)
             restored.recordedDigest = options.initialRecord->stateDigest;
             restored.lastTag = options.initialRecord->revision; // the ring's step, for the commitments' window
             qCInfo(lcHubDiloco) << "DiLoCo master for" << taskId << "continues from recorded revision"
-                                << options.initialRecord->revision << "held by" << options.initialRecord->holders.size() << "node(s)";
+                                << options.initialRecord->revision << "held by" << options.initialRecord->holders.size()
+                                << "node(s)";
         }
         // Admission: a key that proved itself in the challenge must belong to a node registered here that has
         // joined this task (its last heartbeat says so). Anyone else is refused before joining any ring.
@@ -125,7 +132,8 @@ Status DilocoCoordinator::start(const QHostAddress &address, quint16 firstPort)
                     const std::optional<NodeRecord> node = m_store.nodeByKey(publicKey);
                     DilocoTaskStats &stats = m_stats[taskId];
                     ++stats.excludedPeers;
-                    stats.lastExclusion = QStringLiteral("node %1: %2").arg(node ? node->nodeId : QStringLiteral("?"), reason);
+                    stats.lastExclusion =
+                        QStringLiteral("node %1: %2").arg(node ? node->nodeId : QStringLiteral("?"), reason);
                     qCWarning(lcHubDiloco) << "excluded from" << taskId << ":" << stats.lastExclusion;
                 });
         connect(m, &collectives::Master::stateRecorded, this,
@@ -174,12 +182,13 @@ QJsonObject DilocoCoordinator::progress(const QString &taskId) const
         const DilocoEvidence::HeldOutLoss &p = all[shown == n ? i : i * (n - 1) / (kHeldOutCurvePoints - 1)];
         points.append(QJsonObject{{QStringLiteral("revision"), qint64(p.revision)}, {QStringLiteral("loss"), p.loss}});
     }
-    const QJsonObject curve{{QStringLiteral("sequences"), diloco::kHeldOutSequences},
-                            {QStringLiteral("better"),
-                             QStringLiteral("Lower is better: the shared model's loss (nats per byte) on %1 held-out sentences "
-                                            "no node trains on, measured by the hub on the state it recorded")
-                                 .arg(diloco::kHeldOutSequences)},
-                            {QStringLiteral("points"), points}};
+    const QJsonObject curve{
+        {QStringLiteral("sequences"), diloco::kHeldOutSequences},
+        {QStringLiteral("better"),
+         QStringLiteral("Lower is better: the shared model's loss (nats per byte) on %1 held-out sentences "
+                        "no node trains on, measured by the hub on the state it recorded")
+             .arg(diloco::kHeldOutSequences)},
+        {QStringLiteral("points"), points}};
     return m_heldOutProgress[taskId] = QJsonObject{{QStringLiteral("held_out_loss"), curve}};
 }
 
@@ -220,7 +229,8 @@ void DilocoCoordinator::credit(const QString &taskId, quint64 tag, const QList<Q
         record.reason = QStringLiteral("outer step %1 averaged with %2 peers").arg(tag).arg(publicKeys.size());
         record.credit = amount;
         record.createdAtMs = now;
-        record.response = QJsonDocument(QJsonObject{{QStringLiteral("outer_step"), qint64(tag)}}).toJson(QJsonDocument::Compact);
+        record.response =
+            QJsonDocument(QJsonObject{{QStringLiteral("outer_step"), qint64(tag)}}).toJson(QJsonDocument::Compact);
         if (Status s = ledger.recordSubmission(record); !s) {
             qCWarning(lcHubDiloco) << "cannot credit" << nodeId << "for outer step" << tag << ":" << s.error();
             continue;
@@ -241,8 +251,10 @@ bool DilocoCoordinator::flagged(const QString &nodeId, const QString &taskId) co
 void DilocoCoordinator::registerRoutes(ApiServer &server, Authenticate authenticate)
 {
     m_authenticate = std::move(authenticate);
-    server.addRoute("POST", QStringLiteral("/v1/tasks/{id}/diloco/commitments"), [this](const ApiRequest &r) { return commit(r); });
-    server.addRoute("POST", QStringLiteral("/v1/tasks/{id}/diloco/audits/{step}"), [this](const ApiRequest &r) { return upload(r); });
+    server.addRoute("POST", QStringLiteral("/v1/tasks/{id}/diloco/commitments"),
+                    [this](const ApiRequest &r) { return commit(r); });
+    server.addRoute("POST", QStringLiteral("/v1/tasks/{id}/diloco/audits/{step}"),
+                    [this](const ApiRequest &r) { return upload(r); });
 }
 
 ApiResponse DilocoCoordinator::commit(const ApiRequest &request)
@@ -253,15 +265,18 @@ ApiResponse DilocoCoordinator::commit(const ApiRequest &request)
     const QString taskId = request.params.value(QStringLiteral("id"));
     const TaskInfo *task = m_catalogue.find(taskId);
     if (!task || !task->diloco)
-        return ApiResponse::error(404, QStringLiteral("unknown_task"), QStringLiteral("no DiLoCo task with id '%1'").arg(taskId));
+        return ApiResponse::error(404, QStringLiteral("unknown_task"),
+                                  QStringLiteral("no DiLoCo task with id '%1'").arg(taskId));
     const std::optional<NodeRecord> node = m_store.nodeByKey(signer.publicKey);
     if (!node)
         return ApiResponse::error(403, QStringLiteral("not_registered"), QStringLiteral("register this node first"));
     if (node->joinedTask != taskId)
-        return ApiResponse::error(409, QStringLiteral("not_joined"), QStringLiteral("this node has not joined %1").arg(taskId));
+        return ApiResponse::error(409, QStringLiteral("not_joined"),
+                                  QStringLiteral("this node has not joined %1").arg(taskId));
     if (flagged(node->nodeId, taskId))
-        return ApiResponse::error(403, QStringLiteral("node_flagged"),
-                                  QStringLiteral("this node failed an audit of %1; only the hub's operator can lift the flag").arg(taskId));
+        return ApiResponse::error(
+            403, QStringLiteral("node_flagged"),
+            QStringLiteral("this node failed an audit of %1; only the hub's operator can lift the flag").arg(taskId));
     auto json = parseJsonObject(request.body, 4096);
     if (!json)
         return ApiResponse::error(400, QStringLiteral("bad_request"), json.error());
@@ -272,16 +287,19 @@ ApiResponse DilocoCoordinator::commit(const ApiRequest &request)
     // participant finish yet), and an old or future step is no evidence of anything.
     DilocoTaskStats &stats = m_stats[taskId];
     if (commitment->step + 16 < stats.lastTag || commitment->step > stats.lastTag + 2)
-        return ApiResponse::error(409, QStringLiteral("wrong_step"),
-                                  QStringLiteral("outer step %1 is not one the ring is at (%2)").arg(commitment->step).arg(stats.lastTag));
+        return ApiResponse::error(
+            409, QStringLiteral("wrong_step"),
+            QStringLiteral("outer step %1 is not one the ring is at (%2)").arg(commitment->step).arg(stats.lastTag));
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
     const bool firstAudit = !m_evidence.everAudited(taskId, node->nodeId);
     auto kind = m_evidence.commit(taskId, node->nodeId, *commitment, now);
     if (!kind)
         return ApiResponse::error(500, QStringLiteral("internal"), kind.error());
     if (*kind == DilocoEvidence::CommitKind::Conflict)
-        return ApiResponse::error(409, QStringLiteral("conflicting_commitment"),
-                                  QStringLiteral("this node already committed another pseudo-gradient for outer step %1").arg(commitment->step));
+        return ApiResponse::error(
+            409, QStringLiteral("conflicting_commitment"),
+            QStringLiteral("this node already committed another pseudo-gradient for outer step %1")
+                .arg(commitment->step));
     const auto key = std::make_tuple(taskId, node->nodeId, quint64(commitment->step));
     bool audit = m_audits.count(key) > 0;
     if (*kind == DilocoEvidence::CommitKind::New) {
@@ -300,7 +318,8 @@ ApiResponse DilocoCoordinator::commit(const ApiRequest &request)
             pending.step = commitment->step;
             pending.deadline = QDeadlineTimer(kAuditDeadlineMs);
             m_audits[key] = std::move(pending);
-            if (Status s = m_evidence.setAudit(taskId, node->nodeId, commitment->step, QStringLiteral("requested"), {}); !s)
+            if (Status s = m_evidence.setAudit(taskId, node->nodeId, commitment->step, QStringLiteral("requested"), {});
+                !s)
                 qCWarning(lcHubDiloco) << s.error();
             ++stats.auditsRequested;
             audit = true;
@@ -327,10 +346,12 @@ ApiResponse DilocoCoordinator::upload(const ApiRequest &request)
     if (!node)
         return ApiResponse::error(403, QStringLiteral("not_registered"), QStringLiteral("register this node first"));
     if (!stepOk || !offsetOk || offset < 0)
-        return ApiResponse::error(400, QStringLiteral("bad_request"), QStringLiteral("expected /audits/<step>?offset=<bytes>"));
+        return ApiResponse::error(400, QStringLiteral("bad_request"),
+                                  QStringLiteral("expected /audits/<step>?offset=<bytes>"));
     const auto it = m_audits.find(std::make_tuple(taskId, node->nodeId, step));
     if (it == m_audits.end())
-        return ApiResponse::error(404, QStringLiteral("no_audit"), QStringLiteral("the hub audits no outer step %1 of this node").arg(step));
+        return ApiResponse::error(404, QStringLiteral("no_audit"),
+                                  QStringLiteral("the hub audits no outer step %1 of this node").arg(step));
     PendingAudit &pending = it->second;
     if (offset != pending.material.size())
         return ApiResponse::error(409, QStringLiteral("wrong_offset"),
@@ -339,7 +360,9 @@ ApiResponse DilocoCoordinator::upload(const ApiRequest &request)
     for (const auto &[key, audit] : m_audits)
         buffered += audit.material.size();
     if (buffered + request.body.size() > kMaxAuditBytes) {
-        ApiResponse busy = ApiResponse::error(503, QStringLiteral("busy"), QStringLiteral("the hub holds as much audit material as it may; send this part again shortly"));
+        ApiResponse busy = ApiResponse::error(
+            503, QStringLiteral("busy"),
+            QStringLiteral("the hub holds as much audit material as it may; send this part again shortly"));
         busy.headers.append({QByteArrayLiteral("Retry-After"), QByteArrayLiteral("2")});
         return busy;
     }
@@ -359,7 +382,8 @@ ApiResponse DilocoCoordinator::upload(const ApiRequest &request)
         m_audits.erase(it);
         concludeAudit(failed.taskId, failed.nodeId, failed.publicKey, failed.step, QStringLiteral("failed"),
                       QStringLiteral("it sent more for the audit than its material holds"));
-        return ApiResponse::error(400, QStringLiteral("bad_material"), QStringLiteral("more bytes than the material holds"));
+        return ApiResponse::error(400, QStringLiteral("bad_material"),
+                                  QStringLiteral("more bytes than the material holds"));
     }
     const bool complete = pending.expected >= 0 && pending.material.size() == pending.expected;
     if (complete) {
@@ -367,7 +391,8 @@ ApiResponse DilocoCoordinator::upload(const ApiRequest &request)
         m_audits.erase(it);
         audit(std::move(done));
     }
-    return ApiResponse::json({{QStringLiteral("received"), qint64(offset + request.body.size())}, {QStringLiteral("complete"), complete}});
+    return ApiResponse::json(
+        {{QStringLiteral("received"), qint64(offset + request.body.size())}, {QStringLiteral("complete"), complete}});
 }
 
 void DilocoCoordinator::audit(PendingAudit pending)
@@ -381,21 +406,29 @@ void DilocoCoordinator::audit(PendingAudit pending)
     };
     auto material = diloco::decodeAuditMaterial(pending.material, kMaxAuditWeights);
     if (!material)
-        return conclude(QStringLiteral("failed"), QStringLiteral("its audit material is unreadable: %1").arg(material.error()));
+        return conclude(QStringLiteral("failed"),
+                        QStringLiteral("its audit material is unreadable: %1").arg(material.error()));
     if (material->step != pending.step)
-        return conclude(QStringLiteral("failed"), QStringLiteral("its audit material is for outer step %1, not %2").arg(material->step).arg(pending.step));
+        return conclude(
+            QStringLiteral("failed"),
+            QStringLiteral("its audit material is for outer step %1, not %2").arg(material->step).arg(pending.step));
     // The material must be what the node committed to before it knew of the audit ...
     const diloco::Commitment claimed = diloco::commitmentOf(*material);
     const diloco::Commitment &committed = stored->commitment;
     if (claimed.startDigest != committed.startDigest || claimed.adamDigest != committed.adamDigest ||
         claimed.deltaDigest != committed.deltaDigest)
-        return conclude(QStringLiteral("failed"), QStringLiteral("its audit material is not what it committed for outer step %1").arg(pending.step));
-    // ... and start from the shared state the hub recorded for that revision (no record: a restarted hub; neither verdict).
+        return conclude(
+            QStringLiteral("failed"),
+            QStringLiteral("its audit material is not what it committed for outer step %1").arg(pending.step));
+    // ... and start from the shared state the hub recorded for that revision (no record: a restarted hub; neither
+    // verdict).
     const QByteArray recorded = m_evidence.recordedDigest(pending.taskId, pending.step - 1);
     if (recorded.isEmpty())
-        return conclude(QStringLiteral("inconclusive"), QStringLiteral("the hub has no record of revision %1").arg(pending.step - 1));
+        return conclude(QStringLiteral("inconclusive"),
+                        QStringLiteral("the hub has no record of revision %1").arg(pending.step - 1));
     if (recorded != committed.startDigest)
-        return conclude(QStringLiteral("failed"), QStringLiteral("outer step %1 did not start from the recorded shared state").arg(pending.step));
+        return conclude(QStringLiteral("failed"),
+                        QStringLiteral("outer step %1 did not start from the recorded shared state").arg(pending.step));
     AuditJob job;
     job.taskId = pending.taskId;
     job.nodeId = pending.nodeId;
@@ -417,7 +450,9 @@ void DilocoCoordinator::onAudited(const AuditJob &job, const AuditResult &result
         // The start state's digest matched the hub's record before the job ran: this is the shared model's loss at
         // that revision whatever the replay's verdict on the node's own work.
         const quint64 revision = job.material->step - 1;
-        if (Status s = m_evidence.recordHeldOut(job.taskId, revision, result.heldOutLoss, QDateTime::currentMSecsSinceEpoch()); !s)
+        if (Status s =
+                m_evidence.recordHeldOut(job.taskId, revision, result.heldOutLoss, QDateTime::currentMSecsSinceEpoch());
+            !s)
             qCWarning(lcHubDiloco) << s.error();
         m_heldOutProgress.erase(job.taskId); // the next progress request reads the curve with this point
         if (stats.heldOutLoss < 0 || revision >= stats.heldOutRevision) {
@@ -429,11 +464,13 @@ void DilocoCoordinator::onAudited(const AuditJob &job, const AuditResult &result
     const QString verdict = result.inconclusive ? QStringLiteral("inconclusive")
                             : result.passed     ? QStringLiteral("passed")
                                                 : QStringLiteral("failed");
-    concludeAudit(job.taskId, job.nodeId, job.publicKey, job.material->step, verdict, result.reason, result.relativeError, result.seconds);
+    concludeAudit(job.taskId, job.nodeId, job.publicKey, job.material->step, verdict, result.reason,
+                  result.relativeError, result.seconds);
 }
 
-void DilocoCoordinator::concludeAudit(const QString &taskId, const QString &nodeId, const QByteArray &publicKey, quint64 step,
-                                      const QString &verdict, const QString &reason, double relativeError, double seconds)
+void DilocoCoordinator::concludeAudit(const QString &taskId, const QString &nodeId, const QByteArray &publicKey,
+                                      quint64 step, const QString &verdict, const QString &reason, double relativeError,
+                                      double seconds)
 {
     const TaskInfo *task = m_catalogue.find(taskId);
     if (!task || !task->diloco)
@@ -442,12 +479,16 @@ void DilocoCoordinator::concludeAudit(const QString &taskId, const QString &node
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
     if (Status s = m_evidence.setAudit(taskId, nodeId, step, verdict, reason, relativeError, seconds); !s)
         qCWarning(lcHubDiloco) << s.error();
-    stats.lastAudit = QStringLiteral("node %1, outer step %2: %3%4").arg(nodeId).arg(step).arg(verdict,
-                                                                                           reason.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(reason));
+    stats.lastAudit = QStringLiteral("node %1, outer step %2: %3%4")
+                          .arg(nodeId)
+                          .arg(step)
+                          .arg(verdict, reason.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(reason));
     if (verdict == QLatin1String("passed")) {
         ++stats.auditsPassed;
-        stats.confirmedCredits += m_evidence.confirmAudited(taskId, stats.lastTag, task->diloco->confirmAfterSteps, now);
-        qCInfo(lcHubDiloco) << "audit" << stats.lastAudit << "relative error" << relativeError << "in" << seconds << "s";
+        stats.confirmedCredits +=
+            m_evidence.confirmAudited(taskId, stats.lastTag, task->diloco->confirmAfterSteps, now);
+        qCInfo(lcHubDiloco) << "audit" << stats.lastAudit << "relative error" << relativeError << "in" << seconds
+                            << "s";
         return;
     }
     if (verdict == QLatin1String("inconclusive")) {
@@ -458,7 +499,8 @@ void DilocoCoordinator::concludeAudit(const QString &taskId, const QString &node
     if (verdict == QLatin1String("missed")) {
         // A node may crash between its commitment and the upload: the step earns nothing, and only a habit flags it.
         ++stats.auditsMissed;
-        stats.refusedCredits += m_evidence.refuseStep(taskId, nodeId, step, QStringLiteral("audit missed: %1").arg(reason), now);
+        stats.refusedCredits +=
+            m_evidence.refuseStep(taskId, nodeId, step, QStringLiteral("audit missed: %1").arg(reason), now);
         qCWarning(lcHubDiloco) << "audit" << stats.lastAudit;
         if (m_evidence.missedAuditsInARow(taskId, nodeId) < kMissedAuditsToFlag)
             return;

@@ -9,9 +9,9 @@
 // a failed audit forfeits the node's credit for the task and flags it. The master carries no tensor data; the hub
 // sees a model only in an audited step's material. Lives in the hub's thread.
 #include "core/Expected.h"
-#include "net/ApiTypes.h"
 #include "hub/DilocoAuditor.h"
 #include "hub/DilocoEvidence.h"
+#include "net/ApiTypes.h"
 #include "net/ConnectionGate.h"
 #include "net/RequestSigning.h"
 
@@ -40,29 +40,29 @@ class Master;
 struct DilocoTaskStats {
     quint16 masterPort = 0;
     int ringSize = 0;
-    qint64 outerSteps = 0;      // all-reduces completed by every participant
-    quint64 lastTag = 0;        // the last completed outer step (the nodes' tag)
+    qint64 outerSteps = 0; // all-reduces completed by every participant
+    quint64 lastTag = 0;   // the last completed outer step (the nodes' tag)
     int lastWorldSize = 0;
     qint64 creditedSteps = 0;   // node x outer step credits written
     qint64 uncreditedSteps = 0; // outer steps of a ring below the task's min_ring_size: nobody earned
     qint64 refusedPeers = 0;
     qint64 abortedOperations = 0;
-    qint64 excludedPeers = 0;   // excluded by the master: out-of-bound values, a lie, a stall (docs/ROBUSTNESS.md)
+    qint64 excludedPeers = 0;     // excluded by the master: out-of-bound values, a lie, a stall (docs/ROBUSTNESS.md)
     quint64 recordedRevision = 0; // the shared state the master last recorded (and signed)
     QByteArray recordedDigest;
-    QString lastExclusion;      // the last one's reason, naming the node
-    qint64 stateSplits = 0;     // revisions whose voters declared different states (Master::stateSplit)
+    QString lastExclusion;  // the last one's reason, naming the node
+    qint64 stateSplits = 0; // revisions whose voters declared different states (Master::stateSplit)
     QString lastSplit;
     // The evidence (docs/CREDIT.md)
     qint64 commitments = 0;
     qint64 auditsRequested = 0, auditsPassed = 0, auditsFailed = 0, auditsMissed = 0, auditsInconclusive = 0;
-    double auditSeconds = 0;          // the hub's replay compute
-    double worstPassedError = 0;      // the largest relative error an audit passed with (the honest margin)
+    double auditSeconds = 0;     // the hub's replay compute
+    double worstPassedError = 0; // the largest relative error an audit passed with (the honest margin)
     qint64 confirmedCredits = 0, refusedCredits = 0, forfeitedCredits = 0;
-    QString lastAudit;                // the last verdict, naming the node
+    QString lastAudit; // the last verdict, naming the node
     // The hub's own measure of the shared model (diloco::heldOutLoss on an audited step's start state)
     quint64 heldOutRevision = 0;
-    double heldOutLoss = -1;          // -1: none measured yet
+    double heldOutLoss = -1; // -1: none measured yet
     QJsonObject toJson() const;
 };
 
@@ -70,7 +70,8 @@ class DilocoCoordinator : public QObject {
     Q_OBJECT
 public:
     // limits: each master's caps, and its handshake deadline (headerTimeoutMs; the hub passes its API listener's).
-    DilocoCoordinator(HubStore &store, TaskCatalogue &catalogue, const ListenerLimits &limits = {}, QObject *parent = nullptr);
+    DilocoCoordinator(HubStore &store, TaskCatalogue &catalogue, const ListenerLimits &limits = {},
+                      QObject *parent = nullptr);
     ~DilocoCoordinator() override;
 
     // Starts a master per diloco task on `address`; port 0: any free port, otherwise port, port + 1, ... in catalogue
@@ -89,14 +90,14 @@ public:
     using Authenticate = std::function<std::optional<ApiResponse>(const ApiRequest &, VerifiedRequest *)>;
     void registerRoutes(ApiServer &server, Authenticate authenticate);
 
-    static constexpr qsizetype kAuditPartBytes = 256 << 10;  // the upload comes in parts below the API's body limit
-    static constexpr int kAuditDeadlineMs = 120'000;         // from the request to the last part
+    static constexpr qsizetype kAuditPartBytes = 256 << 10; // the upload comes in parts below the API's body limit
+    static constexpr int kAuditDeadlineMs = 120'000;        // from the request to the last part
     // Audits awaiting material, all tasks together. An audit costs memory only as its material arrives, which
     // kMaxAuditBytes bounds; the count is high so that identities that commit and never upload cannot take every
     // slot from the honest nodes' first audits (each node has one audit at a time).
     static constexpr int kMaxAuditsInFlight = 64;
-    static constexpr qint64 kMaxAuditBytes = 256ll << 20;    // material buffered at once, all audits together
-    static constexpr uint64_t kMaxAuditWeights = 4u << 20;   // 64 MiB of material at most
+    static constexpr qint64 kMaxAuditBytes = 256ll << 20;  // material buffered at once, all audits together
+    static constexpr uint64_t kMaxAuditWeights = 4u << 20; // 64 MiB of material at most
     static constexpr int kMissedAuditsToFlag = 3;
 
 private:

@@ -44,7 +44,9 @@ Status DilocoEvidence::recordHeldOut(const QString &task, quint64 revision, doub
     q.bindValue(QStringLiteral(":loss"), loss);
     q.bindValue(QStringLiteral(":now"), nowMs);
     if (!q.exec())
-        return fail(QStringLiteral("cannot record the held-out loss of revision %1 of %2: %3").arg(revision).arg(task, q.lastError().text()));
+        return fail(QStringLiteral("cannot record the held-out loss of revision %1 of %2: %3")
+                        .arg(revision)
+                        .arg(task, q.lastError().text()));
     return {};
 }
 
@@ -85,7 +87,8 @@ Status DilocoEvidence::recordRevision(const QString &task, quint64 revision, con
     q.bindValue(QStringLiteral(":holders"), keys);
     q.bindValue(QStringLiteral(":now"), QDateTime::currentMSecsSinceEpoch());
     if (!q.exec())
-        return fail(QStringLiteral("cannot record revision %1 of %2: %3").arg(revision).arg(task, q.lastError().text()));
+        return fail(
+            QStringLiteral("cannot record revision %1 of %2: %3").arg(revision).arg(task, q.lastError().text()));
     // Audits look back a few steps at most: keep the last thousand revisions.
     QSqlQuery prune(QSqlDatabase::database(m_connection));
     prune.prepare(QStringLiteral("DELETE FROM diloco_records WHERE task=:task AND revision<:oldest"));
@@ -107,7 +110,8 @@ QByteArray DilocoEvidence::recordedDigest(const QString &task, quint64 revision)
 std::optional<collectives::RecordedState> DilocoEvidence::latestRecord(const QString &task) const
 {
     QSqlQuery q(QSqlDatabase::database(m_connection));
-    q.prepare(QStringLiteral("SELECT revision, digest, holders FROM diloco_records WHERE task=:task ORDER BY revision DESC LIMIT 1"));
+    q.prepare(QStringLiteral(
+        "SELECT revision, digest, holders FROM diloco_records WHERE task=:task ORDER BY revision DESC LIMIT 1"));
     q.bindValue(QStringLiteral(":task"), task);
     if (!q.exec() || !q.next())
         return std::nullopt;
@@ -115,7 +119,8 @@ std::optional<collectives::RecordedState> DilocoEvidence::latestRecord(const QSt
     record.revision = quint64(q.value(0).toLongLong());
     record.stateDigest = q.value(1).toByteArray();
     const QByteArray keys = q.value(2).toByteArray();
-    for (qsizetype at = 0; at + qsizetype(collectives::kPublicKeyBytes) <= keys.size(); at += collectives::kPublicKeyBytes)
+    for (qsizetype at = 0; at + qsizetype(collectives::kPublicKeyBytes) <= keys.size();
+         at += collectives::kPublicKeyBytes)
         record.holders.push_back(keys.mid(at, collectives::kPublicKeyBytes));
     if (record.stateDigest.size() != qsizetype(collectives::kDigestBytes) || record.holders.empty())
         return std::nullopt; // a record nobody holds would only refuse everyone
@@ -123,13 +128,14 @@ std::optional<collectives::RecordedState> DilocoEvidence::latestRecord(const QSt
 }
 
 Expected<DilocoEvidence::CommitKind> DilocoEvidence::commit(const QString &task, const QString &nodeId,
-                                                             const diloco::Commitment &c, qint64 nowMs)
+                                                            const diloco::Commitment &c, qint64 nowMs)
 {
     if (const auto existing = commitment(task, nodeId, c.step))
         return existing->commitment == c ? CommitKind::Same : CommitKind::Conflict;
     QSqlQuery q(QSqlDatabase::database(m_connection));
-    q.prepare(QStringLiteral("INSERT INTO diloco_commitments(task, node_id, step, start_digest, adam_digest, delta_digest,"
-                             " delta_norm, created_at) VALUES(:task, :node, :step, :start, :adam, :delta, :norm, :now)"));
+    q.prepare(
+        QStringLiteral("INSERT INTO diloco_commitments(task, node_id, step, start_digest, adam_digest, delta_digest,"
+                       " delta_norm, created_at) VALUES(:task, :node, :step, :start, :adam, :delta, :norm, :now)"));
     q.bindValue(QStringLiteral(":task"), task);
     q.bindValue(QStringLiteral(":node"), nodeId);
     q.bindValue(QStringLiteral(":step"), qint64(c.step));
@@ -143,7 +149,8 @@ Expected<DilocoEvidence::CommitKind> DilocoEvidence::commit(const QString &task,
     return CommitKind::New;
 }
 
-std::optional<StoredCommitment> DilocoEvidence::commitment(const QString &task, const QString &nodeId, quint64 step) const
+std::optional<StoredCommitment> DilocoEvidence::commitment(const QString &task, const QString &nodeId,
+                                                           quint64 step) const
 {
     QSqlQuery q(QSqlDatabase::database(m_connection));
     q.prepare(QStringLiteral("SELECT start_digest, adam_digest, delta_digest, delta_norm, audit, audit_reason"
@@ -209,11 +216,12 @@ int DilocoEvidence::missedAuditsInARow(const QString &task, const QString &nodeI
 int DilocoEvidence::refuseUncommitted(const QString &task, quint64 uptoStep, qint64 nowMs)
 {
     QSqlQuery q(QSqlDatabase::database(m_connection));
-    q.prepare(QStringLiteral("UPDATE submissions SET status='refused', verified_at=:now,"
-                             " reason='no commitment for this outer step: nothing to audit, no credit'"
-                             " WHERE task=:task AND status='accepted' AND substr(submission_id, 1, :len)=:prefix"
-                             " AND version<=:upto AND NOT EXISTS(SELECT 1 FROM diloco_commitments c"
-                             "  WHERE c.task=submissions.task AND c.node_id=submissions.node_id AND c.step=submissions.version)"));
+    q.prepare(QStringLiteral(
+        "UPDATE submissions SET status='refused', verified_at=:now,"
+        " reason='no commitment for this outer step: nothing to audit, no credit'"
+        " WHERE task=:task AND status='accepted' AND substr(submission_id, 1, :len)=:prefix"
+        " AND version<=:upto AND NOT EXISTS(SELECT 1 FROM diloco_commitments c"
+        "  WHERE c.task=submissions.task AND c.node_id=submissions.node_id AND c.step=submissions.version)"));
     q.bindValue(QStringLiteral(":now"), nowMs);
     bindCredits(q, task);
     q.bindValue(QStringLiteral(":upto"), qint64(uptoStep));
@@ -223,12 +231,13 @@ int DilocoEvidence::refuseUncommitted(const QString &task, quint64 uptoStep, qin
 int DilocoEvidence::confirmAudited(const QString &task, quint64 currentStep, int confirmAfter, qint64 nowMs)
 {
     QSqlQuery q(QSqlDatabase::database(m_connection));
-    q.prepare(QStringLiteral("UPDATE submissions SET status='confirmed', verified_at=:now"
-                             " WHERE task=:task AND status='accepted' AND substr(submission_id, 1, :len)=:prefix"
-                             " AND version<=:ripe AND EXISTS(SELECT 1 FROM diloco_commitments c"
-                             "  WHERE c.task=submissions.task AND c.node_id=submissions.node_id AND c.step=submissions.version)"
-                             " AND version<=(SELECT COALESCE(MAX(p.step), 0) FROM diloco_commitments p"
-                             "  WHERE p.task=submissions.task AND p.node_id=submissions.node_id AND p.audit='passed')"));
+    q.prepare(QStringLiteral(
+        "UPDATE submissions SET status='confirmed', verified_at=:now"
+        " WHERE task=:task AND status='accepted' AND substr(submission_id, 1, :len)=:prefix"
+        " AND version<=:ripe AND EXISTS(SELECT 1 FROM diloco_commitments c"
+        "  WHERE c.task=submissions.task AND c.node_id=submissions.node_id AND c.step=submissions.version)"
+        " AND version<=(SELECT COALESCE(MAX(p.step), 0) FROM diloco_commitments p"
+        "  WHERE p.task=submissions.task AND p.node_id=submissions.node_id AND p.audit='passed')"));
     q.bindValue(QStringLiteral(":now"), nowMs);
     bindCredits(q, task);
     q.bindValue(QStringLiteral(":ripe"), qint64(currentStep) - confirmAfter);
@@ -238,14 +247,16 @@ int DilocoEvidence::confirmAudited(const QString &task, quint64 currentStep, int
 qint64 DilocoEvidence::confirmedSteps(const QString &task, const QString &nodeId) const
 {
     QSqlQuery q(QSqlDatabase::database(m_connection));
-    q.prepare(QStringLiteral("SELECT COUNT(*) FROM submissions WHERE node_id=:node AND task=:task AND status='confirmed'"
-                             " AND substr(submission_id, 1, :len)=:prefix"));
+    q.prepare(
+        QStringLiteral("SELECT COUNT(*) FROM submissions WHERE node_id=:node AND task=:task AND status='confirmed'"
+                       " AND substr(submission_id, 1, :len)=:prefix"));
     bindCredits(q, task);
     q.bindValue(QStringLiteral(":node"), nodeId);
     return q.exec() && q.next() ? q.value(0).toLongLong() : 0;
 }
 
-int DilocoEvidence::refuseStep(const QString &task, const QString &nodeId, quint64 step, const QString &reason, qint64 nowMs)
+int DilocoEvidence::refuseStep(const QString &task, const QString &nodeId, quint64 step, const QString &reason,
+                               qint64 nowMs)
 {
     QSqlQuery q(QSqlDatabase::database(m_connection));
     q.prepare(QStringLiteral("UPDATE submissions SET status='refused', verified_at=:now, reason=:reason"
@@ -271,11 +282,12 @@ int DilocoEvidence::forfeit(const QString &task, const QString &nodeId, const QS
     const bool forfeited = q.exec();
     const int changed = forfeited ? q.numRowsAffected() : 0;
     QSqlQuery flag(db);
-    flag.prepare(QStringLiteral("INSERT INTO node_flags(node_id, task, proof_failures, last_failure_at, flagged_at, reason)"
-                                " VALUES(:node, :task, 1, :now, :now, :reason)"
-                                " ON CONFLICT(node_id, task) DO UPDATE SET proof_failures=proof_failures+1,"
-                                " last_failure_at=excluded.last_failure_at, reason=excluded.reason,"
-                                " flagged_at=CASE WHEN flagged_at=0 THEN excluded.flagged_at ELSE flagged_at END"));
+    flag.prepare(
+        QStringLiteral("INSERT INTO node_flags(node_id, task, proof_failures, last_failure_at, flagged_at, reason)"
+                       " VALUES(:node, :task, 1, :now, :now, :reason)"
+                       " ON CONFLICT(node_id, task) DO UPDATE SET proof_failures=proof_failures+1,"
+                       " last_failure_at=excluded.last_failure_at, reason=excluded.reason,"
+                       " flagged_at=CASE WHEN flagged_at=0 THEN excluded.flagged_at ELSE flagged_at END"));
     flag.bindValue(QStringLiteral(":node"), nodeId);
     flag.bindValue(QStringLiteral(":task"), task);
     flag.bindValue(QStringLiteral(":now"), nowMs);

@@ -22,9 +22,12 @@ struct StoredCommitment {
 
 class DilocoEvidence {
 public:
-    explicit DilocoEvidence(QString connectionName) : m_connection(std::move(connectionName)) {}
+    explicit DilocoEvidence(QString connectionName)
+        : m_connection(std::move(connectionName))
+    {}
 
-    Status recordRevision(const QString &task, quint64 revision, const QByteArray &digest, const QList<QByteArray> &holders);
+    Status recordRevision(const QString &task, quint64 revision, const QByteArray &digest,
+                          const QList<QByteArray> &holders);
     QByteArray recordedDigest(const QString &task, quint64 revision) const; // empty: not recorded
     // The newest record of the task (revision, digest, the holders' keys), for a restarted master.
     std::optional<collectives::RecordedState> latestRecord(const QString &task) const;
@@ -33,9 +36,10 @@ public:
     // Stores the node's commitment for its step (one per node and step: the same again is Same, another is Conflict).
     Expected<CommitKind> commit(const QString &task, const QString &nodeId, const diloco::Commitment &c, qint64 nowMs);
     std::optional<StoredCommitment> commitment(const QString &task, const QString &nodeId, quint64 step) const;
-    bool everAudited(const QString &task, const QString &nodeId) const; // requested, passed, failed or missed (not inconclusive)
-    Status setAudit(const QString &task, const QString &nodeId, quint64 step, const QString &audit, const QString &reason,
-                    double relativeError = -1, double seconds = 0);
+    bool everAudited(const QString &task,
+                     const QString &nodeId) const; // requested, passed, failed or missed (not inconclusive)
+    Status setAudit(const QString &task, const QString &nodeId, quint64 step, const QString &audit,
+                    const QString &reason, double relativeError = -1, double seconds = 0);
     int missedAuditsInARow(const QString &task, const QString &nodeId) const;
 
     // The node's outer steps in the task whose credit its audits confirmed: the weight of its vote on the shared

@@ -1,9 +1,9 @@
 #pragma once
 // The embedded local network: a HubService on its own thread ("cohort-hub"), serving on loopback,
 // with its data under the app's data folder. Used by cohort and cohortd when no hub URL is configured.
-#include "hub/HubService.h"
 #include "api/EngineParts.h"
 #include "core/OwnedThread.h"
+#include "hub/HubService.h"
 
 #include <QObject>
 

@@ -20,7 +20,8 @@ QByteArray renderHubMetrics(const HubMetricsInput &in)
 
     w.family("cohort_hub_nodes_registered", Type::Gauge, QStringLiteral("Node identities registered with this hub."));
     w.add(in.nodes.registered);
-    w.family("cohort_hub_nodes_online", Type::Gauge, QStringLiteral("Nodes whose last heartbeat is within the online window (three heartbeat intervals)."));
+    w.family("cohort_hub_nodes_online", Type::Gauge,
+             QStringLiteral("Nodes whose last heartbeat is within the online window (three heartbeat intervals)."));
     w.add(in.nodes.online);
 
     // One family at a time over every task: the format wants each family's samples together.
@@ -29,14 +30,17 @@ QByteArray renderHubMetrics(const HubMetricsInput &in)
         for (auto it = in.rl.cbegin(); it != in.rl.cend(); ++it)
             w.add(value(it.value()), {{"task", it.key()}});
     };
-    w.family("cohort_hub_rollout_submissions_total", Type::Counter,
-             QStringLiteral("Rollout batches submitted since the hub started, by the intake's answer: accepted, or refused (422)."));
+    w.family(
+        "cohort_hub_rollout_submissions_total", Type::Counter,
+        QStringLiteral(
+            "Rollout batches submitted since the hub started, by the intake's answer: accepted, or refused (422)."));
     for (auto it = in.rl.cbegin(); it != in.rl.cend(); ++it) {
         w.add(it->submissionsAccepted, {{"task", it.key()}, {"result", QStringLiteral("accepted")}});
         w.add(it->submissionsRefused, {{"task", it.key()}, {"result", QStringLiteral("refused")}});
     }
     w.family("cohort_hub_verifications_total", Type::Counter,
-             QStringLiteral("Accepted batches the trainer verified since the hub started, by verdict: confirmed, or refused."));
+             QStringLiteral(
+                 "Accepted batches the trainer verified since the hub started, by verdict: confirmed, or refused."));
     for (auto it = in.rl.cbegin(); it != in.rl.cend(); ++it) {
         w.add(it->verificationsConfirmed, {{"task", it.key()}, {"verdict", QStringLiteral("confirmed")}});
         w.add(it->verificationsRefused, {{"task", it.key()}, {"verdict", QStringLiteral("refused")}});
@@ -46,12 +50,19 @@ QByteArray renderHubMetrics(const HubMetricsInput &in)
               [](const RlCoordinator::TaskMetrics &m) { return m.queuedBatches; });
     // Only tasks whose trainer runs here have a step and a readiness; the others' samples are left out.
     perRlTask("cohort_hub_trainer_step", Type::Gauge, QStringLiteral("The trainer's latest optimizer step."),
-              [](const RlCoordinator::TaskMetrics &m) { return m.hasTrainer ? std::optional<int>(m.trainerStep) : std::nullopt; });
-    perRlTask("cohort_hub_trainer_ready", Type::Gauge,
-              QStringLiteral("1 when the trainer has published a version and takes batches, 0 while it warms up or after it failed."),
-              [](const RlCoordinator::TaskMetrics &m) { return m.hasTrainer ? std::optional<int>(m.trainerReady) : std::nullopt; });
+              [](const RlCoordinator::TaskMetrics &m) {
+                  return m.hasTrainer ? std::optional<int>(m.trainerStep) : std::nullopt;
+              });
+    perRlTask(
+        "cohort_hub_trainer_ready", Type::Gauge,
+        QStringLiteral(
+            "1 when the trainer has published a version and takes batches, 0 while it warms up or after it failed."),
+        [](const RlCoordinator::TaskMetrics &m) {
+            return m.hasTrainer ? std::optional<int>(m.trainerReady) : std::nullopt;
+        });
 
-    w.family("cohort_hub_checkpoint_version", Type::Gauge, QStringLiteral("The newest checkpoint version published (SHARDCAST)."));
+    w.family("cohort_hub_checkpoint_version", Type::Gauge,
+             QStringLiteral("The newest checkpoint version published (SHARDCAST)."));
     for (auto it = in.checkpointVersions.cbegin(); it != in.checkpointVersions.cend(); ++it)
         w.add(it.value(), {{"task", it.key()}});
 
@@ -60,10 +71,12 @@ QByteArray renderHubMetrics(const HubMetricsInput &in)
         for (auto it = in.diloco.cbegin(); it != in.diloco.cend(); ++it)
             w.add(value(it.value()), {{"task", it.key()}});
     };
-    perDilocoTask("cohort_hub_diloco_outer_steps_total", Type::Counter,
-                  QStringLiteral("DiLoCo outer steps (all-reduces) every ring member completed, since the hub started."),
-                  [](const DilocoTaskStats &s) { return s.outerSteps; });
-    perDilocoTask("cohort_hub_diloco_revision", Type::Gauge, QStringLiteral("The DiLoCo shared-state revision the master last recorded."),
+    perDilocoTask(
+        "cohort_hub_diloco_outer_steps_total", Type::Counter,
+        QStringLiteral("DiLoCo outer steps (all-reduces) every ring member completed, since the hub started."),
+        [](const DilocoTaskStats &s) { return s.outerSteps; });
+    perDilocoTask("cohort_hub_diloco_revision", Type::Gauge,
+                  QStringLiteral("The DiLoCo shared-state revision the master last recorded."),
                   [](const DilocoTaskStats &s) { return double(s.recordedRevision); });
     perDilocoTask("cohort_hub_diloco_ring_size", Type::Gauge, QStringLiteral("Members of the DiLoCo ring now."),
                   [](const DilocoTaskStats &s) { return s.ringSize; });
@@ -73,8 +86,9 @@ QByteArray renderHubMetrics(const HubMetricsInput &in)
     w.family("cohort_hub_diloco_audits_total", Type::Counter, QStringLiteral("DiLoCo audits by verdict."));
     for (auto it = in.diloco.cbegin(); it != in.diloco.cend(); ++it) {
         const DilocoTaskStats &s = it.value();
-        for (const auto &[verdict, count] : {std::pair{"passed", s.auditsPassed}, std::pair{"failed", s.auditsFailed},
-                                             std::pair{"missed", s.auditsMissed}, std::pair{"inconclusive", s.auditsInconclusive}})
+        for (const auto &[verdict, count] :
+             {std::pair{"passed", s.auditsPassed}, std::pair{"failed", s.auditsFailed},
+              std::pair{"missed", s.auditsMissed}, std::pair{"inconclusive", s.auditsInconclusive}})
             w.add(count, {{"task", it.key()}, {"verdict", QLatin1String(verdict)}});
     }
 
@@ -85,9 +99,11 @@ QByteArray renderHubMetrics(const HubMetricsInput &in)
     };
     perListener("cohort_hub_connections_open", Type::Gauge, QStringLiteral("Connections open now."),
                 [](const HubMetricsInput::Listener &l) { return l.open; });
-    perListener("cohort_hub_connections_refused_total", Type::Counter,
-                QStringLiteral("Connections turned away at the connection caps (--max-connections, --max-connections-per-source)."),
-                [](const HubMetricsInput::Listener &l) { return l.refused; });
+    perListener(
+        "cohort_hub_connections_refused_total", Type::Counter,
+        QStringLiteral(
+            "Connections turned away at the connection caps (--max-connections, --max-connections-per-source)."),
+        [](const HubMetricsInput::Listener &l) { return l.refused; });
     perListener("cohort_hub_connections_timed_out_total", Type::Counter,
                 QStringLiteral("Connections closed at a deadline: a request head or body too slow, or silence."),
                 [](const HubMetricsInput::Listener &l) { return l.timedOut; });
@@ -98,9 +114,10 @@ QByteArray renderHubMetrics(const HubMetricsInput &in)
 }
 
 HubMetrics::HubMetrics(const HubService &hub, const HubStore &store, const shardcast::Publisher &publisher)
-    : m_hub(hub), m_store(store), m_publisher(publisher)
-{
-}
+    : m_hub(hub),
+      m_store(store),
+      m_publisher(publisher)
+{}
 
 HubMetricsInput HubMetrics::collect() const
 {
@@ -119,8 +136,8 @@ HubMetricsInput HubMetrics::collect() const
     }
     for (const auto &[name, gate] : {std::pair{"api", m_hub.apiGate()}, std::pair{"relay", m_hub.relayGate()}})
         if (gate)
-            in.listeners.append(HubMetricsInput::Listener{QLatin1String(name), gate->openConnections(), gate->refusedConnections(),
-                                                          gate->timedOutConnections()});
+            in.listeners.append(HubMetricsInput::Listener{QLatin1String(name), gate->openConnections(),
+                                                          gate->refusedConnections(), gate->timedOutConnections()});
     return in;
 }
 
@@ -128,12 +145,15 @@ ApiResponse HubMetrics::handle(const ApiRequest &request)
 {
     // Checked before anything is computed: a stranger's request costs a token comparison.
     if (!m_hub.hasOperatorToken())
-        return ApiResponse::error(403, QStringLiteral("no_operator_token"),
-                                  QStringLiteral("this hub serves its metrics only to its operator; start it with --operator-token-file"));
+        return ApiResponse::error(
+            403, QStringLiteral("no_operator_token"),
+            QStringLiteral("this hub serves its metrics only to its operator; start it with --operator-token-file"));
     if (!m_hub.isOperator(request)) {
-        ApiResponse refused = ApiResponse::error(401, QStringLiteral("unauthorized"),
-                                                 QStringLiteral("send the operator's token as 'Authorization: Bearer <token>'"));
-        refused.headers.append({QByteArrayLiteral("WWW-Authenticate"), QByteArrayLiteral("Bearer realm=\"cohort-hub\"")});
+        ApiResponse refused =
+            ApiResponse::error(401, QStringLiteral("unauthorized"),
+                               QStringLiteral("send the operator's token as 'Authorization: Bearer <token>'"));
+        refused.headers.append(
+            {QByteArrayLiteral("WWW-Authenticate"), QByteArrayLiteral("Bearer realm=\"cohort-hub\"")});
         return refused;
     }
     if (!m_renderedAt.isValid() || m_renderedAt.hasExpired(kRefreshMs)) {

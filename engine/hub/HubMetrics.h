@@ -4,10 +4,10 @@
 // token (HubConfig::operatorToken): on a public hub a stranger's scrape gets a 401 and costs a token comparison.
 // The text is computed at most every kRefreshMs, so however often it is scraped the hub counts its nodes table
 // (the one pass over a big table) at most that often; everything else is kept in memory.
-#include "net/ApiTypes.h"
 #include "hub/DilocoCoordinator.h"
 #include "hub/HubStore.h"
 #include "hub/RlCoordinator.h"
+#include "net/ApiTypes.h"
 
 #include <QElapsedTimer>
 #include <QList>
@@ -23,11 +23,11 @@ class Publisher;
 // Everything the text says, as plain values (rendered by a pure function, tested with golden strings).
 struct HubMetricsInput {
     HubStore::NodeCounts nodes;
-    QMap<QString, RlCoordinator::TaskMetrics> rl;   // by task
-    QMap<QString, int> checkpointVersions;          // by task: the newest published version (tasks that have one)
-    QMap<QString, DilocoTaskStats> diloco;          // by task
+    QMap<QString, RlCoordinator::TaskMetrics> rl; // by task
+    QMap<QString, int> checkpointVersions;        // by task: the newest published version (tasks that have one)
+    QMap<QString, DilocoTaskStats> diloco;        // by task
     struct Listener {
-        QString name;        // "api", "relay"
+        QString name; // "api", "relay"
         int open = 0;
         qint64 refused = 0;  // turned away at the connection caps
         qint64 timedOut = 0; // closed at a deadline (a stalled head or body, silence)

@@ -1,13 +1,13 @@
 // The hub's /v1 API: what each route accepts and answers.
 #include "core/JsonReader.h"
-#include "core/NodeState.h"
 #include "core/Logging.h"
+#include "core/NodeState.h"
 #include "core/PayoutAddress.h"
-#include "net/ApiServer.h"
-#include "hub/HubService.h"
 #include "hub/DilocoCoordinator.h"
+#include "hub/HubService.h"
 #include "hub/HubStore.h"
 #include "hub/RlCoordinator.h"
+#include "net/ApiServer.h"
 #include "net/BearerToken.h"
 #include "net/Ed25519.h"
 #include "net/RegistrationWork.h"
@@ -43,11 +43,13 @@ std::optional<ApiResponse> readPayoutAddress(const QJsonObject &body, std::optio
         return std::nullopt;
     const QJsonValue value = body.value(key);
     if (!value.isString())
-        return ApiResponse::error(400, QStringLiteral("invalid_payout_address"), QStringLiteral("field 'payout_address': must be a string"));
+        return ApiResponse::error(400, QStringLiteral("invalid_payout_address"),
+                                  QStringLiteral("field 'payout_address': must be a string"));
     const QString address = value.toString();
     if (!address.isEmpty())
         if (const QString problem = payout::addressProblem(address); !problem.isEmpty())
-            return ApiResponse::error(400, QStringLiteral("invalid_payout_address"), QStringLiteral("field 'payout_address': %1").arg(problem));
+            return ApiResponse::error(400, QStringLiteral("invalid_payout_address"),
+                                      QStringLiteral("field 'payout_address': %1").arg(problem));
     *out = address;
     return std::nullopt;
 }
@@ -126,23 +128,24 @@ void HubService::registerRoutes()
     const qint64 onlineWindowMs = this->onlineWindowMs();
 
     m_server->addRoute("GET", QStringLiteral("/v1/health"), [this](const ApiRequest &) {
-        return ApiResponse::json(withClientRelease({{QStringLiteral("ok"), true},
-                                                    {QStringLiteral("version"), QStringLiteral(COHORT_VERSION_STRING)},
-                                                    {QStringLiteral("hub_key"), hubKeyBase64()},
-                                                    {QStringLiteral("registration_work_bits"), m_config.registrationWorkBits},
-                                                    {QStringLiteral("server_time_ms"), QDateTime::currentMSecsSinceEpoch()}},
-                                                   m_config.clientRelease));
+        return ApiResponse::json(
+            withClientRelease({{QStringLiteral("ok"), true},
+                               {QStringLiteral("version"), QStringLiteral(COHORT_VERSION_STRING)},
+                               {QStringLiteral("hub_key"), hubKeyBase64()},
+                               {QStringLiteral("registration_work_bits"), m_config.registrationWorkBits},
+                               {QStringLiteral("server_time_ms"), QDateTime::currentMSecsSinceEpoch()}},
+                              m_config.clientRelease));
     });
 
-    m_server->addRoute("GET", QStringLiteral("/v1/tasks"), [this](const ApiRequest &) {
-        return ApiResponse::json(m_catalogue.toJson());
-    });
+    m_server->addRoute("GET", QStringLiteral("/v1/tasks"),
+                       [this](const ApiRequest &) { return ApiResponse::json(m_catalogue.toJson()); });
 
     m_server->addRoute("GET", QStringLiteral("/v1/tasks/{id}"), [this](const ApiRequest &request) {
         const TaskInfo *task = m_catalogue.find(request.params.value(QStringLiteral("id")));
         if (!task)
-            return ApiResponse::error(404, QStringLiteral("unknown_task"),
-                                      QStringLiteral("no task with id '%1'").arg(request.params.value(QStringLiteral("id"))));
+            return ApiResponse::error(
+                404, QStringLiteral("unknown_task"),
+                QStringLiteral("no task with id '%1'").arg(request.params.value(QStringLiteral("id"))));
         return ApiResponse::json(task->toJson());
     });
 
@@ -150,15 +153,17 @@ void HubService::registerRoutes()
     m_server->addRoute("GET", QStringLiteral("/v1/tasks/{id}/diloco"), [this](const ApiRequest &request) {
         const DilocoTaskStats *stats = m_diloco ? m_diloco->stats(request.params.value(QStringLiteral("id"))) : nullptr;
         if (!stats)
-            return ApiResponse::error(404, QStringLiteral("unknown_task"),
-                                      QStringLiteral("no DiLoCo task with id '%1'").arg(request.params.value(QStringLiteral("id"))));
+            return ApiResponse::error(
+                404, QStringLiteral("unknown_task"),
+                QStringLiteral("no DiLoCo task with id '%1'").arg(request.params.value(QStringLiteral("id"))));
         return ApiResponse::json(stats->toJson());
     });
 
     m_server->addRoute("GET", QStringLiteral("/v1/tasks/{id}/checkpoint"), [this](const ApiRequest &request) {
         const QString id = request.params.value(QStringLiteral("id"));
         if (!m_catalogue.find(id))
-            return ApiResponse::error(404, QStringLiteral("unknown_task"), QStringLiteral("no task with id '%1'").arg(id));
+            return ApiResponse::error(404, QStringLiteral("unknown_task"),
+                                      QStringLiteral("no task with id '%1'").arg(id));
         auto latest = m_publisher->latest(id);
         if (!latest)
             return ApiResponse::error(404, QStringLiteral("no_checkpoint"), latest.error());
@@ -194,10 +199,12 @@ void HubService::registerRoutes()
         // A new identity brings its proof of work (bound to this hub's key and its own); a known one need not.
         if (m_config.registrationWorkBits > 0 && !m_store->isRegistered(signer.publicKey)) {
             const QByteArray stamp = body.value(QStringLiteral("work")).toString().left(32).toLatin1();
-            if (!registrationWorkValid(m_identity->publicKey(), signer.publicKey, stamp, m_config.registrationWorkBits)) {
+            if (!registrationWorkValid(m_identity->publicKey(), signer.publicKey, stamp,
+                                       m_config.registrationWorkBits)) {
                 ApiResponse r = ApiResponse::error(
                     403, QStringLiteral("work_required"),
-                    QStringLiteral("a new identity registers with a proof of work of %1 bits (field 'work')").arg(m_config.registrationWorkBits));
+                    QStringLiteral("a new identity registers with a proof of work of %1 bits (field 'work')")
+                        .arg(m_config.registrationWorkBits));
                 QJsonObject error = r.body.value(QStringLiteral("error")).toObject();
                 error.insert(QStringLiteral("work_bits"), m_config.registrationWorkBits);
                 error.insert(QStringLiteral("hub_key"), hubKeyBase64());
@@ -212,15 +219,16 @@ void HubService::registerRoutes()
         auto node = m_store->registerNode(signer.publicKey, name, version, hardware, now, payoutAddress);
         if (!node)
             return ApiResponse::error(500, QStringLiteral("storage"), node.error());
-        qCInfo(lcHub) << "node registered:" << node->nodeId << name << "from" << request.remote.toString() << "payout address"
-                      << payout::redacted(node->payoutAddress);
-        return ApiResponse::json(withClientRelease({{QStringLiteral("node_id"), node->nodeId},
-                                                    {QStringLiteral("hub_key"), hubKeyBase64()},
-                                                    {QStringLiteral("hub_fingerprint"), m_identity->fingerprint()},
-                                                    {QStringLiteral("heartbeat_interval_s"), m_config.heartbeatIntervalS},
-                                                    {QStringLiteral("registered_at_ms"), node->registeredAtMs},
-                                                    {QStringLiteral("server_time_ms"), now}},
-                                                   m_config.clientRelease));
+        qCInfo(lcHub) << "node registered:" << node->nodeId << name << "from" << request.remote.toString()
+                      << "payout address" << payout::redacted(node->payoutAddress);
+        return ApiResponse::json(
+            withClientRelease({{QStringLiteral("node_id"), node->nodeId},
+                               {QStringLiteral("hub_key"), hubKeyBase64()},
+                               {QStringLiteral("hub_fingerprint"), m_identity->fingerprint()},
+                               {QStringLiteral("heartbeat_interval_s"), m_config.heartbeatIntervalS},
+                               {QStringLiteral("registered_at_ms"), node->registeredAtMs},
+                               {QStringLiteral("server_time_ms"), now}},
+                              m_config.clientRelease));
     });
 
     m_server->addRoute("POST", QStringLiteral("/v1/nodes/heartbeat"), [this](const ApiRequest &request) {
@@ -249,7 +257,8 @@ void HubService::registerRoutes()
             if (const QString refusal = clientVersionRefusal(m_config.clientRelease, clientVersion); !refusal.isEmpty())
                 return upgradeRequired(m_config.clientRelease, refusal);
         }
-        for (const auto &[field, object] : {std::pair{QStringLiteral("hardware"), hb.hardware}, std::pair{QStringLiteral("metrics"), hb.metrics}})
+        for (const auto &[field, object] :
+             {std::pair{QStringLiteral("hardware"), hb.hardware}, std::pair{QStringLiteral("metrics"), hb.metrics}})
             if (auto bad = checkNodeObject(field, object))
                 return *bad;
         bool known = false;
@@ -257,19 +266,23 @@ void HubService::registerRoutes()
         if (!known)
             return badRequest(QStringLiteral("field 'state': unknown state '%1'").arg(hb.state));
         if (!hb.joinedTask.isEmpty() && !m_catalogue.find(hb.joinedTask))
-            return ApiResponse::error(404, QStringLiteral("unknown_task"), QStringLiteral("no task with id '%1'").arg(hb.joinedTask));
+            return ApiResponse::error(404, QStringLiteral("unknown_task"),
+                                      QStringLiteral("no task with id '%1'").arg(hb.joinedTask));
         if (auto bad = readPayoutAddress(body, &hb.payoutAddress))
             return *bad;
         // A changed address is worth a line in the hub's log (shortened: the log is no place for the whole of it).
         if (hb.payoutAddress)
-            if (const auto before = m_store->nodeByKey(signer.publicKey); before && before->payoutAddress != *hb.payoutAddress)
-                qCInfo(lcHub) << "node" << before->nodeId << "changed its payout address to" << payout::redacted(*hb.payoutAddress);
+            if (const auto before = m_store->nodeByKey(signer.publicKey);
+                before && before->payoutAddress != *hb.payoutAddress)
+                qCInfo(lcHub) << "node" << before->nodeId << "changed its payout address to"
+                              << payout::redacted(*hb.payoutAddress);
         const qint64 now = QDateTime::currentMSecsSinceEpoch();
         auto recorded = m_store->recordHeartbeat(signer.publicKey, hb, now);
         if (!recorded)
             return ApiResponse::error(500, QStringLiteral("storage"), recorded.error());
         if (!*recorded)
-            return ApiResponse::error(403, QStringLiteral("not_registered"), QStringLiteral("register this node first"));
+            return ApiResponse::error(403, QStringLiteral("not_registered"),
+                                      QStringLiteral("register this node first"));
         // A node joined an RL task: on a hub whose trainers start on demand, make sure its trainer runs.
         if (!hb.joinedTask.isEmpty())
             m_rl->nodeWantsTask(hb.joinedTask);
@@ -319,8 +332,9 @@ void HubService::registerRoutes()
     m_server->addRoute("GET", QStringLiteral("/v1/nodes/{id}"), [this, onlineWindowMs](const ApiRequest &request) {
         const auto node = m_store->node(request.params.value(QStringLiteral("id")));
         if (!node)
-            return ApiResponse::error(404, QStringLiteral("unknown_node"),
-                                      QStringLiteral("no node with id '%1'").arg(request.params.value(QStringLiteral("id"))));
+            return ApiResponse::error(
+                404, QStringLiteral("unknown_node"),
+                QStringLiteral("no node with id '%1'").arg(request.params.value(QStringLiteral("id"))));
         bool full = isOperator(request);
         if (!full && !request.header(signing::kSignatureHeader).isEmpty()) {
             VerifiedRequest signer;

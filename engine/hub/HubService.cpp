@@ -5,11 +5,11 @@
 
 #include "core/KeyedRateLimit.h"
 #include "core/Logging.h"
-#include "net/ApiServer.h"
 #include "hub/HubMetrics.h"
 #include "hub/HubStore.h"
 #include "hub/ReachabilityProbe.h"
 #include "hub/RlCoordinator.h"
+#include "net/ApiServer.h"
 #include "net/Tls.h"
 #include "shardcast/Publisher.h"
 #include "shardcast/RelayServer.h"
@@ -54,10 +54,10 @@ HubService::HubService(HubConfig config, QObject *parent)
     : QObject(parent),
       m_config(std::move(config)),
       m_replays(m_config.clockWindowMs),
-      m_registrations(std::make_unique<KeyedRateLimit>(m_config.registrationsPerMinute / 60.0, m_config.registrationBurst)),
+      m_registrations(
+          std::make_unique<KeyedRateLimit>(m_config.registrationsPerMinute / 60.0, m_config.registrationBurst)),
       m_verifier(m_replays, m_config.clockWindowMs)
-{
-}
+{}
 
 HubService::~HubService()
 {
@@ -88,7 +88,8 @@ Status HubService::start()
     if (!QDir().mkpath(m_config.dataDir))
         return fail(QStringLiteral("cannot create the hub data folder %1").arg(m_config.dataDir));
 
-    auto identity = Identity::loadOrCreate(QDir(m_config.dataDir).filePath(QStringLiteral("identity")), QStringLiteral("hub"));
+    auto identity =
+        Identity::loadOrCreate(QDir(m_config.dataDir).filePath(QStringLiteral("identity")), QStringLiteral("hub"));
     if (!identity)
         return fail(identity.error());
     m_identity = std::move(identity).value();
@@ -107,7 +108,8 @@ Status HubService::start()
         return fail(store.error());
     m_store = std::move(store).value();
 
-    m_publisher = std::make_unique<shardcast::Publisher>(treeDir(), *m_identity, m_config.shardSize, m_config.keepVersions);
+    m_publisher =
+        std::make_unique<shardcast::Publisher>(treeDir(), *m_identity, m_config.shardSize, m_config.keepVersions);
     if (m_config.tlsCertificateFile.isEmpty() != m_config.tlsKeyFile.isEmpty())
         return fail(QStringLiteral("TLS needs both a certificate and its key"));
     if (!m_config.tlsCertificateFile.isEmpty()) {
@@ -131,8 +133,9 @@ Status HubService::start()
     rlConfig.stateDir = QDir(m_config.dataDir).filePath(QStringLiteral("trainer"));
     rlConfig.ackDelayMs = m_config.rolloutAckDelayMs;
     rlConfig.trainersOnDemand = m_config.trainersOnDemand;
-    m_rl = new RlCoordinator(rlConfig, *m_store, m_catalogue, *m_publisher,
-                             [this](const ApiRequest &r, VerifiedRequest *v) { return authenticate(r, v); }, this);
+    m_rl = new RlCoordinator(
+        rlConfig, *m_store, m_catalogue, *m_publisher,
+        [this](const ApiRequest &r, VerifiedRequest *v) { return authenticate(r, v); }, this);
 
     m_diloco = new DilocoCoordinator(*m_store, m_catalogue, m_config.apiLimits, this);
     m_rl->setProgressExtension([this](const QString &taskId) { return m_diloco->progress(taskId); });
@@ -239,7 +242,8 @@ std::optional<ApiResponse> HubService::authenticate(const ApiRequest &request, V
         qint64 retryMs = 0;
         if (!m_registrations->take(connectionSourceKey(request.remote), now, &retryMs))
             return VerificationError{429, QStringLiteral("rate_limited"),
-                                     QStringLiteral("too many new identities from this address; try again in %1 s").arg((retryMs + 999) / 1000),
+                                     QStringLiteral("too many new identities from this address; try again in %1 s")
+                                         .arg((retryMs + 999) / 1000),
                                      int(qMax<qint64>(1, (retryMs + 999) / 1000))};
         return std::nullopt;
     };

@@ -4,8 +4,8 @@
 // embedded local network).
 #include "core/ClientRelease.h"
 #include "core/Expected.h"
-#include "net/ApiTypes.h"
 #include "hub/TaskCatalogue.h"
+#include "net/ApiTypes.h"
 #include "net/ConnectionGate.h"
 #include "net/HostCheck.h"
 #include "net/Identity.h"
@@ -34,11 +34,11 @@ class RelayServer;
 ListenerLimits relayDefaultLimits();
 
 struct HubConfig {
-    QString dataDir;                    // hub.sqlite and identity/hub.key
+    QString dataDir; // hub.sqlite and identity/hub.key
     QHostAddress address = QHostAddress::LocalHost;
-    quint16 port = 0;                   // 0: any free port
-    QString catalogueFile;              // empty: the default catalogue from resources
-    qint64 maxBodyBytes = 1 << 20;      // API bodies are small JSON
+    quint16 port = 0;              // 0: any free port
+    QString catalogueFile;         // empty: the default catalogue from resources
+    qint64 maxBodyBytes = 1 << 20; // API bodies are small JSON
     int heartbeatIntervalS = 10;
     qint64 clockWindowMs = signing::kDefaultWindowMs;
     // HTTPS for the API and the hub's own relay: a PEM certificate chain and its key (both empty: plain HTTP).
@@ -104,7 +104,7 @@ public:
 
     // Publishes a checkpoint file as the next version of a task (SHARDCAST).
     Expected<shardcast::SignedManifest> publish(const QString &taskId, const QString &checkpointPath);
-    QString relayUrl() const;  // the hub's own relay
+    QString relayUrl() const; // the hub's own relay
     // What nodes are told to use. A relay listening on every address is named by the host the node reached the
     // API under (its Host header, already checked against the names this hub answers), not by 127.0.0.1.
     QStringList relays(const QByteArray &hostHeader = {}) const;

@@ -88,7 +88,10 @@ QJsonObject NodeRecord::toPublicJson(qint64 nowMs, qint64 onlineWindowMs) const
     };
 }
 
-HubStore::HubStore(QString connectionName, QString path) : m_connection(std::move(connectionName)), m_path(std::move(path)) {}
+HubStore::HubStore(QString connectionName, QString path)
+    : m_connection(std::move(connectionName)),
+      m_path(std::move(path))
+{}
 
 HubStore::~HubStore()
 {
@@ -111,8 +114,10 @@ Expected<std::unique_ptr<HubStore>> HubStore::open(const QString &path)
     QSqlQuery q(db);
     for (const char *pragma : {"PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL", "PRAGMA busy_timeout=5000"}) {
         if (!q.exec(QLatin1String(pragma)))
-            return fail(QStringLiteral("the hub database %1 is not usable (%2). It was left untouched; move it away to start afresh.")
-                            .arg(path, q.lastError().text()));
+            return fail(
+                QStringLiteral(
+                    "the hub database %1 is not usable (%2). It was left untouched; move it away to start afresh.")
+                    .arg(path, q.lastError().text()));
     }
     if (Status migrated = store->migrate(); !migrated)
         return fail(migrated.error());
@@ -233,7 +238,9 @@ Status HubStore::migrate()
     q.exec(QStringLiteral("SELECT value FROM meta WHERE key='schema_version'"));
     const int version = q.next() ? q.value(0).toInt() : 0;
     if (version > kSchemaVersion)
-        return fail(QStringLiteral("the hub database %1 was written by a newer cohort-hub (schema %2)").arg(m_path).arg(version));
+        return fail(QStringLiteral("the hub database %1 was written by a newer cohort-hub (schema %2)")
+                        .arg(m_path)
+                        .arg(version));
     for (const SchemaStep &step : kSchemaSteps) {
         if (step.version <= version)
             continue;
@@ -241,29 +248,32 @@ Status HubStore::migrate()
         bool ok = true;
         for (const char *statement : step.statements)
             ok = ok && q.exec(QString::fromLatin1(statement));
-        ok = ok && q.exec(QStringLiteral("INSERT OR REPLACE INTO meta(key, value) VALUES('schema_version', '%1')").arg(step.version));
+        ok = ok && q.exec(QStringLiteral("INSERT OR REPLACE INTO meta(key, value) VALUES('schema_version', '%1')")
+                              .arg(step.version));
         if (!ok) {
             const QString error = q.lastError().text();
             db.rollback();
-            return fail(QStringLiteral("cannot %1 the hub database schema in %2: %3")
-                            .arg(step.version == 1 ? QStringLiteral("create") : QStringLiteral("upgrade"), m_path, error));
+            return fail(
+                QStringLiteral("cannot %1 the hub database schema in %2: %3")
+                    .arg(step.version == 1 ? QStringLiteral("create") : QStringLiteral("upgrade"), m_path, error));
         }
         db.commit();
     }
     return {};
 }
 
-Expected<NodeRecord> HubStore::registerNode(const QByteArray &publicKey, const QString &name, const QString &clientVersion,
-                                            const QJsonObject &hardware, qint64 nowMs,
+Expected<NodeRecord> HubStore::registerNode(const QByteArray &publicKey, const QString &name,
+                                            const QString &clientVersion, const QJsonObject &hardware, qint64 nowMs,
                                             const std::optional<QString> &payoutAddress)
 {
     QSqlQuery q(QSqlDatabase::database(m_connection));
-    q.prepare(QStringLiteral(
-        "INSERT INTO nodes(node_id, public_key, name, client_version, registered_at, last_seen, hardware, payout_address)"
-        " VALUES(:id, :key, :name, :version, :now, :now, :hardware, :payout)"
-        " ON CONFLICT(node_id) DO UPDATE SET name=excluded.name, client_version=excluded.client_version,"
-        " last_seen=excluded.last_seen, hardware=excluded.hardware,"
-        " payout_address=CASE WHEN :hasPayout THEN excluded.payout_address ELSE payout_address END"));
+    q.prepare(
+        QStringLiteral("INSERT INTO nodes(node_id, public_key, name, client_version, registered_at, last_seen, "
+                       "hardware, payout_address)"
+                       " VALUES(:id, :key, :name, :version, :now, :now, :hardware, :payout)"
+                       " ON CONFLICT(node_id) DO UPDATE SET name=excluded.name, client_version=excluded.client_version,"
+                       " last_seen=excluded.last_seen, hardware=excluded.hardware,"
+                       " payout_address=CASE WHEN :hasPayout THEN excluded.payout_address ELSE payout_address END"));
     q.bindValue(QStringLiteral(":payout"), text(payoutAddress.value_or(QString())));
     q.bindValue(QStringLiteral(":hasPayout"), payoutAddress.has_value());
     q.bindValue(QStringLiteral(":id"), Identity::nodeIdFor(publicKey));
@@ -360,9 +370,11 @@ QList<NodeRecord> HubStore::nodesPage(const QString &afterNodeId, int limit, boo
 {
     QList<NodeRecord> out;
     QSqlQuery q(QSqlDatabase::database(m_connection));
-    const QString columns = publicOnly ? QStringLiteral("node_id, last_seen, state, joined_task") : QLatin1String(kNodeColumns);
+    const QString columns =
+        publicOnly ? QStringLiteral("node_id, last_seen, state, joined_task") : QLatin1String(kNodeColumns);
     q.prepare(QStringLiteral("SELECT %1 FROM nodes WHERE node_id > :after ORDER BY node_id LIMIT :limit").arg(columns));
-    q.bindValue(QStringLiteral(":after"), afterNodeId.isNull() ? QStringLiteral("") : afterNodeId); // a null QString binds NULL
+    q.bindValue(QStringLiteral(":after"),
+                afterNodeId.isNull() ? QStringLiteral("") : afterNodeId); // a null QString binds NULL
     q.bindValue(QStringLiteral(":limit"), limit);
     if (!q.exec())
         return out;

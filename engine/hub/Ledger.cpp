@@ -90,7 +90,8 @@ Expected<WorkRecord> Ledger::issueWork(const QString &nodeId, const QString &tas
 std::optional<WorkRecord> Ledger::work(const QString &workId) const
 {
     QSqlQuery q(QSqlDatabase::database(m_connection));
-    q.prepare(QStringLiteral("SELECT work_id, node_id, task, step, batch, seed, issued_at, status FROM work WHERE work_id=:id"));
+    q.prepare(QStringLiteral(
+        "SELECT work_id, node_id, task, step, batch, seed, issued_at, status FROM work WHERE work_id=:id"));
     q.bindValue(QStringLiteral(":id"), workId);
     if (q.exec() && q.next())
         return readWork(q);
@@ -117,14 +118,16 @@ void Ledger::trimNodeHistory(const QString &nodeId, int keepExpired, int keepRej
 {
     ++m_writes; // a reader's cache of what it derived is stale from here on (writes())
     QSqlQuery q(QSqlDatabase::database(m_connection));
-    q.prepare(QStringLiteral("DELETE FROM work WHERE node_id=:node AND status='expired' AND work_id NOT IN"
-                             " (SELECT work_id FROM work WHERE node_id=:node AND status='expired' ORDER BY issued_at DESC LIMIT :keep)"));
+    q.prepare(QStringLiteral(
+        "DELETE FROM work WHERE node_id=:node AND status='expired' AND work_id NOT IN"
+        " (SELECT work_id FROM work WHERE node_id=:node AND status='expired' ORDER BY issued_at DESC LIMIT :keep)"));
     q.bindValue(QStringLiteral(":node"), nodeId);
     q.bindValue(QStringLiteral(":keep"), std::max(0, keepExpired));
     q.exec();
-    q.prepare(QStringLiteral("DELETE FROM submissions WHERE node_id=:node AND status='rejected' AND submission_id NOT IN"
-                             " (SELECT submission_id FROM submissions WHERE node_id=:node AND status='rejected'"
-                             " ORDER BY created_at DESC LIMIT :keep)"));
+    q.prepare(
+        QStringLiteral("DELETE FROM submissions WHERE node_id=:node AND status='rejected' AND submission_id NOT IN"
+                       " (SELECT submission_id FROM submissions WHERE node_id=:node AND status='rejected'"
+                       " ORDER BY created_at DESC LIMIT :keep)"));
     q.bindValue(QStringLiteral(":node"), nodeId);
     q.bindValue(QStringLiteral(":keep"), std::max(0, keepRejected));
     q.exec();
@@ -198,10 +201,11 @@ Status Ledger::recordSubmission(const SubmissionRecord &s)
     QSqlDatabase db = QSqlDatabase::database(m_connection);
     db.transaction();
     QSqlQuery q(db);
-    q.prepare(QStringLiteral("INSERT INTO submissions(submission_id, node_id, task, work_id, version, status, reason,"
-                             " tokens, credit, mean_reward, created_at, response, pending_body)"
-                             " VALUES(:id, :node, :task, :work, :version, :status, :reason, :tokens, :credit, :reward, :at, :response,"
-                             " :body)"));
+    q.prepare(QStringLiteral(
+        "INSERT INTO submissions(submission_id, node_id, task, work_id, version, status, reason,"
+        " tokens, credit, mean_reward, created_at, response, pending_body)"
+        " VALUES(:id, :node, :task, :work, :version, :status, :reason, :tokens, :credit, :reward, :at, :response,"
+        " :body)"));
     q.bindValue(QStringLiteral(":body"), s.pendingBody.isEmpty() ? QByteArray("") : qCompress(s.pendingBody, 6));
     q.bindValue(QStringLiteral(":id"), s.submissionId);
     q.bindValue(QStringLiteral(":node"), s.nodeId);
@@ -214,7 +218,8 @@ Status Ledger::recordSubmission(const SubmissionRecord &s)
     q.bindValue(QStringLiteral(":credit"), s.credit);
     q.bindValue(QStringLiteral(":reward"), s.meanReward);
     q.bindValue(QStringLiteral(":at"), s.createdAtMs);
-    q.bindValue(QStringLiteral(":response"), s.response.isEmpty() ? QStringLiteral("{}") : QString::fromUtf8(s.response));
+    q.bindValue(QStringLiteral(":response"),
+                s.response.isEmpty() ? QStringLiteral("{}") : QString::fromUtf8(s.response));
     bool ok = q.exec();
     if (ok && !s.workId.isEmpty()) {
         q.prepare(QStringLiteral("UPDATE work SET status='submitted' WHERE work_id=:work"));
@@ -238,12 +243,13 @@ Expected<Ledger::VerdictOutcome> Ledger::setVerdict(const QString &submissionId,
     QSqlQuery q(db);
     VerdictOutcome outcome;
     db.transaction();
-    q.prepare(QStringLiteral("UPDATE submissions SET status=:status, reason=:reason, verified_at=:at,"
-                             " rollouts_checked=:checked, proof_chunks=:chunks, proof_worst_exp=:exp,"
-                             " proof_worst_points=:points, proof_worst_mean=:mean, proof_worst_median=:median,"
-                             " proof_failed=:failed, mean_log_prob=:logp, sampling_worst_gap=:gap, off_sample_tokens=:off,"
-                             " pending_body=NULL"
-                             " WHERE submission_id=:id AND status='accepted'"));
+    q.prepare(
+        QStringLiteral("UPDATE submissions SET status=:status, reason=:reason, verified_at=:at,"
+                       " rollouts_checked=:checked, proof_chunks=:chunks, proof_worst_exp=:exp,"
+                       " proof_worst_points=:points, proof_worst_mean=:mean, proof_worst_median=:median,"
+                       " proof_failed=:failed, mean_log_prob=:logp, sampling_worst_gap=:gap, off_sample_tokens=:off,"
+                       " pending_body=NULL"
+                       " WHERE submission_id=:id AND status='accepted'"));
     q.bindValue(QStringLiteral(":gap"), stats.worstSamplingGap);
     q.bindValue(QStringLiteral(":off"), stats.offSampleTokens);
     q.bindValue(QStringLiteral(":status"), confirmed ? QStringLiteral("confirmed") : QStringLiteral("refused"));
@@ -283,7 +289,8 @@ Expected<Ledger::VerdictOutcome> Ledger::setVerdict(const QString &submissionId,
         flag.bindValue(QStringLiteral(":task"), record ? record->taskId : QString());
         flag.bindValue(QStringLiteral(":limit"), std::max(1, flagAfterFailures));
         if (!record || !f.exec() || !flag.exec()) {
-            const QString error = record ? QString(f.lastError().text() + flag.lastError().text()) : QStringLiteral("submission vanished");
+            const QString error = record ? QString(f.lastError().text() + flag.lastError().text())
+                                         : QStringLiteral("submission vanished");
             db.rollback();
             return fail(QStringLiteral("cannot record the proof failure: %1").arg(error));
         }
@@ -299,9 +306,10 @@ Expected<Ledger::VerdictOutcome> Ledger::setVerdict(const QString &submissionId,
 std::optional<VerificationStats> Ledger::verificationStats(const QString &submissionId) const
 {
     QSqlQuery q(QSqlDatabase::database(m_connection));
-    q.prepare(QStringLiteral("SELECT rollouts_checked, proof_chunks, proof_worst_exp, proof_worst_points, proof_worst_mean,"
-                             " proof_worst_median, proof_failed, mean_log_prob, sampling_worst_gap, off_sample_tokens"
-                             " FROM submissions WHERE submission_id=:id"));
+    q.prepare(
+        QStringLiteral("SELECT rollouts_checked, proof_chunks, proof_worst_exp, proof_worst_points, proof_worst_mean,"
+                       " proof_worst_median, proof_failed, mean_log_prob, sampling_worst_gap, off_sample_tokens"
+                       " FROM submissions WHERE submission_id=:id"));
     q.bindValue(QStringLiteral(":id"), submissionId);
     if (!q.exec() || !q.next())
         return std::nullopt;
@@ -343,7 +351,8 @@ QList<PendingSubmission> Ledger::pendingSubmissions(const QString &taskId) const
 Ledger::NodeFlag Ledger::nodeFlag(const QString &nodeId, const QString &taskId) const
 {
     QSqlQuery q(QSqlDatabase::database(m_connection));
-    q.prepare(QStringLiteral("SELECT proof_failures, flagged_at, reason FROM node_flags WHERE node_id=:node AND task=:task"));
+    q.prepare(
+        QStringLiteral("SELECT proof_failures, flagged_at, reason FROM node_flags WHERE node_id=:node AND task=:task"));
     q.bindValue(QStringLiteral(":node"), nodeId);
     q.bindValue(QStringLiteral(":task"), taskId);
     NodeFlag flag;
@@ -374,7 +383,8 @@ Status Ledger::clearNodeFlag(const QString &nodeId, const QString &taskId)
     if (!q.exec())
         return fail(QStringLiteral("cannot clear the flag: %1").arg(q.lastError().text()));
     if (q.numRowsAffected() == 0)
-        return fail(QStringLiteral("node %1 has no proof failures recorded%2").arg(nodeId, taskId.isEmpty() ? QString() : QStringLiteral(" for ") + taskId));
+        return fail(QStringLiteral("node %1 has no proof failures recorded%2")
+                        .arg(nodeId, taskId.isEmpty() ? QString() : QStringLiteral(" for ") + taskId));
     return {};
 }
 
@@ -389,8 +399,9 @@ EarningsReport Ledger::earnings(const QString &nodeId, qint64 nowMs) const
 
     QSqlQuery q(QSqlDatabase::database(m_connection));
     // One pass over the node's credited submissions, bucketed in C++: a node has at most a few thousand a week.
-    q.prepare(QStringLiteral("SELECT task, status, credit, tokens, created_at FROM submissions"
-                             " WHERE node_id=:node AND status IN ('accepted','confirmed','refused') ORDER BY created_at"));
+    q.prepare(
+        QStringLiteral("SELECT task, status, credit, tokens, created_at FROM submissions"
+                       " WHERE node_id=:node AND status IN ('accepted','confirmed','refused') ORDER BY created_at"));
     q.bindValue(QStringLiteral(":node"), nodeId);
     if (!q.exec())
         return report;
@@ -444,7 +455,8 @@ QList<Ledger::VersionReward> Ledger::meanRewardByVersion(const QString &taskId) 
 qint64 Ledger::acceptedCount(const QString &taskId) const
 {
     QSqlQuery q(QSqlDatabase::database(m_connection));
-    q.prepare(QStringLiteral("SELECT COUNT(*) FROM submissions WHERE task=:task AND status IN ('accepted','confirmed')"));
+    q.prepare(
+        QStringLiteral("SELECT COUNT(*) FROM submissions WHERE task=:task AND status IN ('accepted','confirmed')"));
     q.bindValue(QStringLiteral(":task"), taskId);
     return q.exec() && q.next() ? q.value(0).toLongLong() : 0;
 }
@@ -453,8 +465,9 @@ bool Ledger::recordEvaluation(const QString &taskId, const Evaluation &e, qint64
 {
     ++m_writes; // a reader's cache of what it derived is stale from here on (writes())
     QSqlQuery q(QSqlDatabase::database(m_connection));
-    q.prepare(QStringLiteral("INSERT OR REPLACE INTO evaluations(task, version, mode, problems, reward, correctness, format,"
-                             " evaluated_at) VALUES(:task, :version, :mode, :problems, :reward, :correctness, :format, :now)"));
+    q.prepare(QStringLiteral(
+        "INSERT OR REPLACE INTO evaluations(task, version, mode, problems, reward, correctness, format,"
+        " evaluated_at) VALUES(:task, :version, :mode, :problems, :reward, :correctness, :format, :now)"));
     q.bindValue(QStringLiteral(":task"), taskId);
     q.bindValue(QStringLiteral(":version"), e.version);
     q.bindValue(QStringLiteral(":mode"), e.mode);
@@ -464,7 +477,8 @@ bool Ledger::recordEvaluation(const QString &taskId, const Evaluation &e, qint64
     q.bindValue(QStringLiteral(":format"), e.format);
     q.bindValue(QStringLiteral(":now"), nowMs);
     if (!q.exec()) {
-        qCWarning(lcHub) << "cannot record the evaluation of" << taskId << "version" << e.version << ":" << q.lastError().text();
+        qCWarning(lcHub) << "cannot record the evaluation of" << taskId << "version" << e.version << ":"
+                         << q.lastError().text();
         return false;
     }
     return true;
@@ -474,8 +488,9 @@ QHash<QString, qint64> Ledger::acceptedByNode(const QString &taskId) const
 {
     QHash<QString, qint64> counts;
     QSqlQuery q(QSqlDatabase::database(m_connection));
-    q.prepare(QStringLiteral("SELECT node_id, COUNT(*) FROM submissions WHERE task=:task AND status IN ('accepted','confirmed')"
-                             " GROUP BY node_id"));
+    q.prepare(QStringLiteral(
+        "SELECT node_id, COUNT(*) FROM submissions WHERE task=:task AND status IN ('accepted','confirmed')"
+        " GROUP BY node_id"));
     q.bindValue(QStringLiteral(":task"), taskId);
     if (q.exec())
         while (q.next())
@@ -487,8 +502,9 @@ QList<Ledger::Evaluation> Ledger::evaluations(const QString &taskId) const
 {
     QList<Evaluation> out;
     QSqlQuery q(QSqlDatabase::database(m_connection));
-    q.prepare(QStringLiteral("SELECT version, mode, problems, reward, correctness, format FROM evaluations WHERE task=:task"
-                             " ORDER BY version, mode"));
+    q.prepare(
+        QStringLiteral("SELECT version, mode, problems, reward, correctness, format FROM evaluations WHERE task=:task"
+                       " ORDER BY version, mode"));
     q.bindValue(QStringLiteral(":task"), taskId);
     if (q.exec())
         while (q.next())

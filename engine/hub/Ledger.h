@@ -20,11 +20,11 @@ struct WorkRecord {
     QString workId;
     QString nodeId;
     QString taskId;
-    qint64 step = 0;        // the published version when the work was issued
-    qint64 batch = 0;       // the node's batch counter for this task
+    qint64 step = 0;  // the published version when the work was issued
+    qint64 batch = 0; // the node's batch counter for this task
     quint64 seed = 0;
     qint64 issuedAtMs = 0;
-    QString status;         // open, submitted
+    QString status; // open, submitted
 };
 
 struct SubmissionRecord {
@@ -33,7 +33,7 @@ struct SubmissionRecord {
     QString taskId;
     QString workId;
     int version = 0;
-    QString status;         // accepted, rejected, confirmed, refused
+    QString status; // accepted, rejected, confirmed, refused
     QString reason;
     qint64 tokens = 0;
     double credit = 0;
@@ -62,7 +62,9 @@ public:
         bool operator==(const ChangeStamp &) const = default;
     };
     ChangeStamp changeStamp() const;
-    explicit Ledger(QString connectionName) : m_connection(std::move(connectionName)) {}
+    explicit Ledger(QString connectionName)
+        : m_connection(std::move(connectionName))
+    {}
 
     // Issues the node's next work item for a task: batch counter + 1, seed from (node, step, batch).
     Expected<WorkRecord> issueWork(const QString &nodeId, const QString &taskId, qint64 step, qint64 nowMs);
@@ -85,9 +87,9 @@ public:
     // accepted -> confirmed / refused, with the verification statistics. A failed TOPLOC proof also counts against
     // the node for the task; at `flagAfterFailures` the node is flagged (the hub then hands it no more work).
     struct VerdictOutcome {
-        bool updated = false;      // false if the submission was not in state accepted
-        int verificationFailures = 0;     // the node's failed proofs for the task so far
-        bool flagged = false;      // the node is flagged for the task (now or before)
+        bool updated = false;         // false if the submission was not in state accepted
+        int verificationFailures = 0; // the node's failed proofs for the task so far
+        bool flagged = false;         // the node is flagged for the task (now or before)
     };
     Expected<VerdictOutcome> setVerdict(const QString &submissionId, bool confirmed, const QString &reason,
                                         const VerificationStats &stats, int flagAfterFailures, qint64 nowMs);
@@ -98,8 +100,8 @@ public:
 
     struct NodeFlag {
         int verificationFailures = 0;
-        qint64 flaggedAtMs = 0;    // 0: not flagged
-        QString reason;            // the last failure's reason
+        qint64 flaggedAtMs = 0; // 0: not flagged
+        QString reason;         // the last failure's reason
     };
     NodeFlag nodeFlag(const QString &nodeId, const QString &taskId) const;
     int flaggedNodeCount(const QString &taskId) const;

@@ -14,9 +14,10 @@
 namespace cohort {
 
 ReachabilityProbe::ReachabilityProbe(bool loopbackSources, QObject *parent)
-    : QObject(parent), m_loopbackSources(loopbackSources), m_perSource(kProbesPerSecondPerSource, 1, 10'000)
-{
-}
+    : QObject(parent),
+      m_loopbackSources(loopbackSources),
+      m_perSource(kProbesPerSecondPerSource, 1, 10'000)
+{}
 
 void ReachabilityProbe::registerRoutes(ApiServer &server)
 {
@@ -35,21 +36,28 @@ ApiResponse ReachabilityProbe::handle(const ApiRequest &request)
         return ApiResponse::error(400, QStringLiteral("bad_request"), r.error());
     static const QRegularExpression hex32(QStringLiteral("^[0-9a-f]{32}$"));
     if (!hex32.match(nonce).hasMatch())
-        return ApiResponse::error(400, QStringLiteral("bad_request"), QStringLiteral("field 'nonce': 32 lower-case hex digits"));
+        return ApiResponse::error(400, QStringLiteral("bad_request"),
+                                  QStringLiteral("field 'nonce': 32 lower-case hex digits"));
     // The source decides where the hub connects: a probe of anyone else is impossible by construction.
     QHostAddress source = request.remote;
     if (source.isNull())
-        return ApiResponse::error(400, QStringLiteral("bad_request"), QStringLiteral("the request's source address is unknown"));
+        return ApiResponse::error(400, QStringLiteral("bad_request"),
+                                  QStringLiteral("the request's source address is unknown"));
     bool mapped = false;
     if (const quint32 v4 = source.toIPv4Address(&mapped); mapped)
         source = QHostAddress(v4);
     if (source.isLoopback() && !m_loopbackSources)
         return ApiResponse::error(403, QStringLiteral("not_probed"),
-                                  QStringLiteral("this hub does not probe its own machine (behind a reverse proxy, the operator must name it with --trusted-proxy)"));
+                                  QStringLiteral("this hub does not probe its own machine (behind a reverse proxy, the "
+                                                 "operator must name it with --trusted-proxy)"));
     qint64 retryAfterMs = 0;
-    if (m_inFlight >= kMaxInFlight || !m_perSource.take(source.toString().toLatin1(), QDateTime::currentMSecsSinceEpoch(), &retryAfterMs)) {
-        ApiResponse busy = ApiResponse::error(429, QStringLiteral("rate_limited"), QStringLiteral("one reachability probe per source every 10 s; try again later"));
-        busy.headers.append({QByteArrayLiteral("Retry-After"), QByteArray::number(std::max<qint64>(1, (retryAfterMs + 999) / 1000))});
+    if (m_inFlight >= kMaxInFlight ||
+        !m_perSource.take(source.toString().toLatin1(), QDateTime::currentMSecsSinceEpoch(), &retryAfterMs)) {
+        ApiResponse busy =
+            ApiResponse::error(429, QStringLiteral("rate_limited"),
+                               QStringLiteral("one reachability probe per source every 10 s; try again later"));
+        busy.headers.append(
+            {QByteArrayLiteral("Retry-After"), QByteArray::number(std::max<qint64>(1, (retryAfterMs + 999) / 1000))});
         return busy;
     }
     probe(source, quint16(port), nonce.toLatin1());

@@ -2,10 +2,10 @@
 
 #include "core/JsonReader.h"
 #include "core/Logging.h"
-#include "net/ApiServer.h"
 #include "hub/HubStore.h"
 #include "hub/RlTrainer.h"
 #include "hub/TaskCatalogue.h"
+#include "net/ApiServer.h"
 #include "net/RequestSigning.h"
 #include "rl/VerifiableSampling.h"
 #include "rl/WorkSampling.h"
@@ -13,10 +13,10 @@
 
 #include <QDateTime>
 #include <QDeadlineTimer>
-#include <algorithm>
 #include <QDir>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <algorithm>
 
 namespace cohort {
 
@@ -36,7 +36,8 @@ QByteArray storeResponse(const ApiResponse &r)
 ApiResponse replayResponse(const QByteArray &stored)
 {
     const QJsonObject o = QJsonDocument::fromJson(stored).object();
-    ApiResponse r = ApiResponse::json(o.value(QStringLiteral("body")).toObject(), o.value(QStringLiteral("status_code")).toInt(200));
+    ApiResponse r = ApiResponse::json(o.value(QStringLiteral("body")).toObject(),
+                                      o.value(QStringLiteral("status_code")).toInt(200));
     r.body.insert(QStringLiteral("duplicate"), true);
     return r;
 }
@@ -89,8 +90,10 @@ void RlCoordinator::resumePending(const QString &taskId, TaskRuntime &runtime)
     for (const PendingSubmission &p : pending) {
         if (runtime.atTrainer == p.submissionId)
             continue;
-        if (const auto queued = runtime.waiting.constFind(p.nodeId); queued != runtime.waiting.cend() &&
-            std::any_of(queued->cbegin(), queued->cend(), [&](const ValidatedBatch &b) { return b.submissionId == p.submissionId; }))
+        if (const auto queued = runtime.waiting.constFind(p.nodeId);
+            queued != runtime.waiting.cend() &&
+            std::any_of(queued->cbegin(), queued->cend(),
+                        [&](const ValidatedBatch &b) { return b.submissionId == p.submissionId; }))
             continue;
         auto body = parseJsonObject(p.body, 64 << 20);
         IntakeResult again;
@@ -100,9 +103,9 @@ void RlCoordinator::resumePending(const QString &taskId, TaskRuntime &runtime)
             // Not the node's doing (the hub lost or cannot read what it stored): refused, and not held against it.
             ++unreadable;
             const QString why = body ? again.code + QStringLiteral(": ") + again.message : body.error();
-            const auto written =
-                m_ledger.setVerdict(p.submissionId, false, QStringLiteral("cannot be verified after a hub restart (%1)").arg(why),
-                                    VerificationStats{}, 0, QDateTime::currentMSecsSinceEpoch());
+            const auto written = m_ledger.setVerdict(
+                p.submissionId, false, QStringLiteral("cannot be verified after a hub restart (%1)").arg(why),
+                VerificationStats{}, 0, QDateTime::currentMSecsSinceEpoch());
             if (!written) // it stays pending: the next restart tries again
                 qCWarning(lcHub) << "could not record the verdict of" << p.submissionId << ":" << written.error();
             continue;
@@ -129,8 +132,9 @@ std::optional<ApiResponse> RlCoordinator::overQuota(KeyedRateLimit &limit, const
     if (limit.take(nodeId.toUtf8(), QDateTime::currentMSecsSinceEpoch(), &retryMs))
         return std::nullopt;
     const qint64 seconds = std::max<qint64>(1, (retryMs + 999) / 1000);
-    ApiResponse r = ApiResponse::error(429, QStringLiteral("rate_limited"),
-                                       QStringLiteral("too many %1 from this node; try again in %2 s").arg(QLatin1String(what)).arg(seconds));
+    ApiResponse r = ApiResponse::error(
+        429, QStringLiteral("rate_limited"),
+        QStringLiteral("too many %1 from this node; try again in %2 s").arg(QLatin1String(what)).arg(seconds));
     r.headers.append({"Retry-After", QByteArray::number(seconds)});
     return r;
 }
@@ -171,10 +175,11 @@ void RlCoordinator::ensureTrainer(const QString &taskId)
     runtime->thread.host(runtime->trainer);
     connect(runtime->trainer, &RlTrainer::versionReady, this, &RlCoordinator::onVersionReady);
     connect(runtime->trainer, &RlTrainer::verdict, this, &RlCoordinator::onVerdict);
-    connect(runtime->trainer, &RlTrainer::stepDone, this, [runtime](const QString &, int step, double loss, double, int) {
-        runtime->steps = step;
-        runtime->lastLoss = loss;
-    });
+    connect(runtime->trainer, &RlTrainer::stepDone, this,
+            [runtime](const QString &, int step, double loss, double, int) {
+                runtime->steps = step;
+                runtime->lastLoss = loss;
+            });
     connect(runtime->trainer, &RlTrainer::evaluated, this,
             [this](const QString &id, int version, const QString &mode, int problems, double reward, double correctness,
                    double format) {
@@ -187,8 +192,8 @@ void RlCoordinator::ensureTrainer(const QString &taskId)
     });
     runtime->thread.startEventLoop(QThread::LowPriority);
     const int latest = latestVersion(taskId);
-    QMetaObject::invokeMethod(runtime->trainer, [trainer = runtime->trainer, latest] { trainer->bootstrap(latest); },
-                              Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        runtime->trainer, [trainer = runtime->trainer, latest] { trainer->bootstrap(latest); }, Qt::QueuedConnection);
     qCInfo(lcHub) << "trainer for" << taskId << "starting (latest published version" << latest << ")";
 }
 
@@ -198,7 +203,8 @@ int RlCoordinator::latestVersion(const QString &taskId) const
     return versions.isEmpty() ? 0 : versions.last();
 }
 
-void RlCoordinator::onVersionReady(const QString &taskId, const QString &path, int resumedVersion, const QString &summary)
+void RlCoordinator::onVersionReady(const QString &taskId, const QString &path, int resumedVersion,
+                                   const QString &summary)
 {
     TaskRuntime *runtime = m_tasks.value(taskId);
     if (!runtime)
@@ -224,7 +230,8 @@ void RlCoordinator::onVersionReady(const QString &taskId, const QString &path, i
 std::optional<ApiResponse> RlCoordinator::verificationBusy(const TaskRuntime &runtime, const QString &nodeId) const
 {
     const int mine = runtime.inFlight.value(nodeId);
-    const bool full = mine > 0 ? runtime.queued >= m_config.maxQueuedBatches : runtime.queued >= 2 * m_config.maxQueuedBatches;
+    const bool full =
+        mine > 0 ? runtime.queued >= m_config.maxQueuedBatches : runtime.queued >= 2 * m_config.maxQueuedBatches;
     if (mine < m_config.maxInFlightPerNode && !full)
         return std::nullopt;
     ApiResponse r = ApiResponse::error(
@@ -250,11 +257,13 @@ void RlCoordinator::dispatch(TaskRuntime &runtime)
         runtime.turns.append(nodeId); // back of the line: every other node with a batch goes first
     runtime.atTrainer = batch.submissionId;
     runtime.atTrainerNode = nodeId;
-    QMetaObject::invokeMethod(runtime.trainer, [trainer = runtime.trainer, batch = std::move(batch)] { trainer->submit(batch); },
-                              Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        runtime.trainer, [trainer = runtime.trainer, batch = std::move(batch)] { trainer->submit(batch); },
+        Qt::QueuedConnection);
 }
 
-void RlCoordinator::onVerdict(const QString &submissionId, bool confirmed, const QString &reason, const VerificationStats &stats)
+void RlCoordinator::onVerdict(const QString &submissionId, bool confirmed, const QString &reason,
+                              const VerificationStats &stats)
 {
     QString taskId;
     for (auto it = m_tasks.cbegin(); it != m_tasks.cend(); ++it)
@@ -272,13 +281,14 @@ void RlCoordinator::onVerdict(const QString &submissionId, bool confirmed, const
         }
     const TaskInfo *task = m_catalogue.find(taskId);
     const int flagAfter = task && task->rl ? task->rl->toplocPolicy.flagAfterFailures : 3;
-    auto outcome = m_ledger.setVerdict(submissionId, confirmed, reason, stats, flagAfter, QDateTime::currentMSecsSinceEpoch());
+    auto outcome =
+        m_ledger.setVerdict(submissionId, confirmed, reason, stats, flagAfter, QDateTime::currentMSecsSinceEpoch());
     if (!taskId.isEmpty())
         ++(confirmed ? m_counts[taskId].verificationsConfirmed : m_counts[taskId].verificationsRefused);
     if (!outcome)
         qCWarning(lcHub) << "verdict for" << submissionId << "not stored:" << outcome.error();
-    qCInfo(lcHub).nospace() << "submission " << submissionId << (confirmed ? " confirmed" : " refused") << " (" << reason
-                            << ", log p + entropy " << stats.meanLogProb << " nats/token)";
+    qCInfo(lcHub).nospace() << "submission " << submissionId << (confirmed ? " confirmed" : " refused") << " ("
+                            << reason << ", log p + entropy " << stats.meanLogProb << " nats/token)";
     if (outcome && outcome->updated && stats.failedVerification) {
         const auto record = m_ledger.submission(submissionId);
         qCWarning(lcHub).nospace() << "node " << (record ? record->nodeId : QString()) << " failed verification for "
@@ -303,9 +313,12 @@ QHash<QString, RlCoordinator::TaskMetrics> RlCoordinator::metrics() const
 void RlCoordinator::registerRoutes(ApiServer &server)
 {
     server.addRoute("POST", QStringLiteral("/v1/tasks/{id}/work"), [this](const ApiRequest &r) { return work(r); });
-    server.addRoute("POST", QStringLiteral("/v1/tasks/{id}/rollouts"), [this](const ApiRequest &r) { return rollouts(r); });
-    server.addRoute("GET", QStringLiteral("/v1/tasks/{id}/progress"), [this](const ApiRequest &r) { return progress(r); });
-    server.addRoute("GET", QStringLiteral("/v1/nodes/{id}/earnings"), [this](const ApiRequest &r) { return earnings(r); });
+    server.addRoute("POST", QStringLiteral("/v1/tasks/{id}/rollouts"),
+                    [this](const ApiRequest &r) { return rollouts(r); });
+    server.addRoute("GET", QStringLiteral("/v1/tasks/{id}/progress"),
+                    [this](const ApiRequest &r) { return progress(r); });
+    server.addRoute("GET", QStringLiteral("/v1/nodes/{id}/earnings"),
+                    [this](const ApiRequest &r) { return earnings(r); });
 }
 
 std::optional<ApiResponse> RlCoordinator::rlRequest(const ApiRequest &request, const TaskInfo **task,
@@ -319,7 +332,8 @@ std::optional<ApiResponse> RlCoordinator::rlRequest(const ApiRequest &request, c
     if (!*task)
         return unknownTask(taskId);
     if (!(*task)->rl)
-        return ApiResponse::error(409, QStringLiteral("not_rl"), QStringLiteral("task %1 is not an RL task").arg(taskId));
+        return ApiResponse::error(409, QStringLiteral("not_rl"),
+                                  QStringLiteral("task %1 is not an RL task").arg(taskId));
     *node = m_store.nodeByKey(signer.publicKey);
     if (!*node)
         return ApiResponse::error(403, QStringLiteral("not_registered"), QStringLiteral("register this node first"));
@@ -338,21 +352,24 @@ ApiResponse RlCoordinator::work(const ApiRequest &request)
     // to update instead (older cohortd sends no body here).
     const auto body = parseJsonObject(request.body, 4096);
     if (!body || body->value(QStringLiteral("sampling")).toString() != QLatin1String("seeded"))
-        return ApiResponse::error(426, QStringLiteral("upgrade_required"),
-                                  QStringLiteral("this hub checks every sampled token against the work item's sampling seed, "
-                                                 "and this client does not sample with it: update Cohort"));
+        return ApiResponse::error(
+            426, QStringLiteral("upgrade_required"),
+            QStringLiteral("this hub checks every sampled token against the work item's sampling seed, "
+                           "and this client does not sample with it: update Cohort"));
     // Work never contains a held-out problem (rl/WorkSampling.h); a client that draws them would submit other
     // problems than the hub regenerates now and then, and be refused for it.
     if (body->value(QStringLiteral("problems")).toString() != QLatin1String("held-out-v1"))
-        return ApiResponse::error(426, QStringLiteral("upgrade_required"),
-                                  QStringLiteral("this hub keeps held-out problems out of work, and this client does not "
-                                                 "skip them: update Cohort"));
+        return ApiResponse::error(
+            426, QStringLiteral("upgrade_required"),
+            QStringLiteral("this hub keeps held-out problems out of work, and this client does not "
+                           "skip them: update Cohort"));
     const QString taskId = task->id;
     nodeWantsTask(taskId);
     TaskRuntime *runtime = m_tasks.value(taskId);
     if (!runtime) {
-        ApiResponse r = ApiResponse::error(503, QStringLiteral("no_trainer"),
-                                           QStringLiteral("this hub trains no policy for %1 now; try again later").arg(taskId));
+        ApiResponse r =
+            ApiResponse::error(503, QStringLiteral("no_trainer"),
+                               QStringLiteral("this hub trains no policy for %1 now; try again later").arg(taskId));
         r.headers.append(qMakePair(QByteArray("Retry-After"), QByteArray("60")));
         return r;
     }
@@ -360,8 +377,9 @@ ApiResponse RlCoordinator::work(const ApiRequest &request)
     if (!runtime->error.isEmpty())
         return ApiResponse::error(503, QStringLiteral("trainer_failed"), runtime->error);
     if (!runtime->ready || latest == 0) {
-        ApiResponse r = ApiResponse::error(503, QStringLiteral("warming_up"),
-                                           QStringLiteral("the task's first policy is being trained; try again shortly"));
+        ApiResponse r =
+            ApiResponse::error(503, QStringLiteral("warming_up"),
+                               QStringLiteral("the task's first policy is being trained; try again shortly"));
         r.headers.append(qMakePair(QByteArray("Retry-After"), QByteArray("5")));
         return r;
     }
@@ -370,10 +388,12 @@ ApiResponse RlCoordinator::work(const ApiRequest &request)
     if (auto busy = verificationBusy(*runtime, node->nodeId))
         return *busy;
     if (const Ledger::NodeFlag flag = m_ledger.nodeFlag(node->nodeId, taskId); flag.flaggedAtMs > 0)
-        return ApiResponse::error(403, QStringLiteral("node_flagged"),
-                                  QStringLiteral("this node's work failed verification %1 times for %2, and it gets no more work "
-                                                 "until the hub's operator clears it (last: %3)")
-                                      .arg(flag.verificationFailures).arg(taskId, flag.reason));
+        return ApiResponse::error(
+            403, QStringLiteral("node_flagged"),
+            QStringLiteral("this node's work failed verification %1 times for %2, and it gets no more work "
+                           "until the hub's operator clears it (last: %3)")
+                .arg(flag.verificationFailures)
+                .arg(taskId, flag.reason));
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
     m_ledger.expireOpenWork(node->nodeId, taskId, m_config.maxOpenWorkPerNode - 1);
     m_ledger.trimNodeHistory(node->nodeId, m_config.keepExpiredWorkPerNode, m_config.keepRejectedPerNode);
@@ -401,10 +421,12 @@ ApiResponse RlCoordinator::rollouts(const ApiRequest &request)
     if (auto refused = overQuota(m_submissions, node->nodeId, "submissions"))
         return *refused;
     // A node whose submissions keep failing the intake checks pays for none of them; past a burst it waits.
-    if (qint64 retryMs = 0; !m_rejections.wouldTake(node->nodeId.toUtf8(), QDateTime::currentMSecsSinceEpoch(), &retryMs)) {
+    if (qint64 retryMs = 0;
+        !m_rejections.wouldTake(node->nodeId.toUtf8(), QDateTime::currentMSecsSinceEpoch(), &retryMs)) {
         const qint64 seconds = std::max<qint64>(1, (retryMs + 999) / 1000);
-        ApiResponse r = ApiResponse::error(429, QStringLiteral("rate_limited"),
-                                           QStringLiteral("too many rejected submissions from this node; try again in %1 s").arg(seconds));
+        ApiResponse r = ApiResponse::error(
+            429, QStringLiteral("rate_limited"),
+            QStringLiteral("too many rejected submissions from this node; try again in %1 s").arg(seconds));
         r.headers.append({"Retry-After", QByteArray::number(seconds)});
         return r;
     }
@@ -419,7 +441,8 @@ ApiResponse RlCoordinator::rollouts(const ApiRequest &request)
     // A retry (the node crashed or lost the connection before our answer): same answer, credited once.
     if (const auto seen = m_ledger.submission(submissionId)) {
         if (seen->nodeId != node->nodeId)
-            return ApiResponse::error(409, QStringLiteral("submission_id_taken"), QStringLiteral("this submission id is already used"));
+            return ApiResponse::error(409, QStringLiteral("submission_id_taken"),
+                                      QStringLiteral("this submission id is already used"));
         qCInfo(lcHub) << "submission" << submissionId << "from" << node->nodeId << "is a retry; answering as before";
         ApiResponse again = replayResponse(seen->response);
         again.delayMs = m_config.ackDelayMs;
@@ -442,14 +465,16 @@ ApiResponse RlCoordinator::rollouts(const ApiRequest &request)
         // Rejected: recorded with its reason (a retry gets the same answer), nothing credited. The work item is
         // consumed only if it was really this node's, so a stranger cannot burn someone else's work.
         const auto item = m_ledger.work(workId);
-        record.workId = item && item->nodeId == node->nodeId && item->status == QLatin1String("open") ? workId : QString();
+        record.workId =
+            item && item->nodeId == node->nodeId && item->status == QLatin1String("open") ? workId : QString();
         record.version = int(body->value(QStringLiteral("version")).toInt());
         record.status = QStringLiteral("rejected");
         record.reason = result.code + QStringLiteral(": ") + result.message;
         response = ApiResponse::error(422, result.code, result.message);
         response.body.insert(QStringLiteral("status"), QStringLiteral("rejected"));
         response.body.insert(QStringLiteral("submission_id"), submissionId);
-        qCInfo(lcHub) << "submission" << submissionId << "from" << node->nodeId << "rejected:" << result.code << result.message;
+        qCInfo(lcHub) << "submission" << submissionId << "from" << node->nodeId << "rejected:" << result.code
+                      << result.message;
         m_rejections.take(node->nodeId.toUtf8(), now);
         m_ledger.trimNodeHistory(node->nodeId, m_config.keepExpiredWorkPerNode, m_config.keepRejectedPerNode);
     } else {
@@ -478,9 +503,9 @@ ApiResponse RlCoordinator::rollouts(const ApiRequest &request)
         return ApiResponse::error(500, QStringLiteral("storage"), stored.error());
     ++(result.batch ? m_counts[taskId].submissionsAccepted : m_counts[taskId].submissionsRefused);
     if (result.batch) {
-        qCInfo(lcHub).nospace() << "submission " << submissionId << " from " << node->nodeId << " accepted: "
-                                << result.batch->tokens << " tokens, mean reward " << result.batch->meanReward
-                                << ", version " << result.batch->version;
+        qCInfo(lcHub).nospace() << "submission " << submissionId << " from " << node->nodeId
+                                << " accepted: " << result.batch->tokens << " tokens, mean reward "
+                                << result.batch->meanReward << ", version " << result.batch->version;
         if (TaskRuntime *runtime = m_tasks.value(taskId))
             enqueue(*runtime, std::move(*result.batch));
     }
@@ -498,7 +523,8 @@ ApiResponse RlCoordinator::earnings(const ApiRequest &request)
     if (!node)
         return ApiResponse::error(403, QStringLiteral("not_registered"), QStringLiteral("register this node first"));
     if (node->nodeId != nodeId)
-        return ApiResponse::error(403, QStringLiteral("not_yours"), QStringLiteral("a node may only read its own earnings"));
+        return ApiResponse::error(403, QStringLiteral("not_yours"),
+                                  QStringLiteral("a node may only read its own earnings"));
     QJsonObject report = m_ledger.earnings(nodeId, QDateTime::currentMSecsSinceEpoch()).toJson();
     // Where the hub will pay these earnings, as the node last sent it: the node's own, signed view, so the person can
     // check it (the public node list never shows it).
@@ -525,8 +551,8 @@ QJsonObject RlCoordinator::contributionOf(const QString &taskId, const QString &
     }
     // Every heartbeat asks: a binary search (how many have more), not a pass over every contributor.
     const qint64 mine = c.accepted.value(nodeId);
-    const auto ahead = std::lower_bound(c.descending.begin(), c.descending.end(), mine, std::greater<>()) -
-                       c.descending.begin();
+    const auto ahead =
+        std::lower_bound(c.descending.begin(), c.descending.end(), mine, std::greater<>()) - c.descending.begin();
     return QJsonObject{{QStringLiteral("task"), taskId},
                        {QStringLiteral("accepted_batches"), mine},
                        {QStringLiteral("share"), c.total > 0 ? double(mine) / double(c.total) : 0.0},
@@ -552,7 +578,9 @@ ApiResponse RlCoordinator::progress(const ApiRequest &request)
     const TaskRuntime *runtime = m_tasks.value(taskId);
     QString state = QStringLiteral("idle");
     if (runtime)
-        state = !runtime->error.isEmpty() ? QStringLiteral("failed") : runtime->ready ? QStringLiteral("training") : QStringLiteral("warming_up");
+        state = !runtime->error.isEmpty() ? QStringLiteral("failed")
+                : runtime->ready          ? QStringLiteral("training")
+                                          : QStringLiteral("warming_up");
     reply.insert(QStringLiteral("version"), latestVersion(taskId));
     reply.insert(QStringLiteral("trainer"), state);
     reply.insert(QStringLiteral("trainer_error"), runtime ? runtime->error : QString());

@@ -2,16 +2,16 @@
 // The hub's PRIME-RL side: hands out seeded work, takes rollout submissions through intake, keeps the ledger,
 // runs one trainer per RL task on a compute thread (started when the first node joins the task) and publishes
 // the trainer's versions through SHARDCAST. Lives in the hub's thread.
-#include "net/ApiTypes.h"
-#include "hub/HubStore.h"
 #include "core/KeyedRateLimit.h"
 #include "core/OwnedThread.h"
+#include "hub/HubStore.h"
 #include "hub/Ledger.h"
 #include "hub/RolloutIntake.h"
+#include "net/ApiTypes.h"
 
+#include <QElapsedTimer>
 #include <QHash>
 #include <QObject>
-#include <QElapsedTimer>
 #include <QTimer>
 #include <deque>
 #include <functional>
@@ -28,10 +28,10 @@ class Publisher;
 }
 
 struct RlCoordinatorConfig {
-    QString stateDir;          // <hub data>/trainer: the trainer's own copies of each version, learning curves
-    int ackDelayMs = 0;        // test knob: answer rollout submissions this much later
+    QString stateDir;             // <hub data>/trainer: the trainer's own copies of each version, learning curves
+    int ackDelayMs = 0;           // test knob: answer rollout submissions this much later
     bool trainersOnDemand = true; // a work request or heartbeat for an RL task starts its trainer (HubConfig)
-    int maxOpenWorkPerNode = 8; // older open work items of a node expire beyond this
+    int maxOpenWorkPerNode = 8;   // older open work items of a node expire beyond this
     // Verification is fair across nodes: each node has at most this many batches accepted and not yet verified
     // (more work and more submissions wait: 503 busy), and the trainer takes the nodes' batches in turn. In all at
     // most maxQueuedBatches wait (memory); a node with none waiting is still served up to twice that.
@@ -60,7 +60,10 @@ public:
 
     void registerRoutes(ApiServer &server);
     // What another coordinator adds to a task's progress reply (the DiLoCo tasks' held-out loss), read at each request.
-    void setProgressExtension(std::function<QJsonObject(const QString &taskId)> extension) { m_progressExtension = std::move(extension); }
+    void setProgressExtension(std::function<QJsonObject(const QString &taskId)> extension)
+    {
+        m_progressExtension = std::move(extension);
+    }
     // Starts the task's trainer if it is an RL task and not started yet (the operator's command, the catalogue).
     void ensureTrainer(const QString &taskId);
     // A node joined or asked for work of the task: starts its trainer only when trainers start on demand.
@@ -74,13 +77,13 @@ public:
     // this hub started, kept in memory: a scrape reads no table.
     struct TaskMetrics {
         qint64 submissionsAccepted = 0;
-        qint64 submissionsRefused = 0;    // by the intake checks (422)
+        qint64 submissionsRefused = 0; // by the intake checks (422)
         qint64 verificationsConfirmed = 0;
         qint64 verificationsRefused = 0;
-        int queuedBatches = 0;            // accepted, awaiting verification or at the trainer
+        int queuedBatches = 0; // accepted, awaiting verification or at the trainer
         int trainerStep = 0;
         bool hasTrainer = false;
-        bool trainerReady = false;        // a version is published and the trainer takes batches
+        bool trainerReady = false; // a version is published and the trainer takes batches
     };
     QHash<QString, TaskMetrics> metrics() const;
     // How many times a progress reply was read from the ledger rather than served from its cache (tests).
@@ -104,7 +107,7 @@ private:
         int queued = 0;               // all batches waiting or at the trainer
         QString atTrainer;            // submission id being verified (empty: the trainer is free)
         QString atTrainerNode;
-        bool resumed = false;         // the pending submissions of an earlier run were queued again
+        bool resumed = false; // the pending submissions of an earlier run were queued again
     };
     // Queues again what an earlier run accepted and never verified (the ledger keeps the bodies until a verdict).
     void resumePending(const QString &taskId, TaskRuntime &runtime);
@@ -115,14 +118,16 @@ private:
     std::optional<ApiResponse> verificationBusy(const TaskRuntime &runtime, const QString &nodeId) const;
 
     // The common checks of the signed RL routes: signature, known RL task, registered node. Fills task and node.
-    std::optional<ApiResponse> rlRequest(const ApiRequest &request, const TaskInfo **task, std::optional<NodeRecord> *node);
+    std::optional<ApiResponse> rlRequest(const ApiRequest &request, const TaskInfo **task,
+                                         std::optional<NodeRecord> *node);
     ApiResponse work(const ApiRequest &request);
     ApiResponse rollouts(const ApiRequest &request);
     ApiResponse earnings(const ApiRequest &request);
     ApiResponse progress(const ApiRequest &request);
     QJsonObject computeProgress(const TaskInfo &task);
     void onVersionReady(const QString &taskId, const QString &path, int resumedVersion, const QString &summary);
-    void onVerdict(const QString &submissionId, bool confirmed, const QString &reason, const cohort::VerificationStats &stats);
+    void onVerdict(const QString &submissionId, bool confirmed, const QString &reason,
+                   const cohort::VerificationStats &stats);
     void appendCurve(const QString &taskId, int version);
     int latestVersion(const QString &taskId) const;
 

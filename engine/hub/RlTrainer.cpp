@@ -37,8 +37,10 @@ rl::GrpoConfig grpoConfigFor(const RlTaskConfig &config, double learningRate)
     return g;
 }
 
-
-QString qs(const std::string &s) { return QString::fromStdString(s); }
+QString qs(const std::string &s)
+{
+    return QString::fromStdString(s);
+}
 
 // Versions kept beyond the staleness window for batches still waiting in the trainer's queue.
 constexpr int kVerificationSlack = 4;
@@ -48,9 +50,11 @@ constexpr double kSampleMarginFactor = 20;
 } // namespace
 
 RlTrainer::RlTrainer(QString taskId, RlTaskConfig config, QString stateDir, QObject *parent)
-    : QObject(parent), m_taskId(std::move(taskId)), m_config(std::move(config)), m_stateDir(std::move(stateDir))
-{
-}
+    : QObject(parent),
+      m_taskId(std::move(taskId)),
+      m_config(std::move(config)),
+      m_stateDir(std::move(stateDir))
+{}
 
 RlTrainer::~RlTrainer() = default;
 
@@ -83,7 +87,8 @@ void RlTrainer::bootstrap(int latestPublished)
                 m_latestVersion = newest;
                 m_ready = true;
                 qCInfo(lcHub) << "trainer" << m_taskId << "resumed at version" << newest;
-                Q_EMIT versionReady(m_taskId, versionPath(newest), newest, QStringLiteral("resumed at version %1").arg(newest));
+                Q_EMIT versionReady(m_taskId, versionPath(newest), newest,
+                                    QStringLiteral("resumed at version %1").arg(newest));
                 return;
             }
             // Our newest copy is not what the tree serves (the tree was reset): publish it as a new version.
@@ -91,11 +96,12 @@ void RlTrainer::bootstrap(int latestPublished)
             m_unpublished = copy ? std::make_unique<rl::Policy>(std::move(*copy)) : nullptr;
             m_ready = true;
             m_publishing = true;
-            Q_EMIT versionReady(m_taskId, versionPath(newest), 0, QStringLiteral("republishing the trainer's version %1").arg(newest));
+            Q_EMIT versionReady(m_taskId, versionPath(newest), 0,
+                                QStringLiteral("republishing the trainer's version %1").arg(newest));
             return;
         }
-        qCWarning(lcHub) << "trainer" << m_taskId << "cannot resume from" << versionPath(newest) << ":" << qs(loaded.error)
-                         << "- starting a new policy";
+        qCWarning(lcHub) << "trainer" << m_taskId << "cannot resume from" << versionPath(newest) << ":"
+                         << qs(loaded.error) << "- starting a new policy";
     }
 
     // A new task: random weights, then a short supervised warm-up on the environments' own problems.
@@ -114,7 +120,8 @@ void RlTrainer::bootstrap(int latestPublished)
         // A finite set of worked examples is drawn once, from its own seed; each step then picks its batch from it.
         const int demonstrations = m_config.warmupDemonstrations;
         const std::vector<rl::Problem> examples =
-            demonstrations > 0 ? rl::problemsForWork(m_config.environmentIds(), stream.next(), demonstrations) : std::vector<rl::Problem>{};
+            demonstrations > 0 ? rl::problemsForWork(m_config.environmentIds(), stream.next(), demonstrations)
+                               : std::vector<rl::Problem>{};
         double firstLoss = -1, lastLoss = 0;
         for (int step = 0; step < m_config.warmupSteps; ++step) {
             if (m_cancel)
@@ -139,10 +146,14 @@ void RlTrainer::bootstrap(int latestPublished)
                 firstLoss = stats->loss;
             lastLoss = stats->loss;
         }
-        const QString summary = QStringLiteral("warm-up: %1 supervised steps of %2 problems%6, loss %3 -> %4, %5 s")
-                                    .arg(m_config.warmupSteps).arg(m_config.warmupBatch)
-                                    .arg(firstLoss, 0, 'f', 3).arg(lastLoss, 0, 'f', 3).arg(clock.elapsed() / 1000.0, 0, 'f', 1)
-                                    .arg(demonstrations > 0 ? QStringLiteral(" from %1 worked examples").arg(demonstrations) : QString());
+        const QString summary =
+            QStringLiteral("warm-up: %1 supervised steps of %2 problems%6, loss %3 -> %4, %5 s")
+                .arg(m_config.warmupSteps)
+                .arg(m_config.warmupBatch)
+                .arg(firstLoss, 0, 'f', 3)
+                .arg(lastLoss, 0, 'f', 3)
+                .arg(clock.elapsed() / 1000.0, 0, 'f', 1)
+                .arg(demonstrations > 0 ? QStringLiteral(" from %1 worked examples").arg(demonstrations) : QString());
         qCInfo(lcHub) << "trainer" << m_taskId << summary;
         m_trainer = std::make_unique<rl::Trainer>(*m_policy, grpoConfigFor(m_config, m_config.learningRate));
         const QString pending = QDir(m_stateDir).filePath(QStringLiteral("pending.safetensors"));
@@ -229,7 +240,8 @@ void RlTrainer::evaluate(int version)
         sampling.seed = rl::heldOutSeed(m_config.environmentIds()); // the same draws for every version
         const auto scored = rl::scoreProblems(*policy, problems, sampling, &m_cancel);
         if (!scored) {
-            qCWarning(lcHub) << "trainer" << m_taskId << "evaluation of version" << version << "failed:" << qs(scored.error);
+            qCWarning(lcHub) << "trainer" << m_taskId << "evaluation of version" << version
+                             << "failed:" << qs(scored.error);
             return;
         }
         Q_EMIT evaluated(m_taskId, version, greedy ? QStringLiteral("greedy") : QStringLiteral("sampled"),
@@ -287,7 +299,8 @@ void RlTrainer::submit(const ValidatedBatch &batch)
     SamplingFinding sampling;
     const auto visit = [&](size_t row, size_t token, const float *logits, int vocab) {
         const double u = streams[row].uniform(); // tokens arrive in order per row: one uniform each, as generated
-        const double gap = rl::samplingGap(logits, vocab, m_config.temperature, m_config.topP, completions[row][token], u);
+        const double gap =
+            rl::samplingGap(logits, vocab, m_config.temperature, m_config.topP, completions[row][token], u);
         if (gap > sampling.worstGap) {
             sampling.worstGap = gap;
             sampling.worstRow = row;
@@ -308,12 +321,18 @@ void RlTrainer::submit(const ValidatedBatch &batch)
         stats.failedVerification = true;
         const size_t g = sampling.worstRow / size_t(std::max(1, m_config.samplesPerPrompt));
         const size_t i = sampling.worstRow % size_t(std::max(1, m_config.samplesPerPrompt));
-        Q_EMIT verdict(batch.submissionId, false,
-                       QStringLiteral("%1 tokens were not sampled by version %2 with the work item's randomness (worst: "
-                                      "group %3 sample %4 token %5, %6 of probability mass away; tolerance %7)")
-                           .arg(sampling.offSample).arg(batch.version).arg(g).arg(i).arg(sampling.worstToken)
-                           .arg(sampling.worstGap, 0, 'g', 3).arg(m_config.samplingTolerance, 0, 'g', 3),
-                       stats);
+        Q_EMIT verdict(
+            batch.submissionId, false,
+            QStringLiteral("%1 tokens were not sampled by version %2 with the work item's randomness (worst: "
+                           "group %3 sample %4 token %5, %6 of probability mass away; tolerance %7)")
+                .arg(sampling.offSample)
+                .arg(batch.version)
+                .arg(g)
+                .arg(i)
+                .arg(sampling.worstToken)
+                .arg(sampling.worstGap, 0, 'g', 3)
+                .arg(m_config.samplingTolerance, 0, 'g', 3),
+            stats);
         return;
     }
     if (QString refused = checkPlausibility(*scored, entropies, batch.version, &stats); !refused.isEmpty()) {
@@ -323,18 +342,25 @@ void RlTrainer::submit(const ValidatedBatch &batch)
     }
     QString toplocSummary;
     if (m_config.toploc) {
-        if (QString refused = checkProofs(batch, hidden, size_t(claimed->config().dModel), &stats); !refused.isEmpty()) {
+        if (QString refused = checkProofs(batch, hidden, size_t(claimed->config().dModel), &stats);
+            !refused.isEmpty()) {
             Q_EMIT verdict(batch.submissionId, false, refused, stats);
             return;
         }
         toplocSummary = QStringLiteral("; TOPLOC: %1 of %2 rollouts checked, %3 chunks, worst %4/%5 exponent matches, "
                                        "worst mantissa mean %6")
-                            .arg(stats.rolloutsChecked).arg(stats.rollouts).arg(stats.chunks).arg(stats.worstExpMatches)
-                            .arg(stats.worstPoints).arg(stats.worstMantissaMean, 0, 'f', 2);
+                            .arg(stats.rolloutsChecked)
+                            .arg(stats.rollouts)
+                            .arg(stats.chunks)
+                            .arg(stats.worstExpMatches)
+                            .arg(stats.worstPoints)
+                            .arg(stats.worstMantissaMean, 0, 'f', 2);
     }
     Q_EMIT verdict(batch.submissionId, true,
                    QStringLiteral("verified against version %1 (sampling: worst gap %2)%3")
-                       .arg(batch.version).arg(stats.worstSamplingGap, 0, 'g', 3).arg(toplocSummary),
+                       .arg(batch.version)
+                       .arg(stats.worstSamplingGap, 0, 'g', 3)
+                       .arg(toplocSummary),
                    stats);
     m_buffer.push_back(batch);
     m_bufferLogProbs.push_back(std::move(*scored));
@@ -343,7 +369,8 @@ void RlTrainer::submit(const ValidatedBatch &batch)
 }
 
 QString RlTrainer::checkPlausibility(const std::vector<std::vector<float>> &logProbs,
-                                     const std::vector<std::vector<float>> &entropies, int version, VerificationStats *stats) const
+                                     const std::vector<std::vector<float>> &entropies, int version,
+                                     VerificationStats *stats) const
 {
     // A token sampled from a distribution has E[log p] = -entropy, so honest batches have a mean (log p + entropy)
     // near 0. Text the claimed version would not produce (hand-written answers, another model, another version)
@@ -364,14 +391,18 @@ QString RlTrainer::checkPlausibility(const std::vector<std::vector<float>> &logP
     stats->meanLogProb = count ? excess / double(count) : 0;
     // Per sample only tokens the version could essentially never sample count: short samples with one unlucky token
     // run several nats below their entropy honestly (a 6-nat limit refused 0.55% of honest batches in a 15-minute run).
-    if (stats->meanLogProb < -m_config.plausibilityMargin || worstSample < -kSampleMarginFactor * m_config.plausibilityMargin)
+    if (stats->meanLogProb < -m_config.plausibilityMargin ||
+        worstSample < -kSampleMarginFactor * m_config.plausibilityMargin)
         return QStringLiteral("version %1 would not plausibly produce these rollouts (log-prob %2 nats/token below "
                               "its entropy, worst sample %3)")
-            .arg(version).arg(-stats->meanLogProb, 0, 'f', 2).arg(-worstSample, 0, 'f', 2);
+            .arg(version)
+            .arg(-stats->meanLogProb, 0, 'f', 2)
+            .arg(-worstSample, 0, 'f', 2);
     if (stats->meanLogProb > m_config.plausibilityMargin)
         return QStringLiteral("these rollouts are more likely under version %1 than its sampling allows (log-prob %2 "
                               "nats/token above its entropy): they were picked, not sampled")
-            .arg(version).arg(stats->meanLogProb, 0, 'f', 2);
+            .arg(version)
+            .arg(stats->meanLogProb, 0, 'f', 2);
     return {};
 }
 
@@ -402,10 +433,14 @@ QString RlTrainer::checkProofs(const ValidatedBatch &batch, const std::vector<st
                 continue;
             ++stats->rolloutsChecked;
             const RolloutSampleData &sample = batch.groups[g].samples[i];
-            const toploc::VerifyReport report = toploc::verifyProofs(sample.proofs, hidden[row].data(), sample.tokens.size(), dim, thresholds);
+            const toploc::VerifyReport report =
+                toploc::verifyProofs(sample.proofs, hidden[row].data(), sample.tokens.size(), dim, thresholds);
             if (!report.accepted && report.chunks.empty()) {
                 stats->failedVerification = true;
-                return QStringLiteral("TOPLOC proof for group %1 sample %2 refused: %3").arg(g).arg(i).arg(qs(report.error));
+                return QStringLiteral("TOPLOC proof for group %1 sample %2 refused: %3")
+                    .arg(g)
+                    .arg(i)
+                    .arg(qs(report.error));
             }
             for (size_t c = 0; c < report.chunks.size(); ++c) {
                 const toploc::ChunkVerdict &v = report.chunks[c];
@@ -421,10 +456,19 @@ QString RlTrainer::checkProofs(const ValidatedBatch &batch, const std::vector<st
                 if (!v.accepted) {
                     stats->failedVerification = true;
                     return QStringLiteral("TOPLOC proof failed for group %1 sample %2 chunk %3 against version %4: "
-                                          "%5/%6 exponent matches (need %7), mantissa error mean %8 (max %9), median %10 (max %11)")
-                        .arg(g).arg(i).arg(c).arg(batch.version).arg(v.expMatches).arg(v.points).arg(thresholds.minExpMatches)
-                        .arg(std::min(v.mantissaMean, 128.0), 0, 'f', 2).arg(thresholds.maxMantissaMean)
-                        .arg(std::min(v.mantissaMedian, 128.0), 0, 'f', 2).arg(thresholds.maxMantissaMedian);
+                                          "%5/%6 exponent matches (need %7), mantissa error mean %8 (max %9), median "
+                                          "%10 (max %11)")
+                        .arg(g)
+                        .arg(i)
+                        .arg(c)
+                        .arg(batch.version)
+                        .arg(v.expMatches)
+                        .arg(v.points)
+                        .arg(thresholds.minExpMatches)
+                        .arg(std::min(v.mantissaMean, 128.0), 0, 'f', 2)
+                        .arg(thresholds.maxMantissaMean)
+                        .arg(std::min(v.mantissaMedian, 128.0), 0, 'f', 2)
+                        .arg(thresholds.maxMantissaMedian);
                 }
             }
         }

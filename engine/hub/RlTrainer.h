@@ -50,7 +50,8 @@ Q_SIGNALS:
     // A checkpoint to publish: the hub publishes `path` and answers with published(path, N).
     // resumed: the file is an existing version (already published as `resumedVersion`).
     void versionReady(const QString &taskId, const QString &path, int resumedVersion, const QString &summary);
-    void verdict(const QString &submissionId, bool confirmed, const QString &reason, const cohort::VerificationStats &stats);
+    void verdict(const QString &submissionId, bool confirmed, const QString &reason,
+                 const cohort::VerificationStats &stats);
     void stepDone(const QString &taskId, int step, double loss, double meanReward, int samples);
     // A published version scored on the task's held-out problems (rl::heldOutProblems), mode "greedy" (the most
     // likely answer) or "sampled" (at the task's temperature and top-p, a fixed seed).
@@ -69,8 +70,9 @@ private:
     void evaluate(int version);
     void trainStep();
     // Both return the refusal reason, empty when the batch passes; they fill in `stats`.
-    QString checkPlausibility(const std::vector<std::vector<float>> &logProbs, const std::vector<std::vector<float>> &entropies,
-                              int version, VerificationStats *stats) const;
+    QString checkPlausibility(const std::vector<std::vector<float>> &logProbs,
+                              const std::vector<std::vector<float>> &entropies, int version,
+                              VerificationStats *stats) const;
     QString checkProofs(const ValidatedBatch &batch, const std::vector<std::vector<float>> &hidden, size_t dim,
                         VerificationStats *stats);
     QString versionPath(int version) const;
@@ -79,12 +81,12 @@ private:
     RlTaskConfig m_config;
     QString m_stateDir;
     std::atomic<bool> m_cancel{false};
-    std::unique_ptr<rl::Policy> m_policy;    // being trained
+    std::unique_ptr<rl::Policy> m_policy; // being trained
     std::unique_ptr<rl::Trainer> m_trainer;
     std::map<int, std::unique_ptr<rl::Policy>> m_versions; // published versions still accepted (verification)
-    std::unique_ptr<rl::Policy> m_unpublished;              // snapshot handed to the hub, waiting for its number
+    std::unique_ptr<rl::Policy> m_unpublished;             // snapshot handed to the hub, waiting for its number
     std::vector<ValidatedBatch> m_buffer;
-    std::vector<std::vector<std::vector<float>>> m_bufferLogProbs; // per batch, per sample (flattened groups)
+    std::vector<std::vector<std::vector<float>>> m_bufferLogProbs;  // per batch, per sample (flattened groups)
     QRandomGenerator m_random = QRandomGenerator::securelySeeded(); // which rollouts verify_fraction checks
     int m_steps = 0;
     int m_stepsSinceVersion = 0;
@@ -94,7 +96,7 @@ private:
     bool m_ready = false;
     bool m_publishing = false;
     QMutex m_publishedMutex;
-    QString m_publishedPath; // guarded by m_publishedMutex
+    QString m_publishedPath;    // guarded by m_publishedMutex
     int m_publishedVersion = 0; // guarded by m_publishedMutex; 0: nothing new
 };
 

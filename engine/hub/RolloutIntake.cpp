@@ -42,27 +42,40 @@ IntakeResult checkSubmission(const QJsonObject &body, const QString &nodeId, con
     if (!r.ok())
         return reject(QStringLiteral("malformed"), r.error());
     if (submissionIdOf(body).isEmpty())
-        return reject(QStringLiteral("malformed"), QStringLiteral("field 'submission_id': expected \"s-\" and 32 hex digits"));
+        return reject(QStringLiteral("malformed"),
+                      QStringLiteral("field 'submission_id': expected \"s-\" and 32 hex digits"));
     if (!work || work->workId != workId)
         return reject(QStringLiteral("unknown_work"), QStringLiteral("no work item '%1'").arg(workId));
     if (work->nodeId != nodeId)
-        return reject(QStringLiteral("not_your_work"), QStringLiteral("work item %1 was issued to another node").arg(workId));
+        return reject(QStringLiteral("not_your_work"),
+                      QStringLiteral("work item %1 was issued to another node").arg(workId));
     if (work->taskId != task.id)
-        return reject(QStringLiteral("wrong_task"), QStringLiteral("work item %1 belongs to task %2").arg(workId, work->taskId));
+        return reject(QStringLiteral("wrong_task"),
+                      QStringLiteral("work item %1 belongs to task %2").arg(workId, work->taskId));
     if (work->status != QLatin1String("open") && !resuming)
-        return reject(QStringLiteral("work_already_submitted"), QStringLiteral("work item %1 was already submitted").arg(workId));
+        return reject(QStringLiteral("work_already_submitted"),
+                      QStringLiteral("work item %1 was already submitted").arg(workId));
     if (version > latestVersion)
-        return reject(QStringLiteral("unknown_version"), QStringLiteral("version %1 has not been published (latest is %2)").arg(version).arg(latestVersion));
+        return reject(
+            QStringLiteral("unknown_version"),
+            QStringLiteral("version %1 has not been published (latest is %2)").arg(version).arg(latestVersion));
     if (version < latestVersion - cfg.asyncLevel && !resuming)
-        return reject(QStringLiteral("stale_version"),
-                      QStringLiteral("rollouts from version %1 are too old: the latest is %2 and at most %3 versions behind are accepted")
-                          .arg(version).arg(latestVersion).arg(cfg.asyncLevel));
+        return reject(
+            QStringLiteral("stale_version"),
+            QStringLiteral(
+                "rollouts from version %1 are too old: the latest is %2 and at most %3 versions behind are accepted")
+                .arg(version)
+                .arg(latestVersion)
+                .arg(cfg.asyncLevel));
 
-    const std::vector<rl::Problem> problems = rl::problemsForWork(cfg.environmentIds(), work->seed, cfg.promptsPerBatch);
+    const std::vector<rl::Problem> problems =
+        rl::problemsForWork(cfg.environmentIds(), work->seed, cfg.promptsPerBatch);
     if (int(problems.size()) != cfg.promptsPerBatch)
-        return reject(QStringLiteral("task_misconfigured"), QStringLiteral("the task's environments produce no problems"));
+        return reject(QStringLiteral("task_misconfigured"),
+                      QStringLiteral("the task's environments produce no problems"));
     if (groups.size() != cfg.promptsPerBatch)
-        return reject(QStringLiteral("wrong_shape"), QStringLiteral("expected %1 groups, got %2").arg(cfg.promptsPerBatch).arg(groups.size()));
+        return reject(QStringLiteral("wrong_shape"),
+                      QStringLiteral("expected %1 groups, got %2").arg(cfg.promptsPerBatch).arg(groups.size()));
 
     ValidatedBatch batch;
     batch.nodeId = nodeId;
@@ -85,9 +98,12 @@ IntakeResult checkSubmission(const QJsonObject &body, const QString &nodeId, con
         const rl::Problem &problem = problems[size_t(g)];
         if (prompt.toStdString() != problem.prompt)
             return reject(QStringLiteral("wrong_prompt"),
-                          where + QStringLiteral(": the prompt is not the one the work item's seed gives ('%1')").arg(prompt.left(40)));
+                          where + QStringLiteral(": the prompt is not the one the work item's seed gives ('%1')")
+                                      .arg(prompt.left(40)));
         if (samples.size() != cfg.samplesPerPrompt)
-            return reject(QStringLiteral("wrong_shape"), where + QStringLiteral(": expected %1 samples, got %2").arg(cfg.samplesPerPrompt).arg(samples.size()));
+            return reject(
+                QStringLiteral("wrong_shape"),
+                where + QStringLiteral(": expected %1 samples, got %2").arg(cfg.samplesPerPrompt).arg(samples.size()));
         RolloutGroupData group;
         group.problem = problem;
         group.promptTokens = rl::promptTokens(problem);
@@ -105,7 +121,9 @@ IntakeResult checkSubmission(const QJsonObject &body, const QString &nodeId, con
             if (tokens.isEmpty())
                 return reject(QStringLiteral("malformed"), at + QStringLiteral(": no tokens"));
             if (tokens.size() > cfg.maxNewTokens)
-                return reject(QStringLiteral("too_long"), at + QStringLiteral(": %1 tokens, the limit is %2").arg(tokens.size()).arg(cfg.maxNewTokens));
+                return reject(
+                    QStringLiteral("too_long"),
+                    at + QStringLiteral(": %1 tokens, the limit is %2").arg(tokens.size()).arg(cfg.maxNewTokens));
             RolloutSampleData sample;
             std::string text;
             for (qsizetype t = 0; t < tokens.size(); ++t) {
@@ -114,8 +132,10 @@ IntakeResult checkSubmission(const QJsonObject &body, const QString &nodeId, con
                 const bool isInt = v.isDouble() && d == std::floor(d);
                 const int id = isInt && d >= 0 && d < rl::ByteTokenizer::kVocabSize ? int(d) : -1;
                 const bool last = t == tokens.size() - 1;
-                if (id < 0 || id == rl::ByteTokenizer::kBos || id == rl::ByteTokenizer::kPad || (id == rl::ByteTokenizer::kEos && !last))
-                    return reject(QStringLiteral("bad_token"), at + QStringLiteral(": token %1 is not a valid completion id").arg(t));
+                if (id < 0 || id == rl::ByteTokenizer::kBos || id == rl::ByteTokenizer::kPad ||
+                    (id == rl::ByteTokenizer::kEos && !last))
+                    return reject(QStringLiteral("bad_token"),
+                                  at + QStringLiteral(": token %1 is not a valid completion id").arg(t));
                 sample.tokens.push_back(id);
                 if (id == rl::ByteTokenizer::kEos)
                     sample.finished = true;
@@ -125,20 +145,24 @@ IntakeResult checkSubmission(const QJsonObject &body, const QString &nodeId, con
             if (cfg.toploc) {
                 // The proof's shape is checked here (cheap); whether it matches the model is the trainer's job.
                 const QJsonValue proof = samples[s].toObject().value(QStringLiteral("proof"));
-                const auto bytes = QByteArray::fromBase64Encoding(proof.toString().toLatin1(), QByteArray::AbortOnBase64DecodingErrors);
+                const auto bytes = QByteArray::fromBase64Encoding(proof.toString().toLatin1(),
+                                                                  QByteArray::AbortOnBase64DecodingErrors);
                 if (!proof.isString() || !bytes)
-                    return reject(QStringLiteral("bad_proof"), at + QStringLiteral(": field 'proof': expected base64 TOPLOC proofs"));
+                    return reject(QStringLiteral("bad_proof"),
+                                  at + QStringLiteral(": field 'proof': expected base64 TOPLOC proofs"));
                 auto decoded = toploc::decode(std::string_view(bytes.decoded.constData(), size_t(bytes.decoded.size())),
                                               toploc::chunkCount(sample.tokens.size()));
                 if (!decoded)
-                    return reject(QStringLiteral("bad_proof"), at + QStringLiteral(": ") + QString::fromStdString(decoded.error));
+                    return reject(QStringLiteral("bad_proof"),
+                                  at + QStringLiteral(": ") + QString::fromStdString(decoded.error));
                 sample.proofs = std::move(*decoded.value);
             }
             const rl::Environment *env = rl::findEnvironment(problem.environment);
             sample.reward = env->score(problem, text, sample.finished).total;
             if (!std::isfinite(claimed) || std::abs(claimed - sample.reward) > kRewardTolerance)
-                return reject(QStringLiteral("reward_mismatch"),
-                              at + QStringLiteral(": claimed reward %1, the hub computes %2").arg(claimed).arg(sample.reward));
+                return reject(
+                    QStringLiteral("reward_mismatch"),
+                    at + QStringLiteral(": claimed reward %1, the hub computes %2").arg(claimed).arg(sample.reward));
             rewards.push_back(sample.reward);
             rewardSum += sample.reward;
             ++sampleCount;

@@ -16,8 +16,8 @@ namespace cohort {
 struct RolloutSampleData {
     std::vector<int32_t> tokens; // completion, ending with kEos when finished
     bool finished = false;
-    double reward = 0;           // recomputed by the hub
-    double advantage = 0;        // recomputed by the hub
+    double reward = 0;                      // recomputed by the hub
+    double advantage = 0;                   // recomputed by the hub
     std::vector<toploc::ChunkProof> proofs; // TOPLOC, one per 32 tokens (task with toploc on)
 };
 
@@ -32,23 +32,23 @@ struct ValidatedBatch {
     QString nodeId;
     QString taskId;
     QString workId;
-    quint64 workSeed = 0;   // the work item's seed: the problems and (rl/VerifiableSampling.h) the sampling stream
+    quint64 workSeed = 0; // the work item's seed: the problems and (rl/VerifiableSampling.h) the sampling stream
     int version = 0;
     std::vector<RolloutGroupData> groups;
-    qint64 tokens = 0;      // completion tokens in the batch
+    qint64 tokens = 0; // completion tokens in the batch
     // The tokens that earn credit (docs/CREDIT.md): those of distinct completions in groups whose rewards differ.
     // A group whose samples all scored the same teaches GRPO nothing (every advantage is 0), and a copy of a
     // completion in its group adds nothing the first did not.
     qint64 creditedTokens = 0;
-    int signalGroups = 0;   // groups whose rewards differ
+    int signalGroups = 0; // groups whose rewards differ
     int duplicateSamples = 0;
-    double meanReward = 0;  // over all samples
+    double meanReward = 0; // over all samples
 };
 
 struct IntakeResult {
     std::optional<ValidatedBatch> batch; // set when accepted
-    QString code;                        // machine-readable reason when rejected ("reward_mismatch", "stale_version", ...)
-    QString message;                     // for people
+    QString code;    // machine-readable reason when rejected ("reward_mismatch", "stale_version", ...)
+    QString message; // for people
 };
 
 // Parses the submission id only (for duplicate detection before the full check); empty if malformed.

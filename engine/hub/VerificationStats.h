@@ -6,11 +6,11 @@
 namespace cohort {
 
 struct VerificationStats {
-    double meanLogProb = 0;        // mean (log p + entropy) per token under the claimed version
-    int rollouts = 0;              // samples in the batch
-    int rolloutsChecked = 0;       // samples whose TOPLOC proofs were compared (verify_fraction of them)
-    int chunks = 0;                // proof chunks compared
-    int worstExpMatches = -1;      // of worstPoints; -1 when nothing was compared
+    double meanLogProb = 0;   // mean (log p + entropy) per token under the claimed version
+    int rollouts = 0;         // samples in the batch
+    int rolloutsChecked = 0;  // samples whose TOPLOC proofs were compared (verify_fraction of them)
+    int chunks = 0;           // proof chunks compared
+    int worstExpMatches = -1; // of worstPoints; -1 when nothing was compared
     int worstPoints = 0;
     double worstMantissaMean = -1;
     double worstMantissaMedian = -1;

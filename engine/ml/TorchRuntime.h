@@ -7,7 +7,7 @@
 namespace cohort::ml {
 
 struct TorchRuntimeInfo {
-    std::string version;        // "1.13.1"
+    std::string version; // "1.13.1"
     int intraOpThreads = 0;
     bool cudaAvailable = false;
     int cudaDeviceCount = 0;
@@ -15,7 +15,7 @@ struct TorchRuntimeInfo {
     std::string error;           // set if LibTorch threw
 };
 
-TorchRuntimeInfo torchRuntimeInfo(); // never throws
+TorchRuntimeInfo torchRuntimeInfo();                // never throws
 std::string describe(const TorchRuntimeInfo &info); // "CPU (LibTorch 1.13.1, 2 threads)"
 
 // Single-precision matrix product speed on the CPU, in GFLOP/s: the median of `repeats` n x n products after one

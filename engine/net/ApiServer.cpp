@@ -29,7 +29,10 @@ QByteArray methodName(QHttpServerRequest::Method m)
 }
 } // namespace
 
-ApiServer::ApiServer(qint64 maxBodyBytes, QObject *parent) : QAbstractHttpServer(parent), m_maxBodyBytes(maxBodyBytes) {}
+ApiServer::ApiServer(qint64 maxBodyBytes, QObject *parent)
+    : QAbstractHttpServer(parent),
+      m_maxBodyBytes(maxBodyBytes)
+{}
 
 void ApiServer::addRoute(const QByteArray &method, const QString &pattern, Handler handler)
 {
@@ -52,7 +55,10 @@ quint16 ApiServer::listenOn(const QHostAddress &address, quint16 port, QString *
     auto *server = new GuardedTcpServer(m_maxBodyBytes, m_limits, m_name, m_tls, this);
     if (!server->listen(address, port)) {
         if (error)
-            *error = QStringLiteral("cannot listen on %1:%2: %3").arg(address.toString()).arg(port).arg(server->errorString());
+            *error = QStringLiteral("cannot listen on %1:%2: %3")
+                         .arg(address.toString())
+                         .arg(port)
+                         .arg(server->errorString());
         delete server;
         return 0;
     }
@@ -84,10 +90,12 @@ bool ApiServer::match(const Route &route, const QStringList &segments, QHash<QSt
 bool ApiServer::handleRequest(const QHttpServerRequest &request, QTcpSocket *socket)
 {
     if (request.body().size() > m_maxBodyBytes) { // GuardedTcpServer refuses these earlier; belt and braces
-        respond(request, socket, ApiResponse::error(413, QStringLiteral("too_large"), QStringLiteral("request body too large")));
+        respond(request, socket,
+                ApiResponse::error(413, QStringLiteral("too_large"), QStringLiteral("request body too large")));
         return true;
     }
-    if (const std::optional<HostCheck::Refusal> refused = m_hosts.check(request.value("Host"), request.value("Origin"))) {
+    if (const std::optional<HostCheck::Refusal> refused =
+            m_hosts.check(request.value("Host"), request.value("Origin"))) {
         respond(request, socket, ApiResponse::error(refused->status, refused->code, refused->message));
         return true;
     }
@@ -103,7 +111,8 @@ bool ApiServer::handleRequest(const QHttpServerRequest &request, QTcpSocket *soc
     api.remote = request.remoteAddress();
     if (!m_trustedProxies.isEmpty() && m_trustedProxies.contains(api.remote)) {
         const QByteArray forwarded = request.value("X-Forwarded-For");
-        const QHostAddress client(QString::fromLatin1(forwarded.mid(forwarded.lastIndexOf(',') + 1).trimmed().left(64)));
+        const QHostAddress client(
+            QString::fromLatin1(forwarded.mid(forwarded.lastIndexOf(',') + 1).trimmed().left(64)));
         if (!client.isNull())
             api.remote = client;
     }
@@ -127,19 +136,22 @@ ApiResponse ApiServer::dispatch(ApiRequest request) const
         return route.handler(request);
     }
     if (!allowed.isEmpty()) {
-        ApiResponse r = ApiResponse::error(405, QStringLiteral("method_not_allowed"),
-                                           QStringLiteral("%1 is not allowed here; use %2")
-                                               .arg(QString::fromLatin1(request.method), QString::fromLatin1(allowed.join(", "))));
+        ApiResponse r =
+            ApiResponse::error(405, QStringLiteral("method_not_allowed"),
+                               QStringLiteral("%1 is not allowed here; use %2")
+                                   .arg(QString::fromLatin1(request.method), QString::fromLatin1(allowed.join(", "))));
         r.headers.append({"Allow", allowed.join(", ")});
         return r;
     }
-    return ApiResponse::error(404, QStringLiteral("not_found"), QStringLiteral("no such resource: %1").arg(request.path));
+    return ApiResponse::error(404, QStringLiteral("not_found"),
+                              QStringLiteral("no such resource: %1").arg(request.path));
 }
 
 void ApiServer::missingHandler(const QHttpServerRequest &request, QTcpSocket *socket)
 {
     respond(request, socket,
-            ApiResponse::error(404, QStringLiteral("not_found"), QStringLiteral("no such resource: %1").arg(request.url().path())));
+            ApiResponse::error(404, QStringLiteral("not_found"),
+                               QStringLiteral("no such resource: %1").arg(request.url().path())));
 }
 
 QByteArray ApiServer::replySignature(const QHttpServerRequest &request, int status, const QByteArray &body) const
@@ -155,12 +167,15 @@ void ApiServer::respond(const QHttpServerRequest &request, QTcpSocket *socket, c
     if (response.delayMs > 0) {
         // The responder cannot outlive this call, so a delayed answer is written as plain HTTP/1.1 later.
         const QByteArray body = response.wireBody();
-        QByteArray raw = "HTTP/1.1 " + QByteArray::number(response.status) + " Delayed\r\n"
-                         "Content-Type: " + response.wireContentType() + "\r\nCache-Control: no-store\r\n";
+        QByteArray raw = "HTTP/1.1 " + QByteArray::number(response.status) +
+                         " Delayed\r\n"
+                         "Content-Type: " +
+                         response.wireContentType() + "\r\nCache-Control: no-store\r\n";
         for (const auto &[name, value] : response.headers)
             raw += name + ": " + value + "\r\n";
         if (const QByteArray signature = replySignature(request, response.status, body); !signature.isEmpty())
-            raw += QByteArray(signing::kReplySignatureHeader) + ": " + signature + "\r\n" + signing::kReplyKeyHeader + ": " + m_replyKey + "\r\n";
+            raw += QByteArray(signing::kReplySignatureHeader) + ": " + signature + "\r\n" + signing::kReplyKeyHeader +
+                   ": " + m_replyKey + "\r\n";
         raw += "Content-Length: " + QByteArray::number(body.size()) + "\r\n\r\n" + body;
         QTimer::singleShot(response.delayMs, socket, [socket, raw] { socket->write(raw); });
         return;

@@ -36,7 +36,8 @@ public:
     // Before the first request: which Host / Origin names are answered (HostCheck).
     void setHostCheck(HostCheck check) { m_hosts = std::move(check); }
     const ConnectionGate *gate() const;
-    // Signs each answer to a signed request (net/RequestSigning: X-Cohort-Reply-Signature): message -> base64 signature.
+    // Signs each answer to a signed request (net/RequestSigning: X-Cohort-Reply-Signature): message -> base64
+    // signature.
     using ReplySigner = std::function<QByteArray(const QByteArray &message)>;
     // publicKeyBase64: sent beside each signature (signing::kReplyKeyHeader).
     void setReplySigner(ReplySigner signer, QByteArray publicKeyBase64)

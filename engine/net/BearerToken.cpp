@@ -27,7 +27,9 @@ Expected<QByteArray> readTokenFile(const QString &path)
     const QByteArray token = file.read(4096).trimmed();
     const bool printable = std::all_of(token.cbegin(), token.cend(), [](char c) { return c > ' ' && c < 127; });
     if (token.size() < 32 || token.size() > 512 || !printable)
-        return fail(QStringLiteral("%1 must hold one token of 32 to 512 printable characters, e.g. from 'openssl rand -hex 32'").arg(path));
+        return fail(
+            QStringLiteral("%1 must hold one token of 32 to 512 printable characters, e.g. from 'openssl rand -hex 32'")
+                .arg(path));
     return token;
 }
 

@@ -39,16 +39,21 @@ QByteArray connectionSourceKey(const QHostAddress &address)
 
 QByteArray ConnectionGate::httpRefusal(const QString &message)
 {
-    const QByteArray body = QJsonDocument(QJsonObject{{QStringLiteral("error"),
-                                                       QJsonObject{{QStringLiteral("code"), QStringLiteral("too_many_connections")},
-                                                                   {QStringLiteral("message"), message}}}})
-                                .toJson(QJsonDocument::Compact);
+    const QByteArray body =
+        QJsonDocument(QJsonObject{{QStringLiteral("error"),
+                                   QJsonObject{{QStringLiteral("code"), QStringLiteral("too_many_connections")},
+                                               {QStringLiteral("message"), message}}}})
+            .toJson(QJsonDocument::Compact);
     return "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nRetry-After: 5\r\nContent-Length: " +
            QByteArray::number(body.size()) + "\r\nConnection: close\r\n\r\n" + body;
 }
 
 ConnectionGate::ConnectionGate(QTcpServer *server, ListenerLimits limits, QByteArray refusal, const char *listenerName)
-    : QObject(server), m_server(server), m_limits(limits), m_refusal(std::move(refusal)), m_name(listenerName)
+    : QObject(server),
+      m_server(server),
+      m_limits(limits),
+      m_refusal(std::move(refusal)),
+      m_name(listenerName)
 {
     m_resume.setSingleShot(true);
     connect(&m_resume, &QTimer::timeout, this, [this] { m_server->resumeAccepting(); });
@@ -109,7 +114,10 @@ void ConnectionGate::release(const QByteArray &source)
         m_perSource.erase(it);
 }
 
-ConnectionClock::ConnectionClock(QTcpSocket *socket, ConnectionGate *gate) : QObject(socket), m_socket(socket), m_gate(gate)
+ConnectionClock::ConnectionClock(QTcpSocket *socket, ConnectionGate *gate)
+    : QObject(socket),
+      m_socket(socket),
+      m_gate(gate)
 {
     for (QTimer *t : {&m_idleTimer, &m_headTimer, &m_bodyTimer})
         t->setSingleShot(true);

@@ -17,12 +17,12 @@ class QTcpSocket;
 namespace cohort {
 
 struct ListenerLimits {
-    int maxConnections = 1024;              // open at once, from everyone
-    int maxPerSource = 64;                  // from one IPv4 address or one IPv6 /64
-    int headerTimeoutMs = 10'000;           // from the first byte of a request head to its blank line
-    int idleTimeoutMs = 60'000;             // no byte moved in either direction
+    int maxConnections = 1024;               // open at once, from everyone
+    int maxPerSource = 64;                   // from one IPv4 address or one IPv6 /64
+    int headerTimeoutMs = 10'000;            // from the first byte of a request head to its blank line
+    int idleTimeoutMs = 60'000;              // no byte moved in either direction
     qint64 minBodyBytesPerSecond = 4 * 1024; // a body may take headerTimeoutMs plus its size at this rate
-    int acceptRetryMs = 250;                // after an accept error (out of descriptors), try again this much later
+    int acceptRetryMs = 250;                 // after an accept error (out of descriptors), try again this much later
 
     QString problem() const; // empty when every value is in range
 };

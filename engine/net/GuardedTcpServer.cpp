@@ -17,7 +17,10 @@ namespace {
 class ConnectionGuard : public QObject {
 public:
     ConnectionGuard(QTcpSocket *socket, qint64 maxBody, ConnectionClock *clock)
-        : QObject(socket), m_socket(socket), m_maxBody(maxBody), m_clock(clock)
+        : QObject(socket),
+          m_socket(socket),
+          m_maxBody(maxBody),
+          m_clock(clock)
     {
         // Connected before QAbstractHttpServer connects its own handler, so this runs first.
         connect(socket, &QTcpSocket::readyRead, this, &ConnectionGuard::inspect);
@@ -78,12 +81,14 @@ private:
         }
         for (const QByteArray &encoding : head.values("transfer-encoding")) {
             if (encoding.toLower() != "identity") {
-                refuse(411, "length_required", QStringLiteral("send a Content-Length; chunked bodies are not accepted"));
+                refuse(411, "length_required",
+                       QStringLiteral("send a Content-Length; chunked bodies are not accepted"));
                 return false;
             }
         }
         if (length > m_maxBody) {
-            refuse(413, "too_large", QStringLiteral("request body of %1 bytes exceeds the limit of %2 bytes").arg(length).arg(m_maxBody));
+            refuse(413, "too_large",
+                   QStringLiteral("request body of %1 bytes exceeds the limit of %2 bytes").arg(length).arg(m_maxBody));
             return false;
         }
         m_bodyRemaining = length;
@@ -96,8 +101,10 @@ private:
         m_refused = true;
         qCInfo(lcHub) << "refused a request from" << m_socket->peerAddress().toString() << ":" << message;
         m_socket->readAll(); // the HTTP server never sees these bytes
-        static const QHash<int, QByteArray> reasons{{400, "Bad Request"}, {411, "Length Required"},
-                                                   {413, "Payload Too Large"}, {431, "Request Header Fields Too Large"}};
+        static const QHash<int, QByteArray> reasons{{400, "Bad Request"},
+                                                    {411, "Length Required"},
+                                                    {413, "Payload Too Large"},
+                                                    {431, "Request Header Fields Too Large"}};
         const QByteArray body = QJsonDocument(QJsonObject{{QStringLiteral("error"),
                                                            QJsonObject{{QStringLiteral("code"), QLatin1String(code)},
                                                                        {QStringLiteral("message"), message}}}})
@@ -118,14 +125,15 @@ private:
 
 } // namespace
 
-GuardedTcpServer::GuardedTcpServer(qint64 maxBodyBytes, const ListenerLimits &limits, const char *name, const ServerTls *tls,
-                                   QObject *parent)
-    : QTcpServer(parent), m_maxBodyBytes(maxBodyBytes),
-      m_gate(new ConnectionGate(this, limits,
-                                ConnectionGate::httpRefusal(QStringLiteral("too many connections; try again in a few seconds")), name)),
+GuardedTcpServer::GuardedTcpServer(qint64 maxBodyBytes, const ListenerLimits &limits, const char *name,
+                                   const ServerTls *tls, QObject *parent)
+    : QTcpServer(parent),
+      m_maxBodyBytes(maxBodyBytes),
+      m_gate(new ConnectionGate(
+          this, limits, ConnectionGate::httpRefusal(QStringLiteral("too many connections; try again in a few seconds")),
+          name)),
       m_tls(tls)
-{
-}
+{}
 
 void GuardedTcpServer::incomingConnection(qintptr socketDescriptor)
 {

@@ -16,8 +16,8 @@ class GuardedTcpServer : public QTcpServer {
     Q_OBJECT
 public:
     // tls: serve HTTPS with it (not owned; outlives the server); nullptr: plain HTTP.
-    GuardedTcpServer(qint64 maxBodyBytes, const ListenerLimits &limits, const char *name, const ServerTls *tls = nullptr,
-                     QObject *parent = nullptr);
+    GuardedTcpServer(qint64 maxBodyBytes, const ListenerLimits &limits, const char *name,
+                     const ServerTls *tls = nullptr, QObject *parent = nullptr);
     qint64 maxBodyBytes() const { return m_maxBodyBytes; }
     const ConnectionGate &gate() const { return *m_gate; }
     void setExemptSources(const QList<QHostAddress> &sources) { m_gate->setExemptSources(sources); }

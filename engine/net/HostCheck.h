@@ -18,7 +18,7 @@ public:
         QString message;
     };
 
-    HostCheck() = default;          // any Host; every Origin refused
+    HostCheck() = default;           // any Host; every Origin refused
     static HostCheck loopbackOnly(); // 127.0.0.1, localhost, ::1 (the embedded hub, relay and control API)
 
     // Adds a name (host name or IP literal, without port); also turns off "any Host".

@@ -15,9 +15,11 @@
 namespace cohort {
 
 HubClient::HubClient(const QUrl &baseUrl, const Identity &identity, QObject *parent)
-    : QObject(parent), m_base(baseUrl), m_identity(identity), m_network(new QNetworkAccessManager(this))
-{
-}
+    : QObject(parent),
+      m_base(baseUrl),
+      m_identity(identity),
+      m_network(new QNetworkAccessManager(this))
+{}
 
 HubClient::~HubClient()
 {
@@ -74,7 +76,8 @@ void HubClient::send(const QByteArray &method, const QString &path, const QByteA
          signRequest(m_identity, method, signedPath, body, QDateTime::currentMSecsSinceEpoch(), nonce, m_hubKey))
         request.setRawHeader(name, value);
 
-    QNetworkReply *reply = method == "GET" ? m_network->get(request) : m_network->sendCustomRequest(request, method, body);
+    QNetworkReply *reply =
+        method == "GET" ? m_network->get(request) : m_network->sendCustomRequest(request, method, body);
     m_pending.insert(reply);
     // A hostile or broken hub must not make us buffer without bound.
     connect(reply, &QNetworkReply::downloadProgress, this, [reply](qint64 received, qint64) {
@@ -85,22 +88,24 @@ void HubClient::send(const QByteArray &method, const QString &path, const QByteA
     connect(reply, &QNetworkReply::sslErrors, this, [reply](const QList<QSslError> &errors) {
         reply->setProperty("cohortTlsProblem", tlsProblemText(errors));
     });
-    connect(reply, &QNetworkReply::finished, this, [this, reply, nonce, hubKey = m_hubKey, callback = std::move(callback)] {
-        if (!m_pending.remove(reply))
-            return;
-        finish(reply, callback, nonce, hubKey);
-        reply->deleteLater();
-    });
+    connect(reply, &QNetworkReply::finished, this,
+            [this, reply, nonce, hubKey = m_hubKey, callback = std::move(callback)] {
+                if (!m_pending.remove(reply))
+                    return;
+                finish(reply, callback, nonce, hubKey);
+                reply->deleteLater();
+            });
 }
 
-void HubClient::finish(QNetworkReply *reply, const Callback &callback, const QByteArray &nonce, const QByteArray &hubKey)
+void HubClient::finish(QNetworkReply *reply, const Callback &callback, const QByteArray &nonce,
+                       const QByteArray &hubKey)
 {
     HubReply result;
     result.httpStatus = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
     const QByteArray bytes = reply->readAll();
     if (result.httpStatus == 0) {
-        const bool timedOut = reply->error() == QNetworkReply::OperationCanceledError ||
-                              reply->error() == QNetworkReply::TimeoutError;
+        const bool timedOut =
+            reply->error() == QNetworkReply::OperationCanceledError || reply->error() == QNetworkReply::TimeoutError;
         result.errorCode = timedOut ? QStringLiteral("timeout") : QStringLiteral("network");
         result.error = timedOut ? QStringLiteral("no answer within %1 s").arg(kTimeoutMs / 1000) : reply->errorString();
         if (const QString tls = reply->property("cohortTlsProblem").toString(); !tls.isEmpty()) {
@@ -126,11 +131,15 @@ void HubClient::finish(QNetworkReply *reply, const Callback &callback, const QBy
                 return;
             }
             result.errorCode = signature.isEmpty() ? QStringLiteral("unsigned_reply") : QStringLiteral("forged_reply");
-            result.error = signature.isEmpty()
-                               ? QStringLiteral("the hub's answer (HTTP %1) is not signed; something between this node and the hub "
-                                                "may have rewritten it").arg(result.httpStatus)
-                               : QStringLiteral("the hub's answer (HTTP %1) is not signed by the hub's pinned key; it was "
-                                                "rewritten on the way or comes from another server").arg(result.httpStatus);
+            result.error =
+                signature.isEmpty()
+                    ? QStringLiteral(
+                          "the hub's answer (HTTP %1) is not signed; something between this node and the hub "
+                          "may have rewritten it")
+                          .arg(result.httpStatus)
+                    : QStringLiteral("the hub's answer (HTTP %1) is not signed by the hub's pinned key; it was "
+                                     "rewritten on the way or comes from another server")
+                          .arg(result.httpStatus);
             qCWarning(lcNet) << reply->url().toString() << result.error;
             callback(result);
             return;
@@ -146,7 +155,8 @@ void HubClient::finish(QNetworkReply *reply, const Callback &callback, const QBy
     result.body = *json;
     if (result.httpStatus < 200 || result.httpStatus >= 300) {
         const QJsonObject error = result.body.value(QStringLiteral("error")).toObject();
-        result.errorCode = error.value(QStringLiteral("code")).toString(QStringLiteral("http_%1").arg(result.httpStatus));
+        result.errorCode =
+            error.value(QStringLiteral("code")).toString(QStringLiteral("http_%1").arg(result.httpStatus));
         result.error = QStringLiteral("HTTP %1 %2: %3")
                            .arg(result.httpStatus)
                            .arg(result.errorCode, error.value(QStringLiteral("message")).toString());

@@ -18,10 +18,10 @@ class QNetworkReply;
 namespace cohort {
 
 struct HubReply {
-    int httpStatus = 0;     // 0: no HTTP answer (network error, timeout, refused)
+    int httpStatus = 0; // 0: no HTTP answer (network error, timeout, refused)
     QJsonObject body;
-    QString errorCode;      // from the hub's {"error": {"code": ...}} or "network"/"timeout"/"bad_reply"
-    QString error;          // for people
+    QString errorCode; // from the hub's {"error": {"code": ...}} or "network"/"timeout"/"bad_reply"
+    QString error;     // for people
     bool ok() const { return error.isEmpty() && httpStatus >= 200 && httpStatus < 300; }
     bool networkFailure() const { return httpStatus == 0; }
 };

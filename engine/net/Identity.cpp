@@ -55,7 +55,8 @@ Expected<Identity> Identity::load(const QString &filePath)
     if (!file.open(QIODevice::ReadOnly))
         return fail(QStringLiteral("cannot read the identity file %1: %2").arg(filePath, file.errorString()));
     if (file.size() > kMaxKeyFileBytes)
-        return fail(QStringLiteral("the identity file %1 is too large to be a key (%2 bytes)").arg(filePath).arg(file.size()));
+        return fail(
+            QStringLiteral("the identity file %1 is too large to be a key (%2 bytes)").arg(filePath).arg(file.size()));
     const auto damaged = [&filePath](const QString &why) {
         return fail(QStringLiteral("the identity file %1 is damaged (%2). Move it away to create a new identity; "
                                    "earnings credited to the old one stay with the old key.")

@@ -31,7 +31,8 @@ bool registrationWorkValid(const QByteArray &hubKey, const QByteArray &nodeKey, 
     return leadingZeroBits(Sha256::hash(registrationWorkMessage(hubKey, nodeKey, stamp)), bits);
 }
 
-QByteArray solveRegistrationWork(const QByteArray &hubKey, const QByteArray &nodeKey, int bits, const std::atomic<bool> &cancel)
+QByteArray solveRegistrationWork(const QByteArray &hubKey, const QByteArray &nodeKey, int bits,
+                                 const std::atomic<bool> &cancel)
 {
     const QByteArray prefix = registrationWorkMessage(hubKey, nodeKey, {});
     Sha256 hasher;
@@ -49,11 +50,13 @@ QByteArray solveRegistrationWork(const QByteArray &hubKey, const QByteArray &nod
 void RegistrationWorkSolver::solve(const QByteArray &hubKey, const QByteArray &nodeKey, int bits, Done done)
 {
     stop();
-    m_thread.run([hubKey, nodeKey, bits, done = std::move(done)](const ThreadLink &link) {
-        const QByteArray stamp = solveRegistrationWork(hubKey, nodeKey, bits, link.stopFlag());
-        if (!stamp.isEmpty())
-            link.post([stamp, done] { done(stamp); }); // dropped if the solver is gone or let go of this search
-    }, QThread::LowPriority);
+    m_thread.run(
+        [hubKey, nodeKey, bits, done = std::move(done)](const ThreadLink &link) {
+            const QByteArray stamp = solveRegistrationWork(hubKey, nodeKey, bits, link.stopFlag());
+            if (!stamp.isEmpty())
+                link.post([stamp, done] { done(stamp); }); // dropped if the solver is gone or let go of this search
+        },
+        QThread::LowPriority);
 }
 
 void RegistrationWorkSolver::stop()

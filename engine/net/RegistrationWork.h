@@ -25,7 +25,9 @@ QByteArray solveRegistrationWork(const QByteArray &hubKey, const QByteArray &nod
 class RegistrationWorkSolver : public QObject {
 public:
     using Done = std::function<void(const QByteArray &stamp)>;
-    explicit RegistrationWorkSolver(QObject *parent = nullptr) : QObject(parent) {}
+    explicit RegistrationWorkSolver(QObject *parent = nullptr)
+        : QObject(parent)
+    {}
     ~RegistrationWorkSolver() override { stop(); }
     // Calls `done` (in this object's thread) with the stamp; a running search is cancelled first.
     void solve(const QByteArray &hubKey, const QByteArray &nodeKey, int bits, Done done);

@@ -3,11 +3,13 @@
 namespace cohort {
 
 ReplayGuard::ReplayGuard(qint64 windowMs, qsizetype maxEntries, qsizetype maxPerKey)
-    : m_windowMs(windowMs), m_maxEntries(maxEntries), m_maxPerKey(maxPerKey)
-{
-}
+    : m_windowMs(windowMs),
+      m_maxEntries(maxEntries),
+      m_maxPerKey(maxPerKey)
+{}
 
-ReplayGuard::Admission ReplayGuard::admit(const QByteArray &publicKey, const QByteArray &nonce, qint64 timestampMs, qint64 nowMs)
+ReplayGuard::Admission ReplayGuard::admit(const QByteArray &publicKey, const QByteArray &nonce, qint64 timestampMs,
+                                          qint64 nowMs)
 {
     prune(nowMs);
     const QByteArray id = publicKey + nonce;

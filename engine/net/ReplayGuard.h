@@ -26,9 +26,9 @@ private:
     qint64 m_windowMs;
     qsizetype m_maxEntries;
     qsizetype m_maxPerKey;
-    QHash<QByteArray, qint64> m_seen;       // key+nonce -> expiry
+    QHash<QByteArray, qint64> m_seen;                          // key+nonce -> expiry
     QMultiMap<qint64, QPair<QByteArray, QByteArray>> m_expiry; // expiry -> (key, key+nonce)
-    QHash<QByteArray, qsizetype> m_perKey;  // key -> entries
+    QHash<QByteArray, qsizetype> m_perKey;                     // key -> entries
 };
 
 } // namespace cohort

@@ -16,8 +16,8 @@ QByteArray canonicalRequest(const QByteArray &method, const QByteArray &pathAndQ
 {
     const QByteArray head = hubKey.isEmpty() ? QByteArrayLiteral("cohort-request-v1\n")
                                              : QByteArrayLiteral("cohort-request-v2\n") + hubKey.toBase64() + '\n';
-    return head + method.toUpper() + '\n' + pathAndQuery + '\n' + QByteArray::number(timestampMs) + '\n' + nonce + '\n' +
-           Sha256::hashHex(body);
+    return head + method.toUpper() + '\n' + pathAndQuery + '\n' + QByteArray::number(timestampMs) + '\n' + nonce +
+           '\n' + Sha256::hashHex(body);
 }
 
 QByteArray freshNonce()
@@ -32,7 +32,8 @@ HeaderList signRequest(const Identity &identity, const QByteArray &method, const
 {
     if (nonce.isEmpty())
         nonce = freshNonce();
-    const QByteArray signature = identity.sign(canonicalRequest(method, pathAndQuery, timestampMs, nonce, body, hubKey));
+    const QByteArray signature =
+        identity.sign(canonicalRequest(method, pathAndQuery, timestampMs, nonce, body, hubKey));
     HeaderList headers{
         {signing::kKeyHeader, identity.publicKey().toBase64()},
         {signing::kTimestampHeader, QByteArray::number(timestampMs)},
@@ -46,7 +47,8 @@ HeaderList signRequest(const Identity &identity, const QByteArray &method, const
 
 QByteArray canonicalReply(int status, const QByteArray &requestNonce, const QByteArray &body)
 {
-    return QByteArrayLiteral("cohort-reply-v1\n") + QByteArray::number(status) + '\n' + requestNonce + '\n' + Sha256::hashHex(body);
+    return QByteArrayLiteral("cohort-reply-v1\n") + QByteArray::number(status) + '\n' + requestNonce + '\n' +
+           Sha256::hashHex(body);
 }
 
 bool verifyReply(int status, const QByteArray &requestNonce, const QByteArray &body, const QByteArray &signatureB64,
@@ -59,7 +61,10 @@ bool verifyReply(int status, const QByteArray &requestNonce, const QByteArray &b
            ed25519::verify(canonicalReply(status, requestNonce, body), signature.decoded, hubKey);
 }
 
-RequestVerifier::RequestVerifier(ReplayGuard &replays, qint64 windowMs) : m_replays(replays), m_windowMs(windowMs) {}
+RequestVerifier::RequestVerifier(ReplayGuard &replays, qint64 windowMs)
+    : m_replays(replays),
+      m_windowMs(windowMs)
+{}
 
 bool RequestVerifier::verify(const QByteArray &method, const QByteArray &pathAndQuery, const HeaderLookup &header,
                              const QByteArray &body, qint64 nowMs, VerifiedRequest *out, VerificationError *error,
@@ -75,10 +80,13 @@ bool RequestVerifier::verify(const QByteArray &method, const QByteArray &pathAnd
     const QByteArray nonce = header(signing::kNonceHeader);
     const QByteArray signatureB64 = header(signing::kSignatureHeader);
     if (keyB64.isEmpty() || timestamp.isEmpty() || nonce.isEmpty() || signatureB64.isEmpty())
-        return refuse(401, "unsigned", QStringLiteral("this endpoint needs a signed request (X-Cohort-Key, -Timestamp, -Nonce, -Signature)"));
+        return refuse(
+            401, "unsigned",
+            QStringLiteral("this endpoint needs a signed request (X-Cohort-Key, -Timestamp, -Nonce, -Signature)"));
 
     // Bound every header before decoding: these bytes come from anyone.
-    if (keyB64.size() > 64 || signatureB64.size() > 128 || timestamp.size() > 20 || nonce.size() < 16 || nonce.size() > 64)
+    if (keyB64.size() > 64 || signatureB64.size() > 128 || timestamp.size() > 20 || nonce.size() < 16 ||
+        nonce.size() > 64)
         return refuse(400, "bad_header", QStringLiteral("a signing header has the wrong length"));
     for (char c : nonce)
         if (!std::isxdigit(static_cast<unsigned char>(c)))
@@ -104,14 +112,16 @@ bool RequestVerifier::verify(const QByteArray &method, const QByteArray &pathAnd
         hubKey = named.decoded;
     }
 
-    if (!ed25519::verify(canonicalRequest(method, pathAndQuery, ts, nonce, body, hubKey), signature.decoded, key.decoded))
+    if (!ed25519::verify(canonicalRequest(method, pathAndQuery, ts, nonce, body, hubKey), signature.decoded,
+                         key.decoded))
         return refuse(401, "bad_signature", QStringLiteral("the signature does not match the request"));
     // Checked after the signature so that an attacker cannot probe the clock window with garbage.
     if (qAbs(nowMs - ts) > m_windowMs)
-        return refuse(401, "stale",
-                      QStringLiteral("the request time is %1 s away from the hub's clock (allowed: %2 s); check the system clock")
-                          .arg((ts - nowMs) / 1000)
-                          .arg(m_windowMs / 1000));
+        return refuse(
+            401, "stale",
+            QStringLiteral("the request time is %1 s away from the hub's clock (allowed: %2 s); check the system clock")
+                .arg((ts - nowMs) / 1000)
+                .arg(m_windowMs / 1000));
     if (keyCheck)
         if (std::optional<VerificationError> refused = keyCheck(key.decoded)) {
             if (error)
@@ -119,18 +129,20 @@ bool RequestVerifier::verify(const QByteArray &method, const QByteArray &pathAnd
             return false;
         }
     switch (m_replays.admit(key.decoded, nonce, ts, nowMs)) {
-    case ReplayGuard::Admission::Admitted:
-        break;
+    case ReplayGuard::Admission::Admitted: break;
     case ReplayGuard::Admission::Replayed:
         return refuse(401, "replayed", QStringLiteral("this request (nonce) was already used"));
     case ReplayGuard::Admission::KeyFull:
         if (error)
-            *error = VerificationError{429, QStringLiteral("rate_limited"),
-                                       QStringLiteral("this key sent too many requests in the last %1 s; slow down").arg(m_windowMs / 1000), 30};
+            *error = VerificationError{
+                429, QStringLiteral("rate_limited"),
+                QStringLiteral("this key sent too many requests in the last %1 s; slow down").arg(m_windowMs / 1000),
+                30};
         return false;
     case ReplayGuard::Admission::Full:
         if (error)
-            *error = VerificationError{503, QStringLiteral("busy"), QStringLiteral("the hub is overloaded; try again shortly"), 10};
+            *error = VerificationError{503, QStringLiteral("busy"),
+                                       QStringLiteral("the hub is overloaded; try again shortly"), 10};
         return false;
     }
     if (out)

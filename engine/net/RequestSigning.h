@@ -2,7 +2,8 @@
 // Signed HTTP requests between node and hub, and the hub's signed answers.
 //
 // A request's signature covers
-//   "cohort-request-v2\n" HUB_KEY_BASE64 "\n" METHOD "\n" PATH?QUERY "\n" TIMESTAMP_MS "\n" NONCE "\n" hex(SHA-256(body))
+//   "cohort-request-v2\n" HUB_KEY_BASE64 "\n" METHOD "\n" PATH?QUERY "\n" TIMESTAMP_MS "\n" NONCE "\n"
+//   hex(SHA-256(body))
 // (v1: the same without the hub line, for a node's first contact, before it knows the hub's key) and travels in
 // headers: X-Cohort-Key (base64 public key), X-Cohort-Timestamp (ms since the epoch, UTC), X-Cohort-Nonce (32 hex
 // digits, fresh per request), X-Cohort-Signature (base64 ed25519 signature) and, for v2, X-Cohort-Hub (the base64
@@ -48,7 +49,8 @@ QByteArray canonicalRequest(const QByteArray &method, const QByteArray &pathAndQ
 // Headers to add to a request. nonce empty: a fresh random one. hubKey (raw 32 bytes): the hub the request is for
 // (v2); empty: v1, for the first contact.
 HeaderList signRequest(const Identity &identity, const QByteArray &method, const QByteArray &pathAndQuery,
-                       const QByteArray &body, qint64 timestampMs, QByteArray nonce = {}, const QByteArray &hubKey = {});
+                       const QByteArray &body, qint64 timestampMs, QByteArray nonce = {},
+                       const QByteArray &hubKey = {});
 QByteArray freshNonce(); // 32 hex digits from the system's random source
 
 QByteArray canonicalReply(int status, const QByteArray &requestNonce, const QByteArray &body);
@@ -62,8 +64,9 @@ struct VerifiedRequest {
 
 struct VerificationError {
     int httpStatus = 401;
-    QString code;    // "unsigned", "bad_signature", "stale", "replayed", "bad_header", "rate_limited", "busy", or keyCheck's
-    QString message; // for the client's log
+    QString
+        code; // "unsigned", "bad_signature", "stale", "replayed", "bad_header", "rate_limited", "busy", or keyCheck's
+    QString message;     // for the client's log
     int retryAfterS = 0; // > 0: sent as Retry-After
 };
 

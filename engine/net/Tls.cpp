@@ -59,11 +59,13 @@ Expected<QList<QSslCertificate>> loadCertificates(const QString &pemFile)
 }
 
 ServerTls::ServerTls(QString certificateFile, QString keyFile, QObject *parent)
-    : QObject(parent), m_certificateFile(std::move(certificateFile)), m_keyFile(std::move(keyFile))
-{
-}
+    : QObject(parent),
+      m_certificateFile(std::move(certificateFile)),
+      m_keyFile(std::move(keyFile))
+{}
 
-Expected<ServerTls *> ServerTls::create(const QString &certificateFile, const QString &keyFile, int checkEverySeconds, QObject *parent)
+Expected<ServerTls *> ServerTls::create(const QString &certificateFile, const QString &keyFile, int checkEverySeconds,
+                                        QObject *parent)
 {
     auto *tls = new ServerTls(certificateFile, keyFile, parent);
     if (Status loaded = tls->load(); !loaded) {
@@ -86,10 +88,11 @@ Status ServerTls::load()
         return fail(key.error());
     const QSslCertificate &leaf = chain->first();
     if (key->algorithm() != leaf.publicKey().algorithm())
-        return fail(QStringLiteral("the key in %1 does not belong to the certificate in %2").arg(m_keyFile, m_certificateFile));
+        return fail(
+            QStringLiteral("the key in %1 does not belong to the certificate in %2").arg(m_keyFile, m_certificateFile));
     if (leaf.expiryDate() < QDateTime::currentDateTimeUtc())
-        qCWarning(lcNet) << "the TLS certificate" << m_certificateFile << "expired on" << leaf.expiryDate().toString(Qt::ISODate)
-                         << "- nodes will refuse it";
+        qCWarning(lcNet) << "the TLS certificate" << m_certificateFile << "expired on"
+                         << leaf.expiryDate().toString(Qt::ISODate) << "- nodes will refuse it";
     QSslConfiguration configuration = QSslConfiguration::defaultConfiguration();
     configuration.setLocalCertificateChain(*chain);
     configuration.setPrivateKey(*key);
@@ -103,7 +106,8 @@ Status ServerTls::load()
 
 bool ServerTls::reloadIfChanged()
 {
-    if (QFileInfo(m_certificateFile).lastModified() == m_certificateStamp && QFileInfo(m_keyFile).lastModified() == m_keyStamp)
+    if (QFileInfo(m_certificateFile).lastModified() == m_certificateStamp &&
+        QFileInfo(m_keyFile).lastModified() == m_keyStamp)
         return false;
     const QSslConfiguration before = m_configuration;
     if (Status loaded = load(); !loaded) {
@@ -136,7 +140,8 @@ QString tlsProblemText(const QList<QSslError> &errors)
         QString text;
         switch (e.error()) {
         case QSslError::CertificateExpired:
-            text = QStringLiteral("the hub's certificate has expired (%1)").arg(e.certificate().expiryDate().toString(Qt::ISODate));
+            text = QStringLiteral("the hub's certificate has expired (%1)")
+                       .arg(e.certificate().expiryDate().toString(Qt::ISODate));
             break;
         case QSslError::CertificateNotYetValid:
             text = QStringLiteral("the hub's certificate is not valid yet; check this computer's clock");
@@ -154,8 +159,7 @@ QString tlsProblemText(const QList<QSslError> &errors)
             text = QStringLiteral("the hub's certificate is not signed by an authority this computer trusts "
                                   "(pin it with the hub certificate setting, or --hub-certificate)");
             break;
-        default:
-            text = e.errorString();
+        default: text = e.errorString();
         }
         if (!out.contains(text))
             out << text;

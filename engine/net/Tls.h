@@ -19,8 +19,8 @@ namespace cohort {
 
 class ServerTls : public QObject {
 public:
-    static Expected<ServerTls *> create(const QString &certificateFile, const QString &keyFile, int checkEverySeconds = 60,
-                                        QObject *parent = nullptr);
+    static Expected<ServerTls *> create(const QString &certificateFile, const QString &keyFile,
+                                        int checkEverySeconds = 60, QObject *parent = nullptr);
     QSslConfiguration configuration() const { return m_configuration; }
     QSslCertificate certificate() const { return m_configuration.localCertificate(); }
     // Loads the files again if they changed; true when a new certificate is in use.

@@ -6,9 +6,11 @@
 
 namespace cohort {
 
-QString activitySummaryText(int accepted, int rejected, qint64 tokens, double meanReward, double credits, int windowSeconds)
+QString activitySummaryText(int accepted, int rejected, qint64 tokens, double meanReward, double credits,
+                            int windowSeconds)
 {
-    const QString window = windowSeconds == 60 ? QStringLiteral("the last minute") : QStringLiteral("the last %1 s").arg(windowSeconds);
+    const QString window =
+        windowSeconds == 60 ? QStringLiteral("the last minute") : QStringLiteral("the last %1 s").arg(windowSeconds);
     const QLocale c(QLocale::English, QLocale::UnitedStates); // C omits the group separator; log lines stay English
     QString text;
     if (accepted > 0)
@@ -19,14 +21,18 @@ QString activitySummaryText(int accepted, int rejected, qint64 tokens, double me
                    .arg(std::lround(meanReward * 100))
                    .arg(credits, 0, 'f', 3);
     if (rejected > 0) {
-        const QString refused = QStringLiteral("%1 %2 refused").arg(rejected).arg(rejected == 1 ? QStringLiteral("batch") : QStringLiteral("batches"));
+        const QString refused = QStringLiteral("%1 %2 refused")
+                                    .arg(rejected)
+                                    .arg(rejected == 1 ? QStringLiteral("batch") : QStringLiteral("batches"));
         text = text.isEmpty() ? refused + QStringLiteral(" in ") + window : text + QStringLiteral("; ") + refused;
     }
     return text;
 }
 
 ActivitySummary::ActivitySummary(QObject *parent, int windowMs)
-    : QObject(parent), m_timer(this), m_windowMs(windowMs) // parented: moveToThread takes the timer along
+    : QObject(parent),
+      m_timer(this),
+      m_windowMs(windowMs) // parented: moveToThread takes the timer along
 {
     m_timer.setSingleShot(true);
     connect(&m_timer, &QTimer::timeout, this, &ActivitySummary::flush);
@@ -67,8 +73,9 @@ void ActivitySummary::flush()
     m_timer.stop();
     if (m_accepted == 0 && m_rejected == 0)
         return;
-    const QString text = activitySummaryText(m_accepted, m_rejected, m_tokens, m_accepted ? m_rewardSum / m_accepted : 0,
-                                             m_credits, std::max(1, m_windowMs / 1000));
+    const QString text =
+        activitySummaryText(m_accepted, m_rejected, m_tokens, m_accepted ? m_rewardSum / m_accepted : 0, m_credits,
+                            std::max(1, m_windowMs / 1000));
     m_accepted = m_rejected = 0;
     m_tokens = 0;
     m_rewardSum = m_credits = 0;

@@ -37,6 +37,7 @@ private:
 };
 
 // The summary's text, as a pure function (tested with golden strings).
-QString activitySummaryText(int accepted, int rejected, qint64 tokens, double meanReward, double credits, int windowSeconds);
+QString activitySummaryText(int accepted, int rejected, qint64 tokens, double meanReward, double credits,
+                            int windowSeconds);
 
 } // namespace cohort

@@ -17,9 +17,10 @@ constexpr int kRetryAfterFailureS = 60; // the next heartbeat after this tries a
 }
 
 CheckpointTracker::CheckpointTracker(CheckpointHost &host, Setup setup, QObject *parent)
-    : QObject(parent), m_host(host), m_setup(std::move(setup))
-{
-}
+    : QObject(parent),
+      m_host(host),
+      m_setup(std::move(setup))
+{}
 
 CheckpointTracker::~CheckpointTracker()
 {
@@ -53,7 +54,8 @@ void CheckpointTracker::onInfo(const HubReply &reply)
         return;
     if (!reply.ok()) {
         if (reply.errorCode != QLatin1String("no_checkpoint"))
-            Q_EMIT eventOccurred(EngineEvent::warning(QStringLiteral("checkpoint"), QStringLiteral("Could not ask for the checkpoint: %1").arg(reply.error)));
+            Q_EMIT eventOccurred(EngineEvent::warning(
+                QStringLiteral("checkpoint"), QStringLiteral("Could not ask for the checkpoint: %1").arg(reply.error)));
         return;
     }
     const QString task = reply.body.value(QStringLiteral("task")).toString();
@@ -77,7 +79,8 @@ void CheckpointTracker::onInfo(const HubReply &reply)
     request.signatureBytes = reply.body.value(QStringLiteral("signature")).toString().toUtf8();
     request.pinnedHubKey = HubPins(m_setup.hubPinsPath).pinned(m_setup.hubPinName);
     for (const QJsonValue &v : reply.body.value(QStringLiteral("relays")).toArray())
-        if (const QUrl url(v.toString()); url.isValid() && (url.scheme() == QLatin1String("http") || url.scheme() == QLatin1String("https")))
+        if (const QUrl url(v.toString());
+            url.isValid() && (url.scheme() == QLatin1String("http") || url.scheme() == QLatin1String("https")))
             request.relays.append(v.toString());
     request.checkpointsDir = m_setup.checkpointsDir;
     request.maxBytesPerSecond = m_setup.maxBytesPerSecond;
@@ -94,8 +97,11 @@ void CheckpointTracker::onInfo(const HubReply &reply)
     });
     connect(m_downloader, &shardcast::Downloader::finished, this, &CheckpointTracker::onFinished);
     connect(m_downloader, &shardcast::Downloader::failed, this, &CheckpointTracker::onFailed);
-    Q_EMIT eventOccurred(EngineEvent::routineInfo(QStringLiteral("checkpoint"), QStringLiteral("Fetching %1 checkpoint v%2 from %3 relay(s)")
-                                                                             .arg(task).arg(version).arg(request.relays.size())));
+    Q_EMIT eventOccurred(EngineEvent::routineInfo(QStringLiteral("checkpoint"),
+                                                  QStringLiteral("Fetching %1 checkpoint v%2 from %3 relay(s)")
+                                                      .arg(task)
+                                                      .arg(version)
+                                                      .arg(request.relays.size())));
     m_downloader->start();
     if (m_downloader && m_host.downloadsPaused())
         m_downloader->pause();
@@ -109,9 +115,11 @@ void CheckpointTracker::onFinished(const QString &modelPath)
     m_version = done->version();
     m_modelPath = modelPath;
     m_progress = done->progress();
-    Q_EMIT eventOccurred(EngineEvent::info(QStringLiteral("checkpoint"),
-                                           QStringLiteral("Checkpoint %1 v%2 verified and ready (%3)")
-                                               .arg(done->progress().taskId).arg(done->version()).arg(modelPath)));
+    Q_EMIT eventOccurred(
+        EngineEvent::info(QStringLiteral("checkpoint"), QStringLiteral("Checkpoint %1 v%2 verified and ready (%3)")
+                                                            .arg(done->progress().taskId)
+                                                            .arg(done->version())
+                                                            .arg(modelPath)));
     if (done == m_downloader)
         m_downloader = nullptr;
     done->deleteLater();
@@ -173,7 +181,9 @@ QString CheckpointTracker::downloadActivity(const TaskInfo &task) const
     if (!d.active() || d.taskId != task.id)
         return {};
     QString text = QCoreApplication::translate("cohort::Engine", "%1 v%2, %3 of %4")
-                       .arg(task.id).arg(d.version).arg(humanBytes(d.doneBytes), humanBytes(d.totalBytes));
+                       .arg(task.id)
+                       .arg(d.version)
+                       .arg(humanBytes(d.doneBytes), humanBytes(d.totalBytes));
     if (d.bytesPerSecond > 0)
         text += QCoreApplication::translate("cohort::Engine", " at %1/s").arg(humanBytes(qint64(d.bytesPerSecond)));
     if (d.etaSeconds >= 0)

@@ -34,9 +34,9 @@ class CheckpointTracker : public QObject {
     Q_OBJECT
 public:
     struct Setup {
-        QString checkpointsDir;  // the version folders
-        QString hubPinsPath;     // identity/hubs.json: the hub key a manifest must be signed with
-        QString hubPinName;      // the pinned hub's entry ("embedded", or the hub URL)
+        QString checkpointsDir;       // the version folders
+        QString hubPinsPath;          // identity/hubs.json: the hub key a manifest must be signed with
+        QString hubPinName;           // the pinned hub's entry ("embedded", or the hub URL)
         qint64 maxBytesPerSecond = 0; // the download cap; 0: none
     };
     CheckpointTracker(CheckpointHost &host, Setup setup, QObject *parent = nullptr);
@@ -45,15 +45,15 @@ public:
     // Asks the hub for the joined task's checkpoint unless `announcedVersion` (>= 0) is here or on its way already;
     // -1: whatever is newest.
     void check(int announcedVersion);
-    void pause();     // a download in progress keeps every byte on disk
+    void pause(); // a download in progress keeps every byte on disk
     void resume();
     void taskJoined(); // forget the previous task's version (a download of it goes on until replaced)
     void taskLeft();   // forget it and end its download (its progress stays on disk for a later join)
 
-    int version() const { return m_version; }         // verified; 0: none yet
+    int version() const { return m_version; } // verified; 0: none yet
     const QString &modelPath() const { return m_modelPath; }
     const DownloadProgress &progress() const { return m_progress; }
-    bool diskFull() const { return m_diskFull; }      // the last download stopped for lack of space
+    bool diskFull() const { return m_diskFull; } // the last download stopped for lack of space
     // One line for the dashboard while `task`'s checkpoint downloads (bytes, rate, time left); empty otherwise.
     QString downloadActivity(const TaskInfo &task) const;
     // One line for a joined task no work loop of this version runs: what is known of its checkpoint.
@@ -61,8 +61,8 @@ public:
 
 Q_SIGNALS:
     void eventOccurred(const cohort::EngineEvent &event);
-    void progressChanged();         // bytes, rate, phase
-    void ready();                   // a newer verified version (version(), modelPath()) is here
+    void progressChanged(); // bytes, rate, phase
+    void ready();           // a newer verified version (version(), modelPath()) is here
     void failed(const QString &error);
 
 private:

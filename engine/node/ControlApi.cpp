@@ -1,10 +1,10 @@
 #include "node/ControlApi.h"
 
+#include "api/EngineController.h"
 #include "core/JsonReader.h"
 #include "core/Logging.h"
 #include "core/PrometheusText.h"
 #include "net/ApiServer.h"
-#include "api/EngineController.h"
 #include "node/NodeMetrics.h"
 #include "platform/FilePermissions.h"
 
@@ -28,10 +28,11 @@ QString fileIn(const QString &dataDir)
 } // namespace
 
 ControlServer::ControlServer(EngineController &controller, QString dataDir, QObject *parent)
-    : QObject(parent), m_controller(controller), m_dataDir(std::move(dataDir)),
+    : QObject(parent),
+      m_controller(controller),
+      m_dataDir(std::move(dataDir)),
       m_metrics(std::make_unique<NodeMetrics>(controller))
-{
-}
+{}
 
 ControlServer::~ControlServer()
 {
@@ -55,7 +56,8 @@ Status ControlServer::start(quint16 port, const QByteArray &token)
         m_token = token;
     } else {
         QByteArray raw(32, Qt::Uninitialized);
-        QRandomGenerator::system()->generate(reinterpret_cast<quint32 *>(raw.data()), reinterpret_cast<quint32 *>(raw.data() + raw.size()));
+        QRandomGenerator::system()->generate(reinterpret_cast<quint32 *>(raw.data()),
+                                             reinterpret_cast<quint32 *>(raw.data() + raw.size()));
         m_token = raw.toHex();
     }
     auto server = std::make_unique<ApiServer>(4096);
@@ -69,13 +71,15 @@ Status ControlServer::start(quint16 port, const QByteArray &token)
     const auto guarded = [this](auto action) {
         return [this, action](const ApiRequest &r) -> ApiResponse {
             if (!controlAuthorized(r.header("authorization"), m_token))
-                return ApiResponse::error(401, QStringLiteral("unauthorized"),
-                                          QStringLiteral("send the token from control.json as 'Authorization: Bearer <token>'"));
+                return ApiResponse::error(
+                    401, QStringLiteral("unauthorized"),
+                    QStringLiteral("send the token from control.json as 'Authorization: Bearer <token>'"));
             return action(r);
         };
     };
     const auto ok = [this](const QString &done) {
-        return ApiResponse::json({{QStringLiteral("ok"), true}, {QStringLiteral("done"), done},
+        return ApiResponse::json({{QStringLiteral("ok"), true},
+                                  {QStringLiteral("done"), done},
                                   {QStringLiteral("status"), m_controller.snapshot().toJson()}});
     };
     server->addRoute("GET", QStringLiteral("/v1/status"), guarded([this](const ApiRequest &) {
@@ -103,7 +107,8 @@ Status ControlServer::start(quint16 port, const QByteArray &token)
             if (!known.contains(*gpu))
                 return ApiResponse::error(404, QStringLiteral("no_such_gpu"),
                                           QStringLiteral("no compute worker runs on GPU %1 (they run on: %2)")
-                                              .arg(*gpu, known.isEmpty() ? QStringLiteral("the CPU only") : known.join(QStringLiteral(", "))));
+                                              .arg(*gpu, known.isEmpty() ? QStringLiteral("the CPU only")
+                                                                         : known.join(QStringLiteral(", "))));
             m_controller.setGpuPaused(*gpu, pause);
             return ok(pause ? QStringLiteral("pause-gpu") : QStringLiteral("resume-gpu"));
         };
@@ -128,7 +133,8 @@ Status ControlServer::start(quint16 port, const QByteArray &token)
 
     QDir().mkpath(m_dataDir);
     // Owner-only from its first byte: a descriptor opened while the file was world-readable would read the token later.
-    const QByteArray json = QJsonDocument(QJsonObject{{QStringLiteral("url"), url()}, {QStringLiteral("token"), QString::fromLatin1(m_token)}})
+    const QByteArray json = QJsonDocument(QJsonObject{{QStringLiteral("url"), url()},
+                                                      {QStringLiteral("token"), QString::fromLatin1(m_token)}})
                                 .toJson(QJsonDocument::Compact);
     if (Status written = writeOwnerOnlyFile(controlFile(), json); !written)
         return written;
@@ -155,7 +161,8 @@ Expected<QJsonObject> controlRequest(const ControlEndpoint &endpoint, const QByt
     request.setRawHeader("Authorization", "Bearer " + endpoint.token);
     request.setHeader(QNetworkRequest::ContentTypeHeader, QStringLiteral("application/json"));
     request.setTransferTimeout(timeoutMs);
-    QNetworkReply *reply = net.sendCustomRequest(request, method, method == "GET" ? QByteArray() : QJsonDocument(body).toJson(QJsonDocument::Compact));
+    QNetworkReply *reply = net.sendCustomRequest(
+        request, method, method == "GET" ? QByteArray() : QJsonDocument(body).toJson(QJsonDocument::Compact));
     QEventLoop loop;
     QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
     if (!reply->isFinished())
@@ -168,9 +175,10 @@ Expected<QJsonObject> controlRequest(const ControlEndpoint &endpoint, const QByt
     if (status == 200 && object)
         return *object;
     if (object && object->value(QStringLiteral("error")).isObject())
-        return fail(QStringLiteral("%1 (HTTP %2)")
-                        .arg(object->value(QStringLiteral("error")).toObject().value(QStringLiteral("message")).toString())
-                        .arg(status));
+        return fail(
+            QStringLiteral("%1 (HTTP %2)")
+                .arg(object->value(QStringLiteral("error")).toObject().value(QStringLiteral("message")).toString())
+                .arg(status));
     return fail(networkError.isEmpty() ? QStringLiteral("unexpected answer (HTTP %1)").arg(status) : networkError);
 }
 

@@ -40,12 +40,14 @@ DilocoStatus statusOf(const diloco::DilocoProgress &p)
 }
 } // namespace
 
-DilocoSession::DilocoSession(DilocoHost &host, QString dataDir, QString hubUrl, std::shared_ptr<RateLimiter> uploadLimiter,
-                             QObject *parent)
-    : QObject(parent), m_host(host), m_dataDir(std::move(dataDir)), m_hubUrl(std::move(hubUrl)),
+DilocoSession::DilocoSession(DilocoHost &host, QString dataDir, QString hubUrl,
+                             std::shared_ptr<RateLimiter> uploadLimiter, QObject *parent)
+    : QObject(parent),
+      m_host(host),
+      m_dataDir(std::move(dataDir)),
+      m_hubUrl(std::move(hubUrl)),
       m_uploadLimiter(std::move(uploadLimiter))
-{
-}
+{}
 
 DilocoSession::~DilocoSession()
 {
@@ -53,14 +55,15 @@ DilocoSession::~DilocoSession()
     m_thread.requestStop();
     m_uploadLimiter->interrupt();
     if (!m_thread.stop(std::chrono::milliseconds(kShutdownBoundMs)))
-        qCWarning(lcEngine) << "the DiLoCo thread did not stop within" << kShutdownBoundMs << "ms; left to finish alone";
+        qCWarning(lcEngine) << "the DiLoCo thread did not stop within" << kShutdownBoundMs
+                            << "ms; left to finish alone";
 }
 
 void DilocoSession::update()
 {
     const TaskInfo *task = m_host.joinedTask();
-    const bool wanted = !m_shuttingDown && task && task->diloco && task->diloco->masterPort != 0 && m_host.hub()
-                        && m_host.dilocoMayRun();
+    const bool wanted = !m_shuttingDown && task && task->diloco && task->diloco->masterPort != 0 && m_host.hub() &&
+                        m_host.dilocoMayRun();
     if (m_running) {
         if (!wanted || m_taskId != (task ? task->id : QString()))
             stop(0); // it finishes on its own thread; onFinished re-evaluates
@@ -105,42 +108,46 @@ void DilocoSession::start(const TaskInfo &task)
     m_status.phase = QStringLiteral("connecting");
     m_status.innerSteps = task.diloco->innerSteps;
     m_running = true;
-    m_thread.run([this, o, host, literal](const ThreadLink &link) mutable {
-        QString error;
-        if (literal.isNull() && host != QLatin1String("localhost")) {
-            const QHostInfo info = QHostInfo::fromName(host); // blocking is fine on this thread
-            if (info.addresses().isEmpty())
-                error = QStringLiteral("cannot resolve the hub's host %1: %2").arg(host, info.errorString());
-            else
-                o.communicator.masterAddress = info.addresses().first();
-        } else {
-            o.communicator.masterAddress = literal.isNull() ? QHostAddress(QHostAddress::LocalHost) : literal;
-        }
-        if (error.isEmpty()) {
-            diloco::DilocoRunner runner(o);
-            const Status s = runner.run(link.stopFlag(), [this, &link, taskId = o.taskId](const diloco::DilocoProgress &p) {
-                const DilocoStatus st = statusOf(p);
-                const bool done = p.outerStepDone;
-                // The commitment and its material are made here, on the training thread (hashing megabytes).
-                QJsonObject commitment;
-                QByteArray material;
-                if (done && p.audit) {
-                    commitment = diloco::commitmentOf(*p.audit).toJson();
-                    material = diloco::encodeAuditMaterial(*p.audit);
-                }
-                // Delivered only while this session still owns the thread (ThreadLink::post).
-                link.post([this, st, done, commitment, material, taskId] {
-                    onProgress(st, done);
-                    if (!commitment.isEmpty())
-                        commitStep(taskId, commitment, material);
-                });
-            });
-            if (!s)
-                error = s.error();
-        }
-        link.post([this, error] { onFinished(error); });
-    }, QThread::LowPriority);
-    Q_EMIT eventOccurred(EngineEvent::info(QStringLiteral("diloco"), QStringLiteral("DiLoCo training started for %1").arg(task.id)));
+    m_thread.run(
+        [this, o, host, literal](const ThreadLink &link) mutable {
+            QString error;
+            if (literal.isNull() && host != QLatin1String("localhost")) {
+                const QHostInfo info = QHostInfo::fromName(host); // blocking is fine on this thread
+                if (info.addresses().isEmpty())
+                    error = QStringLiteral("cannot resolve the hub's host %1: %2").arg(host, info.errorString());
+                else
+                    o.communicator.masterAddress = info.addresses().first();
+            } else {
+                o.communicator.masterAddress = literal.isNull() ? QHostAddress(QHostAddress::LocalHost) : literal;
+            }
+            if (error.isEmpty()) {
+                diloco::DilocoRunner runner(o);
+                const Status s =
+                    runner.run(link.stopFlag(), [this, &link, taskId = o.taskId](const diloco::DilocoProgress &p) {
+                        const DilocoStatus st = statusOf(p);
+                        const bool done = p.outerStepDone;
+                        // The commitment and its material are made here, on the training thread (hashing megabytes).
+                        QJsonObject commitment;
+                        QByteArray material;
+                        if (done && p.audit) {
+                            commitment = diloco::commitmentOf(*p.audit).toJson();
+                            material = diloco::encodeAuditMaterial(*p.audit);
+                        }
+                        // Delivered only while this session still owns the thread (ThreadLink::post).
+                        link.post([this, st, done, commitment, material, taskId] {
+                            onProgress(st, done);
+                            if (!commitment.isEmpty())
+                                commitStep(taskId, commitment, material);
+                        });
+                    });
+                if (!s)
+                    error = s.error();
+            }
+            link.post([this, error] { onFinished(error); });
+        },
+        QThread::LowPriority);
+    Q_EMIT eventOccurred(
+        EngineEvent::info(QStringLiteral("diloco"), QStringLiteral("DiLoCo training started for %1").arg(task.id)));
     Q_EMIT changed();
 }
 
@@ -194,7 +201,8 @@ void DilocoSession::onFinished(const QString &error)
     if (!error.isEmpty()) {
         m_retryAfter = QDateTime::currentDateTimeUtc().addSecs(kRetryAfterFailureS);
         m_status.note = error;
-        Q_EMIT eventOccurred(EngineEvent::error(QStringLiteral("diloco"), QStringLiteral("DiLoCo training stopped: %1").arg(error)));
+        Q_EMIT eventOccurred(
+            EngineEvent::error(QStringLiteral("diloco"), QStringLiteral("DiLoCo training stopped: %1").arg(error)));
         QTimer::singleShot(kRetryAfterFailureS * 1000 + 100, this, &DilocoSession::update);
     }
     Q_EMIT changed(); // may start it again (resumed from its bundle) if nothing holds it back now
@@ -212,43 +220,48 @@ void DilocoSession::commitStep(const QString &taskId, const QJsonObject &commitm
                       return;
                   if (!reply.ok()) {
                       // Without its commitment the step earns nothing; the next step commits again.
-                      qCWarning(lcEngine).nospace() << "DiLoCo: the hub did not take the commitment of outer step " << step
-                                                    << ": " << reply.error;
+                      qCWarning(lcEngine).nospace() << "DiLoCo: the hub did not take the commitment of outer step "
+                                                    << step << ": " << reply.error;
                       return;
                   }
                   if (!reply.body.value(QStringLiteral("audit")).toBool())
                       return;
-                  const qsizetype part = qsizetype(std::clamp<qint64>(reply.body.value(QStringLiteral("part_bytes")).toInteger(256 << 10),
-                                                                      16 << 10, 1 << 20));
-                  Q_EMIT eventOccurred(EngineEvent::info(QStringLiteral("diloco"),
-                                                         QStringLiteral("The hub audits outer step %1: sending what it replays (%2)")
-                                                             .arg(step).arg(humanBytes(material.size()))));
+                  const qsizetype part = qsizetype(std::clamp<qint64>(
+                      reply.body.value(QStringLiteral("part_bytes")).toInteger(256 << 10), 16 << 10, 1 << 20));
+                  Q_EMIT eventOccurred(
+                      EngineEvent::info(QStringLiteral("diloco"),
+                                        QStringLiteral("The hub audits outer step %1: sending what it replays (%2)")
+                                            .arg(step)
+                                            .arg(humanBytes(material.size()))));
                   uploadAudit(taskId, step, material, 0, part);
               });
 }
 
-void DilocoSession::uploadAudit(const QString &taskId, quint64 step, const QByteArray &material, qsizetype offset, qsizetype partBytes)
+void DilocoSession::uploadAudit(const QString &taskId, quint64 step, const QByteArray &material, qsizetype offset,
+                                qsizetype partBytes)
 {
     HubClient *hub = m_host.hub();
     if (m_shuttingDown || !hub)
         return;
     const QByteArray part = material.mid(offset, partBytes);
-    hub->postBytes(QStringLiteral("/v1/tasks/%1/diloco/audits/%2?offset=%3").arg(taskId).arg(step).arg(offset), part,
-                   [this, taskId, step, material, offset, partBytes, sent = part.size()](const HubReply &reply) {
-                       if (m_shuttingDown)
-                           return;
-                       if (reply.errorCode == QLatin1String("busy")) { // the hub's buffer is full for now: the same part again
-                           QTimer::singleShot(2000, this, [=, this] { uploadAudit(taskId, step, material, offset, partBytes); });
-                           return;
-                       }
-                       if (!reply.ok()) {
-                           Q_EMIT eventOccurred(EngineEvent::warning(QStringLiteral("diloco"),
-                                                                     QStringLiteral("The audit of outer step %1 could not be sent: %2").arg(step).arg(reply.error)));
-                           return;
-                       }
-                       if (offset + sent < material.size())
-                           uploadAudit(taskId, step, material, offset + sent, partBytes);
-                   });
+    hub->postBytes(
+        QStringLiteral("/v1/tasks/%1/diloco/audits/%2?offset=%3").arg(taskId).arg(step).arg(offset), part,
+        [this, taskId, step, material, offset, partBytes, sent = part.size()](const HubReply &reply) {
+            if (m_shuttingDown)
+                return;
+            if (reply.errorCode == QLatin1String("busy")) { // the hub's buffer is full for now: the same part again
+                QTimer::singleShot(2000, this, [=, this] { uploadAudit(taskId, step, material, offset, partBytes); });
+                return;
+            }
+            if (!reply.ok()) {
+                Q_EMIT eventOccurred(EngineEvent::warning(
+                    QStringLiteral("diloco"),
+                    QStringLiteral("The audit of outer step %1 could not be sent: %2").arg(step).arg(reply.error)));
+                return;
+            }
+            if (offset + sent < material.size())
+                uploadAudit(taskId, step, material, offset + sent, partBytes);
+        });
 }
 
 // The session's texts keep the engine's translation context ("cohort::Engine", where ui/translations files them),
@@ -257,14 +270,21 @@ QString DilocoSession::activity(const TaskInfo &task) const
 {
     const DilocoStatus &d = m_status;
     if (!task.diloco || task.diloco->masterPort == 0)
-        return QCoreApplication::translate("cohort::Engine", "Joined \"%1\"; the hub has no DiLoCo master for it").arg(task.title);
+        return QCoreApplication::translate("cohort::Engine", "Joined \"%1\"; the hub has no DiLoCo master for it")
+            .arg(task.title);
     if (!d.active)
         return QCoreApplication::translate("cohort::Engine", "Joined \"%1\" (DiLoCo); %2")
             .arg(task.title, d.note.isEmpty() ? QCoreApplication::translate("cohort::Engine", "not training") : d.note);
     if (d.phase == QLatin1String("connecting"))
-        return QCoreApplication::translate("cohort::Engine", "DiLoCo \"%1\": joining the training ring").arg(task.title);
-    QString text = QCoreApplication::translate("cohort::Engine", "DiLoCo \"%1\": outer step %2, inner %3/%4, %5 peer(s)")
-                       .arg(task.title).arg(d.outerStep + 1).arg(d.innerStep).arg(d.innerSteps).arg(d.peers);
+        return QCoreApplication::translate("cohort::Engine", "DiLoCo \"%1\": joining the training ring")
+            .arg(task.title);
+    QString text =
+        QCoreApplication::translate("cohort::Engine", "DiLoCo \"%1\": outer step %2, inner %3/%4, %5 peer(s)")
+            .arg(task.title)
+            .arg(d.outerStep + 1)
+            .arg(d.innerStep)
+            .arg(d.innerSteps)
+            .arg(d.peers);
     if (d.phase == QLatin1String("averaging"))
         text += QCoreApplication::translate("cohort::Engine", ", averaging");
     else if (d.phase == QLatin1String("syncing"))

@@ -25,10 +25,10 @@ class DilocoHost {
 public:
     virtual HubClient *hub() const = 0;
     virtual const TaskInfo *joinedTask() const = 0;
-    virtual bool dilocoMayRun() const = 0;       // the hub online, nothing pausing the node, not stopping
-    virtual QString nodeId() const = 0;          // the node identity: its data seed
+    virtual bool dilocoMayRun() const = 0;        // the hub online, nothing pausing the node, not stopping
+    virtual QString nodeId() const = 0;           // the node identity: its data seed
     virtual QByteArray nodeSecretKey() const = 0; // signs the ring hellos
-    virtual QString computeDevice() const = 0;   // where the model trains
+    virtual QString computeDevice() const = 0;    // where the model trains
 
 protected:
     ~DilocoHost() = default;
@@ -66,17 +66,18 @@ private:
     void onProgress(const DilocoStatus &status, bool outerStepDone);
     void onFinished(const QString &error);
     void commitStep(const QString &taskId, const QJsonObject &commitment, const QByteArray &material);
-    void uploadAudit(const QString &taskId, quint64 step, const QByteArray &material, qsizetype offset, qsizetype partBytes);
+    void uploadAudit(const QString &taskId, quint64 step, const QByteArray &material, qsizetype offset,
+                     qsizetype partBytes);
 
     DilocoHost &m_host;
     QString m_dataDir;
     QString m_hubUrl;
     std::shared_ptr<RateLimiter> m_uploadLimiter;
     OwnedThread m_thread{QStringLiteral("cohort-diloco"), this};
-    bool m_running = false;      // a run started and its end not yet handled
+    bool m_running = false; // a run started and its end not yet handled
     bool m_shuttingDown = false;
-    QString m_taskId;            // of the run
-    QDateTime m_retryAfter;      // after a failed run
+    QString m_taskId;       // of the run
+    QDateTime m_retryAfter; // after a failed run
     DilocoStatus m_status;
 };
 

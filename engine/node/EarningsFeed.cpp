@@ -9,7 +9,11 @@ namespace cohort {
 // The feed's texts are the engine's events, worded as when the feed was part of Engine; none is translated.
 
 EarningsFeed::EarningsFeed(EarningsHost &host, QString dataDir, QString ledger, QObject *parent)
-    : QObject(parent), m_host(host), m_dataDir(std::move(dataDir)), m_ledger(std::move(ledger)), m_timer(this)
+    : QObject(parent),
+      m_host(host),
+      m_dataDir(std::move(dataDir)),
+      m_ledger(std::move(ledger)),
+      m_timer(this)
 {
     m_timer.setInterval(kRefreshMs);
     connect(&m_timer, &QTimer::timeout, this, &EarningsFeed::fetch);
@@ -48,7 +52,8 @@ void EarningsFeed::openCache()
 {
     auto store = EarningsStore::open(EarningsStore::defaultPath(m_dataDir));
     if (!store) {
-        Q_EMIT eventOccurred(EngineEvent::warning(QStringLiteral("earnings"), QStringLiteral("Earnings history is not kept: %1").arg(store.error())));
+        Q_EMIT eventOccurred(EngineEvent::warning(
+            QStringLiteral("earnings"), QStringLiteral("Earnings history is not kept: %1").arg(store.error())));
         return;
     }
     m_store = std::move(store).value();

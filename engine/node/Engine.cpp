@@ -30,25 +30,25 @@ Engine::Engine(EngineOptions options, QString hubUrl, bool hubEmbedded, QObject 
     m_snapshot.nodeName = m_options.nodeName;
     m_machine = new MachineMonitor(m_options.dataDir, Nvml::defaultLibrary(), this);
     m_hubSession = new HubSession(*this,
-                                  {m_hubUrl, m_hubEmbedded, m_options.dataDir, m_options.hubKey, m_options.hubCertificateFile,
-                                   m_options.nodeName, m_options.heartbeatIntervalMs},
+                                  {m_hubUrl, m_hubEmbedded, m_options.dataDir, m_options.hubKey,
+                                   m_options.hubCertificateFile, m_options.nodeName, m_options.heartbeatIntervalMs},
                                   this);
     m_tasks = new TaskMembership(*this, m_options.taskId, m_options.chooseTaskAutomatically, this);
     m_schedule = new ScheduleGate(*this, m_options.dataDir, m_options.scheduler, this);
     // Earnings of different hubs never mix: the embedded network is one ledger, a remote hub is keyed by its URL.
-    m_earnings = new EarningsFeed(*this, m_options.dataDir, m_hubEmbedded ? QStringLiteral("embedded") : m_hubUrl, this);
+    m_earnings =
+        new EarningsFeed(*this, m_options.dataDir, m_hubEmbedded ? QStringLiteral("embedded") : m_hubUrl, this);
     m_resume = new ResumeBundle(*this, m_options.dataDir, this);
     connect(m_resume, &ResumeBundle::eventOccurred, this, &Engine::emitEvent);
     m_uploadLimiter = std::make_shared<RateLimiter>(m_options.maxUploadBytesPerSecond);
     m_diloco = new DilocoSession(*this, m_options.dataDir, m_hubUrl, m_uploadLimiter, this);
     connectDilocoSession();
     const QDir data(m_options.dataDir);
-    m_checkpoints = new CheckpointTracker(*this,
-                                          {data.filePath(QStringLiteral("checkpoints")),
-                                           data.filePath(QStringLiteral("identity/hubs.json")),
-                                           m_hubEmbedded ? QStringLiteral("embedded") : m_hubUrl,
-                                           m_options.maxDownloadBytesPerSecond},
-                                          this);
+    m_checkpoints = new CheckpointTracker(
+        *this,
+        {data.filePath(QStringLiteral("checkpoints")), data.filePath(QStringLiteral("identity/hubs.json")),
+         m_hubEmbedded ? QStringLiteral("embedded") : m_hubUrl, m_options.maxDownloadBytesPerSecond},
+        this);
     connectCheckpointTracker();
     // After the tracker: the loop and the hub session ask it for newer versions, the gate whether the disk is full.
     connectRolloutLoop();
@@ -80,10 +80,11 @@ void Engine::start()
     }
     m_identity = std::make_unique<Identity>(std::move(identity).value());
     m_snapshot.nodeId = m_identity->nodeId();
-    emitEvent(EngineEvent::info(QStringLiteral("lifecycle"),
-                                m_identity->wasCreated()
-                                    ? QStringLiteral("Created node identity %1 (key %2)").arg(m_identity->nodeId(), m_identity->fingerprint())
-                                    : QStringLiteral("Loaded node identity %1").arg(m_identity->nodeId())));
+    emitEvent(EngineEvent::info(
+        QStringLiteral("lifecycle"),
+        m_identity->wasCreated()
+            ? QStringLiteral("Created node identity %1 (key %2)").arg(m_identity->nodeId(), m_identity->fingerprint())
+            : QStringLiteral("Loaded node identity %1").arg(m_identity->nodeId())));
 
     restoreFromBundle(); // before anything runs: the pause and the work item in hand come back first
     m_compute = probeCompute();
@@ -132,7 +133,8 @@ void Engine::applyLiveOptions(const EngineOptions &options)
     }
     if (options.payoutAddress != m_options.payoutAddress) {
         m_options.payoutAddress = options.payoutAddress;
-        qCInfo(lcEngine) << "payout address now" << payout::redacted(options.payoutAddress) << "(sent with the next heartbeat)";
+        qCInfo(lcEngine) << "payout address now" << payout::redacted(options.payoutAddress)
+                         << "(sent with the next heartbeat)";
     }
     if (!(options.scheduler == m_options.scheduler))
         setSchedulerPolicy(options.scheduler);
@@ -158,7 +160,8 @@ void Engine::applyComputePlan()
 void Engine::setGpuPaused(const QString &gpuUuid, bool paused)
 {
     if (!m_rollouts->setGpuPaused(gpuUuid, paused)) {
-        emitEvent(EngineEvent::warning(QStringLiteral("compute"), QStringLiteral("No compute worker runs on GPU %1").arg(gpuUuid)));
+        emitEvent(EngineEvent::warning(QStringLiteral("compute"),
+                                       QStringLiteral("No compute worker runs on GPU %1").arg(gpuUuid)));
         return;
     }
     m_resume->writeSoon(); // survives a restart, like the node's pause
@@ -192,8 +195,7 @@ void Engine::updateState()
     m_inputs.foregroundUse = m_schedule->foregroundUse();
     // Working while the RL loop has work in hand (asking, generating, submitting), not only during generation,
     // so the state does not flicker to Idle between batches.
-    m_inputs.working = m_rollouts->atWork()
-                       || m_diloco->atWork();
+    m_inputs.working = m_rollouts->atWork() || m_diloco->atWork();
     // A newer version fetched while a batch is in hand is a background update: the node is still Working (the
     // dashboard's Model row shows the download). Downloading is the state only when the node waits for it.
     StateInputs inputs = m_inputs;
@@ -201,7 +203,8 @@ void Engine::updateState()
     const ResolvedState resolved = resolveState(inputs);
     if (resolved.state != m_snapshot.state || !m_snapshot.stateSince.isValid()) {
         if (m_snapshot.stateSince.isValid())
-            qCInfo(lcEngine) << "state" << nodeStateName(m_snapshot.state) << "->" << nodeStateName(resolved.state) << resolved.why;
+            qCInfo(lcEngine) << "state" << nodeStateName(m_snapshot.state) << "->" << nodeStateName(resolved.state)
+                             << resolved.why;
         m_snapshot.stateSince = QDateTime::currentDateTimeUtc();
     }
     m_snapshot.state = resolved.state;

@@ -2,20 +2,20 @@
 // The contributor engine. Lives in the "cohort-engine" thread; everything here is event-driven
 // (QtNetwork, timers) and never blocks. It never runs a model itself: model work goes to the compute threads.
 // Its work is done by parts it owns and hosts (the machine monitor, the hub session, the task membership, the schedule
-// gate, the checkpoint tracker, the rollout fleet (a loop per compute device), the DiLoCo session, the earnings feed, the resume
-// bundle): each asks the engine through its host interface, which the engine implements privately, and says what
-// happened through signals, which the engine's connectXxx() functions wire to its state. The engine fills the
+// gate, the checkpoint tracker, the rollout fleet (a loop per compute device), the DiLoCo session, the earnings feed,
+// the resume bundle): each asks the engine through its host interface, which the engine implements privately, and says
+// what happened through signals, which the engine's connectXxx() functions wire to its state. The engine fills the
 // state's inputs from them and publishes the snapshot.
+#include "api/EngineController.h"
+#include "api/EngineParts.h"
 #include "core/EarningsReport.h"
 #include "core/EngineEvent.h"
 #include "core/EngineSnapshot.h"
-#include "api/EngineController.h"
 #include "node/ActivitySummary.h"
-#include "api/EngineParts.h"
-#include "node/HardwareInventory.h"
 #include "node/CheckpointTracker.h"
 #include "node/DilocoSession.h"
 #include "node/EarningsFeed.h"
+#include "node/HardwareInventory.h"
 #include "node/HubSession.h"
 #include "node/MachineMonitor.h"
 #include "node/ResumeBundle.h"
@@ -33,8 +33,15 @@ namespace cohort {
 class RateLimiter;
 class Identity;
 
-class Engine : public EngineBackend, private RolloutHost, private DilocoHost, private CheckpointHost, private HubSessionHost,
-               private ScheduleHost, private EarningsHost, private ResumeHost, private TaskMembershipHost {
+class Engine : public EngineBackend,
+               private RolloutHost,
+               private DilocoHost,
+               private CheckpointHost,
+               private HubSessionHost,
+               private ScheduleHost,
+               private EarningsHost,
+               private ResumeHost,
+               private TaskMembershipHost {
     Q_OBJECT
 public:
     static constexpr int kMinPublishIntervalMs = 250; // snapshots at most 4 per second
@@ -47,8 +54,8 @@ public Q_SLOTS:
     void pause() override { m_schedule->pause(); }
     void resume() override { m_schedule->resume(); } // also ends a snooze and a pending pause-after-step
     void snooze(int seconds) override { m_schedule->snooze(seconds); } // until now + seconds (0 ends the snooze)
-    void pauseAfterStep() override { m_schedule->pauseAfterStep(); }  // when the batch in hand is in the outbox
-    void setGpuPaused(const QString &gpuUuid, bool paused) override; // that GPU's worker alone
+    void pauseAfterStep() override { m_schedule->pauseAfterStep(); }   // when the batch in hand is in the outbox
+    void setGpuPaused(const QString &gpuUuid, bool paused) override;   // that GPU's worker alone
     void setSchedulerPolicy(const cohort::SchedulerPolicy &policy);
     // The options a running engine applies without a restart: the scheduler, the upload cap (at once, also to a
     // collective in flight), the payout address (sent with the next heartbeat), the GPUs and their memory shares
@@ -71,9 +78,13 @@ private:
     const EngineSnapshot &machine() const override { return m_snapshot; } // also the hub session's heartbeats
     void connectTaskMembership();
 
-    // The hub session (node/HubSession) as this engine hosts it, and the task catalogue it brings (EngineHubSession.cpp)
+    // The hub session (node/HubSession) as this engine hosts it, and the task catalogue it brings
+    // (EngineHubSession.cpp)
     bool failed() const override { return !m_inputs.fatalError.isEmpty(); }
-    QJsonObject hardware() const override { return hardwareInventory(m_compute, m_snapshot.system.memTotalBytes, m_snapshot.gpus); }
+    QJsonObject hardware() const override
+    {
+        return hardwareInventory(m_compute, m_snapshot.system.memTotalBytes, m_snapshot.gpus);
+    }
     QString payoutAddress() const override { return m_options.payoutAddress; }
     QString joinedTaskId() const override { return m_tasks->joined(); }
     void connectHubSession();
@@ -145,7 +156,7 @@ private:
     EarningsFeed *m_earnings = nullptr;
     ResumeBundle *m_resume = nullptr;
     DilocoSession *m_diloco = nullptr;
-    ActivitySummary m_activitySummary; // accepted batches, said once a minute
+    ActivitySummary m_activitySummary;            // accepted batches, said once a minute
     std::shared_ptr<RateLimiter> m_uploadLimiter; // the upload cap; shared with the DiLoCo thread's communicator
 };
 

@@ -37,7 +37,8 @@ void Engine::refreshActivityDetail()
     const TaskInfo *task = joinedTask();
     if (!task)
         m_inputs.activityDetail.clear();
-    else if (const QString download = m_checkpoints->downloadActivity(*task); !download.isEmpty() && !m_rollouts->busy())
+    else if (const QString download = m_checkpoints->downloadActivity(*task);
+             !download.isEmpty() && !m_rollouts->busy())
         m_inputs.activityDetail = download; // unless it runs behind the rollouts in hand
     else if (task->rl)
         m_inputs.activityDetail = m_rollouts->activity(*task);

@@ -6,8 +6,8 @@ namespace cohort {
 
 ResumeState Engine::resumeState() const
 {
-    return {m_tasks->wished(), m_checkpoints->version(), m_schedule->userPaused(), m_schedule->snoozedUntil(),
-            m_rollouts->worksInHand(), m_rollouts->pausedGpus()};
+    return {m_tasks->wished(),          m_checkpoints->version(),  m_schedule->userPaused(),
+            m_schedule->snoozedUntil(), m_rollouts->worksInHand(), m_rollouts->pausedGpus()};
 }
 
 void Engine::restoreFromBundle()
@@ -17,10 +17,11 @@ void Engine::restoreFromBundle()
         return; // first start, or nothing valid: start afresh
     m_tasks->restoreWish(resumed->taskId);
     m_schedule->restore(resumed->userPaused, resumed->snoozedUntil);
-    m_rollouts->restoreWork(resumed->work);         // the first loops to ask for work finish these
+    m_rollouts->restoreWork(resumed->work);             // the first loops to ask for work finish these
     m_rollouts->restorePausedGpus(resumed->pausedGpus); // applied as the workers start
     if (m_schedule->userPaused() || m_schedule->snoozedUntil().isValid()) {
-        emitEvent(EngineEvent::info(QStringLiteral("lifecycle"), QStringLiteral("Still paused, as before Cohort stopped")));
+        emitEvent(
+            EngineEvent::info(QStringLiteral("lifecycle"), QStringLiteral("Still paused, as before Cohort stopped")));
         m_schedule->update();
     }
 }

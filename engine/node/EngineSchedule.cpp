@@ -49,7 +49,7 @@ void Engine::enterPause()
         m_schedule->startPauseClock(); // measured until the DiLoCo thread has checkpointed and left (finished())
         m_diloco->stop(0);             // stops at the next inner step; an average in flight finishes first
     } else {
-        m_schedule->pausedAtOnce();    // nothing was running
+        m_schedule->pausedAtOnce(); // nothing was running
     }
 }
 

@@ -17,9 +17,10 @@ bool due(const QElapsedTimer &since, int intervalMs)
 } // namespace
 
 ForegroundWatch::ForegroundWatch(GpuProcessReader gpuProcesses, QString display, int programIntervalMs)
-    : m_gpuProcesses(std::move(gpuProcesses)), m_display(std::move(display)), m_programs(programIntervalMs)
-{
-}
+    : m_gpuProcesses(std::move(gpuProcesses)),
+      m_display(std::move(display)),
+      m_programs(programIntervalMs)
+{}
 
 void ForegroundWatch::setPolicy(const SchedulerPolicy &policy)
 {
@@ -65,13 +66,15 @@ std::optional<ForegroundUse> ForegroundWatch::fullscreenUse()
         m_sinceFullscreenTry.start();
         m_fullscreen = createFullscreenWatch(m_display);
         if (m_fullscreen) {
-            m_events.append(EngineEvent::info(kCategory, QStringLiteral("Full-screen programs seen through %1").arg(m_fullscreen->source())));
+            m_events.append(EngineEvent::info(
+                kCategory, QStringLiteral("Full-screen programs seen through %1").arg(m_fullscreen->source())));
             m_fullscreenToldMissing = false;
         } else if (!m_fullscreenToldMissing) {
             m_fullscreenToldMissing = true;
             m_events.append(EngineEvent::warning(
-                kCategory, QStringLiteral("\"Pause while a program runs full screen\" is on, but this session cannot tell "
-                                          "(no X11 display: a server, or Wayland without XWayland); it is ignored")));
+                kCategory,
+                QStringLiteral("\"Pause while a program runs full screen\" is on, but this session cannot tell "
+                               "(no X11 display: a server, or Wayland without XWayland); it is ignored")));
         }
     }
     if (m_fullscreen && due(m_sinceFullscreenRead, kFullscreenIntervalMs)) {
@@ -93,8 +96,10 @@ std::optional<ForegroundUse> ForegroundWatch::gpuUse()
         if (!m_gpuToldMissing) {
             m_gpuToldMissing = true;
             m_events.append(EngineEvent::warning(
-                kCategory, QStringLiteral("\"Pause while another program uses the GPU\" is on, but the programs on the GPU "
-                                          "cannot be listed (%1); it is ignored").arg(processes.error())));
+                kCategory,
+                QStringLiteral("\"Pause while another program uses the GPU\" is on, but the programs on the GPU "
+                               "cannot be listed (%1); it is ignored")
+                    .arg(processes.error())));
         }
         m_lastGpuUser.reset();
         m_gpusInUse.clear();
@@ -112,12 +117,14 @@ std::optional<ForegroundUse> ForegroundWatch::gpuUse()
         m_lastGpuUser.reset();
     } else {
         // Computing on the CPU, or every worker's GPU is in use: the node pauses, as on a one-GPU machine.
-        m_lastGpuUser = users.isEmpty() ? std::nullopt : std::optional(ForegroundUse{ForegroundUse::Kind::GpuUser, users.first()});
+        m_lastGpuUser =
+            users.isEmpty() ? std::nullopt : std::optional(ForegroundUse{ForegroundUse::Kind::GpuUser, users.first()});
     }
     return m_lastGpuUser;
 }
 
-std::optional<ForegroundUse> ForegroundWatch::otherGpuUser(const QList<GpuProcess> &processes, qint64 selfPid, const NameOf &nameOf)
+std::optional<ForegroundUse> ForegroundWatch::otherGpuUser(const QList<GpuProcess> &processes, qint64 selfPid,
+                                                           const NameOf &nameOf)
 {
     const QMap<int, QString> users = otherGpuUsers(processes, selfPid, nameOf);
     if (users.isEmpty())
@@ -129,7 +136,8 @@ std::optional<ForegroundUse> ForegroundWatch::otherGpuUser(const QList<GpuProces
     return std::nullopt;
 }
 
-QMap<int, QString> ForegroundWatch::otherGpuUsers(const QList<GpuProcess> &processes, qint64 selfPid, const NameOf &nameOf)
+QMap<int, QString> ForegroundWatch::otherGpuUsers(const QList<GpuProcess> &processes, qint64 selfPid,
+                                                  const NameOf &nameOf)
 {
     QMap<int, QString> users;
     for (const GpuProcess &p : processes) {

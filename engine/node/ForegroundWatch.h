@@ -26,11 +26,12 @@ public:
     using NameOf = std::function<QString(qint64)>;
     static constexpr int kFullscreenIntervalMs = 1000;
     static constexpr int kGpuIntervalMs = 2000;
-    static constexpr int kRetrySourceMs = 60'000;      // a session without X11 may get one (a login after the start)
+    static constexpr int kRetrySourceMs = 60'000; // a session without X11 may get one (a login after the start)
     static constexpr qint64 kGraphicsBusyBytes = 1LL << 30;
 
     // gpuProcesses: what NVML lists (GpuTelemetry); display: the X11 display to watch, empty for $DISPLAY.
-    explicit ForegroundWatch(GpuProcessReader gpuProcesses, QString display = {}, int programIntervalMs = ProgramWatch::kDefaultIntervalMs);
+    explicit ForegroundWatch(GpuProcessReader gpuProcesses, QString display = {},
+                             int programIntervalMs = ProgramWatch::kDefaultIntervalMs);
 
     void setPolicy(const SchedulerPolicy &policy);
     // The GPUs Cohort's workers compute on (NVML indices); empty: it computes on the CPU. While a worker's GPU is
@@ -49,7 +50,8 @@ public:
     static std::optional<ForegroundUse> otherGpuUser(const QList<GpuProcess> &processes, qint64 selfPid,
                                                      const NameOf &nameOf = processName);
     // The same for every GPU: NVML index -> the first such program's name.
-    static QMap<int, QString> otherGpuUsers(const QList<GpuProcess> &processes, qint64 selfPid, const NameOf &nameOf = processName);
+    static QMap<int, QString> otherGpuUsers(const QList<GpuProcess> &processes, qint64 selfPid,
+                                            const NameOf &nameOf = processName);
 
 private:
     std::optional<ForegroundUse> fullscreenUse();
@@ -61,7 +63,7 @@ private:
     QList<EngineEvent> m_events;
 
     std::unique_ptr<FullscreenWatch> m_fullscreen;
-    QElapsedTimer m_sinceFullscreenTry;  // since the last attempt to open a source
+    QElapsedTimer m_sinceFullscreenTry; // since the last attempt to open a source
     QElapsedTimer m_sinceFullscreenRead;
     std::optional<FullscreenState> m_lastFullscreen;
     bool m_fullscreenToldMissing = false;

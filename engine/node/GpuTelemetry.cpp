@@ -26,7 +26,8 @@ GpuTelemetry::GpuTelemetry(const QString &nvmlLibrary, const QString &databasePa
         m_nvml = std::move(nvml).value();
         m_events.append(EngineEvent::info(kCategory, m_nvml->driverSummary()));
         if (const QStringList missing = m_nvml->missingFunctions(); !missing.isEmpty()) {
-            m_note = QStringLiteral("This NVML lacks %1; those readings are unknown").arg(missing.join(QStringLiteral(", ")));
+            m_note = QStringLiteral("This NVML lacks %1; those readings are unknown")
+                         .arg(missing.join(QStringLiteral(", ")));
             m_events.append(EngineEvent::warning(kCategory, m_note));
         }
     }
@@ -38,7 +39,8 @@ GpuTelemetry::GpuTelemetry(const QString &nvmlLibrary, const QString &databasePa
 
     auto opened = GpuHistoryStore::open(databasePath);
     if (!opened) {
-        const QString what = m_nvml ? QStringLiteral("GPU history is not kept: %1") : QStringLiteral("GPU history cannot be read: %1");
+        const QString what =
+            m_nvml ? QStringLiteral("GPU history is not kept: %1") : QStringLiteral("GPU history cannot be read: %1");
         m_events.append(EngineEvent::warning(kCategory, what.arg(opened.error())));
         return;
     }

@@ -8,8 +8,8 @@
 #include "core/EnergyUse.h"
 #include "core/EngineEvent.h"
 #include "core/EngineSnapshot.h"
-#include "core/GpuHistory.h"
 #include "core/Expected.h"
+#include "core/GpuHistory.h"
 #include "platform/Nvml.h"
 
 #include <QDateTime>
@@ -27,7 +27,8 @@ public:
     static constexpr int kPruneEverySeconds = 60 * 60;
 
     // nvmlLibrary: what Nvml::open() loads (Nvml::defaultLibrary()); databasePath empty: nothing kept on disk.
-    GpuTelemetry(const QString &nvmlLibrary, const QString &databasePath, qint64 now = QDateTime::currentSecsSinceEpoch());
+    GpuTelemetry(const QString &nvmlLibrary, const QString &databasePath,
+                 qint64 now = QDateTime::currentSecsSinceEpoch());
     ~GpuTelemetry(); // stores the minute in progress
     GpuTelemetry(const GpuTelemetry &) = delete;
     GpuTelemetry &operator=(const GpuTelemetry &) = delete;

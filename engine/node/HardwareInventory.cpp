@@ -44,7 +44,8 @@ qint64 applyGpuMemoryCap(const ComputeWorkerSpec &worker, bool standIn, QString 
     const qint64 budget = gpuBudgetBytes(total, worker.memoryPercent);
     std::string error;
     if (!standIn && !ml::capCudaMemory(worker.cudaIndex, double(budget) / double(total), &error))
-        *note = QStringLiteral("%1: could not cap LibTorch's GPU memory: %2").arg(worker.name, QString::fromStdString(error));
+        *note = QStringLiteral("%1: could not cap LibTorch's GPU memory: %2")
+                    .arg(worker.name, QString::fromStdString(error));
     else
         *note = QStringLiteral("%1 (%2): Cohort may use %3 of %4 GB of its memory (%5 %)")
                     .arg(worker.name, worker.device)

@@ -4,13 +4,13 @@
 #include "core/EngineSnapshot.h"
 
 #include <QJsonObject>
-#include <QStringList>
 #include <QString>
+#include <QStringList>
 
 namespace cohort {
 
 struct ComputeInfo {
-    QString description;  // "CPU (LibTorch 1.13.1, 2 threads)"
+    QString description;                    // "CPU (LibTorch 1.13.1, 2 threads)"
     QString device = QStringLiteral("cpu"); // where models run: "cpu", "cuda:0"
     QString dtype = QStringLiteral("float32");
     QStringList cudaUuids; // each CUDA device's UUID, in CUDA's order (ml::cudaDeviceUuids); empty without CUDA

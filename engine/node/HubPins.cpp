@@ -31,7 +31,9 @@ QJsonObject readPins(const QString &path, QString *error)
 }
 } // namespace
 
-HubPins::HubPins(QString filePath) : m_path(std::move(filePath)) {}
+HubPins::HubPins(QString filePath)
+    : m_path(std::move(filePath))
+{}
 
 QByteArray HubPins::pinned(const QString &hubId) const
 {
@@ -56,14 +58,16 @@ Status HubPins::write(const QString &hubId, const QByteArray &publicKey, bool re
     QString error;
     QJsonObject pins = readPins(m_path, &error);
     if (!error.isEmpty())
-        return fail(QStringLiteral("the list of known hubs %1 is damaged (%2); move it away to trust hubs afresh").arg(m_path, error));
+        return fail(QStringLiteral("the list of known hubs %1 is damaged (%2); move it away to trust hubs afresh")
+                        .arg(m_path, error));
     const QByteArray known = QByteArray::fromBase64(pins.value(hubId).toString().toLatin1());
     if (known == publicKey)
         return {};
     if (!known.isEmpty() && !replace) {
-        return fail(QStringLiteral("the hub %1 presented a different key (%2) than when this node first registered (%3). "
-                                   "If its operator really replaced the key, remove the entry from %4.")
-                        .arg(hubId, ed25519::fingerprint(publicKey), ed25519::fingerprint(known), m_path));
+        return fail(
+            QStringLiteral("the hub %1 presented a different key (%2) than when this node first registered (%3). "
+                           "If its operator really replaced the key, remove the entry from %4.")
+                .arg(hubId, ed25519::fingerprint(publicKey), ed25519::fingerprint(known), m_path));
     }
     pins.insert(hubId, QString::fromLatin1(publicKey.toBase64()));
     QDir().mkpath(QFileInfo(m_path).absolutePath());

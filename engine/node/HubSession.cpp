@@ -19,7 +19,11 @@ namespace cohort {
 // The session's texts are the engine's events, worded as when the session was part of Engine; none is translated.
 
 HubSession::HubSession(HubSessionHost &host, Setup setup, QObject *parent)
-    : QObject(parent), m_host(host), m_setup(std::move(setup)), m_heartbeatTimer(this), m_retryTimer(this)
+    : QObject(parent),
+      m_host(host),
+      m_setup(std::move(setup)),
+      m_heartbeatTimer(this),
+      m_retryTimer(this)
 {
     m_heartbeatTimer.setInterval(m_setup.heartbeatIntervalMs > 0 ? m_setup.heartbeatIntervalMs : 10'000);
     m_retryTimer.setSingleShot(true);
@@ -50,7 +54,8 @@ Status HubSession::start(const Identity &identity)
     m_hub = new HubClient(url, identity, this);
     // The key the operator gave (settings), else a hub met before: name it in every request and take only answers it
     // signed, from the first one on.
-    m_hub->setHubKey(!m_setup.hubKey.isEmpty() && !m_setup.embedded ? m_setup.hubKey : HubPins(pinsPath()).pinned(pinName()));
+    m_hub->setHubKey(!m_setup.hubKey.isEmpty() && !m_setup.embedded ? m_setup.hubKey
+                                                                    : HubPins(pinsPath()).pinned(pinName()));
     m_link = HubLink::Connecting;
     Q_EMIT linkChanged();
     registerWithHub();
@@ -83,12 +88,15 @@ void HubSession::solveRegistrationWork(const HubReply &reply)
                                   ? QByteArray::fromBase64(error.value(QStringLiteral("hub_key")).toString().toLatin1())
                                   : m_hub->hubKey();
     if (bits < 1 || bits > kMaxRegistrationWorkBits || hubKey.size() != 32) {
-        Q_EMIT failed(QStringLiteral("the hub asks for a registration proof of work of %1 bits; this node does at most %2")
-                          .arg(bits).arg(kMaxRegistrationWorkBits));
+        Q_EMIT failed(
+            QStringLiteral("the hub asks for a registration proof of work of %1 bits; this node does at most %2")
+                .arg(bits)
+                .arg(kMaxRegistrationWorkBits));
         return;
     }
-    Q_EMIT eventOccurred(EngineEvent::info(QStringLiteral("hub"),
-                                           QStringLiteral("The hub asks new nodes for a proof of work (%1 bits): computing it once").arg(bits)));
+    Q_EMIT eventOccurred(EngineEvent::info(
+        QStringLiteral("hub"),
+        QStringLiteral("The hub asks new nodes for a proof of work (%1 bits): computing it once").arg(bits)));
     if (!m_registrationWork)
         m_registrationWork = new RegistrationWorkSolver(this);
     m_registrationWork->solve(hubKey, m_identity->publicKey(), bits, [this](const QByteArray &stamp) {
@@ -105,16 +113,19 @@ void HubSession::onRegistered(const HubReply &reply)
     // Only a person can settle that, so the engine stops and says how.
     if (reply.errorCode == QLatin1String("other_hub") || reply.errorCode == QLatin1String("wrong_hub")) {
         const QString where = m_setup.embedded ? QStringLiteral("the local network") : m_setup.hubUrl;
-        const QString detail = reply.errorCode == QLatin1String("other_hub") ? QStringLiteral(" (%1)").arg(reply.error) : QString();
+        const QString detail =
+            reply.errorCode == QLatin1String("other_hub") ? QStringLiteral(" (%1)").arg(reply.error) : QString();
         if (keyFromSettings)
-            Q_EMIT failed(QStringLiteral("the hub at %1 does not hold the key the settings name for it (%2)%3: another server "
-                                         "answers at that address, or the key in the settings is not this hub's")
-                              .arg(where, ed25519::fingerprint(m_setup.hubKey), detail));
+            Q_EMIT failed(
+                QStringLiteral("the hub at %1 does not hold the key the settings name for it (%2)%3: another server "
+                               "answers at that address, or the key in the settings is not this hub's")
+                    .arg(where, ed25519::fingerprint(m_setup.hubKey), detail));
         else
-            Q_EMIT failed(QStringLiteral("the hub at %1 does not hold the key this node pinned for it (%2)%3: another server "
-                                         "answers at that address, or its operator replaced the hub's key; if so, remove its "
-                                         "entry from %4 or give the new key in the settings")
-                              .arg(where, ed25519::fingerprint(m_hub->hubKey()), detail, pinsPath()));
+            Q_EMIT failed(
+                QStringLiteral("the hub at %1 does not hold the key this node pinned for it (%2)%3: another server "
+                               "answers at that address, or its operator replaced the hub's key; if so, remove its "
+                               "entry from %4 or give the new key in the settings")
+                    .arg(where, ed25519::fingerprint(m_hub->hubKey()), detail, pinsPath()));
         return;
     }
     if (reply.errorCode == QLatin1String("work_required") && m_registrationStamp.isEmpty()) {
@@ -152,7 +163,8 @@ void HubSession::onRegistered(const HubReply &reply)
     if (!takeClientRelease(reply.body.value(QStringLiteral("client"))))
         return; // below the hub's minimum version: stopped, and says why
     const bool firstTime = !m_state.registeredAt.isValid();
-    m_state.registeredAt = QDateTime::fromMSecsSinceEpoch(reply.body.value(QStringLiteral("registered_at_ms")).toInteger(), Qt::UTC);
+    m_state.registeredAt =
+        QDateTime::fromMSecsSinceEpoch(reply.body.value(QStringLiteral("registered_at_ms")).toInteger(), Qt::UTC);
     m_state.hubKeyFingerprint = ed25519::fingerprint(hubKey);
     Q_EMIT errorNoted(QString());
     m_state.heartbeatFailures = 0;
@@ -160,15 +172,16 @@ void HubSession::onRegistered(const HubReply &reply)
     m_link = HubLink::Online;
     m_linkError.clear();
     if (m_setup.heartbeatIntervalMs <= 0) {
-        const int seconds = int(std::clamp<qint64>(reply.body.value(QStringLiteral("heartbeat_interval_s")).toInteger(10), 1, 300));
+        const int seconds =
+            int(std::clamp<qint64>(reply.body.value(QStringLiteral("heartbeat_interval_s")).toInteger(10), 1, 300));
         m_heartbeatTimer.setInterval(seconds * 1000);
     }
     m_heartbeatTimer.start();
-    Q_EMIT eventOccurred(EngineEvent::info(QStringLiteral("hub"),
-                                           (firstTime ? QStringLiteral("Registered with %1 as %2 (hub key %3)")
-                                                      : QStringLiteral("Reconnected to %1 as %2 (hub key %3)"))
-                                               .arg(m_setup.embedded ? QStringLiteral("the local network") : m_setup.hubUrl,
-                                                    m_identity->nodeId(), m_state.hubKeyFingerprint)));
+    Q_EMIT eventOccurred(EngineEvent::info(
+        QStringLiteral("hub"), (firstTime ? QStringLiteral("Registered with %1 as %2 (hub key %3)")
+                                          : QStringLiteral("Reconnected to %1 as %2 (hub key %3)"))
+                                   .arg(m_setup.embedded ? QStringLiteral("the local network") : m_setup.hubUrl,
+                                        m_identity->nodeId(), m_state.hubKeyFingerprint)));
     Q_EMIT linkChanged(); // before the first heartbeat: it reports the state this makes
     fetchTasks();
     heartbeat();
@@ -179,19 +192,21 @@ void HubSession::fetchTasks()
 {
     m_hub->get(QStringLiteral("/v1/tasks"), [this](const HubReply &reply) {
         if (!reply.ok()) {
-            Q_EMIT eventOccurred(EngineEvent::warning(QStringLiteral("hub"), QStringLiteral("Could not load the task list: %1").arg(reply.error)));
+            Q_EMIT eventOccurred(EngineEvent::warning(
+                QStringLiteral("hub"), QStringLiteral("Could not load the task list: %1").arg(reply.error)));
             return;
         }
         auto tasks = parseTaskList(reply.body, UnknownKinds::Keep); // a newer hub's kinds are listed, not fatal
         if (!tasks) {
-            Q_EMIT eventOccurred(EngineEvent::warning(QStringLiteral("hub"),
-                                                      QStringLiteral("The hub sent an unreadable task list: %1").arg(tasks.error())));
+            Q_EMIT eventOccurred(EngineEvent::warning(
+                QStringLiteral("hub"), QStringLiteral("The hub sent an unreadable task list: %1").arg(tasks.error())));
             return;
         }
         const bool changed = *tasks != m_state.tasks;
         m_state.tasks = std::move(tasks).value();
         if (changed)
-            Q_EMIT eventOccurred(EngineEvent::info(QStringLiteral("hub"), QStringLiteral("The hub offers %1 tasks").arg(m_state.tasks.size())));
+            Q_EMIT eventOccurred(EngineEvent::info(
+                QStringLiteral("hub"), QStringLiteral("The hub offers %1 tasks").arg(m_state.tasks.size())));
         Q_EMIT tasksArrived();
     });
 }
@@ -205,8 +220,8 @@ void HubSession::fetchProgress()
         m_state.progress = {};
         return;
     }
-    if (m_progressInFlight || (m_state.progress.taskId == taskId && m_progressFetched.isValid() &&
-                               !m_progressFetched.hasExpired(30'000)))
+    if (m_progressInFlight ||
+        (m_state.progress.taskId == taskId && m_progressFetched.isValid() && !m_progressFetched.hasExpired(30'000)))
         return;
     m_progressInFlight = true;
     m_hub->get(QStringLiteral("/v1/tasks/%1/progress").arg(taskId), [this, taskId](const HubReply &reply) {
@@ -230,7 +245,8 @@ void HubSession::heartbeat()
 {
     if (m_stopping || !m_hub || m_link != HubLink::Online)
         return;
-    m_hub->post(QStringLiteral("/v1/nodes/heartbeat"), heartbeatBody(), [this](const HubReply &reply) { onHeartbeat(reply); });
+    m_hub->post(QStringLiteral("/v1/nodes/heartbeat"), heartbeatBody(),
+                [this](const HubReply &reply) { onHeartbeat(reply); });
 }
 
 QJsonObject HubSession::heartbeatBody() const
@@ -247,10 +263,9 @@ QJsonObject HubSession::heartbeatBody() const
         {QStringLiteral("payout_address"), m_host.payoutAddress()},
         // So that a hub whose operator raised the minimum version while this node runs can refuse it (426).
         {QStringLiteral("client_version"), QStringLiteral(COHORT_VERSION_STRING)},
-        {QStringLiteral("metrics"),
-         QJsonObject{{QStringLiteral("cpu_percent"), s.cpuPercent},
-                     {QStringLiteral("mem_used_bytes"), s.memUsedBytes},
-                     {QStringLiteral("process_rss_bytes"), s.processRssBytes}}},
+        {QStringLiteral("metrics"), QJsonObject{{QStringLiteral("cpu_percent"), s.cpuPercent},
+                                                {QStringLiteral("mem_used_bytes"), s.memUsedBytes},
+                                                {QStringLiteral("process_rss_bytes"), s.processRssBytes}}},
     };
 }
 
@@ -263,14 +278,16 @@ void HubSession::onHeartbeat(const HubReply &reply)
         m_state.heartbeatFailures = 0;
         if (!takeClientRelease(reply.body.value(QStringLiteral("client"))))
             return; // the hub's minimum version passed this one by: stopped, and says why
-        const QJsonValue announced = reply.body.value(QStringLiteral("checkpoints")).toObject().value(m_host.joinedTaskId());
+        const QJsonValue announced =
+            reply.body.value(QStringLiteral("checkpoints")).toObject().value(m_host.joinedTaskId());
         if (announced.isDouble())
             Q_EMIT checkpointAnnounced(announced.toInt());
         if (auto contribution = parseTaskContribution(reply.body.value(QStringLiteral("contribution")).toObject(),
                                                       m_host.joinedTaskId()))
             m_state.contribution = std::move(contribution).value();
         else
-            qCWarning(lcEngine) << "the hub's account of this node's contribution is unreadable:" << contribution.error();
+            qCWarning(lcEngine) << "the hub's account of this node's contribution is unreadable:"
+                                << contribution.error();
         fetchProgress();
         Q_EMIT changed();
         return;
@@ -283,7 +300,8 @@ void HubSession::onHeartbeat(const HubReply &reply)
     Q_EMIT errorNoted(reply.error);
     if (reply.errorCode == QLatin1String("not_registered")) {
         // The hub lost its records (or was reset): register again right away.
-        Q_EMIT eventOccurred(EngineEvent::warning(QStringLiteral("hub"), QStringLiteral("The hub no longer knows this node; registering again")));
+        Q_EMIT eventOccurred(EngineEvent::warning(
+            QStringLiteral("hub"), QStringLiteral("The hub no longer knows this node; registering again")));
         registerWithHub();
         return;
     }
@@ -291,7 +309,8 @@ void HubSession::onHeartbeat(const HubReply &reply)
         connectionLost(reply.error);
         return;
     }
-    Q_EMIT eventOccurred(EngineEvent::warning(QStringLiteral("hub"), QStringLiteral("Heartbeat refused: %1").arg(reply.error)));
+    Q_EMIT eventOccurred(
+        EngineEvent::warning(QStringLiteral("hub"), QStringLiteral("Heartbeat refused: %1").arg(reply.error)));
     Q_EMIT changed();
 }
 
@@ -355,7 +374,8 @@ void HubSession::connectionLost(const QString &error)
     m_linkError = error;
     Q_EMIT errorNoted(error);
     if (wasOnline || m_retryDelayS == 1)
-        Q_EMIT eventOccurred(EngineEvent::warning(QStringLiteral("hub"), QStringLiteral("Lost the hub: %1").arg(error)));
+        Q_EMIT eventOccurred(
+            EngineEvent::warning(QStringLiteral("hub"), QStringLiteral("Lost the hub: %1").arg(error)));
     scheduleReconnect();
 }
 

@@ -32,9 +32,9 @@ struct HubReply;
 // The engine as the hub session sees it. Read each time the session sends or decides; never cached.
 class HubSessionHost {
 public:
-    virtual bool failed() const = 0;               // stopped by an error: it waits for a person, not for the hub
-    virtual QJsonObject hardware() const = 0;      // what the registration describes (node/HardwareInventory)
-    virtual QString payoutAddress() const = 0;     // the settings' payout address, as of now
+    virtual bool failed() const = 0;                   // stopped by an error: it waits for a person, not for the hub
+    virtual QJsonObject hardware() const = 0;          // what the registration describes (node/HardwareInventory)
+    virtual QString payoutAddress() const = 0;         // the settings' payout address, as of now
     virtual const EngineSnapshot &machine() const = 0; // the node's latest state and readings, for each heartbeat
     virtual QString joinedTaskId() const = 0;
 
@@ -49,11 +49,11 @@ public:
 
     struct Setup {
         QString hubUrl;
-        bool embedded = false;       // the local network's hub: its port changes every run, so it is pinned as "embedded"
-        QString dataDir;             // identity/hubs.json: the pinned hub keys
-        QByteArray hubKey;           // the settings' key for the hub; empty: trust on first use
-        QString certificateFile;     // PEM trusted for an https hub besides the system's CAs; empty: none
-        QString nodeName;            // empty: the node id
+        bool embedded = false;   // the local network's hub: its port changes every run, so it is pinned as "embedded"
+        QString dataDir;         // identity/hubs.json: the pinned hub keys
+        QByteArray hubKey;       // the settings' key for the hub; empty: trust on first use
+        QString certificateFile; // PEM trusted for an https hub besides the system's CAs; empty: none
+        QString nodeName;        // empty: the node id
         int heartbeatIntervalMs = 0; // 0: what the hub asks for
     };
     // What the hub said that the snapshot shows.
@@ -88,14 +88,14 @@ public:
 
 Q_SIGNALS:
     void eventOccurred(const cohort::EngineEvent &event);
-    void linkChanged();                           // connecting, online, lost, retrying: the node's state follows
-    void changed();                               // state() moved
-    void errorNoted(const QString &error);        // the node's last error (empty: a registration cleared it)
-    void registered();                            // online: what waited for the hub goes now
-    void tasksArrived();                          // the catalogue was loaded (state().tasks)
-    void checkpointAnnounced(int version);        // a heartbeat named the joined task's newest checkpoint
-    void failed(const QString &message);          // only a person can settle this: the engine stops with it
-    void refused(const QString &why);             // the hub refuses this version: nothing that needs it runs again
+    void linkChanged();                    // connecting, online, lost, retrying: the node's state follows
+    void changed();                        // state() moved
+    void errorNoted(const QString &error); // the node's last error (empty: a registration cleared it)
+    void registered();                     // online: what waited for the hub goes now
+    void tasksArrived();                   // the catalogue was loaded (state().tasks)
+    void checkpointAnnounced(int version); // a heartbeat named the joined task's newest checkpoint
+    void failed(const QString &message);   // only a person can settle this: the engine stops with it
+    void refused(const QString &why);      // the hub refuses this version: nothing that needs it runs again
 
 private:
     void registerWithHub();
@@ -122,7 +122,8 @@ private:
     // every registration to that hub.
     RegistrationWorkSolver *m_registrationWork = nullptr;
     QByteArray m_registrationStamp;
-    QString m_announcedVersion; // the newest version an "is available" event named (once per version, not per heartbeat)
+    QString
+        m_announcedVersion; // the newest version an "is available" event named (once per version, not per heartbeat)
     HubLink m_link = HubLink::NotStarted;
     QString m_linkError;
     QTimer m_heartbeatTimer;

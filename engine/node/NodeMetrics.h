@@ -23,7 +23,7 @@ struct NodeMetricTotals {
     void observe(const EngineSnapshot &snapshot);
 
 private:
-    QString m_download;       // the download being counted: task and version
+    QString m_download;        // the download being counted: task and version
     qint64 m_downloadSeen = 0; // its bytes already added
     int m_outerStepsSeen = 0;  // DilocoStatus::outerStepsThisRun already added
 };

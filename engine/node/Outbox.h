@@ -14,12 +14,14 @@ namespace cohort {
 struct OutboxEntry {
     QString submissionId;
     QString taskId;
-    QByteArray body;   // the submission exactly as it will be sent
+    QByteArray body; // the submission exactly as it will be sent
 };
 
 class Outbox {
 public:
-    explicit Outbox(QString dir) : m_dir(std::move(dir)) {}
+    explicit Outbox(QString dir)
+        : m_dir(std::move(dir))
+    {}
 
     Status put(const OutboxEntry &entry);
     // Oldest first. Files that cannot be read or parsed are moved to <dir>/damaged/ (kept for diagnosis) and skipped.

@@ -1,8 +1,8 @@
 #include "node/ResumeBundle.h"
 
 #include "core/JsonReader.h"
-#include "core/TaskInfo.h"
 #include "core/Logging.h"
+#include "core/TaskInfo.h"
 #include "node/Outbox.h"
 #include "node/RolloutWorker.h"
 #include "store/EngineBundle.h"
@@ -16,7 +16,10 @@ namespace cohort {
 // The bundle's texts are the engine's events, worded as when this was part of Engine; none is translated.
 
 ResumeBundle::ResumeBundle(ResumeHost &host, QString dataDir, QObject *parent)
-    : QObject(parent), m_host(host), m_dataDir(std::move(dataDir)), m_timer(this)
+    : QObject(parent),
+      m_host(host),
+      m_dataDir(std::move(dataDir)),
+      m_timer(this)
 {
     m_timer.setSingleShot(true);
     m_timer.setInterval(250);
@@ -38,19 +41,20 @@ void ResumeBundle::write(const char *why)
         return;
     const ResumeState now = m_host.resumeState();
     EngineBundle bundle;
-    QJsonObject state{{QStringLiteral("task"), now.taskId},
-                      {QStringLiteral("policy_version"), now.policyVersion},
-                      {QStringLiteral("user_paused"), now.userPaused},
-                      {QStringLiteral("snoozed_until"), now.snoozedUntil.isValid() ? now.snoozedUntil.toMSecsSinceEpoch() : 0},
-                      {QStringLiteral("why"), QString::fromLatin1(why)}};
+    QJsonObject state{
+        {QStringLiteral("task"), now.taskId},
+        {QStringLiteral("policy_version"), now.policyVersion},
+        {QStringLiteral("user_paused"), now.userPaused},
+        {QStringLiteral("snoozed_until"), now.snoozedUntil.isValid() ? now.snoozedUntil.toMSecsSinceEpoch() : 0},
+        {QStringLiteral("why"), QString::fromLatin1(why)}};
     writeWorkState(state, now.work, now.pausedGpus);
     bundle.state = state;
     QElapsedTimer clock;
     clock.start();
     auto written = m_bundles->write(bundle);
     if (!written) {
-        Q_EMIT eventOccurred(EngineEvent::warning(QStringLiteral("checkpoint"),
-                                                  QStringLiteral("Cannot save the engine state: %1").arg(written.error())));
+        Q_EMIT eventOccurred(EngineEvent::warning(
+            QStringLiteral("checkpoint"), QStringLiteral("Cannot save the engine state: %1").arg(written.error())));
         return;
     }
     qCDebug(lcEngine).nospace() << "engine bundle (" << why << "): " << QFileInfo(*written).size() << " bytes in "
@@ -79,7 +83,8 @@ std::optional<ResumeState> ResumeBundle::restore(bool taskNamed)
     QStringList discarded;
     auto bundle = m_bundles->readNewest(&discarded);
     for (const QString &why : discarded)
-        Q_EMIT eventOccurred(EngineEvent::warning(QStringLiteral("checkpoint"), QStringLiteral("Set aside a damaged engine bundle (%1)").arg(why)));
+        Q_EMIT eventOccurred(EngineEvent::warning(QStringLiteral("checkpoint"),
+                                                  QStringLiteral("Set aside a damaged engine bundle (%1)").arg(why)));
     if (!bundle)
         return std::nullopt; // first start, or nothing valid: start afresh
     ResumeState resumed;
@@ -88,7 +93,8 @@ std::optional<ResumeState> ResumeBundle::restore(bool taskNamed)
     const QString task = s.value(QStringLiteral("task")).toString();
     if (!taskNamed && TaskInfo::isValidId(task)) {
         resumed.taskId = task;
-        Q_EMIT eventOccurred(EngineEvent::info(QStringLiteral("task"), QStringLiteral("Joining task %1 again, as before Cohort stopped").arg(task)));
+        Q_EMIT eventOccurred(EngineEvent::info(
+            QStringLiteral("task"), QStringLiteral("Joining task %1 again, as before Cohort stopped").arg(task)));
     }
     resumed.userPaused = s.value(QStringLiteral("user_paused")).toBool();
     const qint64 snooze = qint64(s.value(QStringLiteral("snoozed_until")).toDouble());
@@ -99,12 +105,15 @@ std::optional<ResumeState> ResumeBundle::restore(bool taskNamed)
             // The batch was saved but the bundle that says so never landed (killed mid-write, or that bundle was
             // torn): the outbox submits it; generating it again would only be refused as a second batch for one
             // work item.
-            Q_EMIT eventOccurred(EngineEvent::info(QStringLiteral("rollouts"),
-                                                   QStringLiteral("Work %1 from the engine bundle is already finished in the outbox").arg(w.workId)));
+            Q_EMIT eventOccurred(EngineEvent::info(
+                QStringLiteral("rollouts"),
+                QStringLiteral("Work %1 from the engine bundle is already finished in the outbox").arg(w.workId)));
         } else {
             resumed.work.append(w);
-            Q_EMIT eventOccurred(EngineEvent::info(QStringLiteral("rollouts"),
-                                                   QStringLiteral("Resuming work %1 from the engine bundle (the batch in hand when Cohort stopped)").arg(w.workId)));
+            Q_EMIT eventOccurred(EngineEvent::info(
+                QStringLiteral("rollouts"),
+                QStringLiteral("Resuming work %1 from the engine bundle (the batch in hand when Cohort stopped)")
+                    .arg(w.workId)));
         }
     }
     resumed.pausedGpus = pausedGpusFromState(s);

@@ -22,7 +22,7 @@ struct ResumeState {
     QString taskId;        // the joined task, or the one about to be joined (the wish survives a restart)
     int policyVersion = 0; // written for the record; a start takes the verified version from disk
     bool userPaused = false;
-    QDateTime snoozedUntil; // invalid: no snooze
+    QDateTime snoozedUntil;      // invalid: no snooze
     QList<RolloutWorkItem> work; // issued by the hub and not in the outbox yet (in the workers' hands, or waiting
                                  // for one: a removed or paused GPU's), at most kMaxBundledWork
     QStringList pausedGpus;      // the GPUs the user paused on their own (NVML UUIDs)

@@ -37,7 +37,9 @@ QStringList pausedGpusFromState(const QJsonObject &state);
 
 class RolloutCommons {
 public:
-    explicit RolloutCommons(const QString &outboxDir) : m_outbox(outboxDir) {}
+    explicit RolloutCommons(const QString &outboxDir)
+        : m_outbox(outboxDir)
+    {}
 
     const Outbox &outbox() const { return m_outbox; }
     int outboxCount() const { return m_outbox.count(); }
@@ -46,16 +48,16 @@ public:
     std::optional<OutboxEntry> claimWaiting(const QString &taskId);
     // A batch just generated: saved (fsynced) and claimed by the loop that made it, which submits it at once.
     Status putClaimed(const OutboxEntry &entry);
-    void release(const QString &submissionId);           // the submission failed for now: any loop may retry it
-    Status removeAnswered(const QString &submissionId);  // the hub answered: gone from disk and from the claims
+    void release(const QString &submissionId);          // the submission failed for now: any loop may retry it
+    Status removeAnswered(const QString &submissionId); // the hub answered: gone from disk and from the claims
     bool claimed(const QString &submissionId) const { return m_claimed.contains(submissionId); }
 
     // Kept until a loop takes it (duplicates are dropped; past kMaxBundledWork the oldest goes).
     void adoptWork(const RolloutWorkItem &work);
     std::optional<RolloutWorkItem> takeWork(const QString &taskId);
     const QList<RolloutWorkItem> &spareWork() const { return m_spare; }
-    void dropSpareWork() { m_spare.clear(); }             // the task was left: its work items are of no use
-    void keepWorkOf(const QString &taskId);               // another task was joined: only its items are kept
+    void dropSpareWork() { m_spare.clear(); } // the task was left: its work items are of no use
+    void keepWorkOf(const QString &taskId);   // another task was joined: only its items are kept
 
 private:
     Outbox m_outbox;

@@ -11,9 +11,10 @@
 namespace cohort {
 
 RolloutFleet::RolloutFleet(RolloutHost &host, const QString &dataDir, QObject *parent)
-    : QObject(parent), m_host(host), m_commons(QDir(dataDir).filePath(QStringLiteral("outbox")))
-{
-}
+    : QObject(parent),
+      m_host(host),
+      m_commons(QDir(dataDir).filePath(QStringLiteral("outbox")))
+{}
 
 RolloutFleet::~RolloutFleet()
 {
@@ -107,7 +108,8 @@ void RolloutFleet::applyPlan(const ComputePlan &plan, bool standIns)
     };
     std::vector<RolloutLoop *> gone;
     for (const auto &loop : m_loops)
-        if (std::none_of(plan.workers.begin(), plan.workers.end(), [&](const ComputeWorkerSpec &w) { return sameWorker(w, loop->spec()); }))
+        if (std::none_of(plan.workers.begin(), plan.workers.end(),
+                         [&](const ComputeWorkerSpec &w) { return sameWorker(w, loop->spec()); }))
             gone.push_back(loop.get());
     for (RolloutLoop *loop : gone)
         loop->cancel(); // all at once: each one's bounded stop below mostly finds its thread done
@@ -132,8 +134,8 @@ void RolloutFleet::applyPlan(const ComputePlan &plan, bool standIns)
                 loop->setPaused(true);
             loop->start();
             if (!gone.empty() || m_loops.size() > 1)
-                Q_EMIT eventOccurred(EngineEvent::info(QStringLiteral("compute"),
-                                                       QStringLiteral("Computing on %1 (%2)").arg(spec.name, spec.device)));
+                Q_EMIT eventOccurred(EngineEvent::info(
+                    QStringLiteral("compute"), QStringLiteral("Computing on %1 (%2)").arg(spec.name, spec.device)));
         }
         // Kept in the plan's order: the first is the primary device.
         const auto it = std::find_if(m_loops.begin(), m_loops.end(), [loop](const auto &l) { return l.get() == loop; });
@@ -188,9 +190,11 @@ bool RolloutFleet::setGpuPaused(const QString &gpuUuid, bool paused)
     target->setPaused(paused);
     if (paused)
         handOnWork(target);
-    Q_EMIT eventOccurred(EngineEvent::info(QStringLiteral("compute"),
-                                           paused ? QStringLiteral("Paused %1 (%2); the other devices keep working").arg(target->spec().name, target->spec().device)
-                                                  : QStringLiteral("%1 (%2) works again").arg(target->spec().name, target->spec().device)));
+    Q_EMIT eventOccurred(EngineEvent::info(
+        QStringLiteral("compute"),
+        paused ? QStringLiteral("Paused %1 (%2); the other devices keep working")
+                     .arg(target->spec().name, target->spec().device)
+               : QStringLiteral("%1 (%2) works again").arg(target->spec().name, target->spec().device)));
     return true;
 }
 
@@ -222,17 +226,19 @@ void RolloutFleet::setGpusInUse(const QMap<QString, QString> &programByGpu, int 
             const bool newlyInUse = loop->inUseBy().isEmpty();
             loop->setInUseBy(programByGpu.value(gpu));
             if (newlyInUse) {
-                Q_EMIT eventOccurred(EngineEvent::info(QStringLiteral("schedule"),
-                                                       QStringLiteral("%1 uses %2 (%3): its worker waits; the other devices keep working")
-                                                           .arg(programByGpu.value(gpu), loop->spec().name, loop->spec().device)));
+                Q_EMIT eventOccurred(EngineEvent::info(
+                    QStringLiteral("schedule"),
+                    QStringLiteral("%1 uses %2 (%3): its worker waits; the other devices keep working")
+                        .arg(programByGpu.value(gpu), loop->spec().name, loop->spec().device)));
                 handOnWork(loop.get());
             }
         } else if (!loop->inUseBy().isEmpty()) {
             const QDateTime seen = m_inUseSeen.value(gpu);
             const qint64 since = seen.isValid() ? seen.secsTo(now) : holdSeconds;
             if (since >= holdSeconds || since < 0) { // gone for the hold time (or the clock went back)
-                Q_EMIT eventOccurred(EngineEvent::info(QStringLiteral("schedule"),
-                                                       QStringLiteral("%1 (%2) works again").arg(loop->spec().name, loop->spec().device)));
+                Q_EMIT eventOccurred(EngineEvent::info(
+                    QStringLiteral("schedule"),
+                    QStringLiteral("%1 (%2) works again").arg(loop->spec().name, loop->spec().device)));
                 loop->setInUseBy(QString());
                 m_inUseSeen.remove(gpu);
             }
@@ -361,12 +367,20 @@ QString RolloutFleet::activity(const TaskInfo &task) const
         return {};
     const auto paused = std::count_if(m_loops.begin(), m_loops.end(), [](const auto &l) { return l->waiting(); });
     if (paused == qsizetype(m_loops.size()))
-        return QCoreApplication::translate("cohort::Engine", "%1: every GPU Cohort may use is paused or in use by another program").arg(task.id);
-    const auto generating = std::count_if(m_loops.begin(), m_loops.end(), [](const auto &l) { return l->generating(); });
+        return QCoreApplication::translate("cohort::Engine",
+                                           "%1: every GPU Cohort may use is paused or in use by another program")
+            .arg(task.id);
+    const auto generating =
+        std::count_if(m_loops.begin(), m_loops.end(), [](const auto &l) { return l->generating(); });
     QString text;
     if (m_loops.size() > 1 && generating > 0)
-        text = QCoreApplication::translate("cohort::Engine", "%1: generating rollouts on %2 of %3 GPUs with policy v%4, %5 batches accepted")
-                   .arg(task.id).arg(generating).arg(m_loops.size()).arg(m_host.policyVersion()).arg(stats().batchesAccepted);
+        text = QCoreApplication::translate(
+                   "cohort::Engine", "%1: generating rollouts on %2 of %3 GPUs with policy v%4, %5 batches accepted")
+                   .arg(task.id)
+                   .arg(generating)
+                   .arg(m_loops.size())
+                   .arg(m_host.policyVersion())
+                   .arg(stats().batchesAccepted);
     else
         for (const auto &loop : m_loops)
             if (!loop->waiting() && text.isEmpty())

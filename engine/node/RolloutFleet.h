@@ -44,13 +44,13 @@ public:
 
     // The user's pause of one GPU (by NVML UUID). False: no worker computes on it.
     bool setGpuPaused(const QString &gpuUuid, bool paused);
-    QStringList pausedGpus() const;                     // for the engine bundle
+    QStringList pausedGpus() const; // for the engine bundle
     // The GPUs another program uses now (UUID -> program), read once a second: their workers wait, and work again
     // once the program has been gone for `holdSeconds` (a game between two levels does not get its GPU taken).
     // `programByIndex` as NVML's process lists give it (GPU index -> program), `gpus` to find each index's UUID.
     void setGpusInUse(const QMap<int, QString> &programByIndex, const QList<GpuSample> &gpus, int holdSeconds);
     QList<int> gpuIndexes(const QList<GpuSample> &gpus) const; // NVML's indexes of the GPUs the workers compute on
-    void restorePausedGpus(const QStringList &gpuUuids); // applied to the workers of the next plan too
+    void restorePausedGpus(const QStringList &gpuUuids);       // applied to the workers of the next plan too
 
     bool generating() const;
     bool busy() const;
@@ -58,9 +58,9 @@ public:
     qint64 generatingForMs() const; // the longest-running batch's; -1: none
     RolloutStats stats() const;     // the loops' sums (rates too: the node's throughput); outbox from disk
     QList<ComputeWorkerStatus> workers() const;
-    qint64 memoryBudgetBytes() const; // the largest worker's share: what decides whether a task's policy fits
-    bool primaryWaiting() const;      // the first worker (DiLoCo's device) is paused or its GPU in use
-    QString primaryDevice() const;    // where one-device work runs (DiLoCo): the first worker's device
+    qint64 memoryBudgetBytes() const;    // the largest worker's share: what decides whether a task's policy fits
+    bool primaryWaiting() const;         // the first worker (DiLoCo's device) is paused or its GPU in use
+    QString primaryDevice() const;       // where one-device work runs (DiLoCo): the first worker's device
     QList<WorkItem> worksInHand() const; // every loop's and the spare ones: what the engine bundle keeps
     void restoreWork(const QList<WorkItem> &work); // from the engine bundle: the first loops to ask take them
     QString activity(const TaskInfo &task) const;
@@ -75,8 +75,8 @@ Q_SIGNALS:
     void hubUnreachable(const QString &error);
     void batchAccepted(qint64 tokens, double meanReward, double pendingCredit);
     void batchRejected();
-    void generationEnded();   // a loop's compute thread handed a batch back (done, failed or cancelled)
-    void safePointReached();  // no loop generates: every batch in hand is in the outbox, or ended
+    void generationEnded();  // a loop's compute thread handed a batch back (done, failed or cancelled)
+    void safePointReached(); // no loop generates: every batch in hand is in the outbox, or ended
 
 private:
     void applyPlan(const ComputePlan &plan, bool standIns);
@@ -89,7 +89,7 @@ private:
     RolloutCommons m_commons;
     std::vector<std::unique_ptr<RolloutLoop>> m_loops; // in the plan's order
     QSet<QString> m_pausedGpus;
-    QHash<QString, QDateTime> m_inUseSeen; // when another program was last seen on each GPU
+    QHash<QString, QDateTime> m_inUseSeen;        // when another program was last seen on each GPU
     QHash<QString, RolloutStats> m_departedByGpu; // what removed loops did, by GPU: figures never go back
     bool m_standIns = false;
     bool m_stopping = false;

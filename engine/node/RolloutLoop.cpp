@@ -23,11 +23,13 @@ namespace {
 // "cohort-compute" for the CPU, "cohort-compute-1" for CUDA device 1: `top -H` tells the GPUs' threads apart.
 QString threadName(const ComputeWorkerSpec &spec)
 {
-    return spec.cudaIndex < 0 ? QStringLiteral("cohort-compute") : QStringLiteral("cohort-compute-%1").arg(spec.cudaIndex);
+    return spec.cudaIndex < 0 ? QStringLiteral("cohort-compute")
+                              : QStringLiteral("cohort-compute-%1").arg(spec.cudaIndex);
 }
 } // namespace
 
-RolloutLoop::RolloutLoop(RolloutHost &host, RolloutCommons &commons, ComputeWorkerSpec spec, bool standIn, QObject *parent)
+RolloutLoop::RolloutLoop(RolloutHost &host, RolloutCommons &commons, ComputeWorkerSpec spec, bool standIn,
+                         QObject *parent)
     : QObject(parent),
       m_host(host),
       m_commons(commons),
@@ -178,21 +180,22 @@ void RolloutLoop::kick()
     // "seeded": this node samples with the work item's sampling seed (the hub checks every token against it);
     // "held-out-v1": it draws no held-out problem (rl/WorkSampling.h), as the hub does when it regenerates them.
     m_host.hub()->post(QStringLiteral("/v1/tasks/%1/work").arg(task->id),
-                QJsonObject{{QStringLiteral("sampling"), QStringLiteral("seeded")},
-                            {QStringLiteral("problems"), QStringLiteral("held-out-v1")}},
-                [self = QPointer<RolloutLoop>(this), fleet = QPointer<QObject>(parent()), commons = &m_commons,
-                 taskId = task->id](const HubReply &reply) {
-                    if (self) {
-                        self->onWork(reply);
-                        return;
-                    }
-                    // The fleet removed this loop (its GPU left the choice) while the hub answered: the work item
-                    // the hub issued is the node's, and another loop of the fleet (which owns `commons`) finishes it.
-                    QString ignored;
-                    if (fleet && reply.ok() && reply.body.value(QStringLiteral("task")).toString() == taskId)
-                        if (const std::optional<WorkItem> work = workItemFrom(reply, taskId, &ignored))
-                            commons->adoptWork(*work);
-                });
+                       QJsonObject{{QStringLiteral("sampling"), QStringLiteral("seeded")},
+                                   {QStringLiteral("problems"), QStringLiteral("held-out-v1")}},
+                       [self = QPointer<RolloutLoop>(this), fleet = QPointer<QObject>(parent()), commons = &m_commons,
+                        taskId = task->id](const HubReply &reply) {
+                           if (self) {
+                               self->onWork(reply);
+                               return;
+                           }
+                           // The fleet removed this loop (its GPU left the choice) while the hub answered: the work
+                           // item the hub issued is the node's, and another loop of the fleet (which owns `commons`)
+                           // finishes it.
+                           QString ignored;
+                           if (fleet && reply.ok() && reply.body.value(QStringLiteral("task")).toString() == taskId)
+                               if (const std::optional<WorkItem> work = workItemFrom(reply, taskId, &ignored))
+                                   commons->adoptWork(*work);
+                       });
 }
 
 void RolloutLoop::retryLater(int seconds)
@@ -213,20 +216,24 @@ void RolloutLoop::onWork(const HubReply &reply)
             return;
         }
         if (reply.errorCode == QLatin1String("warming_up")) {
-            Q_EMIT noteChanged(QCoreApplication::translate("cohort::Engine", "The hub is training the task's first policy"));
+            Q_EMIT noteChanged(
+                QCoreApplication::translate("cohort::Engine", "The hub is training the task's first policy"));
             retryLater(5);
             return;
         }
         if (reply.errorCode == QLatin1String("node_flagged")) {
             // Failed TOPLOC proofs (a broken GPU, modified weights or client): only the hub's operator can clear it,
             // so say so plainly and ask again rarely.
-            const QString note = QCoreApplication::translate("cohort::Engine", "The hub stopped giving this node work: %1").arg(reply.error);
+            const QString note =
+                QCoreApplication::translate("cohort::Engine", "The hub stopped giving this node work: %1")
+                    .arg(reply.error);
             Q_EMIT noteChanged(note);
             Q_EMIT eventOccurred(EngineEvent::error(QStringLiteral("rollouts"), note));
             retryLater(600);
             return;
         }
-        Q_EMIT eventOccurred(EngineEvent::warning(QStringLiteral("rollouts"), QStringLiteral("The hub gave no work: %1").arg(reply.error)));
+        Q_EMIT eventOccurred(EngineEvent::warning(QStringLiteral("rollouts"),
+                                                  QStringLiteral("The hub gave no work: %1").arg(reply.error)));
         retryLater(reply.networkFailure() ? 10 : 30);
         return;
     }
@@ -240,7 +247,8 @@ void RolloutLoop::onWork(const HubReply &reply)
     QString malformed;
     const std::optional<WorkItem> parsed = workItemFrom(reply, task->id, &malformed);
     if (!parsed) {
-        Q_EMIT eventOccurred(EngineEvent::warning(QStringLiteral("rollouts"), QStringLiteral("The hub's work item is malformed: %1").arg(malformed)));
+        Q_EMIT eventOccurred(EngineEvent::warning(
+            QStringLiteral("rollouts"), QStringLiteral("The hub's work item is malformed: %1").arg(malformed)));
         retryLater(30);
         return;
     }
@@ -251,7 +259,8 @@ void RolloutLoop::onWork(const HubReply &reply)
     startWork(work);
 }
 
-std::optional<RolloutLoop::WorkItem> RolloutLoop::workItemFrom(const HubReply &reply, const QString &taskId, QString *error)
+std::optional<RolloutLoop::WorkItem> RolloutLoop::workItemFrom(const HubReply &reply, const QString &taskId,
+                                                               QString *error)
 {
     JsonReader r(reply.body, QStringLiteral("work"));
     const QString workId = r.string(QStringLiteral("work_id"), 64);
@@ -289,8 +298,9 @@ void RolloutLoop::startWork(const WorkItem &work)
     m_stats.hubStep = work.step;
     if (version < work.minVersion) {
         // Too stale to be accepted: fetch the newer version first (async_level, as PRIME-RL workers do).
-        Q_EMIT eventOccurred(EngineEvent::info(QStringLiteral("rollouts"), QStringLiteral("Policy v%1 is too old for step %2; fetching v%2 first")
-                                                                             .arg(version).arg(work.step)));
+        Q_EMIT eventOccurred(EngineEvent::info(
+            QStringLiteral("rollouts"),
+            QStringLiteral("Policy v%1 is too old for step %2; fetching v%2 first").arg(version).arg(work.step)));
         m_busy = false;
         Q_EMIT policyNeeded(work.step);
         return;
@@ -319,24 +329,28 @@ void RolloutLoop::startWork(const WorkItem &work)
         const int rows = cfg.promptsPerBatch * cfg.samplesPerPrompt;
         job.maxRows = rowsWithin(footprint, budget, rows);
         if (job.maxRows == 0) {
-            Q_EMIT eventOccurred(EngineEvent::error(QStringLiteral("rollouts"), QStringLiteral("This task's policy %1")
-                                                                                  .arg(whyItDoesNotFit(footprint, budget))));
+            Q_EMIT eventOccurred(
+                EngineEvent::error(QStringLiteral("rollouts"),
+                                   QStringLiteral("This task's policy %1").arg(whyItDoesNotFit(footprint, budget))));
             retryLater(300);
             return;
         }
     }
     if (int(job.problems.size()) != cfg.promptsPerBatch) {
-        Q_EMIT eventOccurred(EngineEvent::error(QStringLiteral("rollouts"), QStringLiteral("This version does not know the task's environments (%1)")
-                                                                              .arg(cfg.environments.join(QStringLiteral(", ")))));
+        Q_EMIT eventOccurred(EngineEvent::error(
+            QStringLiteral("rollouts"), QStringLiteral("This version does not know the task's environments (%1)")
+                                            .arg(cfg.environments.join(QStringLiteral(", ")))));
         retryLater(300);
         return;
     }
-    qCInfo(lcEngine).nospace() << "rollouts: generating work " << work.workId << " (step " << work.step << ", v" << job.version << ")";
+    qCInfo(lcEngine).nospace() << "rollouts: generating work " << work.workId << " (step " << work.step << ", v"
+                               << job.version << ")";
     m_generating = true;
     m_generationClock.start();
     Q_EMIT changed();
     m_worker->rearm(); // a pause from here on stops this batch, even before the compute thread has picked it up
-    QMetaObject::invokeMethod(m_worker, [worker = m_worker, job] { worker->run(job); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        m_worker, [worker = m_worker, job] { worker->run(job); }, Qt::QueuedConnection);
 }
 
 void RolloutLoop::onGenerated(const RolloutJobResult &result)
@@ -403,8 +417,8 @@ void RolloutLoop::onGenerated(const RolloutJobResult &result)
     qCInfo(lcEngine).nospace() << "rollouts: " << result.tokens << " tokens in " << result.seconds << " s ("
                                << m_stats.tokensPerSecond << " tok/s, TOPLOC proofs "
                                << (result.seconds > 0 ? 100 * result.proofSeconds / result.seconds : 0)
-                               << "% of it), mean reward " << result.meanReward << " with v"
-                               << result.job.version << "; submitting " << entry.submissionId;
+                               << "% of it), mean reward " << result.meanReward << " with v" << result.job.version
+                               << "; submitting " << entry.submissionId;
     Q_EMIT changed();
     submit(entry);
     Q_EMIT batchSaved();
@@ -416,8 +430,9 @@ void RolloutLoop::submit(const OutboxEntry &entry)
     auto body = parseJsonObject(entry.body, 64 << 20);
     if (!body) {
         // Written by us and fsynced, so unreadable JSON here is disk damage: drop it rather than retry forever.
-        Q_EMIT eventOccurred(EngineEvent::warning(QStringLiteral("rollouts"),
-                                                  QStringLiteral("Dropped an unreadable outbox batch %1: %2").arg(entry.submissionId, body.error())));
+        Q_EMIT eventOccurred(EngineEvent::warning(
+            QStringLiteral("rollouts"),
+            QStringLiteral("Dropped an unreadable outbox batch %1: %2").arg(entry.submissionId, body.error())));
         if (Status removed = m_commons.removeAnswered(entry.submissionId); !removed)
             qCWarning(lcEngine) << "cannot remove outbox batch" << entry.submissionId << ":" << removed.error();
         m_busy = false;
@@ -425,17 +440,17 @@ void RolloutLoop::submit(const OutboxEntry &entry)
     }
     qCInfo(lcEngine) << "rollouts: submitted" << entry.submissionId << ", awaiting the hub's answer";
     m_host.hub()->post(QStringLiteral("/v1/tasks/%1/rollouts").arg(entry.taskId), *body,
-                [self = QPointer<RolloutLoop>(this), id = entry.submissionId](const HubReply &reply) {
-                    if (self)
-                        self->onSubmitted(id, reply);
-                });
+                       [self = QPointer<RolloutLoop>(this), id = entry.submissionId](const HubReply &reply) {
+                           if (self)
+                               self->onSubmitted(id, reply);
+                       });
     m_submitting = entry.submissionId;
 }
 
 void RolloutLoop::onSubmitted(const QString &submissionId, const HubReply &reply)
 {
     if (m_stopping)
-        return; // the claim dies with the fleet: the next start submits the batch again
+        return;                       // the claim dies with the fleet: the next start submits the batch again
     testingHaltPoint("ack-received"); // the hub has answered (and credited); the outbox still holds the batch
     m_busy = false;
     m_submitting.clear();
@@ -454,7 +469,9 @@ void RolloutLoop::onSubmitted(const QString &submissionId, const HubReply &reply
     }
     if (!answered) {
         // The hub is down or refused us for now: the batch stays in the outbox and goes first next time.
-        Q_EMIT eventOccurred(EngineEvent::warning(QStringLiteral("rollouts"), QStringLiteral("Batch %1 kept in the outbox: %2").arg(submissionId, reply.error)));
+        Q_EMIT eventOccurred(
+            EngineEvent::warning(QStringLiteral("rollouts"),
+                                 QStringLiteral("Batch %1 kept in the outbox: %2").arg(submissionId, reply.error)));
         retryLater(reply.networkFailure() ? 15 : 30);
         if (reply.networkFailure())
             Q_EMIT hubUnreachable(reply.error);
@@ -469,17 +486,19 @@ void RolloutLoop::onSubmitted(const QString &submissionId, const HubReply &reply
         const qint64 tokens = reply.body.value(QStringLiteral("tokens")).toInteger();
         const double reward = reply.body.value(QStringLiteral("mean_reward")).toDouble();
         const double credit = reply.body.value(QStringLiteral("pending_credit")).toDouble();
-        Q_EMIT eventOccurred(EngineEvent::routineInfo(QStringLiteral("rollouts"),
-                                                      QStringLiteral("Batch accepted%1: %2 tokens, mean reward %3, %4 credits pending verification")
-                                                          .arg(duplicate ? QStringLiteral(" (retry of a batch the hub already had)") : QString())
-                                                          .arg(tokens)
-                                                          .arg(reward, 0, 'f', 2)
-                                                          .arg(credit, 0, 'f', 3)));
+        Q_EMIT eventOccurred(EngineEvent::routineInfo(
+            QStringLiteral("rollouts"),
+            QStringLiteral("Batch accepted%1: %2 tokens, mean reward %3, %4 credits pending verification")
+                .arg(duplicate ? QStringLiteral(" (retry of a batch the hub already had)") : QString())
+                .arg(tokens)
+                .arg(reward, 0, 'f', 2)
+                .arg(credit, 0, 'f', 3)));
         Q_EMIT batchAccepted(tokens, reward, credit);
     } else {
         ++m_stats.batchesRejected;
         m_stats.lastRejection = reply.error;
-        Q_EMIT eventOccurred(EngineEvent::warning(QStringLiteral("rollouts"), QStringLiteral("Batch rejected by the hub: %1").arg(reply.error)));
+        Q_EMIT eventOccurred(EngineEvent::warning(QStringLiteral("rollouts"),
+                                                  QStringLiteral("Batch rejected by the hub: %1").arg(reply.error)));
         Q_EMIT batchRejected();
     }
     // The next batch follows at once: still at work, so the state does not blink to Idle between batches.
@@ -499,15 +518,23 @@ QString RolloutLoop::activity(const TaskInfo &task) const
 {
     const int version = m_host.policyVersion();
     if (m_generating)
-        return QCoreApplication::translate("cohort::Engine", "%1: generating rollouts with policy v%2").arg(task.id).arg(version);
+        return QCoreApplication::translate("cohort::Engine", "%1: generating rollouts with policy v%2")
+            .arg(task.id)
+            .arg(version);
     if (m_throttled)
-        return QCoreApplication::translate("cohort::Engine", "%1: waiting for the hub's trainer to take the next batch (%2 accepted so far)")
-            .arg(task.id).arg(m_stats.batchesAccepted);
+        return QCoreApplication::translate(
+                   "cohort::Engine", "%1: waiting for the hub's trainer to take the next batch (%2 accepted so far)")
+            .arg(task.id)
+            .arg(m_stats.batchesAccepted);
     if (version <= 0)
         return QCoreApplication::translate("cohort::Engine", "%1: waiting for the first policy version").arg(task.id);
-    QString text = QCoreApplication::translate("cohort::Engine", "%1: policy v%2, %3 batches accepted").arg(task.id).arg(version).arg(m_stats.batchesAccepted);
+    QString text = QCoreApplication::translate("cohort::Engine", "%1: policy v%2, %3 batches accepted")
+                       .arg(task.id)
+                       .arg(version)
+                       .arg(m_stats.batchesAccepted);
     if (m_stats.lastMeanReward >= 0)
-        text += QCoreApplication::translate("cohort::Engine", ", last mean reward %1%").arg(m_stats.lastMeanReward * 100, 0, 'f', 0); // of the most a sample can earn
+        text += QCoreApplication::translate("cohort::Engine", ", last mean reward %1%")
+                    .arg(m_stats.lastMeanReward * 100, 0, 'f', 0); // of the most a sample can earn
     if (m_stats.outboxBatches > 0)
         text += QCoreApplication::translate("cohort::Engine", ", %1 waiting in the outbox").arg(m_stats.outboxBatches);
     return text;

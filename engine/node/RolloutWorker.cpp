@@ -26,7 +26,7 @@ struct HaltSpec {
 // Parsed once; null when the variable is unset (the normal case).
 HaltSpec *haltSpec()
 {
-    static HaltSpec *spec = [] () -> HaltSpec * {
+    static HaltSpec *spec = []() -> HaltSpec * {
         const QByteArray raw = qgetenv("COHORT_TESTING_HALT_AT");
         if (raw.isEmpty())
             return nullptr;
@@ -62,7 +62,8 @@ void testingHaltPoint(const char *point, int index)
         return;
     if (spec->seen.fetch_add(1) + 1 != spec->occurrence)
         return;
-    std::fprintf(stderr, "COHORT_TESTING_HALT_AT: halted at %s (t=%lld)\n", qgetenv("COHORT_TESTING_HALT_AT").constData(),
+    std::fprintf(stderr, "COHORT_TESTING_HALT_AT: halted at %s (t=%lld)\n",
+                 qgetenv("COHORT_TESTING_HALT_AT").constData(),
                  static_cast<long long>(QDateTime::currentMSecsSinceEpoch()));
     std::fflush(stderr);
     // Parked until the test kills the process: a future nobody will ever fulfil.
@@ -70,7 +71,8 @@ void testingHaltPoint(const char *point, int index)
     never.get_future().wait();
 }
 
-RolloutWorker::RolloutWorker(QObject *parent) : QObject(parent)
+RolloutWorker::RolloutWorker(QObject *parent)
+    : QObject(parent)
 {
     qRegisterMetaType<cohort::RolloutJob>();
     qRegisterMetaType<cohort::RolloutJobResult>();
@@ -99,7 +101,8 @@ void RolloutWorker::run(const RolloutJob &job)
         m_policy.reset();
         auto loaded = rl::Policy::load(job.modelPath.toStdString(), job.device.toStdString());
         if (!loaded) {
-            result.error = QStringLiteral("cannot load the policy %1: %2").arg(job.modelPath, QString::fromStdString(loaded.error));
+            result.error = QStringLiteral("cannot load the policy %1: %2")
+                               .arg(job.modelPath, QString::fromStdString(loaded.error));
             Q_EMIT finished(result);
             return;
         }
@@ -134,7 +137,8 @@ void RolloutWorker::run(const RolloutJob &job)
     auto generated = Result<std::vector<rl::Completion>>::success({});
     for (size_t first = 0; first < prompts.size() && generated; first += passRows) {
         const std::vector<std::vector<int32_t>> pass(prompts.begin() + qsizetype(first),
-                                                     prompts.begin() + qsizetype(std::min(prompts.size(), first + passRows)));
+                                                     prompts.begin() +
+                                                         qsizetype(std::min(prompts.size(), first + passRows)));
         sampling.firstRow = first;
         auto part = m_policy->generate(pass, sampling, &m_cancel);
         if (!part)

@@ -37,7 +37,7 @@ struct RolloutJob {
     double temperature = 1.0;
     double topP = 1.0;
     quint64 samplingSeed = 0;
-    bool toploc = true; // build a TOPLOC proof for every sample
+    bool toploc = true;                     // build a TOPLOC proof for every sample
     QString device = QStringLiteral("cpu"); // where the policy runs (ComputeInfo::device)
     int maxRows = 0; // rows generated together at most (the GPU memory cap, core/MemoryBudget); 0: all at once
 };
@@ -51,7 +51,7 @@ struct RolloutSampleResult {
 
 struct RolloutJobResult {
     RolloutJob job;
-    QString error;          // empty on success; "cancelled" when cancelled
+    QString error;                                        // empty on success; "cancelled" when cancelled
     std::vector<std::vector<RolloutSampleResult>> groups; // per problem, G samples
     qint64 tokens = 0;
     double seconds = 0;

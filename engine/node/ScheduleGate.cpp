@@ -14,9 +14,11 @@ namespace cohort {
 // The gate's texts are the engine's events, worded as when the gate was part of Engine; none is translated.
 
 ScheduleGate::ScheduleGate(ScheduleHost &host, QString dataDir, SchedulerPolicy policy, QObject *parent)
-    : QObject(parent), m_host(host), m_dataDir(std::move(dataDir)), m_policy(std::move(policy))
-{
-}
+    : QObject(parent),
+      m_host(host),
+      m_dataDir(std::move(dataDir)),
+      m_policy(std::move(policy))
+{}
 
 ScheduleGate::~ScheduleGate() = default;
 
@@ -25,9 +27,13 @@ void ScheduleGate::start()
     m_scheduler.setPolicy(m_policy);
     if (m_policy.runOnlyWhenIdle) {
         m_idle = createDesktopIdle();
-        Q_EMIT eventOccurred(m_idle ? EngineEvent::info(QStringLiteral("schedule"), QStringLiteral("Idle time from %1").arg(m_idle->source()))
-                                    : EngineEvent::warning(QStringLiteral("schedule"),
-                                                           QStringLiteral("\"Run only when idle\" is on, but this session cannot tell idle time; it is ignored")));
+        Q_EMIT eventOccurred(
+            m_idle ? EngineEvent::info(QStringLiteral("schedule"),
+                                       QStringLiteral("Idle time from %1").arg(m_idle->source()))
+                   : EngineEvent::warning(
+                         QStringLiteral("schedule"),
+                         QStringLiteral(
+                             "\"Run only when idle\" is on, but this session cannot tell idle time; it is ignored")));
     }
     update();
 }
@@ -64,9 +70,10 @@ void ScheduleGate::resume()
 void ScheduleGate::snooze(int seconds)
 {
     m_snoozedUntil = seconds > 0 ? QDateTime::currentDateTime().addSecs(seconds) : QDateTime();
-    Q_EMIT eventOccurred(EngineEvent::info(QStringLiteral("lifecycle"),
-                                           seconds > 0 ? QStringLiteral("Snoozed until %1").arg(m_snoozedUntil.toString(QStringLiteral("HH:mm")))
-                                                       : QStringLiteral("Snooze ended")));
+    Q_EMIT eventOccurred(EngineEvent::info(
+        QStringLiteral("lifecycle"),
+        seconds > 0 ? QStringLiteral("Snoozed until %1").arg(m_snoozedUntil.toString(QStringLiteral("HH:mm")))
+                    : QStringLiteral("Snooze ended")));
     update();
 }
 
@@ -79,7 +86,8 @@ void ScheduleGate::pauseAfterStep()
         return;
     }
     m_pauseAfterStepPending = true;
-    Q_EMIT eventOccurred(EngineEvent::info(QStringLiteral("lifecycle"), QStringLiteral("Pausing when the batch in hand is finished")));
+    Q_EMIT eventOccurred(
+        EngineEvent::info(QStringLiteral("lifecycle"), QStringLiteral("Pausing when the batch in hand is finished")));
     update();
 }
 

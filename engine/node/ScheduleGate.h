@@ -26,13 +26,13 @@ class ForegroundWatch;
 // The engine as the gate sees it. Read at each update; never cached.
 class ScheduleHost {
 public:
-    virtual QList<GpuSample> gpuReadings() const = 0;      // the last telemetry sample (GpuTelemetry)
+    virtual QList<GpuSample> gpuReadings() const = 0;       // the last telemetry sample (GpuTelemetry)
     virtual Expected<QList<GpuProcess>> gpuProcesses() = 0; // the processes on the GPUs, for "pause when I play"
-    virtual bool diskFull() const = 0;                     // the last checkpoint download stopped for lack of space
-    virtual bool generating() const = 0;                   // a batch is being generated
-    virtual qint64 generatingForMs() const = 0;            // since that batch started; -1: none
-    virtual double tokensPerSecond() const = 0;            // the last batch's generation rate
-    virtual QList<int> workerGpuIndexes() const = 0;       // the GPUs (NVML indices) the rollout workers compute on
+    virtual bool diskFull() const = 0;                      // the last checkpoint download stopped for lack of space
+    virtual bool generating() const = 0;                    // a batch is being generated
+    virtual qint64 generatingForMs() const = 0;             // since that batch started; -1: none
+    virtual double tokensPerSecond() const = 0;             // the last batch's generation rate
+    virtual QList<int> workerGpuIndexes() const = 0;        // the GPUs (NVML indices) the rollout workers compute on
 
 protected:
     ~ScheduleHost() = default;
@@ -49,10 +49,10 @@ public:
     void setPolicy(const SchedulerPolicy &policy);
 
     void pause();
-    void resume();                // also ends a snooze and a pending pause-after-step
-    void snooze(int seconds);     // pause until now + seconds (0 ends the snooze)
-    void pauseAfterStep();        // pause at the next safe point: when the batch in hand is in the outbox
-    void safePointReached();      // the batch in hand is in the outbox
+    void resume();            // also ends a snooze and a pending pause-after-step
+    void snooze(int seconds); // pause until now + seconds (0 ends the snooze)
+    void pauseAfterStep();    // pause at the next safe point: when the batch in hand is in the outbox
+    void safePointReached();  // the batch in hand is in the outbox
     // The user's pause and snooze as the engine bundle kept them (no event, no decision: the engine's next).
     void restore(bool userPaused, const QDateTime &snoozedUntil);
     bool userPaused() const { return m_userPaused; }
@@ -74,10 +74,10 @@ public:
 
 Q_SIGNALS:
     void eventOccurred(const cohort::EngineEvent &event);
-    void pauseEntered();     // a pause reason holds now: stop the work in hand at a safe point
-    void pauseLeft();        // none holds any more
-    void reasonsChanged();   // the pause reasons or the program in front moved: the node's state follows
-    void changed();          // status() moved
+    void pauseEntered();      // a pause reason holds now: stop the work in hand at a safe point
+    void pauseLeft();         // none holds any more
+    void reasonsChanged();    // the pause reasons or the program in front moved: the node's state follows
+    void changed();           // status() moved
     void userChoiceChanged(); // the user's pause or snooze: it survives a restart (the engine bundle)
 
 private:
@@ -93,10 +93,10 @@ private:
     bool m_userPaused = false;
     bool m_pauseAfterStepPending = false;
     QDateTime m_snoozedUntil;
-    QElapsedTimer m_pauseClock;            // since a pause cancelled the batch in hand (until the work stopped)
-    qint64 m_dataBytes = -1;               // Cohort's data folder, measured every minute
+    QElapsedTimer m_pauseClock; // since a pause cancelled the batch in hand (until the work stopped)
+    qint64 m_dataBytes = -1;    // Cohort's data folder, measured every minute
     QElapsedTimer m_sinceDataMeasured;
-    QList<PauseReason> m_pauseReasons;     // the last decision's, with DiskFull when the downloads ran out of space
+    QList<PauseReason> m_pauseReasons; // the last decision's, with DiskFull when the downloads ran out of space
     QList<PauseReason> m_throttleReasons;
     std::optional<ForegroundUse> m_foregroundUse;
     ScheduleStatus m_status;

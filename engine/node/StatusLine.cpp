@@ -16,12 +16,15 @@ QString humanBytes(qint64 bytes)
 
 QString statusLine(const EngineSnapshot &s, qint64 elapsedSeconds)
 {
-    const QString elapsed = QStringLiteral("%1:%2").arg(elapsedSeconds / 60, 2, 10, QLatin1Char('0')).arg(elapsedSeconds % 60, 2, 10, QLatin1Char('0'));
+    const QString elapsed = QStringLiteral("%1:%2")
+                                .arg(elapsedSeconds / 60, 2, 10, QLatin1Char('0'))
+                                .arg(elapsedSeconds % 60, 2, 10, QLatin1Char('0'));
     QString line = QStringLiteral("[%1] %2 — %3").arg(elapsed, nodeStateTitle(s.state), s.why);
     if (s.system.cpuPercent >= 0)
         line += QStringLiteral(" | CPU %1%").arg(s.system.cpuPercent, 0, 'f', 0);
     if (s.system.memTotalBytes > 0)
-        line += QStringLiteral(" | RAM %1/%2").arg(humanBytes(s.system.memUsedBytes), humanBytes(s.system.memTotalBytes));
+        line +=
+            QStringLiteral(" | RAM %1/%2").arg(humanBytes(s.system.memUsedBytes), humanBytes(s.system.memTotalBytes));
     for (const GpuSample &g : s.gpus) { // "GPU0 87% 71°C 350 W"; what NVML could not read is left out
         QStringList parts;
         if (g.utilizationPercent)
@@ -30,7 +33,9 @@ QString statusLine(const EngineSnapshot &s, qint64 elapsedSeconds)
             parts << QStringLiteral("%1°C").arg(*g.temperatureC);
         if (g.powerW)
             parts << QStringLiteral("%1 W").arg(*g.powerW, 0, 'f', 0);
-        line += QStringLiteral(" | GPU%1 %2").arg(g.index).arg(parts.isEmpty() ? QStringLiteral("?") : parts.join(QLatin1Char(' ')));
+        line += QStringLiteral(" | GPU%1 %2")
+                    .arg(g.index)
+                    .arg(parts.isEmpty() ? QStringLiteral("?") : parts.join(QLatin1Char(' ')));
     }
     if (!s.tasks.isEmpty())
         line += QStringLiteral(" | %1 tasks").arg(s.tasks.size());

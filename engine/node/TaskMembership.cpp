@@ -5,9 +5,11 @@
 namespace cohort {
 
 TaskMembership::TaskMembership(TaskMembershipHost &host, QString wished, bool chooseAutomatically, QObject *parent)
-    : QObject(parent), m_host(host), m_wished(std::move(wished)), m_chooseAutomatically(chooseAutomatically)
-{
-}
+    : QObject(parent),
+      m_host(host),
+      m_wished(std::move(wished)),
+      m_chooseAutomatically(chooseAutomatically)
+{}
 
 const TaskInfo *TaskMembership::find(const QString &taskId) const
 {
@@ -30,14 +32,16 @@ void TaskMembership::join(const QString &taskId)
         // The catalogue may not be loaded yet: remember the wish, apply it when the tasks arrive.
         m_wished = taskId;
         if (!m_host.catalogue().isEmpty())
-            Q_EMIT eventOccurred(EngineEvent::warning(QStringLiteral("task"), QStringLiteral("The hub offers no task '%1'").arg(taskId)));
+            Q_EMIT eventOccurred(EngineEvent::warning(QStringLiteral("task"),
+                                                      QStringLiteral("The hub offers no task '%1'").arg(taskId)));
         return;
     }
     if (!task->isRunnableKind()) {
         // A newer hub's kind: listed, but there is no work loop for it here. The wish is kept for a newer version.
         m_wished = taskId;
         Q_EMIT eventOccurred(EngineEvent::warning(
-            QStringLiteral("task"), QStringLiteral("Task %1 is a %2 task, which this version of Cohort cannot run").arg(taskId, task->kind)));
+            QStringLiteral("task"),
+            QStringLiteral("Task %1 is a %2 task, which this version of Cohort cannot run").arg(taskId, task->kind)));
         return;
     }
     if (m_joined == taskId)
@@ -45,7 +49,8 @@ void TaskMembership::join(const QString &taskId)
     m_wished = taskId;
     m_joined = taskId;
     // Said first, so that what the engine's work for the task says (e.g. "DiLoCo training started") follows it.
-    Q_EMIT eventOccurred(EngineEvent::info(QStringLiteral("task"), QStringLiteral("Joined task %1 (%2)").arg(taskId, task->title)));
+    Q_EMIT eventOccurred(
+        EngineEvent::info(QStringLiteral("task"), QStringLiteral("Joined task %1 (%2)").arg(taskId, task->title)));
     Q_EMIT taskJoined(taskId);
 }
 
@@ -77,7 +82,8 @@ void TaskMembership::catalogueArrived()
             ids.append(t.id);
         Q_EMIT eventOccurred(EngineEvent::info(
             QStringLiteral("task"),
-            QStringLiteral("No task joined; this hub offers %1 (join one on the Tasks page, or cohortd --task ID or --task auto)")
+            QStringLiteral(
+                "No task joined; this hub offers %1 (join one on the Tasks page, or cohortd --task ID or --task auto)")
                 .arg(ids.isEmpty() ? QStringLiteral("none") : ids.join(QStringLiteral(", ")))));
     }
 }
@@ -86,19 +92,20 @@ void TaskMembership::applyAutomaticChoice()
 {
     const QList<TaskInfo> &tasks = m_host.catalogue();
     if (!m_chooseAutomatically || tasks.isEmpty())
-        return; // not asked, or the catalogue has not arrived yet: catalogueArrived calls again
+        return;                    // not asked, or the catalogue has not arrived yet: catalogueArrived calls again
     m_chooseAutomatically = false; // once: a task left later stays left
     if (!m_wished.isEmpty() || !m_joined.isEmpty())
         return; // the user's (or the last run's) choice wins
     QString whyNone;
     const QString choice = automaticTaskChoice(tasks, m_host.machine(), &whyNone);
     if (choice.isEmpty()) {
-        Q_EMIT eventOccurred(EngineEvent::warning(QStringLiteral("task"),
-                                                  QStringLiteral("No task of this hub can run on this computer (%1)").arg(whyNone)));
+        Q_EMIT eventOccurred(EngineEvent::warning(
+            QStringLiteral("task"), QStringLiteral("No task of this hub can run on this computer (%1)").arg(whyNone)));
         return;
     }
-    Q_EMIT eventOccurred(EngineEvent::info(QStringLiteral("task"),
-                                           QStringLiteral("Chose task %1: the first of the hub's tasks this computer can run").arg(choice)));
+    Q_EMIT eventOccurred(EngineEvent::info(
+        QStringLiteral("task"),
+        QStringLiteral("Chose task %1: the first of the hub's tasks this computer can run").arg(choice)));
     join(choice);
 }
 

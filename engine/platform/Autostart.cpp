@@ -43,11 +43,13 @@ QString desktopExecArgument(const QString &argument)
 class XdgAutostart final : public Autostart {
 public:
     XdgAutostart(QString executable, QString arguments)
-        : m_executable(std::move(executable)), m_arguments(std::move(arguments))
+        : m_executable(std::move(executable)),
+          m_arguments(std::move(arguments))
     {
         QString dir = qEnvironmentVariable("COHORT_AUTOSTART_DIR");
         if (dir.isEmpty())
-            dir = QStandardPaths::writableLocation(QStandardPaths::GenericConfigLocation) + QStringLiteral("/autostart");
+            dir =
+                QStandardPaths::writableLocation(QStandardPaths::GenericConfigLocation) + QStringLiteral("/autostart");
         m_path = dir + QStringLiteral("/io.cohort.Cohort.desktop");
     }
     bool isSupported() const override { return true; }
@@ -70,23 +72,22 @@ public:
         QSaveFile file(m_path);
         if (!file.open(QIODevice::WriteOnly))
             return fail(QStringLiteral("Could not write %1: %2").arg(m_path, file.errorString()));
-        const QString exec = desktopExecArgument(program) +
-                             (m_arguments.isEmpty() ? QString() : QLatin1Char(' ') + m_arguments);
+        const QString exec =
+            desktopExecArgument(program) + (m_arguments.isEmpty() ? QString() : QLatin1Char(' ') + m_arguments);
         // TryExec: once the program is uninstalled, desktops skip this entry (the package cannot remove
         // files in home folders, so the entry may outlive it).
-        const QString text = QStringLiteral(
-                                 "[Desktop Entry]\n"
-                                 "Type=Application\n"
-                                 "Name=Cohort\n"
-                                 "Comment=Lend your computer to decentralized AI training\n"
-                                 "Exec=%1\n"
-                                 "TryExec=%2\n"
-                                 "Icon=io.cohort.Cohort\n"
-                                 "Terminal=false\n"
-                                 "X-GNOME-Autostart-enabled=true\n"
-                                 "X-GNOME-Autostart-Delay=10\n"
-                                 "X-KDE-autostart-after=panel\n"
-                                 "X-LXQt-Need-Tray=true\n")
+        const QString text = QStringLiteral("[Desktop Entry]\n"
+                                            "Type=Application\n"
+                                            "Name=Cohort\n"
+                                            "Comment=Lend your computer to decentralized AI training\n"
+                                            "Exec=%1\n"
+                                            "TryExec=%2\n"
+                                            "Icon=io.cohort.Cohort\n"
+                                            "Terminal=false\n"
+                                            "X-GNOME-Autostart-enabled=true\n"
+                                            "X-GNOME-Autostart-Delay=10\n"
+                                            "X-KDE-autostart-after=panel\n"
+                                            "X-LXQt-Need-Tray=true\n")
                                  .arg(exec, desktopEntryString(program));
         file.write(text.toUtf8());
         if (!file.commit())
@@ -106,8 +107,7 @@ class WindowsRunKeyAutostart final : public Autostart {
 public:
     WindowsRunKeyAutostart(QString executable, QString arguments)
         : m_command(QLatin1Char('"') + QDir::toNativeSeparators(executable) + QStringLiteral("\" ") + arguments)
-    {
-    }
+    {}
     bool isSupported() const override { return true; }
     bool isEnabled() const override
     {

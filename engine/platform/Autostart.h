@@ -19,6 +19,7 @@ public:
 
 // executable: the program to start (usually QCoreApplication::applicationFilePath()); arguments are appended.
 // On Linux the entry goes to $COHORT_AUTOSTART_DIR (tests) or $XDG_CONFIG_HOME/autostart.
-std::unique_ptr<Autostart> createAutostart(const QString &executable, const QString &arguments = QStringLiteral("--minimized"));
+std::unique_ptr<Autostart> createAutostart(const QString &executable,
+                                           const QString &arguments = QStringLiteral("--minimized"));
 
 } // namespace cohort

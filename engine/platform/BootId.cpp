@@ -3,8 +3,8 @@
 #include <QFile>
 
 #ifdef Q_OS_WIN
-#  include <QDateTime>
 #  include <windows.h>
+#  include <QDateTime>
 #elif defined(Q_OS_MACOS)
 #  include <sys/sysctl.h>
 #  include <sys/time.h>

@@ -2,8 +2,8 @@
 
 #include <cstdio>
 #ifdef _WIN32
-#  include <io.h>
 #  include <windows.h>
+#  include <io.h>
 #else
 #  include <sys/ioctl.h>
 #  include <unistd.h>

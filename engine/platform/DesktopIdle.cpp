@@ -107,10 +107,13 @@ private:
 class DBusIdle final : public DesktopIdle {
 public:
     DBusIdle(QString service, QString path, QString interface, QString method, bool milliseconds, QString name)
-        : m_service(std::move(service)), m_path(std::move(path)), m_interface(std::move(interface)),
-          m_method(std::move(method)), m_milliseconds(milliseconds), m_name(std::move(name))
-    {
-    }
+        : m_service(std::move(service)),
+          m_path(std::move(path)),
+          m_interface(std::move(interface)),
+          m_method(std::move(method)),
+          m_milliseconds(milliseconds),
+          m_name(std::move(name))
+    {}
     std::optional<int> idleSeconds() override
     {
         QDBusInterface iface(m_service, m_path, m_interface, QDBusConnection::sessionBus());
@@ -146,15 +149,14 @@ std::unique_ptr<DesktopIdle> createDesktopIdle()
     if (QDBusConnection::sessionBus().isConnected()) {
         auto gnome = std::make_unique<DBusIdle>(QStringLiteral("org.gnome.Mutter.IdleMonitor"),
                                                 QStringLiteral("/org/gnome/Mutter/IdleMonitor/Core"),
-                                                QStringLiteral("org.gnome.Mutter.IdleMonitor"), QStringLiteral("GetIdletime"),
-                                                true, QStringLiteral("gnome-mutter"));
+                                                QStringLiteral("org.gnome.Mutter.IdleMonitor"),
+                                                QStringLiteral("GetIdletime"), true, QStringLiteral("gnome-mutter"));
         if (gnome->idleSeconds())
             return gnome;
-        auto freedesktop = std::make_unique<DBusIdle>(QStringLiteral("org.freedesktop.ScreenSaver"),
-                                                      QStringLiteral("/org/freedesktop/ScreenSaver"),
-                                                      QStringLiteral("org.freedesktop.ScreenSaver"),
-                                                      QStringLiteral("GetSessionIdleTime"), true,
-                                                      QStringLiteral("freedesktop-screensaver"));
+        auto freedesktop = std::make_unique<DBusIdle>(
+            QStringLiteral("org.freedesktop.ScreenSaver"), QStringLiteral("/org/freedesktop/ScreenSaver"),
+            QStringLiteral("org.freedesktop.ScreenSaver"), QStringLiteral("GetSessionIdleTime"), true,
+            QStringLiteral("freedesktop-screensaver"));
         if (freedesktop->idleSeconds())
             return freedesktop;
     }

@@ -7,9 +7,9 @@
 #include <cstdint>
 #include <cstring>
 #ifdef Q_OS_WIN
-#include <windows.h>
+#  include <windows.h>
 #else
-#include <sys/statvfs.h>
+#  include <sys/statvfs.h>
 #endif
 
 namespace cohort {
@@ -36,7 +36,8 @@ Expected<qint64> availableDiskBytes(const QString &folder)
     struct statvfs fs {};
     const QByteArray path = QFile::encodeName(info.absoluteFilePath());
     if (::statvfs(path.constData(), &fs) != 0)
-        return fail(QStringLiteral("cannot tell the free space at %1: %2").arg(folder, QString::fromLocal8Bit(std::strerror(errno))));
+        return fail(QStringLiteral("cannot tell the free space at %1: %2")
+                        .arg(folder, QString::fromLocal8Bit(std::strerror(errno))));
     // f_bavail: blocks an unprivileged process may use (root's reserve excluded); counted in f_frsize units.
     const unsigned long long unit = fs.f_frsize ? fs.f_frsize : fs.f_bsize;
     const unsigned long long blocks = fs.f_bavail;

@@ -8,7 +8,7 @@
 #include <QSaveFile>
 
 #ifndef Q_OS_WIN
-#include <cstdio>
+#  include <cstdio>
 #endif
 
 namespace cohort {
@@ -31,7 +31,8 @@ Status writeOwnerOnlyFile(const QString &path, const QByteArray &bytes)
 #else
     // QSaveFile creates its temporary file 0666 & ~umask when the target does not exist yet, so it is opened
     // here with 0600 instead (O_CREAT|O_EXCL through NewOnly), then renamed over the target.
-    const QString temporary = QStringLiteral("%1.%2.tmp").arg(path).arg(QRandomGenerator::system()->generate(), 8, 16, QLatin1Char('0'));
+    const QString temporary =
+        QStringLiteral("%1.%2.tmp").arg(path).arg(QRandomGenerator::system()->generate(), 8, 16, QLatin1Char('0'));
     QFile file(temporary);
     if (!file.open(QIODevice::WriteOnly | QIODevice::NewOnly, QFileDevice::ReadOwner | QFileDevice::WriteOwner))
         return fail(QStringLiteral("cannot create %1: %2").arg(temporary, file.errorString()));

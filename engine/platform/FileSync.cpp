@@ -40,8 +40,9 @@ Status preallocate(QFile &file, qint64 size)
     if (rc == ENOSPC)
         return fail(QStringLiteral("disk full: cannot reserve %1 MiB for %2").arg(size >> 20).arg(file.fileName()));
     if (rc != EOPNOTSUPP && rc != EINVAL)
-        return fail(QStringLiteral("cannot reserve space for %1: %2").arg(file.fileName(), QString::fromLocal8Bit(std::strerror(rc))));
-    // A file system without fallocate: plain extension (blocks are allocated on first write).
+        return fail(QStringLiteral("cannot reserve space for %1: %2")
+                        .arg(file.fileName(), QString::fromLocal8Bit(std::strerror(rc))));
+        // A file system without fallocate: plain extension (blocks are allocated on first write).
 #endif
     if (file.size() != size && !file.resize(size))
         return fail(QStringLiteral("cannot size %1: %2").arg(file.fileName(), file.errorString()));

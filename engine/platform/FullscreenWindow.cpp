@@ -26,7 +26,7 @@ namespace {
 
 // SHQueryUserNotificationState's answers (shellapi.h QUERY_USER_NOTIFICATION_STATE), resolved from shell32 at run
 // time so that the build needs no import library for it.
-constexpr int kQunsBusy = 2;                // a full-screen application, or presentation settings
+constexpr int kQunsBusy = 2; // a full-screen application, or presentation settings
 constexpr int kQunsRunningD3dFullScreen = 3;
 constexpr int kQunsPresentationMode = 4;
 using QueryNotificationState = HRESULT(WINAPI *)(int *);
@@ -188,7 +188,9 @@ class X11Fullscreen final : public FullscreenWatch {
 public:
     static constexpr int kReconnectMs = 10'000;
 
-    explicit X11Fullscreen(QString display) : m_display(std::move(display)) {}
+    explicit X11Fullscreen(QString display)
+        : m_display(std::move(display))
+    {}
     ~X11Fullscreen() override { close(); }
 
     bool open()
@@ -215,8 +217,8 @@ public:
         m_screenWidth = it.data->widthInPixels;
         m_screenHeight = it.data->heightInPixels;
         // Asked for all at once, then the answers read: one round trip.
-        const char *names[] = {"_NET_ACTIVE_WINDOW", "_NET_WM_STATE", "_NET_WM_STATE_FULLSCREEN", "_NET_WM_PID",
-                               "_NET_WM_WINDOW_TYPE", "_NET_WM_WINDOW_TYPE_DESKTOP"};
+        const char *names[] = {"_NET_ACTIVE_WINDOW", "_NET_WM_STATE",       "_NET_WM_STATE_FULLSCREEN",
+                               "_NET_WM_PID",        "_NET_WM_WINDOW_TYPE", "_NET_WM_WINDOW_TYPE_DESKTOP"};
         uint32_t *atoms[] = {&m_activeWindow, &m_wmState, &m_fullscreen, &m_wmPid, &m_windowType, &m_typeDesktop};
         XcbCookie cookies[std::size(names)];
         for (size_t i = 0; i < std::size(names); ++i)
@@ -268,13 +270,14 @@ private:
         if (atom == 0)
             return {};
         XcbGenericError *error = nullptr;
-        XcbPtr<XcbGetPropertyReply> reply(
-            m_xcb.getPropertyReply(m_connection, m_xcb.getProperty(m_connection, 0, window, atom, type, 0, maxWords), &error));
+        XcbPtr<XcbGetPropertyReply> reply(m_xcb.getPropertyReply(
+            m_connection, m_xcb.getProperty(m_connection, 0, window, atom, type, 0, maxWords), &error));
         XcbPtr<XcbGenericError> freeError(error);
         if (!reply)
             return {};
         const int length = m_xcb.propertyValueLength(reply.get());
-        return length > 0 ? QByteArray(static_cast<const char *>(m_xcb.propertyValue(reply.get())), length) : QByteArray();
+        return length > 0 ? QByteArray(static_cast<const char *>(m_xcb.propertyValue(reply.get())), length)
+                          : QByteArray();
     }
 
     static uint32_t word(const QByteArray &data, qsizetype offset)
@@ -302,7 +305,8 @@ private:
     {
         XcbPtr<XcbGenericError> geometryError, translateError;
         XcbGenericError *error = nullptr;
-        XcbPtr<XcbGetGeometryReply> geometry(m_xcb.getGeometryReply(m_connection, m_xcb.getGeometry(m_connection, window), &error));
+        XcbPtr<XcbGetGeometryReply> geometry(
+            m_xcb.getGeometryReply(m_connection, m_xcb.getGeometry(m_connection, window), &error));
         geometryError.reset(error);
         error = nullptr;
         XcbPtr<XcbTranslateReply> origin(

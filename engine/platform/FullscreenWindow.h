@@ -23,7 +23,7 @@ class FullscreenWatch {
 public:
     virtual ~FullscreenWatch() = default;
     virtual std::optional<FullscreenState> read() = 0; // nullopt: cannot tell right now
-    virtual QString source() const = 0;                 // "x11-ewmh", "windows-shell" for the activity log
+    virtual QString source() const = 0;                // "x11-ewmh", "windows-shell" for the activity log
 };
 
 // The source this session has; nullptr when none answers. display: an X11 display name (":1"), empty for $DISPLAY.

@@ -23,7 +23,8 @@ struct LargeBufferAllocator {
 
     LargeBufferAllocator() noexcept = default;
     template <class U>
-    LargeBufferAllocator(const LargeBufferAllocator<U> &) noexcept {}
+    LargeBufferAllocator(const LargeBufferAllocator<U> &) noexcept
+    {}
 
     static std::align_val_t alignmentFor(std::size_t bytes)
     {
@@ -43,7 +44,10 @@ struct LargeBufferAllocator {
     void deallocate(T *p, std::size_t n) noexcept { ::operator delete(p, alignmentFor(n * sizeof(T))); }
 
     template <class U>
-    bool operator==(const LargeBufferAllocator<U> &) const noexcept { return true; }
+    bool operator==(const LargeBufferAllocator<U> &) const noexcept
+    {
+        return true;
+    }
 };
 
 template <class T>

@@ -6,9 +6,9 @@
 
 #ifdef _WIN32
 #  include <windows.h>
-#  include <psapi.h>
 #  include <algorithm>
 #  include <iterator>
+#  include <psapi.h>
 #else
 #  include <dlfcn.h>
 #endif
@@ -79,7 +79,8 @@ QString describeBlas(const QStringList &libraries, bool *reference)
         if (path.contains(QLatin1String("mkl"), Qt::CaseInsensitive))
             return QStringLiteral("Intel MKL (%1)").arg(path);
     for (const QString &path : libraries)
-        if (path.contains(QLatin1String("blis"), Qt::CaseInsensitive) || path.contains(QLatin1String("atlas"), Qt::CaseInsensitive))
+        if (path.contains(QLatin1String("blis"), Qt::CaseInsensitive) ||
+            path.contains(QLatin1String("atlas"), Qt::CaseInsensitive))
             return QStringLiteral("an optimised BLAS (%1)").arg(path);
     for (const QString &path : libraries)
         if (QFileInfo(path).fileName().startsWith(QLatin1String("libblas"), Qt::CaseInsensitive)) {

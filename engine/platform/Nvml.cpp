@@ -43,9 +43,9 @@ using FnUnsigned = NvmlReturn (*)(NvmlDevice, unsigned *);
 using FnUnsignedOf = NvmlReturn (*)(NvmlDevice, unsigned, unsigned *); // temperature (sensor), clock (type)
 using FnProcesses = NvmlReturn (*)(NvmlDevice, unsigned *, void *);    // count in/out, an array of process infos
 
-constexpr NvmlReturn kNvmlInsufficientSize = 7;                     // NVML_ERROR_INSUFFICIENT_SIZE
-constexpr unsigned long long kNvmlValueNotAvailable = ~0ULL;        // NVML_VALUE_NOT_AVAILABLE
-struct NvmlProcessInfoV1 { // nvmlProcessInfo_v1_t: the unversioned functions
+constexpr NvmlReturn kNvmlInsufficientSize = 7;              // NVML_ERROR_INSUFFICIENT_SIZE
+constexpr unsigned long long kNvmlValueNotAvailable = ~0ULL; // NVML_VALUE_NOT_AVAILABLE
+struct NvmlProcessInfoV1 {                                   // nvmlProcessInfo_v1_t: the unversioned functions
     unsigned pid;
     unsigned long long usedGpuMemory;
 };
@@ -93,10 +93,12 @@ struct Nvml::Device {
     NvmlDevice handle = nullptr; // null: NVML gave no handle (every value unknown)
     QString name;
     QString uuid;
-    QStringList fixedNotes;      // what went wrong reading the name, UUID or handle
+    QStringList fixedNotes; // what went wrong reading the name, UUID or handle
 };
 
-Nvml::Nvml() : m_api(std::make_unique<Api>()) {}
+Nvml::Nvml()
+    : m_api(std::make_unique<Api>())
+{}
 
 Nvml::~Nvml()
 {
@@ -126,7 +128,8 @@ Expected<std::unique_ptr<Nvml>> Nvml::open(const QString &library)
     api.library.setFileName(library);
 #else
     if (library == QLatin1String("libnvidia-ml.so.1"))
-        api.library.setFileNameAndVersion(QStringLiteral("nvidia-ml"), 1); // exactly that soname, from the loader's path
+        api.library.setFileNameAndVersion(QStringLiteral("nvidia-ml"),
+                                          1); // exactly that soname, from the loader's path
     else
         api.library.setFileName(library);
 #endif
@@ -143,7 +146,8 @@ Expected<std::unique_ptr<Nvml>> Nvml::open(const QString &library)
     if (!loaded) {
         // Most machines simply have no NVIDIA driver: say that plainly; anything else gets the loader's words.
         const QString why = api.library.errorString();
-        if (why.contains(QLatin1String("No such file")) || (QFileInfo(library).isAbsolute() && !QFileInfo::exists(library)))
+        if (why.contains(QLatin1String("No such file")) ||
+            (QFileInfo(library).isAbsolute() && !QFileInfo::exists(library)))
             return fail(QStringLiteral("No NVML (%1 not found)").arg(library));
         return fail(QStringLiteral("No NVML (%1 cannot be loaded: %2)").arg(library, why));
     }
@@ -275,7 +279,8 @@ QList<GpuSample> Nvml::sample()
         // Each value on its own: one failing call (not supported, no permission, GPU lost) costs that value only.
         const auto read = [&](const char *what, auto fn, const char *symbol, auto &&call) {
             if (!fn) {
-                s.notes.append(QStringLiteral("%1: this NVML lacks %2").arg(QLatin1String(what), QLatin1String(symbol)));
+                s.notes.append(
+                    QStringLiteral("%1: this NVML lacks %2").arg(QLatin1String(what), QLatin1String(symbol)));
                 return;
             }
             if (const NvmlReturn r = call(); r != kNvmlSuccess)
@@ -353,7 +358,8 @@ Expected<QList<GpuProcess>> Nvml::processes()
     for (const Device &d : m_devices) {
         if (!d.handle)
             continue;
-        for (const auto &[fn, graphics] : {std::pair{api.computeProcesses, false}, std::pair{api.graphicsProcesses, true}}) {
+        for (const auto &[fn, graphics] :
+             {std::pair{api.computeProcesses, false}, std::pair{api.graphicsProcesses, true}}) {
             // Asked with room for 16; a GPU with more answers "insufficient size" with its count and is asked once
             // more with room for them all (up to the cap; beyond it that GPU's list is left out).
             unsigned count = 16;

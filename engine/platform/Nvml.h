@@ -26,8 +26,8 @@ namespace cohort {
 struct GpuProcess {
     int gpuIndex = 0;
     qint64 pid = 0;
-    bool graphics = false;        // a graphics (rendering) context; false: compute (CUDA, OpenCL)
-    qint64 usedMemoryBytes = -1;  // -1: NVML cannot tell (as on Windows' WDDM driver model)
+    bool graphics = false;       // a graphics (rendering) context; false: compute (CUDA, OpenCL)
+    qint64 usedMemoryBytes = -1; // -1: NVML cannot tell (as on Windows' WDDM driver model)
     bool operator==(const GpuProcess &) const = default;
 };
 
@@ -44,10 +44,10 @@ public:
     Nvml(const Nvml &) = delete;
     Nvml &operator=(const Nvml &) = delete;
 
-    QString libraryPath() const;           // the file actually loaded
+    QString libraryPath() const; // the file actually loaded
     int deviceCount() const;
-    QStringList missingFunctions() const;  // optional functions this NVML lacks (their values stay unknown)
-    QString driverSummary() const;         // "2 GPUs via NVML (libnvidia-ml.so.1): NVIDIA GeForce RTX 4090, …"
+    QStringList missingFunctions() const; // optional functions this NVML lacks (their values stay unknown)
+    QString driverSummary() const;        // "2 GPUs via NVML (libnvidia-ml.so.1): NVIDIA GeForce RTX 4090, …"
 
     // One reading of every GPU, in NVML's index order. Never fails as a whole: what could not be read is unknown.
     QList<GpuSample> sample();

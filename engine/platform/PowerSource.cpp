@@ -36,7 +36,8 @@ PowerStatus readPowerStatus(const QString &sysfsRoot)
 #else
     // Linux: a mains adapter that is online means mains; batteries that discharge without one mean battery.
     // Desktops have no battery at all: "not on battery".
-    const QDir dir(QDir(sysfsRoot.isEmpty() ? QStringLiteral("/sys/class") : sysfsRoot).filePath(QStringLiteral("power_supply")));
+    const QDir dir(
+        QDir(sysfsRoot.isEmpty() ? QStringLiteral("/sys/class") : sysfsRoot).filePath(QStringLiteral("power_supply")));
     bool anyMains = false, mainsOnline = false, discharging = false;
     for (const QString &name : dir.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
         const QString base = dir.filePath(name) + QLatin1Char('/');
@@ -44,7 +45,8 @@ PowerStatus readPowerStatus(const QString &sysfsRoot)
         if (type == QLatin1String("Mains")) {
             anyMains = true;
             mainsOnline = mainsOnline || readLine(base + QStringLiteral("online")) == QLatin1String("1");
-        } else if (type == QLatin1String("Battery") && readLine(base + QStringLiteral("scope")) != QLatin1String("Device")) {
+        } else if (type == QLatin1String("Battery") &&
+                   readLine(base + QStringLiteral("scope")) != QLatin1String("Device")) {
             // scope=Device: a mouse or headset battery, not the machine's.
             status.hasBattery = true;
             discharging = discharging || readLine(base + QStringLiteral("status")) == QLatin1String("Discharging");

@@ -8,8 +8,8 @@ namespace cohort {
 
 struct PowerStatus {
     bool hasBattery = false;
-    std::optional<bool> onBattery;   // nullopt: unknown
-    int batteryPercent = -1;         // -1: unknown
+    std::optional<bool> onBattery; // nullopt: unknown
+    int batteryPercent = -1;       // -1: unknown
 };
 
 // sysfsRoot: Linux only, the folder holding power_supply/ (default /sys/class).

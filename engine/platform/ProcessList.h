@@ -31,7 +31,9 @@ QStringList normalizedProgramNames(const QStringList &names);
 class ProgramWatch {
 public:
     static constexpr int kDefaultIntervalMs = 5000;
-    explicit ProgramWatch(int intervalMs = kDefaultIntervalMs) : m_intervalMs(intervalMs) {}
+    explicit ProgramWatch(int intervalMs = kDefaultIntervalMs)
+        : m_intervalMs(intervalMs)
+    {}
 
     void setNames(const QStringList &names); // a new list is scanned for at the next ask
     const QStringList &names() const { return m_names; }

@@ -25,17 +25,22 @@ BOOL WINAPI consoleHandler(DWORD type)
     if (!g_instance)
         return FALSE;
     // Called on a system thread: hand over to the object's thread with a queued call.
-    QMetaObject::invokeMethod(g_instance.data(), [type] {
-        if (g_instance)
-            Q_EMIT g_instance->terminationRequested(int(type));
-    }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        g_instance.data(),
+        [type] {
+            if (g_instance)
+                Q_EMIT g_instance->terminationRequested(int(type));
+        },
+        Qt::QueuedConnection);
     return TRUE;
 }
 } // namespace
 
 struct TerminationSignals::Impl {};
 
-TerminationSignals::TerminationSignals(QObject *parent) : QObject(parent), d(new Impl)
+TerminationSignals::TerminationSignals(QObject *parent)
+    : QObject(parent),
+      d(new Impl)
 {
     g_instance = this;
     SetConsoleCtrlHandler(consoleHandler, TRUE);
@@ -62,7 +67,9 @@ struct TerminationSignals::Impl {
     QSocketNotifier *notifier = nullptr;
 };
 
-TerminationSignals::TerminationSignals(QObject *parent) : QObject(parent), d(new Impl)
+TerminationSignals::TerminationSignals(QObject *parent)
+    : QObject(parent),
+      d(new Impl)
 {
     if (::socketpair(AF_UNIX, SOCK_STREAM, 0, g_signalFds) != 0) {
         qCWarning(lcPlatform) << "cannot create the signal socket pair; SIGINT/SIGTERM will not shut down cleanly";

@@ -13,10 +13,10 @@
 #include <cstdint>
 
 #if defined(__CUDACC__)
-#define COHORT_QUANT_HD __host__ __device__
+#  define COHORT_QUANT_HD __host__ __device__
 #else
-#define COHORT_QUANT_HD
-#include <cmath>
+#  define COHORT_QUANT_HD
+#  include <cmath>
 #endif
 
 namespace cohort::quant::math {

@@ -49,7 +49,8 @@ bool validParams(const QuantParams &params, uint32_t levels)
            std::isfinite(math::decode(levels, params.min, params.scale));
 }
 
-template <Word Q> ParamsResult computeParams(std::span<const float> src)
+template <Word Q>
+ParamsResult computeParams(std::span<const float> src)
 {
     if (src.empty())
         return {{0.0f, 0.0f}, Status::Ok};
@@ -65,7 +66,8 @@ template <Word Q> ParamsResult computeParams(std::span<const float> src)
     return paramsFromRange(lo, hi, kLevels<Q>);
 }
 
-template <Word Q> Status quantize(std::span<const float> src, const QuantParams &params, std::span<Q> dst)
+template <Word Q>
+Status quantize(std::span<const float> src, const QuantParams &params, std::span<Q> dst)
 {
     if (src.size() != dst.size())
         return Status::SizeMismatch;
@@ -79,7 +81,8 @@ template <Word Q> Status quantize(std::span<const float> src, const QuantParams 
     return finite ? Status::Ok : Status::NonFinite;
 }
 
-template <Word Q> Status dequantize(std::span<const Q> src, const QuantParams &params, std::span<float> dst)
+template <Word Q>
+Status dequantize(std::span<const Q> src, const QuantParams &params, std::span<float> dst)
 {
     if (src.size() != dst.size())
         return Status::SizeMismatch;
@@ -90,7 +93,8 @@ template <Word Q> Status dequantize(std::span<const Q> src, const QuantParams &p
     return Status::Ok;
 }
 
-template <Word Q> Status dequantizeAccumulate(std::span<const Q> src, const QuantParams &params, std::span<float> dst)
+template <Word Q>
+Status dequantizeAccumulate(std::span<const Q> src, const QuantParams &params, std::span<float> dst)
 {
     if (src.size() != dst.size())
         return Status::SizeMismatch;
@@ -101,7 +105,8 @@ template <Word Q> Status dequantizeAccumulate(std::span<const Q> src, const Quan
     return Status::Ok;
 }
 
-template <Word Q> ParamsResult requantize(std::span<float> values, std::span<Q> codes)
+template <Word Q>
+ParamsResult requantize(std::span<float> values, std::span<Q> codes)
 {
     if (values.size() != codes.size())
         return {{}, Status::SizeMismatch};
@@ -137,12 +142,12 @@ ParamsResult decodeParams(std::span<const uint8_t, kParamsWireBytes> bytes, uint
     return {params, Status::Ok};
 }
 
-#define COHORT_QUANT_INSTANTIATE(Q)                                                                                   \
-    template ParamsResult computeParams<Q>(std::span<const float>);                                                  \
-    template Status quantize<Q>(std::span<const float>, const QuantParams &, std::span<Q>);                          \
-    template Status dequantize<Q>(std::span<const Q>, const QuantParams &, std::span<float>);                        \
-    template Status dequantizeAccumulate<Q>(std::span<const Q>, const QuantParams &, std::span<float>);              \
-    template ParamsResult requantize<Q>(std::span<float>, std::span<Q>);
+#define COHORT_QUANT_INSTANTIATE(Q)                                                                                    \
+  template ParamsResult computeParams<Q>(std::span<const float>);                                                      \
+  template Status quantize<Q>(std::span<const float>, const QuantParams &, std::span<Q>);                              \
+  template Status dequantize<Q>(std::span<const Q>, const QuantParams &, std::span<float>);                            \
+  template Status dequantizeAccumulate<Q>(std::span<const Q>, const QuantParams &, std::span<float>);                  \
+  template ParamsResult requantize<Q>(std::span<float>, std::span<Q>);
 
 COHORT_QUANT_INSTANTIATE(uint8_t)
 COHORT_QUANT_INSTANTIATE(uint16_t)

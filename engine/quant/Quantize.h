@@ -33,7 +33,8 @@ template <typename Q>
 concept Word = std::same_as<Q, uint8_t> || std::same_as<Q, uint16_t>;
 
 // The largest code: 255 or 65535.
-template <Word Q> inline constexpr uint32_t kLevels = std::numeric_limits<Q>::max();
+template <Word Q>
+inline constexpr uint32_t kLevels = std::numeric_limits<Q>::max();
 
 struct QuantParams {
     float min = 0.0f;   // the value of code 0
@@ -69,21 +70,26 @@ ParamsResult paramsFromRange(float lo, float hi, uint32_t levels);
 bool validParams(const QuantParams &params, uint32_t levels);
 
 // The header for `src` (see above). Empty span: {0, 0}.
-template <Word Q> ParamsResult computeParams(std::span<const float> src);
+template <Word Q>
+ParamsResult computeParams(std::span<const float> src);
 
 // dst[i] = code of src[i]. src and dst must have the same length. A non-finite src[i] is written as code 0 and the
 // call returns NonFinite after writing every element; values outside [min, min + L * scale] clamp to 0 or L.
-template <Word Q> Status quantize(std::span<const float> src, const QuantParams &params, std::span<Q> dst);
+template <Word Q>
+Status quantize(std::span<const float> src, const QuantParams &params, std::span<Q> dst);
 
 // dst[i] = min + src[i] * scale.
-template <Word Q> Status dequantize(std::span<const Q> src, const QuantParams &params, std::span<float> dst);
+template <Word Q>
+Status dequantize(std::span<const Q> src, const QuantParams &params, std::span<float> dst);
 
 // dst[i] = dst[i] + (min + src[i] * scale): a received quantized chunk reduced into the local one.
-template <Word Q> Status dequantizeAccumulate(std::span<const Q> src, const QuantParams &params, std::span<float> dst);
+template <Word Q>
+Status dequantizeAccumulate(std::span<const Q> src, const QuantParams &params, std::span<float> dst);
 
 // computeParams + quantize into `codes` + replace `values` by their de-quantized copy: what the owner of a chunk
 // does before forwarding it, so that its own copy equals every receiver's. On failure `values` is unchanged.
-template <Word Q> ParamsResult requantize(std::span<float> values, std::span<Q> codes);
+template <Word Q>
+ParamsResult requantize(std::span<float> values, std::span<Q> codes);
 
 // Wire form of the header: min then scale, each as its IEEE-754 bits, big-endian (8 bytes).
 inline constexpr size_t kParamsWireBytes = 8;

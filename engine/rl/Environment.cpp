@@ -18,7 +18,8 @@ Reward Environment::score(const Problem &problem, std::string_view completion, b
     } else {
         reward.format = 1.0;
         reward.correctness = std::clamp(correctness(problem, completion), 0.0, 1.0);
-        reward.note = reward.correctness >= 1.0 ? "correct" : (reward.correctness > 0 ? "partly correct" : "wrong answer");
+        reward.note =
+            reward.correctness >= 1.0 ? "correct" : (reward.correctness > 0 ? "partly correct" : "wrong answer");
     }
     reward.total = kFormatWeight * reward.format + (1.0 - kFormatWeight) * reward.correctness;
     return reward;

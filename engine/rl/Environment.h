@@ -16,8 +16,8 @@ namespace cohort::rl {
 
 struct Problem {
     std::string environment; // id of the environment that made it
-    std::string prompt;       // e.g. "47+285="
-    std::string answer;       // e.g. "332"
+    std::string prompt;      // e.g. "47+285="
+    std::string answer;      // e.g. "332"
 };
 
 struct Reward {
@@ -55,7 +55,9 @@ std::vector<std::string> environmentIds();
 // A deterministic stream of 64-bit values (SplitMix64): the only randomness environments and seeds use.
 class SeedStream {
 public:
-    explicit SeedStream(uint64_t seed) : m_state(seed) {}
+    explicit SeedStream(uint64_t seed)
+        : m_state(seed)
+    {}
     uint64_t next();
     // Uniform-enough integer in [lo, hi] (modulo of a 64-bit value; the bias is < 2^-40 for our ranges).
     int64_t range(int64_t lo, int64_t hi);

@@ -8,7 +8,10 @@
 namespace cohort::rl {
 namespace {
 
-bool isDigit(char c) { return c >= '0' && c <= '9'; }
+bool isDigit(char c)
+{
+    return c >= '0' && c <= '9';
+}
 
 // Partial credit by place value: digits compared from the right (units with units, tens with tens, the sign last),
 // so "332" for 342 earns 2/3 and a missing leading digit costs one place, not everything.
@@ -29,12 +32,16 @@ public:
         const int64_t a = randomNumber(s), b = randomNumber(s);
         const bool add = s.next() & 1;
         const int64_t result = add ? a + b : a - b;
-        return {std::string(id()), std::to_string(a) + (add ? "+" : "-") + std::to_string(b) + "=", std::to_string(result)};
+        return {std::string(id()), std::to_string(a) + (add ? "+" : "-") + std::to_string(b) + "=",
+                std::to_string(result)};
     }
 
 protected:
     bool allowedChar(char c) const override { return isDigit(c) || c == '-'; }
-    double correctness(const Problem &p, std::string_view answer) const override { return placeValueMatch(p.answer, answer); }
+    double correctness(const Problem &p, std::string_view answer) const override
+    {
+        return placeValueMatch(p.answer, answer);
+    }
 
 private:
     static int64_t randomNumber(SeedStream &s)
@@ -63,7 +70,10 @@ public:
 
 protected:
     bool allowedChar(char c) const override { return isDigit(c); }
-    double correctness(const Problem &p, std::string_view answer) const override { return positionalMatch(p.answer, answer); }
+    double correctness(const Problem &p, std::string_view answer) const override
+    {
+        return positionalMatch(p.answer, answer);
+    }
 };
 
 // "rev:abcde=" -> "edcba". 3 to 8 lowercase letters.
@@ -83,7 +93,10 @@ public:
 
 protected:
     bool allowedChar(char c) const override { return c >= 'a' && c <= 'z'; }
-    double correctness(const Problem &p, std::string_view answer) const override { return positionalMatch(p.answer, answer); }
+    double correctness(const Problem &p, std::string_view answer) const override
+    {
+        return positionalMatch(p.answer, answer);
+    }
 };
 
 // "3x+4=19;x=" -> "5". a in 2..9, x in -9..9, b in -9..9: small linear equations with an integer solution.
@@ -99,12 +112,16 @@ public:
         const int64_t a = s.range(2, 9), x = s.range(-9, 9), b = s.range(-9, 9);
         const int64_t c = a * x + b;
         const std::string bPart = b < 0 ? "-" + std::to_string(-b) : "+" + std::to_string(b);
-        return {std::string(id()), std::to_string(a) + "x" + bPart + "=" + std::to_string(c) + ";x=", std::to_string(x)};
+        return {std::string(id()),
+                std::to_string(a) + "x" + bPart + "=" + std::to_string(c) + ";x=", std::to_string(x)};
     }
 
 protected:
     bool allowedChar(char c) const override { return isDigit(c) || c == '-'; }
-    double correctness(const Problem &p, std::string_view answer) const override { return answer == p.answer ? 1.0 : 0.0; }
+    double correctness(const Problem &p, std::string_view answer) const override
+    {
+        return answer == p.answer ? 1.0 : 0.0;
+    }
 };
 
 const AddSub kAddSub;

@@ -8,10 +8,10 @@
 #include <cstring>
 
 #if defined(__unix__) || defined(__APPLE__)
-#include <dlfcn.h>
+#  include <dlfcn.h>
 #endif
 #if defined(_OPENMP)
-#include <omp.h>
+#  include <omp.h>
 #endif
 
 namespace cohort::rl {
@@ -21,7 +21,8 @@ namespace {
 // CBLAS is looked up at run time rather than linked: Debian's LibTorch already loaded OpenBLAS into the process
 // (libblas.so.3), while an official LibTorch keeps MKL's symbols private and we fall back to at::mm_out.
 enum { kRowMajor = 101, kNoTrans = 111, kTrans = 112 };
-using SgemmFn = void (*)(int, int, int, int, int, int, float, const float *, int, const float *, int, float, float *, int);
+using SgemmFn = void (*)(int, int, int, int, int, int, float, const float *, int, const float *, int, float, float *,
+                         int);
 using SgemvFn = void (*)(int, int, int, int, float, const float *, int, const float *, int, float, float *, int);
 
 struct Cblas {
@@ -64,9 +65,9 @@ int maxThreads()
 // The hot loops are written as axpys (no reductions), which the compiler vectorises without -ffast-math; on
 // x86-64 GCC also emits an AVX2 clone picked at load time, while the binary still runs on any x86-64.
 #if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__)
-#define COHORT_HOT __attribute__((target_clones("arch=x86-64-v3", "default")))
+#  define COHORT_HOT __attribute__((target_clones("arch=x86-64-v3", "default")))
 #else
-#define COHORT_HOT
+#  define COHORT_HOT
 #endif
 
 inline void axpy(float a, const float *x, float *y, int n)
@@ -112,7 +113,7 @@ COHORT_HOT void attendHead(const float *q, const float *keys, const float *value
 
 #if defined(__GNUC__)
 typedef float V8 __attribute__((vector_size(32)));
-typedef float V8u __attribute__((vector_size(32), aligned(4)));   // unaligned loads/stores
+typedef float V8u __attribute__((vector_size(32), aligned(4))); // unaligned loads/stores
 
 [[gnu::always_inline]] inline float lanesSum(const V8 &v)
 {
@@ -182,7 +183,8 @@ COHORT_HOT void attendHead32(const float *q, const float *keys, const float *val
 }
 #endif
 
-void attend(const float *q, const float *keys, const float *values, int p, int hd, float scale, float *scores, float *out)
+void attend(const float *q, const float *keys, const float *values, int p, int hd, float scale, float *scores,
+            float *out)
 {
 #if defined(__GNUC__)
     if (hd == 64)
@@ -205,7 +207,7 @@ void geluRows(float *x, int n, int f)
         return;
     }
 #if defined(_OPENMP)
-#pragma omp parallel
+#  pragma omp parallel
 #endif
     {
         int parts = 1, part = 0;
@@ -223,9 +225,18 @@ void geluRows(float *x, int n, int f)
 
 } // namespace
 
-bool FastDecoder::hasCblas() { return cblas().sgemm != nullptr; }
-void FastDecoder::setGemmBackend(GemmBackend backend) { g_backend = backend; }
-GemmBackend FastDecoder::gemmBackend() { return g_backend; }
+bool FastDecoder::hasCblas()
+{
+    return cblas().sgemm != nullptr;
+}
+void FastDecoder::setGemmBackend(GemmBackend backend)
+{
+    g_backend = backend;
+}
+GemmBackend FastDecoder::gemmBackend()
+{
+    return g_backend;
+}
 
 std::shared_ptr<const PackedWeights> PackedWeights::build(const PolicyConfig &c, const FastWeights &w)
 {
@@ -240,7 +251,11 @@ std::shared_ptr<const PackedWeights> PackedWeights::build(const PolicyConfig &c,
 
 FastDecoder::FastDecoder(const PolicyConfig &config, FastWeights weights, std::shared_ptr<const PackedWeights> packed,
                          int batch, int seqCap)
-    : m_c(config), m_w(std::move(weights)), m_batch(batch), m_seqCap(seqCap), m_headDim(config.dModel / config.nHeads),
+    : m_c(config),
+      m_w(std::move(weights)),
+      m_batch(batch),
+      m_seqCap(seqCap),
+      m_headDim(config.dModel / config.nHeads),
       m_packed(std::move(packed))
 {
     const size_t d = size_t(m_c.dModel), b = size_t(batch);
@@ -257,11 +272,13 @@ FastDecoder::FastDecoder(const PolicyConfig &config, FastWeights weights, std::s
 
 float *FastDecoder::keyRow(int layer, int row, int head, int slot)
 {
-    return m_k[size_t(layer)].data() + ((size_t(row) * size_t(m_c.nHeads) + size_t(head)) * size_t(m_seqCap) + size_t(slot)) * size_t(m_headDim);
+    return m_k[size_t(layer)].data() +
+           ((size_t(row) * size_t(m_c.nHeads) + size_t(head)) * size_t(m_seqCap) + size_t(slot)) * size_t(m_headDim);
 }
 float *FastDecoder::valueRow(int layer, int row, int head, int slot)
 {
-    return m_v[size_t(layer)].data() + ((size_t(row) * size_t(m_c.nHeads) + size_t(head)) * size_t(m_seqCap) + size_t(slot)) * size_t(m_headDim);
+    return m_v[size_t(layer)].data() +
+           ((size_t(row) * size_t(m_c.nHeads) + size_t(head)) * size_t(m_seqCap) + size_t(slot)) * size_t(m_headDim);
 }
 
 void FastDecoder::importCache(int layer, const float *keys, const float *values, int len)
@@ -276,7 +293,8 @@ void FastDecoder::importCache(int layer, const float *keys, const float *values,
             }
 }
 
-void FastDecoder::linear(const float *x, int n, int in, const float *w, const PackedMatrix &pw, int out, float *y, float beta)
+void FastDecoder::linear(const float *x, int n, int in, const float *w, const PackedMatrix &pw, int out, float *y,
+                         float beta)
 {
     if (g_backend == GemmBackend::Packed && pw.out == out && pw.in == in) {
         packedGemm(x, n, pw, y, beta != 0.0f);
@@ -284,7 +302,7 @@ void FastDecoder::linear(const float *x, int n, int in, const float *w, const Pa
     }
     const Cblas &blas = cblas();
     if (blas.sgemm && g_backend != GemmBackend::Torch) {
-        if (n == 1)   // a matrix-vector product: OpenBLAS's sgemm does not special-case M = 1
+        if (n == 1) // a matrix-vector product: OpenBLAS's sgemm does not special-case M = 1
             blas.sgemv(kRowMajor, kNoTrans, out, in, 1.0f, w, in, x, 1, beta, y, 1);
         else
             blas.sgemm(kRowMajor, kNoTrans, kTrans, n, out, in, 1.0f, x, in, w, in, beta, y, out);
@@ -314,7 +332,7 @@ void FastDecoder::layerNorm(const float *x, int n, const float *w, const float *
             const double c = xi[j] - mean;
             var += c * c;
         }
-        var /= d;   // biased variance, as LayerNorm
+        var /= d; // biased variance, as LayerNorm
         const float rstd = float(1.0 / std::sqrt(var + double(m_c.normEps)));
         const float m = float(mean);
         for (int j = 0; j < d; ++j)
@@ -331,7 +349,7 @@ void FastDecoder::attention(int layer, const int *rows, const int *pos, int n)
     const long long work = (long long)tasks * (*std::max_element(pos, pos + n) + 1) * hd;
     // Each (row, head) task touches only its own cache block and output columns: no sharing between threads.
 #if defined(_OPENMP)
-#pragma omp parallel for schedule(static) if (tasks > 1 && work >= 65536)
+#  pragma omp parallel for schedule(static) if (tasks > 1 && work >= 65536)
 #endif
     for (int t = 0; t < tasks; ++t) {
         const int i = t / H, h = t % H, b = rows[i], p = pos[i];
@@ -339,7 +357,8 @@ void FastDecoder::attention(int layer, const int *rows, const int *pos, int n)
         std::memcpy(keyRow(layer, b, h, p), qkv + d + h * hd, size_t(hd) * sizeof(float));
         std::memcpy(valueRow(layer, b, h, p), qkv + 2 * d + h * hd, size_t(hd) * sizeof(float));
         attend(qkv + h * hd, keyRow(layer, b, h, 0), valueRow(layer, b, h, 0), p, hd, scale,
-                   m_scores.data() + size_t(threadIndex()) * size_t(m_seqCap), m_att.data() + size_t(i) * size_t(d) + size_t(h * hd));
+               m_scores.data() + size_t(threadIndex()) * size_t(m_seqCap),
+               m_att.data() + size_t(i) * size_t(d) + size_t(h * hd));
     }
     (void)work;
 }
@@ -358,11 +377,11 @@ void FastDecoder::step(const int *rows, const int32_t *tokens, const int *pos, i
         const FastLayer &L = m_w.layers[size_t(l)];
         const PackedWeights::Layer &P = m_packed->layers[size_t(l)];
         layerNorm(x, n, L.ln1w, L.ln1b, y);
-        for (int i = 0; i < n; ++i)   // bias first, then the GEMM accumulates onto it (beta = 1)
+        for (int i = 0; i < n; ++i) // bias first, then the GEMM accumulates onto it (beta = 1)
             std::memcpy(qkv + size_t(i) * 3 * ud, L.qkvb, 3 * ud * sizeof(float));
         linear(y, n, d, L.qkvw, P.qkv, 3 * d, qkv, 1.0f);
         attention(l, rows, pos, n);
-        for (int i = 0; i < n; ++i)   // residual: x += bias + att * Wout^T
+        for (int i = 0; i < n; ++i) // residual: x += bias + att * Wout^T
             for (int j = 0; j < d; ++j)
                 x[size_t(i) * ud + size_t(j)] += L.outb[j];
         linear(att, n, d, L.outw, P.out, d, x, 1.0f);

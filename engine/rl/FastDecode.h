@@ -69,7 +69,7 @@ private:
     // Per layer, per (row, head): keys and values [seqCap][headDim].
     std::vector<std::vector<float>> m_k, m_v;
     std::vector<float> m_scores;
-    std::shared_ptr<const PackedWeights> m_packed;                // per thread [seqCap]
+    std::shared_ptr<const PackedWeights> m_packed; // per thread [seqCap]
 };
 
 } // namespace cohort::rl

@@ -25,11 +25,23 @@ namespace {
 using RowRng = SamplingStream; // rl/VerifiableSampling.h: the verifier draws the same uniforms
 
 #if defined(_OPENMP)
-int samplerIndex() { return omp_get_thread_num(); }
-int samplerCount() { return omp_get_max_threads(); }
+int samplerIndex()
+{
+    return omp_get_thread_num();
+}
+int samplerCount()
+{
+    return omp_get_max_threads();
+}
 #else
-int samplerIndex() { return 0; }
-int samplerCount() { return 1; }
+int samplerIndex()
+{
+    return 0;
+}
+int samplerCount()
+{
+    return 1;
+}
 #endif
 
 struct Sampler {
@@ -85,7 +97,7 @@ struct Sampler {
             std::sort(order.begin(), order.end(), [&](int a, int b) {
                 return logit[size_t(a)] > logit[size_t(b)] || (logit[size_t(a)] == logit[size_t(b)] && a < b);
             });
-            double mass = 0;   // the smallest prefix of the sorted tokens whose mass reaches topP
+            double mass = 0; // the smallest prefix of the sorted tokens whose mass reaches topP
             const double target = double(topP) * sum;
             size_t keep = 0;
             while (keep < order.size()) {
@@ -109,7 +121,6 @@ struct Sampler {
     }
 };
 
-
 FastWeights fastWeights(const Policy::Impl &p)
 {
     auto f = [](const at::Tensor &t) { return t.data_ptr<float>(); };
@@ -124,7 +135,7 @@ bool fastEligible(const Policy::Impl &p)
 {
     if (!p.fastDecode || !p.device.is_cpu())
         return false;
-    for (const at::Tensor &t : p.params)   // in place: the optimiser keeps parameters contiguous float32
+    for (const at::Tensor &t : p.params) // in place: the optimiser keeps parameters contiguous float32
         if (t.scalar_type() != at::kFloat || !t.is_contiguous())
             return false;
     return true;
@@ -150,7 +161,8 @@ Result<std::vector<Completion>> Policy::generate(const std::vector<std::vector<i
         if (pr.empty())
             return R::failure("generate: empty prompt");
         if (pr.size() + size_t(sampling.maxNewTokens) > size_t(c.maxSeqLen))
-            return R::failure("generate: prompt + max_new_tokens exceeds max_seq_len (" + std::to_string(c.maxSeqLen) + ")");
+            return R::failure("generate: prompt + max_new_tokens exceeds max_seq_len (" + std::to_string(c.maxSeqLen) +
+                              ")");
         for (int32_t id : pr)
             if (id < 0 || id >= c.vocabSize)
                 return R::failure("generate: token id out of range");
@@ -180,9 +192,10 @@ Result<std::vector<Completion>> Policy::generate(const std::vector<std::vector<i
         }
         KvCache cache = p.makeCache(B, fast ? maxLen : seqCap);
         at::Tensor hiddenAll = p.forwardHidden(tok.to(p.device), &cache);
-        at::Tensor hid = hiddenAll.index({at::arange(B, at::TensorOptions().dtype(at::kLong).device(p.device)), last.to(p.device)});
-        at::Tensor curHidden = hid.to(at::kCPU).contiguous();                 // [B, d]
-        at::Tensor curLogits = p.logits(hid).to(at::kCPU).contiguous();        // [B, V]
+        at::Tensor hid =
+            hiddenAll.index({at::arange(B, at::TensorOptions().dtype(at::kLong).device(p.device)), last.to(p.device)});
+        at::Tensor curHidden = hid.to(at::kCPU).contiguous();           // [B, d]
+        at::Tensor curLogits = p.logits(hid).to(at::kCPU).contiguous(); // [B, V]
 
         std::optional<FastDecoder> dec;
         if (fast) {
@@ -235,13 +248,13 @@ Result<std::vector<Completion>> Policy::generate(const std::vector<std::vector<i
             stepIds.resize(size_t(rowsNow));
             stepLps.resize(size_t(rowsNow));
 #if defined(_OPENMP)
-#pragma omp parallel for schedule(static) if (rowsNow >= 4)
+#  pragma omp parallel for schedule(static) if (rowsNow >= 4)
 #endif
             for (int i = 0; i < rowsNow; ++i) {
                 const int b = active[size_t(i)];
-                stepIds[size_t(i)] = samplers[size_t(samplerIndex())].sample(logitRows + size_t(i) * size_t(V), V, sampling.temperature,
-                                                                       sampling.topP, sampling.greedy, rng[size_t(b)],
-                                                                       stepLps[size_t(i)]);
+                stepIds[size_t(i)] = samplers[size_t(samplerIndex())].sample(
+                    logitRows + size_t(i) * size_t(V), V, sampling.temperature, sampling.topP, sampling.greedy,
+                    rng[size_t(b)], stepLps[size_t(i)]);
             }
             if (sampling.captureHidden) {
                 const auto captureStart = std::chrono::steady_clock::now();

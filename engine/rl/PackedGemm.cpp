@@ -14,13 +14,13 @@ namespace generic {
 } // namespace generic
 
 #if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__)
-#define COHORT_HAVE_AVX2_KERNEL 1
-#pragma GCC push_options
-#pragma GCC target("avx2,fma")
+#  define COHORT_HAVE_AVX2_KERNEL 1
+#  pragma GCC push_options
+#  pragma GCC target("avx2,fma")
 namespace avx2 {
-#include "rl/PackedGemmKernel.inc"
+#  include "rl/PackedGemmKernel.inc"
 } // namespace avx2
-#pragma GCC pop_options
+#  pragma GCC pop_options
 #endif
 
 using PanelFn = void (*)(const float *, int, int, const float *, float *, int, int, bool);
@@ -58,11 +58,12 @@ void packedGemm(const float *x, int n, const PackedMatrix &w, float *y, bool acc
     const int panels = (w.out + P - 1) / P;
     const long long work = (long long)n * w.in * w.out;
 #if defined(_OPENMP)
-#pragma omp parallel for schedule(static) if (work >= 65536 && panels > 1)
+#  pragma omp parallel for schedule(static) if (work >= 65536 && panels > 1)
 #endif
     for (int p = 0; p < panels; ++p) {
         const int cols = std::min(P, w.out - p * P);
-        panelProduct(x, n, w.in, w.data.data() + size_t(p) * size_t(w.in) * P, y + size_t(p) * P, w.out, cols, accumulate);
+        panelProduct(x, n, w.in, w.data.data() + size_t(p) * size_t(w.in) * P, y + size_t(p) * P, w.out, cols,
+                     accumulate);
     }
     (void)work;
 }

@@ -63,12 +63,18 @@ void Policy::Impl::adopt(std::vector<at::Tensor> tensors)
     posEmb = params[i++];
     layers.assign(size_t(config.nLayers), {});
     for (auto &L : layers) {
-        L.ln1w = params[i++]; L.ln1b = params[i++];
-        L.qkvw = params[i++]; L.qkvb = params[i++];
-        L.outw = params[i++]; L.outb = params[i++];
-        L.ln2w = params[i++]; L.ln2b = params[i++];
-        L.fc1w = params[i++]; L.fc1b = params[i++];
-        L.fc2w = params[i++]; L.fc2b = params[i++];
+        L.ln1w = params[i++];
+        L.ln1b = params[i++];
+        L.qkvw = params[i++];
+        L.qkvb = params[i++];
+        L.outw = params[i++];
+        L.outb = params[i++];
+        L.ln2w = params[i++];
+        L.ln2b = params[i++];
+        L.fc1w = params[i++];
+        L.fc1b = params[i++];
+        L.fc2w = params[i++];
+        L.fc2b = params[i++];
     }
     lnfW = params[i++];
     lnfB = params[i++];
@@ -93,14 +99,14 @@ at::Tensor Policy::Impl::forwardHidden(const at::Tensor &tokens, KvCache *cache)
     const int64_t d = config.dModel, H = config.nHeads, hd = d / H;
     const double scale = 1.0 / std::sqrt(double(hd));
     auto pos = at::arange(T, at::TensorOptions().dtype(at::kLong).device(device));
-    at::Tensor x = at::embedding(tokEmb, tokens) + at::embedding(posEmb, pos);   // [B,T,d]
+    at::Tensor x = at::embedding(tokEmb, tokens) + at::embedding(posEmb, pos); // [B,T,d]
     // true above the diagonal: key position after query position
     at::Tensor future = at::ones({T, T}, at::TensorOptions().dtype(at::kBool).device(device)).triu(1);
     for (size_t l = 0; l < layers.size(); ++l) {
         const LayerWeights &L = layers[l];
         at::Tensor h = at::layer_norm(x, {d}, L.ln1w, L.ln1b, config.normEps);
         at::Tensor qkv = at::linear(h, L.qkvw, L.qkvb).view({B, T, 3, H, hd});
-        at::Tensor q = qkv.select(2, 0), k = qkv.select(2, 1), v = qkv.select(2, 2);   // [B,T,H,hd]
+        at::Tensor q = qkv.select(2, 0), k = qkv.select(2, 1), v = qkv.select(2, 2); // [B,T,H,hd]
         if (cache) {
             cache->k[l].narrow(1, 0, T).copy_(k);
             cache->v[l].narrow(1, 0, T).copy_(v);
@@ -125,8 +131,9 @@ at::Tensor Policy::Impl::logits(const at::Tensor &hidden) const
     // A completion never contains BOS or PAD: with the byte vocabulary their logits are pinned far below the rest,
     // so sampling, scoring and training all see the same distribution over bytes and EOS (Sampler does the same).
     if (config.vocabSize == ByteTokenizer::kVocabSize)
-        out = out.index_fill(-1, at::tensor({int64_t(ByteTokenizer::kBos), int64_t(ByteTokenizer::kPad)}, at::kLong).to(out.device()),
-                             kNeverLogit);
+        out = out.index_fill(
+            -1, at::tensor({int64_t(ByteTokenizer::kBos), int64_t(ByteTokenizer::kPad)}, at::kLong).to(out.device()),
+            kNeverLogit);
     return out;
 }
 
@@ -136,7 +143,7 @@ at::Tensor Policy::Impl::decodeStep(const at::Tensor &tokens, const at::Tensor &
     const int64_t n = tokens.size(0), d = config.dModel, H = config.nHeads, hd = d / H;
     const int64_t S = maxPos + 1;
     const double scale = 1.0 / std::sqrt(double(hd));
-    at::Tensor x = at::embedding(tokEmb, tokens) + at::embedding(posEmb, pos);   // [n,d]
+    at::Tensor x = at::embedding(tokEmb, tokens) + at::embedding(posEmb, pos); // [n,d]
     // Row i may attend slots 0..pos[i] of its own cache row.
     at::Tensor slots = at::arange(S, at::TensorOptions().dtype(at::kLong).device(device));
     at::Tensor future = slots.unsqueeze(0).gt(pos.unsqueeze(1)).view({n, 1, 1, S});
@@ -146,9 +153,9 @@ at::Tensor Policy::Impl::decodeStep(const at::Tensor &tokens, const at::Tensor &
         at::Tensor qkv = at::linear(h, L.qkvw, L.qkvb).view({n, 3, H, hd});
         cache.k[l].index_put_({rows, pos}, qkv.select(1, 1));
         cache.v[l].index_put_({rows, pos}, qkv.select(1, 2));
-        at::Tensor keys = cache.k[l].index_select(0, rows).narrow(1, 0, S).permute({0, 2, 3, 1});   // [n,H,hd,S]
-        at::Tensor vals = cache.v[l].index_select(0, rows).narrow(1, 0, S).permute({0, 2, 1, 3});   // [n,H,S,hd]
-        at::Tensor att = at::matmul(qkv.select(1, 0).unsqueeze(2), keys).mul_(scale);            // [n,H,1,S]
+        at::Tensor keys = cache.k[l].index_select(0, rows).narrow(1, 0, S).permute({0, 2, 3, 1}); // [n,H,hd,S]
+        at::Tensor vals = cache.v[l].index_select(0, rows).narrow(1, 0, S).permute({0, 2, 1, 3}); // [n,H,S,hd]
+        at::Tensor att = at::matmul(qkv.select(1, 0).unsqueeze(2), keys).mul_(scale);             // [n,H,1,S]
         att.masked_fill_(future, -std::numeric_limits<float>::infinity());
         att = at::softmax(att, -1);
         at::Tensor y = at::matmul(att, vals).reshape({n, d});
@@ -187,7 +194,9 @@ float bf16ToFloat(uint16_t bits)
 
 } // namespace
 
-Policy::Policy(std::unique_ptr<Impl> impl) : m_impl(std::move(impl)) {}
+Policy::Policy(std::unique_ptr<Impl> impl)
+    : m_impl(std::move(impl))
+{}
 Policy::Policy(Policy &&) noexcept = default;
 Policy &Policy::operator=(Policy &&) noexcept = default;
 Policy::~Policy() = default;
@@ -212,7 +221,8 @@ Result<Policy> Policy::create(const PolicyConfig &config, uint64_t seed, const s
         for (auto &[name, shape] : Impl::schema(config)) {
             at::Tensor t;
             const bool isBias = name.ends_with(".bias");
-            const bool isNormWeight = name.ends_with("ln1.weight") || name.ends_with("ln2.weight") || name == "ln_f.weight";
+            const bool isNormWeight =
+                name.ends_with("ln1.weight") || name.ends_with("ln2.weight") || name == "ln_f.weight";
             if (isBias) {
                 t = at::zeros(shape, at::kFloat);
             } else if (isNormWeight) {
@@ -220,7 +230,7 @@ Result<Policy> Policy::create(const PolicyConfig &config, uint64_t seed, const s
             } else {
                 t = at::empty(shape, at::kFloat).normal_(0.0, 0.02, gen);
                 if (name.ends_with("attn.out.weight") || name.ends_with("mlp.fc2.weight"))
-                    t.mul_(residualScale);   // GPT-2: keep the residual stream's variance flat with depth
+                    t.mul_(residualScale); // GPT-2: keep the residual stream's variance flat with depth
             }
             tensors.push_back(t.to(*dev));
         }
@@ -263,7 +273,7 @@ Result<Policy> Policy::load(const std::string &path, const std::string &device)
             float *dst = t.data_ptr<float>();
             const int64_t n = t.numel();
             if (info->dtype == sf::DType::F32) {
-                std::memcpy(dst, bytes.data(), size_t(n) * 4);   // the file buffer need not be aligned
+                std::memcpy(dst, bytes.data(), size_t(n) * 4); // the file buffer need not be aligned
             } else {
                 for (int64_t i = 0; i < n; ++i) {
                     uint16_t b;
@@ -327,22 +337,40 @@ Outcome Policy::perturbWeights(double relative, uint64_t seed)
     }
 }
 
-const std::map<std::string, std::string> &Policy::metadata() const { return m_impl->metadata; }
-const PolicyConfig &Policy::config() const { return m_impl->config; }
-std::string Policy::device() const { return m_impl->device.str(); }
-void Policy::setFastDecode(bool enabled) { m_impl->fastDecode = enabled; }
-bool Policy::fastDecode() const { return m_impl->fastDecode; }
+const std::map<std::string, std::string> &Policy::metadata() const
+{
+    return m_impl->metadata;
+}
+const PolicyConfig &Policy::config() const
+{
+    return m_impl->config;
+}
+std::string Policy::device() const
+{
+    return m_impl->device.str();
+}
+void Policy::setFastDecode(bool enabled)
+{
+    m_impl->fastDecode = enabled;
+}
+bool Policy::fastDecode() const
+{
+    return m_impl->fastDecode;
+}
 void Policy::setComputeThreads(int threads)
 {
     if (threads > 0)
         at::set_num_threads(threads);
 }
-int Policy::computeThreads() { return at::get_num_threads(); }
+int Policy::computeThreads()
+{
+    return at::get_num_threads();
+}
 void Policy::parallelFor(size_t n, const std::function<void(size_t)> &body)
 {
     const auto count = std::ptrdiff_t(n);
 #if defined(_OPENMP)
-#pragma omp parallel for schedule(dynamic, 1) num_threads(at::get_num_threads()) if (count > 1)
+#  pragma omp parallel for schedule(dynamic, 1) num_threads(at::get_num_threads()) if (count > 1)
 #endif
     for (std::ptrdiff_t i = 0; i < count; ++i)
         body(size_t(i));
@@ -409,8 +437,10 @@ Result<std::vector<std::vector<float>>> Policy::scoreCompletions(const std::vect
             int64_t *tp = tok.data_ptr<int64_t>();
             for (size_t r = begin; r < end; ++r) {
                 int64_t *row = tp + int64_t(r - begin) * T, j = 0;
-                for (int32_t id : prompts[r]) row[j++] = id;
-                for (int32_t id : completions[r]) row[j++] = id;
+                for (int32_t id : prompts[r])
+                    row[j++] = id;
+                for (int32_t id : completions[r])
+                    row[j++] = id;
             }
             at::Tensor hidden = m_impl->forwardHidden(tok.to(m_impl->device));
             // Double precision like generate()'s sampler, so both agree to float rounding of the logits.
@@ -429,13 +459,16 @@ Result<std::vector<std::vector<float>>> Policy::scoreCompletions(const std::vect
                 for (size_t j = 0; j < completions[r].size(); ++j) {
                     out[r].push_back(float(acc[int64_t(r - begin)][lp - 1 + int64_t(j)][completions[r][j]]));
                     if (visitLogits)
-                        visitLogits(r, j, raw.data_ptr<float>() + (int64_t(r - begin) * T + lp - 1 + int64_t(j)) * c.vocabSize,
-                                    c.vocabSize);
+                        visitLogits(
+                            r, j, raw.data_ptr<float>() + (int64_t(r - begin) * T + lp - 1 + int64_t(j)) * c.vocabSize,
+                            c.vocabSize);
                     if (entropies)
-                        (*entropies)[r].push_back(float(entropy.data_ptr<double>()[int64_t(r - begin) * T + lp - 1 + int64_t(j)]));
+                        (*entropies)[r].push_back(
+                            float(entropy.data_ptr<double>()[int64_t(r - begin) * T + lp - 1 + int64_t(j)]));
                     if (hiddenStates) {
                         // The state that produced completion token j sits one position before it.
-                        const float *row = states.data_ptr<float>() + (int64_t(r - begin) * T + lp - 1 + int64_t(j)) * d;
+                        const float *row =
+                            states.data_ptr<float>() + (int64_t(r - begin) * T + lp - 1 + int64_t(j)) * d;
                         (*hiddenStates)[r].insert((*hiddenStates)[r].end(), row, row + d);
                     }
                 }

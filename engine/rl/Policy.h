@@ -18,11 +18,11 @@
 namespace cohort::rl {
 
 struct SamplingConfig {
-    float temperature = 1.0f;  // > 0; logits are divided by it before softmax
-    float topP = 1.0f;         // nucleus sampling, (0, 1]
-    bool greedy = false;       // the most likely token every time (evaluation); logProbs still at `temperature`
-    int maxNewTokens = 32;     // generation stops at kEos or after this many tokens
-    uint64_t seed = 0;         // same seed, same prompts, same weights, same device -> same tokens
+    float temperature = 1.0f; // > 0; logits are divided by it before softmax
+    float topP = 1.0f;        // nucleus sampling, (0, 1]
+    bool greedy = false;      // the most likely token every time (evaluation); logProbs still at `temperature`
+    int maxNewTokens = 32;    // generation stops at kEos or after this many tokens
+    uint64_t seed = 0;        // same seed, same prompts, same weights, same device -> same tokens
     // Row b draws from the random stream of row firstRow + b: a batch generated in several passes (to fit a GPU
     // memory cap) samples what it would have sampled in one.
     uint64_t firstRow = 0;
@@ -36,9 +36,9 @@ struct SamplingConfig {
 };
 
 struct Completion {
-    std::vector<int32_t> tokens;    // generated ids, ending with kEos when `finished`
-    std::vector<float> logProbs;    // log p(token) under the temperature-scaled distribution, one per token
-    bool finished = false;          // emitted kEos
+    std::vector<int32_t> tokens; // generated ids, ending with kEos when `finished`
+    std::vector<float> logProbs; // log p(token) under the temperature-scaled distribution, one per token
+    bool finished = false;       // emitted kEos
     // With captureHidden: tokens.size() x dModel floats, row i is the final-norm state that produced tokens[i].
     std::vector<float> hidden;
 };
@@ -54,14 +54,15 @@ public:
     // Reads a safetensors checkpoint written by save(): config from metadata, every tensor present with the right
     // shape and dtype (F32 or BF16), nothing extra. A damaged file is an error, never a crash.
     static Result<Policy> load(const std::string &path, const std::string &device = "cpu");
-    // Atomic write (temp + rename); extraMetadata is merged into the file's metadata (keys must not start "cohort.model.").
+    // Atomic write (temp + rename); extraMetadata is merged into the file's metadata (keys must not start
+    // "cohort.model.").
     Outcome save(const std::string &path, const std::map<std::string, std::string> &extraMetadata = {}) const;
     // The metadata of the file this policy was loaded from (empty for create()).
     const std::map<std::string, std::string> &metadata() const;
 
     const PolicyConfig &config() const;
     std::string device() const;
-    Result<Policy> clone() const;   // deep copy of the weights (the hub keeps old versions for staleness checks)
+    Result<Policy> clone() const; // deep copy of the weights (the hub keeps old versions for staleness checks)
     // Multiplies every weight by (1 + relative * N(0,1)), seeded: a node running modified weights, for the tests and
     // benches that check the hub catches one (TOPLOC). Never called in normal operation.
     Outcome perturbWeights(double relative, uint64_t seed);
@@ -70,8 +71,7 @@ public:
     // prompt + maxNewTokens <= maxSeqLen). To get G samples of one prompt, pass it G times. Returns "cancelled"
     // when *cancel became true.
     Result<std::vector<Completion>> generate(const std::vector<std::vector<int32_t>> &prompts,
-                                             const SamplingConfig &sampling,
-                                             const std::atomic<bool> *cancel = nullptr);
+                                             const SamplingConfig &sampling, const std::atomic<bool> *cancel = nullptr);
 
     // Teacher-forced log-probabilities of each completion token given prompt + preceding completion tokens,
     // with logits divided by `temperature`. Used by the hub to score rollouts; matches generate()'s logProbs.
@@ -101,7 +101,7 @@ public:
     static void parallelFor(size_t n, const std::function<void(size_t)> &body);
 
     class Impl;
-    Impl &impl() { return *m_impl; }   // for the trainer (same library)
+    Impl &impl() { return *m_impl; } // for the trainer (same library)
     const Impl &impl() const { return *m_impl; }
 
 private:

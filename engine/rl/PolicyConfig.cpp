@@ -17,7 +17,7 @@ constexpr double kMaxParameters = 1e9;
 std::string fmtFloat(float v)
 {
     char buf[64];
-    auto r = std::to_chars(buf, buf + sizeof buf, v);   // shortest text that reads back to the same float
+    auto r = std::to_chars(buf, buf + sizeof buf, v); // shortest text that reads back to the same float
     return std::string(buf, r.ptr);
 }
 
@@ -96,9 +96,12 @@ Result<PolicyConfig> PolicyConfig::fromMetadata(const std::map<std::string, std:
 
     PolicyConfig c;
     const std::pair<const char *, int *> ints[] = {
-        {"cohort.model.vocab_size", &c.vocabSize}, {"cohort.model.d_model", &c.dModel},
-        {"cohort.model.n_layers", &c.nLayers},     {"cohort.model.n_heads", &c.nHeads},
-        {"cohort.model.d_ff", &c.dFF},             {"cohort.model.max_seq_len", &c.maxSeqLen},
+        {"cohort.model.vocab_size", &c.vocabSize},
+        {"cohort.model.d_model", &c.dModel},
+        {"cohort.model.n_layers", &c.nLayers},
+        {"cohort.model.n_heads", &c.nHeads},
+        {"cohort.model.d_ff", &c.dFF},
+        {"cohort.model.max_seq_len", &c.maxSeqLen},
     };
     for (const auto &[key, field] : ints) {
         auto it = metadata.find(key);

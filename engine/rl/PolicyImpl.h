@@ -17,7 +17,6 @@ namespace cohort::rl {
 
 struct PackedWeights;
 
-
 struct LayerWeights {
     at::Tensor ln1w, ln1b, qkvw, qkvb, outw, outb, ln2w, ln2b, fc1w, fc1b, fc2w, fc2b;
 };
@@ -54,7 +53,7 @@ public:
     // Full causal forward from position 0. tokens: [B, T] int64 on `device`. Returns the final-norm hidden
     // states [B, T, d]. With `cache`, the keys/values of positions 0..T-1 are written into it.
     at::Tensor forwardHidden(const at::Tensor &tokens, KvCache *cache = nullptr) const;
-    at::Tensor logits(const at::Tensor &hidden) const;   // [..., d] -> [..., V]
+    at::Tensor logits(const at::Tensor &hidden) const; // [..., d] -> [..., V]
     // One reference decode step for the rows `rows` (cache row indices), each at its own position.
     // tokens/pos/rows: [n] int64 on `device`; maxPos = max(pos). Returns final-norm hidden [n, d].
     at::Tensor decodeStep(const at::Tensor &tokens, const at::Tensor &pos, const at::Tensor &rows, int64_t maxPos,

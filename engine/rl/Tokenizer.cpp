@@ -18,7 +18,7 @@ std::string ByteTokenizer::decode(std::span<const int32_t> ids)
     std::string out;
     out.reserve(ids.size());
     for (int32_t id : ids) {
-        if (id >= 0 && id < 256)   // specials and anything invalid carry no bytes
+        if (id >= 0 && id < 256) // specials and anything invalid carry no bytes
             out.push_back(static_cast<char>(static_cast<unsigned char>(id)));
     }
     return out;

@@ -25,7 +25,8 @@ double grpoTokenLoss(double logp, double logpOld, double advantage, const GrpoCo
 class Trainer::Impl {
 public:
     Impl(Policy &policy, const GrpoConfig &config)
-        : policy(policy.impl()), config(config),
+        : policy(policy.impl()),
+          config(config),
           optimizer(policy.impl().params,
                     torch::optim::AdamWOptions(config.learningRate).weight_decay(config.weightDecay))
     {}
@@ -37,9 +38,9 @@ public:
     // A right-padded batch of prompt + completion sequences and, for each completion token, where its
     // predicting logit sits: targets[b][t] is the token at t+1 and mask[b][t] marks completion tokens.
     struct Batch {
-        at::Tensor input;    // [B, T] int64 (T = longest sequence - 1: the last token is never an input)
-        at::Tensor targets;  // [B, T] int64
-        at::Tensor mask;     // [B, T] float, 1 on completion tokens
+        at::Tensor input;   // [B, T] int64 (T = longest sequence - 1: the last token is never an input)
+        at::Tensor targets; // [B, T] int64
+        at::Tensor mask;    // [B, T] float, 1 on completion tokens
         int tokens = 0;
     };
     template <class Sample>
@@ -102,7 +103,7 @@ public:
                     p.grad().mul_(scale);
         }
         if (std::isfinite(total)) {
-            optimizer.step();   // a non-finite gradient is skipped rather than poisoning the weights
+            optimizer.step(); // a non-finite gradient is skipped rather than poisoning the weights
             ++policy.weightsVersion;
         }
         optimizer.zero_grad();
@@ -110,7 +111,9 @@ public:
     }
 };
 
-Trainer::Trainer(Policy &policy, const GrpoConfig &config) : m_impl(std::make_unique<Impl>(policy, config)) {}
+Trainer::Trainer(Policy &policy, const GrpoConfig &config)
+    : m_impl(std::make_unique<Impl>(policy, config))
+{}
 Trainer::~Trainer() = default;
 
 Result<StepStats> Trainer::grpoStep(const std::vector<RolloutSample> &batch, const std::atomic<bool> *cancel)
@@ -152,9 +155,9 @@ Result<StepStats> Trainer::grpoStep(const std::vector<RolloutSample> &batch, con
 
         Policy::Impl &p = m_impl->policy;
         at::Tensor logits = p.logits(p.forwardHidden(b.input)).div(double(cfg.temperature));
-        at::Tensor logpAll = at::log_softmax(logits, -1);                                    // [B,T,V]
-        at::Tensor logp = logpAll.gather(-1, b.targets.unsqueeze(-1)).squeeze(-1);          // [B,T]
-        at::Tensor entropy = -(logpAll.exp() * logpAll).sum(-1);                            // [B,T]
+        at::Tensor logpAll = at::log_softmax(logits, -1);                          // [B,T,V]
+        at::Tensor logp = logpAll.gather(-1, b.targets.unsqueeze(-1)).squeeze(-1); // [B,T]
+        at::Tensor entropy = -(logpAll.exp() * logpAll).sum(-1);                   // [B,T]
         at::Tensor ratio = at::clamp(at::exp(logp - oldLp), 0.0, double(cfg.ratioCap));
         at::Tensor clipped = at::clamp(ratio, 1.0 - double(cfg.clipLow), 1.0 + double(cfg.clipHigh));
         at::Tensor unclippedLoss = -ratio * adv, clippedLoss = -clipped * adv;

@@ -22,7 +22,9 @@ inline constexpr double kNeverLogit = -1e4;
 // are still running, and the uniform is built from bits so it is the same on every platform and library.
 struct SamplingStream {
     uint64_t state;
-    SamplingStream(uint64_t seed, uint64_t row) : state(seed ^ (0x9E3779B97F4A7C15ull * (row + 1))) {}
+    SamplingStream(uint64_t seed, uint64_t row)
+        : state(seed ^ (0x9E3779B97F4A7C15ull * (row + 1)))
+    {}
     uint64_t next()
     {
         uint64_t z = (state += 0x9E3779B97F4A7C15ull);

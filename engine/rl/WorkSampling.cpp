@@ -50,8 +50,8 @@ const HeldOutSet &heldOutSet(const std::vector<std::string> &environments)
         const std::vector<const Environment *> envs = knownEnvironments(environments);
         SeedStream s(heldOutSeed(environments));
         // Distinct prompts; a small problem space (linear-eq has 2,888) still fills the set, a tiny one stops short.
-        for (int tries = 0; !envs.empty() && int(set->problems.size()) < kHeldOutProblems && tries < 16 * kHeldOutProblems;
-             ++tries) {
+        for (int tries = 0;
+             !envs.empty() && int(set->problems.size()) < kHeldOutProblems && tries < 16 * kHeldOutProblems; ++tries) {
             const Environment *env = envs[size_t(s.range(0, int64_t(envs.size()) - 1))];
             Problem p = env->generate(s.next());
             if (set->prompts.insert(p.prompt).second)

@@ -11,7 +11,10 @@ namespace cohort {
 namespace {
 class CohortProxyFactory : public QNetworkProxyFactory {
 public:
-    CohortProxyFactory(ProxyMode mode, QNetworkProxy manual) : m_mode(mode), m_manual(std::move(manual)) {}
+    CohortProxyFactory(ProxyMode mode, QNetworkProxy manual)
+        : m_mode(mode),
+          m_manual(std::move(manual))
+    {}
 
     QList<QNetworkProxy> queryProxy(const QNetworkProxyQuery &query) override
     {
@@ -19,12 +22,10 @@ public:
         if (query.queryType() == QNetworkProxyQuery::TcpServer || isLocal(query.peerHostName()))
             return {QNetworkProxy(QNetworkProxy::NoProxy)};
         switch (m_mode) {
-        case ProxyMode::Manual:
-            return {m_manual};
+        case ProxyMode::Manual: return {m_manual};
         case ProxyMode::System:
             return systemProxyForQuery(query); // environment (http_proxy, no_proxy) on Linux, WinINet on Windows
-        case ProxyMode::None:
-            break;
+        case ProxyMode::None: break;
         }
         return {QNetworkProxy(QNetworkProxy::NoProxy)};
     }

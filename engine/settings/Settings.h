@@ -19,21 +19,21 @@ enum class TrayIconStyle { Colour, Light, Dark };
 enum class ProxyMode { None, System, Manual };
 
 struct SettingsValues {
-    QString hubUrl;      // empty: start the embedded local network
-    QString dataDir;     // empty: the platform's application data location
-    QString nodeName;    // shown to the hub operator; empty: the host name
+    QString hubUrl;   // empty: start the embedded local network
+    QString dataDir;  // empty: the platform's application data location
+    QString nodeName; // shown to the hub operator; empty: the host name
     bool startMinimized = false;
-    bool welcomed = false;      // the first-run welcome was shown (and answered); true for settings from before it existed
+    bool welcomed = false; // the first-run welcome was shown (and answered); true for settings from before it existed
     int downloadLimitKiBps = 0; // checkpoint downloads; 0: unlimited
 
     // When to work (the engine's Scheduler): all off/unlimited except pausing on battery.
     bool runOnlyWhenIdle = false;
-    int idleMinutes = 5;          // no keyboard/mouse input this long counts as idle (1..240)
+    int idleMinutes = 5; // no keyboard/mouse input this long counts as idle (1..240)
     bool pauseOnBattery = true;
-    QStringList schedule;         // allowed windows, e.g. "mon-fri 22:00-06:00"; empty: any time
-    int gpuTempLimitC = 0;        // 0: none, else 50..100: throttle at the limit, pause 8 °C above
-    int gpuPowerLimitW = 0;       // 0: none, else 10..2000 (all GPUs in use together)
-    int diskCapGiB = 0;           // 0: none; Cohort's data folder may not grow beyond this
+    QStringList schedule;   // allowed windows, e.g. "mon-fri 22:00-06:00"; empty: any time
+    int gpuTempLimitC = 0;  // 0: none, else 50..100: throttle at the limit, pause 8 °C above
+    int gpuPowerLimitW = 0; // 0: none, else 10..2000 (all GPUs in use together)
+    int diskCapGiB = 0;     // 0: none; Cohort's data folder may not grow beyond this
     // Pause when I play: while a full-screen window is in front, while a program on this list runs (executable names,
     // "steam" or "Game.exe"; at most kMaxPausePrograms), while another process uses the GPU.
     bool pauseWhenFullscreen = false;
@@ -41,32 +41,33 @@ struct SettingsValues {
     bool pauseWhenGpuBusy = false;
 
     // General
-    QString language;             // empty: the system's; else one of Settings::languages() (applies at the next start)
+    QString language; // empty: the system's; else one of Settings::languages() (applies at the next start)
     NotifyLevel notifications = NotifyLevel::ErrorsAndMilestones;
     TrayIconStyle trayIconStyle = TrayIconStyle::Colour;
 
-    // Compute: the GPUs Cohort may use, by NVML UUID ("GPU-…"); empty: all of them (the default, also for GPUs added later)
+    // Compute: the GPUs Cohort may use, by NVML UUID ("GPU-…"); empty: all of them (the default, also for GPUs added
+    // later)
     QStringList gpuUuids;
-    int gpuMemoryPercent = 90;    // 10..100: the share of each GPU's memory Cohort's generation may use
+    int gpuMemoryPercent = 90; // 10..100: the share of each GPU's memory Cohort's generation may use
     // A share of its own for some GPUs (NVML UUID → 10..100), over gpuMemoryPercent. Stored as "GPU-…:60" entries.
     QMap<QString, int> gpuMemoryPercentPerGpu;
 
     // Network
-    int uploadLimitKiBps = 0;     // 0: unlimited
+    int uploadLimitKiBps = 0; // 0: unlimited
     ProxyMode proxyMode = ProxyMode::None;
-    QString proxy;                // "host:port" of an HTTP proxy; used when proxyMode is Manual
-    QString hubCertificate;       // a PEM file: a hub certificate (or private CA) trusted besides the system's CAs
+    QString proxy;          // "host:port" of an HTTP proxy; used when proxyMode is Manual
+    QString hubCertificate; // a PEM file: a hub certificate (or private CA) trusted besides the system's CAs
     // The hub's ed25519 public key (base64, as cohort-hub prints it), from its operator: the first registration then
     // trusts only this key instead of whatever key the hub presents (trust on first use). Empty: trust on first use.
     QString hubKey;
 
     // Account
-    QString payoutAddress;        // EVM style "0x" + 40 hex digits; empty: none given yet
+    QString payoutAddress; // EVM style "0x" + 40 hex digits; empty: none given yet
 
     // Energy: what the machine's electricity costs, to show earnings net of it. 0: not set.
-    double pricePerKWh = 0;       // in `currency`
-    QString currency;             // a label, e.g. "EUR"; required when pricePerKWh is set
-    double creditValue = 0;       // what one credit is worth in `currency`; 0: unknown (then only the cost is shown)
+    double pricePerKWh = 0; // in `currency`
+    QString currency;       // a label, e.g. "EUR"; required when pricePerKWh is set
+    double creditValue = 0; // what one credit is worth in `currency`; 0: unknown (then only the cost is shown)
 
     bool operator==(const SettingsValues &) const = default;
 };
@@ -91,13 +92,29 @@ public:
     // scheduler's policy, the proxy, the energy figures). Declared in the settings table's order
     // (SettingsFields.cpp); each is named after its field or group, as logs and cohortd's console say it.
     enum class Change {
-        HubUrl, DataDir, NodeName, StartMinimized, Welcomed, DownloadLimitKiBps, Scheduler, Language, Notifications,
-        TrayIconStyle, GpuUuids, GpuMemoryPercent, GpuMemoryPercentPerGpu, UploadLimitKiBps, HubCertificate, HubKey,
-        Proxy, PayoutAddress, Energy,
+        HubUrl,
+        DataDir,
+        NodeName,
+        StartMinimized,
+        Welcomed,
+        DownloadLimitKiBps,
+        Scheduler,
+        Language,
+        Notifications,
+        TrayIconStyle,
+        GpuUuids,
+        GpuMemoryPercent,
+        GpuMemoryPercentPerGpu,
+        UploadLimitKiBps,
+        HubCertificate,
+        HubKey,
+        Proxy,
+        PayoutAddress,
+        Energy,
     };
     Q_ENUM(Change)
     using Changes = QList<Change>;
-    static QString changeName(Change change);          // "hubUrl", "scheduler": the enumerator, first letter lower
+    static QString changeName(Change change);           // "hubUrl", "scheduler": the enumerator, first letter lower
     static QString changeNames(const Changes &changes); // "scheduler, uploadLimitKiBps"
 
     // filePath empty: <config location>/Cohort/cohort.ini
@@ -111,16 +128,17 @@ public:
     static QByteArray hubKeyFromText(const QString &text);
     // The translations shipped ("de", "fr", ...) plus "en"; "" (the system's language) is always allowed too.
     static QStringList languages();
-    static QString notifyLevelName(NotifyLevel level);      // "off", "errors", "all" (as stored)
-    static QString trayIconStyleName(TrayIconStyle style);  // "colour", "light", "dark" (as stored)
-    static QString proxyModeName(ProxyMode mode);            // "none", "system", "manual" (as stored)
+    static QString notifyLevelName(NotifyLevel level);     // "off", "errors", "all" (as stored)
+    static QString trayIconStyleName(TrayIconStyle style); // "colour", "light", "dark" (as stored)
+    static QString proxyModeName(ProxyMode mode);          // "none", "system", "manual" (as stored)
     // The per-GPU memory shares as stored ("GPU-…:60") and back. An entry that is not "<uuid>:<percent>" is kept
     // under its whole text with percent -1, so that validate() refuses it with a message.
     static QStringList gpuMemorySharesText(const QMap<QString, int> &shares);
     static QMap<QString, int> gpuMemorySharesFromText(const QStringList &entries);
     // "host:port" -> host and port; false with a reason for people otherwise.
     static bool parseProxy(const QString &text, QString *host, quint16 *port, QString *why = nullptr);
-    // Empty when `address` is a valid payout address, else why not (format, or a mixed-case checksum that does not match).
+    // Empty when `address` is a valid payout address, else why not (format, or a mixed-case checksum that does not
+    // match).
     static QString payoutAddressProblem(const QString &address);
     // The EIP-55 mixed-case form of a valid 0x address (Keccak-256 of the lower-case hex).
     static QString checksummedAddress(const QString &address);
@@ -136,7 +154,7 @@ public:
     Changes reload();
 
     QString filePath() const { return m_filePath; }
-    QString effectiveDataDir() const;            // dataDir or the default location
+    QString effectiveDataDir() const; // dataDir or the default location
     static QString defaultDataDir();
     QString effectiveNodeName() const;
     int versionOnDisk() const { return m_versionOnDisk; } // before migrations ran

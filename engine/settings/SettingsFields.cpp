@@ -74,7 +74,8 @@ struct Codec<QMap<QString, int>> {
     static bool read(const QSettings &s, const char *key, QMap<QString, int> &v)
     {
         if (s.contains(QLatin1StringView(key)))
-            v = Settings::gpuMemorySharesFromText(s.value(QLatin1StringView(key)).toStringList()); // bad entries: validate()
+            v = Settings::gpuMemorySharesFromText(
+                s.value(QLatin1StringView(key)).toStringList()); // bad entries: validate()
         return true;
     }
     static void write(QSettings &s, const char *key, const QMap<QString, int> &v)
@@ -104,13 +105,14 @@ struct EnumCodec {
 };
 
 template <>
-struct Codec<NotifyLevel>
-    : EnumCodec<NotifyLevel, &Settings::notifyLevelName, NotifyLevel::Off, NotifyLevel::Errors, NotifyLevel::ErrorsAndMilestones> {};
+struct Codec<NotifyLevel> : EnumCodec<NotifyLevel, &Settings::notifyLevelName, NotifyLevel::Off, NotifyLevel::Errors,
+                                      NotifyLevel::ErrorsAndMilestones> {};
 template <>
-struct Codec<TrayIconStyle>
-    : EnumCodec<TrayIconStyle, &Settings::trayIconStyleName, TrayIconStyle::Colour, TrayIconStyle::Light, TrayIconStyle::Dark> {};
+struct Codec<TrayIconStyle> : EnumCodec<TrayIconStyle, &Settings::trayIconStyleName, TrayIconStyle::Colour,
+                                        TrayIconStyle::Light, TrayIconStyle::Dark> {};
 template <>
-struct Codec<ProxyMode> : EnumCodec<ProxyMode, &Settings::proxyModeName, ProxyMode::None, ProxyMode::System, ProxyMode::Manual> {};
+struct Codec<ProxyMode>
+    : EnumCodec<ProxyMode, &Settings::proxyModeName, ProxyMode::None, ProxyMode::System, ProxyMode::Manual> {};
 
 template <auto Member>
 using MemberType = std::remove_cvref_t<decltype(std::declval<SettingsValues &>().*Member)>;
@@ -148,8 +150,16 @@ struct Traits {
 template <auto Member>
 constexpr Field row(const char *name, const char *iniKey, Settings::Change change, Traits traits = {})
 {
-    return {name,          iniKey, traits.group, change, traits.alsoChanges, traits.engine,
-            &readMember<Member>, &writeMember<Member>, &copyMember<Member>, &memberDiffers<Member>};
+    return {name,
+            iniKey,
+            traits.group,
+            change,
+            traits.alsoChanges,
+            traits.engine,
+            &readMember<Member>,
+            &writeMember<Member>,
+            &copyMember<Member>,
+            &memberDiffers<Member>};
 }
 
 using V = SettingsValues;
@@ -181,7 +191,8 @@ const std::array kFields{
     // The scheduler watches the chosen GPUs' temperature and power.
     row<&V::gpuUuids>("gpuUuids", "compute/gpus", C::GpuUuids, {.alsoChanges = C::Scheduler, .engine = true}),
     row<&V::gpuMemoryPercent>("gpuMemoryPercent", "compute/gpuMemoryPercent", C::GpuMemoryPercent, kEngine),
-    row<&V::gpuMemoryPercentPerGpu>("gpuMemoryPercentPerGpu", "compute/gpuMemoryPerGpu", C::GpuMemoryPercentPerGpu, kEngine),
+    row<&V::gpuMemoryPercentPerGpu>("gpuMemoryPercentPerGpu", "compute/gpuMemoryPerGpu", C::GpuMemoryPercentPerGpu,
+                                    kEngine),
     row<&V::uploadLimitKiBps>("uploadLimitKiBps", "network/uploadLimitKiBps", C::UploadLimitKiBps, kEngine),
     row<&V::hubCertificate>("hubCertificate", "network/hubCertificate", C::HubCertificate, kEngine),
     row<&V::hubKey>("hubKey", "network/hubKey", C::HubKey, kEngine),

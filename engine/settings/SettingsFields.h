@@ -13,15 +13,16 @@
 namespace cohort::settings {
 
 struct Field {
-    const char *name;    // "hubUrl": the SettingsError key of its value
-    const char *iniKey;  // "network/hubUrl"
+    const char *name;   // "hubUrl": the SettingsError key of its value
+    const char *iniKey; // "network/hubUrl"
     // The values that only mean something together fall back together when one of them is refused ("proxy":
     // the mode and the address; "energy": price, currency, credit value); nullptr: the field alone.
     const char *group;
     // What Settings::changed() reports when the value differs: the field, or its group (Scheduler, Energy, ...).
     Settings::Change change;
-    std::optional<Settings::Change> alsoChanges; // a second change it is part of, e.g. the GPUs are also the scheduler's
-    bool engine;             // the engine's options hold it: a change reconfigures the engine
+    std::optional<Settings::Change>
+        alsoChanges; // a second change it is part of, e.g. the GPUs are also the scheduler's
+    bool engine;     // the engine's options hold it: a change reconfigures the engine
     // Reads the stored value into `values` (the value already there is the default); false when the text stored
     // is no value of the field's type at all (then the fallback's, with a warning).
     bool (*read)(const QSettings &store, const Field &field, SettingsValues &values);

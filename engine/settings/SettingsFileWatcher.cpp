@@ -7,7 +7,8 @@
 namespace cohort {
 
 SettingsFileWatcher::SettingsFileWatcher(QString filePath, int settleMs, QObject *parent)
-    : QObject(parent), m_filePath(std::move(filePath))
+    : QObject(parent),
+      m_filePath(std::move(filePath))
 {
     m_lastDigest = digestOfFile();
     m_settle.setSingleShot(true);

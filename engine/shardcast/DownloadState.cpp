@@ -42,7 +42,9 @@ Expected<DownloadState> DownloadState::parse(const QByteArray &json, const QByte
     if (state.manifestSha256 != manifestSha256)
         return fail(QStringLiteral("progress record belongs to another manifest"));
     if (shards.size() != shardSizes.size())
-        return fail(QStringLiteral("progress record lists %1 shards, the manifest %2").arg(shards.size()).arg(shardSizes.size()));
+        return fail(QStringLiteral("progress record lists %1 shards, the manifest %2")
+                        .arg(shards.size())
+                        .arg(shardSizes.size()));
     for (qsizetype i = 0; i < shards.size(); ++i) {
         const QJsonArray pair = shards[i].toArray();
         if (pair.size() != 2 || !pair[0].isDouble() || !pair[1].isBool())

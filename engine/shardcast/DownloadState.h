@@ -11,15 +11,15 @@
 namespace cohort::shardcast {
 
 struct ShardState {
-    qint64 have = 0;      // bytes of this shard written to the data file (from its start)
+    qint64 have = 0;       // bytes of this shard written to the data file (from its start)
     bool verified = false; // its SHA-256 matched the manifest
 };
 
 struct DownloadState {
     QByteArray manifestSha256; // which manifest these shards belong to
     QList<ShardState> shards;
-    QList<RelayStats> relays;  // scores survive restarts
-    QByteArray bootId;         // the boot that wrote it (platform/BootId)
+    QList<RelayStats> relays; // scores survive restarts
+    QByteArray bootId;        // the boot that wrote it (platform/BootId)
 
     QByteArray toJson() const;
     // Refuses records that do not match the manifest (shard count, sizes), so a damaged record can only

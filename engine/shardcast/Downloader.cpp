@@ -12,10 +12,10 @@
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QPointer>
 #include <QRandomGenerator>
 #include <QSaveFile>
 #include <QThreadPool>
-#include <QPointer>
 #include <algorithm>
 
 namespace cohort::shardcast {
@@ -77,7 +77,8 @@ void makeDurableInBackground(const QString &modelPath, const QString &versionDir
             return;
         }
         model.close();
-        if (Status s = writeAtomically(versionDir + QStringLiteral("/stable"), stableMarker(true)); !s && QFileInfo::exists(versionDir))
+        if (Status s = writeAtomically(versionDir + QStringLiteral("/stable"), stableMarker(true));
+            !s && QFileInfo::exists(versionDir))
             qCWarning(lcNet) << "could not mark" << versionDir << "durable:" << s.error();
     });
 }
@@ -94,7 +95,11 @@ bool isStable(const QString &checkpointsDir, const QString &taskId, int version)
 }
 
 Downloader::Downloader(DownloadRequest request, QObject *parent)
-    : QObject(parent), m_request(std::move(request)), m_persistTimer(this), m_rateTimer(this), m_tokenTimer(this)
+    : QObject(parent),
+      m_request(std::move(request)),
+      m_persistTimer(this),
+      m_rateTimer(this),
+      m_tokenTimer(this)
 {
     m_progress.taskId = m_request.taskId;
     m_pool.setMaxThreadCount(2);
@@ -104,7 +109,10 @@ Downloader::Downloader(DownloadRequest request, QObject *parent)
     m_persistTimer.setInterval(250);
     m_rateTimer.setInterval(1000);
     m_tokenTimer.setInterval(50);
-    connect(&m_persistTimer, &QTimer::timeout, this, [this] { if (m_dirty) persist(); });
+    connect(&m_persistTimer, &QTimer::timeout, this, [this] {
+        if (m_dirty)
+            persist();
+    });
     connect(&m_rateTimer, &QTimer::timeout, this, &Downloader::updateRates);
     connect(&m_tokenTimer, &QTimer::timeout, this, &Downloader::refillTokens);
 }
@@ -138,9 +146,11 @@ void Downloader::start()
 Status Downloader::prepare()
 {
     // Nothing is fetched, and nothing touched on disk, before the manifest is known to come from our hub.
-    auto signedManifest = SignedManifest::verify(m_request.manifestBytes, m_request.signatureBytes, m_request.pinnedHubKey);
+    auto signedManifest =
+        SignedManifest::verify(m_request.manifestBytes, m_request.signatureBytes, m_request.pinnedHubKey);
     if (!signedManifest)
-        return fail(QStringLiteral("refused the checkpoint manifest for %1: %2").arg(m_request.taskId, signedManifest.error()));
+        return fail(
+            QStringLiteral("refused the checkpoint manifest for %1: %2").arg(m_request.taskId, signedManifest.error()));
     m_manifest = signedManifest->manifest;
     if (m_manifest.task != m_request.taskId)
         return fail(QStringLiteral("the manifest is for task %1, not %2").arg(m_manifest.task, m_request.taskId));
@@ -155,8 +165,8 @@ Status Downloader::prepare()
         m_progress.phase = DownloadProgress::Phase::Done;
         m_progress.doneBytes = m_progress.totalBytes;
         m_progress.shardsDone = m_progress.shardCount;
-        Q_EMIT finished(stableVersionDir(m_request.checkpointsDir, m_manifest.task, m_manifest.version) + QLatin1Char('/') +
-                        m_manifest.fileName);
+        Q_EMIT finished(stableVersionDir(m_request.checkpointsDir, m_manifest.task, m_manifest.version) +
+                        QLatin1Char('/') + m_manifest.fileName);
         return {};
     }
 
@@ -195,7 +205,8 @@ Status Downloader::prepare()
     }
     if (m_state.shards.isEmpty()) {
         if (!resumeNote.isEmpty())
-            qCWarning(lcNet) << "starting" << m_manifest.task << versionDirName(m_manifest.version) << "afresh:" << resumeNote;
+            qCWarning(lcNet) << "starting" << m_manifest.task << versionDirName(m_manifest.version)
+                             << "afresh:" << resumeNote;
         m_state = DownloadState{m_manifestHash, QList<ShardState>(sizes.size()), {}, {}};
     }
     const QByteArray boot = currentBootId();
@@ -241,9 +252,13 @@ Status Downloader::prepare()
                         .arg(*available >> 20)
                         .arg(needed >> 20));
     }
-    if (Status s = writeAtomically(QDir(m_partialDir).filePath(QStringLiteral("manifest.json")), m_request.manifestBytes); !s)
+    if (Status s =
+            writeAtomically(QDir(m_partialDir).filePath(QStringLiteral("manifest.json")), m_request.manifestBytes);
+        !s)
         return fail(s.error());
-    if (Status s = writeAtomically(QDir(m_partialDir).filePath(QStringLiteral("manifest.json.sig")), m_request.signatureBytes); !s)
+    if (Status s =
+            writeAtomically(QDir(m_partialDir).filePath(QStringLiteral("manifest.json.sig")), m_request.signatureBytes);
+        !s)
         return fail(s.error());
     m_data.setFileName(QDir(m_partialDir).filePath(m_manifest.fileName + QStringLiteral(".part")));
     if (!m_data.open(QIODevice::ReadWrite | QIODevice::Unbuffered))
@@ -268,8 +283,8 @@ Status Downloader::prepare()
 
 void Downloader::resume()
 {
-    if (m_running || m_progress.phase == DownloadProgress::Phase::Done || m_progress.phase == DownloadProgress::Phase::Failed ||
-        !m_map)
+    if (m_running || m_progress.phase == DownloadProgress::Phase::Done ||
+        m_progress.phase == DownloadProgress::Phase::Failed || !m_map)
         return;
     m_running = true;
     ++m_generation;
@@ -330,7 +345,8 @@ void Downloader::pause()
         return;
     stopWork();
     persist();
-    if (m_progress.phase == DownloadProgress::Phase::Downloading || m_progress.phase == DownloadProgress::Phase::Assembling)
+    if (m_progress.phase == DownloadProgress::Phase::Downloading ||
+        m_progress.phase == DownloadProgress::Phase::Assembling)
         m_progress.phase = DownloadProgress::Phase::Paused;
     m_progress.bytesPerSecond = 0;
     publishProgress();
@@ -370,10 +386,13 @@ void Downloader::verifyShard(int shard, qint64 received, double seconds)
         Sha256 h;
         h.addData(reinterpret_cast<const char *>(data), size);
         const bool match = h.result() == expected;
-        QMetaObject::invokeMethod(self.data(), [self, shard, received, seconds, match, generation] {
-            if (self && self->m_generation == generation)
-                self->onShardHashed(shard, received, seconds, match);
-        }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            self.data(),
+            [self, shard, received, seconds, match, generation] {
+                if (self && self->m_generation == generation)
+                    self->onShardHashed(shard, received, seconds, match);
+            },
+            Qt::QueuedConnection);
     });
 }
 
@@ -472,8 +491,8 @@ void Downloader::onShardHashed(int shard, qint64 received, double seconds, bool 
 void Downloader::attemptFailed(Part part, int relay, const QString &error)
 {
     const QString url = m_score.relays()[relay].url;
-    qCWarning(lcNet) << "shard" << part.shard + 1 << "of" << m_manifest.task << versionDirName(m_manifest.version) << "from relay"
-                     << url << ":" << error;
+    qCWarning(lcNet) << "shard" << part.shard + 1 << "of" << m_manifest.task << versionDirName(m_manifest.version)
+                     << "from relay" << url << ":" << error;
     m_score.recordFailure(relay, error);
     m_dirty = true;
     ShardPieces &work = m_work[part.shard];
@@ -483,8 +502,10 @@ void Downloader::attemptFailed(Part part, int relay, const QString &error)
     work.attempts += part.piece >= 0 ? 1 : work.count();
     if (work.attempts >= m_request.maxAttemptsPerShard * work.count()) {
         failDownload(QStringLiteral("shard %1 of %2 %3 failed %4 times; last from %5: %6")
-                         .arg(part.shard + 1).arg(m_manifest.task, versionDirName(m_manifest.version))
-                         .arg((work.attempts + work.count() - 1) / work.count()).arg(url, error));
+                         .arg(part.shard + 1)
+                         .arg(m_manifest.task, versionDirName(m_manifest.version))
+                         .arg((work.attempts + work.count() - 1) / work.count())
+                         .arg(url, error));
         return;
     }
     // Back off (1, 2, 4, 8 s) and prefer another relay for the next attempt. piece -1: the whole shard again.
@@ -523,16 +544,19 @@ void Downloader::advanceFileHash()
     QPointer<Downloader> self(this);
     m_pool.start([self, data, size, hash, end, generation] {
         hash->addData(reinterpret_cast<const char *>(data), size);
-        QMetaObject::invokeMethod(self.data(), [self, end, generation] {
-            if (!self || self->m_generation != generation)
-                return;
-            self->m_fileHashBusy = false;
-            self->m_fileHashNext = end;
-            if (end == self->m_state.shards.size())
-                self->onFileHashed();
-            else
-                self->advanceFileHash();
-        }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            self.data(),
+            [self, end, generation] {
+                if (!self || self->m_generation != generation)
+                    return;
+                self->m_fileHashBusy = false;
+                self->m_fileHashNext = end;
+                if (end == self->m_state.shards.size())
+                    self->onFileHashed();
+                else
+                    self->advanceFileHash();
+            },
+            Qt::QueuedConnection);
     });
 }
 
@@ -553,7 +577,8 @@ void Downloader::onFileHashed()
     // Hashes prove the bytes are the hub's; the header check proves they are loadable weights.
     const auto header = safetensors::readHeaderFromFile(m_data.fileName().toStdString());
     if (!header)
-        return failDownload(QStringLiteral("the checkpoint is not a loadable safetensors file: ") + QString::fromStdString(header.error));
+        return failDownload(QStringLiteral("the checkpoint is not a loadable safetensors file: ") +
+                            QString::fromStdString(header.error));
     finalize();
 }
 
@@ -641,13 +666,16 @@ void Downloader::persist()
     m_persistPool.start([self, record, path] {
         if (Status s = writeAtomically(path, record); !s)
             qCWarning(lcNet) << "could not save download progress:" << s.error();
-        QMetaObject::invokeMethod(self.data(), [self] {
-            if (!self)
-                return;
-            self->m_persistBusy = false;
-            if (std::exchange(self->m_persistAgain, false))
-                self->persist();
-        }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            self.data(),
+            [self] {
+                if (!self)
+                    return;
+                self->m_persistBusy = false;
+                if (std::exchange(self->m_persistAgain, false))
+                    self->persist();
+            },
+            Qt::QueuedConnection);
     });
 }
 
@@ -667,7 +695,8 @@ void Downloader::updateRates()
         persist();
     const qint64 delta = m_progress.fetchedThisSession - m_lastRateBytes;
     m_lastRateBytes = m_progress.fetchedThisSession;
-    m_progress.bytesPerSecond = m_progress.bytesPerSecond > 0 ? 0.7 * m_progress.bytesPerSecond + 0.3 * delta : double(delta);
+    m_progress.bytesPerSecond =
+        m_progress.bytesPerSecond > 0 ? 0.7 * m_progress.bytesPerSecond + 0.3 * delta : double(delta);
     publishProgress();
 }
 

@@ -25,15 +25,15 @@ struct DownloadRequest {
     QByteArray manifestBytes;  // manifest.json as signed
     QByteArray signatureBytes; // manifest.json.sig
     QByteArray pinnedHubKey;
-    QStringList relays;        // base URLs of relays serving the tree
-    QString checkpointsDir;    // <data>/checkpoints
+    QStringList relays;     // base URLs of relays serving the tree
+    QString checkpointsDir; // <data>/checkpoints
     int parallel = 8;
     qint64 maxBytesPerSecond = 0; // 0: unlimited
     int keepVersions = 3;
     int maxAttemptsPerShard = 6;
-    int stallTimeoutMs = 15'000;         // a relay that sends nothing for this long is abandoned
-    qint64 pieceBytes = 4LL << 20;       // shards are fetched in pieces of this size, several at once
-    qint64 reserveBytes = 64LL << 20;    // disk space left free after the download
+    int stallTimeoutMs = 15'000;      // a relay that sends nothing for this long is abandoned
+    qint64 pieceBytes = 4LL << 20;    // shards are fetched in pieces of this size, several at once
+    qint64 reserveBytes = 64LL << 20; // disk space left free after the download
 };
 
 // Where version N of a task lives once usable, and the test for it.
@@ -49,7 +49,7 @@ public:
     ~Downloader() override; // persists progress and waits for its hashing workers
 
     void start();
-    void pause();  // cancels transfers, keeps everything on disk
+    void pause(); // cancels transfers, keeps everything on disk
     void resume();
     const DownloadProgress &progress() const { return m_progress; }
     int version() const { return m_manifest.version; }
@@ -87,16 +87,16 @@ private:
     QByteArray m_manifestHash;
     QString m_partialDir;
     QFile m_data;
-    uchar *m_map = nullptr;     // the whole data file, memory-mapped
+    uchar *m_map = nullptr; // the whole data file, memory-mapped
     DownloadState m_state;
     RelayScore m_score;
-    QList<Part> m_queue;        // pieces waiting to be fetched, in file order
-    QList<ShardPieces> m_work;  // per shard: pieces, relay, attempts
-    QList<bool> m_hashing;      // shard being verified
+    QList<Part> m_queue;       // pieces waiting to be fetched, in file order
+    QList<ShardPieces> m_work; // per shard: pieces, relay, attempts
+    QList<bool> m_hashing;     // shard being verified
     QHash<ShardFetch *, Part> m_fetches;
-    qint64 m_unsavedBytes = 0;  // arrived since the last saved record
-    QThreadPool m_pool;         // SHA-256 of shards and of the file
-    QThreadPool m_persistPool;  // progress records
+    qint64 m_unsavedBytes = 0;          // arrived since the last saved record
+    QThreadPool m_pool;                 // SHA-256 of shards and of the file
+    QThreadPool m_persistPool;          // progress records
     std::unique_ptr<Sha256> m_fileHash; // whole-file hash, fed in shard order as shards are verified
     int m_fileHashNext = 0;
     bool m_fileHashBusy = false;
@@ -109,7 +109,7 @@ private:
     qint64 m_lastRateBytes = 0;
     bool m_dirty = false;
     bool m_running = false;
-    quint64 m_generation = 0;   // bumps on pause: late worker results of an older run are ignored
+    quint64 m_generation = 0; // bumps on pause: late worker results of an older run are ignored
     DownloadProgress m_progress;
 };
 

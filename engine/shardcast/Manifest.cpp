@@ -35,7 +35,8 @@ QByteArray Manifest::toJson() const
 {
     QJsonArray shardArray;
     for (const ShardInfo &s : shards)
-        shardArray.append(QJsonObject{{QStringLiteral("size"), s.size}, {QStringLiteral("sha256"), QString::fromLatin1(s.sha256.toHex())}});
+        shardArray.append(QJsonObject{{QStringLiteral("size"), s.size},
+                                      {QStringLiteral("sha256"), QString::fromLatin1(s.sha256.toHex())}});
     const QJsonObject o{
         {QStringLiteral("format"), QStringLiteral("cohort-shardcast-v1")},
         {QStringLiteral("task"), task},
@@ -92,7 +93,10 @@ Expected<Manifest> Manifest::parse(const QByteArray &json)
     const qint64 expectedCount = (m.fileSize + m.shardSize - 1) / m.shardSize;
     if (shards.size() != expectedCount)
         return fail(QStringLiteral("manifest: %1 bytes in %2-byte shards make %3 shards, but %4 are listed")
-                        .arg(m.fileSize).arg(m.shardSize).arg(expectedCount).arg(shards.size()));
+                        .arg(m.fileSize)
+                        .arg(m.shardSize)
+                        .arg(expectedCount)
+                        .arg(shards.size()));
     qint64 total = 0;
     for (qsizetype i = 0; i < shards.size(); ++i) {
         JsonReader s(shards[i].toObject(), QStringLiteral("manifest shard %1").arg(i + 1));
@@ -108,12 +112,15 @@ Expected<Manifest> Manifest::parse(const QByteArray &json)
         const bool last = i == shards.size() - 1;
         if (!last && info.size != m.shardSize)
             return fail(QStringLiteral("manifest shard %1: size %2 but every shard except the last must be %3")
-                            .arg(i + 1).arg(info.size).arg(m.shardSize));
+                            .arg(i + 1)
+                            .arg(info.size)
+                            .arg(m.shardSize));
         total += info.size;
         m.shards.append(info);
     }
     if (total != m.fileSize)
-        return fail(QStringLiteral("manifest: shard sizes add up to %1, not the file size %2").arg(total).arg(m.fileSize));
+        return fail(
+            QStringLiteral("manifest: shard sizes add up to %1, not the file size %2").arg(total).arg(m.fileSize));
     return m;
 }
 

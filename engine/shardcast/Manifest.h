@@ -16,7 +16,7 @@ namespace cohort::shardcast {
 inline constexpr qint64 kDefaultShardSize = 32LL << 20;
 inline constexpr qint64 kMinShardSize = 4 << 10;
 inline constexpr qint64 kMaxShardSize = 1LL << 30;
-inline constexpr qint64 kMaxFileSize = 1LL << 40;      // 1 TiB
+inline constexpr qint64 kMaxFileSize = 1LL << 40;     // 1 TiB
 inline constexpr qint64 kMaxManifestBytes = 16 << 20; // room for ~100k shards
 
 struct ShardInfo {
@@ -54,8 +54,8 @@ struct SignedManifest {
 };
 
 QByteArray signingMessage(const QByteArray &manifestBytes);
-QString shardFileName(int index); // 0-based index -> "shard_00001.bin"
-QString versionDirName(int version); // "v7"
+QString shardFileName(int index);     // 0-based index -> "shard_00001.bin"
+QString versionDirName(int version);  // "v7"
 bool isSafeName(const QString &name); // one path segment: no separators, no "..", printable ASCII
 
 } // namespace cohort::shardcast

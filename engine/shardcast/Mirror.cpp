@@ -19,7 +19,10 @@ constexpr qint64 kMaxSmallFile = kMaxManifestBytes;
 }
 
 Mirror::Mirror(MirrorConfig config, QObject *parent)
-    : QObject(parent), m_config(std::move(config)), m_network(new QNetworkAccessManager(this)), m_timer(this)
+    : QObject(parent),
+      m_config(std::move(config)),
+      m_network(new QNetworkAccessManager(this)),
+      m_timer(this)
 {
     while (m_config.upstream.endsWith(QLatin1Char('/')))
         m_config.upstream.chop(1);
@@ -53,7 +56,8 @@ void Mirror::get(const QString &url, std::function<void(int, const QByteArray &)
     connect(reply, &QNetworkReply::finished, this, [reply, done = std::move(done)] {
         reply->deleteLater();
         const int status = reply->error() == QNetworkReply::NoError
-                               ? reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt() : 0;
+                               ? reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt()
+                               : 0;
         done(status, status == 200 ? reply->readAll() : QByteArray());
     });
 }
@@ -61,12 +65,15 @@ void Mirror::get(const QString &url, std::function<void(int, const QByteArray &)
 void Mirror::fetchIndex(const QString &task)
 {
     m_busy.append(task);
-    get(m_config.upstream + QLatin1Char('/') + task + QStringLiteral("/index.json"), [this, task](int status, const QByteArray &body) {
+    get(m_config.upstream + QLatin1Char('/') + task + QStringLiteral("/index.json"), [this,
+                                                                                      task](int status,
+                                                                                            const QByteArray &body) {
         auto index = parseJsonObject(body, kMaxSmallFile);
         const int latest = index ? int(index->value(QStringLiteral("latest")).toInteger()) : 0;
         if (status != 200 || !index || latest <= 0) {
             if (status != 404)
-                Q_EMIT problem(QStringLiteral("%1: no usable index from %2 (HTTP %3)").arg(task, m_config.upstream).arg(status));
+                Q_EMIT problem(
+                    QStringLiteral("%1: no usable index from %2 (HTTP %3)").arg(task, m_config.upstream).arg(status));
             m_busy.removeAll(task);
             return;
         }
@@ -83,18 +90,24 @@ void Mirror::fetchVersion(const QString &task, int version)
     const QString base = m_config.upstream + QLatin1Char('/') + task + QLatin1Char('/') + versionDirName(version);
     get(base + QStringLiteral("/manifest.json"), [this, task, version, base](int status, const QByteArray &manifest) {
         if (status != 200) {
-            Q_EMIT problem(QStringLiteral("%1 v%2: no manifest from %3 (HTTP %4)").arg(task).arg(version).arg(m_config.upstream).arg(status));
+            Q_EMIT problem(QStringLiteral("%1 v%2: no manifest from %3 (HTTP %4)")
+                               .arg(task)
+                               .arg(version)
+                               .arg(m_config.upstream)
+                               .arg(status));
             m_busy.removeAll(task);
             return;
         }
-        get(base + QStringLiteral("/manifest.json.sig"), [this, task, version, manifest](int status, const QByteArray &signature) {
-            if (status != 200) {
-                Q_EMIT problem(QStringLiteral("%1 v%2: no manifest signature (HTTP %3)").arg(task).arg(version).arg(status));
-                m_busy.removeAll(task);
-                return;
-            }
-            startDownload(task, version, manifest, signature);
-        });
+        get(base + QStringLiteral("/manifest.json.sig"),
+            [this, task, version, manifest](int status, const QByteArray &signature) {
+                if (status != 200) {
+                    Q_EMIT problem(
+                        QStringLiteral("%1 v%2: no manifest signature (HTTP %3)").arg(task).arg(version).arg(status));
+                    m_busy.removeAll(task);
+                    return;
+                }
+                startDownload(task, version, manifest, signature);
+            });
     });
 }
 
@@ -139,7 +152,9 @@ Status Mirror::publishLocally(const QString &task, const QString &modelPath)
     auto manifest = Manifest::parse(manifestBytes);
     if (!manifest)
         return fail(manifest.error());
-    const QString staged = QDir(m_config.treeRoot).filePath(task + QStringLiteral("/.") + versionDirName(manifest->version) + QStringLiteral(".tmp"));
+    const QString staged =
+        QDir(m_config.treeRoot)
+            .filePath(task + QStringLiteral("/.") + versionDirName(manifest->version) + QStringLiteral(".tmp"));
     QDir(staged).removeRecursively();
     if (!QDir().mkpath(staged))
         return fail(QStringLiteral("cannot create %1").arg(staged));
@@ -153,7 +168,8 @@ Status Mirror::publishLocally(const QString &task, const QString &modelPath)
         return {};
     };
     for (qsizetype i = 0; i < manifest->shards.size(); ++i)
-        if (Status s = writeFile(QDir(staged).filePath(shardFileName(int(i))), model.read(manifest->shards[i].size)); !s)
+        if (Status s = writeFile(QDir(staged).filePath(shardFileName(int(i))), model.read(manifest->shards[i].size));
+            !s)
             return s;
     if (Status s = writeFile(QDir(staged).filePath(QStringLiteral("manifest.json")), manifestBytes); !s)
         return s;

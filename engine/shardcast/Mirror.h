@@ -17,11 +17,11 @@ namespace cohort::shardcast {
 class Downloader;
 
 struct MirrorConfig {
-    QString upstream;     // base URL of the upstream tree
-    QStringList tasks;    // which tasks to mirror
-    QString treeRoot;     // the tree this relay serves
-    QString workDir;      // downloads in progress (resumable)
-    QByteArray hubKey;    // the origin hub's public key: manifests signed by anyone else are refused
+    QString upstream;  // base URL of the upstream tree
+    QStringList tasks; // which tasks to mirror
+    QString treeRoot;  // the tree this relay serves
+    QString workDir;   // downloads in progress (resumable)
+    QByteArray hubKey; // the origin hub's public key: manifests signed by anyone else are refused
     int keepVersions = 3;
     int pollSeconds = 30;
 };

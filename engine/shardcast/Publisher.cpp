@@ -54,9 +54,11 @@ QList<int> readIndex(const QString &treeRoot, const QString &taskId, QString *er
 }
 
 Publisher::Publisher(QString treeRoot, const Identity &hubIdentity, qint64 shardSize, int keepVersions)
-    : m_root(std::move(treeRoot)), m_identity(hubIdentity), m_shardSize(shardSize), m_keep(std::max(1, keepVersions))
-{
-}
+    : m_root(std::move(treeRoot)),
+      m_identity(hubIdentity),
+      m_shardSize(shardSize),
+      m_keep(std::max(1, keepVersions))
+{}
 
 QList<int> Publisher::versions(const QString &taskId) const
 {
@@ -81,7 +83,8 @@ Status commitVersion(const QString &treeRoot, const QString &taskId, const QStri
     const QJsonObject index{{QStringLiteral("task"), taskId},
                             {QStringLiteral("versions"), array},
                             {QStringLiteral("latest"), kept.isEmpty() ? 0 : kept.last()}};
-    if (Status s = writeFileAtomically(taskDir.filePath(QStringLiteral("index.json")), QJsonDocument(index).toJson()); !s)
+    if (Status s = writeFileAtomically(taskDir.filePath(QStringLiteral("index.json")), QJsonDocument(index).toJson());
+        !s)
         return s;
     for (int old : versions)
         if (!kept.contains(old))
@@ -94,15 +97,18 @@ Expected<SignedManifest> Publisher::publish(const QString &taskId, const QString
     if (!TaskInfo::isValidId(taskId))
         return fail(QStringLiteral("'%1' is not a task id").arg(taskId));
     if (m_shardSize < kMinShardSize || m_shardSize > kMaxShardSize)
-        return fail(QStringLiteral("shard size %1 is outside [%2, %3]").arg(m_shardSize).arg(kMinShardSize).arg(kMaxShardSize));
+        return fail(
+            QStringLiteral("shard size %1 is outside [%2, %3]").arg(m_shardSize).arg(kMinShardSize).arg(kMaxShardSize));
     // Only well-formed safetensors files are published: nodes load them as model weights.
     if (const auto header = safetensors::readHeaderFromFile(checkpointPath.toStdString()); !header)
-        return fail(QStringLiteral("%1 is not a valid safetensors checkpoint: %2").arg(checkpointPath, QString::fromStdString(header.error)));
+        return fail(QStringLiteral("%1 is not a valid safetensors checkpoint: %2")
+                        .arg(checkpointPath, QString::fromStdString(header.error)));
     QFile source(checkpointPath);
     if (!source.open(QIODevice::ReadOnly))
         return fail(QStringLiteral("cannot read the checkpoint %1: %2").arg(checkpointPath, source.errorString()));
     if (source.size() <= 0 || source.size() > kMaxFileSize)
-        return fail(QStringLiteral("the checkpoint %1 has an unusable size (%2 bytes)").arg(checkpointPath).arg(source.size()));
+        return fail(
+            QStringLiteral("the checkpoint %1 has an unusable size (%2 bytes)").arg(checkpointPath).arg(source.size()));
 
     const QDir taskDir(QDir(m_root).filePath(taskId));
     if (!QDir().mkpath(taskDir.path()))
@@ -141,11 +147,14 @@ Expected<SignedManifest> Publisher::publish(const QString &taskId, const QString
     sm.signature = m_identity.sign(signingMessage(sm.bytes));
     if (Status s = writeFileAtomically(QDir(tempDir).filePath(QStringLiteral("manifest.json")), sm.bytes); !s)
         return fail(s.error());
-    if (Status s = writeFileAtomically(QDir(tempDir).filePath(QStringLiteral("manifest.json.sig")), sm.signatureFileBytes()); !s)
+    if (Status s =
+            writeFileAtomically(QDir(tempDir).filePath(QStringLiteral("manifest.json.sig")), sm.signatureFileBytes());
+        !s)
         return fail(s.error());
     if (Status s = commitVersion(m_root, taskId, tempDir, version, m_keep); !s)
         return fail(s.error());
-    qCInfo(lcHub) << "published" << taskId << versionDirName(version) << m.fileSize << "bytes in" << m.shards.size() << "shards";
+    qCInfo(lcHub) << "published" << taskId << versionDirName(version) << m.fileSize << "bytes in" << m.shards.size()
+                  << "shards";
     return sm;
 }
 
@@ -158,7 +167,8 @@ Expected<SignedManifest> Publisher::latest(const QString &taskId) const
     QFile manifest(dir.filePath(QStringLiteral("manifest.json")));
     QFile signature(dir.filePath(QStringLiteral("manifest.json.sig")));
     if (!manifest.open(QIODevice::ReadOnly) || !signature.open(QIODevice::ReadOnly))
-        return fail(QStringLiteral("the published manifest of %1 %2 is missing").arg(taskId, versionDirName(list.last())));
+        return fail(
+            QStringLiteral("the published manifest of %1 %2 is missing").arg(taskId, versionDirName(list.last())));
     return SignedManifest::verify(manifest.read(kMaxManifestBytes), signature.read(4096), m_identity.publicKey());
 }
 

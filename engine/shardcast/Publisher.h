@@ -15,7 +15,8 @@ namespace cohort::shardcast {
 
 class Publisher {
 public:
-    Publisher(QString treeRoot, const Identity &hubIdentity, qint64 shardSize = kDefaultShardSize, int keepVersions = 3);
+    Publisher(QString treeRoot, const Identity &hubIdentity, qint64 shardSize = kDefaultShardSize,
+              int keepVersions = 3);
 
     Expected<SignedManifest> publish(const QString &taskId, const QString &checkpointPath);
     // The newest published version of a task, read back from the tree.

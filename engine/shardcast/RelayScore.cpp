@@ -6,8 +6,7 @@ namespace cohort::shardcast {
 
 RelayScore::RelayScore(const QStringList &urls)
 {
-    for (const QString &u : urls)
-    {
+    for (const QString &u : urls) {
         RelayStats stats;
         stats.url = u;
         m_relays.append(stats);

@@ -58,7 +58,10 @@ constexpr int kMaxRequestHeader = 16 * 1024;
 class RelayConnection : public QObject {
 public:
     RelayConnection(QTcpSocket *socket, RelayServer *server, ConnectionClock *clock)
-        : QObject(socket), m_socket(socket), m_server(server), m_clock(clock)
+        : QObject(socket),
+          m_socket(socket),
+          m_server(server),
+          m_clock(clock)
     {
         // Qt reads no more than this ahead of us; the rest of a pipelined burst stays in the kernel.
         socket->setReadBufferSize(kMaxRequestHeader);
@@ -107,10 +110,13 @@ private:
         if (m_buffer.isEmpty() && m_socket->bytesAvailable() == 0)
             return;
         m_nextQueued = true;
-        QMetaObject::invokeMethod(this, [this] {
-            m_nextQueued = false;
-            takeRequests();
-        }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this,
+            [this] {
+                m_nextQueued = false;
+                takeRequests();
+            },
+            Qt::QueuedConnection);
     }
 
     void handle(const QByteArray &head)
@@ -120,7 +126,8 @@ private:
         const QList<QByteArray> &requestLine = parsed.startLine;
         if (requestLine.size() != 3 || !requestLine[2].startsWith("HTTP/1."))
             return finishWithError(400, "malformed request line", true);
-        if (std::optional<HostCheck::Refusal> refused = m_server->hostCheck().check(parsed.value("host"), parsed.value("origin")))
+        if (std::optional<HostCheck::Refusal> refused =
+                m_server->hostCheck().check(parsed.value("host"), parsed.value("origin")))
             return finishWithError(refused->status, "this relay does not answer to that name", true);
         const QByteArray method = requestLine[0];
         m_head = method == "HEAD";
@@ -166,10 +173,11 @@ private:
         m_remaining = size == 0 ? 0 : last - begin + 1;
         m_file.seek(begin);
         const QByteArray type = filePath.endsWith(QLatin1String(".json")) || filePath.endsWith(QLatin1String(".sig"))
-                                    ? "application/json" : "application/octet-stream";
-        m_socket->write("HTTP/1.1 " + status + "\r\nContent-Type: " + type + "\r\nContent-Length: " +
-                        QByteArray::number(m_remaining) + "\r\nAccept-Ranges: bytes\r\n" + extra +
-                        (m_keepAlive ? "Connection: keep-alive\r\n" : "Connection: close\r\n") + "\r\n");
+                                    ? "application/json"
+                                    : "application/octet-stream";
+        m_socket->write("HTTP/1.1 " + status + "\r\nContent-Type: " + type +
+                        "\r\nContent-Length: " + QByteArray::number(m_remaining) + "\r\nAccept-Ranges: bytes\r\n" +
+                        extra + (m_keepAlive ? "Connection: keep-alive\r\n" : "Connection: close\r\n") + "\r\n");
         if (m_head)
             m_remaining = 0;
         pump();
@@ -210,24 +218,31 @@ private:
         const QByteArray body = QJsonDocument(QJsonObject{{QStringLiteral("bytes_served"), m_server->bytesServed()},
                                                           {QStringLiteral("requests"), m_server->requestsServed()}})
                                     .toJson(QJsonDocument::Compact);
-        m_socket->write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nCache-Control: no-store\r\nContent-Length: " +
-                        QByteArray::number(body.size()) + "\r\n" +
-                        (m_keepAlive ? "Connection: keep-alive\r\n" : "Connection: close\r\n") + "\r\n" + body);
+        m_socket->write(
+            "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nCache-Control: no-store\r\nContent-Length: " +
+            QByteArray::number(body.size()) + "\r\n" +
+            (m_keepAlive ? "Connection: keep-alive\r\n" : "Connection: close\r\n") + "\r\n" + body);
         if (!m_keepAlive)
             m_socket->disconnectFromHost();
     }
 
     void finishWithError(int code, const char *message, bool close)
     {
-        static const QHash<int, QByteArray> reasons{{400, "Bad Request"}, {403, "Forbidden"}, {404, "Not Found"},
-                                                   {405, "Method Not Allowed"}, {416, "Range Not Satisfiable"},
-                                                   {421, "Misdirected Request"}, {431, "Request Header Fields Too Large"}};
-        const QByteArray body = QByteArray("{\"error\":{\"code\":\"") + QByteArray::number(code) + "\",\"message\":\"" + message + "\"}}";
+        static const QHash<int, QByteArray> reasons{{400, "Bad Request"},
+                                                    {403, "Forbidden"},
+                                                    {404, "Not Found"},
+                                                    {405, "Method Not Allowed"},
+                                                    {416, "Range Not Satisfiable"},
+                                                    {421, "Misdirected Request"},
+                                                    {431, "Request Header Fields Too Large"}};
+        const QByteArray body =
+            QByteArray("{\"error\":{\"code\":\"") + QByteArray::number(code) + "\",\"message\":\"" + message + "\"}}";
         const bool keep = m_keepAlive && !close;
-        m_socket->write("HTTP/1.1 " + QByteArray::number(code) + ' ' + reasons.value(code) +
-                        "\r\nContent-Type: application/json\r\nContent-Length: " + QByteArray::number(m_head ? 0 : body.size()) +
-                        "\r\n" + m_extraHeaders + (keep ? "Connection: keep-alive\r\n" : "Connection: close\r\n") + "\r\n" +
-                        (m_head ? QByteArray() : body));
+        m_socket->write(
+            "HTTP/1.1 " + QByteArray::number(code) + ' ' + reasons.value(code) +
+            "\r\nContent-Type: application/json\r\nContent-Length: " + QByteArray::number(m_head ? 0 : body.size()) +
+            "\r\n" + m_extraHeaders + (keep ? "Connection: keep-alive\r\n" : "Connection: close\r\n") + "\r\n" +
+            (m_head ? QByteArray() : body));
         m_extraHeaders.clear();
         if (!keep)
             m_socket->disconnectFromHost();
@@ -248,7 +263,10 @@ private:
 
 } // namespace
 
-RelayServer::RelayServer(QString root, QObject *parent) : QTcpServer(parent), m_root(std::move(root)) {}
+RelayServer::RelayServer(QString root, QObject *parent)
+    : QTcpServer(parent),
+      m_root(std::move(root))
+{}
 
 RelayServer::~RelayServer()
 {
@@ -291,12 +309,15 @@ bool RelayServer::listenOn(const QHostAddress &address, quint16 port, QString *e
         return false;
     }
     if (!m_gate)
-        m_gate = new ConnectionGate(this, m_limits, ConnectionGate::httpRefusal(QStringLiteral("too many connections to this relay; try again in a few seconds")),
+        m_gate = new ConnectionGate(this, m_limits,
+                                    ConnectionGate::httpRefusal(QStringLiteral(
+                                        "too many connections to this relay; try again in a few seconds")),
                                     "relay");
     if (listen(address, port))
         return true;
     if (error)
-        *error = QStringLiteral("relay cannot listen on %1:%2: %3").arg(address.toString()).arg(port).arg(errorString());
+        *error =
+            QStringLiteral("relay cannot listen on %1:%2: %3").arg(address.toString()).arg(port).arg(errorString());
     return false;
 }
 
@@ -305,8 +326,12 @@ QString RelayServer::url() const
     QHostAddress a = serverAddress();
     if (a == QHostAddress::Any || a == QHostAddress::AnyIPv4 || a == QHostAddress::AnyIPv6)
         a = QHostAddress::LocalHost;
-    const QString host = a.protocol() == QAbstractSocket::IPv6Protocol ? QLatin1Char('[') + a.toString() + QLatin1Char(']') : a.toString();
-    return QStringLiteral("%1://%2:%3").arg(m_tls ? QStringLiteral("https") : QStringLiteral("http"), host).arg(serverPort());
+    const QString host = a.protocol() == QAbstractSocket::IPv6Protocol
+                             ? QLatin1Char('[') + a.toString() + QLatin1Char(']')
+                             : a.toString();
+    return QStringLiteral("%1://%2:%3")
+        .arg(m_tls ? QStringLiteral("https") : QStringLiteral("http"), host)
+        .arg(serverPort());
 }
 
 void RelayServer::incomingConnection(qintptr descriptor)

@@ -14,9 +14,9 @@
 #include <QHostAddress>
 #include <QList>
 #include <QPointer>
-#include <functional>
 #include <QTcpServer>
 #include <atomic>
+#include <functional>
 
 namespace cohort {
 class ServerTls;

@@ -13,10 +13,13 @@ namespace {
 constexpr int kMaxHeaderBytes = 16 * 1024;
 constexpr qint64 kSocketBuffer = 4 << 20;
 constexpr qint64 kCappedSocketBuffer = 256 << 10; // small under a cap, so TCP itself slows the relay
-constexpr qint64 kStagingBytes = 256 << 10;        // fits in L2: written out while still hot
+constexpr qint64 kStagingBytes = 256 << 10;       // fits in L2: written out while still hot
 } // namespace
 
-ShardFetch::ShardFetch(Spec spec, QObject *parent) : QObject(parent), m_spec(std::move(spec)), m_stall(this)
+ShardFetch::ShardFetch(Spec spec, QObject *parent)
+    : QObject(parent),
+      m_spec(std::move(spec)),
+      m_stall(this)
 {
     m_stall.setSingleShot(true);
     m_stall.setInterval(m_spec.stallTimeoutMs);
@@ -29,7 +32,9 @@ ShardFetch::ShardFetch(Spec spec, QObject *parent) : QObject(parent), m_spec(std
         const qint64 wanted = m_spec.minBytesPerSecond * m_rate.interval() / 1000;
         if (m_spec.minBytesPerSecond > 0 && !m_spec.tokens && missing() > 0 && got < wanted)
             finish(false, QStringLiteral("slower than %1 KiB/s (%2 bytes in %3 s)")
-                              .arg(m_spec.minBytesPerSecond / 1024).arg(got).arg(m_rate.interval() / 1000.0));
+                              .arg(m_spec.minBytesPerSecond / 1024)
+                              .arg(got)
+                              .arg(m_rate.interval() / 1000.0));
     });
 }
 
@@ -63,9 +68,10 @@ void ShardFetch::start()
             finish(false, m_socket->errorString());
     });
     const quint16 port = quint16(m_spec.url.port(tls ? 443 : 80));
-    QByteArray request = "GET " + m_spec.url.path(QUrl::FullyEncoded).toUtf8() + " HTTP/1.1\r\nHost: " +
-                         m_spec.url.host(QUrl::FullyEncoded).toUtf8() + ':' + QByteArray::number(port) +
-                         "\r\nUser-Agent: cohort/" COHORT_VERSION_STRING "\r\nAccept-Encoding: identity\r\nConnection: close\r\n";
+    QByteArray request =
+        "GET " + m_spec.url.path(QUrl::FullyEncoded).toUtf8() +
+        " HTTP/1.1\r\nHost: " + m_spec.url.host(QUrl::FullyEncoded).toUtf8() + ':' + QByteArray::number(port) +
+        "\r\nUser-Agent: cohort/" COHORT_VERSION_STRING "\r\nAccept-Encoding: identity\r\nConnection: close\r\n";
     const qint64 from = m_spec.rangeBegin + m_spec.have;
     if (from > 0 || m_spec.rangeEnd < m_spec.shardSize)
         request += "Range: bytes=" + QByteArray::number(from) + '-' + QByteArray::number(m_spec.rangeEnd - 1) + "\r\n";
@@ -117,7 +123,8 @@ bool ShardFetch::parseHeaders(const QByteArray &head, QString *error)
     if (code == 206) {
         // "bytes a-b/total": exactly the bytes asked for, of a file of this shard's size.
         const qsizetype dash = range.indexOf('-'), slash = range.indexOf('/');
-        if (!range.startsWith("bytes ") || dash < 0 || slash < 0 || range.mid(6, dash - 6).trimmed().toLongLong() != from ||
+        if (!range.startsWith("bytes ") || dash < 0 || slash < 0 ||
+            range.mid(6, dash - 6).trimmed().toLongLong() != from ||
             range.mid(dash + 1, slash - dash - 1).trimmed().toLongLong() != m_spec.rangeEnd - 1 ||
             range.mid(slash + 1).trimmed().toLongLong() != m_spec.shardSize) {
             *error = QStringLiteral("unexpected Content-Range '%1'").arg(QString::fromLatin1(range.left(100)));
@@ -180,8 +187,9 @@ void ShardFetch::pump()
         if (n < 0) {
             if (total > 0)
                 Q_EMIT bytesArrived(total);
-            return finish(false, QStringLiteral("truncated: %1 of %2 bytes")
-                                     .arg(m_spec.have).arg(m_spec.rangeEnd - m_spec.rangeBegin));
+            return finish(
+                false,
+                QStringLiteral("truncated: %1 of %2 bytes").arg(m_spec.have).arg(m_spec.rangeEnd - m_spec.rangeBegin));
         }
         if (n == 0)
             break;

@@ -22,27 +22,27 @@ class ShardFetch : public QObject {
 public:
     struct Spec {
         QUrl url;
-        QFile *file = nullptr;      // the checkpoint file, open for writing (shared by all fetches)
-        qint64 fileOffset = 0;      // where byte 0 of the shard goes
+        QFile *file = nullptr; // the checkpoint file, open for writing (shared by all fetches)
+        qint64 fileOffset = 0; // where byte 0 of the shard goes
         qint64 shardSize = 0;
-        qint64 rangeBegin = 0;      // the piece: [rangeBegin, rangeEnd) of the shard
+        qint64 rangeBegin = 0; // the piece: [rangeBegin, rangeEnd) of the shard
         qint64 rangeEnd = 0;
-        qint64 have = 0;            // bytes of the piece already in place: ask for the rest
+        qint64 have = 0; // bytes of the piece already in place: ask for the rest
         int stallTimeoutMs = 15'000;
         // A relay that trickles (a byte now and then defeats the stall timeout) is dropped when fewer than
         // minBytesPerSecond arrive over a window of rateWindowMs; not under our own bandwidth cap (tokens), which
         // slows every relay on purpose. 0: no minimum.
         qint64 minBytesPerSecond = 16 * 1024;
         int rateWindowMs = 20'000;
-        qint64 *tokens = nullptr;   // bandwidth budget shared by all fetches; nullptr: unlimited
+        qint64 *tokens = nullptr; // bandwidth budget shared by all fetches; nullptr: unlimited
     };
 
     ShardFetch(Spec spec, QObject *parent = nullptr);
     ~ShardFetch() override;
 
     void start();
-    void abort();      // no signal follows
-    void pump();       // read what the budget allows (called by the bandwidth timer)
+    void abort();                               // no signal follows
+    void pump();                                // read what the budget allows (called by the bandwidth timer)
     qint64 have() const { return m_spec.have; } // of the piece
     qint64 received() const { return m_received; }
 
@@ -72,7 +72,7 @@ private:
     bool m_unbuffered = false; // reads go from the kernel straight into m_staging
     QByteArray m_staging;
     qint64 m_received = 0;
-    qint64 m_skip = 0;         // bytes before the piece, from a relay that answered 200 to a Range request
+    qint64 m_skip = 0; // bytes before the piece, from a relay that answered 200 to a Range request
 };
 
 } // namespace cohort::shardcast

@@ -5,7 +5,8 @@
 namespace cohort::shardcast {
 
 ShardPieces::ShardPieces(qint64 shardSize, qint64 pieceBytes, qint64 have)
-    : m_shardSize(shardSize), m_pieceBytes(std::max<qint64>(1, pieceBytes))
+    : m_shardSize(shardSize),
+      m_pieceBytes(std::max<qint64>(1, pieceBytes))
 {
     const qint64 pieces = std::max<qint64>(1, (shardSize + m_pieceBytes - 1) / m_pieceBytes);
     m_have.resize(pieces);

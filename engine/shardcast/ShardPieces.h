@@ -24,14 +24,14 @@ public:
     qint64 contiguousHave() const; // what a progress record may claim
     qint64 totalHave() const;      // what the progress bar shows
     bool complete() const;
-    void clear();                  // poisoned or lost: every piece again
+    void clear(); // poisoned or lost: every piece again
 
     // Which relay serves this shard: all pieces come from one relay while it works, so that a shard that
     // fails its hash can be blamed on the relays that sent it.
     int relay = -1;
     QList<int> contributors;
-    int avoid = -1;    // the relay that failed it last
-    int attempts = 0;  // failed pieces and failed hashes, over all pieces
+    int avoid = -1;   // the relay that failed it last
+    int attempts = 0; // failed pieces and failed hashes, over all pieces
 
 private:
     qint64 m_shardSize = 0;

@@ -21,7 +21,9 @@ bool validAmount(double d)
 }
 } // namespace
 
-EarningsStore::EarningsStore(std::unique_ptr<NodeDatabase> database) : m_db(std::move(database)) {}
+EarningsStore::EarningsStore(std::unique_ptr<NodeDatabase> database)
+    : m_db(std::move(database))
+{}
 
 EarningsStore::~EarningsStore() = default;
 
@@ -55,7 +57,8 @@ Status EarningsStore::save(const QString &hub, const EarningsReport &report)
     EarningsReport head = report;
     head.history.clear();
     QSqlQuery q(db);
-    q.prepare(QStringLiteral("INSERT OR REPLACE INTO earnings_reports(hub, node_id, report, saved_at) VALUES(?, ?, ?, ?)"));
+    q.prepare(
+        QStringLiteral("INSERT OR REPLACE INTO earnings_reports(hub, node_id, report, saved_at) VALUES(?, ?, ?, ?)"));
     q.addBindValue(hub);
     q.addBindValue(report.nodeId);
     q.addBindValue(QString::fromUtf8(QJsonDocument(head.toJson()).toJson(QJsonDocument::Compact)));
@@ -63,8 +66,9 @@ Status EarningsStore::save(const QString &hub, const EarningsReport &report)
     bool ok = q.exec();
 
     if (ok && !report.history.isEmpty()) {
-        ok = q.prepare(QStringLiteral("INSERT OR REPLACE INTO earnings_history(hub, node_id, hour, pending, confirmed, refused, tokens)"
-                                      " VALUES(?, ?, ?, ?, ?, ?, ?)"));
+        ok = q.prepare(QStringLiteral(
+            "INSERT OR REPLACE INTO earnings_history(hub, node_id, hour, pending, confirmed, refused, tokens)"
+            " VALUES(?, ?, ?, ?, ?, ?, ?)"));
         for (const EarningsBucket &b : report.history) {
             if (!ok)
                 break;

@@ -5,9 +5,9 @@
 #include "platform/FileSync.h"
 
 #include <QDateTime>
-#include <QFileInfo>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QRegularExpression>
@@ -27,7 +27,8 @@ const QString kState = QStringLiteral("state.json");
 bool safeName(const QString &name)
 {
     static const QRegularExpression re(QStringLiteral("^[A-Za-z0-9._-]+(/[A-Za-z0-9._-]+)*$"));
-    return name.size() <= 200 && re.match(name).hasMatch() && !name.split(QLatin1Char('/')).contains(QStringLiteral(".."));
+    return name.size() <= 200 && re.match(name).hasMatch() &&
+           !name.split(QLatin1Char('/')).contains(QStringLiteral(".."));
 }
 
 Status addEntry(QuaZip &zip, const QString &name, const QByteArray &data)
@@ -54,7 +55,10 @@ Expected<QByteArray> readEntry(QuaZip &zip, const QString &name, qint64 expected
     if (!zip.getCurrentFileInfo(&info))
         return fail(QStringLiteral("entry %1 is unreadable").arg(name));
     if (qint64(info.uncompressedSize) != expectedSize || expectedSize > BundleStore::kMaxEntryBytes)
-        return fail(QStringLiteral("entry %1 has %2 bytes, the manifest says %3").arg(name).arg(info.uncompressedSize).arg(expectedSize));
+        return fail(QStringLiteral("entry %1 has %2 bytes, the manifest says %3")
+                        .arg(name)
+                        .arg(info.uncompressedSize)
+                        .arg(expectedSize));
     // write() stores entries; a compressed one was not written by us, and could inflate a few bytes into the
     // size its header claims.
     if (info.method != 0 || info.compressedSize != info.uncompressedSize)
@@ -139,7 +143,8 @@ Expected<QString> BundleStore::write(const EngineBundle &bundle)
         zip.close();
         if (!written || zip.getZipError() != 0) {
             QFile::remove(part);
-            return fail(written ? QStringLiteral("cannot finish %1 (zip error %2)").arg(part).arg(zip.getZipError()) : written.error());
+            return fail(written ? QStringLiteral("cannot finish %1 (zip error %2)").arg(part).arg(zip.getZipError())
+                                : written.error());
         }
     }
     QFile file(part);
@@ -171,7 +176,8 @@ Expected<EngineBundle> BundleStore::read(const QString &path)
         return fail(QStringLiteral("too many entries (%1)").arg(zip.getEntriesCount()));
     auto manifestBytes = readEntry(zip, kManifest, [&] {
         QuaZipFileInfo64 info;
-        return zip.setCurrentFile(kManifest) && zip.getCurrentFileInfo(&info) && qint64(info.uncompressedSize) <= kMaxManifestBytes
+        return zip.setCurrentFile(kManifest) && zip.getCurrentFileInfo(&info) &&
+                       qint64(info.uncompressedSize) <= kMaxManifestBytes
                    ? qint64(info.uncompressedSize)
                    : qint64(-1);
     }());

@@ -32,12 +32,14 @@ struct EngineBundle {
 class BundleStore {
 public:
     static constexpr int kFormat = 1;
-    static constexpr int kKeep = 2;                          // newest bundles kept (the previous one backs up a torn newest)
-    static constexpr qint64 kMaxEntryBytes = 512LL << 20;    // hostile sizes are refused before reading
+    static constexpr int kKeep = 2; // newest bundles kept (the previous one backs up a torn newest)
+    static constexpr qint64 kMaxEntryBytes = 512LL << 20; // hostile sizes are refused before reading
     static constexpr qint64 kMaxManifestBytes = 1 << 20;
     static constexpr int kMaxEntries = 4096;
 
-    explicit BundleStore(QString dir) : m_dir(std::move(dir)) {}
+    explicit BundleStore(QString dir)
+        : m_dir(std::move(dir))
+    {}
     QString dir() const { return m_dir; }
 
     // Writes a new bundle atomically; older ones beyond kKeep are removed. Returns its path.

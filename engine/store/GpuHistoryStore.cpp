@@ -22,7 +22,9 @@ double orNaN(const QVariant &v)
 }
 } // namespace
 
-GpuHistoryStore::GpuHistoryStore(std::unique_ptr<NodeDatabase> database) : m_db(std::move(database)) {}
+GpuHistoryStore::GpuHistoryStore(std::unique_ptr<NodeDatabase> database)
+    : m_db(std::move(database))
+{}
 
 GpuHistoryStore::~GpuHistoryStore() = default;
 
@@ -47,8 +49,9 @@ Status GpuHistoryStore::save(const QList<GpuHistoryRecord> &minutes)
     if (!db.transaction())
         return fail(QStringLiteral("GPU history %1: %2").arg(path(), db.lastError().text()));
     QSqlQuery q(db);
-    bool ok = q.prepare(QStringLiteral("INSERT OR REPLACE INTO gpu_history(minute, gpu, name, samples, utilization, memory_used,"
-                                       " memory_total, temperature, power) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+    bool ok = q.prepare(
+        QStringLiteral("INSERT OR REPLACE INTO gpu_history(minute, gpu, name, samples, utilization, memory_used,"
+                       " memory_total, temperature, power) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)"));
     for (const GpuHistoryRecord &r : minutes) {
         if (!ok)
             break;
@@ -76,8 +79,9 @@ Status GpuHistoryStore::save(const QList<GpuHistoryRecord> &minutes)
 Expected<QList<GpuHistoryRecord>> GpuHistoryStore::load(qint64 since) const
 {
     QSqlQuery q(m_db->connection());
-    q.prepare(QStringLiteral("SELECT minute, gpu, name, samples, utilization, memory_used, memory_total, temperature, power"
-                             " FROM gpu_history WHERE minute >= ? ORDER BY minute, gpu"));
+    q.prepare(
+        QStringLiteral("SELECT minute, gpu, name, samples, utilization, memory_used, memory_total, temperature, power"
+                       " FROM gpu_history WHERE minute >= ? ORDER BY minute, gpu"));
     q.addBindValue(since);
     if (!q.exec())
         return fail(QStringLiteral("GPU history %1: cannot read: %2").arg(path(), q.lastError().text()));

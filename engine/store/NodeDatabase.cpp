@@ -31,7 +31,8 @@ const Migration kMigrations[] = {
       " PRIMARY KEY(hub, node_id, hour)) WITHOUT ROWID"}},
     {2,
      {// GPU telemetry (GpuHistoryStore): one row per GPU per minute, averages; NULL where a value was unknown.
-      "CREATE TABLE gpu_history(minute INTEGER NOT NULL, gpu TEXT NOT NULL, name TEXT NOT NULL, samples INTEGER NOT NULL,"
+      "CREATE TABLE gpu_history(minute INTEGER NOT NULL, gpu TEXT NOT NULL, name TEXT NOT NULL, samples INTEGER NOT "
+      "NULL,"
       " utilization REAL, memory_used REAL, memory_total REAL, temperature REAL, power REAL,"
       " PRIMARY KEY(minute, gpu)) WITHOUT ROWID"}},
 };
@@ -39,9 +40,9 @@ static_assert(std::size(kMigrations) == NodeDatabase::kSchemaVersion, "one migra
 } // namespace
 
 NodeDatabase::NodeDatabase(QString connectionName, QString path)
-    : m_connection(std::move(connectionName)), m_path(std::move(path))
-{
-}
+    : m_connection(std::move(connectionName)),
+      m_path(std::move(path))
+{}
 
 NodeDatabase::~NodeDatabase()
 {
@@ -109,7 +110,10 @@ Status NodeDatabase::migrate()
         if (!ok) {
             const QString error = q.lastError().text();
             db.rollback();
-            return fail(QStringLiteral("cannot update the node database %1 to schema %2: %3").arg(m_path).arg(step.toVersion).arg(error));
+            return fail(QStringLiteral("cannot update the node database %1 to schema %2: %3")
+                            .arg(m_path)
+                            .arg(step.toVersion)
+                            .arg(error));
         }
         if (!db.commit())
             return fail(QStringLiteral("cannot update the node database %1: %2").arg(m_path, db.lastError().text()));

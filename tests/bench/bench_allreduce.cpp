@@ -64,11 +64,23 @@ std::vector<double> runCohort(std::vector<double> *ringOnly, int procs, int mib,
     for (int i = 0; i < procs; ++i) {
         auto p = std::make_unique<QProcess>();
         p->setProcessChannelMode(QProcess::MergedChannels);
-        QStringList args{QStringLiteral("peer"), QStringLiteral("--master-port"), port, QStringLiteral("--seed"),
-                         QString::number(i + 1), QStringLiteral("--world"), QString::number(procs),
-                         QStringLiteral("--count"), QString::number(qint64(mib) * 1024 * 1024 / 4),
-                         QStringLiteral("--ops"), QString::number(ops), QStringLiteral("--quant"), quant,
-                         QStringLiteral("--block"), block, QStringLiteral("--bench"), QStringLiteral("--out-of-place")};
+        QStringList args{QStringLiteral("peer"),
+                         QStringLiteral("--master-port"),
+                         port,
+                         QStringLiteral("--seed"),
+                         QString::number(i + 1),
+                         QStringLiteral("--world"),
+                         QString::number(procs),
+                         QStringLiteral("--count"),
+                         QString::number(qint64(mib) * 1024 * 1024 / 4),
+                         QStringLiteral("--ops"),
+                         QString::number(ops),
+                         QStringLiteral("--quant"),
+                         quant,
+                         QStringLiteral("--block"),
+                         block,
+                         QStringLiteral("--bench"),
+                         QStringLiteral("--out-of-place")};
         // The inputs lie in [-4, 4): a bound no sum of them reaches, so only the checks' cost is measured.
         if (checks)
             args << QStringLiteral("--bound") << QStringLiteral("1e30");
@@ -86,7 +98,8 @@ std::vector<double> runCohort(std::vector<double> *ringOnly, int procs, int mib,
     };
     std::map<int, Span> perOp;
     static const QRegularExpression opRe(
-        QStringLiteral("^op (\\d+) ok world (\\d+) .* attempts (\\d+) .* ring ([0-9.]+) outcome [0-9.]+ t0 (\\d+) t1 (\\d+)"),
+        QStringLiteral(
+            "^op (\\d+) ok world (\\d+) .* attempts (\\d+) .* ring ([0-9.]+) outcome [0-9.]+ t0 (\\d+) t1 (\\d+)"),
         QRegularExpression::MultilineOption);
     bool ok = true;
     for (auto &p : peers) {
@@ -100,7 +113,8 @@ std::vector<double> runCohort(std::vector<double> *ringOnly, int procs, int mib,
                 ok = false;
             const int op = m.captured(1).toInt();
             if (m.captured(3).toInt() != 1) {
-                std::fprintf(stderr, "operation %d needed %d attempts: the run is not timed\n", op, m.captured(3).toInt());
+                std::fprintf(stderr, "operation %d needed %d attempts: the run is not timed\n", op,
+                             m.captured(3).toInt());
                 ok = false;
             }
             const qint64 t0 = m.captured(5).toLongLong(), t1 = m.captured(6).toLongLong();
@@ -135,9 +149,9 @@ std::vector<double> runCohort(std::vector<double> *ringOnly, int procs, int mib,
 std::vector<double> runGloo(const QString &python, int procs, int mib, int iters)
 {
     QProcess p;
-    p.start(python, {QStringLiteral(COHORT_BENCH_DIR "/allreduce_gloo.py"), QStringLiteral("--procs"),
-                     QString::number(procs), QStringLiteral("--mib"), QString::number(mib), QStringLiteral("--iters"),
-                     QString::number(iters)});
+    p.start(python,
+            {QStringLiteral(COHORT_BENCH_DIR "/allreduce_gloo.py"), QStringLiteral("--procs"), QString::number(procs),
+             QStringLiteral("--mib"), QString::number(mib), QStringLiteral("--iters"), QString::number(iters)});
     if (!p.waitForFinished(600'000) || p.exitCode() != 0) {
         std::fprintf(stderr, "gloo failed: %s\n", p.readAllStandardError().constData());
         return {};
@@ -158,7 +172,8 @@ QString findPython(const QString &given)
     candidates << QStringLiteral("python3") << QStringLiteral("/usr/bin/python3"); // Debian's python3-torch
     for (const QString &py : candidates) {
         QProcess p;
-        p.start(py, {QStringLiteral("-c"), QStringLiteral("import torch.distributed as d; assert d.is_gloo_available()")});
+        p.start(py,
+                {QStringLiteral("-c"), QStringLiteral("import torch.distributed as d; assert d.is_gloo_available()")});
         if (p.waitForFinished(60'000) && p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0)
             return py;
     }
@@ -189,11 +204,12 @@ int main(int argc, char **argv)
     if (gloo && python.isEmpty())
         std::fprintf(stderr, "no python with torch.distributed (Gloo) found; pass --python or --no-gloo\n");
 
-    std::printf("all-reduce (sum) of %d MiB float32 on 127.0.0.1, median of %d rounds x %d operations (1 warm-up each), "
-                "each from the last process's call to the last process's return; bus bandwidth = 2(n-1)/n x bytes / time\n",
-                mib, rounds, iters);
-    std::printf("%-6s %-24s %10s %15s %12s %10s   %s\n", "procs", "implementation", "ms", "(min-max)", "bus GB/s", "vs Gloo",
-                "ring exchange only (no master round trips)");
+    std::printf(
+        "all-reduce (sum) of %d MiB float32 on 127.0.0.1, median of %d rounds x %d operations (1 warm-up each), "
+        "each from the last process's call to the last process's return; bus bandwidth = 2(n-1)/n x bytes / time\n",
+        mib, rounds, iters);
+    std::printf("%-6s %-24s %10s %15s %12s %10s   %s\n", "procs", "implementation", "ms", "(min-max)", "bus GB/s",
+                "vs Gloo", "ring exchange only (no master round trips)");
     const double bytes = double(mib) * 1024 * 1024;
     for (const int procs : procsList) {
         const double factor = 2.0 * (procs - 1) / procs;
@@ -220,15 +236,16 @@ int main(int argc, char **argv)
         std::map<QString, bool> failed;
         for (int round = 0; round < rounds; ++round) {
             for (const QString &name : names) {
-                std::vector<double> t = name.startsWith(QStringLiteral("torch"))
-                                            ? runGloo(python, procs, mib, iters)
-                                            : runCohort(&ringTimes[name], procs, mib, iters,
-                                                        name.contains(QStringLiteral("uint8")) ? QStringLiteral("u8")
-                                                                                               : QStringLiteral("none"),
-                                                        block, !name.contains(QStringLiteral("no checks")),
-                                                        name.contains(QStringLiteral("integrity"))    ? QStringLiteral("integrity")
-                                                        : name.contains(QStringLiteral("encryption")) ? QStringLiteral("encryption")
-                                                                                                       : QString());
+                std::vector<double> t =
+                    name.startsWith(QStringLiteral("torch"))
+                        ? runGloo(python, procs, mib, iters)
+                        : runCohort(&ringTimes[name], procs, mib, iters,
+                                    name.contains(QStringLiteral("uint8")) ? QStringLiteral("u8")
+                                                                           : QStringLiteral("none"),
+                                    block, !name.contains(QStringLiteral("no checks")),
+                                    name.contains(QStringLiteral("integrity"))    ? QStringLiteral("integrity")
+                                    : name.contains(QStringLiteral("encryption")) ? QStringLiteral("encryption")
+                                                                                  : QString());
                 if (t.empty())
                     failed[name] = true;
                 times[name].insert(times[name].end(), t.begin(), t.end());
@@ -251,8 +268,8 @@ int main(int argc, char **argv)
                 ringOnly = QStringLiteral("%1 ms, %2 GB/s")
                                .arg(median(ringTimes[name]), 0, 'f', 1)
                                .arg(factor * bytes / (median(ringTimes[name]) / 1000.0) / 1e9, 0, 'f', 3);
-            std::printf("%-6d %-24s %10.1f %15s %12.3f %9s   %s\n", procs, qPrintable(name), ms, qPrintable(spread), bus,
-                        glooBus > 0 ? qPrintable(QStringLiteral("%1x").arg(bus / glooBus, 0, 'f', 2)) : "-",
+            std::printf("%-6d %-24s %10.1f %15s %12.3f %9s   %s\n", procs, qPrintable(name), ms, qPrintable(spread),
+                        bus, glooBus > 0 ? qPrintable(QStringLiteral("%1x").arg(bus / glooBus, 0, 'f', 2)) : "-",
                         qPrintable(ringOnly));
             std::fflush(stdout);
         }

@@ -97,27 +97,31 @@ Round runOnce(int nodes, int seconds, double auditRate)
 {
     Round round;
     QTemporaryDir dir;
-    const QByteArray catalogue = QStringLiteral(R"({"tasks":[{"id":"bench","kind":"diloco","title":"Bench","reward_rate":0.5,)"
-                                                R"("diloco":{"inner_steps":5,"audit_rate":%1,"confirm_after_steps":3,"batch_size":4,)"
-                                                R"("sequence_length":32,"inner_learning_rate":0.003,)"
-                                                R"("model":{"d_model":32,"n_layers":1,"n_heads":2,"d_ff":128,"max_seq_len":64}}}]})")
-                                     .arg(auditRate)
-                                     .toUtf8();
+    const QByteArray catalogue =
+        QStringLiteral(R"({"tasks":[{"id":"bench","kind":"diloco","title":"Bench","reward_rate":0.5,)"
+                       R"("diloco":{"inner_steps":5,"audit_rate":%1,"confirm_after_steps":3,"batch_size":4,)"
+                       R"("sequence_length":32,"inner_learning_rate":0.003,)"
+                       R"("model":{"d_model":32,"n_layers":1,"n_heads":2,"d_ff":128,"max_seq_len":64}}}]})")
+            .arg(auditRate)
+            .toUtf8();
     QFile f(dir.filePath(QStringLiteral("catalogue.json")));
     if (!f.open(QIODevice::WriteOnly) || f.write(catalogue) != catalogue.size())
         return round;
     f.close();
     QProcess hub;
     hub.start(program(QStringLiteral("cohort-hub")),
-              {QStringLiteral("--port"), QStringLiteral("0"), QStringLiteral("--data-dir"), dir.filePath(QStringLiteral("hub")),
-               QStringLiteral("--catalogue"), f.fileName(), QStringLiteral("--heartbeat-interval"), QStringLiteral("1"),
-               QStringLiteral("--train"), QStringLiteral("none")});
+              {QStringLiteral("--port"), QStringLiteral("0"), QStringLiteral("--data-dir"),
+               dir.filePath(QStringLiteral("hub")), QStringLiteral("--catalogue"), f.fileName(),
+               QStringLiteral("--heartbeat-interval"), QStringLiteral("1"), QStringLiteral("--train"),
+               QStringLiteral("none")});
     QString hubOut;
     QElapsedTimer started;
     started.start();
-    while (!hubOut.contains(QStringLiteral("listening on")) && started.elapsed() < 20'000 && hub.waitForReadyRead(1'000))
+    while (!hubOut.contains(QStringLiteral("listening on")) && started.elapsed() < 20'000 &&
+           hub.waitForReadyRead(1'000))
         hubOut += QString::fromUtf8(hub.readAllStandardOutput());
-    const QString url = QRegularExpression(QStringLiteral("listening on (http://127\\.0\\.0\\.1:\\d+)")).match(hubOut).captured(1);
+    const QString url =
+        QRegularExpression(QStringLiteral("listening on (http://127\\.0\\.0\\.1:\\d+)")).match(hubOut).captured(1);
     if (url.isEmpty())
         return round;
     std::vector<std::unique_ptr<QProcess>> cohortds;
@@ -126,15 +130,17 @@ Round runOnce(int nodes, int seconds, double auditRate)
         p->setStandardOutputFile(QProcess::nullDevice());
         p->setStandardErrorFile(QProcess::nullDevice());
         const QString data = dir.filePath(QStringLiteral("node%1").arg(i));
-        p->start(program(QStringLiteral("cohortd")), {QStringLiteral("--hub"), url, QStringLiteral("--data-dir"), data, QStringLiteral("--task"),
-                                                     QStringLiteral("bench"), QStringLiteral("--settings"), data + QStringLiteral(".ini")});
+        p->start(program(QStringLiteral("cohortd")),
+                 {QStringLiteral("--hub"), url, QStringLiteral("--data-dir"), data, QStringLiteral("--task"),
+                  QStringLiteral("bench"), QStringLiteral("--settings"), data + QStringLiteral(".ini")});
         cohortds.push_back(std::move(p));
     }
     QNetworkAccessManager net;
     const QString statsUrl = url + QStringLiteral("/v1/tasks/bench/diloco");
     QElapsedTimer forming;
     forming.start();
-    while (getJson(net, statsUrl).value(QStringLiteral("last_world_size")).toInt() < nodes && forming.elapsed() < 120'000)
+    while (getJson(net, statsUrl).value(QStringLiteral("last_world_size")).toInt() < nodes &&
+           forming.elapsed() < 120'000)
         waitMs(500);
     if (forming.elapsed() >= 120'000)
         return round;
@@ -154,8 +160,11 @@ Round runOnce(int nodes, int seconds, double auditRate)
     const QJsonObject after = getJson(net, statsUrl);
     round.nodeCpu = cpuBetween(nodesBefore, nodesAfter);
     round.auditCpu = cpuBetween(hubBefore, hubAfter);
-    round.commitments = after.value(QStringLiteral("commitments")).toInteger() - before.value(QStringLiteral("commitments")).toInteger();
-    const auto audits = [](const QJsonObject &o) { return o.value(QStringLiteral("audits")).toObject().value(QStringLiteral("passed")).toInteger(); };
+    round.commitments = after.value(QStringLiteral("commitments")).toInteger() -
+                        before.value(QStringLiteral("commitments")).toInteger();
+    const auto audits = [](const QJsonObject &o) {
+        return o.value(QStringLiteral("audits")).toObject().value(QStringLiteral("passed")).toInteger();
+    };
     round.audits = audits(after) - audits(before);
     round.share = round.nodeCpu > 0 ? round.auditCpu / round.nodeCpu : 0;
     round.perAudit = round.audits > 0 ? round.auditCpu / double(round.audits) : 0;
@@ -173,7 +182,10 @@ QString medianSpread(std::vector<double> v, double scale, int decimals)
 {
     std::sort(v.begin(), v.end());
     const double median = v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
-    return QStringLiteral("%1 (%2-%3)").arg(median * scale, 0, 'f', decimals).arg(v.front() * scale, 0, 'f', decimals).arg(v.back() * scale, 0, 'f', decimals);
+    return QStringLiteral("%1 (%2-%3)")
+        .arg(median * scale, 0, 'f', decimals)
+        .arg(v.front() * scale, 0, 'f', decimals)
+        .arg(v.back() * scale, 0, 'f', decimals);
 }
 
 } // namespace
@@ -194,7 +206,8 @@ int main(int argc, char **argv)
         else if (args[i] == QLatin1String("--audit-rate"))
             auditRate = args[i + 1].toDouble();
     }
-    std::printf("DiLoCo audit cost: %d rounds, %d nodes, %d s windows, audit_rate %.3f\n", rounds, nodes, seconds, auditRate);
+    std::printf("DiLoCo audit cost: %d rounds, %d nodes, %d s windows, audit_rate %.3f\n", rounds, nodes, seconds,
+                auditRate);
     std::vector<double> share, perAudit, commitments, audits;
     for (int r = 0; r < rounds; ++r) {
         const Round round = runOnce(nodes, seconds, auditRate);
@@ -202,10 +215,11 @@ int main(int argc, char **argv)
             std::printf("round %d: failed (the ring did not form, or no thread was found)\n", r + 1);
             return 1;
         }
-        std::printf("round %d: nodes' training %.2f s CPU, hub's replays %.3f s CPU = %.2f %%; %lld commitments, %lld audits"
-                    " (%.1f ms each)\n",
-                    r + 1, round.nodeCpu, round.auditCpu, 100 * round.share, qlonglong(round.commitments), qlonglong(round.audits),
-                    1000 * round.perAudit);
+        std::printf(
+            "round %d: nodes' training %.2f s CPU, hub's replays %.3f s CPU = %.2f %%; %lld commitments, %lld audits"
+            " (%.1f ms each)\n",
+            r + 1, round.nodeCpu, round.auditCpu, 100 * round.share, qlonglong(round.commitments),
+            qlonglong(round.audits), 1000 * round.perAudit);
         std::fflush(stdout);
         share.push_back(round.share);
         perAudit.push_back(round.perAudit);
@@ -213,7 +227,8 @@ int main(int argc, char **argv)
         audits.push_back(double(round.audits));
     }
     std::printf("audit share of the nodes' compute: %s %%\n", qPrintable(medianSpread(share, 100, 2)));
-    std::printf("commitments per window: %s, audits: %s, replay per audit: %s ms\n", qPrintable(medianSpread(commitments, 1, 0)),
-                qPrintable(medianSpread(audits, 1, 0)), qPrintable(medianSpread(perAudit, 1000, 1)));
+    std::printf("commitments per window: %s, audits: %s, replay per audit: %s ms\n",
+                qPrintable(medianSpread(commitments, 1, 0)), qPrintable(medianSpread(audits, 1, 0)),
+                qPrintable(medianSpread(perAudit, 1000, 1)));
     return 0;
 }

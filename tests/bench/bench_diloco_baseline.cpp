@@ -105,7 +105,8 @@ Arm runArm(const QString &name, const DilocoTaskConfig &config, int nodes, uint6
     for (const auto &[revision, weights] : states) {
         auto loss = heldOutLoss(config, weights, never);
         if (!loss) {
-            std::fprintf(stderr, "held-out loss of revision %llu: %s\n", qulonglong(revision), qPrintable(loss.error()));
+            std::fprintf(stderr, "held-out loss of revision %llu: %s\n", qulonglong(revision),
+                         qPrintable(loss.error()));
             continue;
         }
         arm.points.append({revision, tokensPerRevision * double(revision), *loss});
@@ -163,7 +164,8 @@ void plot(const QList<Arm> &arms, const QString &title, const QString &path)
     p.setPen(Qt::black);
     p.drawRect(area);
     p.drawText(QRectF(area.left(), area.bottom() + 8, area.width(), 20), Qt::AlignCenter,
-               QStringLiteral("tokens trained on, all nodes together (%1 M at the right edge)").arg(maxTokens / 1e6, 0, 'f', 2));
+               QStringLiteral("tokens trained on, all nodes together (%1 M at the right edge)")
+                   .arg(maxTokens / 1e6, 0, 'f', 2));
     p.save();
     p.translate(20, area.center().y());
     p.rotate(-90);
@@ -180,9 +182,11 @@ void plot(const QList<Arm> &arms, const QString &title, const QString &path)
         p.drawPath(line);
     }
     p.setPen(QColor(0x1f, 0x6f, 0xd0));
-    p.drawText(QRectF(area.right() - 300, area.top() + 10, 290, 20), Qt::AlignRight, QStringLiteral("DiLoCo ring (one line per seed)"));
+    p.drawText(QRectF(area.right() - 300, area.top() + 10, 290, 20), Qt::AlignRight,
+               QStringLiteral("DiLoCo ring (one line per seed)"));
     p.setPen(QColor(0xd0, 0x6f, 0x1f));
-    p.drawText(QRectF(area.right() - 300, area.top() + 30, 290, 20), Qt::AlignRight, QStringLiteral("one node alone, same inner steps"));
+    p.drawText(QRectF(area.right() - 300, area.top() + 30, 290, 20), Qt::AlignRight,
+               QStringLiteral("one node alone, same inner steps"));
     if (!bench::finishFigure(p, image, title, path))
         std::fprintf(stderr, "cannot write %s\n", qPrintable(path));
 }
@@ -194,10 +198,14 @@ int main(int argc, char **argv)
     QGuiApplication app(argc, argv); // QPainter text needs fonts; run with QT_QPA_PLATFORM=offscreen on a server
     QCommandLineParser parser;
     parser.addHelpOption();
-    parser.addOption({QStringLiteral("seeds"), QStringLiteral("Seeds (initial model and data), each runs both arms."), QStringLiteral("n"), QStringLiteral("3")});
-    parser.addOption({QStringLiteral("steps"), QStringLiteral("Outer steps of the ring."), QStringLiteral("n"), QStringLiteral("40")});
-    parser.addOption({QStringLiteral("ring"), QStringLiteral("Nodes in the ring."), QStringLiteral("n"), QStringLiteral("2")});
-    parser.addOption({QStringLiteral("out"), QStringLiteral("Folder for the CSV and the PNG."), QStringLiteral("dir"), QStringLiteral(".")});
+    parser.addOption({QStringLiteral("seeds"), QStringLiteral("Seeds (initial model and data), each runs both arms."),
+                      QStringLiteral("n"), QStringLiteral("3")});
+    parser.addOption({QStringLiteral("steps"), QStringLiteral("Outer steps of the ring."), QStringLiteral("n"),
+                      QStringLiteral("40")});
+    parser.addOption(
+        {QStringLiteral("ring"), QStringLiteral("Nodes in the ring."), QStringLiteral("n"), QStringLiteral("2")});
+    parser.addOption({QStringLiteral("out"), QStringLiteral("Folder for the CSV and the PNG."), QStringLiteral("dir"),
+                      QStringLiteral(".")});
     parser.process(app);
     const int seeds = std::max(1, parser.value(QStringLiteral("seeds")).toInt());
     const uint64_t steps = std::max(2, parser.value(QStringLiteral("steps")).toInt());
@@ -208,10 +216,12 @@ int main(int argc, char **argv)
     DilocoTaskConfig ringConfig; // the default task's shape and recipe (tiny-lm-diloco)
     DilocoTaskConfig aloneConfig = ringConfig;
     aloneConfig.minRingSize = 1;
-    std::printf("DiLoCo (%d nodes x %llu outer steps of %d inner steps) vs one node alone (%llu outer steps): model d_model %d, "
+    std::printf("DiLoCo (%d nodes x %llu outer steps of %d inner steps) vs one node alone (%llu outer steps): model "
+                "d_model %d, "
                 "%d layers, batch %d x %d tokens, %s on the wire\n",
-                ring, qulonglong(steps), ringConfig.innerSteps, qulonglong(steps * uint64_t(ring)), ringConfig.model.dModel,
-                ringConfig.model.nLayers, ringConfig.batchSize, ringConfig.sequenceLength, qPrintable(ringConfig.quantization));
+                ring, qulonglong(steps), ringConfig.innerSteps, qulonglong(steps * uint64_t(ring)),
+                ringConfig.model.dModel, ringConfig.model.nLayers, ringConfig.batchSize, ringConfig.sequenceLength,
+                qPrintable(ringConfig.quantization));
     QFile csv(out.filePath(QStringLiteral("diloco-baseline.csv")));
     if (!csv.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
         std::fprintf(stderr, "cannot write %s\n", qPrintable(csv.fileName()));
@@ -233,7 +243,13 @@ int main(int argc, char **argv)
         }
         for (const Arm *a : {&ringArm, &aloneArm})
             for (const Point &pt : a->points)
-                csv.write(QStringLiteral("%1,%2,%3,%4,%5\n").arg(s).arg(a->name).arg(pt.revision).arg(qint64(pt.tokens)).arg(pt.loss, 0, 'f', 5).toUtf8());
+                csv.write(QStringLiteral("%1,%2,%3,%4,%5\n")
+                              .arg(s)
+                              .arg(a->name)
+                              .arg(pt.revision)
+                              .arg(qint64(pt.tokens))
+                              .arg(pt.loss, 0, 'f', 5)
+                              .toUtf8());
         if (ringArm.points.size() < 2 || aloneArm.points.isEmpty()) {
             std::fprintf(stderr, "seed %d: an arm measured nothing\n", s);
             return 1;
@@ -256,14 +272,18 @@ int main(int argc, char **argv)
     std::printf("ring  (%d nodes): %.3f (spread %.3f over %d seeds)\n", ring, m, sp, seeds);
     const double ringMean = m;
     meanAndSpread(aloneEnd, &m, &sp);
-    std::printf("alone (1 node):  %.3f (spread %.3f over %d seeds), at equal tokens; ring - alone = %+.3f nats\n", m, sp, seeds,
-                ringMean - m);
+    std::printf("alone (1 node):  %.3f (spread %.3f over %d seeds), at equal tokens; ring - alone = %+.3f nats\n", m,
+                sp, seeds, ringMean - m);
     meanAndSpread(ringSeconds, &m, &sp);
     std::printf("wall time: ring %.1f s (spread %.1f), ", m, sp);
     meanAndSpread(aloneSeconds, &m, &sp);
     std::printf("alone %.1f s (spread %.1f) on %d cores\n", m, sp, QThread::idealThreadCount());
-    plot(all, QStringLiteral("Held-out loss: DiLoCo ring of %1 vs one node alone, equal tokens, %2 seeds").arg(ring).arg(seeds),
+    plot(all,
+         QStringLiteral("Held-out loss: DiLoCo ring of %1 vs one node alone, equal tokens, %2 seeds")
+             .arg(ring)
+             .arg(seeds),
          out.filePath(QStringLiteral("diloco-baseline.png")));
-    std::printf("wrote %s and %s\n", qPrintable(csv.fileName()), qPrintable(out.filePath(QStringLiteral("diloco-baseline.png"))));
+    std::printf("wrote %s and %s\n", qPrintable(csv.fileName()),
+                qPrintable(out.filePath(QStringLiteral("diloco-baseline.png"))));
     return 0;
 }

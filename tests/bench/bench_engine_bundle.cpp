@@ -7,8 +7,8 @@
 #include "BenchSpread.h"
 #include "core/DilocoTaskConfig.h"
 #include "diloco/DilocoCheckpoint.h"
-#include "store/EngineBundle.h"
 #include "rl/PolicyConfig.h"
+#include "store/EngineBundle.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -25,9 +25,11 @@ namespace {
 EngineBundle rlNodeState()
 {
     EngineBundle b;
-    b.state = QJsonObject{{QStringLiteral("task"), QStringLiteral("arith-rl")}, {QStringLiteral("policy_version"), 42},
-                          {QStringLiteral("work"), QJsonObject{{QStringLiteral("work_id"), QStringLiteral("w-0123456789abcdef")},
-                                                               {QStringLiteral("seed"), QStringLiteral("1234567890123")}}}};
+    b.state = QJsonObject{
+        {QStringLiteral("task"), QStringLiteral("arith-rl")},
+        {QStringLiteral("policy_version"), 42},
+        {QStringLiteral("work"), QJsonObject{{QStringLiteral("work_id"), QStringLiteral("w-0123456789abcdef")},
+                                             {QStringLiteral("seed"), QStringLiteral("1234567890123")}}}};
     return b;
 }
 
@@ -56,7 +58,8 @@ EngineBundle dilocoState(const RlModelShape &shape)
 int main(int argc, char **argv)
 {
     QCoreApplication app(argc, argv);
-    QTemporaryDir tmp(argc > 1 ? QString::fromLocal8Bit(argv[1]) + QStringLiteral("/bundle-bench-XXXXXX") : QDir::tempPath() + QStringLiteral("/bundle-bench-XXXXXX"));
+    QTemporaryDir tmp(argc > 1 ? QString::fromLocal8Bit(argv[1]) + QStringLiteral("/bundle-bench-XXXXXX")
+                               : QDir::tempPath() + QStringLiteral("/bundle-bench-XXXXXX"));
     std::printf("%-40s %12s %24s %10s\n", "bundle", "bytes", "write ms, median (min-max)", "read ms");
     struct Case {
         QString name;
@@ -65,7 +68,8 @@ int main(int argc, char **argv)
     const DilocoTaskConfig defaults; // the default tiny-lm-diloco task's model
     const QList<Case> cases{
         {QStringLiteral("RL node state (no tensors)"), rlNodeState()},
-        {QStringLiteral("DiLoCo default (d%1 x %2 layers)").arg(defaults.model.dModel).arg(defaults.model.nLayers), dilocoState(defaults.model)},
+        {QStringLiteral("DiLoCo default (d%1 x %2 layers)").arg(defaults.model.dModel).arg(defaults.model.nLayers),
+         dilocoState(defaults.model)},
         {QStringLiteral("DiLoCo d128 x 3 layers"), dilocoState({128, 3, 4, 512, 64})},
         {QStringLiteral("DiLoCo d256 x 4 layers"), dilocoState({256, 4, 4, 1024, 256})},
     };
@@ -95,7 +99,8 @@ int main(int argc, char **argv)
             return 1;
         }
         const bench::Spread write = bench::spreadOf(ms);
-        std::printf("%-40s %12lld %8.2f (%6.2f-%6.2f) %10.2f\n", qPrintable(c.name), bytes, write.median, write.min, write.max, readMs);
+        std::printf("%-40s %12lld %8.2f (%6.2f-%6.2f) %10.2f\n", qPrintable(c.name), bytes, write.median, write.min,
+                    write.max, readMs);
     }
     return 0;
 }

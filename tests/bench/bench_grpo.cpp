@@ -19,9 +19,20 @@ using namespace cohort::rl;
 
 int main(int argc, char **argv)
 {
-    std::map<std::string, std::string> a{{"envs", "add-sub,linear-eq"}, {"warmup", "120"}, {"steps", "200"}, {"lr", "5e-4"},
-                                         {"warmup_lr", "2e-3"}, {"prompts", "16"}, {"g", "8"}, {"d", "128"}, {"layers", "3"},
-                                         {"threads", "2"}, {"temp", "1.0"}, {"seed", "1"}, {"max_new", "8"}, {"every", "20"}};
+    std::map<std::string, std::string> a{{"envs", "add-sub,linear-eq"},
+                                         {"warmup", "120"},
+                                         {"steps", "200"},
+                                         {"lr", "5e-4"},
+                                         {"warmup_lr", "2e-3"},
+                                         {"prompts", "16"},
+                                         {"g", "8"},
+                                         {"d", "128"},
+                                         {"layers", "3"},
+                                         {"threads", "2"},
+                                         {"temp", "1.0"},
+                                         {"seed", "1"},
+                                         {"max_new", "8"},
+                                         {"every", "20"}};
     for (int i = 1; i < argc; ++i) {
         const std::string s = argv[i];
         const auto eq = s.find('=');
@@ -50,7 +61,9 @@ int main(int argc, char **argv)
     }
     Policy policy = std::move(*created);
     const auto start = std::chrono::steady_clock::now();
-    const auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
+    const auto elapsed = [&] {
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    };
     SeedStream stream(seed);
     {
         GrpoConfig wc;
@@ -82,7 +95,8 @@ int main(int argc, char **argv)
     for (int step = 1; step <= std::stoi(a["steps"]); ++step) {
         SamplingConfig s = sampling;
         s.seed = stream.next();
-        auto rollouts = sampleAndScore(policy, problemsForWork(envs, stream.next(), std::stoi(a["prompts"])), std::stoi(a["g"]), s);
+        auto rollouts =
+            sampleAndScore(policy, problemsForWork(envs, stream.next(), std::stoi(a["prompts"])), std::stoi(a["g"]), s);
         if (!rollouts) {
             std::fprintf(stderr, "%s\n", rollouts.error.c_str());
             return 1;

@@ -90,7 +90,6 @@ bool dropPageCache()
     return f.open(QIODevice::WriteOnly) && f.write("3\n") == 2;
 }
 
-
 bool waitForStderr(QProcess &p, const QByteArray &text, int timeoutMs, QByteArray *seen)
 {
     // waitForReadyRead() wakes for the current read channel only: on stdout (the default) it would sleep its whole
@@ -148,24 +147,27 @@ int main(int argc, char **argv)
         const double ms = double(t.elapsed());
         const qsizetype at = err.indexOf("first window exposed");
         std::printf("  launch %d (%s): %6.0f ms from spawn (%s)\n", i + 1,
-                    i == 0 ? (dropped ? "cold: page cache dropped" : "first: page cache NOT dropped (not root)") : "warm", ms,
-                    err.mid(at, err.indexOf('\n', at) - at).constData());
+                    i == 0 ? (dropped ? "cold: page cache dropped" : "first: page cache NOT dropped (not root)")
+                           : "warm",
+                    ms, err.mid(at, err.indexOf('\n', at) - at).constData());
         if (i > 0)
             warm.push_back(ms);
         stop(p);
     }
     const Spread w = spreadOf(warm);
-    std::printf("  warm: median %.0f ms (min-max %.0f-%.0f) over %zu launches (target <= 1500 ms)\n\n", w.median, w.min, w.max,
-                warm.size());
+    std::printf("  warm: median %.0f ms (min-max %.0f-%.0f) over %zu launches (target <= 1500 ms)\n\n", w.median, w.min,
+                w.max, warm.size());
 
     // 2. GUI-thread CPU while the engine trains: join the DiLoCo task once with cohortd (same data folder).
     {
         QProcess join;
         join.setProcessEnvironment(env);
-        join.start(program("cohortd"), {QStringLiteral("--data-dir"), node, QStringLiteral("--task"), QStringLiteral("tiny-lm-diloco"),
-                                        QStringLiteral("--duration"), QStringLiteral("8")});
+        join.start(program("cohortd"),
+                   {QStringLiteral("--data-dir"), node, QStringLiteral("--task"), QStringLiteral("tiny-lm-diloco"),
+                    QStringLiteral("--duration"), QStringLiteral("8")});
         if (!join.waitForFinished(60'000) || join.exitCode() != 0) {
-            std::fprintf(stderr, "cohortd could not join the task: %s\n", join.readAllStandardError().right(2000).constData());
+            std::fprintf(stderr, "cohortd could not join the task: %s\n",
+                         join.readAllStandardError().right(2000).constData());
             return 1;
         }
     }
@@ -196,9 +198,10 @@ int main(int argc, char **argv)
             percents[name].push_back(100.0 * double(delta) / double(hz) / elapsedS);
         }
     }
-    std::printf("CPU while the engine trains tiny-lm-diloco with two GPUs on the dashboard (%d s in %d parts, %% of one core: "
-                "median, min-max)\n",
-                seconds, kParts);
+    std::printf(
+        "CPU while the engine trains tiny-lm-diloco with two GPUs on the dashboard (%d s in %d parts, %% of one core: "
+        "median, min-max)\n",
+        seconds, kParts);
     Spread guiPercent;
     for (const auto &[name, values] : percents) {
         const Spread p = spreadOf(values);

@@ -104,10 +104,12 @@ int main(int argc, char **argv)
             previous.push_back(double(n) / 1e6 / (double(t.nsecsElapsed()) / 1e9));
         }
         const Spread a = spreadOf(sha), b = spreadOf(previous);
-        std::printf("shared-state digest %d MiB, 7 alternating runs: SHA-256 %.0f MB/s (%.0f-%.0f), previous 64-bit hash "
-                    "%.0f MB/s (%.0f-%.0f), SHA-256 takes %.1fx as long (sink %llu: keeps the hashes from being optimised away)\n",
-                    mib, a.median, a.low, a.high, b.median, b.low, b.high, b.median / a.median,
-                    static_cast<unsigned long long>(sink % 10));
+        std::printf(
+            "shared-state digest %d MiB, 7 alternating runs: SHA-256 %.0f MB/s (%.0f-%.0f), previous 64-bit hash "
+            "%.0f MB/s (%.0f-%.0f), SHA-256 takes %.1fx as long (sink %llu: keeps the hashes from being optimised "
+            "away)\n",
+            mib, a.median, a.low, a.high, b.median, b.low, b.high, b.median / a.median,
+            static_cast<unsigned long long>(sink % 10));
     }
 
     QTemporaryDir dir;
@@ -133,10 +135,11 @@ int main(int argc, char **argv)
                         return v;
                 return QByteArray();
             };
-            verified += verifier.verify("POST", "/v1/nodes/heartbeat", lookup, body, 1'800'000'000'000 + i, nullptr, nullptr);
+            verified +=
+                verifier.verify("POST", "/v1/nodes/heartbeat", lookup, body, 1'800'000'000'000 + i, nullptr, nullptr);
         }
     });
-    std::printf("signed requests (512-byte body): sign %.0f/s, verify %.0f/s (%d/%d verified)\n", n / tSign, n / tVerify,
-                verified, n);
+    std::printf("signed requests (512-byte body): sign %.0f/s, verify %.0f/s (%d/%d verified)\n", n / tSign,
+                n / tVerify, verified, n);
     return verified == n ? 0 : 1;
 }

@@ -24,8 +24,8 @@
 #include <QUrl>
 
 #include <algorithm>
-#include <array>
 #include <arpa/inet.h>
+#include <array>
 #include <atomic>
 #include <cerrno>
 #include <cstdio>
@@ -51,8 +51,9 @@ struct Sample {
 QByteArray heartbeatRequest(const Identity &id, const QByteArray &hubKey)
 {
     const QByteArray body = R"({"state":"idle"})";
-    QByteArray request = "POST /v1/nodes/heartbeat HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: " +
-                         QByteArray::number(body.size()) + "\r\n";
+    QByteArray request =
+        "POST /v1/nodes/heartbeat HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: " +
+        QByteArray::number(body.size()) + "\r\n";
     for (const auto &[name, value] :
          signRequest(id, "POST", "/v1/nodes/heartbeat", body, QDateTime::currentMSecsSinceEpoch(), {}, hubKey))
         request += name + ": " + value + "\r\n";
@@ -80,7 +81,8 @@ int readAnswer(QTcpSocket &socket)
     return buffer.mid(9, 3).toInt();
 }
 
-Sample measure(const StartedHub &hub, const QList<Identity> &ids, const QByteArray &hubKey, const QString &caFile, int seconds)
+Sample measure(const StartedHub &hub, const QList<Identity> &ids, const QByteArray &hubKey, const QString &caFile,
+               int seconds)
 {
     const QUrl url(hub.url);
     const bool tls = url.scheme() == QLatin1String("https");
@@ -111,7 +113,8 @@ Sample measure(const StartedHub &hub, const QList<Identity> &ids, const QByteArr
             QElapsedTimer total;
             total.start();
             while (total.elapsed() < seconds * 1000) {
-                const QByteArray request = heartbeatRequest(ids[c], hubKey); // signing is the node's cost, outside the timing
+                const QByteArray request =
+                    heartbeatRequest(ids[c], hubKey); // signing is the node's cost, outside the timing
                 QElapsedTimer one;
                 one.start();
                 socket->write(request);
@@ -147,7 +150,8 @@ Sample measure(const StartedHub &hub, const QList<Identity> &ids, const QByteArr
 // The hostile load, until `stop`: idle half-sent heads from 32 addresses (127.0.0.2-33; each source is held to the
 // hub's per-source cap, all of them to its total cap), re-opened as the hub closes them at its head deadline; relay
 // readers that never read; signed requests from a key nobody registered. `held`: connections open at the end.
-void hostileLoad(const StartedHub &hub, std::atomic<bool> &stop, std::atomic<qint64> &attempts, std::atomic<qint64> &held)
+void hostileLoad(const StartedHub &hub, std::atomic<bool> &stop, std::atomic<qint64> &attempts,
+                 std::atomic<qint64> &held)
 {
     const auto connectFrom = [](int source, quint16 port) {
         const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
@@ -169,7 +173,8 @@ void hostileLoad(const StartedHub &hub, std::atomic<bool> &stop, std::atomic<qin
     std::vector<int> open;
     const QByteArray half = "GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\n";
     const QByteArray relayAbuse = "GET /big.bin HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n" + QByteArray(256 << 10, 'A');
-    auto junkId = Identity::loadOrCreate(QDir::tempPath() + QStringLiteral("/cohort-bench-junk-%1").arg(QCoreApplication::applicationPid()));
+    auto junkId = Identity::loadOrCreate(
+        QDir::tempPath() + QStringLiteral("/cohort-bench-junk-%1").arg(QCoreApplication::applicationPid()));
     int round = 0;
     while (!stop) {
         for (int source = 0; source < 32 && !stop; ++source) {
@@ -216,7 +221,8 @@ int main(int argc, char **argv)
 {
     QCoreApplication app(argc, argv);
     if (qEnvironmentVariableIsEmpty("COHORT_BUILD_DIR")) // build/tests/bench/ -> build/
-        qputenv("COHORT_BUILD_DIR", QDir(QCoreApplication::applicationDirPath() + QStringLiteral("/../..")).absolutePath().toUtf8());
+        qputenv("COHORT_BUILD_DIR",
+                QDir(QCoreApplication::applicationDirPath() + QStringLiteral("/../..")).absolutePath().toUtf8());
     const int rounds = argc > 1 ? std::max(1, atoi(argv[1])) : 5;
     const int seconds = argc > 2 ? std::max(1, atoi(argv[2])) : 5;
     const int clients = argc > 3 ? std::max(1, atoi(argv[3])) : 4;
@@ -243,7 +249,8 @@ int main(int argc, char **argv)
             big.close();
             QStringList args{QStringLiteral("--registration-work-bits"), QStringLiteral("0")};
             if (side == QLatin1String("tls"))
-                args << QStringLiteral("--tls-certificate") << pem.certificateFile << QStringLiteral("--tls-key") << pem.keyFile;
+                args << QStringLiteral("--tls-certificate") << pem.certificateFile << QStringLiteral("--tls-key")
+                     << pem.keyFile;
             QString why;
             auto hub = startHub(hubDir, args, &why);
             if (!hub) {
@@ -256,9 +263,11 @@ int main(int argc, char **argv)
             for (const Identity &id : ids) {
                 std::unique_ptr<QTcpSocket> s(side == QLatin1String("tls") ? new QSslSocket : new QTcpSocket);
                 const QByteArray body = R"({"name":"bench"})";
-                QByteArray request = "POST /v1/nodes/register HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: " +
+                QByteArray request = "POST /v1/nodes/register HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: "
+                                     "application/json\r\nContent-Length: " +
                                      QByteArray::number(body.size()) + "\r\n";
-                for (const auto &[name, value] : signRequest(id, "POST", "/v1/nodes/register", body, QDateTime::currentMSecsSinceEpoch()))
+                for (const auto &[name, value] :
+                     signRequest(id, "POST", "/v1/nodes/register", body, QDateTime::currentMSecsSinceEpoch()))
                     request += name + ": " + value + "\r\n";
                 if (auto *ssl = qobject_cast<QSslSocket *>(s.get())) {
                     QSslConfiguration config = QSslConfiguration::defaultConfiguration();
@@ -289,11 +298,14 @@ int main(int argc, char **argv)
             if (hostile.joinable())
                 hostile.join();
             results[side].append(s);
-            std::printf("round %d %-14s %7.0f heartbeats/s  p50 %6.2f ms  p99 %6.2f ms  peak %5lld MiB  failures %d%s\n", round + 1,
-                        qPrintable(side), s.perSecond, s.p50Ms, s.p99Ms, s.peakKiB / 1024, s.failures,
-                        side == QLatin1String("plain+hostile")
-                            ? qPrintable(QStringLiteral("  (hostile: %1 connections tried, %2 open at the end)").arg(attempts.load()).arg(held.load()))
-                                                               : "");
+            std::printf(
+                "round %d %-14s %7.0f heartbeats/s  p50 %6.2f ms  p99 %6.2f ms  peak %5lld MiB  failures %d%s\n",
+                round + 1, qPrintable(side), s.perSecond, s.p50Ms, s.p99Ms, s.peakKiB / 1024, s.failures,
+                side == QLatin1String("plain+hostile")
+                    ? qPrintable(QStringLiteral("  (hostile: %1 connections tried, %2 open at the end)")
+                                     .arg(attempts.load())
+                                     .arg(held.load()))
+                    : "");
             std::fflush(stdout);
             int exitCode = 0;
             hub->process->terminateAndWait(20'000, &exitCode);
@@ -313,9 +325,10 @@ int main(int argc, char **argv)
         const auto p50 = stat([](const Sample &s) { return s.p50Ms; });
         const auto p99 = stat([](const Sample &s) { return s.p99Ms; });
         const auto peak = stat([](const Sample &s) { return s.peakKiB / 1024; });
-        std::printf("%-14s %6.0f/s (%.0f-%.0f)  p50 %.2f ms (%.2f-%.2f)  p99 %.2f ms (%.2f-%.2f)  peak %.0f MiB (%.0f-%.0f)\n",
-                    qPrintable(side), rate[0], rate[1], rate[2], p50[0], p50[1], p50[2], p99[0], p99[1], p99[2], peak[0], peak[1],
-                    peak[2]);
+        std::printf(
+            "%-14s %6.0f/s (%.0f-%.0f)  p50 %.2f ms (%.2f-%.2f)  p99 %.2f ms (%.2f-%.2f)  peak %.0f MiB (%.0f-%.0f)\n",
+            qPrintable(side), rate[0], rate[1], rate[2], p50[0], p50[1], p50[2], p99[0], p99[1], p99[2], peak[0],
+            peak[1], peak[2]);
     }
     return 0;
 }

@@ -76,7 +76,8 @@ struct HeldOut {
 QList<HeldOut> heldOutCurve(const QJsonObject &progress)
 {
     QList<HeldOut> out;
-    for (const QJsonValue &v : progress.value(QStringLiteral("held_out")).toObject().value(QStringLiteral("curve")).toArray()) {
+    for (const QJsonValue &v :
+         progress.value(QStringLiteral("held_out")).toObject().value(QStringLiteral("curve")).toArray()) {
         const QJsonObject p = v.toObject(), greedy = p.value(QStringLiteral("greedy")).toObject();
         out.append({p.value(QStringLiteral("version")).toInt(), greedy.value(QStringLiteral("reward")).toDouble(),
                     greedy.value(QStringLiteral("correctness")).toDouble()});
@@ -91,7 +92,8 @@ QString writeCatalogue(const QString &path, const QString &task, const QString &
     QFile in(QStringLiteral(COHORT_SOURCE_DIR "/resources/hub/default-tasks.json"));
     if (!in.open(QIODevice::ReadOnly))
         return QStringLiteral("cannot read %1").arg(in.fileName());
-    for (const QJsonValue &v : QJsonDocument::fromJson(in.readAll()).object().value(QStringLiteral("tasks")).toArray()) {
+    for (const QJsonValue &v :
+         QJsonDocument::fromJson(in.readAll()).object().value(QStringLiteral("tasks")).toArray()) {
         QJsonObject t = v.toObject();
         if (t.value(QStringLiteral("id")).toString() != task)
             continue;
@@ -116,13 +118,15 @@ QString startHub(QProcess &hub, const QDir &run, const QString &catalogue, const
 {
     hub.setProcessChannelMode(QProcess::SeparateChannels);
     hub.setStandardErrorFile(run.filePath(QStringLiteral("hub.log")));
-    hub.start(program(QStringLiteral("cohort-hub")), {QStringLiteral("--port"), QStringLiteral("0"), QStringLiteral("--data-dir"),
-                                                      run.filePath(QStringLiteral("hub")), QStringLiteral("--catalogue"), catalogue,
-                                                      QStringLiteral("--train"), id});
+    hub.start(program(QStringLiteral("cohort-hub")),
+              {QStringLiteral("--port"), QStringLiteral("0"), QStringLiteral("--data-dir"),
+               run.filePath(QStringLiteral("hub")), QStringLiteral("--catalogue"), catalogue, QStringLiteral("--train"),
+               id});
     QElapsedTimer clock;
     clock.start();
     while (clock.elapsed() < 30000 && hub.waitForReadyRead(30000)) {
-        const auto m = QRegularExpression(QStringLiteral("listening on (http://\\S+)")).match(QString::fromUtf8(hub.readAllStandardOutput()));
+        const auto m = QRegularExpression(QStringLiteral("listening on (http://\\S+)"))
+                           .match(QString::fromUtf8(hub.readAllStandardOutput()));
         if (m.hasMatch())
             return m.captured(1);
     }
@@ -150,17 +154,17 @@ void stop(QProcess &p)
 }
 
 struct Arm {
-    QList<HeldOut> curve;     // greedy, by version
-    double warmupSeconds = 0; // rl: from the hub's start to v1 (warm-up only: to v1's score)
+    QList<HeldOut> curve;            // greedy, by version
+    double warmupSeconds = 0;        // rl: from the hub's start to v1 (warm-up only: to v1's score)
     double trainerWarmupSeconds = 0; // rl: the warm-up's own time, as the trainer logs it
     int warmupSteps = 0;
-    int published = 0;        // the newest version at the end
+    int published = 0;         // the newest version at the end
     double hubCpuSeconds = -1; // what the hub process used, start to end
 };
 
 // The rl arm: hub and nodes; --minutes of training after v1; the held-out points with their times.
-std::optional<Arm> runRl(const QDir &run, const QString &task, const QString &id, int demonstrations, int nodeCount, double minutes,
-                         int *warmupSteps)
+std::optional<Arm> runRl(const QDir &run, const QString &task, const QString &id, int demonstrations, int nodeCount,
+                         double minutes, int *warmupSteps)
 {
     const QString catalogue = run.filePath(QStringLiteral("catalogue.json"));
     if (const QString e = writeCatalogue(catalogue, task, id, 0, demonstrations); !e.isEmpty())
@@ -170,15 +174,18 @@ std::optional<Arm> runRl(const QDir &run, const QString &task, const QString &id
     QProcess hub;
     const QString hubUrl = startHub(hub, run, catalogue, id);
     if (hubUrl.isEmpty())
-        return std::fprintf(stderr, "cohort-hub did not start (%s)\n", qPrintable(run.filePath(QStringLiteral("hub.log")))), std::nullopt;
+        return std::fprintf(stderr, "cohort-hub did not start (%s)\n",
+                            qPrintable(run.filePath(QStringLiteral("hub.log")))),
+               std::nullopt;
     std::vector<std::unique_ptr<QProcess>> nodes;
     for (int i = 0; i < nodeCount; ++i) {
         auto node = std::make_unique<QProcess>();
         node->setStandardOutputFile(QProcess::nullDevice());
         node->setStandardErrorFile(run.filePath(QStringLiteral("node%1.log").arg(i)));
         node->start(program(QStringLiteral("cohortd")),
-                    {QStringLiteral("--hub"), hubUrl, QStringLiteral("--data-dir"), run.filePath(QStringLiteral("node%1").arg(i)),
-                     QStringLiteral("--task"), id, QStringLiteral("--settings"), run.filePath(QStringLiteral("node%1.ini").arg(i))});
+                    {QStringLiteral("--hub"), hubUrl, QStringLiteral("--data-dir"),
+                     run.filePath(QStringLiteral("node%1").arg(i)), QStringLiteral("--task"), id,
+                     QStringLiteral("--settings"), run.filePath(QStringLiteral("node%1.ini").arg(i))});
         nodes.push_back(std::move(node));
     }
     QNetworkAccessManager net;
@@ -207,7 +214,9 @@ std::optional<Arm> runRl(const QDir &run, const QString &task, const QString &id
     arm.hubCpuSeconds = cpuSeconds(hub);
     stop(hub);
     if (!sinceV1.isValid())
-        return std::fprintf(stderr, "no v1 within 30 minutes (%s)\n", qPrintable(run.filePath(QStringLiteral("hub.log")))), std::nullopt;
+        return std::fprintf(stderr, "no v1 within 30 minutes (%s)\n",
+                            qPrintable(run.filePath(QStringLiteral("hub.log")))),
+               std::nullopt;
     arm.published = progress.value(QStringLiteral("version")).toInt();
     arm.curve = heldOutCurve(progress);
     // Versions come faster than the polls see them: a version between two seen ones appeared between them.
@@ -245,7 +254,9 @@ std::optional<Arm> runWarmupOnly(const QDir &run, const QString &task, const QSt
     QProcess hub;
     const QString hubUrl = startHub(hub, run, catalogue, id);
     if (hubUrl.isEmpty())
-        return std::fprintf(stderr, "cohort-hub did not start (%s)\n", qPrintable(run.filePath(QStringLiteral("hub.log")))), std::nullopt;
+        return std::fprintf(stderr, "cohort-hub did not start (%s)\n",
+                            qPrintable(run.filePath(QStringLiteral("hub.log")))),
+               std::nullopt;
     QNetworkAccessManager net;
     Arm arm;
     arm.warmupSteps = steps;
@@ -260,7 +271,8 @@ std::optional<Arm> runWarmupOnly(const QDir &run, const QString &task, const QSt
     arm.hubCpuSeconds = cpuSeconds(hub);
     stop(hub);
     if (arm.curve.isEmpty())
-        return std::fprintf(stderr, "the warm-up-only hub scored nothing within %.0f minutes\n", limitMinutes), std::nullopt;
+        return std::fprintf(stderr, "the warm-up-only hub scored nothing within %.0f minutes\n", limitMinutes),
+               std::nullopt;
     return arm;
 }
 
@@ -279,7 +291,8 @@ Spread spreadOf(const QList<double> &v)
     return s;
 }
 
-void plot(const std::map<int, Arm> &rl, const std::map<int, Arm> &control, double minutes, const QString &title, const QString &path)
+void plot(const std::map<int, Arm> &rl, const std::map<int, Arm> &control, double minutes, const QString &title,
+          const QString &path)
 {
     QImage image(960, 540, QImage::Format_ARGB32);
     image.fill(Qt::white);
@@ -304,7 +317,8 @@ void plot(const std::map<int, Arm> &rl, const std::map<int, Arm> &control, doubl
     p.setPen(Qt::black);
     p.drawRect(area);
     for (int i = 0; i <= 5; ++i)
-        p.drawText(QRectF(x(minutes * i / 5) - 30, area.bottom() + 5, 60, 20), Qt::AlignCenter, QString::number(minutes * i / 5, 'f', 1));
+        p.drawText(QRectF(x(minutes * i / 5) - 30, area.bottom() + 5, 60, 20), Qt::AlignCenter,
+                   QString::number(minutes * i / 5, 'f', 1));
     p.drawText(QRectF(area.left(), area.bottom() + 25, area.width(), 20), Qt::AlignCenter,
                QStringLiteral("minutes of training after the warm-up policy (v1)"));
     p.save();
@@ -312,7 +326,8 @@ void plot(const std::map<int, Arm> &rl, const std::map<int, Arm> &control, doubl
     p.rotate(-90);
     p.drawText(QRectF(-200, -10, 400, 20), Qt::AlignCenter, QStringLiteral("held-out greedy reward (points)"));
     p.restore();
-    const QColor colours[] = {QColor(0x1f, 0x6f, 0xd0), QColor(0xd0, 0x5f, 0x1f), QColor(0x2f, 0x9f, 0x4f), QColor(0x8f, 0x3f, 0xbf)};
+    const QColor colours[] = {QColor(0x1f, 0x6f, 0xd0), QColor(0xd0, 0x5f, 0x1f), QColor(0x2f, 0x9f, 0x4f),
+                              QColor(0x8f, 0x3f, 0xbf)};
     int i = 0;
     for (const auto &[seed, arm] : rl) {
         const QColor colour = colours[i++ % 4];
@@ -338,8 +353,9 @@ void plot(const std::map<int, Arm> &rl, const std::map<int, Arm> &control, doubl
             p.setBrush(Qt::NoBrush);
         }
         p.setPen(colour);
-        p.drawText(QRectF(area.left() + 10, area.top() + 8 + 18 * (i - 1), 600, 18), Qt::AlignLeft,
-                   QStringLiteral("seed %1: the network's training (line); warm-up only, same hub time (dashed)").arg(seed));
+        p.drawText(
+            QRectF(area.left() + 10, area.top() + 8 + 18 * (i - 1), 600, 18), Qt::AlignLeft,
+            QStringLiteral("seed %1: the network's training (line); warm-up only, same hub time (dashed)").arg(seed));
     }
     if (!cohort::bench::finishFigure(p, image, title, path))
         std::fprintf(stderr, "cannot write %s\n", qPrintable(path));
@@ -353,14 +369,21 @@ int main(int argc, char **argv)
     QGuiApplication app(argc, argv);
     QCommandLineParser parser;
     parser.addHelpOption();
-    const QCommandLineOption minutesOption(QStringLiteral("minutes"), QStringLiteral("Training time after v1, per seed."), QStringLiteral("m"), QStringLiteral("15"));
-    const QCommandLineOption nodesOption(QStringLiteral("nodes"), QStringLiteral("How many cohortd nodes."), QStringLiteral("n"), QStringLiteral("3"));
-    const QCommandLineOption taskOption(QStringLiteral("task"), QStringLiteral("RL task of the default catalogue."), QStringLiteral("id"), QStringLiteral("sort-rl"));
-    const QCommandLineOption seedsOption(QStringLiteral("seeds"), QStringLiteral("How many seeds."), QStringLiteral("n"), QStringLiteral("3"));
-    const QCommandLineOption outOption(QStringLiteral("out"), QStringLiteral("Output folder."), QStringLiteral("dir"), QStringLiteral("learning-curve"));
-    const QCommandLineOption demonstrationsOption(QStringLiteral("demonstrations"),
-                                                  QStringLiteral("Worked examples the warm-up has, in both arms (0: a fresh one for every slot)."),
-                                                  QStringLiteral("n"), QStringLiteral("0"));
+    const QCommandLineOption minutesOption(QStringLiteral("minutes"),
+                                           QStringLiteral("Training time after v1, per seed."), QStringLiteral("m"),
+                                           QStringLiteral("15"));
+    const QCommandLineOption nodesOption(QStringLiteral("nodes"), QStringLiteral("How many cohortd nodes."),
+                                         QStringLiteral("n"), QStringLiteral("3"));
+    const QCommandLineOption taskOption(QStringLiteral("task"), QStringLiteral("RL task of the default catalogue."),
+                                        QStringLiteral("id"), QStringLiteral("sort-rl"));
+    const QCommandLineOption seedsOption(QStringLiteral("seeds"), QStringLiteral("How many seeds."),
+                                         QStringLiteral("n"), QStringLiteral("3"));
+    const QCommandLineOption outOption(QStringLiteral("out"), QStringLiteral("Output folder."), QStringLiteral("dir"),
+                                       QStringLiteral("learning-curve"));
+    const QCommandLineOption demonstrationsOption(
+        QStringLiteral("demonstrations"),
+        QStringLiteral("Worked examples the warm-up has, in both arms (0: a fresh one for every slot)."),
+        QStringLiteral("n"), QStringLiteral("0"));
     parser.addOptions({minutesOption, nodesOption, taskOption, seedsOption, outOption, demonstrationsOption});
     parser.process(app);
     const double minutes = parser.value(minutesOption).toDouble();
@@ -375,60 +398,89 @@ int main(int argc, char **argv)
 
     const QString examples = demonstrations > 0 ? QStringLiteral("%1 worked examples").arg(demonstrations)
                                                 : QStringLiteral("a fresh worked example for every slot");
-    std::printf("%s: %d seeds; per seed the network (hub + %d nodes, %.1f min after v1) and warm-up only for the same hub time; "
+    std::printf("%s: %d seeds; per seed the network (hub + %d nodes, %.1f min after v1) and warm-up only for the same "
+                "hub time; "
                 "warm-up from %s; scored greedy on the hub's held-out problems\n",
                 qPrintable(task), seeds, nodeCount, minutes, qPrintable(examples));
     QFile csv(out.filePath(QStringLiteral("learning-curve.csv")));
     if (!csv.open(QIODevice::WriteOnly | QIODevice::Truncate))
         return std::fprintf(stderr, "cannot write %s\n", qPrintable(csv.fileName())), 1;
-    csv.write("seed,arm,warmup_steps,hub_cpu_s,version,minutes_after_v1,held_out_greedy_reward,held_out_greedy_correctness\n");
+    csv.write("seed,arm,warmup_steps,hub_cpu_s,version,minutes_after_v1,held_out_greedy_reward,held_out_greedy_"
+              "correctness\n");
     std::map<int, Arm> rl, control;
     QList<double> firsts, lasts, controls, gains;
     for (int seed = 1; seed <= seeds; ++seed) {
         const QString id = QStringLiteral("%1-s%2").arg(task).arg(seed);
-        const QDir rlRun(runs.filePath(QStringLiteral("s%1-rl").arg(seed))), controlRun(runs.filePath(QStringLiteral("s%1-warmup").arg(seed)));
+        const QDir rlRun(runs.filePath(QStringLiteral("s%1-rl").arg(seed))),
+            controlRun(runs.filePath(QStringLiteral("s%1-warmup").arg(seed)));
         QDir().mkpath(rlRun.path());
         QDir().mkpath(controlRun.path());
         int warmupSteps = 0;
         const auto trained = runRl(rlRun, task, id, demonstrations, nodeCount, minutes, &warmupSteps);
         if (!trained || trained->curve.isEmpty() || trained->curve.front().version != 1 || warmupSteps <= 0 ||
             trained->trainerWarmupSeconds <= 0)
-            return std::fprintf(stderr, "seed %d: no held-out score of v1 (see %s)\n", seed, qPrintable(rlRun.path())), 1;
+            return std::fprintf(stderr, "seed %d: no held-out score of v1 (see %s)\n", seed, qPrintable(rlRun.path())),
+                   1;
         // The rl arm's hub time (its warm-up, then --minutes with the nodes) as warm-up steps at the trainer's rate.
         const double warmup = trained->trainerWarmupSeconds;
         const int controlSteps = int(double(warmupSteps) * (warmup + minutes * 60) / warmup);
-        const auto warmedUp = runWarmupOnly(controlRun, task, id, demonstrations, controlSteps, 3 * (trained->warmupSeconds / 60 + minutes) + 5);
+        const auto warmedUp = runWarmupOnly(controlRun, task, id, demonstrations, controlSteps,
+                                            3 * (trained->warmupSeconds / 60 + minutes) + 5);
         if (!warmedUp)
             return 1;
         rl[seed] = *trained;
         control[seed] = *warmedUp;
         for (const HeldOut &p : trained->curve)
-            csv.write(QStringLiteral("%1,rl,%2,%3,%4,%5,%6,%7\n").arg(seed).arg(warmupSteps).arg(trained->hubCpuSeconds, 0, 'f', 0).arg(p.version)
-                          .arg(p.minutes, 0, 'f', 2).arg(p.reward * 100, 0, 'f', 2).arg(p.correctness * 100, 0, 'f', 2).toUtf8());
+            csv.write(QStringLiteral("%1,rl,%2,%3,%4,%5,%6,%7\n")
+                          .arg(seed)
+                          .arg(warmupSteps)
+                          .arg(trained->hubCpuSeconds, 0, 'f', 0)
+                          .arg(p.version)
+                          .arg(p.minutes, 0, 'f', 2)
+                          .arg(p.reward * 100, 0, 'f', 2)
+                          .arg(p.correctness * 100, 0, 'f', 2)
+                          .toUtf8());
         const HeldOut &c = warmedUp->curve.front();
-        csv.write(QStringLiteral("%1,warmup-only,%2,%3,%4,%5,%6,%7\n").arg(seed).arg(controlSteps).arg(warmedUp->hubCpuSeconds, 0, 'f', 0).arg(c.version)
-                      .arg(minutes, 0, 'f', 2).arg(c.reward * 100, 0, 'f', 2).arg(c.correctness * 100, 0, 'f', 2).toUtf8());
+        csv.write(QStringLiteral("%1,warmup-only,%2,%3,%4,%5,%6,%7\n")
+                      .arg(seed)
+                      .arg(controlSteps)
+                      .arg(warmedUp->hubCpuSeconds, 0, 'f', 0)
+                      .arg(c.version)
+                      .arg(minutes, 0, 'f', 2)
+                      .arg(c.reward * 100, 0, 'f', 2)
+                      .arg(c.correctness * 100, 0, 'f', 2)
+                      .toUtf8());
         csv.flush();
         const HeldOut &first = trained->curve.front(), &last = trained->curve.back();
         firsts.append(first.reward * 100);
         lasts.append(last.reward * 100);
         controls.append(c.reward * 100);
         gains.append((last.reward - c.reward) * 100);
-        std::printf("seed %d: warm-up %d steps in %.0f s; v1 %.1f points; after %.1f min v%d (of %d published) %.1f points, "
-                    "hub CPU %.0f s; warm-up only (%d steps, %.0f s, hub CPU %.0f s) %.1f points\n",
-                    seed, warmupSteps, trained->trainerWarmupSeconds, first.reward * 100, last.minutes, last.version,
-                    trained->published, last.reward * 100, trained->hubCpuSeconds, controlSteps, warmedUp->warmupSeconds,
-                    warmedUp->hubCpuSeconds, c.reward * 100);
+        std::printf(
+            "seed %d: warm-up %d steps in %.0f s; v1 %.1f points; after %.1f min v%d (of %d published) %.1f points, "
+            "hub CPU %.0f s; warm-up only (%d steps, %.0f s, hub CPU %.0f s) %.1f points\n",
+            seed, warmupSteps, trained->trainerWarmupSeconds, first.reward * 100, last.minutes, last.version,
+            trained->published, last.reward * 100, trained->hubCpuSeconds, controlSteps, warmedUp->warmupSeconds,
+            warmedUp->hubCpuSeconds, c.reward * 100);
         std::fflush(stdout);
     }
     const Spread a = spreadOf(firsts), b = spreadOf(lasts), c = spreadOf(controls), g = spreadOf(gains);
-    std::printf("held-out greedy reward, mean (min-max) over %d seeds: v1 %.1f (%.1f-%.1f); the network after %.1f min %.1f "
-                "(%.1f-%.1f); warm-up only for the same hub time %.1f (%.1f-%.1f); network - warm-up only %+.1f (%+.1f to %+.1f)\n",
-                seeds, a.mean, a.min, a.max, minutes, b.mean, b.min, b.max, c.mean, c.min, c.max, g.mean, g.min, g.max);
-    const QString title = QStringLiteral("%1%7, %2 seeds: v1 %3 -> %4 points after %5 min; warm-up only %6")
-                              .arg(task).arg(seeds).arg(a.mean, 0, 'f', 1).arg(b.mean, 0, 'f', 1).arg(minutes).arg(c.mean, 0, 'f', 1)
-                              .arg(demonstrations > 0 ? QStringLiteral(" (warm-up: %1 worked examples)").arg(demonstrations) : QString());
+    std::printf(
+        "held-out greedy reward, mean (min-max) over %d seeds: v1 %.1f (%.1f-%.1f); the network after %.1f min %.1f "
+        "(%.1f-%.1f); warm-up only for the same hub time %.1f (%.1f-%.1f); network - warm-up only %+.1f (%+.1f to "
+        "%+.1f)\n",
+        seeds, a.mean, a.min, a.max, minutes, b.mean, b.min, b.max, c.mean, c.min, c.max, g.mean, g.min, g.max);
+    const QString title =
+        QStringLiteral("%1%7, %2 seeds: v1 %3 -> %4 points after %5 min; warm-up only %6")
+            .arg(task)
+            .arg(seeds)
+            .arg(a.mean, 0, 'f', 1)
+            .arg(b.mean, 0, 'f', 1)
+            .arg(minutes)
+            .arg(c.mean, 0, 'f', 1)
+            .arg(demonstrations > 0 ? QStringLiteral(" (warm-up: %1 worked examples)").arg(demonstrations) : QString());
     plot(rl, control, minutes, title, out.filePath(QStringLiteral("learning-curve.png")));
-    std::printf("wrote %s and %s\n", qPrintable(csv.fileName()), qPrintable(out.filePath(QStringLiteral("learning-curve.png"))));
+    std::printf("wrote %s and %s\n", qPrintable(csv.fileName()),
+                qPrintable(out.filePath(QStringLiteral("learning-curve.png"))));
     return 0;
 }

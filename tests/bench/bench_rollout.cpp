@@ -29,7 +29,7 @@
 #include <vector>
 
 #ifndef COHORT_BENCH_DIR
-#define COHORT_BENCH_DIR "."
+#  define COHORT_BENCH_DIR "."
 #endif
 
 using namespace cohort::rl;
@@ -178,9 +178,10 @@ bool checkPeer(const std::string &python, const std::string &weights, const std:
     const double worst = std::atof(diff + 23);
     const int agreed = std::atoi(agree + 15), total = std::atoi(tokens + 9);
     std::printf("peer: %s", got.c_str());
-    std::printf("peer check: Cohort's greedy tokens are the peer's most likely in %d of %d; log-probabilities differ by "
-                "at most %.2g\n",
-                agreed, total, worst);
+    std::printf(
+        "peer check: Cohort's greedy tokens are the peer's most likely in %d of %d; log-probabilities differ by "
+        "at most %.2g\n",
+        agreed, total, worst);
     return agreed == total && total > 0 && worst <= 1e-3;
 }
 
@@ -192,7 +193,7 @@ std::string findPython(const std::string &given)
     if (const char *env = std::getenv("COHORT_PEER_PYTHON"))
         candidates.push_back(env);
     candidates.push_back("python3");
-    candidates.push_back("/usr/bin/python3");   // Debian's python3-torch, when a pyenv shim shadows it
+    candidates.push_back("/usr/bin/python3"); // Debian's python3-torch, when a pyenv shim shadows it
     for (const auto &py : candidates)
         if (std::system((py + " -c 'import torch' >/dev/null 2>&1").c_str()) == 0)
             return py;
@@ -203,10 +204,10 @@ std::string findPython(const std::string &given)
 bool runPeer(const std::string &python, const std::string &weights, int batch, int promptLen, int newTokens,
              int threads, int warmup, int repeats, Figures &out)
 {
-    const std::string cmd = python + " " + COHORT_BENCH_DIR "/peer_rollout.py --weights '" + weights +
-                            "' --batches " + std::to_string(batch) + " --prompt " + std::to_string(promptLen) +
-                            " --new " + std::to_string(newTokens) + " --threads " + std::to_string(threads) +
-                            " --warmup " + std::to_string(warmup) + " --repeats " + std::to_string(repeats);
+    const std::string cmd = python + " " + COHORT_BENCH_DIR "/peer_rollout.py --weights '" + weights + "' --batches " +
+                            std::to_string(batch) + " --prompt " + std::to_string(promptLen) + " --new " +
+                            std::to_string(newTokens) + " --threads " + std::to_string(threads) + " --warmup " +
+                            std::to_string(warmup) + " --repeats " + std::to_string(repeats);
     FILE *pipe = popen(cmd.c_str(), "r");
     if (!pipe)
         return false;
@@ -239,7 +240,8 @@ std::string writeBenchWeights(Policy &policy, const std::string &path)
         if (t.name == "ln_f.bias")
             std::fill(v, v + d, 1.0f);
         if (t.name == "head.weight")
-            std::fill(v + size_t(ByteTokenizer::kEos) * size_t(d), v + size_t(ByteTokenizer::kEos + 1) * size_t(d), -1.0f);
+            std::fill(v + size_t(ByteTokenizer::kEos) * size_t(d), v + size_t(ByteTokenizer::kEos + 1) * size_t(d),
+                      -1.0f);
         ts.push_back(std::move(t));
     }
     return sf::writeFile(path, ts, f->header.metadata);
@@ -256,27 +258,38 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
-        if (a == "--batches") batches = parseList(next());
-        else if (a == "--new") newTokens = std::atoi(next().c_str());
-        else if (a == "--prompt") promptLen = std::atoi(next().c_str());
-        else if (a == "--threads") threads = std::atoi(next().c_str());
-        else if (a == "--repeats") repeats = std::max(1, std::atoi(next().c_str()));
-        else if (a == "--warmup") warmup = std::atoi(next().c_str());
-        else if (a == "--rounds") rounds = std::max(1, std::atoi(next().c_str()));
-        else if (a == "--python") python = next();
+        if (a == "--batches")
+            batches = parseList(next());
+        else if (a == "--new")
+            newTokens = std::atoi(next().c_str());
+        else if (a == "--prompt")
+            promptLen = std::atoi(next().c_str());
+        else if (a == "--threads")
+            threads = std::atoi(next().c_str());
+        else if (a == "--repeats")
+            repeats = std::max(1, std::atoi(next().c_str()));
+        else if (a == "--warmup")
+            warmup = std::atoi(next().c_str());
+        else if (a == "--rounds")
+            rounds = std::max(1, std::atoi(next().c_str()));
+        else if (a == "--python")
+            python = next();
         else if (a == "--gemm") {
             const std::string g = next();
-            FastDecoder::setGemmBackend(g == "cblas" ? GemmBackend::Cblas : g == "torch" ? GemmBackend::Torch : GemmBackend::Packed);
-        }
-        else if (a == "--no-peer") peer = false;
-        else if (a == "--no-reference") reference = false;
+            FastDecoder::setGemmBackend(g == "cblas"   ? GemmBackend::Cblas
+                                        : g == "torch" ? GemmBackend::Torch
+                                                       : GemmBackend::Packed);
+        } else if (a == "--no-peer")
+            peer = false;
+        else if (a == "--no-reference")
+            reference = false;
         else {
             std::fprintf(stderr, "unknown argument %s\n", a.c_str());
             return 2;
         }
     }
     Policy::setComputeThreads(threads);
-    PolicyConfig config;   // the defaults are the reference config
+    PolicyConfig config; // the defaults are the reference config
     config.maxSeqLen = std::max(256, promptLen + newTokens);
     auto created = Policy::create(config, 1);
     if (!created) {
@@ -317,7 +330,8 @@ int main(int argc, char **argv)
                 threads, Policy::computeThreads(), repeats, warmup, rounds);
     std::printf("%6s | %26s | %26s | %26s | %9s\n", "batch", "cohort fused tok/s", "cohort libtorch tok/s",
                 "pytorch eager tok/s", "fused/eager");
-    std::printf("%6s | %26s | %26s | %26s | %9s\n", "", "median (min-max)", "median (min-max)", "median (min-max)", "medians");
+    std::printf("%6s | %26s | %26s | %26s | %9s\n", "", "median (min-max)", "median (min-max)", "median (min-max)",
+                "medians");
     for (int b : batches) {
         // Rounds take turns, so a burst of load from elsewhere on the machine hits every side.
         Figures fused, ref, py;
@@ -351,7 +365,8 @@ int main(int argc, char **argv)
         char ratio[32] = "-";
         if (!py.tokS.empty())
             std::snprintf(ratio, sizeof ratio, "%.2fx", fused.median() / py.median());
-        std::printf("%6d | %26s | %26s | %26s | %9s\n", b, text(fused).c_str(), text(ref).c_str(), text(py).c_str(), ratio);
+        std::printf("%6d | %26s | %26s | %26s | %9s\n", b, text(fused).c_str(), text(ref).c_str(), text(py).c_str(),
+                    ratio);
         std::fflush(stdout);
     }
     std::filesystem::remove(weights);

@@ -13,8 +13,8 @@
 #include "rl/VerifiableSampling.h"
 
 #include <algorithm>
-#include <cmath>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -52,7 +52,8 @@ std::vector<std::vector<int32_t>> prompts(int rows, int firstRow)
 
 // Rows [firstRow, firstRow + rows) of the stream, in batches of 64 (as work items are); logProbs: the node's own
 // log-probability of each token.
-std::vector<std::vector<int32_t>> generate(Policy &p, int rows, int firstRow, std::vector<std::vector<float>> *logProbs = nullptr)
+std::vector<std::vector<int32_t>> generate(Policy &p, int rows, int firstRow,
+                                           std::vector<std::vector<float>> *logProbs = nullptr)
 {
     std::vector<std::vector<int32_t>> out;
     for (int b = 0; b < rows; b += 64) {
@@ -110,7 +111,8 @@ Margin verify(Policy &hub, const std::vector<std::vector<int32_t>> &completions,
         if (!nodeLogProbs.empty())
             for (size_t r = 0; r < n; ++r)
                 for (size_t t = 0; t < part[r].size(); ++t)
-                    m.drift = std::max(m.drift, std::abs(std::exp(double(nodeLogProbs[b + r][t])) - std::exp(double((*scored)[r][t]))));
+                    m.drift = std::max(m.drift, std::abs(std::exp(double(nodeLogProbs[b + r][t])) -
+                                                         std::exp(double((*scored)[r][t]))));
         for (double w : rowWorst) {
             m.worst = std::max(m.worst, w);
             m.refusedRows += w > kTolerance ? 1 : 0;
@@ -177,7 +179,8 @@ int main(int argc, char **argv)
                           {"fused decoder, packed GEMM, 2 threads", 2, true, GemmBackend::Packed},
                           {"fused decoder, cblas (OpenBLAS), 2 threads", 2, true, GemmBackend::Cblas},
                           {"LibTorch reference path, 2 threads", 2, false, GemmBackend::Packed}};
-    std::printf("verifiable sampling: %d rows per path, %d new tokens max, tolerance %g, verifier LibTorch prefill (2 threads)\n",
+    std::printf("verifiable sampling: %d rows per path, %d new tokens max, tolerance %g, verifier LibTorch prefill (2 "
+                "threads)\n",
                 rows, kMaxNew, kTolerance);
     std::printf("%-46s %7s %8s %8s %12s %12s %10s\n", "node's compute path", "rows", "tokens", "refused", "largest gap",
                 "p drift", "margin");
@@ -210,8 +213,8 @@ int main(int argc, char **argv)
     const char *refBlas = "/usr/lib/x86_64-linux-gnu/blas";
     if (access((std::string(refBlas) + "/libblas.so.3").c_str(), R_OK) == 0) {
         const std::string file = "/tmp/bench_sampling_margin." + std::to_string(getpid());
-        const std::string command = "LD_LIBRARY_PATH=" + std::string(refBlas) + " '" + argv[0] + "' --rows " + std::to_string(rows) +
-                                    " --child " + file + " " + std::to_string(first);
+        const std::string command = "LD_LIBRARY_PATH=" + std::string(refBlas) + " '" + argv[0] + "' --rows " +
+                                    std::to_string(rows) + " --child " + file + " " + std::to_string(first);
         if (std::system(command.c_str()) == 0) {
             std::ifstream in(file, std::ios::binary);
             std::vector<std::vector<int32_t>> completions;
@@ -225,14 +228,17 @@ int main(int argc, char **argv)
                 completions.push_back(std::move(t));
                 logProbs.push_back(std::move(lp));
             }
-            report("fused decoder, cblas (reference BLAS), 2 thr.", verify(hub, completions, first, logProbs), int(completions.size()));
+            report("fused decoder, cblas (reference BLAS), 2 thr.", verify(hub, completions, first, logProbs),
+                   int(completions.size()));
         } else {
             std::printf("(the reference-BLAS child failed: %s)\n", command.c_str());
         }
         std::remove(file.c_str());
     }
-    std::printf("all paths: %ld rows verified, %ld refused, largest gap %.3g (margin to the tolerance %s)\n", allRows, allRefused,
-                allWorst, allWorst > 0 ? (std::to_string(long(kTolerance / allWorst)) + "x").c_str() : "unbounded: no token near an edge");
+    std::printf("all paths: %ld rows verified, %ld refused, largest gap %.3g (margin to the tolerance %s)\n", allRows,
+                allRefused, allWorst,
+                allWorst > 0 ? (std::to_string(long(kTolerance / allWorst)) + "x").c_str()
+                             : "unbounded: no token near an edge");
 
     // Cost: one 64-row batch generated (the node's default path) next to the same batch verified, alternating.
     Policy::setComputeThreads(2);
@@ -256,10 +262,12 @@ int main(int argc, char **argv)
         std::sort(v.begin(), v.end());
         return v.back() - v.front();
     };
-    std::printf("one batch of 64 rows (2 threads), %d repeats: generation median %.1f ms (spread %.1f); the hub's prefill alone "
-                "%.1f ms (spread %.1f); prefill + sampling check %.1f ms (spread %.1f): the check adds %.1f ms, verification = "
-                "%.0f%% of generation\n",
-                repeats, median(gen), spread(gen), median(prefill), spread(prefill), median(ver), spread(ver),
-                median(ver) - median(prefill), 100 * median(ver) / median(gen));
+    std::printf(
+        "one batch of 64 rows (2 threads), %d repeats: generation median %.1f ms (spread %.1f); the hub's prefill "
+        "alone "
+        "%.1f ms (spread %.1f); prefill + sampling check %.1f ms (spread %.1f): the check adds %.1f ms, verification = "
+        "%.0f%% of generation\n",
+        repeats, median(gen), spread(gen), median(prefill), spread(prefill), median(ver), spread(ver),
+        median(ver) - median(prefill), 100 * median(ver) / median(gen));
     return 0;
 }

@@ -139,7 +139,6 @@ qint64 bytesServed(const test::NginxRelay &nginx)
     return total;
 }
 
-
 } // namespace
 
 int main(int argc, char **argv)
@@ -149,9 +148,11 @@ int main(int argc, char **argv)
         return fetch(app.arguments());
     QCommandLineParser parser;
     parser.addPositionalArgument(QStringLiteral("MiB"), QStringLiteral("checkpoint size (default 512)"));
-    parser.addOption({QStringLiteral("rounds"), QStringLiteral("rounds (default 5)"), QStringLiteral("n"), QStringLiteral("5")});
+    parser.addOption(
+        {QStringLiteral("rounds"), QStringLiteral("rounds (default 5)"), QStringLiteral("n"), QStringLiteral("5")});
     parser.process(app);
-    const qint64 mib = parser.positionalArguments().isEmpty() ? 512 : std::max(8, parser.positionalArguments()[0].toInt());
+    const qint64 mib =
+        parser.positionalArguments().isEmpty() ? 512 : std::max(8, parser.positionalArguments()[0].toInt());
     const int rounds = std::max(1, parser.value(QStringLiteral("rounds")).toInt());
     QTemporaryDir dir(QDir::currentPath() + QStringLiteral("/bench-shardcast-XXXXXX")); // on the build disk, not tmpfs
     const QString checkpoint = dir.filePath(QStringLiteral("policy.safetensors"));
@@ -176,8 +177,10 @@ int main(int argc, char **argv)
 
     const QString self = QCoreApplication::applicationFilePath();
     const QString nodeDir = dir.filePath(QStringLiteral("node"));
-    const QStringList fetchArgs{QStringLiteral("--fetch"), nginx.url(), QStringLiteral("--task"), task, QStringLiteral("--hub-key"),
-                                QString::fromLatin1(hub->publicKey().toBase64()), QStringLiteral("--dir"), nodeDir};
+    const QStringList fetchArgs{QStringLiteral("--fetch"),   nginx.url(),
+                                QStringLiteral("--task"),    task,
+                                QStringLiteral("--hub-key"), QString::fromLatin1(hub->publicKey().toBase64()),
+                                QStringLiteral("--dir"),     nodeDir};
     const QString out = dir.filePath(QStringLiteral("peer.out"));
     const QString url = nginx.url() + QStringLiteral("/full/policy.safetensors");
     struct Side {
@@ -185,16 +188,19 @@ int main(int argc, char **argv)
         QString program;
         QStringList args;
     };
-    std::vector<Side> sides{{"cohort", self, fetchArgs},
-                            {"curl", QStringLiteral("curl"), {QStringLiteral("-sS"), QStringLiteral("-o"), out, url}},
-                            // verified as a person would check a download: its SHA-256 afterwards
-                            {"curl+sha256sum", QStringLiteral("sh"),
-                             {QStringLiteral("-c"), QStringLiteral("curl -sS -o \"$1\" \"$2\" && sha256sum \"$1\" >/dev/null"),
-                              QStringLiteral("sh"), out, url}},
-                            {"aria2c", QStringLiteral("aria2c"),
-                             {QStringLiteral("-q"), QStringLiteral("-x8"), QStringLiteral("-s8"), QStringLiteral("--file-allocation=none"),
-                              QStringLiteral("--allow-overwrite=true"), QStringLiteral("-d"), dir.path(), QStringLiteral("-o"),
-                              QStringLiteral("peer.out"), url}}};
+    std::vector<Side> sides{
+        {"cohort", self, fetchArgs},
+        {"curl", QStringLiteral("curl"), {QStringLiteral("-sS"), QStringLiteral("-o"), out, url}},
+        // verified as a person would check a download: its SHA-256 afterwards
+        {"curl+sha256sum",
+         QStringLiteral("sh"),
+         {QStringLiteral("-c"), QStringLiteral("curl -sS -o \"$1\" \"$2\" && sha256sum \"$1\" >/dev/null"),
+          QStringLiteral("sh"), out, url}},
+        {"aria2c",
+         QStringLiteral("aria2c"),
+         {QStringLiteral("-q"), QStringLiteral("-x8"), QStringLiteral("-s8"), QStringLiteral("--file-allocation=none"),
+          QStringLiteral("--allow-overwrite=true"), QStringLiteral("-d"), dir.path(), QStringLiteral("-o"),
+          QStringLiteral("peer.out"), url}}};
     std::erase_if(sides, [](const Side &s) { return QStandardPaths::findExecutable(s.program).isEmpty(); });
     // Each side's output is checked and removed before the next: a cohort run ends with a usable version.
     const auto delivered = [&](const Side &side) {
@@ -255,7 +261,8 @@ int main(int argc, char **argv)
                 whole = run.seconds;
             } else {
                 const qint64 before = bytesServed(nginx);
-                const Run first = runProcess(self, fetchArgs + QStringList{QStringLiteral("--stop-at"), QString::number(size / 2)});
+                const Run first =
+                    runProcess(self, fetchArgs + QStringList{QStringLiteral("--stop-at"), QString::number(size / 2)});
                 const Run rest = runProcess(self, fetchArgs);
                 if (first.seconds < 0 || rest.seconds < 0 || !delivered(sides.front()))
                     return std::fprintf(stderr, "the interrupted fetch failed\n"), 1;
@@ -271,7 +278,8 @@ int main(int argc, char **argv)
     const Spread bytes = spreadOf(extraMiB), seconds = spreadOf(extraSeconds);
     std::printf("  resume after an interruption at 50%%: %.2f MiB re-fetched (min-max %.2f-%.2f; bound 8 x %lld MiB), "
                 "+%.2f s (min-max %.2f-%.2f) over an uninterrupted fetch\n",
-                bytes.median, bytes.min, bytes.max, published->manifest.shardSize >> 20, seconds.median, seconds.min, seconds.max);
+                bytes.median, bytes.min, bytes.max, published->manifest.shardSize >> 20, seconds.median, seconds.min,
+                seconds.max);
 
     const Run durable = runProcess(self, fetchArgs + QStringList{QStringLiteral("--durable")});
     if (durable.seconds >= 0 && delivered(sides.front()))

@@ -45,10 +45,10 @@ Run runOnce(bool withStaller, int steps, int stepMs, const QString &attack)
     Run run;
     QProcess master;
     // Deadlines shorter than the peers' 30 s wait for admission (a member left waiting would give up first).
-    master.start(peerProgram(), {QStringLiteral("master"), QStringLiteral("--port"), QStringLiteral("0"),
-                                 QStringLiteral("--vote-timeout-ms"), QStringLiteral("10000"),
-                                 QStringLiteral("--begin-timeout-ms"), QStringLiteral("10000"),
-                                 QStringLiteral("--sync-timeout-ms"), QStringLiteral("10000")});
+    master.start(peerProgram(),
+                 {QStringLiteral("master"), QStringLiteral("--port"), QStringLiteral("0"),
+                  QStringLiteral("--vote-timeout-ms"), QStringLiteral("10000"), QStringLiteral("--begin-timeout-ms"),
+                  QStringLiteral("10000"), QStringLiteral("--sync-timeout-ms"), QStringLiteral("10000")});
     if (!master.waitForStarted(10'000) || !master.waitForReadyRead(10'000))
         return run;
     static const QRegularExpression portRe(QStringLiteral("master listening (\\d+)"));
@@ -81,14 +81,16 @@ Run runOnce(bool withStaller, int steps, int stepMs, const QString &attack)
     };
     for (int i = 0; i < 4; ++i) {
         auto p = std::make_unique<QProcess>();
-        QStringList args{QStringLiteral("state"), QStringLiteral("--master-port"), port, QStringLiteral("--seed"),
-                         QString::number(i + 1), QStringLiteral("--world"), QStringLiteral("3"),
-                         QStringLiteral("--steps"), QString::number(steps), QStringLiteral("--step-ms"),
-                         QString::number(stepMs), QStringLiteral("--io-timeout"), QStringLiteral("4000")};
+        QStringList args{QStringLiteral("state"),     QStringLiteral("--master-port"), port,
+                         QStringLiteral("--seed"),    QString::number(i + 1),          QStringLiteral("--world"),
+                         QStringLiteral("3"),         QStringLiteral("--steps"),       QString::number(steps),
+                         QStringLiteral("--step-ms"), QString::number(stepMs),         QStringLiteral("--io-timeout"),
+                         QStringLiteral("4000")};
         if (i == 3 && withStaller)
             args << QStringLiteral("--attack") << attack;
         if (i == 0)
-            QObject::connect(p.get(), &QProcess::readyReadStandardOutput, p.get(), [&, raw = p.get()] { readSteps(*raw); });
+            QObject::connect(p.get(), &QProcess::readyReadStandardOutput, p.get(),
+                             [&, raw = p.get()] { readSteps(*raw); });
         if (i == 3) {
             // The fourth member (honest or the staller) joins a group already at work, as a stranger would.
             QElapsedTimer waited;
@@ -174,7 +176,8 @@ int main(int argc, char **argv)
     const int steps = value("--steps", 30);
     const int stepMs = value("--step-ms", 100);
     const int attackAt = int(args.indexOf(QStringLiteral("--attack")));
-    const QString attack = attackAt >= 0 && attackAt + 1 < args.size() ? args[attackAt + 1] : QStringLiteral("stall-op");
+    const QString attack =
+        attackAt >= 0 && attackAt + 1 < args.size() ? args[attackAt + 1] : QStringLiteral("stall-op");
     if (attack != QLatin1String("stall-op") && attack != QLatin1String("stall-op-frame")) {
         std::fprintf(stderr, "--attack is stall-op or stall-op-frame\n");
         return 2;

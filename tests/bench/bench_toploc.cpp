@@ -32,7 +32,8 @@ std::vector<float> gaussian(size_t n, uint64_t seed)
 }
 
 // Microseconds per call of f(chunk index), the best of `repeats` passes over all chunks (least disturbed by others).
-template <typename F> double microsPerChunk(size_t chunks, int repeats, F &&f)
+template <typename F>
+double microsPerChunk(size_t chunks, int repeats, F &&f)
 {
     double best = 1e300;
     for (int r = 0; r < repeats; ++r) {

@@ -116,9 +116,10 @@ void printCosts(const rl::PolicyConfig &config, const char *label, int batch, in
         overheads.push_back(100.0 * (captureTime + buildTime) / plainTime);
         ratios.push_back(plainTime / verifyTime);
     }
-    const bench::Spread gen = bench::spreadOf(plainTimes), overhead = bench::spreadOf(overheads), ratio = bench::spreadOf(ratios);
-    std::printf("%-22s %5d %6zu %7.0f %8.1f %8.1f %7.1f %6.2f%% (%.2f-%.2f) %8.1f %5.1fx (%.1f-%.1f) %7.1f\n", label, batch,
-                tokens, tokens / gen.median, 1e3 * gen.median, 1e3 * bench::spreadOf(captureTimes).median,
+    const bench::Spread gen = bench::spreadOf(plainTimes), overhead = bench::spreadOf(overheads),
+                        ratio = bench::spreadOf(ratios);
+    std::printf("%-22s %5d %6zu %7.0f %8.1f %8.1f %7.1f %6.2f%% (%.2f-%.2f) %8.1f %5.1fx (%.1f-%.1f) %7.1f\n", label,
+                batch, tokens, tokens / gen.median, 1e3 * gen.median, 1e3 * bench::spreadOf(captureTimes).median,
                 1e3 * bench::spreadOf(buildTimes).median, overhead.median, overhead.min, overhead.max,
                 1e3 * bench::spreadOf(verifyTimes).median, ratio.median, ratio.min, ratio.max,
                 chunks ? double(proofBytes) / chunks : 0.0);
@@ -148,14 +149,16 @@ int main(int argc, char **argv)
         std::fprintf(stderr, "detection table failed: %s\n", error.c_str());
         return 1;
     }
-    std::printf("TOPLOC detection on the reference policy (d 256, 4 layers), %d rollouts x %d tokens per case\n", samples,
-                setup.newTokens);
+    std::printf("TOPLOC detection on the reference policy (d 256, 4 layers), %d rollouts x %d tokens per case\n",
+                samples, setup.newTokens);
     printTable(table, toploc::VerifyThresholds{}, "Paper thresholds (bf16 GPU inference)");
     printTable(table, kFp32, "fp32 task default");
 
-    std::printf("\nCosts on %d thread(s): generation without proofs, the extra for capturing hidden states and building "
-                "proofs (capture: timed inside generate), and the hub's verification (prefill + checks) of the same rollouts; "
-                "median of 5 rounds, each round's overhead and gen/verify ratio with their min-max\n", threads);
+    std::printf(
+        "\nCosts on %d thread(s): generation without proofs, the extra for capturing hidden states and building "
+        "proofs (capture: timed inside generate), and the hub's verification (prefill + checks) of the same rollouts; "
+        "median of 5 rounds, each round's overhead and gen/verify ratio with their min-max\n",
+        threads);
     std::printf("%-22s %5s %6s %7s %8s %8s %7s %20s %8s %17s %7s\n", "model", "batch", "tokens", "tok/s", "gen ms",
                 "capt ms", "build ms", "overhead (min-max)", "verif ms", "gen/verify", "B/chunk");
     rl::PolicyConfig task; // the default task model (RlTaskConfig::model)

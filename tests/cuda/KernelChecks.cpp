@@ -30,13 +30,20 @@ std::string format(const char *fmt, auto... args)
     return buf;
 }
 
-template <typename T> bool deviceAlloc(T **ptr, size_t bytes)
+template <typename T>
+bool deviceAlloc(T **ptr, size_t bytes)
 {
     return cudaMalloc(reinterpret_cast<void **>(ptr), bytes) == cudaSuccess;
 }
 
-float fromBits(uint32_t bits) { return std::bit_cast<float>(bits); }
-uint32_t bitsOf(float f) { return std::bit_cast<uint32_t>(f); }
+float fromBits(uint32_t bits)
+{
+    return std::bit_cast<float>(bits);
+}
+uint32_t bitsOf(float f)
+{
+    return std::bit_cast<uint32_t>(f);
+}
 
 std::vector<float> makeValues(size_t n, Pattern pattern, uint64_t seed)
 {
@@ -65,12 +72,23 @@ std::vector<float> makeValues(size_t n, Pattern pattern, uint64_t seed)
         break;
     case Pattern::Special:
     case Pattern::NonFinite: {
-        const float finiteSpecials[] = {0.0f, -0.0f, fromBits(1), fromBits(0x80000001u), fromBits(0x007FFFFFu),
-                                        std::numeric_limits<float>::min(), 1e30f, -1e30f,
-                                        std::numeric_limits<float>::max() / 8, -std::numeric_limits<float>::max() / 8};
-        const float nonFinite[] = {std::numeric_limits<float>::quiet_NaN(), -std::numeric_limits<float>::quiet_NaN(),
-                                   fromBits(0x7F800001u), fromBits(0xFFC12345u), fromBits(0x7FFFFFFFu),
-                                   std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity()};
+        const float finiteSpecials[] = {0.0f,
+                                        -0.0f,
+                                        fromBits(1),
+                                        fromBits(0x80000001u),
+                                        fromBits(0x007FFFFFu),
+                                        std::numeric_limits<float>::min(),
+                                        1e30f,
+                                        -1e30f,
+                                        std::numeric_limits<float>::max() / 8,
+                                        -std::numeric_limits<float>::max() / 8};
+        const float nonFinite[] = {std::numeric_limits<float>::quiet_NaN(),
+                                   -std::numeric_limits<float>::quiet_NaN(),
+                                   fromBits(0x7F800001u),
+                                   fromBits(0xFFC12345u),
+                                   fromBits(0x7FFFFFFFu),
+                                   std::numeric_limits<float>::infinity(),
+                                   -std::numeric_limits<float>::infinity()};
         for (float &x : v) {
             x = normal(rng);
             const int r = pick(rng);
@@ -91,7 +109,8 @@ std::vector<float> makeValues(size_t n, Pattern pattern, uint64_t seed)
     return v;
 }
 
-template <typename T> std::string firstDifference(const char *what, std::span<const T> cpu, std::span<const T> gpu)
+template <typename T>
+std::string firstDifference(const char *what, std::span<const T> cpu, std::span<const T> gpu)
 {
     if (cpu.size() != gpu.size())
         return format("%s: %zu CPU values, %zu GPU values", what, cpu.size(), gpu.size());
@@ -118,7 +137,8 @@ cuda::Status::Code expectedCode(quant::Status s)
     }
 }
 
-template <quant::Word Q> std::string quantCheck(const std::vector<float> &values, uint64_t seed)
+template <quant::Word Q>
+std::string quantCheck(const std::vector<float> &values, uint64_t seed)
 {
     constexpr uint32_t L = quant::kLevels<Q>;
     const size_t n = values.size();
@@ -126,8 +146,10 @@ template <quant::Word Q> std::string quantCheck(const std::vector<float> &values
     quant::QuantParams gpuParams;
     const cuda::Status g = cuda::computeParamsHost(values, L, &gpuParams);
     if (g.code != expectedCode(cpu.status))
-        return format("computeParams: CPU says \"%s\", GPU says \"%s\"", quant::describe(cpu.status), g.message.c_str());
-    if (cpu.ok() && (bitsOf(cpu.params.min) != bitsOf(gpuParams.min) || bitsOf(cpu.params.scale) != bitsOf(gpuParams.scale)))
+        return format("computeParams: CPU says \"%s\", GPU says \"%s\"", quant::describe(cpu.status),
+                      g.message.c_str());
+    if (cpu.ok() &&
+        (bitsOf(cpu.params.min) != bitsOf(gpuParams.min) || bitsOf(cpu.params.scale) != bitsOf(gpuParams.scale)))
         return format("params differ: CPU (%.9g, %.9g), GPU (%.9g, %.9g)", double(cpu.params.min),
                       double(cpu.params.scale), double(gpuParams.min), double(gpuParams.scale));
     // A refused span is still quantized with a header from elsewhere (what a receiver's buffer could hold).
@@ -174,9 +196,15 @@ const char *patternName(Pattern pattern)
     return "?";
 }
 
-std::string QuantCase::name() const { return format("n=%zu u%d %s", n, bits, patternName(pattern)); }
+std::string QuantCase::name() const
+{
+    return format("n=%zu u%d %s", n, bits, patternName(pattern));
+}
 
-std::string TopKCase::name() const { return format("%zux%zu k=%d %s", tokens, dim, k, patternName(pattern)); }
+std::string TopKCase::name() const
+{
+    return format("%zux%zu k=%d %s", tokens, dim, k, patternName(pattern));
+}
 
 std::vector<QuantCase> quantCases()
 {
@@ -203,7 +231,10 @@ std::vector<TopKCase> topKCases()
     return cases;
 }
 
-std::string run(const QuantCase &c) { return quantMatches(c.n, c.bits, c.pattern, c.n * 131 + uint64_t(c.bits)); }
+std::string run(const QuantCase &c)
+{
+    return quantMatches(c.n, c.bits, c.pattern, c.n * 131 + uint64_t(c.bits));
+}
 
 std::string run(const TopKCase &c)
 {
@@ -249,10 +280,10 @@ std::string bf16Matches(size_t n, uint64_t seed)
     for (size_t i = 0; i < n; ++i) {
         uint32_t bits = uint32_t(rng());
         switch (i % 4) {
-        case 0: break;                                          // any pattern: NaNs, infinities, subnormals
-        case 1: bits = (bits & 0xFFFF0000u) | 0x8000u; break;  // exactly half way: ties to even
+        case 0: break;                                            // any pattern: NaNs, infinities, subnormals
+        case 1: bits = (bits & 0xFFFF0000u) | 0x8000u; break;     // exactly half way: ties to even
         case 2: bits = (bits & 0x807FFFFFu) | 0x7F800000u; break; // exponent all ones: inf and NaN payloads
-        case 3: bits = (bits & 0xFFFF0000u) | 0x7FFFu; break;  // just below half way
+        case 3: bits = (bits & 0xFFFF0000u) | 0x7FFFu; break;     // just below half way
         }
         values[i] = fromBits(bits);
     }
@@ -284,12 +315,12 @@ std::string argumentErrorsAreValues()
     expect("quantizeHost(size mismatch)", cuda::quantizeHost(five, {0.0f, 1.0f}, four), Code::InvalidArgument);
     expect("quantizeHost(NaN header)", cuda::quantizeHost(five, {std::nanf(""), 1.0f}, std::span<uint8_t>(fiveCodes)),
            Code::InvalidArgument);
-    expect("dequantizeHost(negative scale)", cuda::dequantizeHost(std::span<const uint8_t>(fiveCodes), {0.0f, -1.0f}, out),
-           Code::InvalidArgument);
+    expect("dequantizeHost(negative scale)",
+           cuda::dequantizeHost(std::span<const uint8_t>(fiveCodes), {0.0f, -1.0f}, out), Code::InvalidArgument);
     expect("quantizeDevice(null)", cuda::quantizeDevice(nullptr, 5, {0.0f, 1.0f}, static_cast<uint8_t *>(nullptr)),
            Code::InvalidArgument);
-    expect("quantizeDevice(n = 0, null)", cuda::quantizeDevice(nullptr, 0, {0.0f, 1.0f}, static_cast<uint16_t *>(nullptr)),
-           Code::Ok);
+    expect("quantizeDevice(n = 0, null)",
+           cuda::quantizeDevice(nullptr, 0, {0.0f, 1.0f}, static_cast<uint16_t *>(nullptr)), Code::Ok);
     const float big = std::numeric_limits<float>::max();
     const std::vector<float> huge{-big, big}, withNan{1.0f, std::nanf(""), 2.0f};
     expect("computeParamsHost(range overflow)", cuda::computeParamsHost(huge, 255, &p), Code::RangeTooLarge);
@@ -299,7 +330,8 @@ std::string argumentErrorsAreValues()
     expect("chunkTopKHost(k = 0)", cuda::chunkTopKHost(hidden.data(), 8, 8, 4, 0, &topk), Code::InvalidArgument);
     expect("chunkTopKHost(k = 1025)", cuda::chunkTopKHost(hidden.data(), 8, 8, 4, 1025, &topk), Code::InvalidArgument);
     expect("chunkTopKHost(chunk 0)", cuda::chunkTopKHost(hidden.data(), 8, 8, 0, 128, &topk), Code::InvalidArgument);
-    expect("chunkTopKHost(null output)", cuda::chunkTopKHost(hidden.data(), 8, 8, 4, 128, nullptr), Code::InvalidArgument);
+    expect("chunkTopKHost(null output)", cuda::chunkTopKHost(hidden.data(), 8, 8, 4, 128, nullptr),
+           Code::InvalidArgument);
     expect("chunkTopKHost(no tokens)", cuda::chunkTopKHost(hidden.data(), 0, 8, 4, 128, &topk), Code::Ok);
     expect("chunkTopKHost(dim 0)", cuda::chunkTopKHost(hidden.data(), 8, 0, 4, 128, &topk), Code::Ok);
     if (topk.size() != 2 || !topk[0].indices.empty())
@@ -335,7 +367,8 @@ std::string noDeviceIsAnErrorValue()
     expect("quantizeHost/8", cuda::quantizeHost(values, {0.0f, 1.0f}, std::span<uint8_t>(c8)));
     expect("quantizeHost/16", cuda::quantizeHost(values, {0.0f, 1.0f}, std::span<uint16_t>(c16)));
     expect("dequantizeHost", cuda::dequantizeHost(std::span<const uint8_t>(c8), {0.0f, 1.0f}, out));
-    expect("dequantizeAccumulateHost", cuda::dequantizeAccumulateHost(std::span<const uint16_t>(c16), {0.0f, 1.0f}, out));
+    expect("dequantizeAccumulateHost",
+           cuda::dequantizeAccumulateHost(std::span<const uint16_t>(c16), {0.0f, 1.0f}, out));
     expect("dequantizeAccumulateDevice", cuda::dequantizeAccumulateDevice(c8.data(), 3, {0.0f, 1.0f}, out.data()));
     expect("chunkTopKHost", cuda::chunkTopKHost(values.data(), 3, 1, 32, 128, &topk));
     expect("bf16PackHost", cuda::bf16PackHost(values, c16));
@@ -365,8 +398,7 @@ std::string benchmarkReport()
         const std::vector<float> host = makeValues(n, Pattern::Gaussian, 1);
         float *dSrc = nullptr, *dAcc = nullptr;
         uint8_t *dCodes = nullptr;
-        if (!deviceAlloc(&dSrc, n * 4) || !deviceAlloc(&dAcc, n * 4) ||
-            !deviceAlloc(&dCodes, n)) {
+        if (!deviceAlloc(&dSrc, n * 4) || !deviceAlloc(&dAcc, n * 4) || !deviceAlloc(&dCodes, n)) {
             cudaFree(dSrc);
             cudaFree(dAcc);
             return "cudaMalloc failed for the benchmark\n";
@@ -376,7 +408,8 @@ std::string benchmarkReport()
         quant::QuantParams p;
         bool ok = true;
         const double tq = best(5, [&] {
-            ok = ok && cuda::computeParamsDevice(dSrc, n, 255, &p).ok() && cuda::quantizeDevice(dSrc, n, p, dCodes).ok();
+            ok =
+                ok && cuda::computeParamsDevice(dSrc, n, 255, &p).ok() && cuda::quantizeDevice(dSrc, n, p, dCodes).ok();
         });
         const double ta = best(5, [&] {
             ok = ok && cuda::dequantizeAccumulateDevice(dCodes, n, p, dAcc).ok();
@@ -399,8 +432,9 @@ std::string benchmarkReport()
                          "%.0f GB/s (one thread)%s\n",
                          n >> 20, tq * 1e3, double(n) * 9 / tq / 1e9, double(nCpu) * 9 / cq / 1e9,
                          ok ? "" : " [a GPU call failed]");
-        report += format("de-quantize-accumulate uint8, %zu Mi floats: GPU %.2f ms = %.0f GB/s; CPU reference %.0f GB/s\n",
-                         n >> 20, ta * 1e3, double(n) * 9 / ta / 1e9, double(nCpu) * 9 / ca / 1e9);
+        report +=
+            format("de-quantize-accumulate uint8, %zu Mi floats: GPU %.2f ms = %.0f GB/s; CPU reference %.0f GB/s\n",
+                   n >> 20, ta * 1e3, double(n) * 9 / ta / 1e9, double(nCpu) * 9 / ca / 1e9);
     }
 
     // TOPLOC top-128 per 32-token chunk: the reference width (256) and a Llama-8B-like width (4096).
@@ -410,8 +444,7 @@ std::string benchmarkReport()
         float *dHidden = nullptr;
         uint32_t *dIdx = nullptr;
         uint16_t *dBits = nullptr;
-        if (!deviceAlloc(&dHidden, host.size() * 4) ||
-            !deviceAlloc(&dIdx, chunks * toploc::kTopK * 4) ||
+        if (!deviceAlloc(&dHidden, host.size() * 4) || !deviceAlloc(&dIdx, chunks * toploc::kTopK * 4) ||
             !deviceAlloc(&dBits, chunks * toploc::kTopK * 2)) {
             cudaFree(dHidden);
             cudaFree(dIdx);
@@ -420,7 +453,8 @@ std::string benchmarkReport()
         cudaMemcpy(dHidden, host.data(), host.size() * 4, cudaMemcpyHostToDevice);
         bool ok = true;
         const double tg = best(5, [&] {
-            ok = ok && cuda::chunkTopKDevice(dHidden, tokens, dim, toploc::kChunkTokens, toploc::kTopK, dIdx, dBits).ok();
+            ok = ok &&
+                 cuda::chunkTopKDevice(dHidden, tokens, dim, toploc::kChunkTokens, toploc::kTopK, dIdx, dBits).ok();
             cudaDeviceSynchronize();
         });
         cudaFree(dHidden);

@@ -11,13 +11,13 @@
 namespace cohort::kernelchecks {
 
 enum class Pattern {
-    Gaussian,    // N(0, 1)
-    Offset,      // 1000 + N(0, 0.01): the step is a few ulps of the values
-    Ties,        // a handful of distinct magnitudes, both signs and +-0: ties everywhere
-    Bf16Grid,    // N(0, 1) rounded to bf16, as real bf16 hidden states are: many exact ties
-    Special,     // N(0, 1) with subnormals, +-0 and huge (finite) values sprinkled in
-    NonFinite,   // N(0, 1) with NaNs (both signs, several payloads) and +-inf sprinkled in
-    Constant,    // every value the same
+    Gaussian,  // N(0, 1)
+    Offset,    // 1000 + N(0, 0.01): the step is a few ulps of the values
+    Ties,      // a handful of distinct magnitudes, both signs and +-0: ties everywhere
+    Bf16Grid,  // N(0, 1) rounded to bf16, as real bf16 hidden states are: many exact ties
+    Special,   // N(0, 1) with subnormals, +-0 and huge (finite) values sprinkled in
+    NonFinite, // N(0, 1) with NaNs (both signs, several payloads) and +-inf sprinkled in
+    Constant,  // every value the same
 };
 const char *patternName(Pattern pattern);
 
@@ -37,8 +37,8 @@ struct TopKCase {
 };
 std::vector<QuantCase> quantCases();
 std::vector<TopKCase> topKCases();
-std::string run(const QuantCase &c);  // quantMatches with a seed derived from the case
-std::string run(const TopKCase &c);   // topKMatches with chunks of toploc::kChunkTokens
+std::string run(const QuantCase &c); // quantMatches with a seed derived from the case
+std::string run(const TopKCase &c);  // topKMatches with chunks of toploc::kChunkTokens
 
 // computeParams, quantize, dequantize and dequantizeAccumulate (uint8 when bits == 8, else uint16) on n values.
 // For NaN/inf inputs both sides must refuse computeParams and then agree on the codes and the NonFinite report of

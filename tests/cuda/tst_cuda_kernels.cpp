@@ -11,12 +11,12 @@
 
 using namespace cohort;
 
-#define REQUIRE_GPU()                                                                                                 \
-    do {                                                                                                              \
-        if (!cuda::cudaAvailable())                                                                                   \
-            QSKIP(qPrintable(QStringLiteral("no CUDA device here (%1); GPU-vs-CPU comparison not run")               \
-                                 .arg(QString::fromStdString(cuda::unavailableReason()))));                           \
-    } while (false)
+#define REQUIRE_GPU()                                                                                                  \
+  do {                                                                                                                 \
+    if (!cuda::cudaAvailable())                                                                                        \
+      QSKIP(qPrintable(QStringLiteral("no CUDA device here (%1); GPU-vs-CPU comparison not run")                       \
+                           .arg(QString::fromStdString(cuda::unavailableReason()))));                                  \
+  } while (false)
 
 class TestCudaKernels : public QObject {
     Q_OBJECT

@@ -7,8 +7,8 @@
 #include "toploc/Proof.h"
 
 #ifdef COHORT_HAVE_CUDA_KERNELS
-#include "KernelChecks.h"
-#include "cuda/CudaKernels.h"
+#  include "KernelChecks.h"
+#  include "cuda/CudaKernels.h"
 #endif
 
 #include <algorithm>
@@ -56,7 +56,8 @@ std::vector<float> gaussian(size_t n, uint64_t seed)
     return v;
 }
 
-template <quant::Word Q> std::string roundTrip(size_t n)
+template <quant::Word Q>
+std::string roundTrip(size_t n)
 {
     const auto values = gaussian(n, n);
     const auto params = quant::computeParams<Q>(values);
@@ -68,7 +69,8 @@ template <quant::Word Q> std::string roundTrip(size_t n)
         quant::dequantize<Q>(codes, params.params, back) != quant::Status::Ok)
         return "quantize/dequantize failed";
     const auto [lo, hi] = std::minmax_element(values.begin(), values.end());
-    const double bound = 0.5 * double(params.params.scale) + std::ldexp(std::fabs(double(*lo)) + std::fabs(double(*hi)), -21);
+    const double bound =
+        0.5 * double(params.params.scale) + std::ldexp(std::fabs(double(*lo)) + std::fabs(double(*hi)), -21);
     for (size_t i = 0; i < n; ++i)
         if (std::fabs(double(back[i]) - double(values[i])) > bound)
             return "error above scale/2 at " + std::to_string(i);
@@ -94,7 +96,8 @@ std::string topKAgainstSort(size_t n)
         values[i] = std::round(values[i]); // ties
     std::vector<size_t> order(n);
     std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return std::fabs(values[a]) > std::fabs(values[b]); });
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t a, size_t b) { return std::fabs(values[a]) > std::fabs(values[b]); });
     order.resize(std::min<size_t>(n, toploc::kTopK));
     return toploc::topK(values.data(), n, toploc::kTopK) == order ? std::string() : "differs from a full sort";
 }
@@ -129,8 +132,8 @@ int main(int argc, char **argv)
         report("no device: every call returns NoDevice", nd);
     } else {
         for (const cuda::DeviceInfo &d : cuda::devices())
-            std::printf("device %d: %s, compute capability %d.%d, %d SMs, %zu MiB (%zu free)\n", d.index, d.name.c_str(),
-                        d.major, d.minor, d.multiprocessors, d.totalBytes >> 20, d.freeBytes >> 20);
+            std::printf("device %d: %s, compute capability %d.%d, %d SMs, %zu MiB (%zu free)\n", d.index,
+                        d.name.c_str(), d.major, d.minor, d.multiprocessors, d.totalBytes >> 20, d.freeBytes >> 20);
         report("argument errors are values", kernelchecks::argumentErrorsAreValues());
         for (const auto &c : kernelchecks::quantCases())
             report("quant " + c.name(), kernelchecks::run(c));

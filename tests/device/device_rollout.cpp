@@ -27,11 +27,11 @@
 #include <vector>
 
 #ifndef COHORT_DEVICE_DIR
-#define COHORT_DEVICE_DIR "."
+#  define COHORT_DEVICE_DIR "."
 #endif
 #ifdef _WIN32
-#define popen _popen
-#define pclose _pclose
+#  define popen _popen
+#  define pclose _pclose
 #endif
 
 using namespace cohort::rl;
@@ -104,10 +104,10 @@ std::vector<Figures> runPeer(const std::string &python, const std::string &weigh
             list += ',';
         list += std::to_string(b);
     }
-    const std::string cmd = python + " " COHORT_DEVICE_DIR "/peer_rollout_gpu.py --weights '" + weights + "' --device " +
-                            device + " --batches " + list + " --prompt " + std::to_string(promptLen) + " --new " +
-                            std::to_string(newTokens) + " --warmup " + std::to_string(warmup) + " --repeats " +
-                            std::to_string(repeats) + " --threads " + std::to_string(threads) + " 2>&1";
+    const std::string cmd = python + " " COHORT_DEVICE_DIR "/peer_rollout_gpu.py --weights '" + weights +
+                            "' --device " + device + " --batches " + list + " --prompt " + std::to_string(promptLen) +
+                            " --new " + std::to_string(newTokens) + " --warmup " + std::to_string(warmup) +
+                            " --repeats " + std::to_string(repeats) + " --threads " + std::to_string(threads) + " 2>&1";
     std::vector<Figures> out(batches.size());
     FILE *pipe = popen(cmd.c_str(), "r");
     if (!pipe) {
@@ -160,20 +160,34 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
-        if (a == "--device") device = next();
-        else if (a == "--config") configName = next();
-        else if (a == "--d-model") dModel = std::atoi(next().c_str());
-        else if (a == "--layers") layers = std::atoi(next().c_str());
-        else if (a == "--heads") heads = std::atoi(next().c_str());
-        else if (a == "--d-ff") dff = std::atoi(next().c_str());
-        else if (a == "--batches") batches = parseList(next());
-        else if (a == "--prompt") promptLen = std::max(1, std::atoi(next().c_str()));
-        else if (a == "--new") newTokens = std::max(1, std::atoi(next().c_str()));
-        else if (a == "--warmup") warmup = std::max(0, std::atoi(next().c_str()));
-        else if (a == "--repeats") repeats = std::max(1, std::atoi(next().c_str()));
-        else if (a == "--threads") threads = std::atoi(next().c_str());
-        else if (a == "--python") python = next();
-        else if (a == "--no-peer") peer = false;
+        if (a == "--device")
+            device = next();
+        else if (a == "--config")
+            configName = next();
+        else if (a == "--d-model")
+            dModel = std::atoi(next().c_str());
+        else if (a == "--layers")
+            layers = std::atoi(next().c_str());
+        else if (a == "--heads")
+            heads = std::atoi(next().c_str());
+        else if (a == "--d-ff")
+            dff = std::atoi(next().c_str());
+        else if (a == "--batches")
+            batches = parseList(next());
+        else if (a == "--prompt")
+            promptLen = std::max(1, std::atoi(next().c_str()));
+        else if (a == "--new")
+            newTokens = std::max(1, std::atoi(next().c_str()));
+        else if (a == "--warmup")
+            warmup = std::max(0, std::atoi(next().c_str()));
+        else if (a == "--repeats")
+            repeats = std::max(1, std::atoi(next().c_str()));
+        else if (a == "--threads")
+            threads = std::atoi(next().c_str());
+        else if (a == "--python")
+            python = next();
+        else if (a == "--no-peer")
+            peer = false;
         else {
             std::fprintf(stderr, "unknown argument %s (see the comment at the top of device_rollout.cpp)\n", a.c_str());
             return 2;
@@ -189,10 +203,14 @@ int main(int argc, char **argv)
         std::fprintf(stderr, "--config is reference or large\n");
         return 2;
     }
-    if (dModel > 0) config.dModel = dModel;
-    if (layers > 0) config.nLayers = layers;
-    if (heads > 0) config.nHeads = heads;
-    if (dff > 0) config.dFF = dff;
+    if (dModel > 0)
+        config.dModel = dModel;
+    if (layers > 0)
+        config.nLayers = layers;
+    if (heads > 0)
+        config.nHeads = heads;
+    if (dff > 0)
+        config.dFF = dff;
     config.maxSeqLen = std::max(256, promptLen + newTokens);
     if (batches.empty())
         batches = {1};

@@ -12,13 +12,16 @@ class Trainer {};
 } // namespace rl
 
 RlTrainer::RlTrainer(QString taskId, RlTaskConfig config, QString stateDir, QObject *parent)
-    : QObject(parent), m_taskId(std::move(taskId)), m_config(std::move(config)), m_stateDir(std::move(stateDir))
-{
-}
+    : QObject(parent),
+      m_taskId(std::move(taskId)),
+      m_config(std::move(config)),
+      m_stateDir(std::move(stateDir))
+{}
 
 RlTrainer::~RlTrainer() = default;
 
-void RlTrainer::notifyPublished(const QString &, int) {}
+void RlTrainer::notifyPublished(const QString &, int)
+{}
 
 void RlTrainer::bootstrap(int)
 {
@@ -30,7 +33,8 @@ void RlTrainer::submit(const ValidatedBatch &batch)
     Q_EMIT verdict(batch.submissionId, false, QStringLiteral("this fuzz build has no trainer"), VerificationStats{});
 }
 
-void RlTrainer::applyPublished() {}
+void RlTrainer::applyPublished()
+{}
 
 } // namespace cohort
 
@@ -40,7 +44,9 @@ void RlTrainer::applyPublished() {}
 
 namespace cohort {
 
-DilocoAuditor::DilocoAuditor(QObject *parent) : QObject(parent) {}
+DilocoAuditor::DilocoAuditor(QObject *parent)
+    : QObject(parent)
+{}
 DilocoAuditor::~DilocoAuditor() = default;
 
 void DilocoAuditor::submit(const AuditJob &job)
@@ -48,7 +54,8 @@ void DilocoAuditor::submit(const AuditJob &job)
     AuditResult result;
     result.inconclusive = true;
     result.reason = QStringLiteral("this fuzz build replays nothing");
-    QMetaObject::invokeMethod(this, [this, job, result] { Q_EMIT finished(job, result); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        this, [this, job, result] { Q_EMIT finished(job, result); }, Qt::QueuedConnection);
 }
 
 } // namespace cohort

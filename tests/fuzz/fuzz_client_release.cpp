@@ -21,7 +21,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if ((scheme != QLatin1String("https") && scheme != QLatin1String("http")) || release->downloadUrl.size() > 512)
             __builtin_trap();
     }
-    if ((!release->latest.isEmpty() && !cohort::isVersion(release->latest)) || (!release->minimum.isEmpty() && !cohort::isVersion(release->minimum)))
+    if ((!release->latest.isEmpty() && !cohort::isVersion(release->latest)) ||
+        (!release->minimum.isEmpty() && !cohort::isVersion(release->minimum)))
         __builtin_trap();
     const auto again = cohort::parseClientRelease(release->toJson());
     if (!again || !(*again == *release))

@@ -9,7 +9,8 @@ using namespace cohort::collectives;
 
 namespace {
 
-template <typename Parse> void roundTrip(const Frame &frame, Channel channel, Parse parse)
+template <typename Parse>
+void roundTrip(const Frame &frame, Channel channel, Parse parse)
 {
     const auto message = parse(frame.payload);
     if (!message)

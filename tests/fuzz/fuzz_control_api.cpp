@@ -18,7 +18,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (endpoint) {
             const QUrl url(endpoint->url);
             // Clients send the token only to this machine.
-            if (url.host() != QLatin1String("127.0.0.1") || url.scheme() != QLatin1String("http") || endpoint->token.size() > 128)
+            if (url.host() != QLatin1String("127.0.0.1") || url.scheme() != QLatin1String("http") ||
+                endpoint->token.size() > 128)
                 __builtin_trap();
         }
         break;
@@ -37,7 +38,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     default: { // POST /v1/pause and /v1/resume body: the whole node, or one GPU's worker by a printable UUID
         auto gpu = cohort::parseGpuBody(bytes);
-        if (gpu && (gpu->size() > 96 || std::any_of(gpu->begin(), gpu->end(), [](QChar c) { return !c.isPrint() || c.isSpace(); })))
+        if (gpu && (gpu->size() > 96 ||
+                    std::any_of(gpu->begin(), gpu->end(), [](QChar c) { return !c.isPrint() || c.isSpace(); })))
             __builtin_trap();
         break;
     }

@@ -17,7 +17,8 @@ namespace {
 bool writeStoredZip(const QString &path, const QByteArray &bytes)
 {
     const QList<QByteArray> parts = bytes.split('\x01');
-    const QStringList names{QStringLiteral("manifest.json"), QStringLiteral("state.json"), QStringLiteral("tensors/inner.bin")};
+    const QStringList names{QStringLiteral("manifest.json"), QStringLiteral("state.json"),
+                            QStringLiteral("tensors/inner.bin")};
     QuaZip zip(path);
     if (!zip.open(QuaZip::mdCreate))
         return false;

@@ -11,7 +11,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const QByteArray host = newline < 0 ? bytes : bytes.left(newline);
     const QByteArray origin = newline < 0 ? QByteArray() : bytes.mid(newline + 1);
     const QString extracted = cohort::HostCheck::hostOf(host);
-    if (extracted.contains(QLatin1Char('@')) || extracted.contains(QLatin1Char('/')) || extracted.contains(QLatin1Char(' ')))
+    if (extracted.contains(QLatin1Char('@')) || extracted.contains(QLatin1Char('/')) ||
+        extracted.contains(QLatin1Char(' ')))
         __builtin_trap();
     const cohort::HostCheck loopback = cohort::HostCheck::loopbackOnly();
     if (!loopback.check(host, origin) && !loopback.names().contains(extracted))

@@ -16,15 +16,20 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     static cohort::ReplayGuard replays(cohort::signing::kDefaultWindowMs, 10000);
     cohort::RequestVerifier verifier(replays);
     const auto header = [&parts](const QByteArray &name) -> QByteArray {
-        if (name == cohort::signing::kKeyHeader) return parts[0];
-        if (name == cohort::signing::kTimestampHeader) return parts[1];
-        if (name == cohort::signing::kNonceHeader) return parts[2];
-        if (name == cohort::signing::kSignatureHeader) return parts[3];
+        if (name == cohort::signing::kKeyHeader)
+            return parts[0];
+        if (name == cohort::signing::kTimestampHeader)
+            return parts[1];
+        if (name == cohort::signing::kNonceHeader)
+            return parts[2];
+        if (name == cohort::signing::kSignatureHeader)
+            return parts[3];
         return {};
     };
     cohort::VerifiedRequest out;
     cohort::VerificationError error;
-    if (verifier.verify(parts[4], parts[5], header, body, parts[1].toLongLong(), &out, &error) && out.publicKey.size() != 32)
+    if (verifier.verify(parts[4], parts[5], header, body, parts[1].toLongLong(), &out, &error) &&
+        out.publicKey.size() != 32)
         __builtin_trap();
     return 0;
 }

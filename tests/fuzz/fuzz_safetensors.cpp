@@ -38,7 +38,8 @@ std::vector<TensorView> viewsOf(const Header &h, const uint8_t *file)
 {
     std::vector<TensorView> views;
     for (const TensorInfo &t : h.tensors)
-        views.push_back({t.name, t.dtype, t.shape, std::span<const uint8_t>(file + h.dataOffset + t.begin, t.byteSize())});
+        views.push_back(
+            {t.name, t.dtype, t.shape, std::span<const uint8_t>(file + h.dataOffset + t.begin, t.byteSize())});
     return views;
 }
 

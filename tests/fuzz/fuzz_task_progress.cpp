@@ -13,7 +13,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const auto object = cohort::parseJsonObject(bytes);
     if (!object)
         return 0;
-    if (const auto c = cohort::parseTaskContribution(object->value(QStringLiteral("contribution")).toObject(), QStringLiteral("t"))) {
+    if (const auto c = cohort::parseTaskContribution(object->value(QStringLiteral("contribution")).toObject(),
+                                                     QStringLiteral("t"))) {
         if (!(c->share >= 0 && c->share <= 1) || c->rank > c->contributors || c->acceptedBatches < 0)
             __builtin_trap();
         (void)c->toJson();
@@ -28,7 +29,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (p.version <= previous)
             __builtin_trap();
         previous = p.version;
-        for (const double share : {p.greedyCorrectness, p.greedyFormat, p.greedyReward, p.sampledCorrectness, p.sampledReward})
+        for (const double share :
+             {p.greedyCorrectness, p.greedyFormat, p.greedyReward, p.sampledCorrectness, p.sampledReward})
             if (!std::isfinite(share) || share < 0 || share > 1)
                 __builtin_trap();
     }

@@ -14,9 +14,10 @@ inline TaskInfo task(const QString &id, const QString &kind, const QString &titl
     t.id = id;
     t.kind = kind;
     t.title = title;
-    t.description = QStringLiteral("Sample task %1: a description long enough to wrap onto a second line in the details "
-                                   "area below the table, as real catalogue entries do.")
-                        .arg(title);
+    t.description =
+        QStringLiteral("Sample task %1: a description long enough to wrap onto a second line in the details "
+                       "area below the table, as real catalogue entries do.")
+            .arg(title);
     t.rewardRate = rate;
     t.rewardUnit = QStringLiteral("credits");
     t.requirements.minCpuCores = 2;
@@ -53,8 +54,9 @@ inline EngineSnapshot snapshot(NodeState state, const QString &why)
     s.system.memUsedBytes = qint64(3) * 1024 * 1024 * 1024;
     s.system.memTotalBytes = qint64(8) * 1024 * 1024 * 1024;
     s.system.processRssBytes = qint64(180) * 1024 * 1024;
-    s.tasks = {task(QStringLiteral("arith-rl"), QStringLiteral("rl"), QStringLiteral("Arithmetic reasoning (RL)"), 1.5),
-               task(QStringLiteral("sort-diloco"), QStringLiteral("diloco"), QStringLiteral("Sorting model (DiLoCo)"), 0.2)};
+    s.tasks = {
+        task(QStringLiteral("arith-rl"), QStringLiteral("rl"), QStringLiteral("Arithmetic reasoning (RL)"), 1.5),
+        task(QStringLiteral("sort-diloco"), QStringLiteral("diloco"), QStringLiteral("Sorting model (DiLoCo)"), 0.2)};
     return s;
 }
 
@@ -69,7 +71,8 @@ inline EngineSnapshot withGpus(EngineSnapshot s, int second)
         GpuSample g;
         g.index = i;
         g.name = i == 0 ? QStringLiteral("NVIDIA GeForce RTX 4090") : QStringLiteral("NVIDIA RTX A4000");
-        g.uuid = i == 0 ? QStringLiteral("GPU-5f1c0a2e-8d7b-4c39-a1e4-2b9f60d3c871") : QStringLiteral("GPU-0b7e44d2-1c55-4f0e-9a63-7d2c8e19f405");
+        g.uuid = i == 0 ? QStringLiteral("GPU-5f1c0a2e-8d7b-4c39-a1e4-2b9f60d3c871")
+                        : QStringLiteral("GPU-0b7e44d2-1c55-4f0e-9a63-7d2c8e19f405");
         g.utilizationPercent = int(80 + 15 * wave);
         g.memoryUtilizationPercent = int(35 + 10 * wave);
         g.memoryTotalBytes = (i == 0 ? 24LL : 16LL) << 30;
@@ -166,8 +169,10 @@ inline EarningsReport earnings(const QDateTime &now = QDateTime::currentDateTime
         }
     }
     r.total = {r.last7Days.pending, r.last7Days.confirmed + 12.5, r.last7Days.refused};
-    r.tasks = {TaskEarnings{QStringLiteral("arith-rl"), {r.total.pending, r.total.confirmed - 2.25, r.total.refused}, 1234567, 412},
-               TaskEarnings{QStringLiteral("sort-diloco"), {0, 2.25, 0}, 45000, 9}};
+    r.tasks = {
+        TaskEarnings{
+            QStringLiteral("arith-rl"), {r.total.pending, r.total.confirmed - 2.25, r.total.refused}, 1234567, 412},
+        TaskEarnings{QStringLiteral("sort-diloco"), {0, 2.25, 0}, 45000, 9}};
     return r;
 }
 

@@ -3,27 +3,27 @@
 #include "SampleSnapshots.h"
 #include "platform/Autostart.h"
 #include "settings/Settings.h"
+#include "ui/DashboardPage.h"
+#include "ui/DoctorDialog.h"
 #include "ui/EarningsPage.h"
 #include "ui/EnergyCost.h"
-#include "ui/DashboardPage.h"
 #include "ui/InlineErrorLabel.h"
 #include "ui/MainWindow.h"
-#include "ui/DoctorDialog.h"
 #include "ui/SettingsDialog.h"
-#include "ui/WelcomeDialog.h"
 #include "ui/StateIcons.h"
 #include "ui/TasksPage.h"
+#include "ui/WelcomeDialog.h"
 
 #include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QEventLoop>
+#include <QFile>
 #include <QLineEdit>
 #include <QPainter>
 #include <QTemporaryDir>
-#include <QFile>
 #include <QTimer>
-#include <QEventLoop>
 
 #include <cstdio>
 
@@ -44,9 +44,9 @@ bool save(QWidget &widget, const QString &path)
 // dark panel (colour, then the light monochrome variant).
 bool saveIconSheet(const QString &path)
 {
-    const QList<NodeState> states{NodeState::Starting, NodeState::Idle,   NodeState::Working, NodeState::Downloading,
-                                  NodeState::Syncing,  NodeState::Throttled, NodeState::Paused, NodeState::Offline,
-                                  NodeState::Error};
+    const QList<NodeState> states{NodeState::Starting,    NodeState::Idle,    NodeState::Working,
+                                  NodeState::Downloading, NodeState::Syncing, NodeState::Throttled,
+                                  NodeState::Paused,      NodeState::Offline, NodeState::Error};
     const QList<int> sizes{16, 24, 48};
     const int cell = 64;
     const int bandHeight = cell * int(sizes.size()) * 2; // colour rows + monochrome rows
@@ -55,7 +55,8 @@ bool saveIconSheet(const QString &path)
     painter.fillRect(0, 0, sheet.width(), bandHeight, QColor(0xf4, 0xf4, 0xf5));
     painter.fillRect(0, bandHeight, sheet.width(), bandHeight, QColor(0x27, 0x27, 0x2a));
     for (int background = 0; background < 2; ++background) {
-        const TrayIconStyle styles[] = {TrayIconStyle::Colour, background == 0 ? TrayIconStyle::Dark : TrayIconStyle::Light};
+        const TrayIconStyle styles[] = {TrayIconStyle::Colour,
+                                        background == 0 ? TrayIconStyle::Dark : TrayIconStyle::Light};
         for (int v = 0; v < 2; ++v) {
             for (int s = 0; s < sizes.size(); ++s) {
                 for (int i = 0; i < states.size(); ++i) {
@@ -86,10 +87,11 @@ int main(int argc, char *argv[])
     window.showSnapshot(snapshot);
     const QStringList categories{QStringLiteral("lifecycle"), QStringLiteral("hub"), QStringLiteral("task")};
     for (int i = 0; i < 40; ++i) {
-        const auto severity = i % 13 == 7 ? EngineEvent::Severity::Error
+        const auto severity = i % 13 == 7  ? EngineEvent::Severity::Error
                               : i % 5 == 3 ? EngineEvent::Severity::Warning
                                            : EngineEvent::Severity::Info;
-        window.appendEvent(samples::event(severity, categories.at(i % 3), QStringLiteral("Sample event number %1").arg(i)));
+        window.appendEvent(
+            samples::event(severity, categories.at(i % 3), QStringLiteral("Sample event number %1").arg(i)));
     }
     ok &= save(window, out + QStringLiteral("/cohort-dashboard.png"));
     window.showPage(MainWindow::TasksPageIndex);
@@ -113,7 +115,8 @@ int main(int argc, char *argv[])
     window.showSnapshot(samples::userPaused());
     ok &= save(window, out + QStringLiteral("/cohort-dashboard-paused.png"));
     // Ten minutes of two GPUs: the dashboard's GPU cards and their 5-minute charts.
-    EngineSnapshot working = samples::snapshot(NodeState::Working, QStringLiteral("arith-rl: generating rollouts with policy v37"));
+    EngineSnapshot working =
+        samples::snapshot(NodeState::Working, QStringLiteral("arith-rl: generating rollouts with policy v37"));
     working.joinedTaskId = QStringLiteral("arith-rl");
     working.checkpointVersion = 37;
     working.rollouts.batchesAccepted = 412;
@@ -125,7 +128,8 @@ int main(int argc, char *argv[])
     for (int second = 0; second < 600; ++second)
         window.showSnapshot(samples::withGpus(working, second));
     ok &= save(window, out + QStringLiteral("/cohort-dashboard-working.png"));
-    ok &= save(*window.dashboardPage()->findChild<QWidget *>(QStringLiteral("gpuSection")), out + QStringLiteral("/cohort-dashboard-gpus.png"));
+    ok &= save(*window.dashboardPage()->findChild<QWidget *>(QStringLiteral("gpuSection")),
+               out + QStringLiteral("/cohort-dashboard-gpus.png"));
     // The joined task's held-out curve on the Tasks page (the hub's scores of 37 versions).
     working.progress.taskId = QStringLiteral("arith-rl");
     working.progress.problems = 128;
@@ -134,8 +138,8 @@ int main(int argc, char *argv[])
                                              "format is counted apart.");
     for (int version = 1; version <= 37; version += 3) {
         const double t = double(version) / 37;
-        working.progress.heldOut.append(
-            HeldOutPoint{version, 0.16 + 0.3 * t, 0.98, 0.2 * 0.98 + 0.8 * (0.16 + 0.3 * t), 0.12 + 0.25 * t, 0.29 + 0.2 * t});
+        working.progress.heldOut.append(HeldOutPoint{version, 0.16 + 0.3 * t, 0.98, 0.2 * 0.98 + 0.8 * (0.16 + 0.3 * t),
+                                                     0.12 + 0.25 * t, 0.29 + 0.2 * t});
     }
     working.contribution = TaskContribution{QStringLiteral("arith-rl"), 412, 0.083, 4, 31};
     window.showSnapshot(working);
@@ -143,8 +147,9 @@ int main(int argc, char *argv[])
     ok &= save(window, out + QStringLiteral("/cohort-tasks-progress.png"));
     window.showPage(MainWindow::DashboardPageIndex);
     // Training a DiLoCo task with two other nodes: the Training row in place of the rollouts.
-    EngineSnapshot diloco = samples::snapshot(NodeState::Working,
-                                              QStringLiteral("DiLoCo \"Sorting model (DiLoCo)\": outer step 128, inner 7/20, 3 peers, loss 0.41"));
+    EngineSnapshot diloco = samples::snapshot(
+        NodeState::Working,
+        QStringLiteral("DiLoCo \"Sorting model (DiLoCo)\": outer step 128, inner 7/20, 3 peers, loss 0.41"));
     diloco.joinedTaskId = QStringLiteral("sort-diloco");
     diloco.diloco.active = true;
     diloco.diloco.phase = QStringLiteral("training");
@@ -169,7 +174,8 @@ int main(int argc, char *argv[])
     dialog.showSnapshot(samples::withGpus(samples::snapshot(NodeState::Working, QStringLiteral("working")), 0));
     dialog.setNodeId(QStringLiteral("n-3f9a2c41d0b7e85a6c12"));
     dialog.findChild<QCheckBox *>(QStringLiteral("useAllGpusCheck"))->setChecked(false);
-    dialog.findChild<QLineEdit *>(QStringLiteral("payoutAddressEdit"))->setText(QStringLiteral("0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"));
+    dialog.findChild<QLineEdit *>(QStringLiteral("payoutAddressEdit"))
+        ->setText(QStringLiteral("0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"));
     dialog.findChild<QDoubleSpinBox *>(QStringLiteral("pricePerKWhSpin"))->setValue(0.32);
     dialog.findChild<QLineEdit *>(QStringLiteral("currencyEdit"))->setText(QStringLiteral("EUR"));
     dialog.findChild<QDoubleSpinBox *>(QStringLiteral("creditValueSpin"))->setValue(0.05);
@@ -204,18 +210,19 @@ int main(int argc, char *argv[])
     {
         QFile script(fakeDoctor);
         ok &= script.open(QIODevice::WriteOnly);
-        script.write("#!/bin/sh\ncat <<'EOF'\n"
-                     R"J({"failed":true,"findings":[)J"
-                     R"J({"id":"hub","title":"Hub reachable, its key pinned","outcome":"warning","detail":"https://hub.example answers with the key 3f1c 9a2e 77b0 c4d1; nothing is pinned yet, so the first registration will trust it","fix":"Ask the hub's operator for its key and set it (Settings › Network › Hub key, cohortd --hub-key)."},)J"
-                     R"J({"id":"clock","title":"Clock","outcome":"ok","detail":"this computer's clock is 84 ms behind the hub's (measured over a 41 ms round trip)"},)J"
-                     R"J({"id":"inbound","title":"Reachable by peers (DiLoCo)","outcome":"failed","detail":"the hub could not connect to port 41523 of 203.0.113.7 within 8 s: DiLoCo peers could not reach this computer either","fix":"Allow incoming TCP connections to Cohort in the firewall, and forward ports on a home router, or choose a rollout task."},)J"
-                     R"J({"id":"data-folder","title":"Data folder writable","outcome":"ok","detail":"/home/ana/.local/share/Cohort is writable"},)J"
-                     R"J({"id":"disk","title":"Free disk for the task","outcome":"ok","detail":"61.2 GB free in /home/ana/.local/share/Cohort; task tiny-lm-diloco needs 500 MB"},)J"
-                     R"J({"id":"memory","title":"Memory for the task","outcome":"ok","detail":"task tiny-lm-diloco needs 4.0 GB; this computer has 31.3 GB"},)J"
-                     R"J({"id":"blas","title":"Fast matrix library (BLAS)","outcome":"ok","detail":"OpenBLAS (/usr/lib/x86_64-linux-gnu/openblas-openmp/libblas.so.3): a 512 × 512 matrix product runs at 48.7 GFLOP/s"},)J"
-                     R"J({"id":"gpu","title":"GPU driver and LibTorch","outcome":"warning","detail":"1 GPU via NVML (libnvidia-ml.so.1): NVIDIA GeForce RTX 4070, but LibTorch 1.13.1 is CPU-only: the GPU is not used for compute","fix":"Install a CUDA build of LibTorch that matches the driver, or keep computing on the CPU."},)J"
-                     R"J({"id":"tray","title":"Tray icon host","outcome":"ok","detail":"the desktop shows tray icons (org.kde.StatusNotifierWatcher on the session bus)"}]})J"
-                     "\nEOF\n");
+        script.write(
+            "#!/bin/sh\ncat <<'EOF'\n"
+            R"J({"failed":true,"findings":[)J"
+            R"J({"id":"hub","title":"Hub reachable, its key pinned","outcome":"warning","detail":"https://hub.example answers with the key 3f1c 9a2e 77b0 c4d1; nothing is pinned yet, so the first registration will trust it","fix":"Ask the hub's operator for its key and set it (Settings › Network › Hub key, cohortd --hub-key)."},)J"
+            R"J({"id":"clock","title":"Clock","outcome":"ok","detail":"this computer's clock is 84 ms behind the hub's (measured over a 41 ms round trip)"},)J"
+            R"J({"id":"inbound","title":"Reachable by peers (DiLoCo)","outcome":"failed","detail":"the hub could not connect to port 41523 of 203.0.113.7 within 8 s: DiLoCo peers could not reach this computer either","fix":"Allow incoming TCP connections to Cohort in the firewall, and forward ports on a home router, or choose a rollout task."},)J"
+            R"J({"id":"data-folder","title":"Data folder writable","outcome":"ok","detail":"/home/ana/.local/share/Cohort is writable"},)J"
+            R"J({"id":"disk","title":"Free disk for the task","outcome":"ok","detail":"61.2 GB free in /home/ana/.local/share/Cohort; task tiny-lm-diloco needs 500 MB"},)J"
+            R"J({"id":"memory","title":"Memory for the task","outcome":"ok","detail":"task tiny-lm-diloco needs 4.0 GB; this computer has 31.3 GB"},)J"
+            R"J({"id":"blas","title":"Fast matrix library (BLAS)","outcome":"ok","detail":"OpenBLAS (/usr/lib/x86_64-linux-gnu/openblas-openmp/libblas.so.3): a 512 × 512 matrix product runs at 48.7 GFLOP/s"},)J"
+            R"J({"id":"gpu","title":"GPU driver and LibTorch","outcome":"warning","detail":"1 GPU via NVML (libnvidia-ml.so.1): NVIDIA GeForce RTX 4070, but LibTorch 1.13.1 is CPU-only: the GPU is not used for compute","fix":"Install a CUDA build of LibTorch that matches the driver, or keep computing on the CPU."},)J"
+            R"J({"id":"tray","title":"Tray icon host","outcome":"ok","detail":"the desktop shows tray icons (org.kde.StatusNotifierWatcher on the session bus)"}]})J"
+            "\nEOF\n");
         script.close();
         script.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
     }

@@ -43,8 +43,10 @@ private Q_SLOTS:
     {
         QTest::addColumn<QStringList>("arguments");
         QTest::addColumn<QByteArray>("option");
-        QTest::newRow("ftp hub") << QStringList{QStringLiteral("--hub"), QStringLiteral("ftp://x")} << QByteArray("--hub");
-        QTest::newRow("not a url") << QStringList{QStringLiteral("--hub"), QStringLiteral("not a url")} << QByteArray("--hub");
+        QTest::newRow("ftp hub") << QStringList{QStringLiteral("--hub"), QStringLiteral("ftp://x")}
+                                 << QByteArray("--hub");
+        QTest::newRow("not a url") << QStringList{QStringLiteral("--hub"), QStringLiteral("not a url")}
+                                   << QByteArray("--hub");
         QTest::newRow("data dir is a file")
             << QStringList{QStringLiteral("--data-dir"), QStringLiteral(COHORT_APP_PATH)} << QByteArray("--data-dir");
     }
@@ -70,7 +72,8 @@ private Q_SLOTS:
         QTest::addColumn<int>("exitCode");
         QTest::addColumn<QByteArray>("output");
         QTest::newRow("--help") << QStringList{QStringLiteral("--help")} << 0 << QByteArray("--data-dir");
-        QTest::newRow("--version") << QStringList{QStringLiteral("--version")} << 0 << QByteArray(COHORT_VERSION_STRING);
+        QTest::newRow("--version") << QStringList{QStringLiteral("--version")} << 0
+                                   << QByteArray(COHORT_VERSION_STRING);
         QTest::newRow("start") << QStringList{} << 1 << QByteArray("run cohortd");
     }
     void withoutADisplay()
@@ -114,17 +117,17 @@ private Q_SLOTS:
         QVERIFY2(log.contains("no system tray yet; the window stays open"), log.constData());
         QVERIFY2(log.contains("quitting: stopping the engine"), log.constData());
 
-#ifdef COHORT_ENGINE_MODULE_BUILD
+#  ifdef COHORT_ENGINE_MODULE_BUILD
         // The engine came as the module, loaded after the window.
         QVERIFY2(log.contains("engine module") && log.contains("loaded in"), log.constData());
-#endif
+#  endif
         // Settings were created, but the command-line data folder was not saved into them.
         QFile ini(m_home.filePath(QStringLiteral("config/Cohort/cohort.ini")));
         QVERIFY(ini.open(QIODevice::ReadOnly));
         QVERIFY(!ini.readAll().contains("node-data"));
     }
 
-#ifdef COHORT_ENGINE_MODULE_BUILD
+#  ifdef COHORT_ENGINE_MODULE_BUILD
     // The program itself does not link LibTorch (the engine module does): nothing of it loads before the window.
     void programDoesNotLinkLibTorch()
     {
@@ -149,7 +152,8 @@ private Q_SLOTS:
         process.start(QStringLiteral(COHORT_APP_PATH), {QStringLiteral("--data-dir"), dataDir});
         QVERIFY(process.waitForStarted(10000));
         QByteArray log;
-        QTRY_VERIFY_WITH_TIMEOUT((log += process.readAllStandardError()).contains("the engine module could not be loaded"), 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            (log += process.readAllStandardError()).contains("the engine module could not be loaded"), 20000);
         QVERIFY2(log.contains("libmissing.so (missing)"), log.constData());
         QCOMPARE(process.state(), QProcess::Running);
         process.terminate();
@@ -158,7 +162,7 @@ private Q_SLOTS:
         QCOMPARE(process.exitStatus(), QProcess::NormalExit);
         QVERIFY2(process.exitCode() == 0, log.constData());
     }
-#endif
+#  endif
 #endif
 };
 

@@ -2,8 +2,8 @@
 // catalogue, Pause/Resume round trips through the engine thread and the GPU history earlier runs stored,
 // observed only through the UI.
 #include "TestSupport.h"
-#include "assembly/BuiltinEngineParts.h"
 #include "api/EngineController.h"
+#include "assembly/BuiltinEngineParts.h"
 #include "settings/Settings.h"
 #include "store/GpuHistoryStore.h"
 #include "ui/DashboardPage.h"
@@ -41,7 +41,7 @@ private:
 private Q_SLOTS:
     void initTestCase()
     {
-        QStandardPaths::setTestModeEnabled(true); // nothing the engine writes lands in the real home
+        QStandardPaths::setTestModeEnabled(true);   // nothing the engine writes lands in the real home
         registerEngineParts(&builtinEngineParts()); // the engine linked in, as in cohortd
     }
 
@@ -66,7 +66,8 @@ private Q_SLOTS:
         const QString nodeId = labelText(dashboard, "nodeId");
         QVERIFY2(!nodeId.isEmpty() && nodeId != QStringLiteral("not yet"), qPrintable(nodeId));
         QCOMPARE(labelText(dashboard, "nodeName"), QStringLiteral("desktop-live-test"));
-        QVERIFY2(labelText(dashboard, "hubUrl").contains(QStringLiteral("Local network")), qPrintable(labelText(dashboard, "hubUrl")));
+        QVERIFY2(labelText(dashboard, "hubUrl").contains(QStringLiteral("Local network")),
+                 qPrintable(labelText(dashboard, "hubUrl")));
         QTRY_VERIFY_WITH_TIMEOUT(window.tasksPage()->taskCount() >= 2, 20000);
         QVERIFY(window.activityPage() != nullptr);
 
@@ -75,7 +76,8 @@ private Q_SLOTS:
         QCOMPARE(pauseButton->text(), QStringLiteral("Pause"));
         QTest::mouseClick(pauseButton, Qt::LeftButton);
         QTRY_VERIFY_WITH_TIMEOUT(dashboard->stateTitleText() == QStringLiteral("Paused"), 10000);
-        QVERIFY2(dashboard->whyText().contains(QStringLiteral("paused by you"), Qt::CaseInsensitive), qPrintable(dashboard->whyText()));
+        QVERIFY2(dashboard->whyText().contains(QStringLiteral("paused by you"), Qt::CaseInsensitive),
+                 qPrintable(dashboard->whyText()));
         QVERIFY(window.statusText().contains(QStringLiteral("Paused")));
         QTRY_COMPARE_WITH_TIMEOUT(pauseButton->text(), QStringLiteral("Resume"), 5000);
 
@@ -114,12 +116,14 @@ private Q_SLOTS:
         window.show();
         welcome->show();
         // Answered before the engine exists (the desktop app loads it after the first window): the yes still counts.
-        welcome->findChild<QPushButton *>(start ? QStringLiteral("welcomeStart") : QStringLiteral("welcomeNotNow"))->click();
+        welcome->findChild<QPushButton *>(start ? QStringLiteral("welcomeStart") : QStringLiteral("welcomeNotNow"))
+            ->click();
         controller.start();
 
         QTRY_VERIFY_WITH_TIMEOUT(window.tasksPage()->taskCount() >= 2, 20000);
         if (start) {
-            QTRY_COMPARE_WITH_TIMEOUT(labelText(window.dashboardPage(), "joinedTask"), QStringLiteral("Arithmetic reasoning (PRIME-RL)"), 10000);
+            QTRY_COMPARE_WITH_TIMEOUT(labelText(window.dashboardPage(), "joinedTask"),
+                                      QStringLiteral("Arithmetic reasoning (PRIME-RL)"), 10000);
         } else {
             controller.pause(); // a round trip through the engine thread, after the task list arrived
             QTRY_COMPARE_WITH_TIMEOUT(window.dashboardPage()->stateTitleText(), QStringLiteral("Paused"), 10000);
@@ -175,10 +179,12 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(dashboard->gpuCards().size(), 1, 20000);
         // The day in 5-minute buckets: the stored ones (40 °C) first, then this session's readings (60 °C).
         QLineSeries *temperature = dashboard->gpuCards().at(0)->series(2);
-        QTRY_VERIFY_WITH_TIMEOUT(temperature->count() >= 2 && temperature->at(temperature->count() - 1).y() == 60.0, 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(temperature->count() >= 2 && temperature->at(temperature->count() - 1).y() == 60.0,
+                                 5000);
         QCOMPARE(temperature->at(0).y(), 40.0);
-        QTRY_VERIFY2_WITH_TIMEOUT(labelText(window.earningsPage(), "energyUsed").contains(QStringLiteral("7 days 0.10 kWh")),
-                                  qPrintable(labelText(window.earningsPage(), "energyUsed")), 5000);
+        QTRY_VERIFY2_WITH_TIMEOUT(
+            labelText(window.earningsPage(), "energyUsed").contains(QStringLiteral("7 days 0.10 kWh")),
+            qPrintable(labelText(window.earningsPage(), "energyUsed")), 5000);
 
         QSignalSpy stopped(&controller, &EngineController::stopped);
         controller.stop();
@@ -187,9 +193,9 @@ private Q_SLOTS:
         qunsetenv("COHORT_FAKENVML_CONFIG");
     }
 
-    // Every GPU used, seen on the dashboard: two fake-NVML GPUs standing in for CUDA devices (COHORT_TESTING_GPUS_ON_CPU),
-    // each card saying what Cohort's worker there does; "Pause this GPU" on the second card pauses that worker alone
-    // through the engine, and the card says so; "Resume this GPU" undoes it.
+    // Every GPU used, seen on the dashboard: two fake-NVML GPUs standing in for CUDA devices
+    // (COHORT_TESTING_GPUS_ON_CPU), each card saying what Cohort's worker there does; "Pause this GPU" on the second
+    // card pauses that worker alone through the engine, and the card says so; "Resume this GPU" undoes it.
     void eachGpuCardPausesItsOwnWorker()
     {
         QTemporaryDir dataDir;
@@ -197,14 +203,17 @@ private Q_SLOTS:
         const QString config = dataDir.filePath(QStringLiteral("fakenvml.json"));
         QJsonArray devices;
         for (const char *uuid : {"GPU-first", "GPU-second"})
-            devices.append(QJsonObject{{QStringLiteral("name"), QStringLiteral("Fake GPU")}, {QStringLiteral("uuid"), QLatin1String(uuid)},
-                                       {QStringLiteral("memory_total"), double(8LL << 30)}, {QStringLiteral("temperature"), 50}});
+            devices.append(QJsonObject{{QStringLiteral("name"), QStringLiteral("Fake GPU")},
+                                       {QStringLiteral("uuid"), QLatin1String(uuid)},
+                                       {QStringLiteral("memory_total"), double(8LL << 30)},
+                                       {QStringLiteral("temperature"), 50}});
         QVERIFY(cohort::test::writeFakeNvml(config, devices));
         qputenv("COHORT_FAKENVML_CONFIG", config.toUtf8());
         qputenv("COHORT_NVML_LIBRARY", COHORT_FAKENVML);
         qputenv("COHORT_TESTING_GPUS_ON_CPU", "1");
 
-        EngineController controller(EngineOptions{.dataDir = dataDir.path(), .gpuUuids = {QStringLiteral("GPU-second")}});
+        EngineController controller(
+            EngineOptions{.dataDir = dataDir.path(), .gpuUuids = {QStringLiteral("GPU-second")}});
         MainWindow window;
         bindWindowToEngine(&window, &controller);
         DashboardPage *dashboard = window.dashboardPage();
@@ -217,8 +226,10 @@ private Q_SLOTS:
         // Only the second is chosen: the first has no worker and no button.
         QTRY_VERIFY2_WITH_TIMEOUT(labelText(second, "gpuWorker").startsWith(QStringLiteral("Cohort: ready")),
                                   qPrintable(labelText(second, "gpuWorker")), 10000);
-        QVERIFY2(labelText(second, "gpuWorker").contains(QStringLiteral("(90 %)")), qPrintable(labelText(second, "gpuWorker")));
-        QVERIFY2(labelText(first, "gpuWorker").contains(QStringLiteral("does not compute on this GPU")), qPrintable(labelText(first, "gpuWorker")));
+        QVERIFY2(labelText(second, "gpuWorker").contains(QStringLiteral("(90 %)")),
+                 qPrintable(labelText(second, "gpuWorker")));
+        QVERIFY2(labelText(first, "gpuWorker").contains(QStringLiteral("does not compute on this GPU")),
+                 qPrintable(labelText(first, "gpuWorker")));
         QVERIFY(!first->findChild<QPushButton *>(QStringLiteral("gpuPauseButton"))->isVisible());
 
         auto *pause = second->findChild<QPushButton *>(QStringLiteral("gpuPauseButton"));

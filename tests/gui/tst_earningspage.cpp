@@ -184,9 +184,10 @@ private Q_SLOTS:
                  QStringLiteral("Paid to %1, the address the hub has on record.").arg(checksummed));
 
         page.setLocalPayoutAddress(other); // changed in Settings; the hub has not heard yet
-        QVERIFY(labelText(page, QStringLiteral("payoutOnRecord")).startsWith(QStringLiteral("The hub has %1 on record, not").arg(checksummed)));
-        QVERIFY(labelText(page, QStringLiteral("payoutOnRecord")).contains(QStringLiteral("0xde709f2102306220921060314715629080e2fB77"),
-                                                                          Qt::CaseInsensitive));
+        QVERIFY(labelText(page, QStringLiteral("payoutOnRecord"))
+                    .startsWith(QStringLiteral("The hub has %1 on record, not").arg(checksummed)));
+        QVERIFY(labelText(page, QStringLiteral("payoutOnRecord"))
+                    .contains(QStringLiteral("0xde709f2102306220921060314715629080e2fB77"), Qt::CaseInsensitive));
         page.setLocalPayoutAddress(QString());
         QVERIFY(labelText(page, QStringLiteral("payoutOnRecord")).startsWith(QStringLiteral("The hub still has")));
 
@@ -195,7 +196,8 @@ private Q_SLOTS:
         QVERIFY(labelText(page, QStringLiteral("payoutOnRecord")).startsWith(QStringLiteral("No payout address yet")));
         page.setLocalPayoutAddress(address);
         QVERIFY(labelText(page, QStringLiteral("payoutOnRecord")).contains(checksummed));
-        QVERIFY(labelText(page, QStringLiteral("payoutOnRecord")).startsWith(QStringLiteral("The hub has no payout address")));
+        QVERIFY(labelText(page, QStringLiteral("payoutOnRecord"))
+                    .startsWith(QStringLiteral("The hub has no payout address")));
     }
 
     void exportsCsv()
@@ -249,10 +251,10 @@ private Q_SLOTS:
             return r;
         };
         const QList<GpuHistoryRecord> minutes{
-            minute("GPU-a", now - 2 * 3600, 360, 60),     // yesterday: 6 Wh
-            minute("GPU-a", now - 600, 720, 60),          // today: 12 Wh
-            minute("GPU-b", now - 600, 180, 30),          // today, other GPU: 1.5 Wh
-            minute("GPU-a", now - 300, qQNaN(), 60),      // no power reading: counts nothing
+            minute("GPU-a", now - 2 * 3600, 360, 60),        // yesterday: 6 Wh
+            minute("GPU-a", now - 600, 720, 60),             // today: 12 Wh
+            minute("GPU-b", now - 600, 180, 30),             // today, other GPU: 1.5 Wh
+            minute("GPU-a", now - 300, qQNaN(), 60),         // no power reading: counts nothing
             minute("GPU-a", now - 8 * 24 * 3600, 1000, 60)}; // older than the week
         const EnergyUse all = energyUse(minutes, {}, now, todayStart);
         QVERIFY(all.hasReadings);

@@ -75,11 +75,13 @@ private Q_SLOTS:
         QCOMPARE(a->title(), QStringLiteral("GPU 0: Fake RTX 4090 (GPU-aaaa)"));
         QCOMPARE(labelText(*a, QStringLiteral("gpuReadings")),
                  QStringLiteral("87% busy · 71 °C · VRAM 6 GiB of 24 GiB (25%) · 350 W of 450 W"));
-        QCOMPARE(labelText(*a, QStringLiteral("gpuDetails")), QStringLiteral("clocks: SM 2520 MHz, memory 10501 MHz · fan 65%"));
+        QCOMPARE(labelText(*a, QStringLiteral("gpuDetails")),
+                 QStringLiteral("clocks: SM 2520 MHz, memory 10501 MHz · fan 65%"));
         GpuCard *b = page.gpuCards()[1];
         QVERIFY2(labelText(*b, QStringLiteral("gpuReadings")).contains(QStringLiteral("temperature unknown")),
                  qPrintable(labelText(*b, QStringLiteral("gpuReadings"))));
-        QVERIFY(labelText(*b, QStringLiteral("gpuDetails")).endsWith(QStringLiteral("not read: temperature: GPU is lost; fan: Not Supported")));
+        QVERIFY(labelText(*b, QStringLiteral("gpuDetails"))
+                    .endsWith(QStringLiteral("not read: temperature: GPU is lost; fan: Not Supported")));
 
         // Cohort's workers: on the CPU only, each card says why not here; then A's worker generates and B has none.
         ComputeWorkerStatus cpu;
@@ -102,9 +104,11 @@ private Q_SLOTS:
         page.showSnapshot(s);
         QCOMPARE(labelText(*a, QStringLiteral("gpuWorker")),
                  QStringLiteral("Cohort: generating · 1,234 tokens/s · may use 12 GiB (50 %) · 7 batches accepted"));
-        QCOMPARE(labelText(*b, QStringLiteral("gpuWorker")), QStringLiteral("Cohort does not compute on this GPU (Settings › Compute)"));
+        QCOMPARE(labelText(*b, QStringLiteral("gpuWorker")),
+                 QStringLiteral("Cohort does not compute on this GPU (Settings › Compute)"));
         QVERIFY(!b->findChild<QPushButton *>(QStringLiteral("gpuPauseButton"))->isVisible());
-        QCOMPARE(DashboardPage::computeDeviceText(s), QStringLiteral("Fake RTX 4090 (cuda:0); CPU (LibTorch 1.13.1, 2 threads)"));
+        QCOMPARE(DashboardPage::computeDeviceText(s),
+                 QStringLiteral("Fake RTX 4090 (cuda:0); CPU (LibTorch 1.13.1, 2 threads)"));
         QSignalSpy pauseGpu(&page, &DashboardPage::gpuPauseRequested);
         auto *button = a->findChild<QPushButton *>(QStringLiteral("gpuPauseButton"));
         QCOMPARE(button->text(), QStringLiteral("Pause this GPU"));
@@ -117,13 +121,16 @@ private Q_SLOTS:
         QCOMPARE(button->text(), QStringLiteral("Resume this GPU"));
         QTest::mouseClick(button, Qt::LeftButton);
         QCOMPARE(pauseGpu.at(1).at(1).toBool(), false);
-        QCOMPARE(DashboardPage::computeDeviceText(s), QStringLiteral("Fake RTX 4090 (cuda:0, paused); CPU (LibTorch 1.13.1, 2 threads)"));
+        QCOMPARE(DashboardPage::computeDeviceText(s),
+                 QStringLiteral("Fake RTX 4090 (cuda:0, paused); CPU (LibTorch 1.13.1, 2 threads)"));
         // Another program on A's GPU: its worker waits, and the card says for whom.
         s.computeWorkers[0].paused = false;
         s.computeWorkers[0].inUseBy = QStringLiteral("blender");
         page.showSnapshot(s);
-        QCOMPARE(labelText(*a, QStringLiteral("gpuWorker")), QStringLiteral("Cohort: waiting while blender uses this GPU; the other devices keep working"));
-        QCOMPARE(DashboardPage::computeDeviceText(s), QStringLiteral("Fake RTX 4090 (cuda:0, waiting for blender); CPU (LibTorch 1.13.1, 2 threads)"));
+        QCOMPARE(labelText(*a, QStringLiteral("gpuWorker")),
+                 QStringLiteral("Cohort: waiting while blender uses this GPU; the other devices keep working"));
+        QCOMPARE(DashboardPage::computeDeviceText(s),
+                 QStringLiteral("Fake RTX 4090 (cuda:0, waiting for blender); CPU (LibTorch 1.13.1, 2 threads)"));
 
         // One GPU fewer: its card goes.
         s.gpus.removeLast();

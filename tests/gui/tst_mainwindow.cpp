@@ -6,31 +6,31 @@
 #include "ui/ActivityModel.h"
 #include "ui/ActivityPage.h"
 #include "ui/DashboardPage.h"
-#include "ui/SnapshotThrottle.h"
 #include "ui/DisplayFormat.h"
 #include "ui/EarningsPage.h"
-#include "ui/MainWindow.h"
-#include "ui/StateIcons.h"
 #include "ui/HeldOutChart.h"
+#include "ui/MainWindow.h"
+#include "ui/SnapshotThrottle.h"
+#include "ui/StateIcons.h"
 #include "ui/TasksPage.h"
 #include "ui/TrayIcon.h"
 
 #include <QAction>
+#include <QApplication>
+#include <QCheckBox>
+#include <QClipboard>
+#include <QComboBox>
 #include <QFile>
 #include <QLabel>
 #include <QMenu>
 #include <QPushButton>
-#include <QCheckBox>
-#include <QScrollBar>
 #include <QRegularExpression>
+#include <QScrollBar>
 #include <QSet>
-#include <QClipboard>
-#include <QComboBox>
-#include <QApplication>
 #include <QSignalSpy>
-#include <QTranslator>
 #include <QTableView>
 #include <QTableWidget>
+#include <QTranslator>
 #include <QtTest>
 
 using namespace cohort;
@@ -61,8 +61,9 @@ private Q_SLOTS:
         QVERIFY(downloading.contains(QStringLiteral("15 s left")));
         QVERIFY(downloading.contains(QStringLiteral("2 relay")));
         s.checkpointVersion = 2; // the next version, fetched while version 2 works
-        QVERIFY2(DashboardPage::modelText(s).startsWith(QStringLiteral("version 2, verified; downloading version 3: 25%")),
-                 qPrintable(DashboardPage::modelText(s)));
+        QVERIFY2(
+            DashboardPage::modelText(s).startsWith(QStringLiteral("version 2, verified; downloading version 3: 25%")),
+            qPrintable(DashboardPage::modelText(s)));
         s.checkpointVersion = 0;
         // The relays serving the download, each with its score, speed and bytes.
         DashboardPage page;
@@ -140,7 +141,8 @@ private Q_SLOTS:
         s.diloco.outerStepsThisRun = 4;
         s.diloco.lastReduceBytes = 300 * 1024;
         const QString text = DashboardPage::dilocoText(s);
-        QVERIFY2(text.startsWith(QStringLiteral("outer step 12, inner step 20 of 20, 3 peers — averaging")), qPrintable(text));
+        QVERIFY2(text.startsWith(QStringLiteral("outer step 12, inner step 20 of 20, 3 peers — averaging")),
+                 qPrintable(text));
         QVERIFY(text.contains(QStringLiteral("loss 1.23")));
         QVERIFY(text.contains(QStringLiteral("4 outer steps contributed")));
         QVERIFY(text.contains(QStringLiteral("in step with the others")));
@@ -187,11 +189,13 @@ private Q_SLOTS:
         s.joinedTaskId = QStringLiteral("arith-rl");
         QCOMPARE(DashboardPage::networkText(s), QString()); // nothing reported: the row hides
         s.progress.taskId = QStringLiteral("arith-rl");
-        s.progress.heldOut = {HeldOutPoint{1, 0.162, 0.98, 0.32, 0.12, 0.29}, HeldOutPoint{37, 0.46, 1, 0.57, 0.3, 0.45}};
+        s.progress.heldOut = {HeldOutPoint{1, 0.162, 0.98, 0.32, 0.12, 0.29},
+                              HeldOutPoint{37, 0.46, 1, 0.57, 0.3, 0.45}};
         QCOMPARE(DashboardPage::networkText(s),
                  QStringLiteral("version 37 answers 46 % of held-out problems correctly (16 % at version 1)"));
         s.contribution = TaskContribution{QStringLiteral("arith-rl"), 412, 0.083, 4, 31};
-        QVERIFY(DashboardPage::networkText(s).endsWith(QStringLiteral("; your part 8.3 % of accepted batches, rank 4 of 31")));
+        QVERIFY(DashboardPage::networkText(s).endsWith(
+            QStringLiteral("; your part 8.3 % of accepted batches, rank 4 of 31")));
         // Another task's figures (the hub answered for the task left a moment ago) are not shown.
         s.joinedTaskId = QStringLiteral("sort-rl");
         QCOMPARE(DashboardPage::networkText(s), QString());
@@ -200,7 +204,8 @@ private Q_SLOTS:
         d.joinedTaskId = d.progress.taskId = QStringLiteral("tiny-lm-diloco");
         d.progress.lossSequences = 32;
         d.progress.heldOutLoss = {HeldOutLossPoint{0, 5.548}, HeldOutLossPoint{57, 2.731}};
-        QCOMPARE(DashboardPage::networkText(d), QStringLiteral("held-out loss 2.73 at outer step 57 (5.55 at outer step 0)"));
+        QCOMPARE(DashboardPage::networkText(d),
+                 QStringLiteral("held-out loss 2.73 at outer step 57 (5.55 at outer step 0)"));
         // And the row is in the window.
         MainWindow window;
         s.joinedTaskId = QStringLiteral("arith-rl");
@@ -224,10 +229,11 @@ private Q_SLOTS:
         QVERIFY(labelText(page, "hubUrl").contains(QStringLiteral("Local network (embedded)")));
         QVERIFY(labelText(page, "hubUrl").contains(QStringLiteral("http://127.0.0.1:47113")));
         QCOMPARE(labelText(page, "computeDevice"), QStringLiteral("CPU (LibTorch 1.13.1, 2 threads)"));
-        QVERIFY2(labelText(page, "cpuUsage").startsWith(QStringLiteral("37%")), qPrintable(labelText(page, "cpuUsage")));
+        QVERIFY2(labelText(page, "cpuUsage").startsWith(QStringLiteral("37%")),
+                 qPrintable(labelText(page, "cpuUsage")));
         const QString memory = labelText(page, "memoryUsage");
-        QVERIFY2(memory.contains(display::bytes(s.system.memUsedBytes)) && memory.contains(display::bytes(s.system.memTotalBytes)) &&
-                     memory.contains(QStringLiteral("38%")),
+        QVERIFY2(memory.contains(display::bytes(s.system.memUsedBytes)) &&
+                     memory.contains(display::bytes(s.system.memTotalBytes)) && memory.contains(QStringLiteral("38%")),
                  qPrintable(memory));
         QVERIFY(memory.contains(QStringLiteral("GiB")));
         QCOMPARE(labelText(page, "joinedTask"), QStringLiteral("none"));
@@ -285,9 +291,9 @@ private Q_SLOTS:
 
     void eachStateHasItsOwnIcon()
     {
-        const QList<NodeState> distinct{NodeState::Starting, NodeState::Idle,   NodeState::Working,
+        const QList<NodeState> distinct{NodeState::Starting,    NodeState::Idle,    NodeState::Working,
                                         NodeState::Downloading, NodeState::Syncing, NodeState::Throttled,
-                                        NodeState::Paused,   NodeState::Offline, NodeState::Error};
+                                        NodeState::Paused,      NodeState::Offline, NodeState::Error};
         QSet<QString> paths;
         for (NodeState state : distinct) {
             const QString path = stateIconPath(state);
@@ -308,9 +314,9 @@ private Q_SLOTS:
     // names its icons as installed in the hicolor theme.
     void monochromeTrayIconsKeepStatesApart()
     {
-        const NodeState states[] = {NodeState::Starting, NodeState::Idle, NodeState::Working, NodeState::Downloading,
-                                    NodeState::Syncing, NodeState::Throttled, NodeState::Paused, NodeState::Offline,
-                                    NodeState::Error};
+        const NodeState states[] = {NodeState::Starting,    NodeState::Idle,    NodeState::Working,
+                                    NodeState::Downloading, NodeState::Syncing, NodeState::Throttled,
+                                    NodeState::Paused,      NodeState::Offline, NodeState::Error};
         for (const TrayIconStyle style : {TrayIconStyle::Light, TrayIconStyle::Dark}) {
             QSet<QByteArray> drawings;
             const QByteArray colour = style == TrayIconStyle::Light ? QByteArray("#ffffff") : QByteArray("#1f2937");
@@ -326,8 +332,10 @@ private Q_SLOTS:
                 QVERIFY2(!stateIcon(state, style).pixmap(16, 16).isNull(), qPrintable(path));
                 svg.replace(QByteArray("<!--"), QByteArray()); // compare drawings, not comments
                 drawings.insert(svg.mid(svg.indexOf("-->")));
-                QCOMPARE(stateIconThemeName(state, style), QStringLiteral("io.cohort.Cohort-%1%2").arg(
-                    stateIconStem(state), style == TrayIconStyle::Light ? QStringLiteral("-light") : QStringLiteral("-dark")));
+                QCOMPARE(stateIconThemeName(state, style),
+                         QStringLiteral("io.cohort.Cohort-%1%2")
+                             .arg(stateIconStem(state),
+                                  style == TrayIconStyle::Light ? QStringLiteral("-light") : QStringLiteral("-dark")));
             }
             QCOMPARE(drawings.size(), qsizetype(std::size(states)));
         }
@@ -363,8 +371,8 @@ private Q_SLOTS:
         for (QAction *action : tray.menu()->actions())
             if (!action->isSeparator() && action->isVisible())
                 texts << action->text();
-        QCOMPARE(texts, (QStringList{QStringLiteral("Open Cohort"), QStringLiteral("Resume"), QStringLiteral("Settings…"),
-                                     QStringLiteral("Quit")}));
+        QCOMPARE(texts, (QStringList{QStringLiteral("Open Cohort"), QStringLiteral("Resume"),
+                                     QStringLiteral("Settings…"), QStringLiteral("Quit")}));
 
         // Working with a batch in hand: pausing now says what it drops; pause-after-batch and snooze are offered.
         EngineSnapshot working = samples::snapshot(NodeState::Working, QStringLiteral("task arith-rl"));
@@ -387,7 +395,8 @@ private Q_SLOTS:
         QCOMPARE(snoozes[0].first().toInt(), 15 * 60);
         QCOMPARE(snoozes[1].first().toInt(), 3600);
         const int untilTomorrow = snoozes[2].first().toInt();
-        QVERIFY2(untilTomorrow >= 7 * 3600 && untilTomorrow <= 31 * 3600 + 60, qPrintable(QString::number(untilTomorrow))); // 07:00 tomorrow
+        QVERIFY2(untilTomorrow >= 7 * 3600 && untilTomorrow <= 31 * 3600 + 60,
+                 qPrintable(QString::number(untilTomorrow))); // 07:00 tomorrow
         // Today's credits join the tooltip once the ledger has answered.
         EarningsReport report;
         report.today.pending = 1.0;
@@ -409,12 +418,14 @@ private Q_SLOTS:
     // A notification's body may quote a hub: on Linux its markup would be read by the notification server.
     void notificationBodiesAreText()
     {
-        const QString hostile = QStringLiteral("refused: <a href=\"file:///etc\">x</a> & <img src=\"http://evil.example/t.png\">");
+        const QString hostile =
+            QStringLiteral("refused: <a href=\"file:///etc\">x</a> & <img src=\"http://evil.example/t.png\">");
 #if defined(Q_OS_WIN) || defined(Q_OS_MACOS)
         QCOMPARE(TrayIcon::notificationBody(hostile), hostile);
 #else
         QCOMPARE(TrayIcon::notificationBody(hostile),
-                 QStringLiteral("refused: &lt;a href=&quot;file:///etc&quot;&gt;x&lt;/a&gt; &amp; &lt;img src=&quot;http://evil.example/t.png&quot;&gt;"));
+                 QStringLiteral("refused: &lt;a href=&quot;file:///etc&quot;&gt;x&lt;/a&gt; &amp; &lt;img "
+                                "src=&quot;http://evil.example/t.png&quot;&gt;"));
 #endif
     }
 
@@ -422,7 +433,8 @@ private Q_SLOTS:
     {
         ActivityModel model(10);
         for (int i = 0; i < 25; ++i)
-            model.append(samples::event(EngineEvent::Severity::Info, QStringLiteral("hub"), QStringLiteral("event %1").arg(i)));
+            model.append(
+                samples::event(EngineEvent::Severity::Info, QStringLiteral("hub"), QStringLiteral("event %1").arg(i)));
         QCOMPARE(model.rowCount(), 10);
         QCOMPARE(model.data(model.index(0, ActivityModel::MessageColumn)).toString(), QStringLiteral("event 15"));
         QCOMPARE(model.data(model.index(9, ActivityModel::MessageColumn)).toString(), QStringLiteral("event 24"));
@@ -436,7 +448,8 @@ private Q_SLOTS:
         MainWindow window; // the real page uses the documented cap
         QCOMPARE(window.activityPage()->model()->capacity(), 5000);
         for (int i = 0; i < 5003; ++i)
-            window.appendEvent(samples::event(EngineEvent::Severity::Info, QStringLiteral("lifecycle"), QString::number(i)));
+            window.appendEvent(
+                samples::event(EngineEvent::Severity::Info, QStringLiteral("lifecycle"), QString::number(i)));
         QCOMPARE(window.activityPage()->model()->rowCount(), 5000);
         QCOMPARE(window.activityPage()->model()->eventAt(0).message, QStringLiteral("3"));
     }
@@ -446,26 +459,31 @@ private Q_SLOTS:
     void activityRoutineRowsAreHiddenAndGoFirst()
     {
         ActivityModel model(4);
-        EngineEvent routine = samples::event(EngineEvent::Severity::Info, QStringLiteral("rollouts"), QStringLiteral("batch 1"));
+        EngineEvent routine =
+            samples::event(EngineEvent::Severity::Info, QStringLiteral("rollouts"), QStringLiteral("batch 1"));
         routine.routine = true;
         model.append(samples::event(EngineEvent::Severity::Info, QStringLiteral("hub"), QStringLiteral("Registered")));
         model.append(routine);
-        model.append(samples::event(EngineEvent::Severity::Warning, QStringLiteral("rollouts"), QStringLiteral("refused")));
+        model.append(
+            samples::event(EngineEvent::Severity::Warning, QStringLiteral("rollouts"), QStringLiteral("refused")));
         routine.message = QStringLiteral("batch 2");
         model.append(routine);
-        model.append(samples::event(EngineEvent::Severity::Info, QStringLiteral("rollouts"), QStringLiteral("summary")));
+        model.append(
+            samples::event(EngineEvent::Severity::Info, QStringLiteral("rollouts"), QStringLiteral("summary")));
         QCOMPARE(model.rowCount(), 4);
         QStringList messages;
         for (int row = 0; row < model.rowCount(); ++row)
             messages << model.eventAt(row).message;
-        QCOMPARE(messages, (QStringList{QStringLiteral("Registered"), QStringLiteral("refused"), QStringLiteral("batch 2"), QStringLiteral("summary")}));
+        QCOMPARE(messages, (QStringList{QStringLiteral("Registered"), QStringLiteral("refused"),
+                                        QStringLiteral("batch 2"), QStringLiteral("summary")}));
 
         ActivityPage page;
         for (int i = 0; i < 10; ++i) {
             routine.message = QStringLiteral("batch %1").arg(i);
             page.appendEvent(routine);
         }
-        page.appendEvent(samples::event(EngineEvent::Severity::Info, QStringLiteral("rollouts"), QStringLiteral("10 batches accepted")));
+        page.appendEvent(samples::event(EngineEvent::Severity::Info, QStringLiteral("rollouts"),
+                                        QStringLiteral("10 batches accepted")));
         QCOMPARE(page.visibleRowCount(), 1);
         auto *box = page.findChild<QCheckBox *>(QStringLiteral("routineFilter"));
         QVERIFY(box);
@@ -522,17 +540,18 @@ private Q_SLOTS:
     void translationsAreComplete()
     {
         const std::pair<const char *, const char *> samples[] = {
-            {"cohort::TrayIcon", "Open Cohort"},       {"cohort::TrayIcon", "Pause after this batch"},
-            {"cohort::MainWindow", "Dashboard"},       {"cohort::SettingsDialog", "Cohort Settings"},
-            {"cohort::EarningsPage", "Last 7 days"},   {"cohort::TasksPage", "Kind"},
-            {"cohort::DashboardPage", "This node"},    {"cohort::ActivityModel", "Warning"}};
+            {"cohort::TrayIcon", "Open Cohort"},     {"cohort::TrayIcon", "Pause after this batch"},
+            {"cohort::MainWindow", "Dashboard"},     {"cohort::SettingsDialog", "Cohort Settings"},
+            {"cohort::EarningsPage", "Last 7 days"}, {"cohort::TasksPage", "Kind"},
+            {"cohort::DashboardPage", "This node"},  {"cohort::ActivityModel", "Warning"}};
         for (const char *language : {"de", "fr"}) {
             QTranslator translator;
             QVERIFY(translator.load(QStringLiteral(":/i18n/cohort_") + QLatin1String(language)));
             for (const auto &[context, source] : samples) {
                 const QString translated = translator.translate(context, source);
                 QVERIFY2(!translated.isEmpty() && translated != QLatin1String(source),
-                         qPrintable(QStringLiteral("%1: %2 / %3").arg(QLatin1String(language), QLatin1String(context), QLatin1String(source))));
+                         qPrintable(QStringLiteral("%1: %2 / %3")
+                                        .arg(QLatin1String(language), QLatin1String(context), QLatin1String(source))));
             }
             QFile ts(QStringLiteral(COHORT_SOURCE_DIR "/ui/translations/cohort_%1.ts").arg(QLatin1String(language)));
             QVERIFY(ts.open(QIODevice::ReadOnly));
@@ -573,20 +592,26 @@ private Q_SLOTS:
             const QList<SettingsError> errors = Settings::validate(wrong);
             return errors.isEmpty() ? QString() : errors.first().message;
         };
-        QCOMPARE(messageOf(), QStringLiteral("Geben Sie eine http://- oder https://-Adresse ein, oder lassen Sie das Feld "
-                                             "leer für das lokale Netzwerk."));
+        QCOMPARE(messageOf(),
+                 QStringLiteral("Geben Sie eine http://- oder https://-Adresse ein, oder lassen Sie das Feld "
+                                "leer für das lokale Netzwerk."));
         QCoreApplication::removeTranslator(&german);
         QCOMPARE(resolveState(paused).why, QStringLiteral("The computer is on battery power"));
-        QCOMPARE(messageOf(), QStringLiteral("Enter an http:// or https:// address, or leave it empty for the local network."));
+        QCOMPARE(messageOf(),
+                 QStringLiteral("Enter an http:// or https:// address, or leave it empty for the local network."));
     }
 
     void activityFiltersAndCopies()
     {
         ActivityPage page;
-        page.appendEvent(samples::event(EngineEvent::Severity::Info, QStringLiteral("lifecycle"), QStringLiteral("Started")));
-        page.appendEvent(samples::event(EngineEvent::Severity::Warning, QStringLiteral("checkpoint"), QStringLiteral("Slow relay")));
-        page.appendEvent(samples::event(EngineEvent::Severity::Error, QStringLiteral("checkpoint"), QStringLiteral("Disk full")));
-        page.appendEvent(samples::event(EngineEvent::Severity::Error, QStringLiteral("rollouts"), QStringLiteral("Refused")));
+        page.appendEvent(
+            samples::event(EngineEvent::Severity::Info, QStringLiteral("lifecycle"), QStringLiteral("Started")));
+        page.appendEvent(
+            samples::event(EngineEvent::Severity::Warning, QStringLiteral("checkpoint"), QStringLiteral("Slow relay")));
+        page.appendEvent(
+            samples::event(EngineEvent::Severity::Error, QStringLiteral("checkpoint"), QStringLiteral("Disk full")));
+        page.appendEvent(
+            samples::event(EngineEvent::Severity::Error, QStringLiteral("rollouts"), QStringLiteral("Refused")));
         QCOMPARE(page.visibleRowCount(), 4);
         auto *subsystems = page.findChild<QComboBox *>(QStringLiteral("subsystemFilter"));
         QVERIFY(subsystems);
@@ -599,7 +624,8 @@ private Q_SLOTS:
         QCOMPARE(page.visibleRowCount(), 2);
         QCOMPARE(subsystems->currentData().toString(), QStringLiteral("checkpoint"));
         const QString text = page.visibleText(false);
-        QVERIFY(text.contains(EngineEvent::severityName(EngineEvent::Severity::Warning) + QStringLiteral("\tcheckpoint\tSlow relay")));
+        QVERIFY(text.contains(EngineEvent::severityName(EngineEvent::Severity::Warning) +
+                              QStringLiteral("\tcheckpoint\tSlow relay")));
         QVERIFY(text.contains(QStringLiteral("Disk full")));
         QVERIFY(!text.contains(QStringLiteral("Refused")));
         page.copyToClipboard();
@@ -627,7 +653,8 @@ private Q_SLOTS:
         auto *chart = page->findChild<HeldOutChart *>(QStringLiteral("progressChart"));
         QVERIFY(title && chart);
         QVERIFY(title->isVisibleTo(page) && chart->isVisibleTo(page));
-        QVERIFY2(title->text().contains(QStringLiteral("loss 2.73 at outer step 57, 5.55 at outer step 0")), qPrintable(title->text()));
+        QVERIFY2(title->text().contains(QStringLiteral("loss 2.73 at outer step 57, 5.55 at outer step 0")),
+                 qPrintable(title->text()));
         QVERIFY(title->text().contains(QStringLiteral("Lower is better.")));
         QCOMPARE(chart->pointCount(), 3);
         // Another task's figures are not drawn.
@@ -666,7 +693,8 @@ private Q_SLOTS:
         QVERIFY(page->selectTask(QStringLiteral("sort-diloco")));
         QVERIFY(!page->findChild<QPushButton *>(QStringLiteral("joinButton"))->isEnabled());
         page->joinSelected(); // a double click still explains
-        QCOMPARE(page->noteText(), QStringLiteral("This computer cannot run Sorting model (DiLoCo): needs an NVIDIA GPU."));
+        QCOMPARE(page->noteText(),
+                 QStringLiteral("This computer cannot run Sorting model (DiLoCo): needs an NVIDIA GPU."));
         QCOMPARE(joins.count(), 0); // nothing was sent to the engine
 
         // Once the joined task's speed is measured, the estimate follows from it.
@@ -674,7 +702,8 @@ private Q_SLOTS:
         measured.joinedTaskId = QStringLiteral("arith-rl");
         measured.rollouts.tokensPerSecond = 2000;
         window.showSnapshot(measured);
-        QCOMPARE(table->item(0, 4)->text(), QStringLiteral("Fits: about 10800 credits/h (2000 tokens/s)")); // 2000 x 3.6 x 1.5
+        QCOMPARE(table->item(0, 4)->text(),
+                 QStringLiteral("Fits: about 10800 credits/h (2000 tokens/s)")); // 2000 x 3.6 x 1.5
         window.showSnapshot(samples::snapshot(NodeState::Idle, QStringLiteral("Connected; no task joined")));
 
         // RL tasks have a work loop in this build: joining goes to the engine.
@@ -698,14 +727,17 @@ private Q_SLOTS:
         // A newer hub's kind is listed, greyed, and explained; the DiLoCo task runs once the machine fits it.
         EngineSnapshot newer = samples::snapshot(NodeState::Idle, QStringLiteral("Connected; no task joined"));
         newer.tasks[1].requirements = {};
-        newer.tasks.append(samples::task(QStringLiteral("chat"), QStringLiteral("inference"), QStringLiteral("Serve a chat model"), 2));
+        newer.tasks.append(samples::task(QStringLiteral("chat"), QStringLiteral("inference"),
+                                         QStringLiteral("Serve a chat model"), 2));
         window.showSnapshot(newer);
         QCOMPARE(table->rowCount(), 3);
-        QCOMPARE(table->item(2, 4)->text(), QStringLiteral("Cannot run: this version of Cohort cannot run inference tasks yet"));
+        QCOMPARE(table->item(2, 4)->text(),
+                 QStringLiteral("Cannot run: this version of Cohort cannot run inference tasks yet"));
         QVERIFY(page->selectTask(QStringLiteral("chat")));
         QVERIFY(!page->findChild<QPushButton *>(QStringLiteral("joinButton"))->isEnabled());
         page->joinSelected();
-        QVERIFY2(page->noteText().contains(QStringLiteral("This hub also offers inference tasks, which this version of Cohort cannot run")),
+        QVERIFY2(page->noteText().contains(
+                     QStringLiteral("This hub also offers inference tasks, which this version of Cohort cannot run")),
                  qPrintable(page->noteText()));
         QVERIFY(page->selectTask(QStringLiteral("sort-diloco")));
         QVERIFY(page->findChild<QPushButton *>(QStringLiteral("joinButton"))->isEnabled());

@@ -69,7 +69,8 @@ private Q_SLOTS:
         EngineSnapshot failed = downloading;
         failed.download.phase = DownloadProgress::Phase::Failed;
         failed.download.error = QStringLiteral("every relay failed");
-        QCOMPARE(kinds(Notifier::fromSnapshots(downloading, failed)), QList<NotificationKind>{NotificationKind::DownloadFailed});
+        QCOMPARE(kinds(Notifier::fromSnapshots(downloading, failed)),
+                 QList<NotificationKind>{NotificationKind::DownloadFailed});
 
         // Errors come before milestones when both happen at once.
         EngineSnapshot both = done;

@@ -1,8 +1,8 @@
 // The settings dialog against a real Settings on a temporary INI file and a real Autostart
 // pointed at a temporary folder (COHORT_AUTOSTART_DIR).
 #include "SampleSnapshots.h"
-#include "platform/Autostart.h"
 #include "core/Scheduler.h"
+#include "platform/Autostart.h"
 #include "settings/Settings.h"
 #include "ui/DataFolderMove.h"
 #include "ui/InlineErrorLabel.h"
@@ -13,19 +13,19 @@
 #include <QCheckBox>
 #include <QClipboard>
 #include <QComboBox>
+#include <QDialogButtonBox>
 #include <QDir>
 #include <QDoubleSpinBox>
+#include <QFile>
 #include <QFileInfo>
 #include <QGuiApplication>
 #include <QLabel>
-#include <QListWidget>
-#include <QDialogButtonBox>
-#include <QFile>
 #include <QLineEdit>
-#include <QSpinBox>
+#include <QListWidget>
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QTemporaryDir>
 #include <QTreeWidget>
 #include <QtTest>
@@ -163,7 +163,8 @@ private Q_SLOTS:
         const SettingsValues &v = m_settings->values();
         QVERIFY(v.runOnlyWhenIdle);
         QCOMPARE(v.idleMinutes, 15);
-        QCOMPARE(v.schedule, (QStringList{QStringLiteral("mon-fri 22:00-06:00"), QStringLiteral("weekend 00:00-24:00")}));
+        QCOMPARE(v.schedule,
+                 (QStringList{QStringLiteral("mon-fri 22:00-06:00"), QStringLiteral("weekend 00:00-24:00")}));
         QCOMPARE(v.gpuTempLimitC, 82);
         QCOMPARE(v.diskCapGiB, 40);
         QCOMPARE(v.gpuMemoryPercent, 55);
@@ -282,7 +283,8 @@ private Q_SLOTS:
         QVERIFY(entry.open(QIODevice::ReadOnly));
         QVERIFY(entry.readAll().contains("/opt/cohort/bin/cohort"));
         QVERIFY(!m_dialog->applyButton()->isEnabled());
-        QVERIFY(!fileText().contains(QStringLiteral("autostart"), Qt::CaseInsensitive)); // the OS holds it, not our file
+        QVERIFY(
+            !fileText().contains(QStringLiteral("autostart"), Qt::CaseInsensitive)); // the OS holds it, not our file
 
         // A fresh dialog asks the OS, so it shows the box ticked.
         SettingsDialog again(m_settings.get(), m_autostart.get());
@@ -295,13 +297,15 @@ private Q_SLOTS:
 
     void restoreDefaultsAndCancelChangeNothingStored()
     {
-        QVERIFY(m_settings->apply([] {
-            SettingsValues v;
-            v.hubUrl = QStringLiteral("https://hub.example.org");
-            v.nodeName = QStringLiteral("box");
-            v.startMinimized = true;
-            return v;
-        }()).isEmpty());
+        QVERIFY(m_settings
+                    ->apply([] {
+                        SettingsValues v;
+                        v.hubUrl = QStringLiteral("https://hub.example.org");
+                        v.nodeName = QStringLiteral("box");
+                        v.startMinimized = true;
+                        return v;
+                    }())
+                    .isEmpty());
         m_dialog->load();
         QCOMPARE(field<QLineEdit>("hubUrlEdit")->text(), QStringLiteral("https://hub.example.org"));
 
@@ -391,7 +395,8 @@ private Q_SLOTS:
         QVERIFY(useAll->isChecked());
         QCOMPARE(list->topLevelItemCount(), 0);
         QVERIFY(field<QLabel>("gpuNote")->text().contains(QStringLiteral("No GPUs detected")));
-        EngineSnapshot snapshot = samples::withGpus(samples::snapshot(NodeState::Working, QStringLiteral("working")), 0);
+        EngineSnapshot snapshot =
+            samples::withGpus(samples::snapshot(NodeState::Working, QStringLiteral("working")), 0);
         QVERIFY(snapshot.gpus.size() >= 2);
         m_dialog->showSnapshot(snapshot);
         QCOMPARE(list->topLevelItemCount(), snapshot.gpus.size());
@@ -478,12 +483,23 @@ private Q_SLOTS:
         QVERIFY(write(oldDir + QStringLiteral("/identity/node.key"), "{\"secret_key\":\"abc\"}"));
         QFile::setPermissions(oldDir + QStringLiteral("/identity/node.key"), QFile::ReadOwner | QFile::WriteOwner);
         QVERIFY(write(oldDir + QStringLiteral("/checkpoints/arith-rl/model.bin"), QByteArray(3 << 20, 'w')));
-        QVERIFY(m_settings->apply([&] { SettingsValues v = m_settings->values(); v.dataDir = oldDir; return v; }()).isEmpty());
+        QVERIFY(m_settings
+                    ->apply([&] {
+                        SettingsValues v = m_settings->values();
+                        v.dataDir = oldDir;
+                        return v;
+                    }())
+                    .isEmpty());
         m_dialog->load();
 
         int stops = 0;
         int starts = 0;
-        m_dialog->setEngineHooks([&stops](std::function<void()> continuation) { ++stops; continuation(); }, [&starts] { ++starts; });
+        m_dialog->setEngineHooks(
+            [&stops](std::function<void()> continuation) {
+                ++stops;
+                continuation();
+            },
+            [&starts] { ++starts; });
         bool answer = true;
         m_dialog->setConfirmProvider([&answer](const QString &, const QString &) { return answer; });
         InlineErrorLabel *error = m_dialog->errorLabel(QStringLiteral("moveDataDir"));
@@ -532,7 +548,8 @@ private Q_SLOTS:
         QFile model(target + QStringLiteral("/checkpoints/arith-rl/model.bin"));
         QVERIFY(model.open(QIODevice::ReadOnly));
         QCOMPARE(model.readAll(), QByteArray(3 << 20, 'w'));
-        QVERIFY(!(QFile::permissions(target + QStringLiteral("/identity/node.key")) & (QFile::ReadOther | QFile::ReadGroup)));
+        QVERIFY(!(QFile::permissions(target + QStringLiteral("/identity/node.key")) &
+                  (QFile::ReadOther | QFile::ReadGroup)));
         QVERIFY(!QFileInfo::exists(oldDir)); // deleted only after the switch
         QVERIFY(field<QLabel>("moveDataDirStatus")->text().contains(QStringLiteral("Moved")));
         QVERIFY(QFileInfo::exists(foreign + QStringLiteral("/notes.txt")));
@@ -553,7 +570,8 @@ private Q_SLOTS:
         file.close();
         const auto why = [&from](const QString &to) { return DataFolderMove::checkTarget(from, to); };
         QVERIFY(why(from).contains(QStringLiteral("current data folder")));
-        QVERIFY(why(from + QStringLiteral("/./")).contains(QStringLiteral("current data folder"))); // however it is written
+        QVERIFY(
+            why(from + QStringLiteral("/./")).contains(QStringLiteral("current data folder"))); // however it is written
         QVERIFY(why(from + QStringLiteral("/identity/x")).contains(QStringLiteral("inside")));
         QVERIFY(why(m_dir->path()).contains(QStringLiteral("inside that folder"))); // the parent holds the data folder
         QVERIFY(why(otherNode).contains(QStringLiteral("node key")));
@@ -563,7 +581,8 @@ private Q_SLOTS:
         QVERIFY(why(m_dir->filePath(QStringLiteral("fresh/place"))).isEmpty()); // not there yet: fine
         QVERIFY(QDir().mkpath(m_dir->filePath(QStringLiteral("empty"))));
         QVERIFY(why(m_dir->filePath(QStringLiteral("empty"))).isEmpty()); // empty: fine
-        QVERIFY(DataFolderMove::checkTarget(m_dir->filePath(QStringLiteral("missing")), m_dir->filePath(QStringLiteral("x")))
+        QVERIFY(DataFolderMove::checkTarget(m_dir->filePath(QStringLiteral("missing")),
+                                            m_dir->filePath(QStringLiteral("x")))
                     .contains(QStringLiteral("nothing to move")));
     }
 
@@ -576,7 +595,9 @@ private Q_SLOTS:
         QCOMPARE(m_dialog->currentPage(), int(SettingsDialog::AccountPage));
         QVERIFY(m_dialog->errorLabel(QStringLiteral("payoutAddress"))->text().contains(QStringLiteral("checksum")));
         payout->setText(QStringLiteral("0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed"));
-        QVERIFY(field<QLabel>("payoutAddressHint")->text().contains(QStringLiteral("0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed")));
+        QVERIFY(field<QLabel>("payoutAddressHint")
+                    ->text()
+                    .contains(QStringLiteral("0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed")));
         // Tariff: a price without a currency is refused; with one, saved.
         field<QDoubleSpinBox>("pricePerKWhSpin")->setValue(0.32);
         QVERIFY(!m_dialog->apply());

@@ -62,12 +62,14 @@ private Q_SLOTS:
         window.resize(900, 700);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
-        window.showSnapshot(samples::withUpdate(samples::snapshot(NodeState::Idle, QStringLiteral("Connected; no task joined"))));
+        window.showSnapshot(
+            samples::withUpdate(samples::snapshot(NodeState::Idle, QStringLiteral("Connected; no task joined"))));
         QLabel *label = notice(window);
         QVERIFY(label);
         QTRY_VERIFY(label->isVisible());
         QVERIFY2(label->text().startsWith(QStringLiteral("Cohort 99.0.0 is available.")), qPrintable(label->text()));
-        QVERIFY2(label->text().contains(QStringLiteral("<a href=\"https://cohort.example/download\">Download</a>")), qPrintable(label->text()));
+        QVERIFY2(label->text().contains(QStringLiteral("<a href=\"https://cohort.example/download\">Download</a>")),
+                 qPrintable(label->text()));
         QCOMPARE(label->textFormat(), Qt::RichText);
         QVERIFY(label->openExternalLinks());
         QVERIFY(label->textInteractionFlags() & Qt::LinksAccessibleByMouse);
@@ -91,14 +93,18 @@ private Q_SLOTS:
         window.showSnapshot(s);
         QLabel *label = notice(window);
         QVERIFY(label && !label->isHidden());
-        QVERIFY2(label->text().startsWith(QStringLiteral("This hub needs Cohort 99.0.0 or newer; you have 0.1.0.")), qPrintable(label->text()));
+        QVERIFY2(label->text().startsWith(QStringLiteral("This hub needs Cohort 99.0.0 or newer; you have 0.1.0.")),
+                 qPrintable(label->text()));
         QVERIFY(label->text().contains(QStringLiteral("href=\"https://cohort.example/download\"")));
         // The headline says the engine stopped, and why.
         auto *title = window.dashboardPage()->findChild<QLabel *>(QStringLiteral("stateTitle"));
         auto *why = window.dashboardPage()->findChild<QLabel *>(QStringLiteral("stateWhy"));
         QVERIFY(title && why);
         QCOMPARE(title->text(), nodeStateTitle(NodeState::Error));
-        QCOMPARE(why->text(), QStringLiteral("This hub needs Cohort 99.0.0 or newer; you have 0.1.0. Download: https://cohort.example/download"));
+        QCOMPARE(
+            why->text(),
+            QStringLiteral(
+                "This hub needs Cohort 99.0.0 or newer; you have 0.1.0. Download: https://cohort.example/download"));
     }
 
     // The engine refuses such values from a hub; the dashboard does not rely on that.
@@ -113,7 +119,8 @@ private Q_SLOTS:
             s.update.downloadUrl = url;
             const QString text = DashboardPage::updateNoticeText(s);
             QVERIFY2(!text.contains(QStringLiteral("href")), qPrintable(text));
-            QVERIFY2(!text.contains(QStringLiteral("<img")) && text.contains(QStringLiteral("&lt;img")), qPrintable(text));
+            QVERIFY2(!text.contains(QStringLiteral("<img")) && text.contains(QStringLiteral("&lt;img")),
+                     qPrintable(text));
         }
     }
 
@@ -122,16 +129,20 @@ private Q_SLOTS:
         QTranslator german;
         QVERIFY(german.load(QStringLiteral(":/i18n/cohort_de")));
         QVERIFY(QCoreApplication::installTranslator(&german));
-        const QString available = DashboardPage::updateNoticeText(samples::withUpdate(samples::snapshot(NodeState::Idle, {})));
-        const QString required = DashboardPage::updateNoticeText(samples::withUpdate(samples::snapshot(NodeState::Idle, {}), true));
+        const QString available =
+            DashboardPage::updateNoticeText(samples::withUpdate(samples::snapshot(NodeState::Idle, {})));
+        const QString required =
+            DashboardPage::updateNoticeText(samples::withUpdate(samples::snapshot(NodeState::Idle, {}), true));
         QCoreApplication::removeTranslator(&german);
         QVERIFY2(available.startsWith(QStringLiteral("Cohort 99.0.0 ist verfügbar.")), qPrintable(available));
         QVERIFY2(available.contains(QStringLiteral(">Herunterladen</a>")), qPrintable(available));
-        QVERIFY2(required.startsWith(QStringLiteral("Dieser Hub braucht Cohort 99.0.0 oder neuer; Sie haben 0.1.0.")), qPrintable(required));
+        QVERIFY2(required.startsWith(QStringLiteral("Dieser Hub braucht Cohort 99.0.0 oder neuer; Sie haben 0.1.0.")),
+                 qPrintable(required));
         QTranslator french;
         QVERIFY(french.load(QStringLiteral(":/i18n/cohort_fr")));
         QVERIFY(QCoreApplication::installTranslator(&french));
-        const QString disponible = DashboardPage::updateNoticeText(samples::withUpdate(samples::snapshot(NodeState::Idle, {})));
+        const QString disponible =
+            DashboardPage::updateNoticeText(samples::withUpdate(samples::snapshot(NodeState::Idle, {})));
         QCoreApplication::removeTranslator(&french);
         QVERIFY2(disponible.startsWith(QStringLiteral("Cohort 99.0.0 est disponible.")), qPrintable(disponible));
     }

@@ -65,7 +65,8 @@ private:
     struct Bound {
         EngineController controller;
         MainWindow window;
-        explicit Bound(const EngineOptions &options) : controller(options)
+        explicit Bound(const EngineOptions &options)
+            : controller(options)
         {
             bindWindowToEngine(&window, &controller);
             window.show();
@@ -130,7 +131,8 @@ private Q_SLOTS:
         QCOMPARE(dashboard->gpuCards().size(), 2);
         GpuCard *first = dashboard->gpuCards().at(0);
         GpuCard *second = dashboard->gpuCards().at(1);
-        QVERIFY2(labelText(first, "gpuWorker").contains(QStringLiteral("does not compute on this GPU")), qPrintable(labelText(first, "gpuWorker")));
+        QVERIFY2(labelText(first, "gpuWorker").contains(QStringLiteral("does not compute on this GPU")),
+                 qPrintable(labelText(first, "gpuWorker")));
         QVERIFY(!first->findChild<QPushButton *>(QStringLiteral("gpuPauseButton"))->isVisible());
         auto *pause = second->findChild<QPushButton *>(QStringLiteral("gpuPauseButton"));
         QVERIFY(pause->isVisible());
@@ -142,7 +144,8 @@ private Q_SLOTS:
         b.publish(s);
         // The window takes snapshots without a state change at most once a second (ui/SnapshotThrottle).
         QTRY_COMPARE_WITH_TIMEOUT(pause->text(), QStringLiteral("Resume this GPU"), 3000);
-        QVERIFY2(labelText(second, "gpuWorker").contains(QStringLiteral("paused on this GPU by you")), qPrintable(labelText(second, "gpuWorker")));
+        QVERIFY2(labelText(second, "gpuWorker").contains(QStringLiteral("paused on this GPU by you")),
+                 qPrintable(labelText(second, "gpuWorker")));
         QTest::mouseClick(pause, Qt::LeftButton);
         QVERIFY(logged(QStringLiteral("gpu GPU-second resumed")));
         QVERIFY(!fake::log().lines().contains(QStringLiteral("pause"))); // the node itself was never paused
@@ -165,7 +168,8 @@ private Q_SLOTS:
         welcome->setAttribute(Qt::WA_DeleteOnClose);
         bindWelcomeToEngine(welcome, &b.controller);
         welcome->show();
-        welcome->findChild<QPushButton *>(start ? QStringLiteral("welcomeStart") : QStringLiteral("welcomeNotNow"))->click();
+        welcome->findChild<QPushButton *>(start ? QStringLiteral("welcomeStart") : QStringLiteral("welcomeNotNow"))
+            ->click();
         QCOMPARE(fake::enginesCreated(), 0);
         b.controller.start();
         QVERIFY(logged(QStringLiteral("start on cohort-engine")));

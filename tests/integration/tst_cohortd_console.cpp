@@ -127,8 +127,10 @@ QStringList screenRows(const QByteArray &raw)
 
 QStringList cohortdArguments(const QTemporaryDir &dir, const QString &name, int seconds)
 {
-    return {QStringLiteral("--data-dir"), dir.filePath(name), QStringLiteral("--settings"), dir.filePath(name + QStringLiteral(".ini")),
-            QStringLiteral("--task"), QStringLiteral("arith-rl"), QStringLiteral("--duration"), QString::number(seconds),
+    return {QStringLiteral("--data-dir"),      dir.filePath(name),
+            QStringLiteral("--settings"),      dir.filePath(name + QStringLiteral(".ini")),
+            QStringLiteral("--task"),          QStringLiteral("arith-rl"),
+            QStringLiteral("--duration"),      QString::number(seconds),
             QStringLiteral("--no-control-api")};
 }
 } // namespace
@@ -142,8 +144,10 @@ private Q_SLOTS:
     {
         constexpr int kSeconds = 120;
         TerminalProcess terminal;
-        QVERIFY(terminal.start(programPath(QStringLiteral("cohortd")), cohortdArguments(m_dir, QStringLiteral("tty"), kSeconds)));
-        ChildProcess piped(programPath(QStringLiteral("cohortd")), cohortdArguments(m_dir, QStringLiteral("pipe"), kSeconds));
+        QVERIFY(terminal.start(programPath(QStringLiteral("cohortd")),
+                               cohortdArguments(m_dir, QStringLiteral("tty"), kSeconds)));
+        ChildProcess piped(programPath(QStringLiteral("cohortd")),
+                           cohortdArguments(m_dir, QStringLiteral("pipe"), kSeconds));
         QVERIFY(piped.start());
 
         bool editedSettings = false;
@@ -171,10 +175,11 @@ private Q_SLOTS:
         QVERIFY2(raw.count('\r') > kSeconds / 2, "the status line is redrawn in place about once a second");
         QVERIFY2(QRegularExpression(QStringLiteral("^\\[0[12]:\\d\\d\\] \\S")).match(rows.last()).hasMatch(),
                  qPrintable(QStringLiteral("the last row is not the status line: ") + rows.last()));
-        QVERIFY2(screen.contains(QStringLiteral("cohort.settings warning: ignoring invalid setting")), qPrintable(screen));
+        QVERIFY2(screen.contains(QStringLiteral("cohort.settings warning: ignoring invalid setting")),
+                 qPrintable(screen));
         QVERIFY2(screen.contains(QStringLiteral("First batch accepted")), qPrintable(screen));
         QVERIFY2(screen.contains(QStringLiteral("accepted in the last minute")), qPrintable(screen)); // the summary
-        QVERIFY2(!screen.contains(QStringLiteral("Batch accepted:")), qPrintable(screen));          // not each batch
+        QVERIFY2(!screen.contains(QStringLiteral("Batch accepted:")), qPrintable(screen));            // not each batch
         QVERIFY2(!screen.contains(QStringLiteral("awaiting the hub's answer")), qPrintable(screen)); // nor info logging
         QVERIFY(screen.contains(QStringLiteral("cohortd: stopping (ran for 120 s)")));
 
@@ -186,7 +191,7 @@ private Q_SLOTS:
         QVERIFY(!out.contains(QLatin1Char('\r')) && !out.contains(QStringLiteral("\033[")));
         const qsizetype outLines = out.count(QLatin1Char('\n'));
         const qsizetype errLines = err.count(QLatin1Char('\n'));
-        QVERIFY2(outLines >= 2 && outLines <= 2 * 13 + 1, qPrintable(out));   // a change at most every 5 s, else a minute
+        QVERIFY2(outLines >= 2 && outLines <= 2 * 13 + 1, qPrintable(out)); // a change at most every 5 s, else a minute
         QVERIFY2(errLines <= 40, qPrintable(QStringLiteral("%1 lines:\n%2").arg(errLines).arg(err)));
         QVERIFY2(err.contains(QStringLiteral("accepted in the last minute")), qPrintable(err));
         QVERIFY2(!err.contains(QStringLiteral("Batch accepted:")), qPrintable(err));

@@ -30,8 +30,11 @@ constexpr qint64 kBudgetB = 4'294'967'275;
 
 QJsonObject fakeGpu(const QString &uuid, const QString &name, qint64 memory)
 {
-    return QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("uuid"), uuid}, {QStringLiteral("memory_total"), double(memory)},
-                       {QStringLiteral("memory_used"), double(1LL << 30)}, {QStringLiteral("temperature"), 50},
+    return QJsonObject{{QStringLiteral("name"), name},
+                       {QStringLiteral("uuid"), uuid},
+                       {QStringLiteral("memory_total"), double(memory)},
+                       {QStringLiteral("memory_used"), double(1LL << 30)},
+                       {QStringLiteral("temperature"), 50},
                        {QStringLiteral("power_mw"), 100'000}};
 }
 
@@ -62,7 +65,8 @@ void writeSettings(const QString &path, const QString &gpus)
 int control(const QString &dataDir, const QString &command, QString *errors = nullptr)
 {
     QProcess p;
-    p.start(programPath(QStringLiteral("cohortd")), {QStringLiteral("--data-dir"), dataDir, QStringLiteral("--control"), command});
+    p.start(programPath(QStringLiteral("cohortd")),
+            {QStringLiteral("--data-dir"), dataDir, QStringLiteral("--control"), command});
     if (!p.waitForFinished(30'000))
         return -1;
     if (errors)
@@ -79,7 +83,8 @@ private Q_SLOTS:
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
         const QString config = dir.filePath(QStringLiteral("fakenvml.json"));
-        QVERIFY(writeFakeNvml(config, {fakeGpu(kA, QStringLiteral("Fake GPU A"), 8LL << 30), fakeGpu(kB, QStringLiteral("Fake GPU B"), 16LL << 30)}));
+        QVERIFY(writeFakeNvml(config, {fakeGpu(kA, QStringLiteral("Fake GPU A"), 8LL << 30),
+                                       fakeGpu(kB, QStringLiteral("Fake GPU B"), 16LL << 30)}));
         qputenv("COHORT_NVML_LIBRARY", QByteArray(COHORT_FAKENVML));
         qputenv("COHORT_FAKENVML_CONFIG", config.toUtf8());
         qputenv("COHORT_TESTING_GPUS_ON_CPU", "1");
@@ -87,12 +92,13 @@ private Q_SLOTS:
         writeSettings(settings, {});
         const QString data = dir.filePath(QStringLiteral("data"));
         ChildProcess node(programPath(QStringLiteral("cohortd")),
-                          {QStringLiteral("--data-dir"), data, QStringLiteral("--settings"), settings, QStringLiteral("--json"),
-                           QStringLiteral("--task"), QStringLiteral("arith-rl")});
+                          {QStringLiteral("--data-dir"), data, QStringLiteral("--settings"), settings,
+                           QStringLiteral("--json"), QStringLiteral("--task"), QStringLiteral("arith-rl")});
         QVERIFY(node.start());
 
         // A worker per GPU, on CUDA's device names, each with its own share of its own GPU's memory.
-        QTRY_VERIFY2_WITH_TIMEOUT(lastJsonStatus(node.output())[QStringLiteral("compute_workers")].toArray().size() == 2,
+        QTRY_VERIFY2_WITH_TIMEOUT(lastJsonStatus(node.output())[QStringLiteral("compute_workers")].toArray().size() ==
+                                      2,
                                   qPrintable(node.errors().right(2000)), 60'000);
         QJsonObject s = lastJsonStatus(node.output());
         QCOMPARE(worker(s, kA)[QStringLiteral("device")].toString(), QStringLiteral("cuda:0"));
@@ -105,13 +111,15 @@ private Q_SLOTS:
         QCOMPARE(qint64(s[QStringLiteral("gpu_memory_budget_bytes")].toDouble()), std::max(kBudgetA, kBudgetB));
 
         // Both earn.
-        QTRY_VERIFY2_WITH_TIMEOUT(accepted(lastJsonStatus(node.output()), kA) >= 1 && accepted(lastJsonStatus(node.output()), kB) >= 1,
+        QTRY_VERIFY2_WITH_TIMEOUT(accepted(lastJsonStatus(node.output()), kA) >= 1 &&
+                                      accepted(lastJsonStatus(node.output()), kB) >= 1,
                                   QJsonDocument(lastJsonStatus(node.output())).toJson().constData(), 180'000);
 
         // A GPU that no worker runs on is refused with the ones that are.
         QString errors;
         QCOMPARE(control(data, QStringLiteral("pause-gpu:GPU-nope"), &errors), 1);
-        QVERIFY2(errors.contains(QStringLiteral("no compute worker runs on GPU GPU-nope")) && errors.contains(kA), qPrintable(errors));
+        QVERIFY2(errors.contains(QStringLiteral("no compute worker runs on GPU GPU-nope")) && errors.contains(kA),
+                 qPrintable(errors));
 
         // B paused on its own: it stops, A keeps earning, the node keeps working.
         QCOMPARE(control(data, QStringLiteral("pause-gpu:") + kB, &errors), 0);
@@ -127,7 +135,8 @@ private Q_SLOTS:
         QVERIFY2(accepted(s, kB) <= bWhenPaused + 1, QJsonDocument(s).toJson().constData());
         QVERIFY(worker(s, kB)[QStringLiteral("paused")].toBool());
         QVERIFY(!worker(s, kA)[QStringLiteral("paused")].toBool());
-        QVERIFY2(s[QStringLiteral("state")].toString() != QLatin1String("paused"), QJsonDocument(s).toJson().constData());
+        QVERIFY2(s[QStringLiteral("state")].toString() != QLatin1String("paused"),
+                 QJsonDocument(s).toJson().constData());
 
         // B works again.
         const int bBeforeResume = accepted(s, kB);
@@ -138,17 +147,20 @@ private Q_SLOTS:
         // The settings file now names A only: B's worker stops and A's goes on, without restarting the engine (its
         // figures since the start would begin again at 0, and it would register anew).
         const QJsonObject beforeChange = lastJsonStatus(node.output());
-        const int totalBefore = beforeChange[QStringLiteral("rollouts")].toObject()[QStringLiteral("batches_accepted")].toInt();
+        const int totalBefore =
+            beforeChange[QStringLiteral("rollouts")].toObject()[QStringLiteral("batches_accepted")].toInt();
         writeSettings(settings, kA);
-        QTRY_VERIFY2_WITH_TIMEOUT(lastJsonStatus(node.output())[QStringLiteral("compute_workers")].toArray().size() == 1,
+        QTRY_VERIFY2_WITH_TIMEOUT(lastJsonStatus(node.output())[QStringLiteral("compute_workers")].toArray().size() ==
+                                      1,
                                   qPrintable(node.errors().right(3000)), 30'000);
         s = lastJsonStatus(node.output());
         QCOMPARE(worker(s, kA)[QStringLiteral("device")].toString(), QStringLiteral("cuda:0"));
         QVERIFY(worker(s, kB).isEmpty());
         QCOMPARE(s[QStringLiteral("registered_at")], beforeChange[QStringLiteral("registered_at")]);
         QVERIFY(s[QStringLiteral("rollouts")].toObject()[QStringLiteral("batches_accepted")].toInt() >= totalBefore);
-        QTRY_VERIFY2_WITH_TIMEOUT(lastJsonStatus(node.output())[QStringLiteral("rollouts")].toObject()[QStringLiteral("batches_accepted")].toInt() >
-                                      totalBefore + 1,
+        QTRY_VERIFY2_WITH_TIMEOUT(lastJsonStatus(node.output())[QStringLiteral("rollouts")]
+                                          .toObject()[QStringLiteral("batches_accepted")]
+                                          .toInt() > totalBefore + 1,
                                   QJsonDocument(lastJsonStatus(node.output())).toJson().constData(), 180'000);
 
         int code = -1;

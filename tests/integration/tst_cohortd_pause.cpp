@@ -44,21 +44,26 @@ private Q_SLOTS:
             file.write("[schedule]\npauseForPrograms=something-else\n");
         }
         ChildProcess node(programPath(QStringLiteral("cohortd")),
-                          {QStringLiteral("--data-dir"), dir.filePath(QStringLiteral("data")), QStringLiteral("--settings"), settings,
-                           QStringLiteral("--json"), QStringLiteral("--no-control-api"), QStringLiteral("--task"), QStringLiteral("arith-rl"),
+                          {QStringLiteral("--data-dir"), dir.filePath(QStringLiteral("data")),
+                           QStringLiteral("--settings"), settings, QStringLiteral("--json"),
+                           QStringLiteral("--no-control-api"), QStringLiteral("--task"), QStringLiteral("arith-rl"),
                            QStringLiteral("--pause-for"), name});
         QVERIFY(node.start());
-        QTRY_VERIFY2_WITH_TIMEOUT(lastJsonStatus(node.output()).value(QStringLiteral("reason")).toString() == QLatin1String("foreground-app"),
+        QTRY_VERIFY2_WITH_TIMEOUT(lastJsonStatus(node.output()).value(QStringLiteral("reason")).toString() ==
+                                      QLatin1String("foreground-app"),
                                   qPrintable(node.errors().right(2000)), 60'000);
         const QJsonObject paused = lastJsonStatus(node.output());
         QCOMPARE(paused.value(QStringLiteral("state")).toString(), QStringLiteral("paused"));
-        QVERIFY2(paused.value(QStringLiteral("why")).toString().contains(name), qPrintable(paused.value(QStringLiteral("why")).toString()));
+        QVERIFY2(paused.value(QStringLiteral("why")).toString().contains(name),
+                 qPrintable(paused.value(QStringLiteral("why")).toString()));
 
         // The program ends: after the hold (15 s) the node works again.
         game.kill();
         QVERIFY(game.waitForFinished(10'000));
-        QTRY_VERIFY2_WITH_TIMEOUT(lastJsonStatus(node.output()).value(QStringLiteral("reason")).toString() != QLatin1String("foreground-app") &&
-                                      lastJsonStatus(node.output()).value(QStringLiteral("state")).toString() != QLatin1String("paused"),
+        QTRY_VERIFY2_WITH_TIMEOUT(lastJsonStatus(node.output()).value(QStringLiteral("reason")).toString() !=
+                                          QLatin1String("foreground-app") &&
+                                      lastJsonStatus(node.output()).value(QStringLiteral("state")).toString() !=
+                                          QLatin1String("paused"),
                                   QJsonDocument(lastJsonStatus(node.output())).toJson().constData(), 60'000);
         QCOMPARE(settingsProgram.state(), QProcess::Running);
         settingsProgram.kill();

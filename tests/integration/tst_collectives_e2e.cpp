@@ -28,14 +28,17 @@
 #include <map>
 #include <memory>
 
-using cohort::test::ChildProcess;
-using cohort::test::OpLine;
 using cohort::test::admittedId;
+using cohort::test::ChildProcess;
 using cohort::test::lastOk;
+using cohort::test::OpLine;
 
 namespace {
 
-QString peerProgram() { return cohort::test::collectivePeerProgram(); }
+QString peerProgram()
+{
+    return cohort::test::collectivePeerProgram();
+}
 
 struct Peer {
     std::unique_ptr<ChildProcess> process;
@@ -87,8 +90,13 @@ class TestCollectivesE2E : public QObject {
         Peer peer;
         peer.seed = seed;
         peer.out = m_dir.filePath(QStringLiteral("out-%1-%2").arg(port).arg(seed));
-        QStringList args{QStringLiteral("peer"), QStringLiteral("--master-port"), QString::number(port),
-                         QStringLiteral("--seed"), QString::number(seed), QStringLiteral("--out"), peer.out};
+        QStringList args{QStringLiteral("peer"),
+                         QStringLiteral("--master-port"),
+                         QString::number(port),
+                         QStringLiteral("--seed"),
+                         QString::number(seed),
+                         QStringLiteral("--out"),
+                         peer.out};
         args << extra;
         peer.process = std::make_unique<ChildProcess>(peerProgram(), args);
         peer.process->start();
@@ -113,12 +121,14 @@ class TestCollectivesE2E : public QObject {
             return {};
         std::vector<Peer> peers;
         for (int i = 0; i < world; ++i)
-            peers.push_back(startPeer(port, uint64_t(i + 1), QStringList{QStringLiteral("--world"), QString::number(world)} + extra));
+            peers.push_back(startPeer(port, uint64_t(i + 1),
+                                      QStringList{QStringLiteral("--world"), QString::number(world)} + extra));
         QList<QByteArray> results;
         for (Peer &peer : peers) {
             const bool ok = finish(peer, 60'000);
             if (!ok) {
-                qWarning().noquote() << "peer" << peer.seed << "failed:" << peer.process->output() << peer.process->errors();
+                qWarning().noquote() << "peer" << peer.seed << "failed:" << peer.process->output()
+                                     << peer.process->errors();
                 return {};
             }
             results << readAll(peer.out);
@@ -205,8 +215,8 @@ private Q_SLOTS:
     {
         const size_t count = 300'001;
         const QList<QByteArray> results =
-            runGroup(3, {QStringLiteral("--count"), QString::number(count), QStringLiteral("--ops"), QStringLiteral("1"),
-                         QStringLiteral("--out-of-place")});
+            runGroup(3, {QStringLiteral("--count"), QString::number(count), QStringLiteral("--ops"),
+                         QStringLiteral("1"), QStringLiteral("--out-of-place")});
         QCOMPARE(results.size(), 3);
         for (const QByteArray &r : results)
             QVERIFY(r == results[0]);
@@ -264,7 +274,8 @@ private Q_SLOTS:
             worst = std::max(worst, err);
             sumSq += err * err;
         }
-        qInfo("%s: max error %.3g (bound %.3g), rms %.3g", qPrintable(quant), worst, bound, std::sqrt(sumSq / double(count)));
+        qInfo("%s: max error %.3g (bound %.3g), rms %.3g", qPrintable(quant), worst, bound,
+              std::sqrt(sumSq / double(count)));
         QVERIFY(worst <= bound);
         QVERIFY(worst > 0); // it did quantize
     }
@@ -273,8 +284,8 @@ private Q_SLOTS:
     {
         const size_t count = 100'003;
         const QList<QByteArray> results =
-            runGroup(3, {QStringLiteral("--count"), QString::number(count), QStringLiteral("--ops"), QStringLiteral("1"),
-                         QStringLiteral("--dtype"), QStringLiteral("bf16")});
+            runGroup(3, {QStringLiteral("--count"), QString::number(count), QStringLiteral("--ops"),
+                         QStringLiteral("1"), QStringLiteral("--dtype"), QStringLiteral("bf16")});
         QCOMPARE(results.size(), 3);
         for (const QByteArray &r : results) {
             QCOMPARE(r.size(), qsizetype(count * 2));
@@ -309,8 +320,8 @@ private Q_SLOTS:
             auto master = startMaster(&port);
             QVERIFY(master);
             std::vector<Peer> peers;
-            QStringList args{QStringLiteral("--world"), QString::number(world), QStringLiteral("--count"),
-                             QString::number(count), QStringLiteral("--ops"), QStringLiteral("14"),
+            QStringList args{QStringLiteral("--world"),      QString::number(world),  QStringLiteral("--count"),
+                             QString::number(count),         QStringLiteral("--ops"), QStringLiteral("14"),
                              QStringLiteral("--io-timeout"), QStringLiteral("5000")};
             if (round % 2) // odd rounds: the out-of-place call
                 args << QStringLiteral("--out-of-place");
@@ -357,9 +368,10 @@ private Q_SLOTS:
         const size_t count = 500'009;
         std::vector<Peer> peers;
         const QList<QByteArray> results =
-            runGroup(3, {QStringLiteral("--count"), QString::number(count), QStringLiteral("--ops"), QStringLiteral("6"),
-                         QStringLiteral("--depth"), QStringLiteral("3"), QStringLiteral("--ints"),
-                         QStringLiteral("--block"), QStringLiteral("65536")},
+            runGroup(3,
+                     {QStringLiteral("--count"), QString::number(count), QStringLiteral("--ops"), QStringLiteral("6"),
+                      QStringLiteral("--depth"), QStringLiteral("3"), QStringLiteral("--ints"),
+                      QStringLiteral("--block"), QStringLiteral("65536")},
                      &peers);
         QCOMPARE(results.size(), 3);
         for (const QByteArray &r : results) {
@@ -388,9 +400,9 @@ private Q_SLOTS:
             QVERIFY(master);
             const int victim = int(QRandomGenerator::global()->bounded(world));
             std::vector<Peer> peers;
-            const QStringList args{QStringLiteral("--world"), QString::number(world), QStringLiteral("--count"),
-                                   QString::number(count), QStringLiteral("--ops"), QStringLiteral("12"),
-                                   QStringLiteral("--depth"), QStringLiteral("3"), QStringLiteral("--io-timeout"),
+            const QStringList args{QStringLiteral("--world"), QString::number(world),  QStringLiteral("--count"),
+                                   QString::number(count),    QStringLiteral("--ops"), QStringLiteral("12"),
+                                   QStringLiteral("--depth"), QStringLiteral("3"),     QStringLiteral("--io-timeout"),
                                    QStringLiteral("5000")};
             for (int i = 0; i < world; ++i) {
                 QStringList own = args;
@@ -418,7 +430,8 @@ private Q_SLOTS:
 
     void lastPeerStandingCompletesAlone()
     {
-        // Two peers; one is killed mid-run: the other's calls complete with a world of one (its own values), never hang.
+        // Two peers; one is killed mid-run: the other's calls complete with a world of one (its own values), never
+        // hang.
         uint16_t port = 0;
         auto master = startMaster(&port);
         QVERIFY(master);
@@ -429,7 +442,8 @@ private Q_SLOTS:
                                       {QStringLiteral("--world"), QStringLiteral("2"), QStringLiteral("--count"),
                                        QString::number(count), QStringLiteral("--ops"), QStringLiteral("8"),
                                        QStringLiteral("--op"), QStringLiteral("avg")}));
-        QVERIFY2(peers[1].process->waitForOutput(QStringLiteral("op 2 start"), 30'000), qPrintable(peers[1].process->output()));
+        QVERIFY2(peers[1].process->waitForOutput(QStringLiteral("op 2 start"), 30'000),
+                 qPrintable(peers[1].process->output()));
         peers[1].process->process().kill();
         QVERIFY2(finish(peers[0], 30'000), qPrintable(peers[0].process->output()));
         const auto last = lastOk(peers[0].process->output());
@@ -452,9 +466,9 @@ private Q_SLOTS:
         QVERIFY(master);
         const int steps = 30;
         auto start = [&](uint64_t seed, bool join) {
-            QStringList args{QStringLiteral("state"), QStringLiteral("--master-port"), QString::number(port),
-                             QStringLiteral("--seed"), QString::number(seed), QStringLiteral("--world"),
-                             QStringLiteral("2"), QStringLiteral("--steps"), QString::number(steps)};
+            QStringList args{QStringLiteral("state"),  QStringLiteral("--master-port"), QString::number(port),
+                             QStringLiteral("--seed"), QString::number(seed),           QStringLiteral("--world"),
+                             QStringLiteral("2"),      QStringLiteral("--steps"),       QString::number(steps)};
             if (join)
                 args << QStringLiteral("--join");
             auto p = std::make_unique<ChildProcess>(peerProgram(), args);
@@ -470,7 +484,8 @@ private Q_SLOTS:
             QVERIFY2(p->process().exitCode() == 0, qPrintable(p->output()));
         }
         static const QRegularExpression re(
-            QStringLiteral("^step (\\d+) revision (\\d+) world (\\d+) rx (\\d+) tx \\d+ fetched (\\d+) hash ([0-9a-f]+)"),
+            QStringLiteral(
+                "^step (\\d+) revision (\\d+) world (\\d+) rx (\\d+) tx \\d+ fetched (\\d+) hash ([0-9a-f]+)"),
             QRegularExpression::MultilineOption);
         struct Step {
             int world;
@@ -532,17 +547,19 @@ private Q_SLOTS:
         uint16_t port = 0;
         auto master = startMaster(&port, allowFile);
         QVERIFY(master);
-        const QStringList common{QStringLiteral("--world"), QStringLiteral("2"), QStringLiteral("--count"),
-                                 QStringLiteral("1000"), QStringLiteral("--ops"), QStringLiteral("1")};
+        const QStringList common{QStringLiteral("--world"), QStringLiteral("2"),     QStringLiteral("--count"),
+                                 QStringLiteral("1000"),    QStringLiteral("--ops"), QStringLiteral("1")};
         Peer stranger = startPeer(port, 7, common + QStringList{QStringLiteral("--key"), keyFiles[2]});
-        Peer impostor = startPeer(port, 8, common + QStringList{QStringLiteral("--key"), keyFiles[0],
-                                                                QStringLiteral("--bad-proof")});
+        Peer impostor = startPeer(
+            port, 8, common + QStringList{QStringLiteral("--key"), keyFiles[0], QStringLiteral("--bad-proof")});
         for (Peer *p : {&stranger, &impostor}) {
             QVERIFY(p->process->process().waitForFinished(20'000));
             QCOMPARE(p->process->process().exitCode(), 3);
         }
-        QVERIFY2(stranger.process->output().contains(QStringLiteral("not admitted")), qPrintable(stranger.process->output()));
-        QVERIFY2(impostor.process->output().contains(QStringLiteral("signature")), qPrintable(impostor.process->output()));
+        QVERIFY2(stranger.process->output().contains(QStringLiteral("not admitted")),
+                 qPrintable(stranger.process->output()));
+        QVERIFY2(impostor.process->output().contains(QStringLiteral("signature")),
+                 qPrintable(impostor.process->output()));
         // The admitted keys still work.
         Peer a = startPeer(port, 1, common + QStringList{QStringLiteral("--key"), keyFiles[0]});
         Peer b = startPeer(port, 2, common + QStringList{QStringLiteral("--key"), keyFiles[1]});

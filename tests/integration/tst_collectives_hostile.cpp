@@ -68,13 +68,27 @@ class TestCollectivesHostile : public QObject {
         Peer peer;
         peer.seed = seed;
         peer.out = m_dir.filePath(QStringLiteral("out-%1-%2").arg(port).arg(seed));
-        QStringList args{QStringLiteral("peer"),    QStringLiteral("--master-port"), QString::number(port),
-                         QStringLiteral("--seed"),  QString::number(seed),           QStringLiteral("--out"),
-                         peer.out,                  QStringLiteral("--world"),       QStringLiteral("4"),
-                         QStringLiteral("--count"), QString::number(kCount),         QStringLiteral("--ops"),
-                         QString::number(kOps),     QStringLiteral("--ints"),        QStringLiteral("--quant"),
-                         quant,                     QStringLiteral("--bound"),       QString::number(kBound),
-                         QStringLiteral("--block"), QStringLiteral("4096"),          QStringLiteral("--io-timeout"),
+        QStringList args{QStringLiteral("peer"),
+                         QStringLiteral("--master-port"),
+                         QString::number(port),
+                         QStringLiteral("--seed"),
+                         QString::number(seed),
+                         QStringLiteral("--out"),
+                         peer.out,
+                         QStringLiteral("--world"),
+                         QStringLiteral("4"),
+                         QStringLiteral("--count"),
+                         QString::number(kCount),
+                         QStringLiteral("--ops"),
+                         QString::number(kOps),
+                         QStringLiteral("--ints"),
+                         QStringLiteral("--quant"),
+                         quant,
+                         QStringLiteral("--bound"),
+                         QString::number(kBound),
+                         QStringLiteral("--block"),
+                         QStringLiteral("4096"),
+                         QStringLiteral("--io-timeout"),
                          QStringLiteral("5000")};
         if (!attack.isEmpty())
             args << QStringLiteral("--attack") << attack;
@@ -114,7 +128,8 @@ class TestCollectivesHostile : public QObject {
         QByteArray reference;
         for (Peer &peer : peers) {
             QProcess &p = peer.process->process();
-            QVERIFY2(p.waitForFinished(60'000) && p.exitCode() == 0, qPrintable(peer.process->output() + peer.process->errors()));
+            QVERIFY2(p.waitForFinished(60'000) && p.exitCode() == 0,
+                     qPrintable(peer.process->output() + peer.process->errors()));
             const auto last = cohort::test::lastOk(peer.process->output());
             QVERIFY(last);
             QCOMPARE(last->op, kOps - 1);
@@ -142,7 +157,8 @@ private Q_SLOTS:
     void initTestCase()
     {
         QVERIFY(m_dir.isValid());
-        QVERIFY2(QFile::exists(cohort::test::collectivePeerProgram()), qPrintable(cohort::test::collectivePeerProgram()));
+        QVERIFY2(QFile::exists(cohort::test::collectivePeerProgram()),
+                 qPrintable(cohort::test::collectivePeerProgram()));
     }
 
     void honestPeersExcludeTheBadOne_data()
@@ -164,7 +180,8 @@ private Q_SLOTS:
         QFETCH(QString, quant);
         QFETCH(QString, attack);
         uint16_t port = 0;
-        auto master = cohort::test::startCollectiveMaster(&port, {QStringLiteral("--exclusion-ms"), QStringLiteral("60000")});
+        auto master =
+            cohort::test::startCollectiveMaster(&port, {QStringLiteral("--exclusion-ms"), QStringLiteral("60000")});
         QVERIFY(master);
         std::vector<Peer> honest;
         for (uint64_t seed = 1; seed <= 3; ++seed)
@@ -211,7 +228,8 @@ private Q_SLOTS:
                 break;
         }
         // f32: the sum of the honest inputs exactly; uint8: within its quantization error (3 peers, |x| <= 1000).
-        QVERIFY2(quant == QLatin1String("none") ? worst == 0 : worst <= 3 * 6000.0 / 510 + 1, qPrintable(QString::number(worst)));
+        QVERIFY2(quant == QLatin1String("none") ? worst == 0 : worst <= 3 * 6000.0 / 510 + 1,
+                 qPrintable(QString::number(worst)));
         QVERIFY(master->waitForOutput(QStringLiteral("master excluded peer"), 10'000)); // reads its pipe
         QCOMPARE(excludedIds(master->output()), QList<uint32_t>{hostileId});
     }
@@ -263,7 +281,8 @@ private Q_SLOTS:
     void aLiarIsExcludedOnItsSecondAccusation()
     {
         uint16_t port = 0;
-        auto master = cohort::test::startCollectiveMaster(&port, {QStringLiteral("--exclusion-ms"), QStringLiteral("60000")});
+        auto master =
+            cohort::test::startCollectiveMaster(&port, {QStringLiteral("--exclusion-ms"), QStringLiteral("60000")});
         QVERIFY(master);
         std::vector<Peer> honest;
         for (uint64_t seed = 1; seed <= 3; ++seed)
@@ -345,14 +364,17 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("attack");
         QTest::addColumn<QString>("reason"); // in the master's exclusion
-        QTest::newRow("formation: Ready without links") << QStringLiteral("stall-ready") << QStringLiteral("would not link");
+        QTest::newRow("formation: Ready without links")
+            << QStringLiteral("stall-ready") << QStringLiteral("would not link");
         QTest::newRow("quiet once admitted") << QStringLiteral("silent") << QStringLiteral("did not");
-        QTest::newRow("votes, never syncs") << QStringLiteral("vote-only") << QStringLiteral("did not declare its shared state");
+        QTest::newRow("votes, never syncs")
+            << QStringLiteral("vote-only") << QStringLiteral("did not declare its shared state");
         QTest::newRow("syncs, never begins") << QStringLiteral("no-begin") << QStringLiteral("did not begin");
         QTest::newRow("operation: moves nothing") << QStringLiteral("stall-op") << QStringLiteral("stalled");
         // Passes nothing on and says it starved, framing its honest predecessor (before: every member reported
         // starving, no root was found, and every operation stalled for ever).
-        QTest::newRow("operation: frames its predecessor") << QStringLiteral("stall-op-frame") << QStringLiteral("stalled");
+        QTest::newRow("operation: frames its predecessor")
+            << QStringLiteral("stall-op-frame") << QStringLiteral("stalled");
     }
 
     void stallersAreExcludedAndTheOthersGoOn()
@@ -366,26 +388,33 @@ private Q_SLOTS:
                     QStringLiteral("--sync-timeout-ms"), QStringLiteral("3000")});
         QVERIFY(master);
         const auto state = [&](uint64_t seed, const QStringList &extra) {
-            return startState(port, seed, QStringList{QStringLiteral("--world"), QStringLiteral("3"), QStringLiteral("--io-timeout"), QStringLiteral("4000")} + extra);
+            return startState(port, seed,
+                              QStringList{QStringLiteral("--world"), QStringLiteral("3"),
+                                          QStringLiteral("--io-timeout"), QStringLiteral("4000")} +
+                                  extra);
         };
         const int steps = 14;
         std::vector<std::unique_ptr<ChildProcess>> honest;
         for (uint64_t seed = 1; seed <= 3; ++seed)
-            honest.push_back(state(seed, {QStringLiteral("--steps"), QString::number(steps), QStringLiteral("--step-ms"),
-                                          QStringLiteral("250")}));
+            honest.push_back(state(seed, {QStringLiteral("--steps"), QString::number(steps),
+                                          QStringLiteral("--step-ms"), QStringLiteral("250")}));
         QVERIFY(honest[0]->waitForOutput(QStringLiteral("step 1 "), 60'000));
-        auto staller = state(9, {QStringLiteral("--steps"), QString::number(steps), QStringLiteral("--attack"), attack});
+        auto staller =
+            state(9, {QStringLiteral("--steps"), QString::number(steps), QStringLiteral("--attack"), attack});
         QString lastHash;
         QList<uint32_t> honestIds;
         for (auto &p : honest) {
             honestIds << cohort::test::admittedId(p->output());
             const bool finished = p->process().waitForFinished(120'000) && p->process().exitCode() == 0;
             if (!finished) // QVERIFY2 cuts its message at about 1,000 characters: the whole story goes to the log first
-                qWarning().noquote() << "peer:\n" << p->output().right(6000) << p->errors().right(2000)
-                                     << "\nmaster:\n" << master->output().right(8000) << master->errors().right(8000);
-            QVERIFY2(finished, qPrintable(p->output() + p->errors() + QStringLiteral("\nmaster:\n") + master->output() + master->errors()));
-            static const QRegularExpression re(QStringLiteral("^step (\\d+) revision \\d+ world (\\d+) .* hash ([0-9a-f]+)$"),
-                                               QRegularExpression::MultilineOption);
+                qWarning().noquote() << "peer:\n"
+                                     << p->output().right(6000) << p->errors().right(2000) << "\nmaster:\n"
+                                     << master->output().right(8000) << master->errors().right(8000);
+            QVERIFY2(finished, qPrintable(p->output() + p->errors() + QStringLiteral("\nmaster:\n") + master->output() +
+                                          master->errors()));
+            static const QRegularExpression re(
+                QStringLiteral("^step (\\d+) revision \\d+ world (\\d+) .* hash ([0-9a-f]+)$"),
+                QRegularExpression::MultilineOption);
             QRegularExpressionMatch last;
             for (auto it = re.globalMatch(p->output()); it.hasNext();)
                 last = it.next();
@@ -412,8 +441,10 @@ private Q_SLOTS:
         auto master = cohort::test::startCollectiveMaster(&port);
         QVERIFY(master);
         const auto state = [&](uint64_t seed, const QStringList &extra) {
-            return startState(port, seed, QStringList{QStringLiteral("--world"), QStringLiteral("2"), QStringLiteral("--steps"),
-                                                      QStringLiteral("12"), QStringLiteral("--step-ms"), QStringLiteral("300")} + extra);
+            return startState(port, seed,
+                              QStringList{QStringLiteral("--world"), QStringLiteral("2"), QStringLiteral("--steps"),
+                                          QStringLiteral("12"), QStringLiteral("--step-ms"), QStringLiteral("300")} +
+                                  extra);
         };
         auto a = state(1, {}), b = state(2, {});
         QVERIFY(a->waitForOutput(QStringLiteral("step 1 "), 60'000));
@@ -423,7 +454,8 @@ private Q_SLOTS:
         for (auto &s : sybils)
             QVERIFY(s->waitForOutput(QStringLiteral("admitted"), 30'000));
         static const QRegularExpression re(
-            QStringLiteral("^step (\\d+) revision \\d+ world (\\d+) rx (\\d+) tx \\d+ fetched (\\d+) hash ([0-9a-f]+)$"),
+            QStringLiteral(
+                "^step (\\d+) revision \\d+ world (\\d+) rx (\\d+) tx \\d+ fetched (\\d+) hash ([0-9a-f]+)$"),
             QRegularExpression::MultilineOption);
         std::map<int, QString> hashA;
         int withSybils = 0;
@@ -452,7 +484,8 @@ private Q_SLOTS:
         // Three sybils that were in the ring for a sync declare forged weights; a newcomer then joins. By headcount
         // (before) it fetched the forgery from the three; weighted by the work the hub's audits confirmed
         // (--audited-work: the two members' keys weigh 5, the sybils' nothing), it fetches the members' state.
-        const QByteArray keyA = writeKey(QStringLiteral("member-a.key")), keyB = writeKey(QStringLiteral("member-b.key"));
+        const QByteArray keyA = writeKey(QStringLiteral("member-a.key")),
+                         keyB = writeKey(QStringLiteral("member-b.key"));
         QVERIFY(!keyA.isEmpty() && !keyB.isEmpty());
         const QString weightsFile = writeAuditedWork({keyA, keyB}, 5);
         QVERIFY(!weightsFile.isEmpty());
@@ -460,8 +493,10 @@ private Q_SLOTS:
         auto master = cohort::test::startCollectiveMaster(&port, {QStringLiteral("--audited-work"), weightsFile});
         QVERIFY(master);
         const auto state = [&](uint64_t seed, const QStringList &extra) {
-            return startState(port, seed, QStringList{QStringLiteral("--world"), QStringLiteral("2"), QStringLiteral("--steps"),
-                                                      QStringLiteral("16"), QStringLiteral("--step-ms"), QStringLiteral("300")} + extra);
+            return startState(port, seed,
+                              QStringList{QStringLiteral("--world"), QStringLiteral("2"), QStringLiteral("--steps"),
+                                          QStringLiteral("16"), QStringLiteral("--step-ms"), QStringLiteral("300")} +
+                                  extra);
         };
         auto a = state(1, {QStringLiteral("--key"), m_dir.filePath(QStringLiteral("member-a.key"))});
         auto b = state(2, {QStringLiteral("--key"), m_dir.filePath(QStringLiteral("member-b.key"))});
@@ -472,8 +507,9 @@ private Q_SLOTS:
         // The sybils hold the record once they declared their forgery at a sync (the master saw the split).
         QVERIFY2(master->waitForOutput(QStringLiteral("master split revision"), 60'000), qPrintable(master->output()));
         auto newcomer = state(3, {QStringLiteral("--join")});
-        static const QRegularExpression re(QStringLiteral("^step (\\d+) revision \\d+ world \\d+ rx \\d+ tx \\d+ fetched (\\d+) hash ([0-9a-f]+)$"),
-                                           QRegularExpression::MultilineOption);
+        static const QRegularExpression re(
+            QStringLiteral("^step (\\d+) revision \\d+ world \\d+ rx \\d+ tx \\d+ fetched (\\d+) hash ([0-9a-f]+)$"),
+            QRegularExpression::MultilineOption);
         const auto hashes = [&](ChildProcess &p) {
             std::map<int, std::pair<int, QString>> byStep; // step -> (fetched, hash)
             for (auto it = re.globalMatch(p.output()); it.hasNext();) {
@@ -483,7 +519,8 @@ private Q_SLOTS:
             return byStep;
         };
         for (ChildProcess *p : {a.get(), b.get(), newcomer.get()})
-            QVERIFY2(p->process().waitForFinished(120'000) && p->process().exitCode() == 0, qPrintable(p->output() + p->errors()));
+            QVERIFY2(p->process().waitForFinished(120'000) && p->process().exitCode() == 0,
+                     qPrintable(p->output() + p->errors()));
         const auto members = hashes(*a), joined = hashes(*newcomer);
         QVERIFY2(!joined.empty(), qPrintable(newcomer->output()));
         QVERIFY2(joined.begin()->second.first > 0, qPrintable(newcomer->output())); // it fetched its first state
@@ -504,8 +541,10 @@ private Q_SLOTS:
         auto master = cohort::test::startCollectiveMaster(&port);
         QVERIFY(master);
         const auto state = [&](uint64_t seed, const QStringList &extra) {
-            return startState(port, seed, QStringList{QStringLiteral("--world"), QStringLiteral("3"), QStringLiteral("--steps"),
-                                                      QStringLiteral("12"), QStringLiteral("--step-ms"), QStringLiteral("200")} + extra);
+            return startState(port, seed,
+                              QStringList{QStringLiteral("--world"), QStringLiteral("3"), QStringLiteral("--steps"),
+                                          QStringLiteral("12"), QStringLiteral("--step-ms"), QStringLiteral("200")} +
+                                  extra);
         };
         std::vector<std::unique_ptr<ChildProcess>> members;
         members.push_back(state(1, {}));
@@ -532,7 +571,8 @@ private Q_SLOTS:
         QVERIFY(forger->waitForOutput(QStringLiteral("admitted"), 5000)); // reads its pipe
         const uint32_t forgerId = cohort::test::admittedId(forger->output());
         master->waitForError(QStringLiteral("from peer %1").arg(forgerId), 3000);
-        QVERIFY2(master->errors().contains(QStringLiteral("from peer %1").arg(forgerId)), qPrintable(master->errors().right(1500)));
+        QVERIFY2(master->errors().contains(QStringLiteral("from peer %1").arg(forgerId)),
+                 qPrintable(master->errors().right(1500)));
         QVERIFY(excludedIds(master->output()).isEmpty() ||
                 excludedIds(master->output()) == QList<uint32_t>{forgerId}); // nobody else, ever
     }
@@ -541,7 +581,8 @@ private Q_SLOTS:
     {
         // The exclusion is of the key: the same hostile key reconnecting is refused with the reason.
         uint16_t port = 0;
-        auto master = cohort::test::startCollectiveMaster(&port, {QStringLiteral("--exclusion-ms"), QStringLiteral("60000")});
+        auto master =
+            cohort::test::startCollectiveMaster(&port, {QStringLiteral("--exclusion-ms"), QStringLiteral("60000")});
         QVERIFY(master);
         const QString keyFile = m_dir.filePath(QStringLiteral("hostile.key"));
         {

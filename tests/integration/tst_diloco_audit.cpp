@@ -58,7 +58,9 @@ class TestDilocoAudit : public QObject {
         if (!f.open(QIODevice::WriteOnly) || f.write(kCatalogue) != kCatalogue.size())
             return hub;
         f.close();
-        if (auto started = cohort::test::startHub(hub.dir, {QStringLiteral("--catalogue"), catalogue, QStringLiteral("--heartbeat-interval"), QStringLiteral("1")})) {
+        if (auto started =
+                cohort::test::startHub(hub.dir, {QStringLiteral("--catalogue"), catalogue,
+                                                 QStringLiteral("--heartbeat-interval"), QStringLiteral("1")})) {
             hub.process = std::move(started->process);
             hub.url = started->url;
         }
@@ -70,8 +72,9 @@ class TestDilocoAudit : public QObject {
         const QString dataDir = m_dir.filePath(name);
         auto node = std::make_unique<ChildProcess>(
             programPath(QStringLiteral("cohortd")),
-            QStringList{QStringLiteral("--hub"), hub.url, QStringLiteral("--data-dir"), dataDir, QStringLiteral("--json"), QStringLiteral("--task"),
-                        QStringLiteral("audited"), QStringLiteral("--heartbeat-ms"), QStringLiteral("500"), QStringLiteral("--settings"),
+            QStringList{QStringLiteral("--hub"), hub.url, QStringLiteral("--data-dir"), dataDir,
+                        QStringLiteral("--json"), QStringLiteral("--task"), QStringLiteral("audited"),
+                        QStringLiteral("--heartbeat-ms"), QStringLiteral("500"), QStringLiteral("--settings"),
                         dataDir + QStringLiteral(".ini")});
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         if (!attack.isEmpty())
@@ -116,7 +119,8 @@ class TestDilocoAudit : public QObject {
     {
         const QStringList lines = node.output().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
         for (qsizetype i = lines.size() - 1; i >= 0; --i) {
-            const QString id = QJsonDocument::fromJson(lines[i].toUtf8()).object().value(QStringLiteral("node_id")).toString();
+            const QString id =
+                QJsonDocument::fromJson(lines[i].toUtf8()).object().value(QStringLiteral("node_id")).toString();
             if (!id.isEmpty())
                 return id;
         }
@@ -130,14 +134,19 @@ class TestDilocoAudit : public QObject {
 
     static QString flagOf(const Hub &hub, const QString &nodeId)
     {
-        return row(hub, QStringLiteral("SELECT flagged_at>0, reason FROM node_flags WHERE task='audited' AND node_id=:n"), nodeId);
+        return row(hub,
+                   QStringLiteral("SELECT flagged_at>0, reason FROM node_flags WHERE task='audited' AND node_id=:n"),
+                   nodeId);
     }
 
     // Credit the node holds (pending or confirmed): a cheater's must be nothing at all.
     static double creditHeld(const Hub &hub, const QString &nodeId)
     {
-        return row(hub, QStringLiteral("SELECT COALESCE(SUM(credit), 0) FROM submissions WHERE task='audited' AND node_id=:n"
-                                       " AND status IN ('accepted', 'confirmed')"), nodeId).toDouble();
+        return row(hub,
+                   QStringLiteral("SELECT COALESCE(SUM(credit), 0) FROM submissions WHERE task='audited' AND node_id=:n"
+                                  " AND status IN ('accepted', 'confirmed')"),
+                   nodeId)
+            .toDouble();
     }
 
     // Each test has one budget for all its waits, well inside ctest's 300 s: a run that goes wrong ends in a verdict
@@ -152,8 +161,10 @@ class TestDilocoAudit : public QObject {
     {
         qWarning("hub stats: %s", QJsonDocument(stats(hub)).toJson(QJsonDocument::Compact).constData());
         for (const auto &[name, process] : m_watched) {
-            const QStringList lines = QString(process->output() + process->errors()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
-            qWarning("---- %s: last %d of %d lines", qPrintable(name), int(std::min<qsizetype>(lines.size(), 40)), int(lines.size()));
+            const QStringList lines =
+                QString(process->output() + process->errors()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+            qWarning("---- %s: last %d of %d lines", qPrintable(name), int(std::min<qsizetype>(lines.size(), 40)),
+                     int(lines.size()));
             for (qsizetype i = std::max<qsizetype>(0, lines.size() - 40); i < lines.size(); ++i)
                 qWarning("%s", qPrintable(lines[i].left(400)));
         }
@@ -165,16 +176,19 @@ class TestDilocoAudit : public QObject {
         return QTest::qWaitFor(condition, int(std::max<qint64>(0, m_budget.remainingTime())));
     }
 
-#define WAIT_OR_FAIL(hub, condition, what)                                                                                     \
-    do {                                                                                                                       \
-        if (!waitWithinBudget([&] { return bool(condition); })) {                                                              \
-            dumpLogs(hub);                                                                                                     \
-            QFAIL(qPrintable(QStringLiteral("not within the test's budget: %1").arg(what)));                                   \
-        }                                                                                                                      \
-    } while (false)
+#define WAIT_OR_FAIL(hub, condition, what)                                                                             \
+  do {                                                                                                                 \
+    if (!waitWithinBudget([&] { return bool(condition); })) {                                                          \
+      dumpLogs(hub);                                                                                                   \
+      QFAIL(qPrintable(QStringLiteral("not within the test's budget: %1").arg(what)));                                 \
+    }                                                                                                                  \
+  } while (false)
 
 private Q_SLOTS:
-    void initTestCase() { QVERIFY(m_dir.isValid()); }
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+    }
     void init()
     {
         m_budget = QDeadlineTimer(130'000);
@@ -190,8 +204,9 @@ private Q_SLOTS:
         watch(QStringLiteral("hub"), hub.process.get());
         watch(QStringLiteral("honest-a"), honestA.get());
         watch(QStringLiteral("honest-b"), honestB.get());
-        WAIT_OR_FAIL(hub, stats(hub).value(QStringLiteral("audits")).toObject().value(QStringLiteral("passed")).toInteger() >= 2,
-                     QStringLiteral("the honest pair's first audits pass"));
+        WAIT_OR_FAIL(
+            hub, stats(hub).value(QStringLiteral("audits")).toObject().value(QStringLiteral("passed")).toInteger() >= 2,
+            QStringLiteral("the honest pair's first audits pass"));
         const QStringList attacks{QStringLiteral("idle"), QStringLiteral("noise"), QStringLiteral("copy")};
         std::vector<std::unique_ptr<ChildProcess>> cheaters;
         for (const QString &attack : attacks) {
@@ -207,54 +222,79 @@ private Q_SLOTS:
         // Each is caught: flagged for the task with the failed audit as the reason.
         for (qsizetype i = 0; i < qsizetype(cheaters.size()); ++i)
             WAIT_OR_FAIL(hub, flagOf(hub, cheaterIds[i]).startsWith(QLatin1String("1|audit of outer step")),
-                         attacks[i] + QStringLiteral(" is flagged (now: '") + flagOf(hub, cheaterIds[i]) + QStringLiteral("')"));
+                         attacks[i] + QStringLiteral(" is flagged (now: '") + flagOf(hub, cheaterIds[i]) +
+                             QStringLiteral("')"));
         // The honest pair goes on alone (the cheaters excluded and refused at admission), and gets confirmed.
         const qint64 caughtAt = stats(hub).value(QStringLiteral("last_outer_step")).toInteger();
-        WAIT_OR_FAIL(hub, stats(hub).value(QStringLiteral("last_outer_step")).toInteger() >= caughtAt + 8 &&
-                              stats(hub).value(QStringLiteral("last_world_size")).toInt() == 2,
+        WAIT_OR_FAIL(hub,
+                     stats(hub).value(QStringLiteral("last_outer_step")).toInteger() >= caughtAt + 8 &&
+                         stats(hub).value(QStringLiteral("last_world_size")).toInt() == 2,
                      QStringLiteral("the honest pair makes 8 more outer steps alone"));
         const QJsonObject end = stats(hub);
         const QJsonObject audits = end.value(QStringLiteral("audits")).toObject();
-        QVERIFY2(audits.value(QStringLiteral("failed")).toInteger() >= 3, QJsonDocument(end).toJson(QJsonDocument::Compact).constData());
+        QVERIFY2(audits.value(QStringLiteral("failed")).toInteger() >= 3,
+                 QJsonDocument(end).toJson(QJsonDocument::Compact).constData());
 
         qInfo("%-6s %-16s %-24s %s", "cheat", "credit minted", "caught at its step", "reason");
         for (qsizetype i = 0; i < qsizetype(cheaters.size()); ++i) {
             const QString id = cheaterIds[i];
             QCOMPARE(creditHeld(hub, id), 0.0);
             // Caught at the first outer step it committed (a node's first commitment is always replayed).
-            const QString first = row(hub, QStringLiteral("SELECT MIN(step) FROM diloco_commitments WHERE task='audited' AND node_id=:n"), id);
-            const QString failed = row(hub, QStringLiteral("SELECT MIN(step) FROM diloco_commitments WHERE task='audited' AND node_id=:n"
-                                                           " AND audit='failed'"), id);
+            const QString first =
+                row(hub, QStringLiteral("SELECT MIN(step) FROM diloco_commitments WHERE task='audited' AND node_id=:n"),
+                    id);
+            const QString failed =
+                row(hub,
+                    QStringLiteral("SELECT MIN(step) FROM diloco_commitments WHERE task='audited' AND node_id=:n"
+                                   " AND audit='failed'"),
+                    id);
             QVERIFY2(!failed.isEmpty(), qPrintable(attacks[i]));
             const int nth = failed.toInt() - first.toInt() + 1;
-            QVERIFY2(nth <= 2, qPrintable(QStringLiteral("%1: caught at its committed step %2").arg(attacks[i]).arg(nth)));
+            QVERIFY2(nth <= 2,
+                     qPrintable(QStringLiteral("%1: caught at its committed step %2").arg(attacks[i]).arg(nth)));
             qInfo("%-6s %-16s %-24d %s", qPrintable(attacks[i]), "0", nth,
-                  qPrintable(row(hub, QStringLiteral("SELECT audit_reason FROM diloco_commitments WHERE task='audited' AND node_id=:n"
-                                                     " AND audit='failed'"), id)));
+                  qPrintable(row(
+                      hub,
+                      QStringLiteral("SELECT audit_reason FROM diloco_commitments WHERE task='audited' AND node_id=:n"
+                                     " AND audit='failed'"),
+                      id)));
         }
         for (ChildProcess *honest : {honestA.get(), honestB.get()}) {
             const QString id = nodeId(*honest);
             QVERIFY(flagOf(hub, id).isEmpty());
-            QVERIFY(row(hub, QStringLiteral("SELECT COUNT(*) FROM submissions WHERE node_id=:n AND status='confirmed'"), id).toInt() >= 1);
-            QCOMPARE(row(hub, QStringLiteral("SELECT COUNT(*) FROM submissions WHERE node_id=:n AND reason LIKE 'forfeited%'"), id).toInt(), 0);
+            QVERIFY(
+                row(hub, QStringLiteral("SELECT COUNT(*) FROM submissions WHERE node_id=:n AND status='confirmed'"), id)
+                    .toInt() >= 1);
+            QCOMPARE(
+                row(hub,
+                    QStringLiteral("SELECT COUNT(*) FROM submissions WHERE node_id=:n AND reason LIKE 'forfeited%'"),
+                    id)
+                    .toInt(),
+                0);
         }
         qInfo("audits: %s", QJsonDocument(audits).toJson(QJsonDocument::Compact).constData());
 
         // The network's progress in the hub's own measure (issue 24): the held-out loss of the revisions whose state
         // an audit brought (its digest checked against the record), from the fresh model at revision 0 down.
-        const QJsonObject heldOut = get(hub, QStringLiteral("/v1/tasks/audited/progress")).value(QStringLiteral("held_out_loss")).toObject();
+        const QJsonObject heldOut =
+            get(hub, QStringLiteral("/v1/tasks/audited/progress")).value(QStringLiteral("held_out_loss")).toObject();
         const QJsonArray points = heldOut.value(QStringLiteral("points")).toArray();
         QVERIFY2(points.size() >= 2, QJsonDocument(heldOut).toJson(QJsonDocument::Compact).constData());
         QCOMPARE(heldOut.value(QStringLiteral("sequences")).toInt(), 32);
         const QJsonObject first = points.first().toObject(), last = points.last().toObject();
         QCOMPARE(first.value(QStringLiteral("revision")).toInteger(), 0);
-        const double fresh = first.value(QStringLiteral("loss")).toDouble(), latest = last.value(QStringLiteral("loss")).toDouble();
+        const double fresh = first.value(QStringLiteral("loss")).toDouble(),
+                     latest = last.value(QStringLiteral("loss")).toDouble();
         QVERIFY2(fresh > 5.0 && fresh < 6.5, qPrintable(QString::number(fresh)));
         QVERIFY2(latest < fresh - 0.3, qPrintable(QStringLiteral("%1 at revision 0, %2 at revision %3")
-                                                       .arg(fresh).arg(latest).arg(last.value(QStringLiteral("revision")).toInteger())));
+                                                      .arg(fresh)
+                                                      .arg(latest)
+                                                      .arg(last.value(QStringLiteral("revision")).toInteger())));
         // The stats name the newest measured revision (read earlier: an audit may have measured a newer one since).
-        const QJsonValue statsRevision = end.value(QStringLiteral("held_out")).toObject().value(QStringLiteral("revision"));
-        QVERIFY(statsRevision.isDouble() && statsRevision.toInteger() <= last.value(QStringLiteral("revision")).toInteger());
+        const QJsonValue statsRevision =
+            end.value(QStringLiteral("held_out")).toObject().value(QStringLiteral("revision"));
+        QVERIFY(statsRevision.isDouble() &&
+                statsRevision.toInteger() <= last.value(QStringLiteral("revision")).toInteger());
         qInfo("held-out loss: %.3f at revision 0, %.3f at revision %lld (%lld revisions measured)", fresh, latest,
               last.value(QStringLiteral("revision")).toInteger(), qint64(points.size()));
         stopAll();
@@ -272,9 +312,11 @@ private Q_SLOTS:
         watch(QStringLiteral("hub"), hub.process.get());
         watch(QStringLiteral("sybil-x"), x.get());
         watch(QStringLiteral("sybil-y"), y.get());
-        WAIT_OR_FAIL(hub, stats(hub).value(QStringLiteral("audits")).toObject().value(QStringLiteral("failed")).toInteger() >= 2,
-                     QStringLiteral("both sybils fail their first audit"));
-        WAIT_OR_FAIL(hub, !nodeId(*x).isEmpty() && !nodeId(*y).isEmpty(), QStringLiteral("the sybils say their node ids"));
+        WAIT_OR_FAIL(
+            hub, stats(hub).value(QStringLiteral("audits")).toObject().value(QStringLiteral("failed")).toInteger() >= 2,
+            QStringLiteral("both sybils fail their first audit"));
+        WAIT_OR_FAIL(hub, !nodeId(*x).isEmpty() && !nodeId(*y).isEmpty(),
+                     QStringLiteral("the sybils say their node ids"));
         for (ChildProcess *n : {x.get(), y.get()}) {
             QVERIFY2(flagOf(hub, nodeId(*n)).startsWith(QLatin1String("1|")), qPrintable(flagOf(hub, nodeId(*n))));
             QCOMPARE(creditHeld(hub, nodeId(*n)), 0.0);

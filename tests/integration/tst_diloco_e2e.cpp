@@ -34,7 +34,8 @@ namespace {
 
 QString program(const char *name)
 {
-    return QDir(qEnvironmentVariable("COHORT_BUILD_DIR")).filePath(QStringLiteral("tests/integration/") + QLatin1String(name));
+    return QDir(qEnvironmentVariable("COHORT_BUILD_DIR"))
+        .filePath(QStringLiteral("tests/integration/") + QLatin1String(name));
 }
 
 QList<QJsonObject> events(const QString &output, const QString &kind)
@@ -69,8 +70,9 @@ class TestDilocoE2E : public QObject {
     std::unique_ptr<ChildProcess> node(int seed, int outerSteps, const QString &checkpointDir = {},
                                        const QStringList &extra = {})
     {
-        QStringList args{QStringLiteral("--master-port"), QString::number(m_port), QStringLiteral("--data-seed"),
-                         QString::number(seed), QStringLiteral("--outer-steps"), QString::number(outerSteps)};
+        QStringList args{QStringLiteral("--master-port"), QString::number(m_port),
+                         QStringLiteral("--data-seed"),   QString::number(seed),
+                         QStringLiteral("--outer-steps"), QString::number(outerSteps)};
         args << extra;
         if (!checkpointDir.isEmpty())
             args << QStringLiteral("--checkpoint-dir") << checkpointDir;
@@ -121,8 +123,9 @@ private Q_SLOTS:
     void init()
     {
         QVERIFY(m_dir.isValid());
-        m_master = std::make_unique<ChildProcess>(program("cohort-collective-peer"),
-                                                  QStringList{QStringLiteral("master"), QStringLiteral("--port"), QStringLiteral("0")});
+        m_master = std::make_unique<ChildProcess>(
+            program("cohort-collective-peer"),
+            QStringList{QStringLiteral("master"), QStringLiteral("--port"), QStringLiteral("0")});
         QVERIFY(m_master->start());
         QVERIFY(m_master->waitForOutput(QStringLiteral("master listening"), 10'000));
         static const QRegularExpression re(QStringLiteral("master listening (\\d+)"));
@@ -148,7 +151,8 @@ private Q_SLOTS:
         for (ChildProcess *n : {a.get(), b.get(), c.get()})
             stop(*n);
         const int together = checkAgreement({a.get(), b.get(), c.get()});
-        QVERIFY2(together >= 6, qPrintable(QStringLiteral("outer steps all three nodes took together: %1").arg(together)));
+        QVERIFY2(together >= 6,
+                 qPrintable(QStringLiteral("outer steps all three nodes took together: %1").arg(together)));
         // Loss falls: from the first outer step any node took (uniform bytes would be 5.56 nats) to the last.
         double first = 0, last = 0;
         int firstStep = 1 << 30, lastStep = -1;
@@ -167,7 +171,11 @@ private Q_SLOTS:
                 QCOMPARE(outer[i].value(QStringLiteral("sync_rx")).toInteger(), qint64(0));
         }
         QVERIFY2(last < 0.6 * first && last < 2.5,
-                 qPrintable(QStringLiteral("loss %1 (outer step %2) -> %3 (outer step %4)").arg(first).arg(firstStep).arg(last).arg(lastStep)));
+                 qPrintable(QStringLiteral("loss %1 (outer step %2) -> %3 (outer step %4)")
+                                .arg(first)
+                                .arg(firstStep)
+                                .arg(last)
+                                .arg(lastStep)));
         qInfo("three nodes: %d outer steps together; loss %.3f at outer step %d -> %.3f at outer step %d", together,
               first, firstStep, last, lastStep);
     }
@@ -188,8 +196,8 @@ private Q_SLOTS:
         // Before: NaN made every honest model non-finite within one outer step, and they went on "working".
         QFETCH(QString, attack);
         QFETCH(QString, quant);
-        const QStringList quantArgs{QStringLiteral("--quant"), quant == QLatin1String("u8") ? QStringLiteral("uint8")
-                                                                                          : QStringLiteral("none")};
+        const QStringList quantArgs{QStringLiteral("--quant"),
+                                    quant == QLatin1String("u8") ? QStringLiteral("uint8") : QStringLiteral("none")};
         std::unique_ptr<ChildProcess> a = node(1, 1000, {}, quantArgs), b = node(2, 1000, {}, quantArgs),
                                       c = node(3, 1000, {}, quantArgs);
         QVERIFY(a && b && c);
@@ -198,34 +206,39 @@ private Q_SLOTS:
         auto outerSteps = [](ChildProcess &n) { return int(events(n.output(), QStringLiteral("outer")).size()); };
         QTRY_VERIFY_WITH_TIMEOUT(outerSteps(*a) >= 2 && outerSteps(*b) >= 2 && outerSteps(*c) >= 2, 120'000);
         // The attacker's quantization is the nodes' (a different one would only abort at Begin).
-        ChildProcess attacker(program("cohort-collective-peer"),
-                              {QStringLiteral("diloco-attacker"), QStringLiteral("--master-port"), QString::number(m_port),
-                               QStringLiteral("--count"), QString::number(model.value(QStringLiteral("parameters")).toInteger()),
-                               QStringLiteral("--bound"), QString::number(model.value(QStringLiteral("bound")).toDouble(), 'g', 17),
-                               QStringLiteral("--attack"), attack, QStringLiteral("--quant"), quant});
+        ChildProcess attacker(
+            program("cohort-collective-peer"),
+            {QStringLiteral("diloco-attacker"), QStringLiteral("--master-port"), QString::number(m_port),
+             QStringLiteral("--count"), QString::number(model.value(QStringLiteral("parameters")).toInteger()),
+             QStringLiteral("--bound"), QString::number(model.value(QStringLiteral("bound")).toDouble(), 'g', 17),
+             QStringLiteral("--attack"), attack, QStringLiteral("--quant"), quant});
         QVERIFY(attacker.start());
         QVERIFY(attacker.waitForOutput(QStringLiteral("attacker peer"), 30'000));
         QVERIFY2(attacker.process().waitForFinished(120'000), qPrintable(attacker.output()));
         QCOMPARE(attacker.process().exitCode(), 0); // excluded
-        const uint32_t attackerId = QRegularExpression(QStringLiteral("attacker peer (\\d+)"))
-                                        .match(attacker.output()).captured(1).toUInt();
+        const uint32_t attackerId =
+            QRegularExpression(QStringLiteral("attacker peer (\\d+)")).match(attacker.output()).captured(1).toUInt();
         QVERIFY(m_master->waitForOutput(QStringLiteral("master excluded peer %1:").arg(attackerId), 10'000));
-        QVERIFY2(!m_master->output().contains(QRegularExpression(QStringLiteral("master excluded peer (?!%1:)").arg(attackerId))),
+        QVERIFY2(!m_master->output().contains(
+                     QRegularExpression(QStringLiteral("master excluded peer (?!%1:)").arg(attackerId))),
                  qPrintable(m_master->output()));
         // Training goes on: three more outer steps on every node after the exclusion, all finite and agreed.
         const int before = std::min({outerSteps(*a), outerSteps(*b), outerSteps(*c)});
-        QTRY_VERIFY_WITH_TIMEOUT(outerSteps(*a) >= before + 3 && outerSteps(*b) >= before + 3 && outerSteps(*c) >= before + 3,
-                                 120'000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            outerSteps(*a) >= before + 3 && outerSteps(*b) >= before + 3 && outerSteps(*c) >= before + 3, 120'000);
         for (ChildProcess *n : {a.get(), b.get(), c.get()})
             stop(*n);
         QVERIFY(checkAgreement({a.get(), b.get(), c.get()}) >= 3);
         bool named = false;
         for (ChildProcess *n : {a.get(), b.get(), c.get()}) {
             for (const QJsonObject &o : events(n->output(), QStringLiteral("outer")))
-                QVERIFY2(std::isfinite(o.value(QStringLiteral("loss")).toDouble()) && !o.value(QStringLiteral("loss")).isNull(),
+                QVERIFY2(std::isfinite(o.value(QStringLiteral("loss")).toDouble()) &&
+                             !o.value(QStringLiteral("loss")).isNull(),
                          qPrintable(n->output()));
             for (const QJsonObject &o : events(n->output(), QStringLiteral("note")))
-                named = named || o.value(QStringLiteral("message")).toString().contains(QStringLiteral("peer %1").arg(attackerId));
+                named =
+                    named ||
+                    o.value(QStringLiteral("message")).toString().contains(QStringLiteral("peer %1").arg(attackerId));
         }
         QVERIFY2(named, "no honest node named the attacker");
     }
@@ -243,8 +256,8 @@ private Q_SLOTS:
         while (events(a->output(), QStringLiteral("outer")).size() < 3 && !trained.hasExpired())
             a->process().waitForReadyRead(200);
         QVERIFY2(events(a->output(), QStringLiteral("outer")).size() >= 3,
-                 qPrintable(QStringLiteral("node a:\n") + a->output().left(1500) + a->errors().right(1500) + QStringLiteral("\nnode b:\n") +
-                            b->output().left(1500) + b->errors().right(1500)));
+                 qPrintable(QStringLiteral("node a:\n") + a->output().left(1500) + a->errors().right(1500) +
+                            QStringLiteral("\nnode b:\n") + b->output().left(1500) + b->errors().right(1500)));
         std::unique_ptr<ChildProcess> joiner = node(13, 4);
         QVERIFY(joiner);
         QVERIFY2(finished(*joiner, 120'000), qPrintable(joiner->output().right(2000) + joiner->errors().right(2000)));
@@ -275,12 +288,14 @@ private Q_SLOTS:
         std::unique_ptr<ChildProcess> a = node(21, 1000, ckA), b = node(22, 1000, ckB), c = node(23, 1000, ckC);
         QVERIFY(a && b && c);
         QDir dir(ckC);
-        static const QRegularExpression resumedRe(QStringLiteral("resumed from checkpoint: outer step (\\d+) inner step (\\d+)"));
+        static const QRegularExpression resumedRe(
+            QStringLiteral("resumed from checkpoint: outer step (\\d+) inner step (\\d+)"));
         constexpr int kKills = 5;
         for (int round = 0; round < kKills; ++round) {
             // A moment inside the inner steps (1..9 of 10): every inner step is checkpointed in this tool.
             const int killAt = 1 + int(QRandomGenerator::global()->bounded(9));
-            QVERIFY2(c->waitForOutput(QStringLiteral("\"inner\":%1,").arg(killAt), 60'000), qPrintable(c->output().right(1000)));
+            QVERIFY2(c->waitForOutput(QStringLiteral("\"inner\":%1,").arg(killAt), 60'000),
+                     qPrintable(c->output().right(1000)));
             const QJsonObject last = events(c->output(), QStringLiteral("training")).last();
             c->process().kill(); // SIGKILL: no chance to save anything
             QVERIFY(c->process().waitForFinished(10'000));
@@ -290,7 +305,8 @@ private Q_SLOTS:
                 // The survivors go on without it: an outer step with a ring of two.
                 QVERIFY2(a->waitForOutput(QStringLiteral("\"world\":2}"), 60'000), qPrintable(a->output().right(2000)));
                 // Tear c's newest bundle: the restart must set it aside and use the previous one.
-                const QStringList bundles = dir.entryList({QStringLiteral("bundle-*.zip")}, QDir::Files, QDir::Name | QDir::Reversed);
+                const QStringList bundles =
+                    dir.entryList({QStringLiteral("bundle-*.zip")}, QDir::Files, QDir::Name | QDir::Reversed);
                 QVERIFY2(bundles.size() >= 2, qPrintable(bundles.join(u',')));
                 QFile newest(dir.filePath(bundles.first()));
                 QVERIFY(newest.open(QIODevice::ReadWrite));
@@ -298,7 +314,8 @@ private Q_SLOTS:
             }
             c = node(23, round == kKills - 1 ? 3 : 1000, ckC);
             QVERIFY(c);
-            QVERIFY2(c->waitForOutput(QStringLiteral("\"event\":\"training\""), 60'000), qPrintable(c->errors().right(2000)));
+            QVERIFY2(c->waitForOutput(QStringLiteral("\"event\":\"training\""), 60'000),
+                     qPrintable(c->errors().right(2000)));
             const QJsonObject first = events(c->output(), QStringLiteral("training")).first();
             QVERIFY2(first.value(QStringLiteral("resumed")).toBool(), "the restarted node must resume from its bundle");
             const auto m = resumedRe.match(c->errors());
@@ -309,13 +326,19 @@ private Q_SLOTS:
             // newest bundle, the one before it: at least the step before.
             const int lost = round == kKills - 1 ? 1 : 0;
             QVERIFY2(bundleOuter * 1000 + bundleInner >= killedOuter * 1000 + killedInner - lost,
-                     qPrintable(QStringLiteral("killed at %1/%2, bundle %3/%4").arg(killedOuter).arg(killedInner).arg(bundleOuter).arg(bundleInner)));
+                     qPrintable(QStringLiteral("killed at %1/%2, bundle %3/%4")
+                                    .arg(killedOuter)
+                                    .arg(killedInner)
+                                    .arg(bundleOuter)
+                                    .arg(bundleInner)));
             QVERIFY(bundleOuter * 1000 + bundleInner <= killedOuter * 1000 + killedInner + 3);
             qInfo("kill %d: at inner step %d of outer step %d; bundle restored at inner step %d; training went on "
-                  "at outer step %d inner step %d%s", round + 1, killedInner, killedOuter, bundleInner,
-                  first.value(QStringLiteral("outer")).toInt(), first.value(QStringLiteral("inner")).toInt() - 1,
+                  "at outer step %d inner step %d%s",
+                  round + 1, killedInner, killedOuter, bundleInner, first.value(QStringLiteral("outer")).toInt(),
+                  first.value(QStringLiteral("inner")).toInt() - 1,
                   first.value(QStringLiteral("outer")).toInt() > killedOuter
-                      ? " (the ring had moved on: synced, local inner steps restarted)" : "");
+                      ? " (the ring had moved on: synced, local inner steps restarted)"
+                      : "");
         }
         QVERIFY2(finished(*c, 120'000), qPrintable(c->output().right(2000) + c->errors().right(2000)));
         stop(*a);

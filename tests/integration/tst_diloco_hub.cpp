@@ -24,8 +24,8 @@
 #include <memory>
 
 using cohort::test::ChildProcess;
-using cohort::test::startHub;
 using cohort::test::programPath;
+using cohort::test::startHub;
 
 namespace {
 const QByteArray kCatalogue = R"({"tasks":[
@@ -46,7 +46,8 @@ class TestDilocoHub : public QObject {
         const QString dataDir = m_dir.filePath(name);
         auto node = std::make_unique<ChildProcess>(
             programPath(QStringLiteral("cohortd")),
-            QStringList{QStringLiteral("--hub"), hubUrl.isEmpty() ? m_url : hubUrl, QStringLiteral("--data-dir"), dataDir, QStringLiteral("--json"),
+            QStringList{QStringLiteral("--hub"), hubUrl.isEmpty() ? m_url : hubUrl, QStringLiteral("--data-dir"),
+                        dataDir, QStringLiteral("--json"),
                         QStringLiteral("--verbose"), // the ring's details (its link protection) are engine log lines
                         QStringLiteral("--task"), QStringLiteral("mini-diloco"), QStringLiteral("--heartbeat-ms"),
                         QStringLiteral("500"), QStringLiteral("--settings"), dataDir + QStringLiteral(".ini")});
@@ -93,14 +94,18 @@ class TestDilocoHub : public QObject {
     {
         const QStringList lines = node.output().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
         for (qsizetype i = lines.size() - 1; i >= 0; --i) {
-            const QString id = QJsonDocument::fromJson(lines[i].toUtf8()).object().value(QStringLiteral("node_id")).toString();
+            const QString id =
+                QJsonDocument::fromJson(lines[i].toUtf8()).object().value(QStringLiteral("node_id")).toString();
             if (!id.isEmpty())
                 return id;
         }
         return {};
     }
 
-    QStringList ledgerRows(const QString &sql) { return cohort::test::ledgerRows(m_dir.filePath(QStringLiteral("hub")), sql); }
+    QStringList ledgerRows(const QString &sql)
+    {
+        return cohort::test::ledgerRows(m_dir.filePath(QStringLiteral("hub")), sql);
+    }
 
     bool control(const QString &name, const QString &command)
     {
@@ -121,8 +126,9 @@ private Q_SLOTS:
         f.write(kCatalogue);
         f.close();
         QString why;
-        auto started = startHub(m_dir.filePath(QStringLiteral("hub")),
-                                {QStringLiteral("--catalogue"), path, QStringLiteral("--heartbeat-interval"), QStringLiteral("1")}, &why);
+        auto started = startHub(
+            m_dir.filePath(QStringLiteral("hub")),
+            {QStringLiteral("--catalogue"), path, QStringLiteral("--heartbeat-interval"), QStringLiteral("1")}, &why);
         QVERIFY2(started, qPrintable(why));
         m_hub = std::move(started->process);
         m_url = started->url;
@@ -152,15 +158,15 @@ private Q_SLOTS:
         f.close();
         const QString hubDir = m_dir.filePath(QStringLiteral("hub-min3"));
         QString why;
-        auto started = startHub(hubDir, {QStringLiteral("--catalogue"), path, QStringLiteral("--heartbeat-interval"), QStringLiteral("1")}, &why);
+        auto started = startHub(
+            hubDir, {QStringLiteral("--catalogue"), path, QStringLiteral("--heartbeat-interval"), QStringLiteral("1")},
+            &why);
         QVERIFY2(started, qPrintable(why));
         ChildProcess &hub = *started->process;
         const QString url = started->url;
         auto x = startNode(QStringLiteral("min3-x"), url), y = startNode(QStringLiteral("min3-y"), url);
         QVERIFY(x && y);
-        const auto stats = [&] {
-            return get(QStringLiteral("/v1/tasks/mini-diloco/diloco"), url);
-        };
+        const auto stats = [&] { return get(QStringLiteral("/v1/tasks/mini-diloco/diloco"), url); };
         QTRY_VERIFY_WITH_TIMEOUT(stats().value(QStringLiteral("uncredited_steps")).toInteger() >= 3, 90'000);
         QCOMPARE(stats().value(QStringLiteral("last_world_size")).toInt(), 2);
         QCOMPARE(stats().value(QStringLiteral("credited_steps")).toInteger(), 0);
@@ -168,7 +174,8 @@ private Q_SLOTS:
         QVERIFY(x->terminateAndWait(30'000, &code));
         QVERIFY(y->terminateAndWait(30'000, &code));
         QVERIFY(hub.terminateAndWait(10'000, &code));
-        QCOMPARE(cohort::test::ledgerRows(hubDir, QStringLiteral("SELECT COUNT(*) FROM submissions")), QStringList{QStringLiteral("0")});
+        QCOMPARE(cohort::test::ledgerRows(hubDir, QStringLiteral("SELECT COUNT(*) FROM submissions")),
+                 QStringList{QStringLiteral("0")});
     }
 
     // A hub restart once made its master forget the shared state's record (the first sync after it elected by
@@ -183,8 +190,9 @@ private Q_SLOTS:
             QString why;
             // The fixture asks for a free port; the "--port" given here comes after it and wins.
             auto started = startHub(hubDir,
-                                    {QStringLiteral("--catalogue"), catalogue, QStringLiteral("--heartbeat-interval"), QStringLiteral("1"),
-                                     QStringLiteral("--diloco-port"), dilocoPort, QStringLiteral("--port"), port},
+                                    {QStringLiteral("--catalogue"), catalogue, QStringLiteral("--heartbeat-interval"),
+                                     QStringLiteral("1"), QStringLiteral("--diloco-port"), dilocoPort,
+                                     QStringLiteral("--port"), port},
                                     &why);
             if (!started) {
                 qWarning() << "cohort-hub did not start:" << why;
@@ -200,23 +208,30 @@ private Q_SLOTS:
         const QString port = QString::number(QUrl(url).port());
         QVERIFY2(hub->waitForError(QStringLiteral("listening on port"), 5'000), qPrintable(hub->errors().left(3000)));
         const QString dilocoPort =
-            QRegularExpression(QStringLiteral("DiLoCo master for \"mini-diloco\" listening on port (\\d+)")).match(hub->errors()).captured(1);
+            QRegularExpression(QStringLiteral("DiLoCo master for \"mini-diloco\" listening on port (\\d+)"))
+                .match(hub->errors())
+                .captured(1);
         QVERIFY2(!dilocoPort.isEmpty(), qPrintable(hub->errors().left(3000)));
         auto x = startNode(QStringLiteral("restart-x"), url), y = startNode(QStringLiteral("restart-y"), url);
         QVERIFY(x && y);
         const auto stats = [&] { return get(QStringLiteral("/v1/tasks/mini-diloco/diloco"), url); };
         QTRY_VERIFY_WITH_TIMEOUT(stats().value(QStringLiteral("last_world_size")).toInt() == 2, 90'000);
         const qint64 together = stats().value(QStringLiteral("recorded_revision")).toInteger();
-        QTRY_VERIFY_WITH_TIMEOUT(stats().value(QStringLiteral("recorded_revision")).toInteger() >= together + 3, 60'000);
+        QTRY_VERIFY_WITH_TIMEOUT(stats().value(QStringLiteral("recorded_revision")).toInteger() >= together + 3,
+                                 60'000);
         int code = -1;
         QVERIFY(hub->terminateAndWait(10'000, &code));
-        const qint64 before = cohort::test::ledgerRows(hubDir, QStringLiteral("SELECT MAX(revision) FROM diloco_records")).value(0).toLongLong();
+        const qint64 before =
+            cohort::test::ledgerRows(hubDir, QStringLiteral("SELECT MAX(revision) FROM diloco_records"))
+                .value(0)
+                .toLongLong();
         QVERIFY(before >= together + 3);
         const QString firstUrl = url;
         hub = startHubOn(port, dilocoPort);
         QVERIFY(hub);
         QCOMPARE(url, firstUrl); // where the nodes look
-        QVERIFY2(hub->waitForError(QStringLiteral("continues from recorded revision %1 held by 2 node(s)").arg(before), 5'000),
+        QVERIFY2(hub->waitForError(QStringLiteral("continues from recorded revision %1 held by 2 node(s)").arg(before),
+                                   5'000),
                  qPrintable(hub->errors().left(3000)));
         // The nodes reconnect and the record goes on from where it was, never back to a fresh count.
         QTRY_VERIFY_WITH_TIMEOUT(stats().value(QStringLiteral("recorded_revision")).toInteger() >= before + 3, 120'000);
@@ -306,17 +321,18 @@ private Q_SLOTS:
         // The evidence: every node's first commitment was replayed by the hub, and more at the task's audit rate;
         // an honest node never failed one.
         const QJsonObject audits = hubStats().value(QStringLiteral("audits")).toObject();
-        QVERIFY2(audits.value(QStringLiteral("passed")).toInteger() >= 3 && audits.value(QStringLiteral("failed")).toInteger() == 0,
+        QVERIFY2(audits.value(QStringLiteral("passed")).toInteger() >= 3 &&
+                     audits.value(QStringLiteral("failed")).toInteger() == 0,
                  QJsonDocument(hubStats()).toJson(QJsonDocument::Compact).constData());
         qInfo("audits: %s", QJsonDocument(audits).toJson(QJsonDocument::Compact).constData());
 
         // The ledger: one credit of 0.5 x 5 per node and outer step, never two for the same step; confirmed once old
         // enough and covered by a passed audit, pending until then; none forfeited, and at most the steps cut off
         // at the end (the commitment or audit upload the stop interrupted) refused.
-        const QStringList perNode = ledgerRows(QStringLiteral(
-            "SELECT node_id, COUNT(*), COUNT(DISTINCT version), MIN(credit), MAX(credit),"
-            " SUM(status='confirmed'), SUM(status='refused'), SUM(reason LIKE 'forfeited%')"
-            " FROM submissions WHERE task='mini-diloco' GROUP BY node_id ORDER BY node_id"));
+        const QStringList perNode =
+            ledgerRows(QStringLiteral("SELECT node_id, COUNT(*), COUNT(DISTINCT version), MIN(credit), MAX(credit),"
+                                      " SUM(status='confirmed'), SUM(status='refused'), SUM(reason LIKE 'forfeited%')"
+                                      " FROM submissions WHERE task='mini-diloco' GROUP BY node_id ORDER BY node_id"));
         QCOMPARE(perNode.size(), 3);
         qint64 credited = 0;
         for (const QString &row : perNode) {
@@ -325,8 +341,14 @@ private Q_SLOTS:
             QCOMPARE(f[3].toDouble(), 2.5);
             QCOMPARE(f[4].toDouble(), 2.5);
             QVERIFY2(f[5].toInt() >= 1, qPrintable(row));
-            QVERIFY2(f[6].toInt() <= 3, qPrintable(row + QLatin1Char('\n') + ledgerRows(QStringLiteral(
-                "SELECT version, reason FROM submissions WHERE status='refused' AND node_id='%1'").arg(f[0])).join(u'\n')));
+            QVERIFY2(
+                f[6].toInt() <= 3,
+                qPrintable(
+                    row + QLatin1Char('\n') +
+                    ledgerRows(QStringLiteral(
+                                   "SELECT version, reason FROM submissions WHERE status='refused' AND node_id='%1'")
+                                   .arg(f[0]))
+                        .join(u'\n')));
             QCOMPARE(f[7].toInt(), 0);
             credited += f[1].toLongLong();
         }
@@ -350,11 +372,20 @@ private Q_SLOTS:
 
     void unregisteredKeyIsRefused()
     {
-        const int port = get(QStringLiteral("/v1/tasks")).value(QStringLiteral("tasks")).toArray().first().toObject()
-                             .value(QStringLiteral("diloco")).toObject().value(QStringLiteral("master_port")).toInt();
+        const int port = get(QStringLiteral("/v1/tasks"))
+                             .value(QStringLiteral("tasks"))
+                             .toArray()
+                             .first()
+                             .toObject()
+                             .value(QStringLiteral("diloco"))
+                             .toObject()
+                             .value(QStringLiteral("master_port"))
+                             .toInt();
         const qint64 refusedBefore = hubStats().value(QStringLiteral("refused_peers")).toInteger();
-        ChildProcess stranger(QDir(qEnvironmentVariable("COHORT_BUILD_DIR")).filePath(QStringLiteral("tests/integration/cohort-diloco-peer")),
-                              {QStringLiteral("--master-port"), QString::number(port), QStringLiteral("--outer-steps"), QStringLiteral("1")});
+        ChildProcess stranger(QDir(qEnvironmentVariable("COHORT_BUILD_DIR"))
+                                  .filePath(QStringLiteral("tests/integration/cohort-diloco-peer")),
+                              {QStringLiteral("--master-port"), QString::number(port), QStringLiteral("--outer-steps"),
+                               QStringLiteral("1")});
         QVERIFY(stranger.start());
         QVERIFY(stranger.waitForOutput(QStringLiteral("refused"), 30'000));
         QTRY_VERIFY_WITH_TIMEOUT(hubStats().value(QStringLiteral("refused_peers")).toInteger() > refusedBefore, 10'000);

@@ -57,7 +57,8 @@ QJsonObject post(QNetworkAccessManager &network, const QString &url, const QByte
 class TestDoctor : public QObject {
     Q_OBJECT
 
-    DoctorRun doctor(const QStringList &arguments, const QProcessEnvironment &extra = {}, const QString &name = QStringLiteral("node"))
+    DoctorRun doctor(const QStringList &arguments, const QProcessEnvironment &extra = {},
+                     const QString &name = QStringLiteral("node"))
     {
         DoctorRun run;
         QProcess process;
@@ -67,14 +68,16 @@ class TestDoctor : public QObject {
         process.setProcessEnvironment(env);
         const QString data = m_dir.filePath(name);
         process.start(programPath(QStringLiteral("cohortd")),
-                      QStringList{QStringLiteral("--doctor"), QStringLiteral("--json"), QStringLiteral("--data-dir"), data,
-                                  QStringLiteral("--settings"), data + QStringLiteral(".ini")} + arguments);
+                      QStringList{QStringLiteral("--doctor"), QStringLiteral("--json"), QStringLiteral("--data-dir"),
+                                  data, QStringLiteral("--settings"), data + QStringLiteral(".ini")} +
+                          arguments);
         if (!process.waitForFinished(60'000)) {
             process.kill();
             process.waitForFinished();
         }
         run.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
-        run.output = QString::fromUtf8(process.readAllStandardOutput()) + QString::fromUtf8(process.readAllStandardError());
+        run.output =
+            QString::fromUtf8(process.readAllStandardOutput()) + QString::fromUtf8(process.readAllStandardError());
         const QByteArray firstLine = run.output.section(QLatin1Char('\n'), 0, 0).toUtf8();
         if (auto report = parseDoctorReport(firstLine))
             run.report = *report;
@@ -96,8 +99,9 @@ private Q_SLOTS:
         const DoctorRun run = doctor({QStringLiteral("--hub"), m_hub.url});
         QVERIFY2(run.report.findings.size() == 9, qPrintable(run.output));
         QCOMPARE(run.exitCode, 0);
-        const QStringList ids{QStringLiteral("hub"), QStringLiteral("clock"), QStringLiteral("inbound"), QStringLiteral("data-folder"),
-                              QStringLiteral("disk"), QStringLiteral("memory"), QStringLiteral("blas"), QStringLiteral("gpu"), QStringLiteral("tray")};
+        const QStringList ids{QStringLiteral("hub"),         QStringLiteral("clock"), QStringLiteral("inbound"),
+                              QStringLiteral("data-folder"), QStringLiteral("disk"),  QStringLiteral("memory"),
+                              QStringLiteral("blas"),        QStringLiteral("gpu"),   QStringLiteral("tray")};
         for (int i = 0; i < ids.size(); ++i)
             QCOMPARE(run.report.findings.at(i).id, ids.at(i));
         // Nothing pinned yet: trust on first use is worth a warning, with the way to avoid it.
@@ -105,12 +109,14 @@ private Q_SLOTS:
         QVERIFY(run.find(QStringLiteral("hub"))->fix.contains(QStringLiteral("--hub-key")));
         QCOMPARE(run.find(QStringLiteral("clock"))->outcome, DoctorOutcome::Ok);
         // The hub connected back to the listener the doctor opened, as a DiLoCo peer would.
-        QVERIFY2(run.find(QStringLiteral("inbound"))->outcome == DoctorOutcome::Ok, qPrintable(run.find(QStringLiteral("inbound"))->detail));
+        QVERIFY2(run.find(QStringLiteral("inbound"))->outcome == DoctorOutcome::Ok,
+                 qPrintable(run.find(QStringLiteral("inbound"))->detail));
         QCOMPARE(run.find(QStringLiteral("data-folder"))->outcome, DoctorOutcome::Ok);
         QCOMPARE(run.find(QStringLiteral("disk"))->outcome, DoctorOutcome::Ok);
         QVERIFY(run.find(QStringLiteral("disk"))->detail.contains(QStringLiteral("arith-rl")));
         QCOMPARE(run.find(QStringLiteral("memory"))->outcome, DoctorOutcome::Ok);
-        QVERIFY2(run.find(QStringLiteral("blas"))->outcome == DoctorOutcome::Ok, qPrintable(run.find(QStringLiteral("blas"))->detail));
+        QVERIFY2(run.find(QStringLiteral("blas"))->outcome == DoctorOutcome::Ok,
+                 qPrintable(run.find(QStringLiteral("blas"))->detail));
         QVERIFY(run.find(QStringLiteral("blas"))->detail.contains(QStringLiteral("OpenBLAS")));
         QVERIFY(run.find(QStringLiteral("blas"))->detail.contains(QStringLiteral("GFLOP/s")));
     }
@@ -150,7 +156,8 @@ private Q_SLOTS:
         const QRegularExpression tenMinutesAhead(QStringLiteral("(9 min 5\\d|10 min \\d) s ahead of the hub's"));
         QVERIFY2(tenMinutesAhead.match(clock->detail).hasMatch(), qPrintable(clock->detail));
         QVERIFY(clock->fix.contains(QStringLiteral("timedatectl set-ntp true")));
-        env.insert(QStringLiteral("COHORT_TESTING_CLOCK_OFFSET_MS"), QStringLiteral("-90000")); // a minute and a half behind
+        env.insert(QStringLiteral("COHORT_TESTING_CLOCK_OFFSET_MS"),
+                   QStringLiteral("-90000")); // a minute and a half behind
         const DoctorRun late = doctor({QStringLiteral("--hub"), m_hub.url}, env);
         QCOMPARE(late.find(QStringLiteral("clock"))->outcome, DoctorOutcome::Warning);
         QVERIFY(late.find(QStringLiteral("clock"))->detail.contains(QStringLiteral("behind")));
@@ -167,10 +174,12 @@ private Q_SLOTS:
             QString why;
             auto hub = startHub(m_dir.filePath(QStringLiteral("hub-") + task), {}, &why);
             QVERIFY2(hub, qPrintable(why));
-            const DoctorRun run = doctor({QStringLiteral("--hub"), hub->url, QStringLiteral("--task"), task}, env, QStringLiteral("blocked-") + task);
+            const DoctorRun run = doctor({QStringLiteral("--hub"), hub->url, QStringLiteral("--task"), task}, env,
+                                         QStringLiteral("blocked-") + task);
             const DoctorFinding *inbound = run.find(QStringLiteral("inbound"));
             QVERIFY2(inbound, qPrintable(run.output));
-            QVERIFY2(inbound->detail.contains(QStringLiteral("could not connect")) && inbound->detail.contains(QStringLiteral("127.0.0.1")),
+            QVERIFY2(inbound->detail.contains(QStringLiteral("could not connect")) &&
+                         inbound->detail.contains(QStringLiteral("127.0.0.1")),
                      qPrintable(inbound->detail));
             QVERIFY(inbound->fix.contains(QStringLiteral("firewall")));
             if (task == QLatin1String("tiny-lm-diloco")) {
@@ -186,12 +195,14 @@ private Q_SLOTS:
     void aFullDiskIsFound()
     {
         QProcessEnvironment env;
-        env.insert(QStringLiteral("COHORT_TESTING_FREE_DISK_BYTES"), QString::number(50 << 20)); // 50 MB; arith-rl needs 200
+        env.insert(QStringLiteral("COHORT_TESTING_FREE_DISK_BYTES"),
+                   QString::number(50 << 20));                         // 50 MB; arith-rl needs 200
         const DoctorRun run = doctor({}, env, QStringLiteral("disk")); // the embedded network's catalogue
         QCOMPARE(run.exitCode, 1);
         const DoctorFinding *disk = run.find(QStringLiteral("disk"));
         QCOMPARE(disk->outcome, DoctorOutcome::Failed);
-        QVERIFY2(disk->detail.contains(QStringLiteral("50 MB free")) && disk->detail.contains(QStringLiteral("200 MB")), qPrintable(disk->detail));
+        QVERIFY2(disk->detail.contains(QStringLiteral("50 MB free")) && disk->detail.contains(QStringLiteral("200 MB")),
+                 qPrintable(disk->detail));
         QVERIFY(disk->fix.contains(QStringLiteral("Free 150 MB")));
         QCOMPARE(run.find(QStringLiteral("hub"))->outcome, DoctorOutcome::Skipped);
     }
@@ -200,7 +211,8 @@ private Q_SLOTS:
     void theReferenceBlasIsFound()
     {
         const QString reference = QStringLiteral("/usr/lib/x86_64-linux-gnu/blas");
-        QVERIFY2(QFile::exists(reference + QStringLiteral("/libblas.so.3")), "libblas3 is installed by installer/install-deps-debian.sh");
+        QVERIFY2(QFile::exists(reference + QStringLiteral("/libblas.so.3")),
+                 "libblas3 is installed by installer/install-deps-debian.sh");
         QProcessEnvironment env;
         env.insert(QStringLiteral("LD_LIBRARY_PATH"), reference);
         const DoctorRun run = doctor({}, env, QStringLiteral("blas"));
@@ -218,7 +230,8 @@ private Q_SLOTS:
         const QString config = m_dir.filePath(QStringLiteral("fakenvml.json"));
         QFile file(config);
         QVERIFY(file.open(QIODevice::WriteOnly));
-        file.write(R"({"devices": [{"name": "Fake RTX 4090", "uuid": "GPU-00000000-0000-0000-0000-000000004090", "memory_total": 25769803776}]})");
+        file.write(
+            R"({"devices": [{"name": "Fake RTX 4090", "uuid": "GPU-00000000-0000-0000-0000-000000004090", "memory_total": 25769803776}]})");
         file.close();
         QProcessEnvironment env;
         env.insert(QStringLiteral("COHORT_NVML_LIBRARY"), QStringLiteral(COHORT_FAKENVML));
@@ -227,7 +240,9 @@ private Q_SLOTS:
         const DoctorFinding *gpu = run.find(QStringLiteral("gpu"));
         QVERIFY2(gpu, qPrintable(run.output));
         QCOMPARE(gpu->outcome, DoctorOutcome::Warning);
-        QVERIFY2(gpu->detail.contains(QStringLiteral("Fake RTX 4090")) && gpu->detail.contains(QStringLiteral("CPU-only")), qPrintable(gpu->detail));
+        QVERIFY2(gpu->detail.contains(QStringLiteral("Fake RTX 4090")) &&
+                     gpu->detail.contains(QStringLiteral("CPU-only")),
+                 qPrintable(gpu->detail));
         QVERIFY(gpu->fix.contains(QStringLiteral("CUDA build of LibTorch")));
         QCOMPARE(run.exitCode, 0); // a warning: Cohort still works, on the CPU
         // Without NVML (this machine's own state) there is nothing to say about a GPU.
@@ -240,7 +255,8 @@ private Q_SLOTS:
         QVERIFY(blocker.open(QIODevice::WriteOnly));
         blocker.close();
         // The data folder would be inside a plain file: it cannot be made, whoever runs the test (root included).
-        const DoctorRun run = doctor({QStringLiteral("--data-dir"), m_dir.filePath(QStringLiteral("a-file/data"))}, {}, QStringLiteral("unused"));
+        const DoctorRun run = doctor({QStringLiteral("--data-dir"), m_dir.filePath(QStringLiteral("a-file/data"))}, {},
+                                     QStringLiteral("unused"));
         QCOMPARE(run.exitCode, 1);
         QCOMPARE(run.find(QStringLiteral("data-folder"))->outcome, DoctorOutcome::Failed);
         QVERIFY(run.find(QStringLiteral("data-folder"))->fix.contains(QStringLiteral("--data-dir")));
@@ -264,9 +280,10 @@ private Q_SLOTS:
         // An address in the body is not read: the hub connects to the source of the request only.
         QTcpServer elsewhere;
         QVERIFY(elsewhere.listen(QHostAddress(QStringLiteral("127.0.0.2")), 0));
-        const QByteArray body = QStringLiteral(R"({"port": %1, "nonce": "00112233445566778899aabbccddeeff", "address": "127.0.0.2"})")
-                                    .arg(elsewhere.serverPort())
-                                    .toUtf8();
+        const QByteArray body =
+            QStringLiteral(R"({"port": %1, "nonce": "00112233445566778899aabbccddeeff", "address": "127.0.0.2"})")
+                .arg(elsewhere.serverPort())
+                .toUtf8();
         const QJsonObject accepted = post(network, url, body, &status);
         QCOMPARE(status, 202);
         QCOMPARE(accepted.value(QStringLiteral("address")).toString(), QStringLiteral("127.0.0.1"));
@@ -278,11 +295,13 @@ private Q_SLOTS:
 
         // A public hub (every address) never probes its own machine: a loopback asker there is a reverse proxy the
         // operator did not name, and "connect back to the asker" would reach the hub machine's local services.
-        auto open = startHub(m_dir.filePath(QStringLiteral("hub-public")), {QStringLiteral("--listen"), QStringLiteral("0.0.0.0")}, &why);
+        auto open = startHub(m_dir.filePath(QStringLiteral("hub-public")),
+                             {QStringLiteral("--listen"), QStringLiteral("0.0.0.0")}, &why);
         QVERIFY2(open, qPrintable(why));
         const QJsonObject refused = post(network, open->url + QStringLiteral("/v1/reachability"), body, &status);
         QCOMPARE(status, 403);
-        QCOMPARE(refused.value(QStringLiteral("error")).toObject().value(QStringLiteral("code")).toString(), QStringLiteral("not_probed"));
+        QCOMPARE(refused.value(QStringLiteral("error")).toObject().value(QStringLiteral("code")).toString(),
+                 QStringLiteral("not_probed"));
         QVERIFY(!elsewhere.waitForNewConnection(0));
     }
 
@@ -293,7 +312,8 @@ private:
         QNetworkReply *reply = network.get(QNetworkRequest(QUrl(m_hub.url + QStringLiteral("/v1/health"))));
         QSignalSpy done(reply, &QNetworkReply::finished);
         done.wait(10'000);
-        const QString key = QJsonDocument::fromJson(reply->readAll()).object().value(QStringLiteral("hub_key")).toString();
+        const QString key =
+            QJsonDocument::fromJson(reply->readAll()).object().value(QStringLiteral("hub_key")).toString();
         reply->deleteLater();
         return key;
     }

@@ -32,10 +32,12 @@ class HubTlsTest : public QObject {
     std::optional<StartedHub> tlsHub(const PemPair &pem, const QStringList &extra = {})
     {
         QString why;
-        auto hub = startHub(m_dir.filePath(QStringLiteral("hub%1").arg(++m_runs)),
-                            QStringList{QStringLiteral("--tls-certificate"), pem.certificateFile, QStringLiteral("--tls-key"),
-                                        pem.keyFile, QStringLiteral("--registration-work-bits"), QStringLiteral("8")} + extra,
-                            &why);
+        auto hub =
+            startHub(m_dir.filePath(QStringLiteral("hub%1").arg(++m_runs)),
+                     QStringList{QStringLiteral("--tls-certificate"), pem.certificateFile, QStringLiteral("--tls-key"),
+                                 pem.keyFile, QStringLiteral("--registration-work-bits"), QStringLiteral("8")} +
+                         extra,
+                     &why);
         if (!hub)
             qWarning("cohort-hub did not start: %s", qPrintable(why));
         return hub;
@@ -44,8 +46,11 @@ class HubTlsTest : public QObject {
     std::unique_ptr<ChildProcess> node(const QString &hubUrl, const QString &caFile)
     {
         const QString dir = m_dir.filePath(QStringLiteral("node%1").arg(++m_runs));
-        QStringList args{QStringLiteral("--hub"), hubUrl, QStringLiteral("--data-dir"), dir, QStringLiteral("--json"),
-                         QStringLiteral("--heartbeat-ms"), QStringLiteral("300"), QStringLiteral("--settings"), dir + QStringLiteral(".ini")};
+        QStringList args{QStringLiteral("--hub"),      hubUrl,
+                         QStringLiteral("--data-dir"), dir,
+                         QStringLiteral("--json"),     QStringLiteral("--heartbeat-ms"),
+                         QStringLiteral("300"),        QStringLiteral("--settings"),
+                         dir + QStringLiteral(".ini")};
         if (!caFile.isEmpty())
             args << QStringLiteral("--hub-certificate") << caFile;
         auto p = std::make_unique<ChildProcess>(programPath(QStringLiteral("cohortd")), args);
@@ -83,16 +88,19 @@ private Q_SLOTS:
     // the hub's relay answers over TLS with a certificate the CA signed.
     void nodeWorksWithAnHttpsHub()
     {
-        const PemPair good = m_certs->leaf(QStringLiteral("good"), {QStringLiteral("127.0.0.1"), QStringLiteral("localhost")}, 30, 100);
+        const PemPair good =
+            m_certs->leaf(QStringLiteral("good"), {QStringLiteral("127.0.0.1"), QStringLiteral("localhost")}, 30, 100);
         QVERIFY(!good.certificateFile.isEmpty());
         auto hub = tlsHub(good);
         QVERIFY(hub);
-        QVERIFY2(hub->url.startsWith(QLatin1String("https://")) || hub->process->output().contains(QLatin1String("https://127.0.0.1")),
+        QVERIFY2(hub->url.startsWith(QLatin1String("https://")) ||
+                     hub->process->output().contains(QLatin1String("https://127.0.0.1")),
                  qPrintable(hub->process->output()));
         auto n = node(hub->url, m_certs->caFile());
         QVERIFY(n);
         QTRY_VERIFY_WITH_TIMEOUT(!lastJsonLine(*n).value(QStringLiteral("node_id")).toString().isEmpty() &&
-                                     lastJsonLine(*n).value(QStringLiteral("state")).toString() == QLatin1String("idle"),
+                                     lastJsonLine(*n).value(QStringLiteral("state")).toString() ==
+                                         QLatin1String("idle"),
                                  60'000);
         QCOMPARE(servedSerial(hub->relayUrl), QByteArray("64")); // 100, as OpenSSL prints serials: hex
     }
@@ -124,7 +132,8 @@ private Q_SLOTS:
         QVERIFY(hub);
         auto n = node(hub->url, pinCa ? m_certs->caFile() : QString());
         QVERIFY(n);
-        QTRY_VERIFY_WITH_TIMEOUT(lastJsonLine(*n).value(QStringLiteral("last_error")).toString().contains(expected), 60'000);
+        QTRY_VERIFY_WITH_TIMEOUT(lastJsonLine(*n).value(QStringLiteral("last_error")).toString().contains(expected),
+                                 60'000);
         QVERIFY(lastJsonLine(*n).value(QStringLiteral("last_error")).toString().startsWith(QLatin1String("TLS: ")) ||
                 lastJsonLine(*n).value(QStringLiteral("last_error")).toString().contains(QLatin1String("TLS: ")));
         QVERIFY(!hub->process->output().contains(QLatin1String("node registered")));
@@ -138,8 +147,8 @@ private Q_SLOTS:
         QVERIFY2(NginxRelay::binary().size() > 0, "nginx is a test dependency (installer/install-deps-debian.sh)");
         QString why;
         auto hub = startHub(m_dir.filePath(QStringLiteral("hub-behind-nginx")),
-                            {QStringLiteral("--trusted-proxy"), QStringLiteral("127.0.0.1"), QStringLiteral("--registration-work-bits"),
-                             QStringLiteral("8")},
+                            {QStringLiteral("--trusted-proxy"), QStringLiteral("127.0.0.1"),
+                             QStringLiteral("--registration-work-bits"), QStringLiteral("8")},
                             &why);
         QVERIFY2(hub, qPrintable(why));
         const PemPair pem = m_certs->leaf(QStringLiteral("nginx"), {QStringLiteral("127.0.0.1")}, 30, 300);
@@ -168,10 +177,12 @@ private Q_SLOTS:
         for (const auto &[certificate, key, expected] :
              {std::tuple{junk.fileName(), good.keyFile, QStringLiteral("holds no PEM certificate")},
               std::tuple{good.certificateFile, junk.fileName(), QStringLiteral("holds no PEM private key")},
-              std::tuple{m_dir.filePath(QStringLiteral("missing.pem")), good.keyFile, QStringLiteral("cannot read the certificate")}}) {
+              std::tuple{m_dir.filePath(QStringLiteral("missing.pem")), good.keyFile,
+                         QStringLiteral("cannot read the certificate")}}) {
             ChildProcess hub(programPath(QStringLiteral("cohort-hub")),
-                             {QStringLiteral("--port"), QStringLiteral("0"), QStringLiteral("--data-dir"), m_dir.filePath(QStringLiteral("bad-tls")),
-                              QStringLiteral("--tls-certificate"), certificate, QStringLiteral("--tls-key"), key});
+                             {QStringLiteral("--port"), QStringLiteral("0"), QStringLiteral("--data-dir"),
+                              m_dir.filePath(QStringLiteral("bad-tls")), QStringLiteral("--tls-certificate"),
+                              certificate, QStringLiteral("--tls-key"), key});
             QVERIFY(hub.start());
             QVERIFY(hub.process().waitForFinished(30'000));
             QCOMPARE(hub.process().exitCode(), 1);
@@ -187,7 +198,8 @@ private Q_SLOTS:
         QVERIFY(hub);
         QCOMPARE(servedSerial(hub->url), QByteArray("c8"));
         const PemPair renewed = m_certs->leaf(QStringLiteral("renewed"), {QStringLiteral("127.0.0.1")}, 60, 201);
-        for (const auto &[from, to] : {std::pair{renewed.certificateFile, pem.certificateFile}, std::pair{renewed.keyFile, pem.keyFile}}) {
+        for (const auto &[from, to] :
+             {std::pair{renewed.certificateFile, pem.certificateFile}, std::pair{renewed.keyFile, pem.keyFile}}) {
             QFile::remove(to);
             QVERIFY(QFile::copy(from, to));
         }

@@ -23,7 +23,8 @@ namespace {
 // a node cannot see but through the hub's signature.
 class RewritingProxy : public QObject {
 public:
-    explicit RewritingProxy(quint16 hubPort) : m_hubPort(hubPort)
+    explicit RewritingProxy(quint16 hubPort)
+        : m_hubPort(hubPort)
     {
         connect(&m_server, &QTcpServer::newConnection, this, [this] {
             while (QTcpSocket *client = m_server.nextPendingConnection())
@@ -54,7 +55,8 @@ private:
                 if (end < 0)
                     return;
                 QByteArray head = pending->left(end);
-                const auto length = QRegularExpression(QStringLiteral("(?i)\r\ncontent-length: *(\\d+)")).match(QString::fromLatin1(head));
+                const auto length = QRegularExpression(QStringLiteral("(?i)\r\ncontent-length: *(\\d+)"))
+                                        .match(QString::fromLatin1(head));
                 const qsizetype bodyBytes = length.hasMatch() ? length.captured(1).toLongLong() : 0;
                 if (pending->size() < end + 4 + bodyBytes)
                     return;
@@ -94,7 +96,9 @@ class HubTrustTest : public QObject {
     {
         QString why;
         auto started = startHub(dataDir.isEmpty() ? m_dir.filePath(QStringLiteral("hub%1").arg(++m_runs)) : dataDir,
-                                QStringList{QStringLiteral("--train"), QStringLiteral("none"), QStringLiteral("--registration-work-bits"), QStringLiteral("8")} + extra,
+                                QStringList{QStringLiteral("--train"), QStringLiteral("none"),
+                                            QStringLiteral("--registration-work-bits"), QStringLiteral("8")} +
+                                    extra,
                                 &why);
         if (!started)
             qWarning("cohort-hub did not start: %s", qPrintable(why));
@@ -105,8 +109,10 @@ class HubTrustTest : public QObject {
     {
         auto p = std::make_unique<ChildProcess>(
             programPath(QStringLiteral("cohortd")),
-            QStringList{QStringLiteral("--hub"), url, QStringLiteral("--data-dir"), dir, QStringLiteral("--json"), QStringLiteral("--heartbeat-ms"),
-                        QStringLiteral("300"), QStringLiteral("--settings"), dir + QStringLiteral(".ini")} + extra);
+            QStringList{QStringLiteral("--hub"), url, QStringLiteral("--data-dir"), dir, QStringLiteral("--json"),
+                        QStringLiteral("--heartbeat-ms"), QStringLiteral("300"), QStringLiteral("--settings"),
+                        dir + QStringLiteral(".ini")} +
+                extra);
         return p->start() ? std::move(p) : nullptr;
     }
 
@@ -142,11 +148,13 @@ private Q_SLOTS:
         proxy.setRewrite(true);
         // (QTRY, not waitForError: the proxy lives in this process's event loop.)
         QTRY_VERIFY_WITH_TIMEOUT(n->errors().contains(QStringLiteral("rewritten on the way")), 20'000);
-        QTRY_VERIFY_WITH_TIMEOUT(last(*n).value(QStringLiteral("state")).toString() == QLatin1String("offline"), 20'000);
+        QTRY_VERIFY_WITH_TIMEOUT(last(*n).value(QStringLiteral("state")).toString() == QLatin1String("offline"),
+                                 20'000);
         QVERIFY2(last(*n).value(QStringLiteral("why")).toString().contains(QStringLiteral("rewritten")),
                  qPrintable(last(*n).value(QStringLiteral("why")).toString()));
         QVERIFY(proxy.rewritten() > 0);
-        QVERIFY(!n->output().contains(QStringLiteral("a proxy"))); // nothing of a rewritten answer reached the node's state
+        QVERIFY(
+            !n->output().contains(QStringLiteral("a proxy"))); // nothing of a rewritten answer reached the node's state
 
         proxy.setRewrite(false);
         QTRY_VERIFY_WITH_TIMEOUT(last(*n).value(QStringLiteral("state")).toString() == QLatin1String("idle"), 60'000);
@@ -166,7 +174,8 @@ private Q_SLOTS:
         auto n = node(proxy.url(), dir, {QStringLiteral("--hub-key"), hubKeyOf(*h)});
         QVERIFY(n);
         QTRY_VERIFY_WITH_TIMEOUT(n->errors().contains(QStringLiteral("rewritten on the way")), 30'000);
-        QTRY_VERIFY_WITH_TIMEOUT(last(*n).value(QStringLiteral("state")).toString() == QLatin1String("offline"), 20'000);
+        QTRY_VERIFY_WITH_TIMEOUT(last(*n).value(QStringLiteral("state")).toString() == QLatin1String("offline"),
+                                 20'000);
         QVERIFY(last(*n).value(QStringLiteral("registered_at")).isNull());
         QVERIFY(pinnedKeys(dir).isEmpty());
         // The path turns clean: the same node registers with the real hub.
@@ -196,12 +205,15 @@ private Q_SLOTS:
             const QJsonObject status = last(*n);
             int code = -1;
             n->terminateAndWait(15'000, &code);
-            return status.value(QStringLiteral("state")).toString() + QLatin1Char(' ') + status.value(QStringLiteral("why")).toString();
+            return status.value(QStringLiteral("state")).toString() + QLatin1Char(' ') +
+                   status.value(QStringLiteral("why")).toString();
         };
         const QStringList withRealKey{QStringLiteral("--hub-key"), realKey};
 
         QString seen = run(withRealKey, QStringLiteral("error"));
-        QVERIFY2(seen.startsWith(QLatin1String("error")) && seen.contains(QStringLiteral("does not hold the key the settings name")), qPrintable(seen));
+        QVERIFY2(seen.startsWith(QLatin1String("error")) &&
+                     seen.contains(QStringLiteral("does not hold the key the settings name")),
+                 qPrintable(seen));
         QVERIFY(!pinnedKeys(dir).contains(otherKey.toLatin1()));
         seen = run({}, QStringLiteral("idle")); // trust on first use: the other hub's key is pinned for the address
         QVERIFY2(seen.startsWith(QLatin1String("idle")), qPrintable(seen));
@@ -226,11 +238,13 @@ private Q_SLOTS:
 
     void badHubKeysAreRefusedBeforeAnythingStarts()
     {
-        for (const QString &bad : {QStringLiteral("not-a-key"), QStringLiteral("AAAA"), QString(QLatin1Char('A')).repeated(44)}) {
+        for (const QString &bad :
+             {QStringLiteral("not-a-key"), QStringLiteral("AAAA"), QString(QLatin1Char('A')).repeated(44)}) {
             const QString dir = m_dir.filePath(QStringLiteral("bad%1").arg(++m_runs));
             ChildProcess p(programPath(QStringLiteral("cohortd")),
-                           {QStringLiteral("--hub"), QStringLiteral("http://127.0.0.1:9"), QStringLiteral("--data-dir"), dir,
-                            QStringLiteral("--hub-key"), bad, QStringLiteral("--settings"), dir + QStringLiteral(".ini")});
+                           {QStringLiteral("--hub"), QStringLiteral("http://127.0.0.1:9"), QStringLiteral("--data-dir"),
+                            dir, QStringLiteral("--hub-key"), bad, QStringLiteral("--settings"),
+                            dir + QStringLiteral(".ini")});
             QVERIFY(p.start());
             QVERIFY(p.process().waitForFinished(30'000));
             QVERIFY(p.process().exitCode() != 0);

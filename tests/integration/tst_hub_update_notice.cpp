@@ -50,7 +50,8 @@ class UpdateNoticeTest : public QObject {
     std::optional<StartedHub> hub(const QString &dataDir, const QStringList &extra)
     {
         QString why;
-        auto started = startHub(dataDir, QStringList{QStringLiteral("--registration-work-bits"), QStringLiteral("8")} + extra, &why);
+        auto started = startHub(
+            dataDir, QStringList{QStringLiteral("--registration-work-bits"), QStringLiteral("8")} + extra, &why);
         if (!started)
             qWarning("cohort-hub did not start: %s", qPrintable(why));
         return started;
@@ -60,8 +61,10 @@ class UpdateNoticeTest : public QObject {
     {
         auto p = std::make_unique<ChildProcess>(
             programPath(QStringLiteral("cohortd")),
-            QStringList{QStringLiteral("--hub"), url, QStringLiteral("--data-dir"), dir, QStringLiteral("--json"), QStringLiteral("--heartbeat-ms"),
-                        QStringLiteral("300"), QStringLiteral("--settings"), dir + QStringLiteral(".ini")} + extra);
+            QStringList{QStringLiteral("--hub"), url, QStringLiteral("--data-dir"), dir, QStringLiteral("--json"),
+                        QStringLiteral("--heartbeat-ms"), QStringLiteral("300"), QStringLiteral("--settings"),
+                        dir + QStringLiteral(".ini")} +
+                extra);
         return p->start() ? std::move(p) : nullptr;
     }
 
@@ -85,14 +88,17 @@ private Q_SLOTS:
         QTest::addColumn<QString>("message");
         QTest::newRow("not a version") << QStringList{QStringLiteral("--client-latest"), QStringLiteral("0.3.0-beta")}
                                        << "--client-latest: '0.3.0-beta' is not a version";
-        QTest::newRow("minimum above latest") << QStringList{QStringLiteral("--client-latest"), QStringLiteral("0.2.0"),
-                                                             QStringLiteral("--client-minimum"), QStringLiteral("0.3.0")}
-                                              << "--client-minimum 0.3.0 is newer than --client-latest 0.2.0";
+        QTest::newRow("minimum above latest")
+            << QStringList{QStringLiteral("--client-latest"), QStringLiteral("0.2.0"),
+                           QStringLiteral("--client-minimum"), QStringLiteral("0.3.0")}
+            << "--client-minimum 0.3.0 is newer than --client-latest 0.2.0";
         QTest::newRow("javascript link") << QStringList{QStringLiteral("--client-latest"), QStringLiteral("0.3.0"),
-                                                        QStringLiteral("--client-download-url"), QStringLiteral("javascript:alert(1)")}
+                                                        QStringLiteral("--client-download-url"),
+                                                        QStringLiteral("javascript:alert(1)")}
                                          << "--client-download-url: not an http:// or https:// address";
         QTest::newRow("file link") << QStringList{QStringLiteral("--client-minimum"), QStringLiteral("0.3.0"),
-                                                  QStringLiteral("--client-download-url"), QStringLiteral("file:///tmp/cohort")}
+                                                  QStringLiteral("--client-download-url"),
+                                                  QStringLiteral("file:///tmp/cohort")}
                                    << "--client-download-url: not an http:// or https:// address";
         QTest::newRow("link without version") << QStringList{QStringLiteral("--client-download-url"), kUrl}
                                               << "--client-download-url needs --client-latest or --client-minimum";
@@ -103,7 +109,8 @@ private Q_SLOTS:
         QFETCH(QString, message);
         ChildProcess p(programPath(QStringLiteral("cohort-hub")),
                        QStringList{QStringLiteral("--port"), QStringLiteral("0"), QStringLiteral("--data-dir"),
-                                   m_dir.filePath(QStringLiteral("bad-hub"))} + arguments);
+                                   m_dir.filePath(QStringLiteral("bad-hub"))} +
+                           arguments);
         QVERIFY(p.start());
         QVERIFY(p.process().waitForFinished(30'000));
         QCOMPARE(p.process().exitCode(), 2);
@@ -116,14 +123,18 @@ private Q_SLOTS:
     void aNewerVersionIsAnnouncedOnce()
     {
         auto h = hub(m_dir.filePath(QStringLiteral("hub-latest")),
-                     {QStringLiteral("--client-latest"), QStringLiteral("99.0.0"), QStringLiteral("--client-download-url"), kUrl});
+                     {QStringLiteral("--client-latest"), QStringLiteral("99.0.0"),
+                      QStringLiteral("--client-download-url"), kUrl});
         QVERIFY(h);
-        const QJsonObject client = getJson(h->url + QStringLiteral("/v1/health")).value(QStringLiteral("client")).toObject();
-        QCOMPARE(client, QJsonObject({{QStringLiteral("latest"), QStringLiteral("99.0.0")}, {QStringLiteral("download_url"), kUrl}}));
+        const QJsonObject client =
+            getJson(h->url + QStringLiteral("/v1/health")).value(QStringLiteral("client")).toObject();
+        QCOMPARE(client, QJsonObject({{QStringLiteral("latest"), QStringLiteral("99.0.0")},
+                                      {QStringLiteral("download_url"), kUrl}}));
 
         auto n = node(h->url, m_dir.filePath(QStringLiteral("node-latest")));
         QVERIFY(n);
-        QTRY_VERIFY_WITH_TIMEOUT(last(*n).value(QStringLiteral("update")).toObject().value(QStringLiteral("available")).toBool(), 60'000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            last(*n).value(QStringLiteral("update")).toObject().value(QStringLiteral("available")).toBool(), 60'000);
         const QJsonObject update = last(*n).value(QStringLiteral("update")).toObject();
         QCOMPARE(update.value(QStringLiteral("latest")).toString(), QStringLiteral("99.0.0"));
         QCOMPARE(update.value(QStringLiteral("running")).toString(), QStringLiteral(COHORT_VERSION_STRING));
@@ -153,14 +164,16 @@ private Q_SLOTS:
         const QString hubDir = m_dir.filePath(QStringLiteral("hub-raised"));
         auto h = hub(hubDir, {QStringLiteral("--client-latest"), QStringLiteral("99.0.0")});
         QVERIFY(h);
-        auto n = node(h->url, m_dir.filePath(QStringLiteral("node-raised")), {QStringLiteral("--heartbeat-ms"), QStringLiteral("20000")});
+        auto n = node(h->url, m_dir.filePath(QStringLiteral("node-raised")),
+                      {QStringLiteral("--heartbeat-ms"), QStringLiteral("20000")});
         QVERIFY(n);
         QTRY_VERIFY_WITH_TIMEOUT(last(*n).value(QStringLiteral("last_heartbeat")).isString(), 60'000);
         QCOMPARE(stateOf(*n), QStringLiteral("idle"));
         const QString port = QString::number(QUrl(h->url).port());
         QVERIFY(h->process->terminateAndWait(15'000, nullptr));
         h = hub(hubDir, {QStringLiteral("--port"), port, QStringLiteral("--client-latest"), QStringLiteral("99.0.0"),
-                         QStringLiteral("--client-minimum"), QStringLiteral("99.0.0"), QStringLiteral("--client-download-url"), kUrl});
+                         QStringLiteral("--client-minimum"), QStringLiteral("99.0.0"),
+                         QStringLiteral("--client-download-url"), kUrl});
         QVERIFY(h);
         QTRY_COMPARE_WITH_TIMEOUT(stateOf(*n), QStringLiteral("error"), 60'000);
         QCOMPARE(last(*n).value(QStringLiteral("why")).toString(), kNeeds);
@@ -181,10 +194,11 @@ private Q_SLOTS:
     void aNodeBelowTheMinimumStopsWithTheReasonAndDoesNothing()
     {
         auto h = hub(m_dir.filePath(QStringLiteral("hub-minimum")),
-                     {QStringLiteral("--client-latest"), QStringLiteral("99.0.0"), QStringLiteral("--client-minimum"), QStringLiteral("99.0.0"),
-                      QStringLiteral("--client-download-url"), kUrl});
+                     {QStringLiteral("--client-latest"), QStringLiteral("99.0.0"), QStringLiteral("--client-minimum"),
+                      QStringLiteral("99.0.0"), QStringLiteral("--client-download-url"), kUrl});
         QVERIFY(h);
-        auto n = node(h->url, m_dir.filePath(QStringLiteral("node-old")), {QStringLiteral("--task"), QStringLiteral("arith-rl")});
+        auto n = node(h->url, m_dir.filePath(QStringLiteral("node-old")),
+                      {QStringLiteral("--task"), QStringLiteral("arith-rl")});
         QVERIFY(n);
         QTRY_COMPARE_WITH_TIMEOUT(stateOf(*n), QStringLiteral("error"), 60'000);
         const QJsonObject status = last(*n);

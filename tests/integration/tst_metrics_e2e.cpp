@@ -47,7 +47,8 @@ for f in text_string_to_metric_families(sys.stdin.read()):
     families[f.name] = {"type": f.type, "samples": [{"name": s.name, "labels": s.labels, "value": s.value} for s in f.samples]}
 json.dump(families, sys.stdout, allow_nan=False)
 )PY";
-const char kPython[] = "/usr/bin/python3"; // Debian's, where python3-prometheus-client is (a pyenv one may be first on PATH)
+const char kPython[] =
+    "/usr/bin/python3"; // Debian's, where python3-prometheus-client is (a pyenv one may be first on PATH)
 
 struct HttpAnswer {
     int status = 0;
@@ -105,7 +106,12 @@ HttpAnswer get(quint16 port, const QByteArray &path, const QByteArray &host, con
 
 QString errorCode(const HttpAnswer &answer)
 {
-    return QJsonDocument::fromJson(answer.body).object().value(QStringLiteral("error")).toObject().value(QStringLiteral("code")).toString();
+    return QJsonDocument::fromJson(answer.body)
+        .object()
+        .value(QStringLiteral("error"))
+        .toObject()
+        .value(QStringLiteral("code"))
+        .toString();
 }
 
 // A sample's value straight from the text (while waiting; the parser reads the final scrape): the line
@@ -183,7 +189,8 @@ Control controlOf(const QString &dataDir)
     if (!file.open(QIODevice::ReadOnly))
         return {};
     const QJsonObject o = QJsonDocument::fromJson(file.readAll()).object();
-    return {quint16(QUrl(o.value(QStringLiteral("url")).toString()).port()), o.value(QStringLiteral("token")).toString().toLatin1()};
+    return {quint16(QUrl(o.value(QStringLiteral("url")).toString()).port()),
+            o.value(QStringLiteral("token")).toString().toLatin1()};
 }
 
 } // namespace
@@ -207,11 +214,13 @@ class TestMetricsE2e : public QObject {
     std::optional<StartedHub> hub(const QString &name, const QStringList &extra)
     {
         QString why;
-        auto started = startHub(m_dir.filePath(name),
-                                QStringList{QStringLiteral("--catalogue"), writeFile(QStringLiteral("catalogue.json"), kCatalogue),
-                                            QStringLiteral("--heartbeat-interval"), QStringLiteral("1"),
-                                            QStringLiteral("--registration-work-bits"), QStringLiteral("8")} + extra,
-                                &why);
+        auto started =
+            startHub(m_dir.filePath(name),
+                     QStringList{QStringLiteral("--catalogue"), writeFile(QStringLiteral("catalogue.json"), kCatalogue),
+                                 QStringLiteral("--heartbeat-interval"), QStringLiteral("1"),
+                                 QStringLiteral("--registration-work-bits"), QStringLiteral("8")} +
+                         extra,
+                     &why);
         if (!started)
             qWarning("cohort-hub did not start: %s", qPrintable(why));
         return started;
@@ -222,8 +231,8 @@ class TestMetricsE2e : public QObject {
         auto p = std::make_unique<ChildProcess>(
             programPath(QStringLiteral("cohortd")),
             QStringList{QStringLiteral("--hub"), hubUrl, QStringLiteral("--data-dir"), dir, QStringLiteral("--json"),
-                        QStringLiteral("--task"), QStringLiteral("mini-rl"), QStringLiteral("--heartbeat-ms"), QStringLiteral("500"),
-                        QStringLiteral("--settings"), dir + QStringLiteral(".ini")});
+                        QStringLiteral("--task"), QStringLiteral("mini-rl"), QStringLiteral("--heartbeat-ms"),
+                        QStringLiteral("500"), QStringLiteral("--settings"), dir + QStringLiteral(".ini")});
         return p->start() ? std::move(p) : nullptr;
     }
 
@@ -234,10 +243,13 @@ private Q_SLOTS:
     {
         QVERIFY(m_dir.isValid());
         QProcess probe;
-        probe.start(QString::fromLatin1(kPython), {QStringLiteral("-c"), QStringLiteral("import prometheus_client.parser")});
+        probe.start(QString::fromLatin1(kPython),
+                    {QStringLiteral("-c"), QStringLiteral("import prometheus_client.parser")});
         m_parser = probe.waitForStarted(10'000) && probe.waitForFinished(30'000) && probe.exitCode() == 0;
         if (!m_parser)
-            qWarning("%s cannot import prometheus_client: the parse steps are skipped (apt install python3-prometheus-client)", kPython);
+            qWarning("%s cannot import prometheus_client: the parse steps are skipped (apt install "
+                     "python3-prometheus-client)",
+                     kPython);
     }
 
     // The harness itself: the parser refuses broken text, so a pass below means it read ours.
@@ -246,9 +258,11 @@ private Q_SLOTS:
         if (!m_parser)
             QSKIP("python3-prometheus-client is not installed");
         QVERIFY(parsePrometheus("# HELP a_b x\n# TYPE a_b gauge\na_b 1\n").ok);
-        for (const QByteArray &broken : {QByteArray("# HELP a x\n# TYPE a gauge\na{l=\"v} 1\n"), QByteArray("# HELP a x\n# TYPE a gauge\na 1.2.3\n"),
-                                         QByteArray("# HELP a x\n# TYPE a gauge\na 1\n# HELP b y\n# TYPE b gauge\nb 1\na 2\n"),
-                                         QByteArray("a 1\n")})
+        for (const QByteArray &broken :
+             {QByteArray("# HELP a x\n# TYPE a gauge\na{l=\"v} 1\n"),
+              QByteArray("# HELP a x\n# TYPE a gauge\na 1.2.3\n"),
+              QByteArray("# HELP a x\n# TYPE a gauge\na 1\n# HELP b y\n# TYPE b gauge\nb 1\na 2\n"),
+              QByteArray("a 1\n")})
             QVERIFY2(!parsePrometheus(broken).ok, broken.constData());
     }
 
@@ -256,7 +270,8 @@ private Q_SLOTS:
     void strangersAreRefused()
     {
         auto open = hub(QStringLiteral("hub-no-token"), {});
-        auto guarded = hub(QStringLiteral("hub-token"), {QStringLiteral("--operator-token-file"), writeFile(QStringLiteral("operator.token"), kOperatorToken)});
+        auto guarded = hub(QStringLiteral("hub-token"), {QStringLiteral("--operator-token-file"),
+                                                         writeFile(QStringLiteral("operator.token"), kOperatorToken)});
         QVERIFY(open && guarded);
         const QByteArray loopback = "127.0.0.1:" + QByteArray::number(portOf(*guarded));
         const QByteArray bearer = "Bearer " + kOperatorToken;
@@ -287,8 +302,10 @@ private Q_SLOTS:
         QCOMPARE(a.status, 200);
         QCOMPARE(a.contentType, QByteArray(kContentType));
         QVERIFY2(a.body.contains("\ncohort_hub_nodes_registered 0\n"), a.body.constData());
-        const QByteArray hubKey = QByteArray::fromBase64(
-            QRegularExpression(QStringLiteral("key (\\S+)\\)")).match(guarded->process->output()).captured(1).toLatin1());
+        const QByteArray hubKey = QByteArray::fromBase64(QRegularExpression(QStringLiteral("key (\\S+)\\)"))
+                                                             .match(guarded->process->output())
+                                                             .captured(1)
+                                                             .toLatin1());
         QVERIFY(cohort::verifyReply(200, nonce, a.body, a.replySignature, hubKey));
         QVERIFY(!cohort::verifyReply(200, nonce, a.body + "x", a.replySignature, hubKey));
     }
@@ -296,8 +313,9 @@ private Q_SLOTS:
     // A node works; both sides' text parses and says so.
     void scrapesParseAndTellWhatHappened()
     {
-        auto h = hub(QStringLiteral("hub-work"), {QStringLiteral("--train"), QStringLiteral("mini-rl"), QStringLiteral("--operator-token-file"),
-                                                  writeFile(QStringLiteral("operator.token"), kOperatorToken)});
+        auto h = hub(QStringLiteral("hub-work"),
+                     {QStringLiteral("--train"), QStringLiteral("mini-rl"), QStringLiteral("--operator-token-file"),
+                      writeFile(QStringLiteral("operator.token"), kOperatorToken)});
         QVERIFY(h);
         const QString nodeDir = m_dir.filePath(QStringLiteral("node"));
         auto n = node(h->url, nodeDir);
@@ -310,7 +328,8 @@ private Q_SLOTS:
         const Control control = controlOf(nodeDir);
         const QByteArray nodeHost = "127.0.0.1:" + QByteArray::number(control.port);
         QCOMPARE(get(control.port, "/metrics", nodeHost).status, 401);
-        QCOMPARE(get(control.port, "/metrics", nodeHost, "Bearer " + QByteArray(control.token.size(), 'a')).status, 401);
+        QCOMPARE(get(control.port, "/metrics", nodeHost, "Bearer " + QByteArray(control.token.size(), 'a')).status,
+                 401);
         QCOMPARE(get(control.port, "/metrics", "node.evil.example", "Bearer " + control.token).status, 421);
 
         // Wait for accepted work, seen through the metrics themselves (the processes' pipes drained meanwhile).
@@ -337,23 +356,31 @@ private Q_SLOTS:
             QSKIP("python3-prometheus-client is not installed");
         const Parsed node = parsePrometheus(nodeScrape.body);
         QVERIFY2(node.ok, qPrintable(node.error + QStringLiteral("\n") + QString::fromUtf8(nodeScrape.body)));
-        QCOMPARE(node.families.value(QStringLiteral("cohort_rollout_batches_accepted")).toObject().value(QStringLiteral("type")).toString(),
+        QCOMPARE(node.families.value(QStringLiteral("cohort_rollout_batches_accepted"))
+                     .toObject()
+                     .value(QStringLiteral("type"))
+                     .toString(),
                  QStringLiteral("counter"));
         QVERIFY(valueOf(node, QStringLiteral("cohort_rollout_batches_accepted")) >= 1);
         QVERIFY(valueOf(node, QStringLiteral("cohort_rollout_tokens_generated")) >= 1);
         QVERIFY(valueOf(node, QStringLiteral("cohort_rollout_tokens_per_second")) > 0);
         QVERIFY(valueOf(node, QStringLiteral("cohort_process_resident_memory_bytes")) > 1 << 20);
-        QCOMPARE(valueOf(node, QStringLiteral("cohort_build_info"), {{QStringLiteral("version"), QStringLiteral(COHORT_VERSION_STRING)}}), 1.0);
+        QCOMPARE(valueOf(node, QStringLiteral("cohort_build_info"),
+                         {{QStringLiteral("version"), QStringLiteral(COHORT_VERSION_STRING)}}),
+                 1.0);
         // Exactly one state is the current one, and it is a state a working node can be in.
         int current = 0;
         QString state;
         for (const QJsonValue &v : samplesOf(node, QStringLiteral("cohort_node_state")))
             if (v.toObject().value(QStringLiteral("value")).toDouble() == 1) {
                 ++current;
-                state = v.toObject().value(QStringLiteral("labels")).toObject().value(QStringLiteral("state")).toString();
+                state =
+                    v.toObject().value(QStringLiteral("labels")).toObject().value(QStringLiteral("state")).toString();
             }
         QCOMPARE(current, 1);
-        QVERIFY2(QStringList({QStringLiteral("working"), QStringLiteral("idle"), QStringLiteral("downloading")}).contains(state), qPrintable(state));
+        QVERIFY2(QStringList({QStringLiteral("working"), QStringLiteral("idle"), QStringLiteral("downloading")})
+                     .contains(state),
+                 qPrintable(state));
         QVERIFY(samplesOf(node, QStringLiteral("cohort_node_state")).size() >= 10);
         QCOMPARE(samplesOf(node, QStringLiteral("cohort_heartbeat_failures")).size(), 1);
 
@@ -361,7 +388,8 @@ private Q_SLOTS:
         HttpAnswer hubScrape;
         const auto hubSawIt = [&] {
             hubScrape = get(portOf(*h), "/metrics", hubHost, bearer);
-            return sampleIn(hubScrape.body, "cohort_hub_rollout_submissions_total{task=\"mini-rl\",result=\"accepted\"}") >= 1;
+            return sampleIn(hubScrape.body,
+                            "cohort_hub_rollout_submissions_total{task=\"mini-rl\",result=\"accepted\"}") >= 1;
         };
         QTRY_VERIFY_WITH_TIMEOUT(hubSawIt(), 20'000); // the text is at most a couple of seconds old
         QCOMPARE(hubScrape.status, 200);
@@ -372,15 +400,22 @@ private Q_SLOTS:
         QVERIFY(valueOf(hubParsed, QStringLiteral("cohort_hub_nodes_registered")) >= 1);
         QVERIFY(valueOf(hubParsed, QStringLiteral("cohort_hub_nodes_online")) >= 1);
         QVERIFY(valueOf(hubParsed, QStringLiteral("cohort_hub_rollout_submissions"),
-                        {{QStringLiteral("task"), QStringLiteral("mini-rl")}, {QStringLiteral("result"), QStringLiteral("accepted")}}) >= 1);
+                        {{QStringLiteral("task"), QStringLiteral("mini-rl")},
+                         {QStringLiteral("result"), QStringLiteral("accepted")}}) >= 1);
         QVERIFY(valueOf(hubParsed, QStringLiteral("cohort_hub_checkpoint_version"), task) >= 1);
         QVERIFY(valueOf(hubParsed, QStringLiteral("cohort_hub_trainer_step"), task) >= 0);
         QCOMPARE(valueOf(hubParsed, QStringLiteral("cohort_hub_trainer_ready"), task), 1.0);
         QVERIFY(valueOf(hubParsed, QStringLiteral("cohort_hub_verification_queue_batches"), task) >= 0);
-        QVERIFY(valueOf(hubParsed, QStringLiteral("cohort_hub_connections_open"), {{QStringLiteral("listener"), QStringLiteral("api")}}) >= 1);
-        QCOMPARE(hubParsed.families.value(QStringLiteral("cohort_hub_connections_refused")).toObject().value(QStringLiteral("type")).toString(),
+        QVERIFY(valueOf(hubParsed, QStringLiteral("cohort_hub_connections_open"),
+                        {{QStringLiteral("listener"), QStringLiteral("api")}}) >= 1);
+        QCOMPARE(hubParsed.families.value(QStringLiteral("cohort_hub_connections_refused"))
+                     .toObject()
+                     .value(QStringLiteral("type"))
+                     .toString(),
                  QStringLiteral("counter"));
-        QCOMPARE(valueOf(hubParsed, QStringLiteral("cohort_hub_build_info"), {{QStringLiteral("version"), QStringLiteral(COHORT_VERSION_STRING)}}), 1.0);
+        QCOMPARE(valueOf(hubParsed, QStringLiteral("cohort_hub_build_info"),
+                         {{QStringLiteral("version"), QStringLiteral(COHORT_VERSION_STRING)}}),
+                 1.0);
 
         int code = -1;
         QVERIFY(n->terminateAndWait(20'000, &code));
@@ -396,8 +431,9 @@ private Q_SLOTS:
         const QString dir = m_dir.filePath(QStringLiteral("fixed-token"));
         for (int start = 0; start < 2; ++start) {
             ChildProcess n(programPath(QStringLiteral("cohortd")),
-                           {QStringLiteral("--data-dir"), dir, QStringLiteral("--settings"), dir + QStringLiteral(".ini"),
-                            QStringLiteral("--json"), QStringLiteral("--control-token-file"), tokenFile});
+                           {QStringLiteral("--data-dir"), dir, QStringLiteral("--settings"),
+                            dir + QStringLiteral(".ini"), QStringLiteral("--json"),
+                            QStringLiteral("--control-token-file"), tokenFile});
             QVERIFY(n.start());
             QTRY_VERIFY_WITH_TIMEOUT(controlOf(dir).port != 0, 30'000);
             const Control control = controlOf(dir);
@@ -410,10 +446,13 @@ private Q_SLOTS:
             QCOMPARE(code, 0);
             QTRY_VERIFY_WITH_TIMEOUT(controlOf(dir).port == 0, 10'000); // control.json removed at exit
         }
-        for (const QByteArray &bad : {QByteArray("short"), QByteArray("two words that are long enough to pass the length rule"), QByteArray()}) {
+        for (const QByteArray &bad :
+             {QByteArray("short"), QByteArray("two words that are long enough to pass the length rule"),
+              QByteArray()}) {
             ChildProcess refused(programPath(QStringLiteral("cohortd")),
-                                 {QStringLiteral("--data-dir"), dir, QStringLiteral("--settings"), dir + QStringLiteral(".ini"),
-                                  QStringLiteral("--control-token-file"), writeFile(QStringLiteral("bad-token"), bad)});
+                                 {QStringLiteral("--data-dir"), dir, QStringLiteral("--settings"),
+                                  dir + QStringLiteral(".ini"), QStringLiteral("--control-token-file"),
+                                  writeFile(QStringLiteral("bad-token"), bad)});
             QVERIFY(refused.start());
             QVERIFY(refused.process().waitForFinished(20'000));
             QCOMPARE(refused.process().exitCode(), 2);

@@ -5,15 +5,15 @@
 #include "net/RequestSigning.h"
 
 #include <QDateTime>
-#include <QJsonArray>
-#include <QJsonObject>
+#include <QDeadlineTimer>
 #include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
+#include <QJsonObject>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QRegularExpression>
 #include <QSettings>
-#include <QDeadlineTimer>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -69,7 +69,8 @@ private Q_SLOTS:
         token.close();
         QString why;
         auto started = startHub(m_dir.filePath(QStringLiteral("hub")),
-                                {QStringLiteral("--heartbeat-interval"), QStringLiteral("1"), QStringLiteral("--operator-token-file"), tokenFile},
+                                {QStringLiteral("--heartbeat-interval"), QStringLiteral("1"),
+                                 QStringLiteral("--operator-token-file"), tokenFile},
                                 &why);
         QVERIFY2(started, qPrintable(why));
         ChildProcess &hub = *started->process;
@@ -81,15 +82,17 @@ private Q_SLOTS:
             const QString dataDir = m_dir.filePath(QStringLiteral("node%1").arg(i));
             auto node = std::make_unique<ChildProcess>(
                 programPath(QStringLiteral("cohortd")),
-                QStringList{QStringLiteral("--hub"), hubUrl, QStringLiteral("--data-dir"), dataDir, QStringLiteral("--json"),
-                            QStringLiteral("--name"), QStringLiteral("node-%1").arg(i), QStringLiteral("--heartbeat-ms"), QStringLiteral("300"),
-                            QStringLiteral("--settings"), m_dir.filePath(QStringLiteral("settings%1.ini").arg(i))});
+                QStringList{QStringLiteral("--hub"), hubUrl, QStringLiteral("--data-dir"), dataDir,
+                            QStringLiteral("--json"), QStringLiteral("--name"), QStringLiteral("node-%1").arg(i),
+                            QStringLiteral("--heartbeat-ms"), QStringLiteral("300"), QStringLiteral("--settings"),
+                            m_dir.filePath(QStringLiteral("settings%1.ini").arg(i))});
             QVERIFY(node->start());
             nodes.push_back(std::move(node));
         }
         // Both register, heartbeat and list the catalogue.
         for (auto &node : nodes) {
-            QTRY_VERIFY_WITH_TIMEOUT(lastJsonLine(*node).value(QStringLiteral("state")).toString() == QLatin1String("idle") &&
+            QTRY_VERIFY_WITH_TIMEOUT(lastJsonLine(*node).value(QStringLiteral("state")).toString() ==
+                                             QLatin1String("idle") &&
                                          lastJsonLine(*node).value(QStringLiteral("tasks")).toArray().size() == 3,
                                      30'000);
             nodeIds << lastJsonLine(*node).value(QStringLiteral("node_id")).toString();
@@ -113,13 +116,19 @@ private Q_SLOTS:
         const QByteArray forged = R"({"state":"error","why":"forged"})";
         QNetworkRequest request(QUrl(hubUrl + QStringLiteral("/v1/nodes/heartbeat")));
         request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
-        for (const auto &[k, v] : signRequest(*identity, "POST", "/v1/nodes/heartbeat", honest, QDateTime::currentMSecsSinceEpoch()))
+        for (const auto &[k, v] :
+             signRequest(*identity, "POST", "/v1/nodes/heartbeat", honest, QDateTime::currentMSecsSinceEpoch()))
             request.setRawHeader(k, v);
         QNetworkReply *reply = m_net.post(request, forged);
         QSignalSpy done(reply, &QNetworkReply::finished);
         QVERIFY(done.wait(10'000));
         QCOMPARE(reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), 401);
-        QCOMPARE(QJsonDocument::fromJson(reply->readAll()).object().value(QStringLiteral("error")).toObject().value(QStringLiteral("code")).toString(),
+        QCOMPARE(QJsonDocument::fromJson(reply->readAll())
+                     .object()
+                     .value(QStringLiteral("error"))
+                     .toObject()
+                     .value(QStringLiteral("code"))
+                     .toString(),
                  QStringLiteral("bad_signature"));
         reply->deleteLater();
         QVERIFY(nodeById(hubUrl, nodeIds[0]).value(QStringLiteral("why")).toString() != QLatin1String("forged"));
@@ -131,7 +140,8 @@ private Q_SLOTS:
             QVERIFY(nodes[i]->terminateAndWait(20'000, &exitCode));
             QCOMPARE(exitCode, 0);
             QVERIFY(nodes[i]->errors().contains(QStringLiteral("stopping (signal 15)")));
-            QCOMPARE(nodeById(hubUrl, nodeIds[i]).value(QStringLiteral("state")).toString(), QStringLiteral("stopping"));
+            QCOMPARE(nodeById(hubUrl, nodeIds[i]).value(QStringLiteral("state")).toString(),
+                     QStringLiteral("stopping"));
         }
         int hubExit = -2;
         QVERIFY(hub.terminateAndWait(10'000, &hubExit));
@@ -152,15 +162,18 @@ private Q_SLOTS:
         const QString dataDir = m_dir.filePath(QStringLiteral("embedded-") + task);
         ChildProcess node(programPath(QStringLiteral("cohortd")),
                           {QStringLiteral("--data-dir"), dataDir, QStringLiteral("--duration"), QStringLiteral("3"),
-                           QStringLiteral("--task"), task, QStringLiteral("--settings"), dataDir + QStringLiteral(".ini")});
+                           QStringLiteral("--task"), task, QStringLiteral("--settings"),
+                           dataDir + QStringLiteral(".ini")});
         QVERIFY(node.start());
         QVERIFY(node.process().waitForFinished(30'000));
         QCOMPARE(node.process().exitCode(), 0);
         const QString out = node.output();
         QVERIFY2(out.contains(QStringLiteral("Idle")), qPrintable(out));
-        QVERIFY2(node.errors().contains(QStringLiteral("Local network started at http://127.0.0.1:")), qPrintable(node.errors()));
+        QVERIFY2(node.errors().contains(QStringLiteral("Local network started at http://127.0.0.1:")),
+                 qPrintable(node.errors()));
         QVERIFY2(node.errors().contains(QStringLiteral("Joined task arith-rl")), qPrintable(node.errors()));
-        QCOMPARE(node.errors().contains(QStringLiteral("Chose task arith-rl: the first of the hub's tasks this computer can run")),
+        QCOMPARE(node.errors().contains(
+                     QStringLiteral("Chose task arith-rl: the first of the hub's tasks this computer can run")),
                  task == QLatin1String("auto"));
         // Qt's complaint when an object's timer is used from a thread it does not live in (a timer left behind by
         // moveToThread): such a timer never fires.
@@ -175,8 +188,9 @@ private Q_SLOTS:
     {
         const QString ini = m_dir.filePath(QStringLiteral("live.ini"));
         ChildProcess node(programPath(QStringLiteral("cohortd")),
-                          {QStringLiteral("--data-dir"), m_dir.filePath(QStringLiteral("live")), QStringLiteral("--json"),
-                           QStringLiteral("--settings"), ini, QStringLiteral("--no-control-api")});
+                          {QStringLiteral("--data-dir"), m_dir.filePath(QStringLiteral("live")),
+                           QStringLiteral("--json"), QStringLiteral("--settings"), ini,
+                           QStringLiteral("--no-control-api")});
         QVERIFY(node.start());
         const auto sawState = [&node](const QString &state, const QString &reason, int timeoutMs) {
             QDeadlineTimer deadline(timeoutMs);
@@ -198,8 +212,9 @@ private Q_SLOTS:
 
         // A window that starts two hours from now: the node is outside it.
         const QTime start = QTime::currentTime().addSecs(2 * 3600);
-        const QString window = QStringLiteral("daily %1-%2").arg(start.toString(QStringLiteral("HH:00")),
-                                                                 start.addSecs(3600).toString(QStringLiteral("HH:00")));
+        const QString window =
+            QStringLiteral("daily %1-%2")
+                .arg(start.toString(QStringLiteral("HH:00")), start.addSecs(3600).toString(QStringLiteral("HH:00")));
         {
             QSettings file(ini, QSettings::IniFormat);
             file.setValue(QStringLiteral("schedule/windows"), QStringList{window});
@@ -213,9 +228,11 @@ private Q_SLOTS:
             QSettings file(ini, QSettings::IniFormat);
             file.setValue(QStringLiteral("schedule/windows"), QStringList{QStringLiteral("whenever")});
         }
-        QVERIFY2(node.waitForError(QStringLiteral("ignoring invalid setting \"schedule\""), 15'000), qPrintable(node.errors()));
+        QVERIFY2(node.waitForError(QStringLiteral("ignoring invalid setting \"schedule\""), 15'000),
+                 qPrintable(node.errors()));
         const qsizetype linesBefore = node.output().count(QLatin1Char('\n'));
-        QTRY_VERIFY_WITH_TIMEOUT(node.output().count(QLatin1Char('\n')) > linesBefore + 1, 10'000); // a fresh status line
+        QTRY_VERIFY_WITH_TIMEOUT(node.output().count(QLatin1Char('\n')) > linesBefore + 1,
+                                 10'000); // a fresh status line
         QCOMPARE(lastJsonLine(node).value(QStringLiteral("reason")).toString(), QStringLiteral("outside-schedule"));
 
         {
@@ -232,7 +249,8 @@ private Q_SLOTS:
     void cohortdRefusesBadArguments()
     {
         ChildProcess node(programPath(QStringLiteral("cohortd")),
-                          {QStringLiteral("--hub"), QStringLiteral("ftp://nope"), QStringLiteral("--data-dir"), m_dir.filePath(QStringLiteral("bad"))});
+                          {QStringLiteral("--hub"), QStringLiteral("ftp://nope"), QStringLiteral("--data-dir"),
+                           m_dir.filePath(QStringLiteral("bad"))});
         QVERIFY(node.start());
         QVERIFY(node.process().waitForFinished(10'000));
         QCOMPARE(node.process().exitCode(), 2);
@@ -244,8 +262,9 @@ private Q_SLOTS:
         // Nothing listens on port 9 of loopback (discard): the node must say Offline and why, not hang.
         ChildProcess node(programPath(QStringLiteral("cohortd")),
                           {QStringLiteral("--hub"), QStringLiteral("http://127.0.0.1:9"), QStringLiteral("--data-dir"),
-                           m_dir.filePath(QStringLiteral("offline")), QStringLiteral("--json"), QStringLiteral("--duration"), QStringLiteral("3"),
-                           QStringLiteral("--settings"), m_dir.filePath(QStringLiteral("offline.ini"))});
+                           m_dir.filePath(QStringLiteral("offline")), QStringLiteral("--json"),
+                           QStringLiteral("--duration"), QStringLiteral("3"), QStringLiteral("--settings"),
+                           m_dir.filePath(QStringLiteral("offline.ini"))});
         QVERIFY(node.start());
         QVERIFY(node.process().waitForFinished(30'000));
         QCOMPARE(node.process().exitCode(), 1); // never reached its hub

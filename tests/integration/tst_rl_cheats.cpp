@@ -44,7 +44,10 @@ constexpr int kPrompts = 4, kSamples = 4, kMaxNew = 10, kDim = 32;
 struct Reply {
     int status = 0;
     QJsonObject body;
-    QString code() const { return body.value(QStringLiteral("error")).toObject().value(QStringLiteral("code")).toString(); }
+    QString code() const
+    {
+        return body.value(QStringLiteral("error")).toObject().value(QStringLiteral("code")).toString();
+    }
 };
 
 // A sample as the cheater submits it: tokens and, when it has them, the hidden states its proof commits to.
@@ -69,7 +72,8 @@ class TestRlCheats : public QObject {
         QNetworkRequest request(QUrl(base + QString::fromLatin1(path)));
         request.setHeader(QNetworkRequest::ContentTypeHeader, QStringLiteral("application/json"));
         if (id)
-            for (const auto &[name, value] : cohort::signRequest(*id, method, path, body, QDateTime::currentMSecsSinceEpoch()))
+            for (const auto &[name, value] :
+                 cohort::signRequest(*id, method, path, body, QDateTime::currentMSecsSinceEpoch()))
                 request.setRawHeader(name, value);
         QNetworkReply *reply = method == "GET" ? m_net.get(request) : m_net.post(request, body);
         QSignalSpy done(reply, &QNetworkReply::finished);
@@ -92,10 +96,12 @@ class TestRlCheats : public QObject {
     std::unique_ptr<ChildProcess> startHub(const QString &dir, QString *url, bool holdVerification = false)
     {
         QString why;
-        auto hub = cohort::test::startHub(dir,
-                                          {QStringLiteral("--catalogue"), m_catalogue, QStringLiteral("--heartbeat-interval"), QStringLiteral("1"),
-                                           QStringLiteral("--registration-work-bits"), QStringLiteral("0"), QStringLiteral("--train"), QStringLiteral("mini-rl")},
-                                          &why, holdVerification ? QStringLiteral("export COHORT_TESTING_HOLD_VERIFICATION=1") : QString());
+        auto hub = cohort::test::startHub(
+            dir,
+            {QStringLiteral("--catalogue"), m_catalogue, QStringLiteral("--heartbeat-interval"), QStringLiteral("1"),
+             QStringLiteral("--registration-work-bits"), QStringLiteral("0"), QStringLiteral("--train"),
+             QStringLiteral("mini-rl")},
+            &why, holdVerification ? QStringLiteral("export COHORT_TESTING_HOLD_VERIFICATION=1") : QString());
         if (!hub) {
             qWarning() << "cohort-hub did not start:" << why;
             return nullptr;
@@ -154,12 +160,17 @@ class TestRlCheats : public QObject {
                     for (float &h : hidden)
                         h = float(QRandomGenerator::global()->generateDouble() * 2 - 1);
                 }
-                const std::string proof = cohort::toploc::serialize(cohort::toploc::buildProofs(hidden.data(), tokens.size(), kDim));
-                samples.append(QJsonObject{{QStringLiteral("tokens"), ids},
-                                           {QStringLiteral("reward"), cohort::rl::findEnvironment(p.environment)->score(p, text, finished).total},
-                                           {QStringLiteral("proof"), QString::fromLatin1(QByteArray(proof.data(), qsizetype(proof.size())).toBase64())}});
+                const std::string proof =
+                    cohort::toploc::serialize(cohort::toploc::buildProofs(hidden.data(), tokens.size(), kDim));
+                samples.append(
+                    QJsonObject{{QStringLiteral("tokens"), ids},
+                                {QStringLiteral("reward"),
+                                 cohort::rl::findEnvironment(p.environment)->score(p, text, finished).total},
+                                {QStringLiteral("proof"),
+                                 QString::fromLatin1(QByteArray(proof.data(), qsizetype(proof.size())).toBase64())}});
             }
-            groups.append(QJsonObject{{QStringLiteral("prompt"), QString::fromStdString(p.prompt)}, {QStringLiteral("samples"), samples}});
+            groups.append(QJsonObject{{QStringLiteral("prompt"), QString::fromStdString(p.prompt)},
+                                      {QStringLiteral("samples"), samples}});
         }
         const QString id = QStringLiteral("s-") + QString::fromLatin1(cohort::freshNonce());
         return QJsonDocument(QJsonObject{{QStringLiteral("submission_id"), id},
@@ -181,11 +192,12 @@ class TestRlCheats : public QObject {
     // The cheat TOPLOC alone lets through: the claimed version itself (the hub's own copy here; a cheater
     // downloads it) samples with randomness of the cheater's choosing — any sampler, hand-picked draws — and one
     // honest prefill of those tokens makes proofs that verify. Only verifiable sampling tells.
-    static std::function<CheatSample(int, int)> honestPrefillOtherSampler(const QString &hubDir, const QJsonObject &item)
+    static std::function<CheatSample(int, int)> honestPrefillOtherSampler(const QString &hubDir,
+                                                                          const QJsonObject &item)
     {
         const int version = item.value(QStringLiteral("step")).toInt();
-        auto policy = std::make_shared<cohort::rl::Policy>(
-            std::move(*cohort::rl::Policy::load(QDir(hubDir).filePath(QStringLiteral("trainer/mini-rl/v%1.safetensors").arg(version)).toStdString())));
+        auto policy = std::make_shared<cohort::rl::Policy>(std::move(*cohort::rl::Policy::load(
+            QDir(hubDir).filePath(QStringLiteral("trainer/mini-rl/v%1.safetensors").arg(version)).toStdString())));
         const quint64 seed = item.value(QStringLiteral("seed")).toString().toULongLong();
         const auto problems = cohort::rl::problemsForWork({"sort-digits", "reverse"}, seed, kPrompts);
         std::vector<std::vector<int32_t>> prompts;
@@ -203,14 +215,16 @@ class TestRlCheats : public QObject {
         auto scored = policy->scoreCompletions(prompts, completions, 1.0f, nullptr, &hidden);
         auto rows = std::make_shared<std::vector<CheatSample>>();
         for (size_t r = 0; r < completions.size(); ++r)
-            rows->push_back(CheatSample{std::vector<int>(completions[r].begin(), completions[r].end()), scored ? hidden[r] : std::vector<float>{}});
+            rows->push_back(CheatSample{std::vector<int>(completions[r].begin(), completions[r].end()),
+                                        scored ? hidden[r] : std::vector<float>{}});
         return [rows](int g, int s) { return (*rows)[size_t(g * kSamples + s)]; };
     }
 
     QStringList rowsOf(const QString &hubDir, const QString &nodeId, const QString &what)
     {
-        return cohort::test::ledgerRows(hubDir, QStringLiteral("SELECT ") + what + QStringLiteral(" FROM submissions WHERE node_id=:n"),
-                                        {{QStringLiteral(":n"), nodeId}});
+        return cohort::test::ledgerRows(
+            hubDir, QStringLiteral("SELECT ") + what + QStringLiteral(" FROM submissions WHERE node_id=:n"),
+            {{QStringLiteral(":n"), nodeId}});
     }
 
 private Q_SLOTS:
@@ -233,8 +247,9 @@ private Q_SLOTS:
         QVERIFY(hub);
         const QString nodeDir = m_dir.filePath(QStringLiteral("honest"));
         ChildProcess honest(programPath(QStringLiteral("cohortd")),
-                            {QStringLiteral("--hub"), url, QStringLiteral("--data-dir"), nodeDir, QStringLiteral("--json"), QStringLiteral("--task"),
-                             QStringLiteral("mini-rl"), QStringLiteral("--heartbeat-ms"), QStringLiteral("500"), QStringLiteral("--settings"),
+                            {QStringLiteral("--hub"), url, QStringLiteral("--data-dir"), nodeDir,
+                             QStringLiteral("--json"), QStringLiteral("--task"), QStringLiteral("mini-rl"),
+                             QStringLiteral("--heartbeat-ms"), QStringLiteral("500"), QStringLiteral("--settings"),
                              nodeDir + QStringLiteral(".ini")});
         QVERIFY(honest.start());
 
@@ -244,12 +259,15 @@ private Q_SLOTS:
             double pendingCreditEach; // what intake credits before verification (the credit rule); -1: not asserted
         };
         const auto plain = [](SampleMaker m) {
-            return [m](const QJsonObject &) { return std::function<CheatSample(int, int)>([m](int g, int s) { return CheatSample{m(g, s), {}}; }); };
+            return [m](const QJsonObject &) {
+                return std::function<CheatSample(int, int)>([m](int g, int s) { return CheatSample{m(g, s), {}}; });
+            };
         };
         const std::vector<Cheat> cheats{
             {QStringLiteral("copier"), plain(copies), 0.0},
             {QStringLiteral("garbler"), plain(garbage), -1},
-            {QStringLiteral("prefiller"), [&](const QJsonObject &item) { return honestPrefillOtherSampler(hubDir, item); }, -1}};
+            {QStringLiteral("prefiller"),
+             [&](const QJsonObject &item) { return honestPrefillOtherSampler(hubDir, item); }, -1}};
         for (const Cheat &cheat : cheats) {
             auto id = identity(cheat.name);
             QVERIFY(id);
@@ -257,15 +275,18 @@ private Q_SLOTS:
             for (int batch = 0; batch < 3; ++batch) {
                 const QJsonObject item = work(url, *id);
                 QVERIFY2(!item.isEmpty(), qPrintable(cheat.name));
-                const Reply r = send(url, "POST", "/v1/tasks/mini-rl/rollouts", submission(item, cheat.make(item)), id.get());
+                const Reply r =
+                    send(url, "POST", "/v1/tasks/mini-rl/rollouts", submission(item, cheat.make(item)), id.get());
                 QCOMPARE(r.status, 200); // well-formed: it passes intake and costs the hub a verification
                 if (cheat.pendingCreditEach >= 0)
                     QCOMPARE(r.body.value(QStringLiteral("pending_credit")).toDouble(), cheat.pendingCreditEach);
                 // Wait for the verdict before the next (the node's share of pending batches is 2).
                 const QString sid = r.body.value(QStringLiteral("submission_id")).toString();
-                QTRY_VERIFY_WITH_TIMEOUT(cohort::test::ledgerRows(hubDir, QStringLiteral("SELECT status FROM submissions WHERE submission_id=:s"),
-                                                                  {{QStringLiteral(":s"), sid}}) == QStringList{QStringLiteral("refused")},
-                                         30'000);
+                QTRY_VERIFY_WITH_TIMEOUT(
+                    cohort::test::ledgerRows(hubDir,
+                                             QStringLiteral("SELECT status FROM submissions WHERE submission_id=:s"),
+                                             {{QStringLiteral(":s"), sid}}) == QStringList{QStringLiteral("refused")},
+                    30'000);
             }
             // Every batch refused on sampling evidence; no credit confirmed; flagged; no more work.
             const QStringList reasons = rowsOf(hubDir, id->nodeId(), QStringLiteral("reason"));
@@ -273,26 +294,37 @@ private Q_SLOTS:
             for (const QString &reason : reasons)
                 QVERIFY2(reason.contains(QStringLiteral("not sampled by version")), qPrintable(reason));
             QCOMPARE(rowsOf(hubDir, id->nodeId(), QStringLiteral("status")), QStringList(3, QStringLiteral("refused")));
-            QCOMPARE(cohort::test::ledgerRows(hubDir, QStringLiteral("SELECT COALESCE(SUM(credit), 0) FROM submissions WHERE node_id=:n AND status='confirmed'"),
-                                              {{QStringLiteral(":n"), id->nodeId()}}),
-                     QStringList{QStringLiteral("0")});
+            QCOMPARE(
+                cohort::test::ledgerRows(
+                    hubDir,
+                    QStringLiteral(
+                        "SELECT COALESCE(SUM(credit), 0) FROM submissions WHERE node_id=:n AND status='confirmed'"),
+                    {{QStringLiteral(":n"), id->nodeId()}}),
+                QStringList{QStringLiteral("0")});
             Reply refused;
             work(url, *id, &refused);
             QCOMPARE(refused.status, 403);
             QCOMPARE(refused.code(), QStringLiteral("node_flagged"));
-            const Reply earnings = send(url, "GET", QByteArray("/v1/nodes/") + id->nodeId().toLatin1() + "/earnings", {}, id.get());
+            const Reply earnings =
+                send(url, "GET", QByteArray("/v1/nodes/") + id->nodeId().toLatin1() + "/earnings", {}, id.get());
             QCOMPARE(earnings.status, 200);
-            QCOMPARE(earnings.body.value(QStringLiteral("total")).toObject().value(QStringLiteral("confirmed")).toDouble(), 0.0);
-            QCOMPARE(earnings.body.value(QStringLiteral("total")).toObject().value(QStringLiteral("pending")).toDouble(), 0.0);
+            QCOMPARE(
+                earnings.body.value(QStringLiteral("total")).toObject().value(QStringLiteral("confirmed")).toDouble(),
+                0.0);
+            QCOMPARE(
+                earnings.body.value(QStringLiteral("total")).toObject().value(QStringLiteral("pending")).toDouble(),
+                0.0);
         }
 
         // The honest node beside them: confirmed credit, nothing refused, not flagged.
         const auto honestId = cohort::Identity::loadOrCreate(QDir(nodeDir).filePath(QStringLiteral("identity")));
         QVERIFY(honestId);
-        QTRY_VERIFY2_WITH_TIMEOUT(rowsOf(hubDir, honestId->nodeId(), QStringLiteral("status")).count(QStringLiteral("confirmed")) >= 3,
-                                  qPrintable(rowsOf(hubDir, honestId->nodeId(), QStringLiteral("status || ' ' || reason")).join(QLatin1Char('\n')) +
-                                             honest.errors().right(3000)),
-                                  120'000);
+        QTRY_VERIFY2_WITH_TIMEOUT(
+            rowsOf(hubDir, honestId->nodeId(), QStringLiteral("status")).count(QStringLiteral("confirmed")) >= 3,
+            qPrintable(
+                rowsOf(hubDir, honestId->nodeId(), QStringLiteral("status || ' ' || reason")).join(QLatin1Char('\n')) +
+                honest.errors().right(3000)),
+            120'000);
         int code = -1;
         QVERIFY(honest.terminateAndWait(15'000, &code));
         QVERIFY(hub->terminateAndWait(15'000, &code));
@@ -302,7 +334,8 @@ private Q_SLOTS:
         QVERIFY(cohort::test::ledgerRows(hubDir, QStringLiteral("SELECT flagged_at FROM node_flags WHERE node_id=:n"),
                                          {{QStringLiteral(":n"), honestId->nodeId()}})
                     .isEmpty());
-        qInfo("honest node: %lld confirmed batches, 0 refused; copier, garbler and prefiller: 3 refused each, flagged, 0 credit",
+        qInfo("honest node: %lld confirmed batches, 0 refused; copier, garbler and prefiller: 3 refused each, flagged, "
+              "0 credit",
               qint64(statuses.count(QStringLiteral("confirmed"))));
     }
 
@@ -334,9 +367,14 @@ private Q_SLOTS:
             QCOMPARE(accepted, 2);
             QCOMPARE(busy, 6);
             // Its next work request waits too.
-            QCOMPARE(send(url, "POST", "/v1/tasks/mini-rl/work", R"({"sampling":"seeded","problems":"held-out-v1"})", id.get()).code(), QStringLiteral("busy"));
-            QCOMPARE(cohort::test::ledgerRows(hubDir, QStringLiteral("SELECT COUNT(*) FROM submissions WHERE node_id=:n AND status='confirmed'"),
-                                              {{QStringLiteral(":n"), id->nodeId()}}),
+            QCOMPARE(send(url, "POST", "/v1/tasks/mini-rl/work", R"({"sampling":"seeded","problems":"held-out-v1"})",
+                          id.get())
+                         .code(),
+                     QStringLiteral("busy"));
+            QCOMPARE(cohort::test::ledgerRows(
+                         hubDir,
+                         QStringLiteral("SELECT COUNT(*) FROM submissions WHERE node_id=:n AND status='confirmed'"),
+                         {{QStringLiteral(":n"), id->nodeId()}}),
                      QStringList{QStringLiteral("0")});
         }
         // A client that does not sample with the work item's seed (cohortd before verifiable sampling) is told to
@@ -351,8 +389,11 @@ private Q_SLOTS:
         const Reply drawsHeldOut = send(url, "POST", "/v1/tasks/mini-rl/work", R"({"sampling":"seeded"})", old.get());
         QCOMPARE(drawsHeldOut.status, 426);
         QCOMPARE(drawsHeldOut.code(), QStringLiteral("upgrade_required"));
-        QVERIFY(drawsHeldOut.body.value(QStringLiteral("error")).toObject().value(QStringLiteral("message")).toString().contains(
-            QStringLiteral("held-out")));
+        QVERIFY(drawsHeldOut.body.value(QStringLiteral("error"))
+                    .toObject()
+                    .value(QStringLiteral("message"))
+                    .toString()
+                    .contains(QStringLiteral("held-out")));
         auto other = identity(QStringLiteral("bystander"));
         QVERIFY(other);
         QCOMPARE(send(url, "POST", "/v1/nodes/register", R"({"name":"bystander"})", other.get()).status, 200);

@@ -47,7 +47,8 @@ class TestShardcastE2E : public QObject {
     // publish: make the checkpoint version 1 of arith-rl (a restarted hub keeps what it published).
     Hub startHub(const QString &name, const QStringList &extra = {}, bool publish = true)
     {
-        QStringList args{QStringLiteral("--shard-size"), QString::number(kShardSize), QStringLiteral("--heartbeat-interval"), QStringLiteral("1")};
+        QStringList args{QStringLiteral("--shard-size"), QString::number(kShardSize),
+                         QStringLiteral("--heartbeat-interval"), QStringLiteral("1")};
         if (publish)
             args << QStringLiteral("--publish") << QStringLiteral("arith-rl=") + m_checkpoint;
         // No trainer unless asked (the fixture's default): the versions here are the test's alone.
@@ -63,8 +64,9 @@ class TestShardcastE2E : public QObject {
     {
         auto node = std::make_unique<ChildProcess>(
             programPath(QStringLiteral("cohortd")),
-            QStringList{QStringLiteral("--hub"), hub.url, QStringLiteral("--data-dir"), m_dir.filePath(name), QStringLiteral("--task"),
-                        QStringLiteral("arith-rl"), QStringLiteral("--json"), QStringLiteral("--settings"), m_dir.filePath(name + QStringLiteral(".ini"))} +
+            QStringList{QStringLiteral("--hub"), hub.url, QStringLiteral("--data-dir"), m_dir.filePath(name),
+                        QStringLiteral("--task"), QStringLiteral("arith-rl"), QStringLiteral("--json"),
+                        QStringLiteral("--settings"), m_dir.filePath(name + QStringLiteral(".ini"))} +
                 extra);
         node->start();
         return node;
@@ -79,7 +81,8 @@ class TestShardcastE2E : public QObject {
         QSignalSpy done(reply, &QNetworkReply::finished);
         if (!reply->isFinished())
             done.wait(10'000);
-        const qint64 bytes = QJsonDocument::fromJson(reply->readAll()).object().value(QStringLiteral("bytes_served")).toInteger(-1);
+        const qint64 bytes =
+            QJsonDocument::fromJson(reply->readAll()).object().value(QStringLiteral("bytes_served")).toInteger(-1);
         reply->deleteLater();
         return bytes;
     }
@@ -113,10 +116,12 @@ private Q_SLOTS:
         QVERIFY(apiPort > 0 && relayPort > 0);
         // 127.0.0.2 stands for the server's public address: Linux routes all of 127/8 to the loopback interface.
         for (const QString &host : {QStringLiteral("127.0.0.2"), QStringLiteral("localhost")}) {
-            QNetworkReply *reply = m_net.get(QNetworkRequest(QUrl(QStringLiteral("http://%1:%2/v1/tasks/arith-rl/checkpoint").arg(host).arg(apiPort))));
+            QNetworkReply *reply = m_net.get(QNetworkRequest(
+                QUrl(QStringLiteral("http://%1:%2/v1/tasks/arith-rl/checkpoint").arg(host).arg(apiPort))));
             QSignalSpy done(reply, &QNetworkReply::finished);
             QVERIFY(reply->isFinished() || done.wait(15'000));
-            const QJsonArray relays = QJsonDocument::fromJson(reply->readAll()).object().value(QStringLiteral("relays")).toArray();
+            const QJsonArray relays =
+                QJsonDocument::fromJson(reply->readAll()).object().value(QStringLiteral("relays")).toArray();
             reply->deleteLater();
             QCOMPARE(relays.size(), 1);
             QCOMPARE(relays.at(0).toString(), QStringLiteral("http://%1:%2").arg(host).arg(relayPort));
@@ -142,11 +147,20 @@ private Q_SLOTS:
             auto node = startNode(hub, QStringLiteral("node-k"), slow);
             // Kill at a random point past where the previous run got to.
             const qint64 target = lastDone + qint64(QRandomGenerator::global()->bounded(1 << 19, 3 << 19));
-            QTRY_VERIFY_WITH_TIMEOUT(lastJson(*node).value(QStringLiteral("download")).toObject().value(QStringLiteral("done_bytes")).toInteger() >= target ||
+            QTRY_VERIFY_WITH_TIMEOUT(lastJson(*node)
+                                                 .value(QStringLiteral("download"))
+                                                 .toObject()
+                                                 .value(QStringLiteral("done_bytes"))
+                                                 .toInteger() >= target ||
                                          lastJson(*node).value(QStringLiteral("checkpoint_version")).toInt() == 1,
                                      60'000);
-            QVERIFY2(lastJson(*node).value(QStringLiteral("checkpoint_version")).toInt() == 0, "finished before the fifth kill");
-            lastDone = lastJson(*node).value(QStringLiteral("download")).toObject().value(QStringLiteral("done_bytes")).toInteger();
+            QVERIFY2(lastJson(*node).value(QStringLiteral("checkpoint_version")).toInt() == 0,
+                     "finished before the fifth kill");
+            lastDone = lastJson(*node)
+                           .value(QStringLiteral("download"))
+                           .toObject()
+                           .value(QStringLiteral("done_bytes"))
+                           .toInteger();
             node->process().kill(); // SIGKILL: no chance to save anything
             QVERIFY(node->process().waitForFinished(10'000));
         }
@@ -155,8 +169,8 @@ private Q_SLOTS:
         QCOMPARE(test::readAll(modelPath(QStringLiteral("node-k"))), test::readAll(m_checkpoint));
         const qint64 served = relayBytesServed(hub.relay);
         const qint64 refetched = served - fileSize;
-        qInfo("relay served %lld bytes for a %lld-byte file: %lld re-fetched over 5 kills (bound %lld per kill)", served, fileSize,
-              refetched, kParallel * kShardSize);
+        qInfo("relay served %lld bytes for a %lld-byte file: %lld re-fetched over 5 kills (bound %lld per kill)",
+              served, fileSize, refetched, kParallel * kShardSize);
         QVERIFY(served >= fileSize);
         QVERIFY2(refetched <= 5 * kParallel * kShardSize, qPrintable(QString::number(refetched)));
     }
@@ -193,7 +207,8 @@ private Q_SLOTS:
         qInfo("downloaded past the poisoned relay in %lld ms", clock.elapsed());
         QCOMPARE(test::readAll(modelPath(QStringLiteral("node-c"))), test::readAll(m_checkpoint));
         // The bad relay was tried (it is listed and starts with the same score) and named in the log.
-        QVERIFY2(node->errors().contains(QStringLiteral("failed its SHA-256 check")), qPrintable(node->errors().right(2000)));
+        QVERIFY2(node->errors().contains(QStringLiteral("failed its SHA-256 check")),
+                 qPrintable(node->errors().right(2000)));
         QVERIFY(node->errors().contains(badUrl));
     }
 
@@ -201,28 +216,35 @@ private Q_SLOTS:
     {
         Hub origin = startHub(QStringLiteral("hub-m"));
         QVERIFY(!origin.url.isEmpty());
-        const QString key = QRegularExpression(QStringLiteral("key (\\S+)\\)")).match(origin.process->output()).captured(1);
+        const QString key =
+            QRegularExpression(QStringLiteral("key (\\S+)\\)")).match(origin.process->output()).captured(1);
         QVERIFY(!key.isEmpty());
         // A mirror trusting the wrong key refuses the manifest and publishes nothing.
         const QString wrongKey = QString::fromLatin1(QByteArray(32, 'w').toBase64());
         ChildProcess impostor(programPath(QStringLiteral("cohort-hub")),
-                              {QStringLiteral("--serve-dir"), m_dir.filePath(QStringLiteral("mirror-wrong")), QStringLiteral("--relay-of"), origin.relay,
-                               QStringLiteral("--hub-key"), wrongKey, QStringLiteral("--mirror-task"), QStringLiteral("arith-rl"),
-                               QStringLiteral("--poll-seconds"), QStringLiteral("1"), QStringLiteral("--data-dir"), m_dir.filePath(QStringLiteral("mirror-wrong-data"))});
+                              {QStringLiteral("--serve-dir"), m_dir.filePath(QStringLiteral("mirror-wrong")),
+                               QStringLiteral("--relay-of"), origin.relay, QStringLiteral("--hub-key"), wrongKey,
+                               QStringLiteral("--mirror-task"), QStringLiteral("arith-rl"),
+                               QStringLiteral("--poll-seconds"), QStringLiteral("1"), QStringLiteral("--data-dir"),
+                               m_dir.filePath(QStringLiteral("mirror-wrong-data"))});
         QVERIFY(impostor.start());
         QTRY_VERIFY_WITH_TIMEOUT(impostor.errors().contains(QStringLiteral("refused the checkpoint manifest")), 20'000);
         QVERIFY(!QFile::exists(m_dir.filePath(QStringLiteral("mirror-wrong/arith-rl/index.json"))));
 
         ChildProcess mirror(programPath(QStringLiteral("cohort-hub")),
-                            {QStringLiteral("--serve-dir"), m_dir.filePath(QStringLiteral("mirror")), QStringLiteral("--relay-of"), origin.relay,
-                             QStringLiteral("--hub-key"), key, QStringLiteral("--mirror-task"), QStringLiteral("arith-rl"),
-                             QStringLiteral("--poll-seconds"), QStringLiteral("1"), QStringLiteral("--data-dir"), m_dir.filePath(QStringLiteral("mirror-data"))});
+                            {QStringLiteral("--serve-dir"), m_dir.filePath(QStringLiteral("mirror")),
+                             QStringLiteral("--relay-of"), origin.relay, QStringLiteral("--hub-key"), key,
+                             QStringLiteral("--mirror-task"), QStringLiteral("arith-rl"),
+                             QStringLiteral("--poll-seconds"), QStringLiteral("1"), QStringLiteral("--data-dir"),
+                             m_dir.filePath(QStringLiteral("mirror-data"))});
         QVERIFY(mirror.start());
         QVERIFY2(mirror.waitForOutput(QStringLiteral("mirrored arith-rl v1"), 60'000), qPrintable(mirror.errors()));
-        const QString mirrorUrl = QRegularExpression(QStringLiteral("on (http://\\S+)")).match(mirror.output()).captured(1);
+        const QString mirrorUrl =
+            QRegularExpression(QStringLiteral("on (http://\\S+)")).match(mirror.output()).captured(1);
         // Nodes now fetch only from the mirror, and verify against the origin's signature as usual.
         origin.process->terminateAndWait(10'000, nullptr);
-        Hub hub = startHub(QStringLiteral("hub-m"), {QStringLiteral("--relay"), mirrorUrl, QStringLiteral("--no-self-relay")}, false);
+        Hub hub = startHub(QStringLiteral("hub-m"),
+                           {QStringLiteral("--relay"), mirrorUrl, QStringLiteral("--no-self-relay")}, false);
         auto node = startNode(hub, QStringLiteral("node-m"));
         QTRY_VERIFY_WITH_TIMEOUT(lastJson(*node).value(QStringLiteral("checkpoint_version")).toInt() == 1, 60'000);
         QCOMPARE(test::readAll(modelPath(QStringLiteral("node-m"))), test::readAll(m_checkpoint));
@@ -241,7 +263,8 @@ private Q_SLOTS:
         const QString error = nginx.start(tree); // a copy is not even needed: nginx reads the same files
         QVERIFY2(error.isEmpty(), qPrintable(error));
         origin.process->terminateAndWait(10'000, nullptr);
-        Hub hub = startHub(QStringLiteral("hub-n"), {QStringLiteral("--relay"), nginx.url(), QStringLiteral("--no-self-relay")}, false);
+        Hub hub = startHub(QStringLiteral("hub-n"),
+                           {QStringLiteral("--relay"), nginx.url(), QStringLiteral("--no-self-relay")}, false);
         auto node = startNode(hub, QStringLiteral("node-n"));
         QTRY_VERIFY_WITH_TIMEOUT(lastJson(*node).value(QStringLiteral("checkpoint_version")).toInt() == 1, 60'000);
         QCOMPARE(test::readAll(modelPath(QStringLiteral("node-n"))), test::readAll(m_checkpoint));

@@ -33,7 +33,8 @@
 //       The hostile member of a DiLoCo ring (cohort-diloco-peer nodes): joins, syncs their shared state (global and
 //       momentum, N floats each), then sends a hostile pseudo-gradient in the outer step's average, K times at most.
 //       Prints "attacker peer N admitted", "attack revision r: <result>"; exits 0 when it was excluded or refused.
-//   cohort-collective-peer state --master-port P --seed S --world N --steps K [--join] [--step-ms MS] [--attack KIND] [--key FILE]
+//   cohort-collective-peer state --master-port P --seed S --world N --steps K [--join] [--step-ms MS] [--attack KIND]
+//   [--key FILE]
 //                                [--io-timeout MS]
 //       A DiLoCo-shaped loop over a shared state (see runState); prints "step k revision r ... rx B ... hash H".
 #include "CollectiveInputs.h"
@@ -60,7 +61,7 @@
 #include <vector>
 
 #ifdef Q_OS_WIN
-#include <windows.h>
+#  include <windows.h>
 #endif
 
 using namespace cohort::collectives;
@@ -107,8 +108,8 @@ int runMaster(const QStringList &args)
     parser.addOption({QStringLiteral("port"), QStringLiteral("port"), QStringLiteral("port"), QStringLiteral("0")});
     parser.addOption({QStringLiteral("allow"), QStringLiteral("allowed keys"), QStringLiteral("file")});
     parser.addOption({QStringLiteral("audited-work"), QStringLiteral("members' audited work"), QStringLiteral("file")});
-    parser.addOption({QStringLiteral("exclusion-ms"), QStringLiteral("exclusion"), QStringLiteral("ms"),
-                      QStringLiteral("600000")});
+    parser.addOption(
+        {QStringLiteral("exclusion-ms"), QStringLiteral("exclusion"), QStringLiteral("ms"), QStringLiteral("600000")});
     for (const char *name : {"vote-timeout-ms", "begin-timeout-ms", "sync-timeout-ms", "formation-timeout-ms"})
         parser.addOption({QString::fromLatin1(name), QString::fromLatin1(name), QStringLiteral("ms")});
     parser.process(args);
@@ -169,7 +170,8 @@ int runMaster(const QStringList &args)
 // benchmark compares when processes began and ended an operation.
 qint64 monotonicNs()
 {
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
 }
 
 void sayOk(Communicator &comm, int op, const ReduceInfo &info, uint64_t hash, double ms, int attempts, qint64 t0 = 0,
@@ -178,7 +180,8 @@ void sayOk(Communicator &comm, int op, const ReduceInfo &info, uint64_t hash, do
     QStringList ids;
     for (const uint32_t id : comm.ringPeerIds())
         ids << QString::number(id);
-    say(QStringLiteral("op %1 ok world %2 ring %3 hash %4 ms %5 attempts %6 tx %7 rx %8 begin %9 ring %10 outcome %11 t0 %12 t1 %13")
+    say(QStringLiteral("op %1 ok world %2 ring %3 hash %4 ms %5 attempts %6 tx %7 rx %8 begin %9 ring %10 outcome %11 "
+                       "t0 %12 t1 %13")
             .arg(op)
             .arg(info.worldSize)
             .arg(ids.join(QLatin1Char(',')))
@@ -343,11 +346,15 @@ int runPeer(const QStringList &args)
     opt("die-after-start", "-1");
     parser.addOption({QStringLiteral("ints"), QStringLiteral("integer-valued inputs")});
     parser.addOption({QStringLiteral("bad-proof"), QStringLiteral("answer the challenge with another key")});
-    parser.addOption({QStringLiteral("bench"), QStringLiteral("reuse the first input, no result hash (bench_allreduce)")});
+    parser.addOption(
+        {QStringLiteral("bench"), QStringLiteral("reuse the first input, no result hash (bench_allreduce)")});
     parser.addOption({QStringLiteral("out-of-place"), QStringLiteral("f32: reduce input into a separate output")});
-    parser.addOption({QStringLiteral("unchecked"), QStringLiteral("check nothing received (bench_allreduce's baseline)")});
-    parser.addOption({QStringLiteral("protect"), QStringLiteral("protect every ring block: integrity or encryption (CommunicatorOptions::linkProtection)"),
-                      QStringLiteral("mode"), QStringLiteral("none")});
+    parser.addOption(
+        {QStringLiteral("unchecked"), QStringLiteral("check nothing received (bench_allreduce's baseline)")});
+    parser.addOption(
+        {QStringLiteral("protect"),
+         QStringLiteral("protect every ring block: integrity or encryption (CommunicatorOptions::linkProtection)"),
+         QStringLiteral("mode"), QStringLiteral("none")});
     parser.process(args);
 
     CommunicatorOptions options;
@@ -366,8 +373,9 @@ int runPeer(const QStringList &args)
         options.challengeKeyOverride = cohort::ed25519::generate().secretKey;
     options.contributionNormBound = parser.value(QStringLiteral("bound")).toFloat();
     options.testUnchecked = parser.isSet(QStringLiteral("unchecked"));
-    options.linkProtection = cohort::collectives::linkProtectionFromName(parser.value(QStringLiteral("protect")).toLatin1())
-                                 .value_or(cohort::collectives::LinkProtection::None);
+    options.linkProtection =
+        cohort::collectives::linkProtectionFromName(parser.value(QStringLiteral("protect")).toLatin1())
+            .value_or(cohort::collectives::LinkProtection::None);
     options.testLinkDelayMs = parser.value(QStringLiteral("link-delay-ms")).toInt();
     const QString attack = parser.value(QStringLiteral("attack"));
     if (!attack.isEmpty()) {
@@ -411,13 +419,15 @@ int runPeer(const QStringList &args)
     const bool bench = parser.isSet(QStringLiteral("bench"));
     const bool outOfPlace = parser.isSet(QStringLiteral("out-of-place"));
     const QString quantName = parser.value(QStringLiteral("quant"));
-    const Quant quant = quantName == QLatin1String("u8") ? Quant::U8 : quantName == QLatin1String("u16") ? Quant::U16
-                                                                                                       : Quant::None;
+    const Quant quant = quantName == QLatin1String("u8")    ? Quant::U8
+                        : quantName == QLatin1String("u16") ? Quant::U16
+                                                            : Quant::None;
     const QString dtypeName = parser.value(QStringLiteral("dtype"));
-    const DataType dtype = dtypeName == QLatin1String("bf16") ? DataType::BF16
+    const DataType dtype = dtypeName == QLatin1String("bf16")  ? DataType::BF16
                            : dtypeName == QLatin1String("f16") ? DataType::F16
                                                                : DataType::F32;
-    const ReduceOp reduceOp = parser.value(QStringLiteral("op")) == QLatin1String("avg") ? ReduceOp::Avg : ReduceOp::Sum;
+    const ReduceOp reduceOp =
+        parser.value(QStringLiteral("op")) == QLatin1String("avg") ? ReduceOp::Avg : ReduceOp::Sum;
 
     Communicator comm(options);
     cohort::collectives::Result r = comm.connect();
@@ -460,8 +470,8 @@ int runPeer(const QStringList &args)
     if (depth > 1) {
         if (dtype != DataType::F32)
             return 2;
-        WaveSpec spec{seed, count, ops, depth, ints, bench, outOfPlace, quant, reduceOp,
-                      parser.value(QStringLiteral("die-after-start")).toInt()};
+        WaveSpec spec{seed,  count,      ops,   depth,    ints,
+                      bench, outOfPlace, quant, reduceOp, parser.value(QStringLiteral("die-after-start")).toInt()};
         return runWaves(comm, spec, parser.value(QStringLiteral("out")));
     }
 
@@ -506,7 +516,7 @@ int runPeer(const QStringList &args)
             const double ms = double(attemptTime.nsecsElapsed()) / 1e6;
             const qint64 t1 = monotonicNs();
             if (r) {
-                const uint64_t hash = bench                  ? 0
+                const uint64_t hash = bench                    ? 0
                                       : dtype == DataType::F32 ? fnv1a(buffer.data(), buffer.size() * 4)
                                                                : fnv1a(buffer16.data(), buffer16.size() * 2);
                 sayOk(comm, k, info, hash, ms, attempt + 1, t0, t1);
@@ -579,7 +589,8 @@ int runState(const QStringList &args)
     // a sybil that, once in, declares forged weights (forge-state: several of them outnumber the members); or a member
     // that computes honestly but serves forged bytes under the elected digest (serve-forged).
     const QString attack = parser.value(QStringLiteral("attack"));
-    const bool join = parser.isSet(QStringLiteral("join")) || (!attack.isEmpty() && attack != QLatin1String("serve-forged"));
+    const bool join =
+        parser.isSet(QStringLiteral("join")) || (!attack.isEmpty() && attack != QLatin1String("serve-forged"));
     options.testFakeReady = attack == QLatin1String("stall-ready");
     options.testStallRing = attack == QLatin1String("stall-op");
     options.testFrameStall = attack == QLatin1String("stall-op-frame");
@@ -647,7 +658,8 @@ int runState(const QStringList &args)
             for (;;) { // votes and syncs, never begins
                 if (cohort::collectives::Result v = comm.updateTopology(); !v && !v.retryable())
                     return 0;
-                if (cohort::collectives::Result v = comm.syncSharedState(revision, tensors, &sync); !v && !v.retryable())
+                if (cohort::collectives::Result v = comm.syncSharedState(revision, tensors, &sync);
+                    !v && !v.retryable())
                     return 0;
             }
         }
@@ -705,7 +717,8 @@ int runDilocoAttacker(const QStringList &args)
     const size_t count = parser.value(QStringLiteral("count")).toULongLong();
     const QString attack = parser.value(QStringLiteral("attack"));
     const Quant quant = parser.value(QStringLiteral("quant")) == QLatin1String("u8") ? Quant::U8 : Quant::None;
-    const int attempts = parser.isSet(QStringLiteral("attempts")) ? parser.value(QStringLiteral("attempts")).toInt() : 20;
+    const int attempts =
+        parser.isSet(QStringLiteral("attempts")) ? parser.value(QStringLiteral("attempts")).toInt() : 20;
     std::vector<float> global(count, 0.0f), momentum(count, 0.0f), delta(count);
     const SharedTensor tensors[] = {
         {QStringLiteral("global"), {reinterpret_cast<uint8_t *>(global.data()), count * 4}},
@@ -737,7 +750,9 @@ int runDilocoAttacker(const QStringList &args)
         // overbound: every value at the bound, a norm sqrt(N) times it.
         std::fill(delta.begin(), delta.end(), bad == 0.0f ? options.contributionNormBound : bad);
         r = comm.allReduce(std::span<float>(delta), ReduceOp::Avg, quant, revision + 1);
-        say(QStringLiteral("attack revision %1: %2 %3").arg(revision).arg(QString::fromLatin1(codeName(r.code)), r.message));
+        say(QStringLiteral("attack revision %1: %2 %3")
+                .arg(revision)
+                .arg(QString::fromLatin1(codeName(r.code)), r.message));
         if (r)
             ++revision; // it got through: go on as a member
         else if (!r.retryable())

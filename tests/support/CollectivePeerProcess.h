@@ -16,15 +16,16 @@ namespace cohort::test {
 
 inline QString collectivePeerProgram()
 {
-    return QDir(qEnvironmentVariable("COHORT_BUILD_DIR")).filePath(QStringLiteral("tests/integration/cohort-collective-peer"));
+    return QDir(qEnvironmentVariable("COHORT_BUILD_DIR"))
+        .filePath(QStringLiteral("tests/integration/cohort-collective-peer"));
 }
 
 // A master on 127.0.0.1 (a free port, written to *port); null if it did not come up.
 inline std::unique_ptr<ChildProcess> startCollectiveMaster(uint16_t *port, const QStringList &extra = {})
 {
-    auto master = std::make_unique<ChildProcess>(collectivePeerProgram(),
-                                                 QStringList{QStringLiteral("master"), QStringLiteral("--port"),
-                                                             QStringLiteral("0")} + extra);
+    auto master = std::make_unique<ChildProcess>(
+        collectivePeerProgram(),
+        QStringList{QStringLiteral("master"), QStringLiteral("--port"), QStringLiteral("0")} + extra);
     if (!master->start() || !master->waitForOutput(QStringLiteral("master listening"), 10'000))
         return {};
     static const QRegularExpression re(QStringLiteral("master listening (\\d+)"));

@@ -41,8 +41,8 @@ int main(int argc, char **argv)
     QCoreApplication app(argc, argv);
     QCommandLineParser parser;
     parser.addHelpOption();
-    const char *valued[] = {"master-port", "data-seed", "outer-steps", "checkpoint-dir", "inner-steps", "quant",
-                            "d-model", "layers", "batch", "seq"};
+    const char *valued[] = {"master-port", "data-seed", "outer-steps", "checkpoint-dir", "inner-steps",
+                            "quant",       "d-model",   "layers",      "batch",          "seq"};
     for (const char *name : valued)
         parser.addOption({QString::fromLatin1(name), QString::fromLatin1(name), QStringLiteral("value")});
     parser.process(app);
@@ -81,7 +81,8 @@ int main(int argc, char **argv)
     {
         const auto parameters = diloco::modelParameterCount(c);
         if (!parameters) {
-            emitLine({{QStringLiteral("event"), QStringLiteral("error")}, {QStringLiteral("message"), parameters.error()}});
+            emitLine(
+                {{QStringLiteral("event"), QStringLiteral("error")}, {QStringLiteral("message"), parameters.error()}});
             return 1;
         }
         emitLine({{QStringLiteral("event"), QStringLiteral("model")},

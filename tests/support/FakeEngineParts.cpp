@@ -23,12 +23,15 @@ public:
         // thread, the test's, which is the one that writes the script.)
         const QString url = g_script.localNetworkUrl;
         const QString error = g_script.localNetworkError;
-        QMetaObject::invokeMethod(this, [this, url, error] {
-            if (error.isEmpty())
-                Q_EMIT started(url);
-            else
-                Q_EMIT failed(error);
-        }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this,
+            [this, url, error] {
+                if (error.isEmpty())
+                    Q_EMIT started(url);
+                else
+                    Q_EMIT failed(error);
+            },
+            Qt::QueuedConnection);
     }
 };
 
@@ -84,9 +87,11 @@ void EngineLog::clear()
 }
 
 FakeEngine::FakeEngine(EngineOptions options, const QString &hubUrl, bool embedded, Script script)
-    : m_options(std::move(options)), m_script(std::move(script))
+    : m_options(std::move(options)),
+      m_script(std::move(script))
 {
-    g_log.append(QStringLiteral("create %1 %2").arg(hubUrl, embedded ? QStringLiteral("embedded") : QStringLiteral("remote")));
+    g_log.append(
+        QStringLiteral("create %1 %2").arg(hubUrl, embedded ? QStringLiteral("embedded") : QStringLiteral("remote")));
     g_log.appendOptions(m_options);
 }
 
@@ -102,28 +107,47 @@ FakeEngine::~FakeEngine()
 
 void FakeEngine::publish(const EngineSnapshot &snapshot)
 {
-    QMetaObject::invokeMethod(this, [this, snapshot] { Q_EMIT snapshotReady(snapshot); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        this, [this, snapshot] { Q_EMIT snapshotReady(snapshot); }, Qt::QueuedConnection);
 }
 
 void FakeEngine::say(const EngineEvent &event)
 {
-    QMetaObject::invokeMethod(this, [this, event] { Q_EMIT eventOccurred(event); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        this, [this, event] { Q_EMIT eventOccurred(event); }, Qt::QueuedConnection);
 }
 
 void FakeEngine::reportEarnings(const EarningsReport &report, bool fromCache)
 {
-    QMetaObject::invokeMethod(this, [this, report, fromCache] { Q_EMIT earningsReady(report, fromCache); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        this, [this, report, fromCache] { Q_EMIT earningsReady(report, fromCache); }, Qt::QueuedConnection);
 }
 
-void FakeEngine::start() { g_log.append(QStringLiteral("start on ") + QThread::currentThread()->objectName()); }
-void FakeEngine::pause() { g_log.append(QStringLiteral("pause")); }
-void FakeEngine::resume() { g_log.append(QStringLiteral("resume")); }
-void FakeEngine::snooze(int seconds) { g_log.append(QStringLiteral("snooze %1").arg(seconds)); }
-void FakeEngine::pauseAfterStep() { g_log.append(QStringLiteral("pause after step")); }
+void FakeEngine::start()
+{
+    g_log.append(QStringLiteral("start on ") + QThread::currentThread()->objectName());
+}
+void FakeEngine::pause()
+{
+    g_log.append(QStringLiteral("pause"));
+}
+void FakeEngine::resume()
+{
+    g_log.append(QStringLiteral("resume"));
+}
+void FakeEngine::snooze(int seconds)
+{
+    g_log.append(QStringLiteral("snooze %1").arg(seconds));
+}
+void FakeEngine::pauseAfterStep()
+{
+    g_log.append(QStringLiteral("pause after step"));
+}
 
 void FakeEngine::setGpuPaused(const QString &gpuUuid, bool paused)
 {
-    g_log.append(QStringLiteral("gpu %1 %2").arg(gpuUuid, paused ? QStringLiteral("paused") : QStringLiteral("resumed")));
+    g_log.append(
+        QStringLiteral("gpu %1 %2").arg(gpuUuid, paused ? QStringLiteral("paused") : QStringLiteral("resumed")));
 }
 
 void FakeEngine::applyLiveOptions(const EngineOptions &options)
@@ -133,9 +157,18 @@ void FakeEngine::applyLiveOptions(const EngineOptions &options)
     g_log.appendOptions(options);
 }
 
-void FakeEngine::joinTask(const QString &taskId) { g_log.append(QStringLiteral("join ") + taskId); }
-void FakeEngine::chooseTaskAutomatically() { g_log.append(QStringLiteral("choose a task")); }
-void FakeEngine::leaveTask() { g_log.append(QStringLiteral("leave")); }
+void FakeEngine::joinTask(const QString &taskId)
+{
+    g_log.append(QStringLiteral("join ") + taskId);
+}
+void FakeEngine::chooseTaskAutomatically()
+{
+    g_log.append(QStringLiteral("choose a task"));
+}
+void FakeEngine::leaveTask()
+{
+    g_log.append(QStringLiteral("leave"));
+}
 
 void FakeEngine::stop()
 {
@@ -144,7 +177,10 @@ void FakeEngine::stop()
         Q_EMIT stopped();
 }
 
-void FakeEngine::failFatally(const QString &message) { g_log.append(QStringLiteral("fail: ") + message); }
+void FakeEngine::failFatally(const QString &message)
+{
+    g_log.append(QStringLiteral("fail: ") + message);
+}
 
 void install(const Script &s)
 {
@@ -158,8 +194,14 @@ void install(const Script &s)
     registerEngineParts(&g_parts);
 }
 
-EngineLog &log() { return g_log; }
-Script &script() { return g_script; }
+EngineLog &log()
+{
+    return g_log;
+}
+Script &script()
+{
+    return g_script;
+}
 
 FakeEngine *currentEngine()
 {

@@ -1,9 +1,9 @@
 #pragma once
 // A scriptable engine behind the EngineParts seam (api/EngineParts.h), so that tests of the engine controller and of
-// the window bound to it (tst_engine_controller, tst_window_binding) run without LibTorch or a hub. Register it with fake::install() before an
-// EngineController starts; every engine it creates then records the calls it gets (on the engine thread) in one log the
-// test reads, and the test makes the current engine say things (snapshots, events, earnings) as the real one would,
-// through the same queued signals.
+// the window bound to it (tst_engine_controller, tst_window_binding) run without LibTorch or a hub. Register it with
+// fake::install() before an EngineController starts; every engine it creates then records the calls it gets (on the
+// engine thread) in one log the test reads, and the test makes the current engine say things (snapshots, events,
+// earnings) as the real one would, through the same queued signals.
 #include "api/EngineParts.h"
 
 #include <QMutex>

@@ -19,8 +19,10 @@ struct MasterInThread {
     explicit MasterInThread(collectives::MasterOptions options = {})
     {
         master = new collectives::Master(std::move(options));
-        QObject::connect(master, &collectives::Master::peerRefused, master, [this] { ++refused; }, Qt::DirectConnection);
-        QObject::connect(master, &collectives::Master::peerAdmitted, master, [this] { ++admitted; }, Qt::DirectConnection);
+        QObject::connect(
+            master, &collectives::Master::peerRefused, master, [this] { ++refused; }, Qt::DirectConnection);
+        QObject::connect(
+            master, &collectives::Master::peerAdmitted, master, [this] { ++admitted; }, Qt::DirectConnection);
         master->moveToThread(&thread);
         thread.start();
         QMetaObject::invokeMethod(
@@ -33,7 +35,8 @@ struct MasterInThread {
     }
     ~MasterInThread()
     {
-        QMetaObject::invokeMethod(master, [this] { delete master; }, Qt::BlockingQueuedConnection);
+        QMetaObject::invokeMethod(
+            master, [this] { delete master; }, Qt::BlockingQueuedConnection);
         thread.quit();
         thread.wait();
     }

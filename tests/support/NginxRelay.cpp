@@ -29,11 +29,12 @@ QString NginxRelay::start(const QString &root)
 QString NginxRelay::startTlsProxy(const QString &upstream, const QString &certificateFile, const QString &keyFile)
 {
     m_tls = true;
-    return startWith(QStringLiteral("    ssl_certificate %1;\n    ssl_certificate_key %2;\n"
-                                    "    location / {\n      proxy_pass %3;\n      proxy_http_version 1.1;\n"
-                                    "      proxy_set_header Connection \"\";\n      proxy_set_header Host $host;\n"
-                                    "      proxy_set_header X-Forwarded-For $remote_addr;\n      proxy_buffering off;\n    }\n")
-                         .arg(certificateFile, keyFile, upstream));
+    return startWith(
+        QStringLiteral("    ssl_certificate %1;\n    ssl_certificate_key %2;\n"
+                       "    location / {\n      proxy_pass %3;\n      proxy_http_version 1.1;\n"
+                       "      proxy_set_header Connection \"\";\n      proxy_set_header Host $host;\n"
+                       "      proxy_set_header X-Forwarded-For $remote_addr;\n      proxy_buffering off;\n    }\n")
+            .arg(certificateFile, keyFile, upstream));
 }
 
 QString NginxRelay::startWith(const QString &server)
@@ -54,14 +55,17 @@ QString NginxRelay::startWith(const QString &server)
     if (::geteuid() == 0)
         user = QStringLiteral("user root;\n"); // workers would drop to "nobody", who cannot read a private temp dir
 #endif
-    f.write((user + QStringLiteral(
-                "daemon off;\nworker_processes 1;\npid %1/nginx.pid;\nerror_log %1/error.log;\n"
-                "events { worker_connections 256; }\n"
-                "http {\n  access_log %1/access.log;\n  client_body_temp_path %1/body;\n  proxy_temp_path %1/proxy;\n"
-                "  fastcgi_temp_path %1/fastcgi;\n  uwsgi_temp_path %1/uwsgi;\n  scgi_temp_path %1/scgi;\n"
-                "  sendfile on;\n  types { application/json json; }\n  default_type application/octet-stream;\n"
-                "  server {\n    listen 127.0.0.1:%2%3;\n%4  }\n}\n")
-                .arg(d).arg(m_port).arg(m_tls ? QStringLiteral(" ssl") : QString(), server))
+    f.write((user +
+             QStringLiteral(
+                 "daemon off;\nworker_processes 1;\npid %1/nginx.pid;\nerror_log %1/error.log;\n"
+                 "events { worker_connections 256; }\n"
+                 "http {\n  access_log %1/access.log;\n  client_body_temp_path %1/body;\n  proxy_temp_path %1/proxy;\n"
+                 "  fastcgi_temp_path %1/fastcgi;\n  uwsgi_temp_path %1/uwsgi;\n  scgi_temp_path %1/scgi;\n"
+                 "  sendfile on;\n  types { application/json json; }\n  default_type application/octet-stream;\n"
+                 "  server {\n    listen 127.0.0.1:%2%3;\n%4  }\n}\n")
+                 .arg(d)
+                 .arg(m_port)
+                 .arg(m_tls ? QStringLiteral(" ssl") : QString(), server))
                 .toUtf8());
     f.close();
     m_process.start(binary(), {QStringLiteral("-c"), config, QStringLiteral("-p"), d});

@@ -16,7 +16,12 @@ public:
     // Starts nginx terminating TLS (cert, key: PEM files) in front of `upstream` (http://127.0.0.1:port), as the
     // README's "Running a public hub" configures it: Host and X-Forwarded-For passed on.
     QString startTlsProxy(const QString &upstream, const QString &certificateFile, const QString &keyFile);
-    QString url() const { return QStringLiteral("%1://127.0.0.1:%2").arg(m_tls ? QStringLiteral("https") : QStringLiteral("http")).arg(m_port); }
+    QString url() const
+    {
+        return QStringLiteral("%1://127.0.0.1:%2")
+            .arg(m_tls ? QStringLiteral("https") : QStringLiteral("http"))
+            .arg(m_port);
+    }
     QString accessLog() const;
     ~NginxRelay();
 

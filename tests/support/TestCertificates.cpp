@@ -24,7 +24,8 @@ bool writePem(const QString &path, EVP_PKEY *key, X509 *cert)
     FILE *f = std::fopen(QFile::encodeName(path).constData(), "wb");
     if (!f)
         return false;
-    const bool ok = key ? PEM_write_PrivateKey(f, key, nullptr, nullptr, 0, nullptr, nullptr) == 1 : PEM_write_X509(f, cert) == 1;
+    const bool ok =
+        key ? PEM_write_PrivateKey(f, key, nullptr, nullptr, 0, nullptr, nullptr) == 1 : PEM_write_X509(f, cert) == 1;
     std::fclose(f);
     return ok;
 }
@@ -49,12 +50,14 @@ X509 *newCertificate(EVP_PKEY *key, const char *commonName, long serial, long no
     X509_gmtime_adj(X509_getm_notAfter(cert), notAfterS);
     X509_set_pubkey(cert, key);
     X509_NAME *name = X509_get_subject_name(cert);
-    X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC, reinterpret_cast<const unsigned char *>(commonName), -1, -1, 0);
+    X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC, reinterpret_cast<const unsigned char *>(commonName), -1, -1,
+                               0);
     return cert;
 }
 } // namespace
 
-TestCertificates::TestCertificates(QString directory) : m_dir(std::move(directory))
+TestCertificates::TestCertificates(QString directory)
+    : m_dir(std::move(directory))
 {
     QDir().mkpath(m_dir);
     EVP_PKEY *key = newKey();
@@ -96,9 +99,10 @@ PemPair TestCertificates::leaf(const QString &baseName, const QStringList &names
     addExtension(cert, ca, NID_subject_alt_name, qPrintable(san.join(QLatin1Char(','))));
     addExtension(cert, ca, NID_basic_constraints, "critical,CA:FALSE");
     addExtension(cert, ca, NID_ext_key_usage, "serverAuth");
-    PemPair out{QDir(m_dir).filePath(baseName + QStringLiteral(".pem")), QDir(m_dir).filePath(baseName + QStringLiteral(".key"))};
-    const bool ok = X509_sign(cert, static_cast<EVP_PKEY *>(m_caKey), EVP_sha256()) > 0 && writePem(out.certificateFile, nullptr, cert) &&
-                    writePem(out.keyFile, key, nullptr);
+    PemPair out{QDir(m_dir).filePath(baseName + QStringLiteral(".pem")),
+                QDir(m_dir).filePath(baseName + QStringLiteral(".key"))};
+    const bool ok = X509_sign(cert, static_cast<EVP_PKEY *>(m_caKey), EVP_sha256()) > 0 &&
+                    writePem(out.certificateFile, nullptr, cert) && writePem(out.keyFile, key, nullptr);
     X509_free(cert);
     EVP_PKEY_free(key);
     if (!ok)

@@ -20,7 +20,8 @@ inline QString writeTestCheckpoint(const QString &path, qint64 bytes, quint32 se
     weights.bytes.resize(size_t(elements * 4));
     QRandomGenerator gen(seed);
     gen.fillRange(reinterpret_cast<quint32 *>(weights.bytes.data()), qsizetype(elements));
-    const std::string error = safetensors::writeFile(path.toStdString(), {weights}, {{"cohort.config", "{\"test\":true}"}});
+    const std::string error =
+        safetensors::writeFile(path.toStdString(), {weights}, {{"cohort.config", "{\"test\":true}"}});
     return QString::fromStdString(error);
 }
 

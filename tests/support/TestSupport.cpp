@@ -5,8 +5,8 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
-#include <QSaveFile>
 #include <QRegularExpression>
+#include <QSaveFile>
 #include <QTest>
 
 namespace cohort::test {
@@ -29,9 +29,10 @@ QString programPath(const QString &name)
 }
 
 ChildProcess::ChildProcess(const QString &program, const QStringList &arguments)
-    : m_process(std::make_unique<QProcess>()), m_program(program), m_arguments(arguments)
-{
-}
+    : m_process(std::make_unique<QProcess>()),
+      m_program(program),
+      m_arguments(arguments)
+{}
 
 ChildProcess::~ChildProcess()
 {
@@ -71,9 +72,15 @@ bool ChildProcess::waitForText(bool onStderr, const QString &text, int timeoutMs
     return true;
 }
 
-bool ChildProcess::waitForOutput(const QString &text, int timeoutMs) { return waitForText(false, text, timeoutMs); }
+bool ChildProcess::waitForOutput(const QString &text, int timeoutMs)
+{
+    return waitForText(false, text, timeoutMs);
+}
 
-bool ChildProcess::waitForError(const QString &text, int timeoutMs) { return waitForText(true, text, timeoutMs); }
+bool ChildProcess::waitForError(const QString &text, int timeoutMs)
+{
+    return waitForText(true, text, timeoutMs);
+}
 
 bool ChildProcess::terminateAndWait(int timeoutMs, int *exitCode)
 {
@@ -87,10 +94,11 @@ bool ChildProcess::terminateAndWait(int timeoutMs, int *exitCode)
     return true;
 }
 
-std::optional<StartedHub> startHub(const QString &dataDir, const QStringList &extraArguments, QString *why, const QString &wrapper)
+std::optional<StartedHub> startHub(const QString &dataDir, const QStringList &extraArguments, QString *why,
+                                   const QString &wrapper)
 {
-    QStringList arguments{QStringLiteral("--port"), QStringLiteral("0"), QStringLiteral("--relay-port"), QStringLiteral("0"),
-                          QStringLiteral("--data-dir"), dataDir};
+    QStringList arguments{QStringLiteral("--port"), QStringLiteral("0"),          QStringLiteral("--relay-port"),
+                          QStringLiteral("0"),      QStringLiteral("--data-dir"), dataDir};
     // No trainer unless the test asks for one (--train): a warm-up costs ~18 s of CPU per RL task.
     if (!extraArguments.contains(QStringLiteral("--train")))
         arguments << QStringLiteral("--train") << QStringLiteral("none");
@@ -100,10 +108,11 @@ std::optional<StartedHub> startHub(const QString &dataDir, const QStringList &ex
         hub.process = std::make_unique<ChildProcess>(programPath(QStringLiteral("cohort-hub")), arguments);
     } else {
         // sh -c '<wrapper>; exec "$0" "$@"' hub args...: the hub is the process QProcess started (same pid).
-        hub.process = std::make_unique<ChildProcess>(
-            QStringLiteral("/bin/sh"),
-            QStringList{QStringLiteral("-c"), wrapper + QStringLiteral(" && exec \"$0\" \"$@\""), programPath(QStringLiteral("cohort-hub"))} +
-                arguments);
+        hub.process = std::make_unique<ChildProcess>(QStringLiteral("/bin/sh"),
+                                                     QStringList{QStringLiteral("-c"),
+                                                                 wrapper + QStringLiteral(" && exec \"$0\" \"$@\""),
+                                                                 programPath(QStringLiteral("cohort-hub"))} +
+                                                         arguments);
     }
     if (!hub.process->start() || !hub.process->waitForOutput(QStringLiteral("listening on"), 30'000)) {
         if (why)
@@ -111,7 +120,8 @@ std::optional<StartedHub> startHub(const QString &dataDir, const QStringList &ex
         return std::nullopt;
     }
     const QRegularExpressionMatch m =
-        QRegularExpression(QStringLiteral("listening on (https?://127\\.0\\.0\\.1:\\d+) \\(relay (https?://127\\.0\\.0\\.1:\\d+)"))
+        QRegularExpression(
+            QStringLiteral("listening on (https?://127\\.0\\.0\\.1:\\d+) \\(relay (https?://127\\.0\\.0\\.1:\\d+)"))
             .match(hub.process->output());
     if (!m.hasMatch()) {
         if (why)

@@ -23,8 +23,8 @@ public:
     bool waitForOutput(const QString &text, int timeoutMs);
     // The same for stderr.
     bool waitForError(const QString &text, int timeoutMs);
-    QString output() const;   // stdout so far
-    QString errors() const;   // stderr so far
+    QString output() const; // stdout so far
+    QString errors() const; // stderr so far
     QProcess &process() { return *m_process; }
     bool terminateAndWait(int timeoutMs, int *exitCode); // SIGTERM (or kill on Windows), then wait
 
@@ -39,14 +39,15 @@ private:
 };
 
 // A cohort-hub on 127.0.0.1 with a free port (and relay port), started and waited for; nullptr if it did not start
-// (its stderr is then in *why). `wrapper`: a shell snippet run before the hub replaces the shell (e.g. "ulimit -n 160").
+// (its stderr is then in *why). `wrapper`: a shell snippet run before the hub replaces the shell (e.g. "ulimit -n
+// 160").
 struct StartedHub {
     std::unique_ptr<ChildProcess> process;
     QString url;      // http://127.0.0.1:port
     QString relayUrl; // the hub's own relay
 };
-std::optional<StartedHub> startHub(const QString &dataDir, const QStringList &extraArguments = {}, QString *why = nullptr,
-                                   const QString &wrapper = {});
+std::optional<StartedHub> startHub(const QString &dataDir, const QStringList &extraArguments = {},
+                                   QString *why = nullptr, const QString &wrapper = {});
 
 // Writes the fake NVML's configuration (tests/support/fakenvml: {"devices": [...]}) to `path` atomically, for a
 // process that reads COHORT_FAKENVML_CONFIG; false when it could not be written.
@@ -58,6 +59,9 @@ QJsonObject lastJsonStatus(const QString &output);
 // A memory figure of a process in KiB from Linux /proc/<pid>/status ("VmRSS": resident now, "VmHWM": its peak),
 // or -1.
 qint64 processMemoryKiB(qint64 pid, const QByteArray &field);
-inline qint64 residentKiB(qint64 pid) { return processMemoryKiB(pid, "VmRSS"); }
+inline qint64 residentKiB(qint64 pid)
+{
+    return processMemoryKiB(pid, "VmRSS");
+}
 
 } // namespace cohort::test

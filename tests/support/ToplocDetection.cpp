@@ -61,9 +61,10 @@ struct Verifier {
     bool oneByOne = false; // a different batch composition: each rollout alone, in reverse order
 };
 
-DetectionCase runCase(std::string name, bool honest, rl::Policy &prover, const std::vector<std::vector<int32_t>> &proverPrompts,
-                      const Verifier &verifier, const std::vector<std::vector<int32_t>> &claimedPrompts,
-                      const DetectionSetup &setup, const toploc::VerifyThresholds &thresholds, std::string *error)
+DetectionCase runCase(std::string name, bool honest, rl::Policy &prover,
+                      const std::vector<std::vector<int32_t>> &proverPrompts, const Verifier &verifier,
+                      const std::vector<std::vector<int32_t>> &claimedPrompts, const DetectionSetup &setup,
+                      const toploc::VerifyThresholds &thresholds, std::string *error)
 {
     DetectionCase out{std::move(name), honest, {}, {}};
     rl::SamplingConfig sampling;
@@ -91,7 +92,8 @@ DetectionCase runCase(std::string name, bool honest, rl::Policy &prover, const s
             }
             hidden[k] = std::move(h[0]);
         }
-    } else if (auto scored = verifier.policy->scoreCompletions(claimedPrompts, completions, 1.0f, nullptr, &hidden); !scored) {
+    } else if (auto scored = verifier.policy->scoreCompletions(claimedPrompts, completions, 1.0f, nullptr, &hidden);
+               !scored) {
         *error = scored.error;
         return out;
     }
@@ -161,8 +163,8 @@ std::vector<DetectionCase> runDetectionTable(const DetectionSetup &setup, const 
     }
     const Verifier same{&*verifier, 2, false};
     const Verifier reshaped{&*verifier, 1, true};
-    const auto add = [&](std::string name, bool expectAccept, rl::Policy &prover, const std::vector<std::vector<int32_t>> &used,
-                         const Verifier &v) {
+    const auto add = [&](std::string name, bool expectAccept, rl::Policy &prover,
+                         const std::vector<std::vector<int32_t>> &used, const Verifier &v) {
         if (!error->empty())
             return;
         table.push_back(runCase(std::move(name), expectAccept, prover, used, v, prompts, setup, thresholds, error));

@@ -14,16 +14,16 @@
 namespace cohort::testing {
 
 struct DetectionSetup {
-    rl::PolicyConfig model;   // the policy both sides claim to run
-    int samples = 50;         // rollouts per case; each has newTokens / 32 chunks
+    rl::PolicyConfig model; // the policy both sides claim to run
+    int samples = 50;       // rollouts per case; each has newTokens / 32 chunks
     int newTokens = 128;
-    uint64_t seed = 1;        // weights, noise and sampling all follow from it
-    std::string workDir;      // where the variant checkpoints are written
+    uint64_t seed = 1;   // weights, noise and sampling all follow from it
+    std::string workDir; // where the variant checkpoints are written
 };
 
 struct DetectionCase {
     std::string name;
-    bool honest = false;                     // the verdict the table expects: accept all (true) or reject all
+    bool honest = false;                      // the verdict the table expects: accept all (true) or reject all
     std::vector<toploc::ChunkVerdict> chunks; // statistics per chunk (accepted under the thresholds given)
     std::vector<int> chunksPerSample;         // to judge whole rollouts
 };

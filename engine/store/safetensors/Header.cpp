@@ -19,11 +19,21 @@ struct DTypeEntry {
 };
 
 constexpr std::array<DTypeEntry, 15> kDTypes{{
-    {DType::BOOL, "BOOL", 1}, {DType::U8, "U8", 1}, {DType::I8, "I8", 1},
-    {DType::F8_E5M2, "F8_E5M2", 1}, {DType::F8_E4M3, "F8_E4M3", 1},
-    {DType::I16, "I16", 2}, {DType::U16, "U16", 2}, {DType::F16, "F16", 2}, {DType::BF16, "BF16", 2},
-    {DType::I32, "I32", 4}, {DType::U32, "U32", 4}, {DType::F32, "F32", 4},
-    {DType::F64, "F64", 8}, {DType::I64, "I64", 8}, {DType::U64, "U64", 8},
+    {DType::BOOL, "BOOL", 1},
+    {DType::U8, "U8", 1},
+    {DType::I8, "I8", 1},
+    {DType::F8_E5M2, "F8_E5M2", 1},
+    {DType::F8_E4M3, "F8_E4M3", 1},
+    {DType::I16, "I16", 2},
+    {DType::U16, "U16", 2},
+    {DType::F16, "F16", 2},
+    {DType::BF16, "BF16", 2},
+    {DType::I32, "I32", 4},
+    {DType::U32, "U32", 4},
+    {DType::F32, "F32", 4},
+    {DType::F64, "F64", 8},
+    {DType::I64, "I64", 8},
+    {DType::U64, "U64", 8},
 }};
 
 const DTypeEntry &entryOf(DType dtype)
@@ -293,7 +303,7 @@ std::optional<uint64_t> byteSizeOf(DType dtype, const std::vector<int64_t> &shap
         if (dim < 0)
             return std::nullopt;
         if (dim == 0)
-            return 0;  // an empty tensor, however large its other dimensions
+            return 0; // an empty tensor, however large its other dimensions
     }
     for (const int64_t dim : shape) {
         if (count > kMax / uint64_t(dim))
@@ -318,9 +328,15 @@ std::string quoteName(std::string_view name)
 
 } // namespace detail
 
-size_t dtypeSize(DType dtype) { return entryOf(dtype).size; }
+size_t dtypeSize(DType dtype)
+{
+    return entryOf(dtype).size;
+}
 
-std::string_view dtypeName(DType dtype) { return entryOf(dtype).name; }
+std::string_view dtypeName(DType dtype)
+{
+    return entryOf(dtype).name;
+}
 
 std::optional<DType> parseDType(std::string_view name)
 {

@@ -12,7 +12,7 @@ size_t utf8SequenceLength(const uint8_t *p, size_t available)
 {
     const uint8_t lead = p[0];
     size_t length = 0;
-    uint8_t lo = 0x80, hi = 0xBF;  // allowed range of the second byte
+    uint8_t lo = 0x80, hi = 0xBF; // allowed range of the second byte
     if (lead >= 0xC2 && lead <= 0xDF) {
         length = 2;
     } else if (lead >= 0xE0 && lead <= 0xEF) {
@@ -58,7 +58,10 @@ void appendCodePoint(std::string &out, uint32_t cp)
     }
 }
 
-bool isDigit(uint8_t c) { return c >= '0' && c <= '9'; }
+bool isDigit(uint8_t c)
+{
+    return c >= '0' && c <= '9';
+}
 
 } // namespace
 
@@ -71,7 +74,10 @@ bool JsonCursor::fail(const std::string &message)
     return false;
 }
 
-bool JsonCursor::failSyntax(const std::string &message) { return fail("invalid JSON: " + message); }
+bool JsonCursor::failSyntax(const std::string &message)
+{
+    return fail("invalid JSON: " + message);
+}
 
 bool JsonCursor::failType(const std::string &message)
 {
@@ -103,7 +109,8 @@ bool JsonCursor::expect(char c, const char *what)
         return true;
     if (failed())
         return false;
-    return failSyntax(m_pos >= m_size ? std::string("unexpected end, expected ") + what : std::string("expected ") + what);
+    return failSyntax(m_pos >= m_size ? std::string("unexpected end, expected ") + what
+                                      : std::string("expected ") + what);
 }
 
 bool JsonCursor::readHex4(uint32_t &value)

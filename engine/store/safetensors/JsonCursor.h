@@ -12,7 +12,10 @@ namespace cohort::safetensors::detail {
 
 class JsonCursor {
 public:
-    JsonCursor(const uint8_t *data, size_t size) : m_data(data), m_size(size) {}
+    JsonCursor(const uint8_t *data, size_t size)
+        : m_data(data),
+          m_size(size)
+    {}
 
     // Skips JSON whitespace (space, tab, LF, CR) and returns the next byte, or 0 at the end.
     uint8_t peek();

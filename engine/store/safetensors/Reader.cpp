@@ -22,7 +22,10 @@ struct OpenFile {
     uint64_t size = 0;
 };
 
-std::string where(const std::string &path) { return "safetensors: " + detail::quoteName(path) + ": "; }
+std::string where(const std::string &path)
+{
+    return "safetensors: " + detail::quoteName(path) + ": ";
+}
 
 // Opens a regular file for reading; returns "" or an error.
 std::string openForReading(const std::string &path, OpenFile &file)

@@ -59,24 +59,24 @@ std::optional<DType> parseDType(std::string_view name);
 struct TensorInfo {
     std::string name;
     DType dtype = DType::U8;
-    std::vector<int64_t> shape;  // empty for a 0-d scalar
-    uint64_t begin = 0;          // offsets into the data buffer, end exclusive
+    std::vector<int64_t> shape; // empty for a 0-d scalar
+    uint64_t begin = 0;         // offsets into the data buffer, end exclusive
     uint64_t end = 0;
 
     uint64_t byteSize() const { return end - begin; }
-    uint64_t elementCount() const;  // product of shape (1 for a scalar)
+    uint64_t elementCount() const; // product of shape (1 for a scalar)
     bool operator==(const TensorInfo &) const = default;
 };
 
 struct Header {
-    std::vector<TensorInfo> tensors;  // sorted by (begin, end, name): the order of the data buffer
+    std::vector<TensorInfo> tensors; // sorted by (begin, end, name): the order of the data buffer
     std::map<std::string, std::string> metadata;
-    uint64_t headerSize = 0;          // N, the JSON length (padding included)
-    uint64_t dataOffset = 0;          // 8 + N: where the data buffer starts in the file
-    uint64_t dataSize = 0;            // bytes in the data buffer
+    uint64_t headerSize = 0; // N, the JSON length (padding included)
+    uint64_t dataOffset = 0; // 8 + N: where the data buffer starts in the file
+    uint64_t dataSize = 0;   // bytes in the data buffer
 
     uint64_t fileSize() const { return dataOffset + dataSize; }
-    const TensorInfo *find(std::string_view name) const;  // nullptr if absent
+    const TensorInfo *find(std::string_view name) const; // nullptr if absent
 };
 
 // Reads the 8-byte length prefix; checks 2 <= N <= kMaxHeaderSize. A downloader reads 8 + N bytes next.
@@ -89,7 +89,7 @@ Result<Header> parseHeader(const uint8_t *data, size_t size, uint64_t fileSize);
 // A whole file in memory.
 struct File {
     Header header;
-    std::vector<uint8_t> bytes;  // the entire file, header included (hash it as is)
+    std::vector<uint8_t> bytes; // the entire file, header included (hash it as is)
 
     // The tensor's bytes inside `bytes`; `info` must come from `header`.
     std::span<const uint8_t> tensorData(const TensorInfo &info) const;
@@ -107,7 +107,7 @@ struct TensorView {
     std::string name;
     DType dtype = DType::U8;
     std::vector<int64_t> shape;
-    std::span<const uint8_t> bytes;  // exactly product(shape) * dtypeSize(dtype) bytes
+    std::span<const uint8_t> bytes; // exactly product(shape) * dtypeSize(dtype) bytes
 };
 struct TensorData {
     std::string name;

@@ -13,12 +13,12 @@
 #include <system_error>
 
 #ifdef _WIN32
-#include <fcntl.h>
-#include <io.h>
-#include <sys/stat.h>
+#  include <fcntl.h>
+#  include <io.h>
+#  include <sys/stat.h>
 #else
-#include <fcntl.h>
-#include <unistd.h>
+#  include <fcntl.h>
+#  include <unistd.h>
 #endif
 
 namespace cohort::safetensors {
@@ -29,12 +29,15 @@ namespace fs = std::filesystem;
 using detail::quoteName;
 
 struct Plan {
-    std::string header;               // JSON plus padding; 8 + header.size() is a multiple of 8
-    std::vector<const TensorView *> order;  // data buffer order
+    std::string header;                    // JSON plus padding; 8 + header.size() is a multiple of 8
+    std::vector<const TensorView *> order; // data buffer order
     uint64_t dataSize = 0;
 };
 
-void appendUInt(std::string &out, uint64_t value) { out += std::to_string(value); }
+void appendUInt(std::string &out, uint64_t value)
+{
+    out += std::to_string(value);
+}
 
 Result<Plan> makePlan(const std::vector<TensorView> &tensors, const Metadata &metadata)
 {
@@ -137,7 +140,10 @@ std::vector<TensorView> viewsOf(const std::vector<TensorData> &tensors)
     return views;
 }
 
-std::string errnoText(int error) { return std::generic_category().message(error); }
+std::string errnoText(int error)
+{
+    return std::generic_category().message(error);
+}
 
 #ifdef _WIN32
 int openExclusive(const fs::path &p)
@@ -153,11 +159,21 @@ bool writeChunk(int fd, const uint8_t *data, size_t size, size_t &written)
     written = size_t(n);
     return true;
 }
-int syncFile(int fd) { return _commit(fd); }
-int closeFile(int fd) { return _close(fd); }
-void syncDirectory(const fs::path &) {}  // NTFS metadata is journaled; there is no portable directory flush
+int syncFile(int fd)
+{
+    return _commit(fd);
+}
+int closeFile(int fd)
+{
+    return _close(fd);
+}
+void syncDirectory(const fs::path &)
+{} // NTFS metadata is journaled; there is no portable directory flush
 #else
-int openExclusive(const fs::path &p) { return ::open(p.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644); }
+int openExclusive(const fs::path &p)
+{
+    return ::open(p.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+}
 bool writeChunk(int fd, const uint8_t *data, size_t size, size_t &written)
 {
     const ssize_t n = ::write(fd, data, std::min<size_t>(size, size_t(1) << 30));
@@ -166,8 +182,14 @@ bool writeChunk(int fd, const uint8_t *data, size_t size, size_t &written)
     written = size_t(n);
     return true;
 }
-int syncFile(int fd) { return ::fsync(fd); }
-int closeFile(int fd) { return ::close(fd); }
+int syncFile(int fd)
+{
+    return ::fsync(fd);
+}
+int closeFile(int fd)
+{
+    return ::close(fd);
+}
 void syncDirectory(const fs::path &dir)
 {
     // Makes the rename itself durable; best effort (some filesystems refuse to open or fsync a directory).

@@ -229,7 +229,8 @@ FAKENVML_EXPORT Return nvmlDeviceGetTemperature(Device handle, unsigned sensor, 
 
 FAKENVML_EXPORT Return nvmlDeviceGetPowerUsage(Device handle, unsigned *milliwatts)
 {
-    return read(handle, "nvmlDeviceGetPowerUsage", [milliwatts](const QJsonObject &d) { *milliwatts = number(d, "power_mw"); });
+    return read(handle, "nvmlDeviceGetPowerUsage",
+                [milliwatts](const QJsonObject &d) { *milliwatts = number(d, "power_mw"); });
 }
 
 FAKENVML_EXPORT Return nvmlDeviceGetEnforcedPowerLimit(Device handle, unsigned *milliwatts)

@@ -1,7 +1,7 @@
 // "Save diagnostics…": the zip holds events, snapshot, settings, the data folder's listing and versions, and never
 // the node's private key or the control token — even when an event message happens to quote one.
-#include "net/Identity.h"
 #include "api/Diagnostics.h"
+#include "net/Identity.h"
 
 #include <QDir>
 #include <QFile>
@@ -48,18 +48,25 @@ private Q_SLOTS:
         QVERIFY2(identity.ok(), qPrintable(identity.error()));
         QFile keyFile(data.filePath(QStringLiteral("identity/node.key")));
         QVERIFY(keyFile.open(QIODevice::ReadOnly));
-        const QByteArray secret = QJsonDocument::fromJson(keyFile.readAll()).object().value(QStringLiteral("secret_key")).toString().toLatin1();
+        const QByteArray secret = QJsonDocument::fromJson(keyFile.readAll())
+                                      .object()
+                                      .value(QStringLiteral("secret_key"))
+                                      .toString()
+                                      .toLatin1();
         QVERIFY(secret.size() > 40);
         const QByteArray token = QByteArray(64, 'c');
-        writeFile(data.filePath(QStringLiteral("control.json")), "{\"url\":\"http://127.0.0.1:5\",\"token\":\"" + token + "\"}");
+        writeFile(data.filePath(QStringLiteral("control.json")),
+                  "{\"url\":\"http://127.0.0.1:5\",\"token\":\"" + token + "\"}");
         writeFile(data.filePath(QStringLiteral("settings.ini")),
-                  "[network]\nhubUrl=https://hub.example\n[account]\npayoutAddress=0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed\n");
+                  "[network]\nhubUrl=https://"
+                  "hub.example\n[account]\npayoutAddress=0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed\n");
         writeFile(data.filePath(QStringLiteral("outbox/s-0123.json")), "{}");
 
         DiagnosticsInput in;
         in.events = {EngineEvent::info(QStringLiteral("lifecycle"), QStringLiteral("Started")),
                      EngineEvent::error(QStringLiteral("checkpoint"), QStringLiteral("disk full"))};
-        in.snapshot = QJsonObject{{QStringLiteral("state"), QStringLiteral("paused")}, {QStringLiteral("node_id"), identity->nodeId()}};
+        in.snapshot = QJsonObject{{QStringLiteral("state"), QStringLiteral("paused")},
+                                  {QStringLiteral("node_id"), identity->nodeId()}};
         in.settingsFile = data.filePath(QStringLiteral("settings.ini"));
         in.dataDir = data.path();
         const QString zipPath = data.filePath(QStringLiteral("diag.zip"));
@@ -89,10 +96,12 @@ private Q_SLOTS:
     {
         QTemporaryDir data;
         const QByteArray token = QByteArray(64, 'd');
-        writeFile(data.filePath(QStringLiteral("control.json")), "{\"url\":\"http://127.0.0.1:5\",\"token\":\"" + token + "\"}");
+        writeFile(data.filePath(QStringLiteral("control.json")),
+                  "{\"url\":\"http://127.0.0.1:5\",\"token\":\"" + token + "\"}");
         DiagnosticsInput in;
         in.dataDir = data.path();
-        in.events = {EngineEvent::warning(QStringLiteral("control"), QStringLiteral("a client sent ") + QString::fromLatin1(token))};
+        in.events = {EngineEvent::warning(QStringLiteral("control"),
+                                          QStringLiteral("a client sent ") + QString::fromLatin1(token))};
         const QString zipPath = data.filePath(QStringLiteral("diag.zip"));
         auto written = writeDiagnostics(zipPath, in);
         QVERIFY(!written.ok());

@@ -15,7 +15,8 @@ namespace {
 
 EngineOptions remoteOptions(const QString &dataDir)
 {
-    return EngineOptions{.dataDir = dataDir, .hubUrl = QStringLiteral("https://hub.example:8443"), .nodeName = QStringLiteral("n1")};
+    return EngineOptions{
+        .dataDir = dataDir, .hubUrl = QStringLiteral("https://hub.example:8443"), .nodeName = QStringLiteral("n1")};
 }
 
 // Waits until the fakes' log holds `line` (the engine thread writes it); true when it does.
@@ -86,7 +87,8 @@ private Q_SLOTS:
         QCOMPARE(lines.at(2), QStringLiteral("create http://127.0.0.1:7777 embedded"));
         QCOMPARE(controller.embeddedHubUrl(), QStringLiteral("http://127.0.0.1:7777"));
         QVERIFY(!events.isEmpty());
-        QCOMPARE(events.first().first().value<EngineEvent>().message, QStringLiteral("Local network started at http://127.0.0.1:7777"));
+        QCOMPARE(events.first().first().value<EngineEvent>().message,
+                 QStringLiteral("Local network started at http://127.0.0.1:7777"));
     }
 
     void aLocalNetworkThatFailsLeavesAnEngineThatSaysWhy()
@@ -116,9 +118,10 @@ private Q_SLOTS:
         controller.pause();
         QVERIFY(logged(QStringLiteral("pause")));
         const QStringList lines = fake::log().lines().mid(2);
-        QCOMPARE(lines, (QStringList{QStringLiteral("snooze 30"), QStringLiteral("pause after step"), QStringLiteral("gpu GPU-1 paused"),
-                                     QStringLiteral("join sort-rl"), QStringLiteral("leave"), QStringLiteral("choose a task"),
-                                     QStringLiteral("pause")}));
+        QCOMPARE(lines,
+                 (QStringList{QStringLiteral("snooze 30"), QStringLiteral("pause after step"),
+                              QStringLiteral("gpu GPU-1 paused"), QStringLiteral("join sort-rl"),
+                              QStringLiteral("leave"), QStringLiteral("choose a task"), QStringLiteral("pause")}));
     }
 
     void aPauseAskedBeforeTheEngineExistsReachesIt()
@@ -186,7 +189,8 @@ private Q_SLOTS:
         QVERIFY(controller.isRunning());
         bool said = false;
         for (const QList<QVariant> &e : events)
-            said = said || e.first().value<EngineEvent>().message == QStringLiteral("Settings changed; restarting the engine");
+            said = said ||
+                   e.first().value<EngineEvent>().message == QStringLiteral("Settings changed; restarting the engine");
         QVERIFY(said);
     }
 
@@ -255,7 +259,8 @@ private Q_SLOTS:
         EarningsReport report;
         report.total.confirmed = 12.5;
         fake::currentEngine()->reportEarnings(report, true);
-        QVERIFY(QTest::qWaitFor([&] { return snapshots.count() == 1 && events.count() == 1 && earnings.count() == 1; }, 5000));
+        QVERIFY(QTest::qWaitFor([&] { return snapshots.count() == 1 && events.count() == 1 && earnings.count() == 1; },
+                                5000));
         QCOMPARE(controller.snapshot().sequence, quint64(41));
         QCOMPARE(controller.snapshot().state, NodeState::Working);
         QCOMPARE(snapshots.first().first().value<EngineSnapshot>().why, QStringLiteral("generating"));

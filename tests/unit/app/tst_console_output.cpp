@@ -46,12 +46,12 @@ private Q_SLOTS:
         QVERIFY(!budget.admit(QStringLiteral("a"), 1010));
         QVERIFY(!budget.admit(QStringLiteral("a"), 1020));
         QVERIFY(budget.admit(QStringLiteral("b"), 1030)); // another kind has its own budget
-        QVERIFY(budget.takeEnded(60'999).isEmpty());       // the window is not over yet
+        QVERIFY(budget.takeEnded(60'999).isEmpty());      // the window is not over yet
         const auto ended = budget.takeEnded(61'000);
         QCOMPARE(ended.size(), 1);
         QCOMPARE(ended.first().kind, QStringLiteral("a"));
         QCOMPARE(ended.first().count, 2);
-        QVERIFY(budget.takeEnded(200'000).isEmpty()); // said once
+        QVERIFY(budget.takeEnded(200'000).isEmpty());        // said once
         QVERIFY(budget.admit(QStringLiteral("a"), 200'001)); // a fresh window
     }
 
@@ -85,9 +85,11 @@ private Q_SLOTS:
     void summaryTexts()
     {
         QCOMPARE(activitySummaryText(38, 0, 61440, 0.314, 1.25, 60),
-                 QStringLiteral("38 batches accepted in the last minute: 61,440 tokens, mean reward 31 %, 1.250 credits pending verification"));
+                 QStringLiteral("38 batches accepted in the last minute: 61,440 tokens, mean reward 31 %, 1.250 "
+                                "credits pending verification"));
         QCOMPARE(activitySummaryText(1, 2, 512, 0.5, 0.0125, 60),
-                 QStringLiteral("1 batch accepted in the last minute: 512 tokens, mean reward 50 %, 0.013 credits pending verification; 2 batches refused"));
+                 QStringLiteral("1 batch accepted in the last minute: 512 tokens, mean reward 50 %, 0.013 credits "
+                                "pending verification; 2 batches refused"));
         QCOMPARE(activitySummaryText(0, 1, 0, 0, 0, 30), QStringLiteral("1 batch refused in the last 30 s"));
         QCOMPARE(activitySummaryText(0, 0, 0, 0, 0, 60), QString());
     }
@@ -98,8 +100,9 @@ private Q_SLOTS:
         QSignalSpy said(&summary, &ActivitySummary::summarized);
         summary.batchAccepted(512, 0.25, 0.01);
         QCOMPARE(said.size(), 1); // the first accepted batch is said at once
-        QCOMPARE(said.at(0).at(0).value<EngineEvent>().message,
-                 QStringLiteral("First batch accepted: 512 tokens, mean reward 25 %; from now on a summary once a minute"));
+        QCOMPARE(
+            said.at(0).at(0).value<EngineEvent>().message,
+            QStringLiteral("First batch accepted: 512 tokens, mean reward 25 %; from now on a summary once a minute"));
         QVERIFY(!said.at(0).at(0).value<EngineEvent>().routine);
         summary.batchAccepted(100, 0.5, 0.5);
         summary.batchAccepted(300, std::numeric_limits<double>::quiet_NaN(), 0.25); // a hub's garbage counts as 0
@@ -107,7 +110,8 @@ private Q_SLOTS:
         QVERIFY(said.wait(5000)); // the window's end
         QCOMPARE(said.size(), 2);
         QCOMPARE(said.at(1).at(0).value<EngineEvent>().message,
-                 QStringLiteral("2 batches accepted in the last 1 s: 400 tokens, mean reward 25 %, 0.750 credits pending verification; 1 batch refused"));
+                 QStringLiteral("2 batches accepted in the last 1 s: 400 tokens, mean reward 25 %, 0.750 credits "
+                                "pending verification; 1 batch refused"));
         summary.flush(); // nothing new: nothing said
         QCOMPARE(said.size(), 2);
     }
@@ -163,7 +167,11 @@ private Q_SLOTS:
         console.event(warning(QStringLiteral("slow relay")));
         console.status(QStringLiteral("[00:02] Working"));
         console.finish();
-        QCOMPARE(out.text(), QByteArray("\r\033[K[00:01] Working" "\r\033[K" "\r\033[K[00:01] Working" "\r\033[K[00:02] Working" "\n"));
+        QCOMPARE(out.text(), QByteArray("\r\033[K[00:01] Working"
+                                        "\r\033[K"
+                                        "\r\033[K[00:01] Working"
+                                        "\r\033[K[00:02] Working"
+                                        "\n"));
         QVERIFY(err.text().endsWith(" warning rollouts: slow relay\n"));
     }
 

@@ -16,10 +16,10 @@
 #include "net/Ed25519.h"
 #include "quant/QuantMath.h"
 
-#include <QThread>
-#include <QTcpSocket>
 #include <QDeadlineTimer>
+#include <QTcpSocket>
 #include <QTest>
+#include <QThread>
 
 #include <atomic>
 #include <bit>
@@ -88,8 +88,8 @@ private Q_SLOTS:
         topology.pendingPeers = 2;
         topology.ring = {Member{1, QHostAddress(QStringLiteral("127.0.0.1")), 4000, QByteArray(32, 'a')},
                          Member{9, QHostAddress(QStringLiteral("::1")), 4001, QByteArray(32, 'b')}};
-        QByteArray stream = encode(topology) + encode(OutcomeMsg{5, 3, true, QStringLiteral("peer 4 left")}) +
-                            encodeCommitted(7);
+        QByteArray stream =
+            encode(topology) + encode(OutcomeMsg{5, 3, true, QStringLiteral("peer 4 left")}) + encodeCommitted(7);
         FrameDecoder decoder(Channel::FromMaster);
         // Byte by byte: a truncated frame is simply not ready yet.
         std::vector<Frame> frames;
@@ -134,7 +134,8 @@ private Q_SLOTS:
     {
         // A bound that is not a finite, non-negative float, or a block size outside 1..kMaxBlockElements: no Begin.
         const auto beginWith = [](float bound, uint32_t block) {
-            return parseBegin(encode(BeginMsg{1, 10, ReduceOp::Sum, DataType::F32, Quant::None, 1, bound, block}).mid(6));
+            return parseBegin(
+                encode(BeginMsg{1, 10, ReduceOp::Sum, DataType::F32, Quant::None, 1, bound, block}).mid(6));
         };
         QVERIFY(beginWith(0.0f, 1));
         QVERIFY(beginWith(1e30f, uint32_t(kMaxBlockElements)));
@@ -146,8 +147,9 @@ private Q_SLOTS:
         // Done's verdict bits: 1 aborted, 2 bad data, 4 starved, 8 blocked; a reason implies the abort bit; no reason
         // without an operation; no other bits.
         const auto done = parseDone(encode(DoneMsg{4, 9, true, true, false, true}).mid(6));
-        QVERIFY(done && done->aborted && done->blamePredecessor && !done->starvedByPredecessor && done->blockedBySuccessor);
-        constexpr int kVerdictAt = 6 + 16; // frame header, tag, opId
+        QVERIFY(done && done->aborted && done->blamePredecessor && !done->starvedByPredecessor &&
+                done->blockedBySuccessor);
+        constexpr int kVerdictAt = 6 + 16;                                                // frame header, tag, opId
         QCOMPARE(uint8_t(encode(DoneMsg{4, 9, false, true}).at(kVerdictAt)), uint8_t(3)); // a blame is an abort
         QCOMPARE(uint8_t(encode(DoneMsg{4, 9, false, false, true}).at(kVerdictAt)), uint8_t(5));
         QVERIFY(!parseDone(encode(DoneMsg{4, 0, true, true}).mid(6)));
@@ -164,7 +166,7 @@ private Q_SLOTS:
         QCOMPARE(starvedFrame.mid(kVerdictAt).toHex(), QByteArray("05000301020304"));
         const auto back = parseDone(starvedFrame.mid(6));
         QVERIFY(back && back->starvedByPredecessor && back->receivedStep == 3 && back->receivedBlock == 0x01020304);
-        QVERIFY(!parseDone(starvedFrame.mid(6).chopped(1))); // truncated
+        QVERIFY(!parseDone(starvedFrame.mid(6).chopped(1)));               // truncated
         QVERIFY(!parseDone(QByteArray(starvedFrame.mid(6)).append('\0'))); // trailing byte
         // Ready names a neighbour only when it failed.
         QCOMPARE(parseReady(encode(ReadyMsg{3, false, 7}).mid(6))->blamed, uint32_t(7));
@@ -232,7 +234,8 @@ private Q_SLOTS:
         QVERIFY(!parseHello(hello.left(hello.size() - 1)));
         QVERIFY(!parseHello(QByteArray(hello + 'x')));
         QVERIFY(!parseReady(QByteArray(QByteArray(8, '\0') + char(2)))); // a flag is 0 or 1
-        QVERIFY(!parseBegin(QByteArray(QByteArray(16, '\0') + char(0) + char(0) + char(9) + QByteArray(8, '\0')))); // unknown quantization
+        QVERIFY(!parseBegin(QByteArray(QByteArray(16, '\0') + char(0) + char(0) + char(9) +
+                                       QByteArray(8, '\0')))); // unknown quantization
         // A Topology naming the same peer twice, or no peer at all.
         TopologyMsg twice = topology;
         twice.ring[1].peerId = 1;
@@ -250,7 +253,8 @@ private Q_SLOTS:
         QVERIFY(commence);
         QCOMPARE(commence->link, uint16_t(5));
         QVERIFY(!parseCommence(encode(CommenceMsg{4, 9, 2, uint16_t(kMaxLinks)}).mid(6)));
-        const auto peerHello = parsePeerHello(encode(PeerHelloMsg{3, 8, 9, 2, 2, QByteArray(32, 'e'), QByteArray(64, 's')}).mid(6));
+        const auto peerHello =
+            parsePeerHello(encode(PeerHelloMsg{3, 8, 9, 2, 2, QByteArray(32, 'e'), QByteArray(64, 's')}).mid(6));
         QVERIFY(peerHello);
         QCOMPARE(peerHello->link, uint16_t(2));
         QCOMPARE(peerHello->fromPeerId, uint32_t(8));
@@ -258,7 +262,9 @@ private Q_SLOTS:
         QCOMPARE(peerHello->ephemeral, QByteArray(32, 'e'));
         QCOMPARE(peerHello->signature, QByteArray(64, 's'));
         // An unprotected link's hello carries an all-zero key.
-        QCOMPARE(parsePeerHello(encode(PeerHelloMsg{3, 8, 9, 2, 0, QByteArray(), QByteArray(64, 's')}).mid(6))->ephemeral, QByteArray(32, '\0'));
+        QCOMPARE(
+            parsePeerHello(encode(PeerHelloMsg{3, 8, 9, 2, 0, QByteArray(), QByteArray(64, 's')}).mid(6))->ephemeral,
+            QByteArray(32, '\0'));
         // A hello binds the ring token (the epoch's secret), the epoch, both ends, the link and the link's key.
         const QByteArray token(16, 't');
         const QByteArray base = helloMessage(token, 3, 8, 9, 2, 0, {});
@@ -415,7 +421,7 @@ private Q_SLOTS:
         QCOMPARE(f16ToFloat(0x3c00), 1.0f);
         QCOMPARE(f16ToFloat(0x0001), std::ldexp(1.0f, -24)); // smallest subnormal
         QCOMPARE(f16ToFloat(0x7bff), 65504.0f);
-        QCOMPARE(floatToF16(65520.0f), uint16_t(0x7c00));    // rounds to infinity
+        QCOMPARE(floatToF16(65520.0f), uint16_t(0x7c00)); // rounds to infinity
         QCOMPARE(floatToF16(65519.0f), uint16_t(0x7bff));
         QCOMPARE(floatToF16(1.0f + std::ldexp(1.0f, -11)), uint16_t(0x3c00)); // tie to even
         QCOMPARE(floatToF16(1.0f + 3 * std::ldexp(1.0f, -11)), uint16_t(0x3c02));
@@ -485,7 +491,7 @@ private Q_SLOTS:
         std::vector<float> v(n);
         for (size_t i = 0; i < n; ++i) {
             switch (kind) {
-            case 1: v[i] = float(int(i % 511)) * 0.5f; break;          // codes land exactly on .5
+            case 1: v[i] = float(int(i % 511)) * 0.5f; break; // codes land exactly on .5
             case 2: v[i] = 1.25f; break;
             case 3: v[i] = i % 3 == 0 ? -0.0f : i % 3 == 1 ? 0.0f : std::ldexp(float(i % 7) - 3.0f, -140); break;
             case 4: v[i] = normal(rng) * 1e37f; break;
@@ -523,8 +529,8 @@ private Q_SLOTS:
             std::vector<float> t(n);
             const size_t half = n / 3;
             fastquant::dequantizeAddTracked<Q>(b.data(), fast.params, v.data(), {t.data(), half}, keys);
-            fastquant::dequantizeAddTracked<Q>(b.data() + half, fast.params, v.data() + half, {t.data() + half, n - half},
-                                               keys);
+            fastquant::dequantizeAddTracked<Q>(b.data() + half, fast.params, v.data() + half,
+                                               {t.data() + half, n - half}, keys);
             QVERIFY(std::memcmp(t.data(), z.data(), n * 4) == 0);
             const auto tracked = fastquant::paramsOf<Q>(keys), direct = cohort::quant::computeParams<Q>(t);
             QCOMPARE(tracked.status, direct.status);
@@ -601,20 +607,26 @@ private Q_SLOTS:
         // Pinned to SHA-256's published test vectors (FIPS 180-2): peers compare digests across versions, and a
         // distributor must not be able to serve other bytes under one.
         const auto hex = [](const QByteArray &d) { return QString::fromLatin1(d.toHex()); };
-        QCOMPARE(hex(tensorDigest({})), QStringLiteral("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"));
+        QCOMPARE(hex(tensorDigest({})),
+                 QStringLiteral("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"));
         const QByteArray abc("abc");
         QCOMPARE(hex(tensorDigest({reinterpret_cast<const uint8_t *>(abc.constData()), 3})),
                  QStringLiteral("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"));
         // The state digest is SHA-256 over the tensor digests in order: here over the two above.
-        QCOMPARE(stateDigestOf({tensorDigest({}), tensorDigest({reinterpret_cast<const uint8_t *>(abc.constData()), 3})}),
-                 cohort::Sha256::hash(tensorDigest({}) + tensorDigest({reinterpret_cast<const uint8_t *>(abc.constData()), 3})));
-        QVERIFY(stateDigestOf({QByteArray(32, 'a'), QByteArray(32, 'b')}) != stateDigestOf({QByteArray(32, 'b'), QByteArray(32, 'a')}));
+        QCOMPARE(
+            stateDigestOf({tensorDigest({}), tensorDigest({reinterpret_cast<const uint8_t *>(abc.constData()), 3})}),
+            cohort::Sha256::hash(tensorDigest({}) +
+                                 tensorDigest({reinterpret_cast<const uint8_t *>(abc.constData()), 3})));
+        QVERIFY(stateDigestOf({QByteArray(32, 'a'), QByteArray(32, 'b')}) !=
+                stateDigestOf({QByteArray(32, 'b'), QByteArray(32, 'a')}));
         QCOMPARE(hex(stateDigestOf({QByteArray(32, 'a'), QByteArray(32, 'b')})),
                  QStringLiteral("fdd2a64d014f2c406d2ece67c23212a92b356314f4deb42b24c395296ee304d2"));
         // Domain tag, NUL, u16 context length, context, u64 revision, digest (big-endian): what hubs sign forever.
         QCOMPARE(hex(recordMessage("task-a", 7, QByteArray(32, 'd'))),
                  QStringLiteral("636f686f72742d636f6c6c656374697665732d73746174652d7265636f72642d763100"
-                                "0006" "7461736b2d61" "0000000000000007"
+                                "0006"
+                                "7461736b2d61"
+                                "0000000000000007"
                                 "6464646464646464646464646464646464646464646464646464646464646464"));
         // The record a hub signs names the group, the revision and the digest: changing any changes the message.
         const QByteArray d(32, 'd');
@@ -625,8 +637,9 @@ private Q_SLOTS:
 
     void syncMessagesParseBack()
     {
-        SyncStateMsg state{42, {TensorDigest{QStringLiteral("w"), 4000, QByteArray(32, 'w')},
-                                TensorDigest{QStringLiteral("b"), 8, QByteArray(32, 'b')}}};
+        SyncStateMsg state{42,
+                           {TensorDigest{QStringLiteral("w"), 4000, QByteArray(32, 'w')},
+                            TensorDigest{QStringLiteral("b"), 8, QByteArray(32, 'b')}}};
         FrameDecoder toMaster(Channel::ToMaster);
         toMaster.feed(encode(state));
         Frame f;
@@ -635,8 +648,12 @@ private Q_SLOTS:
         QVERIFY(parsed);
         QCOMPARE(parsed->revision, uint64_t(42));
         QVERIFY(parsed->tensors == state.tensors);
-        SyncPlanMsg plan{43, QHostAddress(QStringLiteral("127.0.0.1")), 5000, {{1, QByteArray(32, 'x')}},
-                         QByteArray(32, 's'), QByteArray(64, 'g')};
+        SyncPlanMsg plan{43,
+                         QHostAddress(QStringLiteral("127.0.0.1")),
+                         5000,
+                         {{1, QByteArray(32, 'x')}},
+                         QByteArray(32, 's'),
+                         QByteArray(64, 'g')};
         FrameDecoder fromMaster(Channel::FromMaster);
         fromMaster.feed(encode(plan));
         QCOMPARE(fromMaster.next(f), FrameDecoder::Result::Frame);
@@ -659,10 +676,10 @@ private Q_SLOTS:
         MasterInThread master;
         QVERIFY(master.port != 0);
         const auto cases = {
-            rawFrame(2, 999),                                   // unknown type
-            rawFrame(2 + 37, uint16_t(Type::Hello)),            // oversized Hello
-            rawFrame(2, uint16_t(Type::Commence)),              // a master-to-peer type sent to the master
-            encode(BeginMsg{}),                                 // Begin before admission
+            rawFrame(2, 999),                                              // unknown type
+            rawFrame(2 + 37, uint16_t(Type::Hello)),                       // oversized Hello
+            rawFrame(2, uint16_t(Type::Commence)),                         // a master-to-peer type sent to the master
+            encode(BeginMsg{}),                                            // Begin before admission
             rawFrame(2 + 36, uint16_t(Type::Hello), QByteArray(36, '\0')), // port 0: malformed Hello
         };
         for (const QByteArray &bytes : cases) {

@@ -49,7 +49,7 @@ RingRun reduceOnce(int peers, size_t codeSlotBytes, Quant quant, bool inPlace, s
         const std::vector<float> input = test::collectiveInput(uint64_t(rank + 1), 0, count, false);
         std::vector<float> output = inPlace ? input : std::vector<float>(count, -1.0f);
         const cohort::collectives::Result r = inPlace ? comm.allReduce(output, ReduceOp::Sum, quant, 1)
-                                 : comm.allReduce(input, output, ReduceOp::Sum, quant, 1);
+                                                      : comm.allReduce(input, output, ReduceOp::Sum, quant, 1);
         if (!r)
             errors[size_t(p)] = r.message;
         else

@@ -23,8 +23,8 @@ using namespace cohort;
 using namespace cohort::collectives;
 using cohort::test::bitIdentical;
 using cohort::test::collectiveInput;
-using cohort::test::MasterInThread;
 using cohort::test::joinRing;
+using cohort::test::MasterInThread;
 using cohort::test::onPeers;
 
 namespace {
@@ -126,11 +126,13 @@ private Q_SLOTS:
                          qPrintable(QStringLiteral("operation %1: peer %2 differs from peer 0").arg(k).arg(p)));
             // Communicator.h: |result - exact| <= n * W / (2L) + rounding, W <= 2 n max|x|.
             const double levels = quants[k] == Quant::U8 ? 255.0 : 65535.0;
-            const double bound = quants[k] == Quant::None ? 0.0 : kPeers * (2.0 * kPeers * maxAbs) / (2 * levels) + 1e-4;
+            const double bound =
+                quants[k] == Quant::None ? 0.0 : kPeers * (2.0 * kPeers * maxAbs) / (2 * levels) + 1e-4;
             double worst = 0;
             for (size_t i = 0; i < kCount; ++i)
                 worst = std::max(worst, std::fabs(double(first[i]) - exact[i]));
-            QVERIFY2(worst <= bound, qPrintable(QStringLiteral("operation %1: error %2 > bound %3").arg(k).arg(worst).arg(bound)));
+            QVERIFY2(worst <= bound,
+                     qPrintable(QStringLiteral("operation %1: error %2 > bound %3").arg(k).arg(worst).arg(bound)));
         }
     }
 
@@ -154,7 +156,8 @@ private Q_SLOTS:
             check(comm.allReduceAsync(data, ReduceOp::Sum, Quant::None, 7).ok(), QStringLiteral("start"));
             check(comm.allReduceAsync(again, ReduceOp::Sum, Quant::None, 7).code == Code::InvalidArgument,
                   QStringLiteral("a second operation with the same tag"));
-            check(comm.updateTopology().code == Code::InvalidArgument, QStringLiteral("a vote with an operation in flight"));
+            check(comm.updateTopology().code == Code::InvalidArgument,
+                  QStringLiteral("a vote with an operation in flight"));
             check(comm.operationsInFlight() == 1, QStringLiteral("one operation in flight"));
             check(comm.awaitReduce(7).ok(), QStringLiteral("await"));
             check(data == std::vector<float>(kCount, 3.0f), QStringLiteral("the sum"));
@@ -194,7 +197,9 @@ private Q_SLOTS:
                 buffers.push_back(inputs.back());
             }
             for (int k = 0; k < 2; ++k) {
-                if (cohort::collectives::Result r = comm.allReduceAsync(buffers[size_t(k)], ReduceOp::Sum, Quant::None, uint64_t(k)); !r) {
+                if (cohort::collectives::Result r =
+                        comm.allReduceAsync(buffers[size_t(k)], ReduceOp::Sum, Quant::None, uint64_t(k));
+                    !r) {
                     errors[size_t(p)] = QStringLiteral("start %1: %2").arg(k).arg(r.message);
                     return;
                 }
@@ -242,7 +247,8 @@ private Q_SLOTS:
         });
         QCOMPARE(started.load(), kPeers);
         for (int p = 0; p < kPeers; ++p)
-            QVERIFY2(errors[size_t(p)].isEmpty(), qPrintable(QStringLiteral("peer %1: %2").arg(p).arg(errors[size_t(p)])));
+            QVERIFY2(errors[size_t(p)].isEmpty(),
+                     qPrintable(QStringLiteral("peer %1: %2").arg(p).arg(errors[size_t(p)])));
         qInfo("survivors learned of the abort after %.0f and %.0f ms", abortMs[0], abortMs[1]);
         QVERIFY(abortMs[0] < 10'000 && abortMs[1] < 10'000);
     }

@@ -33,20 +33,27 @@ private Q_SLOTS:
             const QByteArray ad("frame header");
             const auto u8 = [](const QByteArray &b) { return reinterpret_cast<const uint8_t *>(b.constData()); };
             QByteArray sealed(plain.size() + qsizetype(kLinkTagBytes), '\0');
-            dialed->cipher.seal(reinterpret_cast<uint8_t *>(sealed.data()), u8(plain), size_t(plain.size()), u8(ad), size_t(ad.size()));
+            dialed->cipher.seal(reinterpret_cast<uint8_t *>(sealed.data()), u8(plain), size_t(plain.size()), u8(ad),
+                                size_t(ad.size()));
             // Encryption hides the payload; integrity leaves it as it was.
             QCOMPARE(sealed.left(plain.size()) == plain, mode == LinkProtection::Integrity);
             QByteArray opened(plain.size(), '\0');
-            QVERIFY(accepted->open(reinterpret_cast<uint8_t *>(opened.data()), u8(sealed), size_t(plain.size()), u8(ad), size_t(ad.size())));
+            QVERIFY(accepted->open(reinterpret_cast<uint8_t *>(opened.data()), u8(sealed), size_t(plain.size()), u8(ad),
+                                   size_t(ad.size())));
             QCOMPARE(opened, plain);
             // The next block has the next nonce: the same bytes again are refused (a replayed block) ...
-            QVERIFY(!accepted->open(reinterpret_cast<uint8_t *>(opened.data()), u8(sealed), size_t(plain.size()), u8(ad), size_t(ad.size())));
+            QVERIFY(!accepted->open(reinterpret_cast<uint8_t *>(opened.data()), u8(sealed), size_t(plain.size()),
+                                    u8(ad), size_t(ad.size())));
             // ... and a listener with another key, or for another link, cannot open a block at all.
-            auto stranger = LinkCipher::accept(mode, dialed->ephemeralPublicKey, cohort::ed25519::generate().secretKey, context);
-            auto otherLink = LinkCipher::accept(mode, dialed->ephemeralPublicKey, listener.secretKey, QByteArray("ring 7, link 1"));
+            auto stranger =
+                LinkCipher::accept(mode, dialed->ephemeralPublicKey, cohort::ed25519::generate().secretKey, context);
+            auto otherLink =
+                LinkCipher::accept(mode, dialed->ephemeralPublicKey, listener.secretKey, QByteArray("ring 7, link 1"));
             QVERIFY(stranger && otherLink);
-            QVERIFY(!stranger->open(reinterpret_cast<uint8_t *>(opened.data()), u8(sealed), size_t(plain.size()), u8(ad), size_t(ad.size())));
-            QVERIFY(!otherLink->open(reinterpret_cast<uint8_t *>(opened.data()), u8(sealed), size_t(plain.size()), u8(ad), size_t(ad.size())));
+            QVERIFY(!stranger->open(reinterpret_cast<uint8_t *>(opened.data()), u8(sealed), size_t(plain.size()),
+                                    u8(ad), size_t(ad.size())));
+            QVERIFY(!otherLink->open(reinterpret_cast<uint8_t *>(opened.data()), u8(sealed), size_t(plain.size()),
+                                     u8(ad), size_t(ad.size())));
         }
         // An ephemeral key of low order would give everyone the same secret: refused.
         QVERIFY(!LinkCipher::accept(LinkProtection::Encryption, QByteArray(32, '\0'), listener.secretKey, context));
@@ -87,7 +94,8 @@ private Q_SLOTS:
                 v[i] = float(std::sin(double(i) * 0.001 + peer)) * 0.5f;
             return v;
         };
-        const auto runRing = [&](bool protect, std::vector<std::vector<float>> *out, std::vector<cohort::collectives::Result> *results) {
+        const auto runRing = [&](bool protect, std::vector<std::vector<float>> *out,
+                                 std::vector<cohort::collectives::Result> *results) {
             MasterInThread master;
             out->assign(kPeers, {});
             results->assign(kPeers, Result::success());

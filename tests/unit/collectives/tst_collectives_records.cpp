@@ -21,8 +21,8 @@ class TestCollectivesRecords : public QObject {
 private Q_SLOTS:
     void syncAcceptsOnlyTheHubsSignedRecord_data()
     {
-        QTest::addColumn<bool>("signs");     // the master signs its records
-        QTest::addColumn<int>("key");        // the peers' masterKey: 0 none, 1 the hub's, 2 another key
+        QTest::addColumn<bool>("signs");      // the master signs its records
+        QTest::addColumn<int>("key");         // the peers' masterKey: 0 none, 1 the hub's, 2 another key
         QTest::addColumn<QString>("context"); // the peers' recordContext
         QTest::addColumn<bool>("accepted");
         QTest::newRow("signed, hub's key") << true << 1 << QStringLiteral("task-a") << true;
@@ -92,8 +92,10 @@ private Q_SLOTS:
         const auto memberKey = cohort::ed25519::generate();
         MasterOptions options;
         if (restored)
-            options.initialRecord = RecordedState{
-                3, stateDigestOf({tensorDigest({reinterpret_cast<const uint8_t *>(member.data()), 4000})}), {memberKey.publicKey}};
+            options.initialRecord =
+                RecordedState{3,
+                              stateDigestOf({tensorDigest({reinterpret_cast<const uint8_t *>(member.data()), 4000})}),
+                              {memberKey.publicKey}};
         MasterInThread master(options);
         QVERIFY(master.port != 0);
         const int world = memberPresent ? 3 : 2;
@@ -120,7 +122,7 @@ private Q_SLOTS:
             return;
         }
         QCOMPARE(ok.load(), 3);
-        QVERIFY(sybil1 == member && sybil2 == member); // one state for all ...
+        QVERIFY(sybil1 == member && sybil2 == member);    // one state for all ...
         QCOMPARE(member.front(), restored ? 1.0f : 2.0f); // ... the record's, or (before) the sybils'
     }
 };

@@ -10,7 +10,8 @@
 using namespace cohort::collectives;
 
 namespace QTest {
-template <> inline char *toString(const std::vector<Link> &links)
+template <>
+inline char *toString(const std::vector<Link> &links)
 {
     QByteArray text;
     for (const Link &l : links)
@@ -27,7 +28,9 @@ private Q_SLOTS:
         // Ring 1 -> 2 -> 3 -> 4 -> 1, two blocks per step. A staller that moves nothing (2): its successor starves at
         // the first block, everyone downstream waits on a block its own predecessor did not have yet.
         const std::vector<uint32_t> order{1, 2, 3, 4};
-        const auto starvedAt = [](uint32_t step, uint32_t block) { return StallReport{false, true, false, {step, block}}; };
+        const auto starvedAt = [](uint32_t step, uint32_t block) {
+            return StallReport{false, true, false, {step, block}};
+        };
         std::map<uint32_t, StallReport> silent{{2, StallReport{false, false, false, {0, 0}}},
                                                {3, starvedAt(0, 0)},
                                                {4, starvedAt(1, 0)},
@@ -43,7 +46,9 @@ private Q_SLOTS:
         framing[3] = starvedAt(0, 0);
         QCOMPARE(disputedLinks(order, framing), (std::vector<Link>{{1, 2}, {2, 3}}));
         // An honest slow chain: each waits on a block its predecessor has not received the input of. No dispute.
-        std::map<uint32_t, StallReport> chain{{1, starvedAt(1, 1)}, {2, starvedAt(2, 1)}, {3, starvedAt(3, 1)},
+        std::map<uint32_t, StallReport> chain{{1, starvedAt(1, 1)},
+                                              {2, starvedAt(2, 1)},
+                                              {3, starvedAt(3, 1)},
                                               {4, StallReport{false, false, false, {0, 1}}}};
         QCOMPARE(disputedLinks(order, chain), std::vector<Link>{});
         // Block granularity: 2 waits on (2, 1); 1 received past (1, 1) — it held it.

@@ -45,7 +45,10 @@ std::pair<TcpSocket, TcpSocket> loopbackPair()
     return {std::move(client.value()), std::move(server)};
 }
 
-uint8_t patternByte(size_t i) { return uint8_t((i * 131u) ^ (i >> 9)); }
+uint8_t patternByte(size_t i)
+{
+    return uint8_t((i * 131u) ^ (i >> 9));
+}
 
 } // namespace
 
@@ -163,7 +166,8 @@ private Q_SLOTS:
         RateLimiter limiter(1000);
         std::atomic<bool> cancel{false};
         std::atomic<int> result{-1};
-        std::thread waiter([&] { result = int(limiter.acquire(1'000'000, QDeadlineTimer(QDeadlineTimer::Forever), &cancel)); });
+        std::thread waiter(
+            [&] { result = int(limiter.acquire(1'000'000, QDeadlineTimer(QDeadlineTimer::Forever), &cancel)); });
         QTRY_COMPARE_WITH_TIMEOUT(limiter.waiters(), 1, 5000);
         cancel = true;
         if (interrupt)
@@ -227,7 +231,7 @@ private Q_SLOTS:
         QCOMPARE(b.code, Code::Ok);
         QCOMPARE(a.data, std::vector<float>(kCount, 3.0f));
         QCOMPARE(b.data, a.data);
-        QVERIFY(a.info.txBytes >= kCount * sizeof(float)); // half in the reduce-scatter, half in the all-gather
+        QVERIFY(a.info.txBytes >= kCount * sizeof(float));         // half in the reduce-scatter, half in the all-gather
         QCOMPARE(capped->grantedBytes(), int64_t(a.info.txBytes)); // every ring byte went through the bucket
         const double requiredMs = double(int64_t(a.info.txBytes) - capped->burstBytes()) / double(kRate) * 1000;
         qInfo("capped peer: %llu ring bytes in %.0f ms (at least %.0f ms required); uncapped peer's ring %.0f ms",

@@ -53,14 +53,22 @@ private Q_SLOTS:
         QTest::addColumn<QString>("a");
         QTest::addColumn<QString>("b");
         QTest::addColumn<int>("order");
-        QTest::newRow("equal") << "0.2.0" << "0.2.0" << 0;
-        QTest::newRow("missing part is zero") << "0.2" << "0.2.0" << 0;
-        QTest::newRow("numeric, not text") << "0.10.0" << "0.9.2" << 1;
-        QTest::newRow("major wins") << "1.0" << "0.99.99" << 1;
-        QTest::newRow("patch") << "0.1.0" << "0.1.1" << -1;
-        QTest::newRow("longer newer") << "0.1.0.1" << "0.1" << 1;
-        QTest::newRow("leading zeros") << "0.010" << "0.10" << 0;
-        QTest::newRow("big") << "99.0.0" << "0.1.0" << 1;
+        QTest::newRow("equal") << "0.2.0"
+                               << "0.2.0" << 0;
+        QTest::newRow("missing part is zero") << "0.2"
+                                              << "0.2.0" << 0;
+        QTest::newRow("numeric, not text") << "0.10.0"
+                                           << "0.9.2" << 1;
+        QTest::newRow("major wins") << "1.0"
+                                    << "0.99.99" << 1;
+        QTest::newRow("patch") << "0.1.0"
+                               << "0.1.1" << -1;
+        QTest::newRow("longer newer") << "0.1.0.1"
+                                      << "0.1" << 1;
+        QTest::newRow("leading zeros") << "0.010"
+                                       << "0.10" << 0;
+        QTest::newRow("big") << "99.0.0"
+                             << "0.1.0" << 1;
     }
     void versionsCompareNumberByNumber()
     {
@@ -102,7 +110,8 @@ private Q_SLOTS:
         QTest::newRow("backslash") << "https://cohort.example\\@evil.example/" << false;
         QTest::newRow("non-ASCII host") << QString::fromUtf8("https://c\u043ehort.example/") << false;
         QTest::newRow("empty") << "" << false;
-        QTest::newRow("too long") << QStringLiteral("https://cohort.example/") + QString(600, QLatin1Char('a')) << false;
+        QTest::newRow("too long") << QStringLiteral("https://cohort.example/") + QString(600, QLatin1Char('a'))
+                                  << false;
     }
     void downloadLinksAreHttpOnly()
     {
@@ -117,7 +126,8 @@ private Q_SLOTS:
         // Absent or null: nothing advertised (an older hub, or an operator who set nothing).
         QVERIFY(parseClientRelease(QJsonValue()).value().isEmpty());
         QVERIFY(parseClientRelease(QJsonValue(QJsonValue::Null)).value().isEmpty());
-        auto good = parseClientRelease(client(QStringLiteral("0.3.0"), QStringLiteral("0.2.0"), QStringLiteral("https://cohort.example/")));
+        auto good = parseClientRelease(
+            client(QStringLiteral("0.3.0"), QStringLiteral("0.2.0"), QStringLiteral("https://cohort.example/")));
         QVERIFY2(good, qPrintable(good.error()));
         QCOMPARE(good->latest, QStringLiteral("0.3.0"));
         QCOMPARE(good->minimum, QStringLiteral("0.2.0"));
@@ -135,16 +145,22 @@ private Q_SLOTS:
         const QString huge(10 * 1024 * 1024, QLatin1Char('9'));
         QTest::newRow("not an object") << QJsonValue(QStringLiteral("0.3.0")) << "not an object";
         QTest::newRow("array") << QJsonValue(QJsonArray{1, 2}) << "not an object";
-        QTest::newRow("number version") << QJsonValue(QJsonObject{{QStringLiteral("latest"), 3}}) << "latest is not text";
+        QTest::newRow("number version") << QJsonValue(QJsonObject{{QStringLiteral("latest"), 3}})
+                                        << "latest is not text";
         QTest::newRow("10 MB version") << QJsonValue(QJsonObject{{QStringLiteral("latest"), huge}}) << "longer than 32";
-        QTest::newRow("10 MB url") << QJsonValue(client(QStringLiteral("1.0"), {}, QStringLiteral("https://a.example/") + huge))
+        QTest::newRow("10 MB url") << QJsonValue(client(QStringLiteral("1.0"), {},
+                                                        QStringLiteral("https://a.example/") + huge))
                                    << "longer than 512";
-        QTest::newRow("javascript link") << QJsonValue(client(QStringLiteral("1.0"), {}, QStringLiteral("javascript:alert(1)")))
+        QTest::newRow("javascript link") << QJsonValue(client(QStringLiteral("1.0"), {},
+                                                              QStringLiteral("javascript:alert(1)")))
                                          << "download_url";
-        QTest::newRow("file link") << QJsonValue(client(QStringLiteral("1.0"), {}, QStringLiteral("file:///home"))) << "download_url";
+        QTest::newRow("file link") << QJsonValue(client(QStringLiteral("1.0"), {}, QStringLiteral("file:///home")))
+                                   << "download_url";
         QTest::newRow("markup version") << QJsonValue(client(QStringLiteral("<b>1</b>"))) << "latest";
-        QTest::newRow("minimum above latest") << QJsonValue(client(QStringLiteral("0.2.0"), QStringLiteral("0.3.0"))) << "newer than";
-        QTest::newRow("link without version") << QJsonValue(client({}, {}, QStringLiteral("https://a.example/"))) << "without a version";
+        QTest::newRow("minimum above latest")
+            << QJsonValue(client(QStringLiteral("0.2.0"), QStringLiteral("0.3.0"))) << "newer than";
+        QTest::newRow("link without version")
+            << QJsonValue(client({}, {}, QStringLiteral("https://a.example/"))) << "without a version";
     }
     void hostileClientObjectsAreRefusedWhole()
     {
@@ -161,7 +177,8 @@ private Q_SLOTS:
         const ClientRelease none;
         QVERIFY(clientVersionRefusal(none, QString()).isEmpty()); // no minimum: every client, as before
         QVERIFY(clientVersionRefusal(none, QStringLiteral("0.0.1")).isEmpty());
-        const ClientRelease release{QStringLiteral("0.3.0"), QStringLiteral("0.2.0"), QStringLiteral("https://cohort.example/")};
+        const ClientRelease release{QStringLiteral("0.3.0"), QStringLiteral("0.2.0"),
+                                    QStringLiteral("https://cohort.example/")};
         QVERIFY(clientVersionRefusal(release, QStringLiteral("0.2.0")).isEmpty());
         QVERIFY(clientVersionRefusal(release, QStringLiteral("0.10")).isEmpty());
         const QString old = clientVersionRefusal(release, QStringLiteral("0.1.9"));
@@ -177,17 +194,22 @@ private Q_SLOTS:
         const UpdateNotice update = assessUpdate(newer, QStringLiteral("0.1.0"));
         QVERIFY(update.available);
         QVERIFY(!update.belowMinimum);
-        QCOMPARE(updateAvailableMessage(update), QStringLiteral("Cohort 99.0.0 is available: https://cohort.example/get"));
+        QCOMPARE(updateAvailableMessage(update),
+                 QStringLiteral("Cohort 99.0.0 is available: https://cohort.example/get"));
 
-        QVERIFY(!assessUpdate(ClientRelease{QStringLiteral("0.1.0"), {}, {}}, QStringLiteral("0.1.0")).available); // the same one
-        QVERIFY(!assessUpdate(ClientRelease{QStringLiteral("0.0.9"), {}, {}}, QStringLiteral("0.1.0")).available); // an older one
+        QVERIFY(!assessUpdate(ClientRelease{QStringLiteral("0.1.0"), {}, {}}, QStringLiteral("0.1.0"))
+                     .available); // the same one
+        QVERIFY(!assessUpdate(ClientRelease{QStringLiteral("0.0.9"), {}, {}}, QStringLiteral("0.1.0"))
+                     .available); // an older one
         QVERIFY(assessUpdate(ClientRelease{}, QStringLiteral("0.1.0")).isEmpty());
 
-        const ClientRelease required{QStringLiteral("99.0.0"), QStringLiteral("99.0.0"), QStringLiteral("https://cohort.example/get")};
+        const ClientRelease required{QStringLiteral("99.0.0"), QStringLiteral("99.0.0"),
+                                     QStringLiteral("https://cohort.example/get")};
         const UpdateNotice blocked = assessUpdate(required, QStringLiteral("0.1.0"));
         QVERIFY(blocked.belowMinimum);
         QCOMPARE(belowMinimumMessage(blocked),
-                 QStringLiteral("This hub needs Cohort 99.0.0 or newer; you have 0.1.0. Download: https://cohort.example/get"));
+                 QStringLiteral(
+                     "This hub needs Cohort 99.0.0 or newer; you have 0.1.0. Download: https://cohort.example/get"));
         QVERIFY(!assessUpdate(ClientRelease{{}, QStringLiteral("0.1"), {}}, QStringLiteral("0.1.0")).belowMinimum);
         QVERIFY(belowMinimumMessage(assessUpdate(ClientRelease{{}, QStringLiteral("1.0"), {}}, QStringLiteral("0.1.0")))
                     .endsWith(QStringLiteral("Update Cohort to work with it again.")));
@@ -197,8 +219,9 @@ private Q_SLOTS:
     {
         EngineSnapshot s;
         QVERIFY(s.toJson().value(QStringLiteral("update")).isNull()); // nothing advertised
-        s.update = assessUpdate(ClientRelease{QStringLiteral("99.0.0"), QStringLiteral("0.1.0"), QStringLiteral("https://cohort.example/")},
-                                QStringLiteral("0.1.0"));
+        s.update = assessUpdate(
+            ClientRelease{QStringLiteral("99.0.0"), QStringLiteral("0.1.0"), QStringLiteral("https://cohort.example/")},
+            QStringLiteral("0.1.0"));
         const QJsonObject update = s.toJson().value(QStringLiteral("update")).toObject();
         QCOMPARE(update.value(QStringLiteral("latest")).toString(), QStringLiteral("99.0.0"));
         QCOMPARE(update.value(QStringLiteral("minimum")).toString(), QStringLiteral("0.1.0"));

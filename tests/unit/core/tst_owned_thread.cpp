@@ -21,7 +21,9 @@ constexpr qint64 kSlackMs = 2000;
 class Guest : public QObject {
     Q_OBJECT
 public:
-    explicit Guest(std::atomic<QThread *> *deletedIn) : m_deletedIn(deletedIn) {}
+    explicit Guest(std::atomic<QThread *> *deletedIn)
+        : m_deletedIn(deletedIn)
+    {}
     ~Guest() override { m_deletedIn->store(QThread::currentThread()); }
 
     QThread *ranIn = nullptr; // written by where(), read after `ran` was acquired
@@ -108,14 +110,15 @@ private Q_SLOTS:
                 ended->release();
             });
             QVERIFY(started->tryAcquire(1, 10'000));
-            QTest::ignoreMessage(QtWarningMsg, "thread cohort-test-stuck did not stop within 300 ms; it is left to finish on its own");
+            QTest::ignoreMessage(
+                QtWarningMsg, "thread cohort-test-stuck did not stop within 300 ms; it is left to finish on its own");
             QElapsedTimer clock;
             clock.start();
             QVERIFY(!thread.stop(300ms));
             QVERIFY2(clock.elapsed() >= 250, qPrintable(QString::number(clock.elapsed()))); // it did wait
             QVERIFY2(clock.elapsed() < 300 + kSlackMs, qPrintable(QString::number(clock.elapsed())));
             QVERIFY(!thread.isRunning()); // let go: the owner holds no thread now
-        } // and its destructor does not wait for the one it let go of
+        }                                 // and its destructor does not wait for the one it let go of
         release->release();
         QVERIFY(ended->tryAcquire(1, 10'000));
         QCOMPARE(postedAfterLetGo->load(), 0);
@@ -182,8 +185,8 @@ private Q_SLOTS:
             loop.startEventLoop();
             QVERIFY(started.tryAcquire(1, 10'000));
         }
-        QVERIFY(sawStop);              // the function saw the request and returned before the destructor did
-        QVERIFY(deletedIn.load());     // the event loop ended and its guest went with it
+        QVERIFY(sawStop);          // the function saw the request and returned before the destructor did
+        QVERIFY(deletedIn.load()); // the event loop ended and its guest went with it
         QVERIFY(deletedIn.load() != QThread::currentThread());
     }
 

@@ -72,7 +72,7 @@ EngineSnapshot workingSnapshot()
     s.rollouts.lastMeanReward = -1; // before the first batch: unknown
     s.system.cpuPercent = -1;       // one sample only: unknown
     s.system.processRssBytes = 300 << 20;
-    s.system.memTotalBytes = 0;     // unknown
+    s.system.memTotalBytes = 0; // unknown
     GpuSample full;
     full.index = 0;
     full.uuid = QStringLiteral("GPU-a");
@@ -138,7 +138,7 @@ private Q_SLOTS:
     {
         QCOMPARE(escapeLabelValue(QStringLiteral("plain")), QByteArray("plain"));
         QCOMPARE(escapeLabelValue(QStringLiteral("a\\b\"c\nd")), QByteArray("a\\\\b\\\"c\\nd"));
-        QCOMPARE(escapeLabelValue(QStringLiteral("Grüße")), QStringLiteral("Grüße").toUtf8()); // UTF-8 as it is
+        QCOMPARE(escapeLabelValue(QStringLiteral("Grüße")), QStringLiteral("Grüße").toUtf8());   // UTF-8 as it is
         QCOMPARE(escapeHelp(QStringLiteral("say \"hi\"\\\n")), QByteArray("say \"hi\"\\\\\\n")); // quotes stay in HELP
     }
 
@@ -216,7 +216,8 @@ private Q_SLOTS:
         const QList<QByteArray> lines = text.split('\n');
         for (const char *expected : {
                  "cohort_build_info{version=\"" COHORT_VERSION_STRING "\"} 1",
-                 "cohort_node_info{node_id=\"n-1\",name=\"desk \\\"east\\\"\\\\1\",hub=\"http://127.0.0.1:8420\",task=\"arith-rl\"} 1",
+                 "cohort_node_info{node_id=\"n-1\",name=\"desk "
+                 "\\\"east\\\"\\\\1\",hub=\"http://127.0.0.1:8420\",task=\"arith-rl\"} 1",
                  "cohort_node_state{state=\"working\"} 1",
                  "cohort_node_state{state=\"idle\"} 0",
                  "cohort_node_state{state=\"paused\"} 0",
@@ -253,9 +254,11 @@ private Q_SLOTS:
             QVERIFY2(lines.contains(QByteArray(expected)), expected);
         // Unknown is absent, never 0: the second GPU's power and utilization, the CPU before its second sample, the
         // machine's memory, the reward before the first batch, the families nobody knows at all.
-        for (const char *absent : {"cohort_gpu_power_watts{gpu=\"1\"", "cohort_gpu_utilization_ratio{gpu=\"1\"", "cohort_cpu_utilization_ratio",
-                                   "cohort_memory_total_bytes", "cohort_rollout_last_mean_reward", "cohort_gpu_fan_speed_ratio",
-                                   "cohort_last_heartbeat_timestamp_seconds", "cohort_diloco_revision", "cohort_checkpoint_download_size_bytes"})
+        for (const char *absent :
+             {"cohort_gpu_power_watts{gpu=\"1\"", "cohort_gpu_utilization_ratio{gpu=\"1\"",
+              "cohort_cpu_utilization_ratio", "cohort_memory_total_bytes", "cohort_rollout_last_mean_reward",
+              "cohort_gpu_fan_speed_ratio", "cohort_last_heartbeat_timestamp_seconds", "cohort_diloco_revision",
+              "cohort_checkpoint_download_size_bytes"})
             QVERIFY2(!text.contains(absent), absent);
         // Without a report from the hub there are no earnings to show.
         QVERIFY(!renderNodeMetrics(s, std::nullopt, NodeMetricTotals{}).contains("cohort_earnings_credits"));
@@ -284,7 +287,7 @@ private Q_SLOTS:
         s.diloco.lastReduceBytes = 100;
         s.diloco.outerStepsThisRun = 1;
         totals.observe(s);
-        totals.observe(s); // the same snapshot again counts nothing
+        totals.observe(s);              // the same snapshot again counts nothing
         s.diloco.outerStepsThisRun = 3; // two steps in one snapshot
         totals.observe(s);
         s.diloco.outerStepsThisRun = 1; // the engine restarted: its run counter did too
@@ -328,16 +331,19 @@ private Q_SLOTS:
             "# HELP cohort_hub_nodes_registered Node identities registered with this hub.\n"
             "# TYPE cohort_hub_nodes_registered gauge\n"
             "cohort_hub_nodes_registered 12\n"
-            "# HELP cohort_hub_nodes_online Nodes whose last heartbeat is within the online window (three heartbeat intervals).\n"
+            "# HELP cohort_hub_nodes_online Nodes whose last heartbeat is within the online window (three heartbeat "
+            "intervals).\n"
             "# TYPE cohort_hub_nodes_online gauge\n"
             "cohort_hub_nodes_online 3\n"
-            "# HELP cohort_hub_rollout_submissions_total Rollout batches submitted since the hub started, by the intake's answer: accepted, or refused (422).\n"
+            "# HELP cohort_hub_rollout_submissions_total Rollout batches submitted since the hub started, by the "
+            "intake's answer: accepted, or refused (422).\n"
             "# TYPE cohort_hub_rollout_submissions_total counter\n"
             "cohort_hub_rollout_submissions_total{task=\"arith-rl\",result=\"accepted\"} 40\n"
             "cohort_hub_rollout_submissions_total{task=\"arith-rl\",result=\"refused\"} 2\n"
             "cohort_hub_rollout_submissions_total{task=\"other-rl\",result=\"accepted\"} 0\n"
             "cohort_hub_rollout_submissions_total{task=\"other-rl\",result=\"refused\"} 0\n"
-            "# HELP cohort_hub_verifications_total Accepted batches the trainer verified since the hub started, by verdict: confirmed, or refused.\n"
+            "# HELP cohort_hub_verifications_total Accepted batches the trainer verified since the hub started, by "
+            "verdict: confirmed, or refused.\n"
             "# TYPE cohort_hub_verifications_total counter\n"
             "cohort_hub_verifications_total{task=\"arith-rl\",verdict=\"confirmed\"} 38\n"
             "cohort_hub_verifications_total{task=\"arith-rl\",verdict=\"refused\"} 0\n"
@@ -350,13 +356,15 @@ private Q_SLOTS:
             "# HELP cohort_hub_trainer_step The trainer's latest optimizer step.\n"
             "# TYPE cohort_hub_trainer_step gauge\n"
             "cohort_hub_trainer_step{task=\"arith-rl\"} 19\n"
-            "# HELP cohort_hub_trainer_ready 1 when the trainer has published a version and takes batches, 0 while it warms up or after it failed.\n"
+            "# HELP cohort_hub_trainer_ready 1 when the trainer has published a version and takes batches, 0 while it "
+            "warms up or after it failed.\n"
             "# TYPE cohort_hub_trainer_ready gauge\n"
             "cohort_hub_trainer_ready{task=\"arith-rl\"} 1\n"
             "# HELP cohort_hub_checkpoint_version The newest checkpoint version published (SHARDCAST).\n"
             "# TYPE cohort_hub_checkpoint_version gauge\n"
             "cohort_hub_checkpoint_version{task=\"arith-rl\"} 7\n"
-            "# HELP cohort_hub_diloco_outer_steps_total DiLoCo outer steps (all-reduces) every ring member completed, since the hub started.\n"
+            "# HELP cohort_hub_diloco_outer_steps_total DiLoCo outer steps (all-reduces) every ring member completed, "
+            "since the hub started.\n"
             "# TYPE cohort_hub_diloco_outer_steps_total counter\n"
             "cohort_hub_diloco_outer_steps_total{task=\"lm\"} 5\n"
             "# HELP cohort_hub_diloco_revision The DiLoCo shared-state revision the master last recorded.\n"
@@ -365,7 +373,8 @@ private Q_SLOTS:
             "# HELP cohort_hub_diloco_ring_size Members of the DiLoCo ring now.\n"
             "# TYPE cohort_hub_diloco_ring_size gauge\n"
             "cohort_hub_diloco_ring_size{task=\"lm\"} 3\n"
-            "# HELP cohort_hub_diloco_excluded_peers_total Ring members the master excluded (out-of-bound values, a lie, a stall).\n"
+            "# HELP cohort_hub_diloco_excluded_peers_total Ring members the master excluded (out-of-bound values, a "
+            "lie, a stall).\n"
             "# TYPE cohort_hub_diloco_excluded_peers_total counter\n"
             "cohort_hub_diloco_excluded_peers_total{task=\"lm\"} 0\n"
             "# HELP cohort_hub_diloco_audits_total DiLoCo audits by verdict.\n"
@@ -377,10 +386,12 @@ private Q_SLOTS:
             "# HELP cohort_hub_connections_open Connections open now.\n"
             "# TYPE cohort_hub_connections_open gauge\n"
             "cohort_hub_connections_open{listener=\"api\"} 4\n"
-            "# HELP cohort_hub_connections_refused_total Connections turned away at the connection caps (--max-connections, --max-connections-per-source).\n"
+            "# HELP cohort_hub_connections_refused_total Connections turned away at the connection caps "
+            "(--max-connections, --max-connections-per-source).\n"
             "# TYPE cohort_hub_connections_refused_total counter\n"
             "cohort_hub_connections_refused_total{listener=\"api\"} 10\n"
-            "# HELP cohort_hub_connections_timed_out_total Connections closed at a deadline: a request head or body too slow, or silence.\n"
+            "# HELP cohort_hub_connections_timed_out_total Connections closed at a deadline: a request head or body "
+            "too slow, or silence.\n"
             "# TYPE cohort_hub_connections_timed_out_total counter\n"
             "cohort_hub_connections_timed_out_total{listener=\"api\"} 1\n";
         QCOMPARE(text, expected);

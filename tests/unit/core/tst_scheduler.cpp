@@ -43,13 +43,15 @@ private Q_SLOTS:
         SchedulerInputs base;
         base.now = monday(10);
 
-        QTest::newRow("nothing holds it back") << defaults << base << RunMode::Run << QList<PauseReason>{} << QDateTime();
+        QTest::newRow("nothing holds it back")
+            << defaults << base << RunMode::Run << QList<PauseReason>{} << QDateTime();
         SchedulerInputs in = base;
         in.userPaused = true;
         QTest::newRow("user pause") << defaults << in << RunMode::Pause << QList{PauseReason::User} << QDateTime();
         in = base;
         in.snoozedUntil = monday(11);
-        QTest::newRow("snoozed for an hour") << defaults << in << RunMode::Pause << QList{PauseReason::Snoozed} << monday(11);
+        QTest::newRow("snoozed for an hour")
+            << defaults << in << RunMode::Pause << QList{PauseReason::Snoozed} << monday(11);
         in.snoozedUntil = monday(9);
         QTest::newRow("snooze over") << defaults << in << RunMode::Run << QList<PauseReason>{} << QDateTime();
 
@@ -58,12 +60,13 @@ private Q_SLOTS:
         idleOnly.idleAfterSeconds = 300;
         in = base;
         in.inputIdleSeconds = 30;
-        QTest::newRow("in use, idle-only") << idleOnly << in << RunMode::Pause << QList{PauseReason::NotIdle}
-                                           << base.now.addSecs(270);
+        QTest::newRow("in use, idle-only")
+            << idleOnly << in << RunMode::Pause << QList{PauseReason::NotIdle} << base.now.addSecs(270);
         in.inputIdleSeconds = 301;
         QTest::newRow("idle long enough") << idleOnly << in << RunMode::Run << QList<PauseReason>{} << QDateTime();
         in.inputIdleSeconds.reset();
-        QTest::newRow("idle unknown (no desktop)") << idleOnly << in << RunMode::Run << QList<PauseReason>{} << QDateTime();
+        QTest::newRow("idle unknown (no desktop)")
+            << idleOnly << in << RunMode::Run << QList<PauseReason>{} << QDateTime();
         in.inputIdleSeconds = 5;
         QTest::newRow("in use, idle-only off") << defaults << in << RunMode::Run << QList<PauseReason>{} << QDateTime();
 
@@ -78,15 +81,17 @@ private Q_SLOTS:
 
         SchedulerPolicy nights;
         nights.schedule = {window("mon-fri 22:00-06:00")};
-        QTest::newRow("weekday morning, night schedule") << nights << base << RunMode::Pause << QList{PauseReason::OutsideSchedule}
-                                                         << monday(22);
+        QTest::newRow("weekday morning, night schedule")
+            << nights << base << RunMode::Pause << QList{PauseReason::OutsideSchedule} << monday(22);
         in = base;
         in.now = monday(23);
         QTest::newRow("monday night") << nights << in << RunMode::Run << QList<PauseReason>{} << day(1, 6);
         in.now = day(5, 3); // Saturday 03:00: Friday's night still runs
-        QTest::newRow("friday night into saturday") << nights << in << RunMode::Run << QList<PauseReason>{} << day(5, 6);
+        QTest::newRow("friday night into saturday")
+            << nights << in << RunMode::Run << QList<PauseReason>{} << day(5, 6);
         in.now = day(5, 23); // Saturday 23:00: not a scheduled evening; next is Monday 22:00
-        QTest::newRow("saturday night") << nights << in << RunMode::Pause << QList{PauseReason::OutsideSchedule} << day(7, 22);
+        QTest::newRow("saturday night") << nights << in << RunMode::Pause << QList{PauseReason::OutsideSchedule}
+                                        << day(7, 22);
         SchedulerPolicy twoWindows;
         twoWindows.schedule = {window("weekdays 12:00-13:00"), window("weekend 00:00-24:00")};
         in.now = day(6, 15); // Sunday afternoon
@@ -98,10 +103,12 @@ private Q_SLOTS:
         capped.diskCapBytes = 10'000;
         in = base;
         in.dataBytes = 10'000;
-        QTest::newRow("data folder at its cap") << capped << in << RunMode::Pause << QList{PauseReason::DiskFull} << QDateTime();
+        QTest::newRow("data folder at its cap")
+            << capped << in << RunMode::Pause << QList{PauseReason::DiskFull} << QDateTime();
         in.dataBytes = 9'999;
         in.freeDiskBytes = (1LL << 30) - 1;
-        QTest::newRow("disk nearly full") << capped << in << RunMode::Pause << QList{PauseReason::DiskFull} << QDateTime();
+        QTest::newRow("disk nearly full")
+            << capped << in << RunMode::Pause << QList{PauseReason::DiskFull} << QDateTime();
         in.freeDiskBytes = 1LL << 40;
         QTest::newRow("disk fine") << capped << in << RunMode::Run << QList<PauseReason>{} << QDateTime();
 
@@ -114,10 +121,11 @@ private Q_SLOTS:
         in.inputIdleSeconds = 0;
         in.onBattery = true;
         in.freeDiskBytes = 0;
-        QTest::newRow("everything at once") << all << in << RunMode::Pause
-                                            << QList{PauseReason::User, PauseReason::DiskFull, PauseReason::OnBattery,
-                                                     PauseReason::OutsideSchedule, PauseReason::NotIdle, PauseReason::Snoozed}
-                                            << monday(10, 5); // the earliest self-ending reason: idle in 300 s
+        QTest::newRow("everything at once")
+            << all << in << RunMode::Pause
+            << QList{PauseReason::User,    PauseReason::DiskFull, PauseReason::OnBattery, PauseReason::OutsideSchedule,
+                     PauseReason::NotIdle, PauseReason::Snoozed}
+            << monday(10, 5); // the earliest self-ending reason: idle in 300 s
     }
 
     void decisions()
@@ -339,8 +347,8 @@ private Q_SLOTS:
         QCOMPARE(window("daily 09:30-17:00").days, 0x7F);
         QCOMPARE(window("fri-mon 10:00-11:00").days, 0x10 | 0x20 | 0x40 | 0x01); // wraps over the weekend
         QCOMPARE(window("tue,thu 08:00-09:00").toText(), QStringLiteral("tue,thu 08:00-09:00"));
-        for (const char *bad : {"", "mon", "mon 25:00-26:00", "funday 10:00-11:00", "mon 10:60-11:00", "mon 24:30-01:00",
-                                "mon-xyz 10:00-11:00", "10:00-11:00"}) {
+        for (const char *bad : {"", "mon", "mon 25:00-26:00", "funday 10:00-11:00", "mon 10:60-11:00",
+                                "mon 24:30-01:00", "mon-xyz 10:00-11:00", "10:00-11:00"}) {
             QString error;
             QVERIFY2(!ScheduleWindow::fromText(QString::fromLatin1(bad), &error), bad);
             QVERIFY2(!error.isEmpty(), bad);

@@ -55,7 +55,9 @@ private Q_SLOTS:
         GpuSample g;
         g.memoryTotalBytes = qint64(8) << 30;
         withGpu.gpus = {g};
-        QVERIFY(assessTask(t, withGpu).summary().contains(QStringLiteral("needs 16 GB of GPU memory, the largest GPU here has 8")));
+        QVERIFY(assessTask(t, withGpu)
+                    .summary()
+                    .contains(QStringLiteral("needs 16 GB of GPU memory, the largest GPU here has 8")));
         withGpu.gpus[0].memoryTotalBytes = qint64(24) << 30;
         QVERIFY(assessTask(t, withGpu).canRun);
 
@@ -76,7 +78,8 @@ private Q_SLOTS:
         RlModelShape small; // 128 x 3 layers, 64 tokens
         const GenerationFootprint f = generationFootprint(small);
         // 3 x (4·128² + 2·128·512 + 9·128 + 512) + 2·259·128 + 64·128 + 2·128 + 259 parameters, 4 bytes each
-        QCOMPARE(f.weightBytes, 4LL * (3 * (4 * 128 * 128 + 2 * 128 * 512 + 9 * 128 + 512) + 2 * 259 * 128 + 64 * 128 + 256 + 259));
+        QCOMPARE(f.weightBytes,
+                 4LL * (3 * (4 * 128 * 128 + 2 * 128 * 512 + 9 * 128 + 512) + 2 * 259 * 128 + 64 * 128 + 256 + 259));
         QVERIFY(f.perRowBytes > 2LL * 4 * 3 * 64 * 128); // at least the KV cache
         QCOMPARE(f.bytesFor(2) - f.bytesFor(1), f.perRowBytes);
         // Rows: what the budget leaves after weights and workspace, at most what is wanted, 0 when none fits.
@@ -149,7 +152,8 @@ private Q_SLOTS:
         QCOMPARE(automaticTaskChoice({heavy, newer, light}, machine(4, 128)), QStringLiteral("heavy"));
 
         QCOMPARE(automaticTaskChoice({heavy, newer}, machine(4, 8), &why), QString());
-        QVERIFY2(why.contains(QStringLiteral("heavy: needs 64 GB of memory")) && why.contains(QStringLiteral("newer: this version")),
+        QVERIFY2(why.contains(QStringLiteral("heavy: needs 64 GB of memory")) &&
+                     why.contains(QStringLiteral("newer: this version")),
                  qPrintable(why));
         QCOMPARE(automaticTaskChoice({}, machine(4, 8), &why), QString());
         QVERIFY(!why.isEmpty());

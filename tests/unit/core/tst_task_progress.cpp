@@ -14,7 +14,9 @@ namespace {
 
 QJsonObject score(double correctness, double format, double reward)
 {
-    return {{QStringLiteral("correctness"), correctness}, {QStringLiteral("format"), format}, {QStringLiteral("reward"), reward}};
+    return {{QStringLiteral("correctness"), correctness},
+            {QStringLiteral("format"), format},
+            {QStringLiteral("reward"), reward}};
 }
 
 QJsonObject point(int version, double greedy = 0.5)
@@ -24,11 +26,13 @@ QJsonObject point(int version, double greedy = 0.5)
             {QStringLiteral("sampled"), score(0.25, 0.9, 0.38)}};
 }
 
-QJsonObject reply(const QJsonArray &curve, const QJsonValue &problems = 128, const QJsonValue &better = QStringLiteral("higher is better"))
+QJsonObject reply(const QJsonArray &curve, const QJsonValue &problems = 128,
+                  const QJsonValue &better = QStringLiteral("higher is better"))
 {
     return {{QStringLiteral("version"), 7},
-            {QStringLiteral("held_out"),
-             QJsonObject{{QStringLiteral("problems"), problems}, {QStringLiteral("better"), better}, {QStringLiteral("curve"), curve}}}};
+            {QStringLiteral("held_out"), QJsonObject{{QStringLiteral("problems"), problems},
+                                                     {QStringLiteral("better"), better},
+                                                     {QStringLiteral("curve"), curve}}}};
 }
 
 QJsonObject lossPoint(const QJsonValue &revision, const QJsonValue &loss)
@@ -37,11 +41,14 @@ QJsonObject lossPoint(const QJsonValue &revision, const QJsonValue &loss)
 }
 
 // A DiLoCo task's reply: the RL part empty, the hub's held-out loss per revision.
-QJsonObject lossReply(const QJsonArray &points, const QJsonValue &sequences = 32, const QJsonValue &better = QStringLiteral("lower is better"))
+QJsonObject lossReply(const QJsonArray &points, const QJsonValue &sequences = 32,
+                      const QJsonValue &better = QStringLiteral("lower is better"))
 {
-    return {{QStringLiteral("held_out"), QJsonObject{{QStringLiteral("problems"), 0}, {QStringLiteral("curve"), QJsonArray()}}},
-            {QStringLiteral("held_out_loss"),
-             QJsonObject{{QStringLiteral("sequences"), sequences}, {QStringLiteral("better"), better}, {QStringLiteral("points"), points}}}};
+    return {{QStringLiteral("held_out"),
+             QJsonObject{{QStringLiteral("problems"), 0}, {QStringLiteral("curve"), QJsonArray()}}},
+            {QStringLiteral("held_out_loss"), QJsonObject{{QStringLiteral("sequences"), sequences},
+                                                          {QStringLiteral("better"), better},
+                                                          {QStringLiteral("points"), points}}}};
 }
 
 } // namespace
@@ -63,13 +70,22 @@ private Q_SLOTS:
         // What cohortd prints and the control API serves.
         const QJsonObject json = p->toJson();
         QCOMPARE(json.value(QStringLiteral("held_out")).toArray().size(), 2);
-        QCOMPARE(json.value(QStringLiteral("held_out")).toArray().at(0).toObject().value(QStringLiteral("greedy_correctness")).toDouble(), 0.16);
+        QCOMPARE(json.value(QStringLiteral("held_out"))
+                     .toArray()
+                     .at(0)
+                     .toObject()
+                     .value(QStringLiteral("greedy_correctness"))
+                     .toDouble(),
+                 0.16);
     }
 
     void aContributionIsReadAndBounded()
     {
-        const QJsonObject good{{QStringLiteral("task"), QStringLiteral("arith-rl")}, {QStringLiteral("accepted_batches"), 12},
-                               {QStringLiteral("share"), 0.25}, {QStringLiteral("rank"), 2}, {QStringLiteral("contributors"), 5}};
+        const QJsonObject good{{QStringLiteral("task"), QStringLiteral("arith-rl")},
+                               {QStringLiteral("accepted_batches"), 12},
+                               {QStringLiteral("share"), 0.25},
+                               {QStringLiteral("rank"), 2},
+                               {QStringLiteral("contributors"), 5}};
         const auto c = parseTaskContribution(good, QStringLiteral("arith-rl"));
         QVERIFY2(c, qPrintable(c.error()));
         QCOMPARE(c->acceptedBatches, qint64(12));
@@ -95,7 +111,8 @@ private Q_SLOTS:
         };
         for (const auto &[body, why] : bad) {
             const auto refused = parseTaskContribution(body, QStringLiteral("arith-rl"));
-            QVERIFY2(!refused && refused.error().contains(why), QJsonDocument(body).toJson(QJsonDocument::Compact).constData());
+            QVERIFY2(!refused && refused.error().contains(why),
+                     QJsonDocument(body).toJson(QJsonDocument::Compact).constData());
         }
     }
 
@@ -110,7 +127,8 @@ private Q_SLOTS:
 
     void aDilocoTasksHeldOutLossIsRead()
     {
-        const auto p = parseTaskProgress(lossReply({lossPoint(0, 5.55), lossPoint(7, 3.25), lossPoint(40, 2.5)}), QStringLiteral("d"));
+        const auto p = parseTaskProgress(lossReply({lossPoint(0, 5.55), lossPoint(7, 3.25), lossPoint(40, 2.5)}),
+                                         QStringLiteral("d"));
         QVERIFY2(p, qPrintable(p.error()));
         QCOMPARE(p->lossSequences, 32);
         QCOMPARE(p->lossBetter, QStringLiteral("lower is better"));
@@ -134,19 +152,24 @@ private Q_SLOTS:
             tooMany.append(lossPoint(r, 3));
         QTest::newRow("not an object") << QJsonObject{{QStringLiteral("held_out_loss"), 3}} << "not an object";
         QTest::newRow("points not a list")
-            << QJsonObject{{QStringLiteral("held_out_loss"), QJsonObject{{QStringLiteral("sequences"), 32}, {QStringLiteral("points"), 3}}}}
+            << QJsonObject{{QStringLiteral("held_out_loss"),
+                            QJsonObject{{QStringLiteral("sequences"), 32}, {QStringLiteral("points"), 3}}}}
             << "not a list";
         QTest::newRow("sequences negative") << lossReply({lossPoint(0, 3)}, -1) << "not a count";
         QTest::newRow("sequences text") << lossReply({lossPoint(0, 3)}, QStringLiteral("32")) << "not a count";
         QTest::newRow("better not text") << lossReply({lossPoint(0, 3)}, 32, 1) << "not text";
-        QTest::newRow("better too long") << lossReply({lossPoint(0, 3)}, 32, QString(401, QLatin1Char('x'))) << "400 characters";
+        QTest::newRow("better too long") << lossReply({lossPoint(0, 3)}, 32, QString(401, QLatin1Char('x')))
+                                         << "400 characters";
         QTest::newRow("loss negative") << lossReply({lossPoint(0, -0.5)}) << "outside [0, 100]";
         QTest::newRow("loss huge") << lossReply({lossPoint(0, 1e300)}) << "outside [0, 100]";
-        QTest::newRow("loss not finite") << lossReply({lossPoint(0, std::numeric_limits<double>::infinity())}) << "outside [0, 100]";
+        QTest::newRow("loss not finite") << lossReply({lossPoint(0, std::numeric_limits<double>::infinity())})
+                                         << "outside [0, 100]";
         QTest::newRow("loss as text") << lossReply({lossPoint(0, QStringLiteral("3"))}) << "outside [0, 100]";
-        QTest::newRow("loss missing") << lossReply({QJsonObject{{QStringLiteral("revision"), 1}}}) << "outside [0, 100]";
+        QTest::newRow("loss missing") << lossReply({QJsonObject{{QStringLiteral("revision"), 1}}})
+                                      << "outside [0, 100]";
         QTest::newRow("revisions repeated") << lossReply({lossPoint(3, 3), lossPoint(3, 2)}) << "above the one before";
-        QTest::newRow("revisions going back") << lossReply({lossPoint(3, 3), lossPoint(2, 2)}) << "above the one before";
+        QTest::newRow("revisions going back")
+            << lossReply({lossPoint(3, 3), lossPoint(2, 2)}) << "above the one before";
         QTest::newRow("revision negative") << lossReply({lossPoint(-1, 3)}) << "above the one before";
         QTest::newRow("revision fractional") << lossReply({lossPoint(1.5, 3)}) << "above the one before";
         QTest::newRow("revision beyond 2^53") << lossReply({lossPoint(1e17, 3)}) << "above the one before";
@@ -175,7 +198,8 @@ private Q_SLOTS:
         nonFinite.insert(QStringLiteral("greedy"), score(nan, 1, 1)); // QJson writes NaN as null
         QJsonObject textScore = point(2);
         textScore.insert(QStringLiteral("greedy"), QJsonObject{{QStringLiteral("correctness"), QStringLiteral("0.5")},
-                                                               {QStringLiteral("format"), 1}, {QStringLiteral("reward"), 1}});
+                                                               {QStringLiteral("format"), 1},
+                                                               {QStringLiteral("reward"), 1}});
         QJsonObject noSampled = point(2);
         noSampled.remove(QStringLiteral("sampled"));
         QJsonObject fractional = point(2);
@@ -183,8 +207,12 @@ private Q_SLOTS:
         QJsonArray tooMany;
         for (int v = 1; v <= kMaxHeldOutPoints + 1; ++v)
             tooMany.append(point(v));
-        QTest::newRow("held_out not an object") << QJsonObject{{QStringLiteral("held_out"), QStringLiteral("x")}} << "not an object";
-        QTest::newRow("curve not a list") << QJsonObject{{QStringLiteral("held_out"), QJsonObject{{QStringLiteral("problems"), 1}, {QStringLiteral("curve"), 3}}}} << "not a list";
+        QTest::newRow("held_out not an object")
+            << QJsonObject{{QStringLiteral("held_out"), QStringLiteral("x")}} << "not an object";
+        QTest::newRow("curve not a list")
+            << QJsonObject{{QStringLiteral("held_out"),
+                            QJsonObject{{QStringLiteral("problems"), 1}, {QStringLiteral("curve"), 3}}}}
+            << "not a list";
         QTest::newRow("problems negative") << reply({point(1)}, -1) << "not a count";
         QTest::newRow("problems fractional") << reply({point(1)}, 1.5) << "not a count";
         QTest::newRow("problems text") << reply({point(1)}, QStringLiteral("128")) << "not a count";
@@ -199,7 +227,8 @@ private Q_SLOTS:
         QTest::newRow("versions going back") << reply({point(3), point(2)}) << "above the one before";
         QTest::newRow("version zero") << reply({point(0)}) << "above the one before";
         QTest::newRow("version fractional") << reply({fractional}) << "above the one before";
-        QTest::newRow("version huge") << reply({point(1), QJsonObject{{QStringLiteral("version"), 1e12}}}) << "above the one before";
+        QTest::newRow("version huge") << reply({point(1), QJsonObject{{QStringLiteral("version"), 1e12}}})
+                                      << "above the one before";
         QTest::newRow("too many points") << reply(tooMany) << "at most";
     }
 

@@ -11,9 +11,9 @@
 #include "diloco/Optimizers.h"
 #include "diloco/SyntheticText.h"
 #include "net/Ed25519.h"
-#include "store/EngineBundle.h"
 #include "rl/LanguageModel.h"
 #include "rl/Policy.h"
+#include "store/EngineBundle.h"
 
 #include <QScopeGuard>
 #include <QSignalSpy>
@@ -56,7 +56,8 @@ private Q_SLOTS:
             const double w0 = std::vector<double>{1.0, -2.0, 0.5}[i];
             const double gi = g[i];
             const double expected = w0 * (1 - 0.01 * 0.1) - 0.01 * gi / (std::fabs(gi) + 1e-8);
-            QVERIFY2(std::fabs(w[i] - expected) < 1e-6, qPrintable(QStringLiteral("w[%1] %2 vs %3").arg(i).arg(w[i]).arg(expected)));
+            QVERIFY2(std::fabs(w[i] - expected) < 1e-6,
+                     qPrintable(QStringLiteral("w[%1] %2 vs %3").arg(i).arg(w[i]).arg(expected)));
         }
         QCOMPARE(state.step, uint64_t(1));
         // A non-finite gradient changes nothing.
@@ -179,8 +180,8 @@ private Q_SLOTS:
         QCOMPARE(back->adam.m, c.adam.m);
         QCOMPARE(back->adam.v, c.adam.v);
         QCOMPARE(back->adam.step, uint64_t(42));
-        QVERIFY(!DilocoCheckpoint::fromBundle(*read, QStringLiteral("other"), 3));   // another task
-        QVERIFY(!DilocoCheckpoint::fromBundle(*read, QStringLiteral("t"), 4));       // another model size
+        QVERIFY(!DilocoCheckpoint::fromBundle(*read, QStringLiteral("other"), 3)); // another task
+        QVERIFY(!DilocoCheckpoint::fromBundle(*read, QStringLiteral("t"), 4));     // another model size
         EngineBundle missing = c.toBundle();
         missing.blobs.removeLast();
         QVERIFY(!DilocoCheckpoint::fromBundle(missing, QStringLiteral("t"), 3));
@@ -200,17 +201,20 @@ private Q_SLOTS:
         QVERIFY(!DilocoTaskConfig::fromJson({{QStringLiteral("quantization"), QStringLiteral("int4")}}));
         QVERIFY(!DilocoTaskConfig::fromJson({{QStringLiteral("inner_steps"), 0}}));
         QVERIFY(!DilocoTaskConfig::fromJson({{QStringLiteral("sequence_length"), 1000}})); // > max_seq_len 64
-        QVERIFY(!DilocoTaskConfig::fromJson({{QStringLiteral("batch_size"), 4096},
-                                             {QStringLiteral("sequence_length"), 4096},
-                                             {QStringLiteral("model"), QJsonObject{{QStringLiteral("max_seq_len"), 32768}}}}));
+        QVERIFY(!DilocoTaskConfig::fromJson(
+            {{QStringLiteral("batch_size"), 4096},
+             {QStringLiteral("sequence_length"), 4096},
+             {QStringLiteral("model"), QJsonObject{{QStringLiteral("max_seq_len"), 32768}}}}));
         QVERIFY(!DilocoTaskConfig::fromJson({{QStringLiteral("seed"), QStringLiteral("-1")}}));
-        QVERIFY(!DilocoTaskConfig::fromJson({{QStringLiteral("model"), QJsonObject{{QStringLiteral("d_model"), 30}, {QStringLiteral("n_heads"), 4}}}}));
+        QVERIFY(!DilocoTaskConfig::fromJson(
+            {{QStringLiteral("model"), QJsonObject{{QStringLiteral("d_model"), 30}, {QStringLiteral("n_heads"), 4}}}}));
         QVERIFY(!DilocoTaskConfig::fromJson({{QStringLiteral("master_port"), 70000}}));
         QVERIFY(!DilocoTaskConfig::fromJson({{QStringLiteral("audit_rate"), 1.5}}));
         QVERIFY(!DilocoTaskConfig::fromJson({{QStringLiteral("audit_tolerance"), -0.1}}));
         QVERIFY(!DilocoTaskConfig::fromJson({{QStringLiteral("confirm_after_steps"), -1}}));
         QVERIFY(!DilocoTaskConfig::fromJson({{QStringLiteral("link_protection"), QStringLiteral("rot13")}}));
-        QCOMPARE(DilocoTaskConfig::fromJson({{QStringLiteral("link_protection"), QStringLiteral("encryption")}})->linkProtection,
+        QCOMPARE(DilocoTaskConfig::fromJson({{QStringLiteral("link_protection"), QStringLiteral("encryption")}})
+                     ->linkProtection,
                  QStringLiteral("encryption"));
         QCOMPARE(DilocoTaskConfig::fromJson({})->auditRate, 0.05);
         QCOMPARE(DilocoTaskConfig::fromJson({})->linkProtection, QStringLiteral("integrity"));
@@ -284,7 +288,8 @@ private Q_SLOTS:
         for (const DilocoProgress &p : second)
             if (p.outerStepDone)
                 QVERIFY(!p.audit);
-        QVERIFY(std::any_of(first.cbegin(), first.cend(), [](const DilocoProgress &p) { return p.outerStepDone && p.audit; }));
+        QVERIFY(std::any_of(first.cbegin(), first.cend(),
+                            [](const DilocoProgress &p) { return p.outerStepDone && p.audit; }));
     }
 
     // The audit (docs/CREDIT.md): a lone node's committed outer steps replay to exactly what it contributed; the
@@ -341,10 +346,12 @@ private Q_SLOTS:
         auto otherThreads = replayOuterStep(o.config, o.dataSeed, *materials[2], keepGoing);
         rl::Policy::setComputeThreads(trainedWith);
         QVERIFY(otherThreads && otherThreads->passed);
-        qInfo("replay with %d compute threads vs the node's %d: relative error %g (tolerance %g)", replayWith, trainedWith,
-              otherThreads->relativeError, o.config.auditTolerance);
+        qInfo("replay with %d compute threads vs the node's %d: relative error %g (tolerance %g)", replayWith,
+              trainedWith, otherThreads->relativeError, o.config.auditTolerance);
         const AuditMaterial &honest = *materials[2];
-        const auto replay = [&](const AuditMaterial &m, uint64_t seed) { return replayOuterStep(o.config, seed, m, keepGoing); };
+        const auto replay = [&](const AuditMaterial &m, uint64_t seed) {
+            return replayOuterStep(o.config, seed, m, keepGoing);
+        };
         AuditMaterial idle = honest; // trained nothing: the pseudo-gradient is zero
         std::fill(idle.delta.begin(), idle.delta.end(), 0.0f);
         QVERIFY(!replay(idle, o.dataSeed)->passed);
@@ -354,7 +361,7 @@ private Q_SLOTS:
             x *= 2;
         QVERIFY(!replay(scaled, o.dataSeed)->passed);
         QVERIFY(!replay(honest, dataSeedFor(QStringLiteral("another node")))->passed); // another node's batches
-        AuditMaterial freshAdam = honest; // claims a fresh optimiser
+        AuditMaterial freshAdam = honest;                                              // claims a fresh optimiser
         std::fill(freshAdam.adamM.begin(), freshAdam.adamM.end(), 0.0f);
         std::fill(freshAdam.adamV.begin(), freshAdam.adamV.end(), 0.0f);
         freshAdam.adamStep = 0;
@@ -498,9 +505,9 @@ private Q_SLOTS:
         QCOMPARE(back->delta, m.delta);
         QCOMPARE(back->adamStep, uint64_t(12));
         QCOMPARE(commitmentOf(*back), commitmentOf(m));
-        QVERIFY(!decodeAuditMaterial(bytes.left(bytes.size() - 1), 16));  // truncated
+        QVERIFY(!decodeAuditMaterial(bytes.left(bytes.size() - 1), 16));            // truncated
         QVERIFY(!decodeAuditMaterial(QByteArray(bytes + QByteArray(1, '\0')), 16)); // bytes left over
-        QVERIFY(!decodeAuditMaterial(bytes, 2));                           // more weights than the task's model may have
+        QVERIFY(!decodeAuditMaterial(bytes, 2)); // more weights than the task's model may have
         QByteArray magic = bytes;
         magic[0] = 'X';
         QVERIFY(!decodeAuditMaterial(magic, 16));

@@ -1,11 +1,11 @@
 // The hub's HTTP API over real sockets on 127.0.0.1: signed registration and heartbeats, and every kind of
 // bad input answered with a 4xx JSON error while the hub keeps serving.
+#include "diloco/DilocoAudit.h"
 #include "hub/DilocoCoordinator.h"
 #include "hub/HubService.h"
-#include "hub/RlCoordinator.h"
-#include "diloco/DilocoAudit.h"
-#include "net/ApiServer.h"
 #include "hub/HubStore.h"
+#include "hub/RlCoordinator.h"
+#include "net/ApiServer.h"
 #include "net/Ed25519.h"
 #include "net/HubClient.h"
 #include "net/Identity.h"
@@ -32,7 +32,10 @@ struct Reply {
     int status = 0;
     QJsonObject body;
     QByteArray raw;
-    QString errorCode() const { return body.value(QStringLiteral("error")).toObject().value(QStringLiteral("code")).toString(); }
+    QString errorCode() const
+    {
+        return body.value(QStringLiteral("error")).toObject().value(QStringLiteral("code")).toString();
+    }
 };
 
 class TestHubApi : public QObject {
@@ -42,7 +45,8 @@ class TestHubApi : public QObject {
     QNetworkAccessManager m_net;
     std::optional<Identity> m_node;
 
-    Reply send(const QByteArray &method, const QString &path, const QByteArray &body = {}, const HeaderList &headers = {})
+    Reply send(const QByteArray &method, const QString &path, const QByteArray &body = {},
+               const HeaderList &headers = {})
     {
         QNetworkRequest request(QUrl(m_hub->url() + path));
         request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
@@ -59,16 +63,19 @@ class TestHubApi : public QObject {
         reply->deleteLater();
         return r;
     }
-    Reply sendSigned(const QByteArray &method, const QString &path, const QJsonObject &body, const Identity &id, qint64 skewMs = 0)
+    Reply sendSigned(const QByteArray &method, const QString &path, const QJsonObject &body, const Identity &id,
+                     qint64 skewMs = 0)
     {
         const QByteArray bytes = body.isEmpty() ? QByteArray() : QJsonDocument(body).toJson(QJsonDocument::Compact);
-        return send(method, path, bytes, signRequest(id, method, path.toUtf8(), bytes, QDateTime::currentMSecsSinceEpoch() + skewMs));
+        return send(method, path, bytes,
+                    signRequest(id, method, path.toUtf8(), bytes, QDateTime::currentMSecsSinceEpoch() + skewMs));
     }
     void expectError(const Reply &r, int status, const QString &code)
     {
         QCOMPARE(r.status, status);
         QCOMPARE(r.errorCode(), code);
-        QVERIFY(!r.body.value(QStringLiteral("error")).toObject().value(QStringLiteral("message")).toString().isEmpty());
+        QVERIFY(
+            !r.body.value(QStringLiteral("error")).toObject().value(QStringLiteral("message")).toString().isEmpty());
     }
     QJsonObject registration() const
     {
@@ -131,7 +138,8 @@ private Q_SLOTS:
         QCOMPARE(publicView.body.value(QStringLiteral("state")).toString(), QStringLiteral("paused"));
         QCOMPARE(publicView.body.value(QStringLiteral("joined_task")).toString(), QStringLiteral("arith-rl"));
         QCOMPARE(QStringList(publicView.body.keys()),
-                 (QStringList{QStringLiteral("joined_task"), QStringLiteral("node_id"), QStringLiteral("online"), QStringLiteral("state")}));
+                 (QStringList{QStringLiteral("joined_task"), QStringLiteral("node_id"), QStringLiteral("online"),
+                              QStringLiteral("state")}));
         QVERIFY(!publicView.raw.contains("Paused by you"));
         // Another registered node asking with its own signature still sees only that.
         auto stranger = Identity::loadOrCreate(m_dir.filePath(QStringLiteral("stranger-view")));
@@ -152,7 +160,8 @@ private Q_SLOTS:
 
         // Registering again is idempotent: same id, registration time kept.
         const Reply again = sendSigned("POST", QStringLiteral("/v1/nodes/register"), registration(), *m_node);
-        QCOMPARE(again.body.value(QStringLiteral("registered_at_ms")), reg.body.value(QStringLiteral("registered_at_ms")));
+        QCOMPARE(again.body.value(QStringLiteral("registered_at_ms")),
+                 reg.body.value(QStringLiteral("registered_at_ms")));
         QCOMPARE(send("GET", QStringLiteral("/v1/nodes")).body.value(QStringLiteral("nodes")).toArray().size(), 2);
     }
 
@@ -163,7 +172,9 @@ private Q_SLOTS:
         const QString lower = QStringLiteral("0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed");
         const QString checksummed = QStringLiteral("0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359");
         const QString earningsPath = QStringLiteral("/v1/nodes/%1/earnings").arg(m_node->nodeId());
-        const auto payoutOnHub = [&] { return sendSigned("GET", earningsPath, {}, *m_node).body.value(QStringLiteral("payout_address")); };
+        const auto payoutOnHub = [&] {
+            return sendSigned("GET", earningsPath, {}, *m_node).body.value(QStringLiteral("payout_address"));
+        };
         const auto beat = [](const QJsonValue &payout) {
             QJsonObject b{{QStringLiteral("state"), QStringLiteral("idle")}};
             if (!payout.isUndefined())
@@ -178,7 +189,8 @@ private Q_SLOTS:
         // A heartbeat carries a changed address; one without the field keeps it (older clients); "" clears it.
         QCOMPARE(sendSigned("POST", QStringLiteral("/v1/nodes/heartbeat"), beat(checksummed), *m_node).status, 200);
         QCOMPARE(payoutOnHub().toString(), checksummed);
-        QCOMPARE(sendSigned("POST", QStringLiteral("/v1/nodes/heartbeat"), beat(QJsonValue::Undefined), *m_node).status, 200);
+        QCOMPARE(sendSigned("POST", QStringLiteral("/v1/nodes/heartbeat"), beat(QJsonValue::Undefined), *m_node).status,
+                 200);
         QCOMPARE(payoutOnHub().toString(), checksummed);
         QCOMPARE(sendSigned("POST", QStringLiteral("/v1/nodes/register"), registration(), *m_node).status, 200);
         QCOMPARE(payoutOnHub().toString(), checksummed);
@@ -188,7 +200,8 @@ private Q_SLOTS:
             QJsonValue value;
             const char *fragment;
         } bad[] = {
-            {QStringLiteral("0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d358"), "checksum"}, // one digit off: the case no longer fits
+            {QStringLiteral("0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d358"),
+             "checksum"}, // one digit off: the case no longer fits
             {QStringLiteral("0xFB6916095ca1df60bB79Ce92cE3Ea74c37c5d359"), "checksum"}, // one letter's case flipped
             {QStringLiteral("0x5aaeb6053f3e94c9b9a09f33669435e7ef1bea"), "40 hexadecimal"},
             {QStringLiteral("5aaeb6053f3e94c9b9a09f33669435e7ef1beaed00"), "40 hexadecimal"},
@@ -199,11 +212,14 @@ private Q_SLOTS:
         for (const auto &b : bad) {
             const Reply hb = sendSigned("POST", QStringLiteral("/v1/nodes/heartbeat"), beat(b.value), *m_node);
             expectError(hb, 400, QStringLiteral("invalid_payout_address"));
-            const QString message = hb.body.value(QStringLiteral("error")).toObject().value(QStringLiteral("message")).toString();
-            QVERIFY2(message.contains(QLatin1String(b.fragment)) && message.contains(QLatin1String("payout_address")), qPrintable(message));
+            const QString message =
+                hb.body.value(QStringLiteral("error")).toObject().value(QStringLiteral("message")).toString();
+            QVERIFY2(message.contains(QLatin1String(b.fragment)) && message.contains(QLatin1String("payout_address")),
+                     qPrintable(message));
             QJsonObject r = registration();
             r.insert(QStringLiteral("payout_address"), b.value);
-            expectError(sendSigned("POST", QStringLiteral("/v1/nodes/register"), r, *m_node), 400, QStringLiteral("invalid_payout_address"));
+            expectError(sendSigned("POST", QStringLiteral("/v1/nodes/register"), r, *m_node), 400,
+                        QStringLiteral("invalid_payout_address"));
         }
         QCOMPARE(payoutOnHub().toString(), checksummed);
 
@@ -228,7 +244,8 @@ private Q_SLOTS:
         {
             auto store = HubStore::open(path);
             QVERIFY2(store, qPrintable(store.error()));
-            QVERIFY((*store)->registerNode(key, QStringLiteral("old"), QStringLiteral("0.1"), {}, 1000, QStringLiteral("0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed")));
+            QVERIFY((*store)->registerNode(key, QStringLiteral("old"), QStringLiteral("0.1"), {}, 1000,
+                                           QStringLiteral("0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed")));
         }
         {
             QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("downgrade"));
@@ -260,7 +277,8 @@ private Q_SLOTS:
         QTemporaryDir dir;
         auto stranger = Identity::loadOrCreate(dir.path());
         QVERIFY(stranger);
-        expectError(sendSigned("POST", QStringLiteral("/v1/nodes/heartbeat"), {{QStringLiteral("state"), QStringLiteral("idle")}}, *stranger),
+        expectError(sendSigned("POST", QStringLiteral("/v1/nodes/heartbeat"),
+                               {{QStringLiteral("state"), QStringLiteral("idle")}}, *stranger),
                     403, QStringLiteral("not_registered"));
     }
 
@@ -269,16 +287,21 @@ private Q_SLOTS:
         QTemporaryDir dir;
         auto stranger = Identity::loadOrCreate(dir.path());
         QVERIFY(stranger);
-        expectError(sendSigned("POST", QStringLiteral("/v1/tasks/nope/work"), {}, *m_node), 404, QStringLiteral("unknown_task"));
-        expectError(sendSigned("POST", QStringLiteral("/v1/tasks/tiny-lm-diloco/work"), {}, *m_node), 409, QStringLiteral("not_rl"));
-        expectError(sendSigned("POST", QStringLiteral("/v1/tasks/arith-rl/work"), {}, *stranger), 403, QStringLiteral("not_registered"));
+        expectError(sendSigned("POST", QStringLiteral("/v1/tasks/nope/work"), {}, *m_node), 404,
+                    QStringLiteral("unknown_task"));
+        expectError(sendSigned("POST", QStringLiteral("/v1/tasks/tiny-lm-diloco/work"), {}, *m_node), 409,
+                    QStringLiteral("not_rl"));
+        expectError(sendSigned("POST", QStringLiteral("/v1/tasks/arith-rl/work"), {}, *stranger), 403,
+                    QStringLiteral("not_registered"));
         expectError(send("POST", QStringLiteral("/v1/tasks/arith-rl/work"), "{}"), 401, QStringLiteral("unsigned"));
 
         const QString path = QStringLiteral("/v1/tasks/arith-rl/rollouts");
         const QByteArray garbage = "{\"submission_id\": ";
-        expectError(send("POST", path, garbage, signRequest(*m_node, "POST", path.toUtf8(), garbage, QDateTime::currentMSecsSinceEpoch())),
+        expectError(send("POST", path, garbage,
+                         signRequest(*m_node, "POST", path.toUtf8(), garbage, QDateTime::currentMSecsSinceEpoch())),
                     400, QStringLiteral("bad_request"));
-        expectError(sendSigned("POST", path, {{QStringLiteral("work_id"), QStringLiteral("w-x")}}, *m_node), 400, QStringLiteral("bad_request"));
+        expectError(sendSigned("POST", path, {{QStringLiteral("work_id"), QStringLiteral("w-x")}}, *m_node), 400,
+                    QStringLiteral("bad_request"));
         const QJsonObject bogus{{QStringLiteral("submission_id"), QStringLiteral("s-00000000000000000000000000000abc")},
                                 {QStringLiteral("work_id"), QStringLiteral("w-never-issued")},
                                 {QStringLiteral("version"), 1},
@@ -294,13 +317,16 @@ private Q_SLOTS:
         expectError(sendSigned("POST", path, bogus, *stranger), 409, QStringLiteral("submission_id_taken"));
 
         // Earnings: only a node's own, and a rejected batch earned nothing.
-        expectError(sendSigned("GET", QStringLiteral("/v1/nodes/%1/earnings").arg(m_node->nodeId()), {}, *stranger), 403,
-                    QStringLiteral("not_yours"));
-        const Reply mine = sendSigned("GET", QStringLiteral("/v1/nodes/%1/earnings").arg(m_node->nodeId()), {}, *m_node);
+        expectError(sendSigned("GET", QStringLiteral("/v1/nodes/%1/earnings").arg(m_node->nodeId()), {}, *stranger),
+                    403, QStringLiteral("not_yours"));
+        const Reply mine =
+            sendSigned("GET", QStringLiteral("/v1/nodes/%1/earnings").arg(m_node->nodeId()), {}, *m_node);
         QCOMPARE(mine.status, 200);
         QCOMPARE(mine.body.value(QStringLiteral("node")).toString(), m_node->nodeId());
         const QJsonObject total = mine.body.value(QStringLiteral("total")).toObject();
-        QCOMPARE(total.value(QStringLiteral("pending")).toDouble() + total.value(QStringLiteral("confirmed")).toDouble(), 0.0);
+        QCOMPARE(total.value(QStringLiteral("pending")).toDouble() +
+                     total.value(QStringLiteral("confirmed")).toDouble(),
+                 0.0);
 
         const Reply progress = send("GET", QStringLiteral("/v1/tasks/arith-rl/progress"));
         QCOMPARE(progress.status, 200);
@@ -315,8 +341,10 @@ private Q_SLOTS:
         // Its curve is the hub's held-out loss per revision: none measured yet, an empty list.
         const QJsonObject loss = diloco.body.value(QStringLiteral("held_out_loss")).toObject();
         QCOMPARE(loss.value(QStringLiteral("sequences")).toInt(), 32);
-        QVERIFY(loss.value(QStringLiteral("points")).isArray() && loss.value(QStringLiteral("points")).toArray().isEmpty());
-        // Anyone may ask as often as they like: the points are read from the database once, until a new one is recorded.
+        QVERIFY(loss.value(QStringLiteral("points")).isArray() &&
+                loss.value(QStringLiteral("points")).toArray().isEmpty());
+        // Anyone may ask as often as they like: the points are read from the database once, until a new one is
+        // recorded.
         const int readsBefore = m_hub->diloco()->heldOutReads();
         for (int i = 0; i < 50; ++i)
             QCOMPARE(send("GET", QStringLiteral("/v1/tasks/tiny-lm-diloco/progress")).status, 200);
@@ -338,10 +366,12 @@ private Q_SLOTS:
         expectError(send("POST", QStringLiteral("/v1/nodes/register"), body), 401, QStringLiteral("unsigned"));
 
         // Forged: signed for one body, sent with another.
-        HeaderList headers = signRequest(*m_node, "POST", "/v1/nodes/register", body, QDateTime::currentMSecsSinceEpoch());
+        HeaderList headers =
+            signRequest(*m_node, "POST", "/v1/nodes/register", body, QDateTime::currentMSecsSinceEpoch());
         QByteArray tampered = body;
         tampered.replace("test node", "evil node");
-        expectError(send("POST", QStringLiteral("/v1/nodes/register"), tampered, headers), 401, QStringLiteral("bad_signature"));
+        expectError(send("POST", QStringLiteral("/v1/nodes/register"), tampered, headers), 401,
+                    QStringLiteral("bad_signature"));
 
         // Replayed: the exact same signed request twice.
         headers = signRequest(*m_node, "POST", "/v1/nodes/register", body, QDateTime::currentMSecsSinceEpoch());
@@ -362,27 +392,36 @@ private Q_SLOTS:
         QTest::newRow("array body") << "/v1/nodes/register" << QByteArray("[]") << "object";
         QTest::newRow("name wrong type") << "/v1/nodes/register" << QByteArray("{\"name\": 42}") << "name";
         QTest::newRow("empty name") << "/v1/nodes/register" << QByteArray("{\"name\": \"  \"}") << "name";
-        QTest::newRow("hardware wrong type") << "/v1/nodes/register" << QByteArray("{\"name\":\"a\",\"hardware\":[1]}") << "hardware";
+        QTest::newRow("hardware wrong type")
+            << "/v1/nodes/register" << QByteArray("{\"name\":\"a\",\"hardware\":[1]}") << "hardware";
         QTest::newRow("unknown state") << "/v1/nodes/heartbeat" << QByteArray("{\"state\": \"dancing\"}") << "state";
         QTest::newRow("state missing") << "/v1/nodes/heartbeat" << QByteArray("{}") << "state";
-        QTest::newRow("why too long") << "/v1/nodes/heartbeat" << ("{\"state\":\"idle\",\"why\":\"" + QByteArray(600, 'w') + "\"}") << "why";
+        QTest::newRow("why too long") << "/v1/nodes/heartbeat"
+                                      << ("{\"state\":\"idle\",\"why\":\"" + QByteArray(600, 'w') + "\"}") << "why";
     }
     void badBodiesGetClearErrors()
     {
         QFETCH(QString, path);
         QFETCH(QByteArray, body);
         QFETCH(QString, fragment);
-        const HeaderList headers = signRequest(*m_node, "POST", path.toUtf8(), body, QDateTime::currentMSecsSinceEpoch());
+        const HeaderList headers =
+            signRequest(*m_node, "POST", path.toUtf8(), body, QDateTime::currentMSecsSinceEpoch());
         const Reply r = send("POST", path, body, headers);
         expectError(r, 400, QStringLiteral("bad_request"));
-        QVERIFY2(r.body.value(QStringLiteral("error")).toObject().value(QStringLiteral("message")).toString().contains(fragment),
+        QVERIFY2(r.body.value(QStringLiteral("error"))
+                     .toObject()
+                     .value(QStringLiteral("message"))
+                     .toString()
+                     .contains(fragment),
                  r.raw.constData());
     }
 
     void unknownTaskInHeartbeatIs404()
     {
         expectError(sendSigned("POST", QStringLiteral("/v1/nodes/heartbeat"),
-                               {{QStringLiteral("state"), QStringLiteral("idle")}, {QStringLiteral("joined_task"), QStringLiteral("ghost")}}, *m_node),
+                               {{QStringLiteral("state"), QStringLiteral("idle")},
+                                {QStringLiteral("joined_task"), QStringLiteral("ghost")}},
+                               *m_node),
                     404, QStringLiteral("unknown_task"));
     }
 
@@ -440,7 +479,8 @@ private Q_SLOTS:
         QTcpSocket socket;
         socket.connectToHost(QHostAddress::LocalHost, m_hub->port());
         QVERIFY(socket.waitForConnected(5000));
-        socket.write("POST /v1/nodes/register HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nContent-Length: 40\r\n\r\n{}");
+        socket.write(
+            "POST /v1/nodes/register HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nContent-Length: 40\r\n\r\n{}");
         QByteArray answer;
         QTRY_VERIFY_WITH_TIMEOUT((answer += socket.readAll(), answer.contains("\r\n\r\n{")), 5000);
         QVERIFY2(answer.startsWith("HTTP/1.1 400"), answer.constData());
@@ -450,7 +490,10 @@ private Q_SLOTS:
     void hubStillServesAfterAbuse()
     {
         QCOMPARE(send("GET", QStringLiteral("/v1/health")).status, 200);
-        QCOMPARE(sendSigned("POST", QStringLiteral("/v1/nodes/heartbeat"), {{QStringLiteral("state"), QStringLiteral("idle")}}, *m_node).status, 200);
+        QCOMPARE(sendSigned("POST", QStringLiteral("/v1/nodes/heartbeat"),
+                            {{QStringLiteral("state"), QStringLiteral("idle")}}, *m_node)
+                     .status,
+                 200);
     }
 
     void damagedDatabaseIsReportedAndKept()
@@ -485,8 +528,10 @@ private Q_SLOTS:
         const Reply node = send("GET", QStringLiteral("/v1/nodes/") + m_node->nodeId());
         QCOMPARE(node.status, 200);
         QCOMPARE(node.body.value(QStringLiteral("state")).toString(), QStringLiteral("idle"));
-        const Reply earnings = sendSigned("GET", QStringLiteral("/v1/nodes/%1/earnings").arg(m_node->nodeId()), {}, *m_node);
-        QCOMPARE(earnings.body.value(QStringLiteral("payout_address")).toString(), QStringLiteral("0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed"));
+        const Reply earnings =
+            sendSigned("GET", QStringLiteral("/v1/nodes/%1/earnings").arg(m_node->nodeId()), {}, *m_node);
+        QCOMPARE(earnings.body.value(QStringLiteral("payout_address")).toString(),
+                 QStringLiteral("0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed"));
     }
 
     // 150 identities with ~900 KiB of "hardware" each once made an anonymous node list take 5.6 s: node objects
@@ -495,15 +540,23 @@ private Q_SLOTS:
     {
         QJsonObject huge = registration();
         huge.insert(QStringLiteral("hardware"), QJsonObject{{QStringLiteral("blob"), QString(9000, QLatin1Char('x'))}});
-        expectError(sendSigned("POST", QStringLiteral("/v1/nodes/register"), huge, *m_node), 400, QStringLiteral("bad_request"));
-        QJsonObject deep{{QStringLiteral("a"), QJsonObject{{QStringLiteral("b"), QJsonObject{{QStringLiteral("c"), QJsonObject{{QStringLiteral("d"), QJsonObject{{QStringLiteral("e"), 1}}}}}}}}}};
+        expectError(sendSigned("POST", QStringLiteral("/v1/nodes/register"), huge, *m_node), 400,
+                    QStringLiteral("bad_request"));
+        QJsonObject deep{
+            {QStringLiteral("a"),
+             QJsonObject{{QStringLiteral("b"),
+                          QJsonObject{{QStringLiteral("c"),
+                                       QJsonObject{{QStringLiteral("d"), QJsonObject{{QStringLiteral("e"), 1}}}}}}}}}};
         QJsonObject nested = registration();
         nested.insert(QStringLiteral("hardware"), deep);
-        expectError(sendSigned("POST", QStringLiteral("/v1/nodes/register"), nested, *m_node), 400, QStringLiteral("bad_request"));
+        expectError(sendSigned("POST", QStringLiteral("/v1/nodes/register"), nested, *m_node), 400,
+                    QStringLiteral("bad_request"));
         QCOMPARE(sendSigned("POST", QStringLiteral("/v1/nodes/register"), registration(), *m_node).status, 200);
-        QJsonObject beat{{QStringLiteral("state"), QStringLiteral("idle")},
-                         {QStringLiteral("metrics"), QJsonObject{{QStringLiteral("m"), QString(9000, QLatin1Char('y'))}}}};
-        expectError(sendSigned("POST", QStringLiteral("/v1/nodes/heartbeat"), beat, *m_node), 400, QStringLiteral("bad_request"));
+        QJsonObject beat{
+            {QStringLiteral("state"), QStringLiteral("idle")},
+            {QStringLiteral("metrics"), QJsonObject{{QStringLiteral("m"), QString(9000, QLatin1Char('y'))}}}};
+        expectError(sendSigned("POST", QStringLiteral("/v1/nodes/heartbeat"), beat, *m_node), 400,
+                    QStringLiteral("bad_request"));
         for (int i = 0; i < 4; ++i) {
             auto extra = Identity::loadOrCreate(m_dir.filePath(QStringLiteral("page%1").arg(i)));
             QVERIFY(extra);
@@ -513,7 +566,8 @@ private Q_SLOTS:
         QStringList seen;
         QString after;
         for (int page = 0; page < 10; ++page) {
-            const Reply r = send("GET", QStringLiteral("/v1/nodes?limit=2") + (after.isEmpty() ? QString() : QStringLiteral("&after=") + after));
+            const Reply r = send("GET", QStringLiteral("/v1/nodes?limit=2") +
+                                            (after.isEmpty() ? QString() : QStringLiteral("&after=") + after));
             QCOMPARE(r.status, 200);
             for (const QJsonValue &n : r.body.value(QStringLiteral("nodes")).toArray()) {
                 seen << n.toObject().value(QStringLiteral("node_id")).toString();
@@ -530,10 +584,17 @@ private Q_SLOTS:
         QCOMPARE(QSet<QString>(seen.begin(), seen.end()).size(), seen.size());
         expectError(send("GET", QStringLiteral("/v1/nodes?limit=501")), 400, QStringLiteral("bad_request"));
         // The operator's token shows every field; a wrong token shows the public view.
-        const Reply full = send("GET", QStringLiteral("/v1/nodes"), {}, {{"Authorization", QByteArray("Bearer ") + kOperatorToken}});
-        QVERIFY(full.body.value(QStringLiteral("nodes")).toArray().first().toObject().contains(QStringLiteral("hardware")));
-        const Reply wrong = send("GET", QStringLiteral("/v1/nodes"), {}, {{"Authorization", "Bearer " + QByteArray(kOperatorToken).replace('a', 'b')}});
-        QVERIFY(!wrong.body.value(QStringLiteral("nodes")).toArray().first().toObject().contains(QStringLiteral("hardware")));
+        const Reply full =
+            send("GET", QStringLiteral("/v1/nodes"), {}, {{"Authorization", QByteArray("Bearer ") + kOperatorToken}});
+        QVERIFY(
+            full.body.value(QStringLiteral("nodes")).toArray().first().toObject().contains(QStringLiteral("hardware")));
+        const Reply wrong = send("GET", QStringLiteral("/v1/nodes"), {},
+                                 {{"Authorization", "Bearer " + QByteArray(kOperatorToken).replace('a', 'b')}});
+        QVERIFY(!wrong.body.value(QStringLiteral("nodes"))
+                     .toArray()
+                     .first()
+                     .toObject()
+                     .contains(QStringLiteral("hardware")));
     }
 
     // A node that pinned the hub's key refuses answers the hub did not sign for its request: a server that answers
@@ -556,10 +617,13 @@ private Q_SLOTS:
         QCOMPARE(sendSigned("POST", QStringLiteral("/v1/nodes/register"), registration(), *id).status, 200);
         expectError(sendSigned("POST", commitPath, c.toJson(), *id), 409, QStringLiteral("not_joined"));
         QCOMPARE(sendSigned("POST", QStringLiteral("/v1/nodes/heartbeat"),
-                            {{QStringLiteral("state"), QStringLiteral("working")}, {QStringLiteral("joined_task"), QStringLiteral("tiny-lm-diloco")}}, *id)
+                            {{QStringLiteral("state"), QStringLiteral("working")},
+                             {QStringLiteral("joined_task"), QStringLiteral("tiny-lm-diloco")}},
+                            *id)
                      .status,
                  200);
-        expectError(sendSigned("POST", QStringLiteral("/v1/tasks/arith-rl/diloco/commitments"), c.toJson(), *id), 404, QStringLiteral("unknown_task"));
+        expectError(sendSigned("POST", QStringLiteral("/v1/tasks/arith-rl/diloco/commitments"), c.toJson(), *id), 404,
+                    QStringLiteral("unknown_task"));
         QJsonObject bad = c.toJson();
         bad.insert(QStringLiteral("delta_digest"), QStringLiteral("zz"));
         expectError(sendSigned("POST", commitPath, bad, *id), 400, QStringLiteral("bad_request"));
@@ -572,16 +636,20 @@ private Q_SLOTS:
 
         const Reply first = sendSigned("POST", commitPath, c.toJson(), *id);
         QCOMPARE(first.status, 200);
-        QCOMPARE(first.body.value(QStringLiteral("audit")).toBool(), true); // a node's first commitment is always audited
+        QCOMPARE(first.body.value(QStringLiteral("audit")).toBool(),
+                 true); // a node's first commitment is always audited
         QVERIFY(first.body.value(QStringLiteral("part_bytes")).toInt() > 0);
-        QCOMPARE(sendSigned("POST", commitPath, c.toJson(), *id).body.value(QStringLiteral("audit")).toBool(), true); // a retry
+        QCOMPARE(sendSigned("POST", commitPath, c.toJson(), *id).body.value(QStringLiteral("audit")).toBool(),
+                 true); // a retry
         diloco::Commitment other = c;
         other.deltaDigest = QByteArray(32, '\x04');
         expectError(sendSigned("POST", commitPath, other.toJson(), *id), 409, QStringLiteral("conflicting_commitment"));
 
         const auto upload = [&](quint64 step, qint64 offset, const QByteArray &bytes) {
-            const QString path = QStringLiteral("/v1/tasks/tiny-lm-diloco/diloco/audits/%1?offset=%2").arg(step).arg(offset);
-            return send("POST", path, bytes, signRequest(*id, "POST", path.toUtf8(), bytes, QDateTime::currentMSecsSinceEpoch()));
+            const QString path =
+                QStringLiteral("/v1/tasks/tiny-lm-diloco/diloco/audits/%1?offset=%2").arg(step).arg(offset);
+            return send("POST", path, bytes,
+                        signRequest(*id, "POST", path.toUtf8(), bytes, QDateTime::currentMSecsSinceEpoch()));
         };
         expectError(upload(2, 0, QByteArray(64, 'x')), 404, QStringLiteral("no_audit"));
         expectError(upload(1, 5, QByteArray(64, 'x')), 409, QStringLiteral("wrong_offset"));
@@ -592,7 +660,11 @@ private Q_SLOTS:
         expectError(sendSigned("POST", commitPath, next.toJson(), *id), 403, QStringLiteral("node_flagged"));
         const Reply stats = send("GET", QStringLiteral("/v1/tasks/tiny-lm-diloco/diloco"));
         QCOMPARE(stats.body.value(QStringLiteral("audits")).toObject().value(QStringLiteral("failed")).toInt(), 1);
-        QVERIFY(stats.body.value(QStringLiteral("audits")).toObject().value(QStringLiteral("last")).toString().contains(id->nodeId()));
+        QVERIFY(stats.body.value(QStringLiteral("audits"))
+                    .toObject()
+                    .value(QStringLiteral("last"))
+                    .toString()
+                    .contains(id->nodeId()));
     }
 
     void hubClientRefusesUnsignedAndForgedReplies()
@@ -631,7 +703,8 @@ private Q_SLOTS:
         QCOMPARE(elsewhere.errorCode, QStringLiteral("other_hub"));
         QVERIFY2(elsewhere.error.contains(ed25519::fingerprint(other->publicKey())), qPrintable(elsewhere.error));
         // ... while an answer that names one key but is signed by another is only forged.
-        impostor.setReplySigner([&other](const QByteArray &message) { return other->sign(message).toBase64(); }, hubKey.toBase64());
+        impostor.setReplySigner([&other](const QByteArray &message) { return other->sign(message).toBase64(); },
+                                hubKey.toBase64());
         const HubReply forged = ask(impostorUrl, hubKey);
         QCOMPARE(forged.errorCode, QStringLiteral("forged_reply"));
         impostor.setReplySigner([&other](const QByteArray &message) { return other->sign(message).toBase64(); },

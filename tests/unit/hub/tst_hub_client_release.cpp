@@ -19,12 +19,19 @@ namespace {
 struct Reply {
     int status = 0;
     QJsonObject body;
-    QString errorCode() const { return body.value(QStringLiteral("error")).toObject().value(QStringLiteral("code")).toString(); }
-    QString errorMessage() const { return body.value(QStringLiteral("error")).toObject().value(QStringLiteral("message")).toString(); }
+    QString errorCode() const
+    {
+        return body.value(QStringLiteral("error")).toObject().value(QStringLiteral("code")).toString();
+    }
+    QString errorMessage() const
+    {
+        return body.value(QStringLiteral("error")).toObject().value(QStringLiteral("message")).toString();
+    }
     QJsonObject client() const { return body.value(QStringLiteral("client")).toObject(); }
 };
 
-const ClientRelease kRelease{QStringLiteral("99.0.0"), QStringLiteral("0.2.0"), QStringLiteral("https://cohort.example/download")};
+const ClientRelease kRelease{QStringLiteral("99.0.0"), QStringLiteral("0.2.0"),
+                             QStringLiteral("https://cohort.example/download")};
 } // namespace
 
 class TestHubClientRelease : public QObject {
@@ -50,7 +57,8 @@ class TestHubClientRelease : public QObject {
         QNetworkRequest request(QUrl(m_hub->url() + path));
         request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
         if (sign)
-            for (const auto &[k, v] : signRequest(*m_node, method, path.toUtf8(), bytes, QDateTime::currentMSecsSinceEpoch()))
+            for (const auto &[k, v] :
+                 signRequest(*m_node, method, path.toUtf8(), bytes, QDateTime::currentMSecsSinceEpoch()))
                 request.setRawHeader(k, v);
         QNetworkReply *reply = m_net.sendCustomRequest(request, method, bytes);
         QSignalSpy finished(reply, &QNetworkReply::finished);
@@ -118,9 +126,10 @@ private Q_SLOTS:
         QVERIFY2(started, qPrintable(started.error()));
         const Reply health = send("GET", QStringLiteral("/v1/health"));
         QCOMPARE(health.status, 200);
-        QCOMPARE(health.client(), QJsonObject({{QStringLiteral("latest"), QStringLiteral("99.0.0")},
-                                               {QStringLiteral("minimum"), QStringLiteral("0.2.0")},
-                                               {QStringLiteral("download_url"), QStringLiteral("https://cohort.example/download")}}));
+        QCOMPARE(health.client(),
+                 QJsonObject({{QStringLiteral("latest"), QStringLiteral("99.0.0")},
+                              {QStringLiteral("minimum"), QStringLiteral("0.2.0")},
+                              {QStringLiteral("download_url"), QStringLiteral("https://cohort.example/download")}}));
         const Reply reg = registerAs(QStringLiteral("0.2.0"));
         QCOMPARE(reg.status, 200);
         QCOMPARE(reg.client(), kRelease.toJson());
@@ -132,7 +141,8 @@ private Q_SLOTS:
     void oldClientsAreRefusedAtRegistrationAndHeartbeat()
     {
         QVERIFY(startHub(kRelease));
-        expectUpgradeRequired(registerAs(QStringLiteral("0.1.0")), QStringLiteral("0.2.0 or newer; this client is 0.1.0"));
+        expectUpgradeRequired(registerAs(QStringLiteral("0.1.0")),
+                              QStringLiteral("0.2.0 or newer; this client is 0.1.0"));
         expectUpgradeRequired(registerAs(QJsonValue::Undefined), QStringLiteral("does not say its version"));
         expectUpgradeRequired(registerAs(QStringLiteral("0.3.0-beta")), QStringLiteral("not a version"));
         expectUpgradeRequired(heartbeatAs(QStringLiteral("0.1.9")), QStringLiteral("this client is 0.1.9"));
@@ -155,9 +165,10 @@ private Q_SLOTS:
 
     void aHubWithBadVersionsDoesNotStart()
     {
-        for (const ClientRelease &bad : {ClientRelease{QStringLiteral("1.0"), {}, QStringLiteral("javascript:alert(1)")},
-                                         ClientRelease{QStringLiteral("one"), {}, {}},
-                                         ClientRelease{QStringLiteral("0.2.0"), QStringLiteral("0.3.0"), {}}}) {
+        for (const ClientRelease &bad :
+             {ClientRelease{QStringLiteral("1.0"), {}, QStringLiteral("javascript:alert(1)")},
+              ClientRelease{QStringLiteral("one"), {}, {}},
+              ClientRelease{QStringLiteral("0.2.0"), QStringLiteral("0.3.0"), {}}}) {
             const Status started = startHub(bad);
             QVERIFY(!started);
             QVERIFY2(started.error().startsWith(QStringLiteral("client versions:")), qPrintable(started.error()));

@@ -30,7 +30,8 @@ private Q_SLOTS:
 
     void readerReportsFirstProblem()
     {
-        JsonReader r(QJsonObject{{QStringLiteral("n"), QStringLiteral("seven")}, {QStringLiteral("s"), 3}}, QStringLiteral("thing"));
+        JsonReader r(QJsonObject{{QStringLiteral("n"), QStringLiteral("seven")}, {QStringLiteral("s"), 3}},
+                     QStringLiteral("thing"));
         r.integer(QStringLiteral("n"), 0, 10);
         r.string(QStringLiteral("s"));
         QVERIFY(!r.ok());
@@ -77,9 +78,10 @@ private Q_SLOTS:
         QVERIFY(again && *again == chat);
 
         // Kept, but still checked: a kind that is not a plain name, or a bad common field, refuses the entry.
-        for (const QByteArray &bad : {QByteArray(R"({"tasks":[{"id":"x","kind":"<b>Kind</b>","title":"x","reward_rate":1}]})"),
-                                      QByteArray(R"({"tasks":[{"id":"x","kind":"future","title":"x","reward_rate":-1}]})"),
-                                      QByteArray(R"({"tasks":[{"id":"../x","kind":"future","title":"x","reward_rate":1}]})")}) {
+        for (const QByteArray &bad :
+             {QByteArray(R"({"tasks":[{"id":"x","kind":"<b>Kind</b>","title":"x","reward_rate":1}]})"),
+              QByteArray(R"({"tasks":[{"id":"x","kind":"future","title":"x","reward_rate":-1}]})"),
+              QByteArray(R"({"tasks":[{"id":"../x","kind":"future","title":"x","reward_rate":1}]})")}) {
             auto o = parseJsonObject(bad);
             QVERIFY(o);
             QVERIFY2(!parseTaskList(*o, UnknownKinds::Keep), bad.constData());
@@ -106,7 +108,8 @@ private Q_SLOTS:
     // A finite warm-up set: absent means a fresh worked example for every slot (0), a count survives the round trip.
     void warmupDemonstrationsAreReadAndKept()
     {
-        auto o = parseJsonObject(R"({"tasks":[{"id":"a","kind":"rl","title":"x","reward_rate":1,"rl":{"environments":["add-sub"]}},
+        auto o = parseJsonObject(
+            R"({"tasks":[{"id":"a","kind":"rl","title":"x","reward_rate":1,"rl":{"environments":["add-sub"]}},
                                               {"id":"b","kind":"rl","title":"y","reward_rate":1,"rl":{"environments":["add-sub"],"warmup_demonstrations":256}}]})");
         QVERIFY(o);
         auto tasks = parseTaskList(*o, UnknownKinds::Refuse);
@@ -125,20 +128,34 @@ private Q_SLOTS:
         QTest::newRow("no tasks") << QByteArray("{}") << "tasks";
         QTest::newRow("tasks not array") << QByteArray("{\"tasks\": 5}") << "array";
         QTest::newRow("entry not object") << QByteArray("{\"tasks\": [1]}") << "object";
-        QTest::newRow("bad id") << QByteArray(R"({"tasks":[{"id":"../etc","kind":"rl","title":"x","reward_rate":1}]})") << "id";
-        QTest::newRow("unknown kind") << QByteArray(R"({"tasks":[{"id":"a","kind":"mining","title":"x","reward_rate":1}]})") << "kind";
-        QTest::newRow("negative reward") << QByteArray(R"({"tasks":[{"id":"a","kind":"rl","title":"x","reward_rate":-1}]})") << "reward_rate";
-        QTest::newRow("duplicate") << QByteArray(R"({"tasks":[{"id":"a","kind":"rl","title":"x","reward_rate":1},{"id":"a","kind":"rl","title":"y","reward_rate":1}]})") << "duplicate";
+        QTest::newRow("bad id") << QByteArray(R"({"tasks":[{"id":"../etc","kind":"rl","title":"x","reward_rate":1}]})")
+                                << "id";
+        QTest::newRow("unknown kind") << QByteArray(
+                                             R"({"tasks":[{"id":"a","kind":"mining","title":"x","reward_rate":1}]})")
+                                      << "kind";
+        QTest::newRow("negative reward") << QByteArray(
+                                                R"({"tasks":[{"id":"a","kind":"rl","title":"x","reward_rate":-1}]})")
+                                         << "reward_rate";
+        QTest::newRow("duplicate")
+            << QByteArray(
+                   R"({"tasks":[{"id":"a","kind":"rl","title":"x","reward_rate":1},{"id":"a","kind":"rl","title":"y","reward_rate":1}]})")
+            << "duplicate";
         QTest::newRow("negative demonstrations")
-            << QByteArray(R"({"tasks":[{"id":"a","kind":"rl","title":"x","reward_rate":1,"rl":{"environments":["add-sub"],"warmup_demonstrations":-1}}]})")
+            << QByteArray(
+                   R"({"tasks":[{"id":"a","kind":"rl","title":"x","reward_rate":1,"rl":{"environments":["add-sub"],"warmup_demonstrations":-1}}]})")
             << "warmup_demonstrations";
         QTest::newRow("too many demonstrations")
-            << QByteArray(R"({"tasks":[{"id":"a","kind":"rl","title":"x","reward_rate":1,"rl":{"environments":["add-sub"],"warmup_demonstrations":1e12}}]})")
+            << QByteArray(
+                   R"({"tasks":[{"id":"a","kind":"rl","title":"x","reward_rate":1,"rl":{"environments":["add-sub"],"warmup_demonstrations":1e12}}]})")
             << "warmup_demonstrations";
         QTest::newRow("demonstrations not a number")
-            << QByteArray(R"({"tasks":[{"id":"a","kind":"rl","title":"x","reward_rate":1,"rl":{"environments":["add-sub"],"warmup_demonstrations":"all"}}]})")
+            << QByteArray(
+                   R"({"tasks":[{"id":"a","kind":"rl","title":"x","reward_rate":1,"rl":{"environments":["add-sub"],"warmup_demonstrations":"all"}}]})")
             << "warmup_demonstrations";
-        QTest::newRow("bad requirement") << QByteArray(R"({"tasks":[{"id":"a","kind":"rl","title":"x","reward_rate":1,"requirements":{"min_cpu_cores":"many"}}]})") << "min_cpu_cores";
+        QTest::newRow("bad requirement")
+            << QByteArray(
+                   R"({"tasks":[{"id":"a","kind":"rl","title":"x","reward_rate":1,"requirements":{"min_cpu_cores":"many"}}]})")
+            << "min_cpu_cores";
     }
     void badTaskListsAreRefused()
     {

@@ -49,7 +49,10 @@ WorkRecord workFor(quint64 seed = 99)
     return w;
 }
 
-std::vector<std::string> envs() { return {"add-sub", "linear-eq"}; }
+std::vector<std::string> envs()
+{
+    return {"add-sub", "linear-eq"};
+}
 
 // An honest submission: sample 0 of each group is the right answer, the others are wrong in various ways.
 QJsonObject honestSubmission(const WorkRecord &w, int version = 5)
@@ -69,7 +72,8 @@ QJsonObject honestSubmission(const WorkRecord &w, int version = 5)
             const double reward = rl::findEnvironment(p.environment)->score(p, texts[i], finished).total;
             samples.append(QJsonObject{{QStringLiteral("tokens"), tokens}, {QStringLiteral("reward"), reward}});
         }
-        groups.append(QJsonObject{{QStringLiteral("prompt"), QString::fromStdString(p.prompt)}, {QStringLiteral("samples"), samples}});
+        groups.append(QJsonObject{{QStringLiteral("prompt"), QString::fromStdString(p.prompt)},
+                                  {QStringLiteral("samples"), samples}});
     }
     return {{QStringLiteral("submission_id"), QStringLiteral("s-0123456789abcdef0123456789abcdef")},
             {QStringLiteral("work_id"), w.workId},
@@ -107,9 +111,9 @@ private Q_SLOTS:
         qint64 tokens = 0;
         for (const RolloutGroupData &g : r.batch->groups) {
             QCOMPARE(g.samples.size(), size_t(4));
-            QCOMPARE(g.samples[0].reward, 1.0);           // the right answer
-            QVERIFY(g.samples[0].advantage > 0);          // beats its group
-            QCOMPARE(g.samples[3].reward, 0.0);           // no EOS
+            QCOMPARE(g.samples[0].reward, 1.0);  // the right answer
+            QVERIFY(g.samples[0].advantage > 0); // beats its group
+            QCOMPARE(g.samples[3].reward, 0.0);  // no EOS
             QVERIFY(!g.samples[3].finished);
             QCOMPARE(g.promptTokens, rl::promptTokens(g.problem));
             for (const auto &s : g.samples)
@@ -137,8 +141,9 @@ private Q_SLOTS:
             QJsonObject group = groups[g].toObject();
             QJsonArray samples;
             for (int i = 0; i < 4; ++i)
-                samples.append(QJsonObject{{QStringLiteral("tokens"), QJsonArray{int('x'), int('x'), int('x'), int('x'), int('x'), int('x')}},
-                                           {QStringLiteral("reward"), 0.0}});
+                samples.append(QJsonObject{
+                    {QStringLiteral("tokens"), QJsonArray{int('x'), int('x'), int('x'), int('x'), int('x'), int('x')}},
+                    {QStringLiteral("reward"), 0.0}});
             group.insert(QStringLiteral("samples"), samples);
             groups[g] = group;
         }
@@ -160,7 +165,8 @@ private Q_SLOTS:
         const IntakeResult partly = checkSubmission(oneCopy, kNode, rlTask(), w, 5);
         QVERIFY2(partly.batch, qPrintable(partly.message));
         QCOMPARE(partly.batch->duplicateSamples, 1);
-        QCOMPARE(partly.batch->creditedTokens, partly.batch->tokens - s1.value(QStringLiteral("tokens")).toArray().size());
+        QCOMPARE(partly.batch->creditedTokens,
+                 partly.batch->tokens - s1.value(QStringLiteral("tokens")).toArray().size());
     }
 
     void dishonestOrMalformedBatchesAreRejected_data()
@@ -170,16 +176,26 @@ private Q_SLOTS:
         QTest::addColumn<QString>("code");
         const WorkRecord w = workFor();
         const QJsonObject ok = honestSubmission(w);
-        QTest::newRow("reward claimed too high") << withSample(ok, 1, 2, QStringLiteral("reward"), 1.0) << 5 << "reward_mismatch";
-        QTest::newRow("token id out of range") << withSample(ok, 0, 1, QStringLiteral("tokens"), QJsonArray{300, 257}) << 5 << "bad_token";
-        QTest::newRow("negative token id") << withSample(ok, 0, 1, QStringLiteral("tokens"), QJsonArray{-1, 257}) << 5 << "bad_token";
-        QTest::newRow("fractional token id") << withSample(ok, 0, 1, QStringLiteral("tokens"), QJsonArray{49.5, 257}) << 5 << "bad_token";
-        QTest::newRow("BOS in a completion") << withSample(ok, 0, 1, QStringLiteral("tokens"), QJsonArray{256, 257}) << 5 << "bad_token";
-        QTest::newRow("EOS in the middle") << withSample(ok, 0, 1, QStringLiteral("tokens"), QJsonArray{49, 257, 49}) << 5 << "bad_token";
-        QTest::newRow("string token") << withSample(ok, 0, 1, QStringLiteral("tokens"), QJsonArray{QStringLiteral("1")}) << 5 << "bad_token";
-        QTest::newRow("over the length limit") << withSample(ok, 0, 1, QStringLiteral("tokens"), QJsonArray{49, 49, 49, 49, 49, 49, 49, 257}) << 5 << "too_long";
+        QTest::newRow("reward claimed too high")
+            << withSample(ok, 1, 2, QStringLiteral("reward"), 1.0) << 5 << "reward_mismatch";
+        QTest::newRow("token id out of range")
+            << withSample(ok, 0, 1, QStringLiteral("tokens"), QJsonArray{300, 257}) << 5 << "bad_token";
+        QTest::newRow("negative token id")
+            << withSample(ok, 0, 1, QStringLiteral("tokens"), QJsonArray{-1, 257}) << 5 << "bad_token";
+        QTest::newRow("fractional token id")
+            << withSample(ok, 0, 1, QStringLiteral("tokens"), QJsonArray{49.5, 257}) << 5 << "bad_token";
+        QTest::newRow("BOS in a completion")
+            << withSample(ok, 0, 1, QStringLiteral("tokens"), QJsonArray{256, 257}) << 5 << "bad_token";
+        QTest::newRow("EOS in the middle")
+            << withSample(ok, 0, 1, QStringLiteral("tokens"), QJsonArray{49, 257, 49}) << 5 << "bad_token";
+        QTest::newRow("string token") << withSample(ok, 0, 1, QStringLiteral("tokens"), QJsonArray{QStringLiteral("1")})
+                                      << 5 << "bad_token";
+        QTest::newRow("over the length limit")
+            << withSample(ok, 0, 1, QStringLiteral("tokens"), QJsonArray{49, 49, 49, 49, 49, 49, 49, 257}) << 5
+            << "too_long";
         QTest::newRow("no tokens") << withSample(ok, 0, 1, QStringLiteral("tokens"), QJsonArray{}) << 5 << "malformed";
-        QTest::newRow("reward not a number") << withSample(ok, 0, 1, QStringLiteral("reward"), QStringLiteral("1")) << 5 << "malformed";
+        QTest::newRow("reward not a number")
+            << withSample(ok, 0, 1, QStringLiteral("reward"), QStringLiteral("1")) << 5 << "malformed";
         QTest::newRow("stale version") << ok << 8 << "stale_version";
         QTest::newRow("unpublished version") << ok << 4 << "unknown_version";
         QJsonObject wrongPrompt = ok;
@@ -247,7 +263,8 @@ private Q_SLOTS:
                 for (size_t i = 0; i < hidden.size(); ++i)
                     hidden[i] = float(i % 7) - 3.0f + float(i) * 0.01f;
                 const std::string proof = toploc::serialize(toploc::buildProofs(hidden.data(), tokens, 16));
-                sample.insert(QStringLiteral("proof"), QString::fromLatin1(QByteArray(proof.data(), qsizetype(proof.size())).toBase64()));
+                sample.insert(QStringLiteral("proof"),
+                              QString::fromLatin1(QByteArray(proof.data(), qsizetype(proof.size())).toBase64()));
                 samples[s] = sample;
             }
             group.insert(QStringLiteral("samples"), samples);
@@ -258,15 +275,29 @@ private Q_SLOTS:
         QVERIFY2(ok.batch.has_value(), qPrintable(ok.message));
         QCOMPARE(ok.batch->groups[0].samples[0].proofs.size(), size_t(1));
         // Not base64, truncated, an extra chunk: each refused with a reason.
-        QCOMPARE(checkSubmission(withSample(body, 0, 0, QStringLiteral("proof"), QStringLiteral("%%%")), kNode, task, w, 5).code,
+        QCOMPARE(
+            checkSubmission(withSample(body, 0, 0, QStringLiteral("proof"), QStringLiteral("%%%")), kNode, task, w, 5)
+                .code,
+            QStringLiteral("bad_proof"));
+        QCOMPARE(checkSubmission(withSample(body, 0, 0, QStringLiteral("proof"),
+                                            QString::fromLatin1(QByteArray(100, 'x').toBase64())),
+                                 kNode, task, w, 5)
+                     .code,
                  QStringLiteral("bad_proof"));
-        QCOMPARE(checkSubmission(withSample(body, 0, 0, QStringLiteral("proof"), QString::fromLatin1(QByteArray(100, 'x').toBase64())), kNode, task, w, 5).code,
+        QCOMPARE(checkSubmission(withSample(body, 0, 0, QStringLiteral("proof"), 42), kNode, task, w, 5).code,
                  QStringLiteral("bad_proof"));
-        QCOMPARE(checkSubmission(withSample(body, 0, 0, QStringLiteral("proof"), 42), kNode, task, w, 5).code, QStringLiteral("bad_proof"));
-        const QByteArray one = QByteArray::fromBase64(body.value(QStringLiteral("groups")).toArray()[0].toObject()
-                                                          .value(QStringLiteral("samples")).toArray()[0].toObject()
-                                                          .value(QStringLiteral("proof")).toString().toLatin1());
-        const IntakeResult twoChunks = checkSubmission(withSample(body, 0, 0, QStringLiteral("proof"), QString::fromLatin1(QByteArray(one + one).toBase64())), kNode, task, w, 5);
+        const QByteArray one = QByteArray::fromBase64(body.value(QStringLiteral("groups"))
+                                                          .toArray()[0]
+                                                          .toObject()
+                                                          .value(QStringLiteral("samples"))
+                                                          .toArray()[0]
+                                                          .toObject()
+                                                          .value(QStringLiteral("proof"))
+                                                          .toString()
+                                                          .toLatin1());
+        const IntakeResult twoChunks = checkSubmission(
+            withSample(body, 0, 0, QStringLiteral("proof"), QString::fromLatin1(QByteArray(one + one).toBase64())),
+            kNode, task, w, 5);
         QCOMPARE(twoChunks.code, QStringLiteral("bad_proof"));
         QVERIFY(!twoChunks.message.isEmpty());
     }
@@ -278,8 +309,10 @@ private Q_SLOTS:
         QCOMPARE(checkSubmission(honestSubmission(w), kNode, rlTask(), w, 5).code, QStringLiteral("not_your_work"));
         w = workFor();
         w.status = QStringLiteral("submitted");
-        QCOMPARE(checkSubmission(honestSubmission(w), kNode, rlTask(), w, 5).code, QStringLiteral("work_already_submitted"));
-        QCOMPARE(checkSubmission(honestSubmission(workFor()), kNode, rlTask(), std::nullopt, 5).code, QStringLiteral("unknown_work"));
+        QCOMPARE(checkSubmission(honestSubmission(w), kNode, rlTask(), w, 5).code,
+                 QStringLiteral("work_already_submitted"));
+        QCOMPARE(checkSubmission(honestSubmission(workFor()), kNode, rlTask(), std::nullopt, 5).code,
+                 QStringLiteral("unknown_work"));
     }
 
     void ledgerIssuesSeededWorkAndCreditsOnce()
@@ -343,8 +376,10 @@ private Q_SLOTS:
         verified.worstMantissaMedian = 0;
         verified.meanLogProb = -0.05;
         QCOMPARE(ledger.setVerdict(s.submissionId, true, QStringLiteral("verified"), verified, 3, now)->updated, true);
-        QCOMPARE(ledger.setVerdict(s.submissionId, false, QStringLiteral("again"), {}, 3, now)->updated, false); // only once
-        QCOMPARE(ledger.setVerdict(other.submissionId, false, QStringLiteral("implausible"), {}, 3, now)->updated, true);
+        QCOMPARE(ledger.setVerdict(s.submissionId, false, QStringLiteral("again"), {}, 3, now)->updated,
+                 false); // only once
+        QCOMPARE(ledger.setVerdict(other.submissionId, false, QStringLiteral("implausible"), {}, 3, now)->updated,
+                 true);
         const auto stored = ledger.verificationStats(s.submissionId);
         QVERIFY(stored);
         QCOMPARE(stored->rolloutsChecked, 32);
@@ -353,7 +388,8 @@ private Q_SLOTS:
         QCOMPARE(stored->worstMantissaMean, 0.01);
         QCOMPARE(stored->meanLogProb, -0.05);
         QVERIFY(!stored->failedVerification);
-        QCOMPARE(ledger.nodeFlag(kNode, QStringLiteral("arith-rl")).verificationFailures, 0); // implausible is not a proof failure
+        QCOMPARE(ledger.nodeFlag(kNode, QStringLiteral("arith-rl")).verificationFailures,
+                 0); // implausible is not a proof failure
         r = ledger.earnings(kNode, now + 60000);
         QCOMPARE(r.total.confirmed, 1.5);
         QCOMPARE(r.total.refused, 0.5);
@@ -414,7 +450,7 @@ private Q_SLOTS:
         QCOMPARE(count(QStringLiteral("SELECT COUNT(*) FROM work WHERE status='expired'")), 0LL);
         QCOMPARE(count(QStringLiteral("SELECT COUNT(*) FROM submissions WHERE status='rejected'")), 0LL);
         QCOMPARE(count(QStringLiteral("SELECT COUNT(*) FROM submissions WHERE status='accepted'")), 1LL);
-        QVERIFY(ledger.work(creditedWork)); // the credited submission's work stays
+        QVERIFY(ledger.work(creditedWork));             // the credited submission's work stays
         QCOMPARE(ledger.openWorkCount(kNode, task), 2); // open work is never pruned
     }
 
@@ -444,7 +480,8 @@ private Q_SLOTS:
             s.credit = 1;
             s.createdAtMs = now;
             QVERIFY(ledger.recordSubmission(s).ok());
-            const auto outcome = ledger.setVerdict(s.submissionId, false, QStringLiteral("TOPLOC proof failed"), failed, 3, now + i);
+            const auto outcome =
+                ledger.setVerdict(s.submissionId, false, QStringLiteral("TOPLOC proof failed"), failed, 3, now + i);
             QVERIFY2(outcome.ok(), qPrintable(outcome.error()));
             QCOMPARE(outcome->verificationFailures, i);
             QCOMPARE(outcome->flagged, i >= 3);

@@ -25,7 +25,9 @@ namespace {
 // Admits each connection through the gate and greets it, so a client can tell it was accepted.
 class GreetingServer : public QTcpServer {
 public:
-    explicit GreetingServer(const ListenerLimits &limits) : m_gate(new ConnectionGate(this, limits, "busy\n", "test")) {}
+    explicit GreetingServer(const ListenerLimits &limits)
+        : m_gate(new ConnectionGate(this, limits, "busy\n", "test"))
+    {}
     ConnectionGate *gate() const { return m_gate; }
 
 protected:
@@ -66,7 +68,8 @@ bool greeted(int fd)
 
 int openDescriptors()
 {
-    return int(QDir(QStringLiteral("/proc/self/fd")).entryList(QDir::NoDotAndDotDot | QDir::AllEntries).size()) - 1; // its own
+    return int(QDir(QStringLiteral("/proc/self/fd")).entryList(QDir::NoDotAndDotDot | QDir::AllEntries).size()) -
+           1; // its own
 }
 
 } // namespace

@@ -48,7 +48,8 @@ private Q_SLOTS:
         QTemporaryDir dir;
         auto id = Identity::loadOrCreate(dir.path());
         QVERIFY(id);
-        QFile::setPermissions(id->filePath(), QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadOther);
+        QFile::setPermissions(id->filePath(),
+                              QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadOther);
 #ifndef Q_OS_WIN
         QVERIFY(!isOwnerOnly(id->filePath()));
 #endif
@@ -63,7 +64,8 @@ private Q_SLOTS:
         QTest::newRow("not json") << QByteArray("\x00\x01\x02garbage", 10);
         QTest::newRow("empty") << QByteArray();
         QTest::newRow("wrong format") << QByteArray("{\"format\":\"pgp\",\"public_key\":\"\",\"secret_key\":\"\"}");
-        QTest::newRow("short key") << QByteArray("{\"format\":\"cohort-ed25519-v1\",\"public_key\":\"AAAA\",\"secret_key\":\"AAAA\"}");
+        QTest::newRow("short key") << QByteArray(
+            "{\"format\":\"cohort-ed25519-v1\",\"public_key\":\"AAAA\",\"secret_key\":\"AAAA\"}");
         QTest::newRow("huge") << QByteArray(100000, ' ');
     }
     void damagedFilesAreReportedAndKept()

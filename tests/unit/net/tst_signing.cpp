@@ -1,6 +1,6 @@
-#include "net/Identity.h"
 #include "core/KeyedRateLimit.h"
 #include "net/HostCheck.h"
+#include "net/Identity.h"
 #include "net/ReplayGuard.h"
 #include "net/RequestSigning.h"
 
@@ -39,9 +39,9 @@ class TestSigning : public QObject {
                 const QByteArray &method = "POST", QByteArray path = {}, QByteArray body = {}, qint64 now = 0)
     {
         VerifiedRequest out;
-        const bool ok = verifier.verify(method, path.isEmpty() ? m_path : path,
-                                        [&headers](const QByteArray &n) { return lookup(headers, n); },
-                                        body.isNull() ? m_body : body, now ? now : m_now, &out, error);
+        const bool ok = verifier.verify(
+            method, path.isEmpty() ? m_path : path, [&headers](const QByteArray &n) { return lookup(headers, n); },
+            body.isNull() ? m_body : body, now ? now : m_now, &out, error);
         if (ok)
             [&] { QCOMPARE(out.publicKey, m_alice->publicKey()); }();
         return ok;
@@ -81,14 +81,17 @@ private Q_SLOTS:
             qsizetype headLength = 6;
             for (int i = 0; i < 6; ++i)
                 headLength += parts[i].size();
-            const HeaderList headers{{signing::kKeyHeader, parts[0]}, {signing::kTimestampHeader, parts[1]},
-                                     {signing::kNonceHeader, parts[2]}, {signing::kSignatureHeader, parts[3]}};
+            const HeaderList headers{{signing::kKeyHeader, parts[0]},
+                                     {signing::kTimestampHeader, parts[1]},
+                                     {signing::kNonceHeader, parts[2]},
+                                     {signing::kSignatureHeader, parts[3]}};
             ReplayGuard replays(signing::kDefaultWindowMs);
             RequestVerifier verifier(replays);
             VerifiedRequest out;
             VerificationError error;
-            const bool ok = verifier.verify(parts[4], parts[5], [&](const QByteArray &n) { return lookup(headers, n); },
-                                            bytes.mid(headLength), parts[1].toLongLong(), &out, &error);
+            const bool ok = verifier.verify(
+                parts[4], parts[5], [&](const QByteArray &n) { return lookup(headers, n); }, bytes.mid(headLength),
+                parts[1].toLongLong(), &out, &error);
             if (ok && out.publicKey != identity->publicKey())
                 return false;
             return ok;
@@ -199,9 +202,11 @@ private Q_SLOTS:
         QTest::newRow("key not base64") << QByteArray(signing::kKeyHeader) << QByteArray("!!!!") << "bad_header";
         QTest::newRow("short key") << QByteArray(signing::kKeyHeader) << QByteArray("AAAA") << "bad_header";
         QTest::newRow("huge key") << QByteArray(signing::kKeyHeader) << QByteArray(5000, 'A') << "bad_header";
-        QTest::newRow("nonce not hex") << QByteArray(signing::kNonceHeader) << QByteArray("zzzzzzzzzzzzzzzzzzzz") << "bad_header";
+        QTest::newRow("nonce not hex") << QByteArray(signing::kNonceHeader) << QByteArray("zzzzzzzzzzzzzzzzzzzz")
+                                       << "bad_header";
         QTest::newRow("short nonce") << QByteArray(signing::kNonceHeader) << QByteArray("abcd") << "bad_header";
-        QTest::newRow("timestamp text") << QByteArray(signing::kTimestampHeader) << QByteArray("yesterday") << "bad_header";
+        QTest::newRow("timestamp text") << QByteArray(signing::kTimestampHeader) << QByteArray("yesterday")
+                                        << "bad_header";
         QTest::newRow("short signature") << QByteArray(signing::kSignatureHeader) << QByteArray("AAAA") << "bad_header";
     }
     void unsignedAndMalformedHeaders()
@@ -282,8 +287,9 @@ private Q_SLOTS:
         QCOMPARE(canonicalRequest("post", "/p?q=1", 5, "ab", "{}", QByteArray(32, 'A')),
                  QByteArray("cohort-request-v2\nQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUE=\nPOST\n/p?q=1\n5\nab\n"
                             "44136fa355b3678a1146ad16f7e8649e94fb4fc21fe77e8310c060f61caaff8a"));
-        QCOMPARE(canonicalReply(200, "ab", "{}"),
-                 QByteArray("cohort-reply-v1\n200\nab\n44136fa355b3678a1146ad16f7e8649e94fb4fc21fe77e8310c060f61caaff8a"));
+        QCOMPARE(
+            canonicalReply(200, "ab", "{}"),
+            QByteArray("cohort-reply-v1\n200\nab\n44136fa355b3678a1146ad16f7e8649e94fb4fc21fe77e8310c060f61caaff8a"));
     }
 
     // A node that pinned the hub's key takes only answers the hub signed for that very request.
@@ -293,9 +299,9 @@ private Q_SLOTS:
         const QByteArray signature = m_alice->sign(canonicalReply(200, "n1", body)).toBase64();
         QVERIFY(verifyReply(200, "n1", body, signature, m_alice->publicKey()));
         QVERIFY(!verifyReply(200, "n1", R"({"ok":false})", signature, m_alice->publicKey())); // rewritten body
-        QVERIFY(!verifyReply(403, "n1", body, signature, m_alice->publicKey()));             // rewritten status
-        QVERIFY(!verifyReply(200, "n2", body, signature, m_alice->publicKey()));             // another request's answer
-        QVERIFY(!verifyReply(200, "n1", body, signature, QByteArray(32, 'k')));              // another key
+        QVERIFY(!verifyReply(403, "n1", body, signature, m_alice->publicKey()));              // rewritten status
+        QVERIFY(!verifyReply(200, "n2", body, signature, m_alice->publicKey())); // another request's answer
+        QVERIFY(!verifyReply(200, "n1", body, signature, QByteArray(32, 'k')));  // another key
         QVERIFY(!verifyReply(200, "n1", body, "not base64 at all!", m_alice->publicKey()));
         QVERIFY(!verifyReply(200, "n1", body, QByteArray(300, 'A'), m_alice->publicKey()));
     }
@@ -329,8 +335,8 @@ private Q_SLOTS:
             QVERIFY(limit.take("a", 0));
         QVERIFY(!limit.take("a", 0, &retry));
         QCOMPARE(retry, 1000);
-        QVERIFY(limit.take("b", 0)); // another key has its own bucket
-        QVERIFY(!limit.take("c", 0)); // table full and nobody refilled: the new key waits, no old one is forgotten
+        QVERIFY(limit.take("b", 0));    // another key has its own bucket
+        QVERIFY(!limit.take("c", 0));   // table full and nobody refilled: the new key waits, no old one is forgotten
         QVERIFY(limit.take("a", 1000)); // one token a second
         QVERIFY(!limit.take("a", 1000));
         QVERIFY(limit.take("c", 10'000)); // a and b refilled and were forgotten: room again

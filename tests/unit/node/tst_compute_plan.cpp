@@ -34,7 +34,8 @@ const QString kA = QStringLiteral("GPU-aaaaaaaa-0000-0000-0000-000000000000");
 const QString kB = QStringLiteral("GPU-bbbbbbbb-0000-0000-0000-000000000000");
 
 // NVML lists A then B (PCI order); CUDA, fastest first, shows B as device 0.
-const QList<GpuSample> kNvml{nvml(0, kA, QStringLiteral("RTX 3060"), 12LL << 30), nvml(1, kB, QStringLiteral("RTX 4090"), 24LL << 30)};
+const QList<GpuSample> kNvml{nvml(0, kA, QStringLiteral("RTX 3060"), 12LL << 30),
+                             nvml(1, kB, QStringLiteral("RTX 4090"), 24LL << 30)};
 const QStringList kCuda{kB, kA};
 
 RolloutWorkItem work(const QString &id, int step)
@@ -45,7 +46,8 @@ RolloutWorkItem work(const QString &id, int step)
 OutboxEntry batch(const QString &task)
 {
     OutboxEntry e{Outbox::newSubmissionId(), task, {}};
-    e.body = QJsonDocument(QJsonObject{{QStringLiteral("submission_id"), e.submissionId}, {QStringLiteral("work_id"), QStringLiteral("w-1")}})
+    e.body = QJsonDocument(QJsonObject{{QStringLiteral("submission_id"), e.submissionId},
+                                       {QStringLiteral("work_id"), QStringLiteral("w-1")}})
                  .toJson(QJsonDocument::Compact);
     return e;
 }
@@ -126,7 +128,8 @@ private Q_SLOTS:
         unsigned char bytes[16];
         for (int i = 0; i < 16; ++i)
             bytes[i] = static_cast<unsigned char>(i * 17);
-        QCOMPARE(QString::fromStdString(ml::nvmlStyleUuid(bytes)), QStringLiteral("GPU-00112233-4455-6677-8899-aabbccddeeff"));
+        QCOMPARE(QString::fromStdString(ml::nvmlStyleUuid(bytes)),
+                 QStringLiteral("GPU-00112233-4455-6677-8899-aabbccddeeff"));
         QVERIFY(ml::cudaDeviceUuids().empty()); // this machine's LibTorch has no CUDA
     }
 
@@ -187,7 +190,7 @@ private Q_SLOTS:
         QSignalSpy finished(&worker, &RolloutWorker::finished);
         RolloutJob job;
         job.modelPath = QStringLiteral("/nonexistent/policy.safetensors"); // loading it would fail with another error
-        worker.rearm();  // the loop, queueing the batch
+        worker.rearm();                                                    // the loop, queueing the batch
         worker.cancel(); // the user's pause, before the compute thread picks it up
         worker.run(job);
         QCOMPARE(finished.count(), 1);
@@ -211,7 +214,8 @@ private Q_SLOTS:
         QTest::newRow("empty name") << QByteArray("{\"gpu\":\"\"}") << false << QString();
         QTest::newRow("control characters") << QByteArray("{\"gpu\":\"GPU-a\\n\"}") << false << QString();
         QTest::newRow("too long") << (QByteArray("{\"gpu\":\"") + QByteArray(200, 'x') + "\"}") << false << QString();
-        QTest::newRow("oversized body") << (QByteArray("{\"gpu\":\"GPU-a\",\"pad\":\"") + QByteArray(8000, 'x') + "\"}") << false << QString();
+        QTest::newRow("oversized body") << (QByteArray("{\"gpu\":\"GPU-a\",\"pad\":\"") + QByteArray(8000, 'x') + "\"}")
+                                        << false << QString();
     }
 
     void theGpuBodyOfPauseAndResume()
@@ -251,13 +255,14 @@ private Q_SLOTS:
         QTemporaryDir older;
         BundleStore store(QDir(older.path()).filePath(QStringLiteral("bundles")));
         EngineBundle oneDevice;
-        oneDevice.state = QJsonObject{{QStringLiteral("task"), QStringLiteral("sort-rl")},
-                                      {QStringLiteral("work"), QJsonObject{{QStringLiteral("task"), QStringLiteral("sort-rl")},
-                                                                           {QStringLiteral("work_id"), QStringLiteral("w-9")},
-                                                                           {QStringLiteral("step"), 2},
-                                                                           {QStringLiteral("min_version"), 1},
-                                                                           {QStringLiteral("seed"), QStringLiteral("42")},
-                                                                           {QStringLiteral("sampling_seed"), QStringLiteral("43")}}}};
+        oneDevice.state =
+            QJsonObject{{QStringLiteral("task"), QStringLiteral("sort-rl")},
+                        {QStringLiteral("work"), QJsonObject{{QStringLiteral("task"), QStringLiteral("sort-rl")},
+                                                             {QStringLiteral("work_id"), QStringLiteral("w-9")},
+                                                             {QStringLiteral("step"), 2},
+                                                             {QStringLiteral("min_version"), 1},
+                                                             {QStringLiteral("seed"), QStringLiteral("42")},
+                                                             {QStringLiteral("sampling_seed"), QStringLiteral("43")}}}};
         QVERIFY(store.write(oneDevice));
         ResumeBundle fromOlder(host, older.path());
         const auto olderRestored = fromOlder.restore(false);
@@ -285,10 +290,11 @@ private Q_SLOTS:
         gpus.append(QJsonValue(7));
         gpus.append(QString(500, QLatin1Char('x')));
         EngineBundle hostile;
-        hostile.state = QJsonObject{{QStringLiteral("more_work"), many},
-                                    {QStringLiteral("paused_gpus"), gpus},
-                                    {QStringLiteral("work"), QJsonObject{{QStringLiteral("work_id"), QStringLiteral("w-x")},
-                                                                         {QStringLiteral("seed"), QStringLiteral("nan")}}}};
+        hostile.state =
+            QJsonObject{{QStringLiteral("more_work"), many},
+                        {QStringLiteral("paused_gpus"), gpus},
+                        {QStringLiteral("work"), QJsonObject{{QStringLiteral("work_id"), QStringLiteral("w-x")},
+                                                             {QStringLiteral("seed"), QStringLiteral("nan")}}}};
         QVERIFY(store.write(hostile));
         FixedState host;
         ResumeBundle bundle(host, dir.path());
@@ -297,7 +303,8 @@ private Q_SLOTS:
         QVERIFY(restored->work.size() <= 64);
         QCOMPARE(restored->work.size(), 63); // the malformed "work" took one of the 64 places and was dropped
         QCOMPARE(restored->pausedGpus.size(), 64);
-        QVERIFY(std::all_of(restored->pausedGpus.cbegin(), restored->pausedGpus.cend(), [](const QString &g) { return g.size() <= 128; }));
+        QVERIFY(std::all_of(restored->pausedGpus.cbegin(), restored->pausedGpus.cend(),
+                            [](const QString &g) { return g.size() <= 128; }));
     }
 };
 

@@ -1,9 +1,9 @@
 // The engine through its only door, EngineController: a real engine thread and a real embedded hub on loopback.
+#include "api/EngineController.h"
+#include "assembly/BuiltinEngineParts.h"
+#include "core/TaskFit.h"
 #include "net/Identity.h"
 #include "net/RequestSigning.h"
-#include "assembly/BuiltinEngineParts.h"
-#include "api/EngineController.h"
-#include "core/TaskFit.h"
 
 #include <QElapsedTimer>
 #include <QFile>
@@ -45,9 +45,12 @@ private Q_SLOTS:
         QCOMPARE(s.hubUrl, controller.embeddedHubUrl());
         QTRY_COMPARE_WITH_TIMEOUT(controller.snapshot().tasks.size(), 3, 10'000);
         QVERIFY(!controller.snapshot().computeDevice.isEmpty());
-        QTRY_VERIFY_WITH_TIMEOUT(controller.snapshot().system.memTotalBytes > 0 || QSysInfo::productType() != QLatin1String("debian"), 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            controller.snapshot().system.memTotalBytes > 0 || QSysInfo::productType() != QLatin1String("debian"), 5000);
         QVERIFY(hasEvent(events, QStringLiteral("Registered with the local network")));
-        QTRY_VERIFY_WITH_TIMEOUT(hasEvent(events, QStringLiteral("No task joined; this hub offers arith-rl, sort-rl, tiny-lm-diloco")), 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            hasEvent(events, QStringLiteral("No task joined; this hub offers arith-rl, sort-rl, tiny-lm-diloco")),
+            5000);
         QVERIFY(QFile::exists(dir.filePath(QStringLiteral("identity/node.key"))));
         QVERIFY(QFile::exists(dir.filePath(QStringLiteral("hub/hub.sqlite"))));
 
@@ -95,11 +98,13 @@ private Q_SLOTS:
             EngineController controller(options); // no task named this time
             controller.start();
             QTRY_COMPARE_WITH_TIMEOUT(controller.snapshot().joinedTaskId, QStringLiteral("tiny-lm-diloco"), 20'000);
-            QTRY_VERIFY_WITH_TIMEOUT(controller.snapshot().diloco.active && controller.snapshot().diloco.innerStep > 0, 30'000);
+            QTRY_VERIFY_WITH_TIMEOUT(controller.snapshot().diloco.active && controller.snapshot().diloco.innerStep > 0,
+                                     30'000);
             QVERIFY(controller.snapshot().diloco.resumed);
             QVERIFY(controller.snapshot().diloco.outerStep >= 1);
             controller.leaveTask();
-            QTRY_VERIFY_WITH_TIMEOUT(controller.snapshot().joinedTaskId.isEmpty() && !controller.snapshot().diloco.active, 20'000);
+            QTRY_VERIFY_WITH_TIMEOUT(
+                controller.snapshot().joinedTaskId.isEmpty() && !controller.snapshot().diloco.active, 20'000);
             QSignalSpy stopped(&controller, &EngineController::stopped);
             controller.stop();
             QVERIFY(stopped.wait(20'000));
@@ -130,7 +135,8 @@ private Q_SLOTS:
             QTRY_VERIFY_WITH_TIMEOUT(!controller.snapshot().joinedTaskId.isEmpty(), 20'000);
             const EngineSnapshot s = controller.snapshot();
             QCOMPARE(s.joinedTaskId, automaticTaskChoice(s.tasks, s));
-            QCOMPARE(s.joinedTaskId, QStringLiteral("arith-rl")); // the catalogue's first; it needs 2 cores, CI has them
+            QCOMPARE(s.joinedTaskId,
+                     QStringLiteral("arith-rl")); // the catalogue's first; it needs 2 cores, CI has them
             QVERIFY(hasEvent(events, QStringLiteral("Chose task arith-rl")));
             QVERIFY(!hasEvent(events, QStringLiteral("No task joined")));
             controller.joinTask(QStringLiteral("sort-rl")); // the user's choice, remembered for the next start
@@ -202,8 +208,8 @@ private Q_SLOTS:
         const QString firstId = controller.snapshot().nodeId;
         QSignalSpy stoppedDuringRestart(&controller, &EngineController::stopped);
         controller.reconfigure(EngineOptions{.dataDir = b.path()});
-        QTRY_VERIFY_WITH_TIMEOUT(controller.snapshot().state == NodeState::Idle && controller.snapshot().nodeId != firstId &&
-                                     !controller.snapshot().nodeId.isEmpty(),
+        QTRY_VERIFY_WITH_TIMEOUT(controller.snapshot().state == NodeState::Idle &&
+                                     controller.snapshot().nodeId != firstId && !controller.snapshot().nodeId.isEmpty(),
                                  20'000);
         QVERIFY(QFile::exists(b.filePath(QStringLiteral("identity/node.key"))));
         QCOMPARE(stoppedDuringRestart.count(), 0); // a restart is not a stop
@@ -232,14 +238,18 @@ private Q_SLOTS:
         const QString path = QStringLiteral("/v1/nodes/%1/earnings").arg(identity->nodeId());
         const auto payoutOnHub = [&]() -> QString {
             QNetworkRequest request(QUrl(controller.embeddedHubUrl() + path));
-            for (const auto &[k, v] : signRequest(*identity, "GET", path.toUtf8(), {}, QDateTime::currentMSecsSinceEpoch()))
+            for (const auto &[k, v] :
+                 signRequest(*identity, "GET", path.toUtf8(), {}, QDateTime::currentMSecsSinceEpoch()))
                 request.setRawHeader(k, v);
             QNetworkReply *reply = net.get(request);
             QSignalSpy finished(reply, &QNetworkReply::finished);
             if (!reply->isFinished() && !finished.wait(10'000))
                 return QStringLiteral("(no answer)");
             reply->deleteLater();
-            return QJsonDocument::fromJson(reply->readAll()).object().value(QStringLiteral("payout_address")).toString(QStringLiteral("(missing)"));
+            return QJsonDocument::fromJson(reply->readAll())
+                .object()
+                .value(QStringLiteral("payout_address"))
+                .toString(QStringLiteral("(missing)"));
         };
         QTRY_COMPARE_WITH_TIMEOUT(payoutOnHub(), options.payoutAddress, 10'000);
 
@@ -279,7 +289,8 @@ private Q_SLOTS:
     void unreachableHubIsOfflineAndSaysWhy()
     {
         QTemporaryDir dir;
-        EngineController controller(EngineOptions{.dataDir = dir.path(), .hubUrl = QStringLiteral("http://127.0.0.1:9")});
+        EngineController controller(
+            EngineOptions{.dataDir = dir.path(), .hubUrl = QStringLiteral("http://127.0.0.1:9")});
         controller.start();
         QTRY_COMPARE_WITH_TIMEOUT(controller.snapshot().state, NodeState::Offline, 20'000);
         QVERIFY(controller.snapshot().why.startsWith(QStringLiteral("Cannot reach the hub")));

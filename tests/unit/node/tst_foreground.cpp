@@ -2,9 +2,9 @@
 // list (and gone once killed), full-screen windows on a private Xvfb server (made by hand with raw X11 requests, and
 // under the openbox window manager), the processes on the GPUs from the fake NVML (tests/support/fakenvml), and the
 // running engine pausing for them with the program's name in its state's sentence, then working again.
-#include "core/Scheduler.h"
-#include "assembly/BuiltinEngineParts.h"
 #include "api/EngineController.h"
+#include "assembly/BuiltinEngineParts.h"
+#include "core/Scheduler.h"
 #include "node/ForegroundWatch.h"
 #include "platform/FullscreenWindow.h"
 #include "platform/Nvml.h"
@@ -120,7 +120,7 @@ public:
         struct Screen {
             uint32_t root, colormap, white, black, inputMasks;
             uint16_t width, height;
-        } *data;
+        } * data;
         int rem;
         int index;
     };
@@ -241,7 +241,8 @@ private:
                              uint16_t, uint32_t, uint32_t, const void *) = nullptr;
     Cookie (*m_mapWindow)(void *, uint32_t) = nullptr;
     Cookie (*m_destroyWindow)(void *, uint32_t) = nullptr;
-    Cookie (*m_changeProperty)(void *, uint8_t, uint32_t, uint32_t, uint32_t, uint8_t, uint32_t, const void *) = nullptr;
+    Cookie (*m_changeProperty)(void *, uint8_t, uint32_t, uint32_t, uint32_t, uint8_t, uint32_t,
+                               const void *) = nullptr;
     Cookie (*m_deleteProperty)(void *, uint32_t, uint32_t) = nullptr;
     Cookie (*m_internAtom)(void *, uint8_t, uint16_t, const char *) = nullptr;
     AtomReply *(*m_internAtomReply)(void *, Cookie, void **) = nullptr;
@@ -354,7 +355,8 @@ private Q_SLOTS:
 #endif
     }
 
-    // Windows programs under Wine or Proton are "Game.exe" processes: listed as on Windows, in any case, ".exe" optional.
+    // Windows programs under Wine or Proton are "Game.exe" processes: listed as on Windows, in any case, ".exe"
+    // optional.
     void windowsNamesUnderWine()
     {
 #ifndef Q_OS_LINUX
@@ -572,14 +574,17 @@ private Q_SLOTS:
     {
         const qint64 self = 100;
         const auto nameOf = [](qint64 pid) { return pid == 404 ? QString() : QStringLiteral("p%1").arg(pid); };
-        const auto user = [&](const QList<GpuProcess> &list) { return ForegroundWatch::otherGpuUser(list, self, nameOf); };
+        const auto user = [&](const QList<GpuProcess> &list) {
+            return ForegroundWatch::otherGpuUser(list, self, nameOf);
+        };
         QVERIFY(!user({}));
         QVERIFY(!user({GpuProcess{0, self, false, 8LL << 30}}));
         QCOMPARE(user({GpuProcess{0, self, false, 1}, GpuProcess{1, 7, false, -1}})->program, QStringLiteral("p7"));
-        QVERIFY(!user({GpuProcess{0, 8, true, 200LL << 20}}));  // the compositor, a browser
-        QVERIFY(!user({GpuProcess{0, 8, true, -1}}));           // unknown size (Windows' WDDM)
+        QVERIFY(!user({GpuProcess{0, 8, true, 200LL << 20}})); // the compositor, a browser
+        QVERIFY(!user({GpuProcess{0, 8, true, -1}}));          // unknown size (Windows' WDDM)
         QCOMPARE(user({GpuProcess{0, 8, true, 2LL << 30}})->kind, ForegroundUse::Kind::GpuUser);
-        QVERIFY(!user({GpuProcess{0, 404, false, 1LL << 30}})); // cannot be named: maybe this very process, seen from the host
+        QVERIFY(!user(
+            {GpuProcess{0, 404, false, 1LL << 30}})); // cannot be named: maybe this very process, seen from the host
     }
 
     // With a worker per GPU: another program on a worker's GPU pauses that worker (gpusInUse), not the node, while
@@ -592,8 +597,8 @@ private Q_SLOTS:
 #else
         const qint64 self = QCoreApplication::applicationPid();
         const auto nameOf = [](qint64 pid) { return QStringLiteral("p%1").arg(pid); };
-        QCOMPARE(ForegroundWatch::otherGpuUsers({GpuProcess{0, self, false, 1}, GpuProcess{1, 7, false, -1}, GpuProcess{1, 8, false, -1},
-                                                 GpuProcess{2, 9, true, 2LL << 30}},
+        QCOMPARE(ForegroundWatch::otherGpuUsers({GpuProcess{0, self, false, 1}, GpuProcess{1, 7, false, -1},
+                                                 GpuProcess{1, 8, false, -1}, GpuProcess{2, 9, true, 2LL << 30}},
                                                 self, nameOf),
                  (QMap<int, QString>{{1, QStringLiteral("p7")}, {2, QStringLiteral("p9")}}));
 
@@ -637,10 +642,12 @@ private Q_SLOTS:
     {
         int gpuAsks = 0;
         QList<GpuProcess> onGpu;
-        ForegroundWatch watch([&]() -> Expected<QList<GpuProcess>> {
-            ++gpuAsks;
-            return onGpu;
-        }, QStringLiteral("/nonexistent/socket:99"), 0);
+        ForegroundWatch watch(
+            [&]() -> Expected<QList<GpuProcess>> {
+                ++gpuAsks;
+                return onGpu;
+            },
+            QStringLiteral("/nonexistent/socket:99"), 0);
         SchedulerPolicy policy;
         watch.setPolicy(policy);
         QVERIFY(watch.read().isEmpty());
@@ -687,8 +694,8 @@ private Q_SLOTS:
         controller.start();
         QTRY_COMPARE_WITH_TIMEOUT(controller.snapshot().state, NodeState::Idle, 30'000); // only this process on the GPU
 
-        configureGpus({fakeGpu(QStringLiteral("GPU-a"), {process(QCoreApplication::applicationPid(), 1 << 30),
-                                                         process(other.pid(), 2 << 30)})});
+        configureGpus({fakeGpu(QStringLiteral("GPU-a"),
+                               {process(QCoreApplication::applicationPid(), 1 << 30), process(other.pid(), 2 << 30)})});
         QTRY_COMPARE_WITH_TIMEOUT(controller.snapshot().state, NodeState::Paused, 10'000);
         EngineSnapshot s = controller.snapshot();
         QCOMPARE(s.reason, PauseReason::ForegroundApp);
@@ -723,15 +730,21 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(controller.snapshot().state, NodeState::Idle, 30'000);
         QCOMPARE(controller.snapshot().computeWorkers.size(), 2);
 
-        configureGpus({fakeGpu(QStringLiteral("GPU-a"), {process(self, 1 << 30)}), fakeGpu(QStringLiteral("GPU-b"), {process(other.pid(), 2 << 30)})});
+        configureGpus({fakeGpu(QStringLiteral("GPU-a"), {process(self, 1 << 30)}),
+                       fakeGpu(QStringLiteral("GPU-b"), {process(other.pid(), 2 << 30)})});
         QTRY_COMPARE_WITH_TIMEOUT(controller.snapshot().computeWorkers.value(1).inUseBy, name, 10'000);
         EngineSnapshot s = controller.snapshot();
         QCOMPARE(s.computeWorkers[0].inUseBy, QString());
         QCOMPARE(s.state, NodeState::Idle); // not paused: GPU-a's worker goes on
         QVERIFY(!s.pauseReasons.contains(PauseReason::ForegroundApp));
-        QCOMPARE(s.toJson()[QStringLiteral("compute_workers")].toArray()[1].toObject()[QStringLiteral("in_use_by")].toString(), name);
+        QCOMPARE(s.toJson()[QStringLiteral("compute_workers")]
+                     .toArray()[1]
+                     .toObject()[QStringLiteral("in_use_by")]
+                     .toString(),
+                 name);
 
-        configureGpus({fakeGpu(QStringLiteral("GPU-a"), {process(other.pid(), 2 << 30)}), fakeGpu(QStringLiteral("GPU-b"), {process(other.pid(), 2 << 30)})});
+        configureGpus({fakeGpu(QStringLiteral("GPU-a"), {process(other.pid(), 2 << 30)}),
+                       fakeGpu(QStringLiteral("GPU-b"), {process(other.pid(), 2 << 30)})});
         QTRY_COMPARE_WITH_TIMEOUT(controller.snapshot().state, NodeState::Paused, 10'000);
         QCOMPARE(controller.snapshot().reason, PauseReason::ForegroundApp);
 

@@ -1,10 +1,10 @@
 // GPU telemetry in the running engine: the fake NVML (tests/support/fakenvml) through COHORT_NVML_LIBRARY, readings
 // in every snapshot, the scheduler's GPU temperature limit acting on them, and the stored history (the last day's
 // minutes, the week's energy) handed to the views by the engine.
+#include "api/EngineController.h"
+#include "assembly/BuiltinEngineParts.h"
 #include "net/Identity.h"
 #include "net/RequestSigning.h"
-#include "assembly/BuiltinEngineParts.h"
-#include "api/EngineController.h"
 #include "store/GpuHistoryStore.h"
 
 #include <QDateTime>
@@ -108,7 +108,8 @@ private Q_SLOTS:
         o.gpuUuids = {QStringLiteral("GPU-hot"), QStringLiteral("GPU-cool")};
         EngineController controller(o);
         controller.start();
-        QTRY_VERIFY_WITH_TIMEOUT(!controller.snapshot().computeDevice.isEmpty() && !controller.snapshot().computeWorkers.isEmpty(), 20'000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            !controller.snapshot().computeDevice.isEmpty() && !controller.snapshot().computeWorkers.isEmpty(), 20'000);
         QVERIFY(qgetenv("CUDA_VISIBLE_DEVICES").isEmpty());
         const EngineSnapshot s = controller.snapshot();
         QCOMPARE(s.computeDeviceId, QStringLiteral("cpu")); // Debian's LibTorch has no CUDA
@@ -162,8 +163,10 @@ private Q_SLOTS:
             request.setRawHeader(name, value);
         std::unique_ptr<QNetworkReply> reply(net.get(request));
         QTRY_VERIFY_WITH_TIMEOUT(reply->isFinished(), 10'000);
-        const QJsonArray hardwareGpus =
-            QJsonDocument::fromJson(reply->readAll()).object()[QStringLiteral("hardware")].toObject()[QStringLiteral("gpus")].toArray();
+        const QJsonArray hardwareGpus = QJsonDocument::fromJson(reply->readAll())
+                                            .object()[QStringLiteral("hardware")]
+                                            .toObject()[QStringLiteral("gpus")]
+                                            .toArray();
         QCOMPARE(hardwareGpus.size(), 2);
         QCOMPARE(hardwareGpus[1].toObject()[QStringLiteral("uuid")].toString(), QStringLiteral("GPU-hot"));
         QCOMPARE(hardwareGpus[1].toObject()[QStringLiteral("vram_mb")].toInt(), 8192);
@@ -187,7 +190,8 @@ private Q_SLOTS:
         QCOMPARE(controller.snapshot().reason, PauseReason::TooHot);
         QCOMPARE(controller.snapshot().schedule.mode, QStringLiteral("pause"));
         QVERIFY(controller.snapshot().pauseReasons.contains(PauseReason::TooHot));
-        QCOMPARE(controller.snapshot().toJson()[QStringLiteral("reason")].toString(), pauseReasonName(PauseReason::TooHot));
+        QCOMPARE(controller.snapshot().toJson()[QStringLiteral("reason")].toString(),
+                 pauseReasonName(PauseReason::TooHot));
         stop(controller);
 
         // The history went to <data>/cohort.sqlite (the minute in progress, at the latest when the engine ended).
@@ -231,9 +235,10 @@ private Q_SLOTS:
         QTemporaryDir dir;
         const qint64 now = QDateTime::currentSecsSinceEpoch();
         const GpuHistoryRecord lastHour = storedMinute(QStringLiteral("GPU-hot"), now - 600, 720); // 12 Wh
-        storeMinutes(dir.path(), {storedMinute(QStringLiteral("GPU-hot"), now - 3 * 24 * 3600, 360), // the week only: 6 Wh
-                                  lastHour,
-                                  storedMinute(QStringLiteral("GPU-cool"), now - 600, 3600)}); // not chosen: counts nothing
+        storeMinutes(dir.path(),
+                     {storedMinute(QStringLiteral("GPU-hot"), now - 3 * 24 * 3600, 360), // the week only: 6 Wh
+                      lastHour,
+                      storedMinute(QStringLiteral("GPU-cool"), now - 600, 3600)});   // not chosen: counts nothing
         const bool lastHourIsToday = lastHour.point.time >= now - now % (24 * 3600); // not just after 00:00 UTC
 
         EngineOptions o = options(dir.path(), 0);
@@ -274,7 +279,8 @@ private Q_SLOTS:
         qputenv("COHORT_NVML_LIBRARY", m_configDir.filePath(QStringLiteral("libnvidia-ml.so.1")).toUtf8()); // not there
         QTemporaryDir dir;
         // What an earlier run stored while it had the GPU still counts for the week's energy.
-        storeMinutes(dir.path(), {storedMinute(QStringLiteral("GPU-hot"), QDateTime::currentSecsSinceEpoch() - 3 * 24 * 3600, 360)});
+        storeMinutes(dir.path(), {storedMinute(QStringLiteral("GPU-hot"),
+                                               QDateTime::currentSecsSinceEpoch() - 3 * 24 * 3600, 360)});
         EngineController controller(options(dir.path(), 80));
         controller.start();
         QTRY_VERIFY_WITH_TIMEOUT(!controller.snapshot().gpuTelemetryNote.isEmpty(), 10'000);

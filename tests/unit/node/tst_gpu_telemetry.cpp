@@ -169,10 +169,11 @@ private Q_SLOTS:
         QJsonArray devices = config[QStringLiteral("devices")].toArray();
         QJsonObject second = devices[1].toObject();
         second[QStringLiteral("errors")] = QJsonObject{{QStringLiteral("nvmlDeviceGetTemperature"), 15}, // GPU is lost
-                                                       {QStringLiteral("nvmlDeviceGetFanSpeed"), 3}};    // Not Supported
+                                                       {QStringLiteral("nvmlDeviceGetFanSpeed"), 3}}; // Not Supported
         devices[1] = second;
-        devices.append(QJsonObject{{QStringLiteral("name"), QStringLiteral("Unreachable")},
-                                   {QStringLiteral("errors"), QJsonObject{{QStringLiteral("nvmlDeviceGetHandleByIndex_v2"), 4}}}});
+        devices.append(
+            QJsonObject{{QStringLiteral("name"), QStringLiteral("Unreachable")},
+                        {QStringLiteral("errors"), QJsonObject{{QStringLiteral("nvmlDeviceGetHandleByIndex_v2"), 4}}}});
         config[QStringLiteral("devices")] = devices;
         configure(config);
 
@@ -187,7 +188,8 @@ private Q_SLOTS:
         QVERIFY(!b.fanPercent.has_value());
         QCOMPARE(b.powerW, 120.0); // the rest of that GPU still reads
         QCOMPARE(b.utilizationPercent, 87);
-        QCOMPARE(b.notes, (QStringList{QStringLiteral("temperature: GPU is lost"), QStringLiteral("fan: Not Supported")}));
+        QCOMPARE(b.notes,
+                 (QStringList{QStringLiteral("temperature: GPU is lost"), QStringLiteral("fan: Not Supported")}));
         // No handle: listed, every value unknown, with the reason.
         const GpuSample &c = gpus[2];
         QCOMPARE(c.index, 2);
@@ -322,7 +324,8 @@ private Q_SLOTS:
         QCOMPARE(later.size(), 360);
         QVERIFY(later.first().time > t0 + 4599 - 3600);
         QCOMPARE(history.points(QStringLiteral("GPU-test"), GpuHistoryRange::FiveMinutes).size(), 300);
-        QCOMPARE(history.points(QStringLiteral("GPU-test"), GpuHistoryRange::OneDay).size(), 16); // 4600 s / 300, rounded up
+        QCOMPARE(history.points(QStringLiteral("GPU-test"), GpuHistoryRange::OneDay).size(),
+                 16); // 4600 s / 300, rounded up
     }
 
     void historyAveragesKnownValuesOnly()
@@ -331,7 +334,7 @@ private Q_SLOTS:
         const qint64 t0 = 1'800'000'000 - 1'800'000'000 % 300;
         history.add({sampleAt(10, 50)}, t0);
         history.add({sampleAt(30, std::nullopt)}, t0 + 1); // temperature unknown in this reading
-        GpuSample blank;                                    // nothing known: index-keyed, all NaN
+        GpuSample blank;                                   // nothing known: index-keyed, all NaN
         blank.index = 3;
         history.add({blank}, t0 + 2);
         const auto hour = history.points(QStringLiteral("GPU-test"), GpuHistoryRange::OneHour);
@@ -453,7 +456,8 @@ private Q_SLOTS:
         QCOMPARE(json[QStringLiteral("gpu_telemetry_note")].toString(), QStringLiteral("note"));
 
         // The hub learns the GPUs at registration.
-        const QJsonArray inventory = hardwareInventory(ComputeInfo{}, 8 * kGiB, s.gpus)[QStringLiteral("gpus")].toArray();
+        const QJsonArray inventory =
+            hardwareInventory(ComputeInfo{}, 8 * kGiB, s.gpus)[QStringLiteral("gpus")].toArray();
         QCOMPARE(inventory.size(), 2);
         QCOMPARE(inventory[0].toObject(), (QJsonObject{{QStringLiteral("index"), 0},
                                                        {QStringLiteral("name"), QStringLiteral("Fake RTX 4090")},

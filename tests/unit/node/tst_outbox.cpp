@@ -17,7 +17,8 @@ OutboxEntry entry(const QString &task)
     OutboxEntry e;
     e.submissionId = Outbox::newSubmissionId();
     e.taskId = task;
-    e.body = QJsonDocument(QJsonObject{{QStringLiteral("submission_id"), e.submissionId}, {QStringLiteral("work_id"), QStringLiteral("w-1")}})
+    e.body = QJsonDocument(QJsonObject{{QStringLiteral("submission_id"), e.submissionId},
+                                       {QStringLiteral("work_id"), QStringLiteral("w-1")}})
                  .toJson(QJsonDocument::Compact);
     return e;
 }
@@ -64,9 +65,11 @@ private Q_SLOTS:
         const OutboxEntry good = entry(QStringLiteral("arith-rl"));
         QVERIFY(outbox.put(good).ok());
         const QString truncated = Outbox::newSubmissionId(), mismatched = Outbox::newSubmissionId();
-        writeRaw(QDir(path).filePath(truncated + QStringLiteral(".json")), "{\"outbox_task\":\"arith-rl\",\"submission\":{\"sub");
-        writeRaw(QDir(path).filePath(mismatched + QStringLiteral(".json")),
-                 "{\"outbox_task\":\"arith-rl\",\"submission\":{\"submission_id\":\"s-00000000000000000000000000000000\"}}");
+        writeRaw(QDir(path).filePath(truncated + QStringLiteral(".json")),
+                 "{\"outbox_task\":\"arith-rl\",\"submission\":{\"sub");
+        writeRaw(
+            QDir(path).filePath(mismatched + QStringLiteral(".json")),
+            "{\"outbox_task\":\"arith-rl\",\"submission\":{\"submission_id\":\"s-00000000000000000000000000000000\"}}");
         const QList<OutboxEntry> left = outbox.entries();
         QCOMPARE(left.size(), 1);
         QCOMPARE(left.first().submissionId, good.submissionId);

@@ -40,17 +40,33 @@ private Q_SLOTS:
         QFETCH(NodeState, expected);
         StateInputs in = online();
         // Each scenario adds one more fact on top of the previous ones.
-        if (scenario >= 1) in.working = true;
-        if (scenario >= 2) in.syncing = true;
-        if (scenario >= 3) in.downloading = true;
-        if (scenario >= 4) in.throttleReasons = {PauseReason::TooHot};
-        if (scenario >= 5) in.pauseReasons = {PauseReason::OnBattery};
-        if (scenario >= 6) in.hubLink = HubLink::Lost;
-        if (scenario >= 7) in.fatalError = QStringLiteral("disk on fire");
-        if (scenario >= 8) in.stopping = true;
-        if (scenario == 9) in = StateInputs{};
-        if (scenario == 10) { in = StateInputs{}; in.hubLink = HubLink::Connecting; }
-        if (scenario == 11) { in = StateInputs{}; in.hubLink = HubLink::Connecting; in.pauseReasons = {PauseReason::User}; }
+        if (scenario >= 1)
+            in.working = true;
+        if (scenario >= 2)
+            in.syncing = true;
+        if (scenario >= 3)
+            in.downloading = true;
+        if (scenario >= 4)
+            in.throttleReasons = {PauseReason::TooHot};
+        if (scenario >= 5)
+            in.pauseReasons = {PauseReason::OnBattery};
+        if (scenario >= 6)
+            in.hubLink = HubLink::Lost;
+        if (scenario >= 7)
+            in.fatalError = QStringLiteral("disk on fire");
+        if (scenario >= 8)
+            in.stopping = true;
+        if (scenario == 9)
+            in = StateInputs{};
+        if (scenario == 10) {
+            in = StateInputs{};
+            in.hubLink = HubLink::Connecting;
+        }
+        if (scenario == 11) {
+            in = StateInputs{};
+            in.hubLink = HubLink::Connecting;
+            in.pauseReasons = {PauseReason::User};
+        }
         const ResolvedState r = resolveState(in);
         QCOMPARE(r.state, expected);
         QVERIFY(!r.why.isEmpty());

@@ -44,9 +44,12 @@ struct Said {
     QStringList lines;
     explicit Said(TaskMembership &m)
     {
-        QObject::connect(&m, &TaskMembership::taskJoined, &m, [this](const QString &id) { lines.append(QStringLiteral("joined:") + id); });
-        QObject::connect(&m, &TaskMembership::taskLeft, &m, [this](const QString &id) { lines.append(QStringLiteral("left:") + id); });
-        QObject::connect(&m, &TaskMembership::eventOccurred, &m, [this](const EngineEvent &e) { lines.append(e.message); });
+        QObject::connect(&m, &TaskMembership::taskJoined, &m,
+                         [this](const QString &id) { lines.append(QStringLiteral("joined:") + id); });
+        QObject::connect(&m, &TaskMembership::taskLeft, &m,
+                         [this](const QString &id) { lines.append(QStringLiteral("left:") + id); });
+        QObject::connect(&m, &TaskMembership::eventOccurred, &m,
+                         [this](const EngineEvent &e) { lines.append(e.message); });
     }
 };
 
@@ -68,7 +71,8 @@ private Q_SLOTS:
         m.catalogueArrived();
         QCOMPARE(m.joined(), QStringLiteral("sort-rl"));
         QCOMPARE(m.joinedTask()->title, QStringLiteral("Task sort-rl"));
-        QCOMPARE(said.lines.first(), QStringLiteral("Joined task sort-rl (Task sort-rl)")); // the event, then the engine's work
+        QCOMPARE(said.lines.first(),
+                 QStringLiteral("Joined task sort-rl (Task sort-rl)")); // the event, then the engine's work
         QCOMPARE(said.lines.at(1), QStringLiteral("joined:sort-rl"));
         m.catalogueArrived(); // a second catalogue (a reconnect) joins nothing again
         QCOMPARE(said.lines.count(QStringLiteral("joined:sort-rl")), 1);
@@ -98,7 +102,8 @@ private Q_SLOTS:
         m.join(QStringLiteral("future"));
         QVERIFY(m.joined().isEmpty());
         QCOMPARE(m.wished(), QStringLiteral("future"));
-        QCOMPARE(said.lines, QStringList{QStringLiteral("Task future is a video-diffusion task, which this version of Cohort cannot run")});
+        QCOMPARE(said.lines, QStringList{QStringLiteral(
+                                 "Task future is a video-diffusion task, which this version of Cohort cannot run")});
     }
 
     void theAutomaticChoiceIsMadeOnceAndYieldsToAWish()
@@ -111,7 +116,8 @@ private Q_SLOTS:
             Said said(m);
             m.catalogueArrived();
             QCOMPARE(m.joined(), QStringLiteral("small-rl"));
-            QVERIFY(said.lines.contains(QStringLiteral("Chose task small-rl: the first of the hub's tasks this computer can run")));
+            QVERIFY(said.lines.contains(
+                QStringLiteral("Chose task small-rl: the first of the hub's tasks this computer can run")));
             m.leave();
             QVERIFY(m.wished().isEmpty());
             m.catalogueArrived(); // once: a task left later stays left
@@ -129,7 +135,8 @@ private Q_SLOTS:
             m.chooseAutomatically();
             QVERIFY(m.joined().isEmpty());
             QCOMPARE(said.lines.size(), 1);
-            QVERIFY2(said.lines.first().startsWith(QStringLiteral("No task of this hub can run on this computer (big-rl: needs 64 CPU cores")),
+            QVERIFY2(said.lines.first().startsWith(
+                         QStringLiteral("No task of this hub can run on this computer (big-rl: needs 64 CPU cores")),
                      qPrintable(said.lines.first()));
         }
     }

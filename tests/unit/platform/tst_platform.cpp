@@ -38,20 +38,29 @@ private Q_SLOTS:
         QCOMPARE(s.onBattery, std::optional<bool>(false));
 
         QTemporaryDir laptop;
-        writeSupply(laptop.path(), QStringLiteral("AC"), {{QStringLiteral("type"), QStringLiteral("Mains")}, {QStringLiteral("online"), QStringLiteral("1")}});
-        writeSupply(laptop.path(), QStringLiteral("BAT0"), {{QStringLiteral("type"), QStringLiteral("Battery")}, {QStringLiteral("status"), QStringLiteral("Charging")},
-                                                             {QStringLiteral("capacity"), QStringLiteral("81")}});
-        writeSupply(laptop.path(), QStringLiteral("hidpp_battery_0"), {{QStringLiteral("type"), QStringLiteral("Battery")}, {QStringLiteral("scope"), QStringLiteral("Device")},
-                                                                        {QStringLiteral("status"), QStringLiteral("Discharging")}}); // a mouse
+        writeSupply(
+            laptop.path(), QStringLiteral("AC"),
+            {{QStringLiteral("type"), QStringLiteral("Mains")}, {QStringLiteral("online"), QStringLiteral("1")}});
+        writeSupply(laptop.path(), QStringLiteral("BAT0"),
+                    {{QStringLiteral("type"), QStringLiteral("Battery")},
+                     {QStringLiteral("status"), QStringLiteral("Charging")},
+                     {QStringLiteral("capacity"), QStringLiteral("81")}});
+        writeSupply(laptop.path(), QStringLiteral("hidpp_battery_0"),
+                    {{QStringLiteral("type"), QStringLiteral("Battery")},
+                     {QStringLiteral("scope"), QStringLiteral("Device")},
+                     {QStringLiteral("status"), QStringLiteral("Discharging")}}); // a mouse
         s = readPowerStatus(laptop.path());
         QVERIFY(s.hasBattery);
         QCOMPARE(s.onBattery, std::optional<bool>(false));
         QCOMPARE(s.batteryPercent, 81);
-        writeSupply(laptop.path(), QStringLiteral("AC"), {{QStringLiteral("online"), QStringLiteral("0")}}); // unplugged
+        writeSupply(laptop.path(), QStringLiteral("AC"),
+                    {{QStringLiteral("online"), QStringLiteral("0")}}); // unplugged
         QCOMPARE(readPowerStatus(laptop.path()).onBattery, std::optional<bool>(true));
 
         QTemporaryDir noAdapter; // a battery but no mains entry: its status decides
-        writeSupply(noAdapter.path(), QStringLiteral("BAT1"), {{QStringLiteral("type"), QStringLiteral("Battery")}, {QStringLiteral("status"), QStringLiteral("Discharging")}});
+        writeSupply(noAdapter.path(), QStringLiteral("BAT1"),
+                    {{QStringLiteral("type"), QStringLiteral("Battery")},
+                     {QStringLiteral("status"), QStringLiteral("Discharging")}});
         QCOMPARE(readPowerStatus(noAdapter.path()).onBattery, std::optional<bool>(true));
         writeSupply(noAdapter.path(), QStringLiteral("BAT1"), {{QStringLiteral("status"), QStringLiteral("Full")}});
         QCOMPARE(readPowerStatus(noAdapter.path()).onBattery, std::optional<bool>(false));

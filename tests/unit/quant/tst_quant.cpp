@@ -34,7 +34,8 @@ double bound(const QuantParams &p, float lo, float hi)
     return 0.5 * double(p.scale) + std::ldexp(double(std::fabs(lo)) + double(std::fabs(hi)), -21);
 }
 
-template <Word Q> double maxRoundTripError(const std::vector<float> &values, QuantParams *paramsOut = nullptr)
+template <Word Q>
+double maxRoundTripError(const std::vector<float> &values, QuantParams *paramsOut = nullptr)
 {
     const ParamsResult params = computeParams<Q>(values);
     if (!params)
@@ -52,7 +53,8 @@ template <Word Q> double maxRoundTripError(const std::vector<float> &values, Qua
     return worst;
 }
 
-template <Word Q> void checkRoundTrip(const std::vector<float> &values)
+template <Word Q>
+void checkRoundTrip(const std::vector<float> &values)
 {
     QuantParams p;
     const double err = maxRoundTripError<Q>(values, &p);
@@ -61,11 +63,13 @@ template <Word Q> void checkRoundTrip(const std::vector<float> &values)
         lo = std::min(lo, x);
         hi = std::max(hi, x);
     }
-    QVERIFY2(err <= bound(p, lo, hi),
-             qPrintable(QStringLiteral("error %1 > bound %2 (n %3, scale %4)")
-                            .arg(err).arg(bound(p, lo, hi)).arg(values.size()).arg(double(p.scale))));
+    QVERIFY2(err <= bound(p, lo, hi), qPrintable(QStringLiteral("error %1 > bound %2 (n %3, scale %4)")
+                                                     .arg(err)
+                                                     .arg(bound(p, lo, hi))
+                                                     .arg(values.size())
+                                                     .arg(double(p.scale))));
     if (!values.empty()) {
-        QCOMPARE(p.min, lo == 0.0f ? 0.0f : lo);  // code 0 is the minimum itself
+        QCOMPARE(p.min, lo == 0.0f ? 0.0f : lo); // code 0 is the minimum itself
         QVERIFY(p.scale >= 0.0f);
     }
 }
@@ -216,8 +220,8 @@ private Q_SLOTS:
             const double e8 = maxRoundTripError<uint8_t>(values, &p8);
             const double e16 = maxRoundTripError<uint16_t>(values, &p16);
             QVERIFY(p16.scale * 200 < p8.scale); // 65535 / 255 = 257 times finer
-            checkRoundTrip<uint16_t>(values); // within its own (257 times smaller) half step plus rounding
-            if (n >= 1023) // enough values that uint8's worst error is near half its step
+            checkRoundTrip<uint16_t>(values);    // within its own (257 times smaller) half step plus rounding
+            if (n >= 1023)                       // enough values that uint8's worst error is near half its step
                 QVERIFY2(e16 * 100 < e8, qPrintable(QStringLiteral("uint16 %1 vs uint8 %2").arg(e16).arg(e8)));
         }
     }

@@ -8,7 +8,6 @@
 #include <QSet>
 #include <QTest>
 
-
 using namespace cohort::rl;
 
 class TestRlEnv : public QObject {
@@ -173,7 +172,7 @@ private Q_SLOTS:
         for (const Problem &p : heldOut)
             prompts.insert(QString::fromStdString(p.prompt));
         QCOMPARE(prompts.size(), kHeldOutProblems); // distinct
-        QCOMPARE(&heldOutProblems(envs), &heldOut);  // built once
+        QCOMPARE(&heldOutProblems(envs), &heldOut); // built once
         int drawnHeldOut = 0, naiveHeldOut = 0;
         for (uint64_t seed = 1; seed <= 2000; ++seed) {
             for (const Problem &p : problemsForWork(envs, seed, 16))
@@ -208,7 +207,8 @@ private Q_SLOTS:
             kinds.insert(QString::fromStdString(a[i].environment));
         }
         QCOMPARE(kinds.size(), 2); // both environments drawn
-        QVERIFY(problemsForWork(envs, 1235, 16)[0].prompt != a[0].prompt || problemsForWork(envs, 1235, 16)[1].prompt != a[1].prompt);
+        QVERIFY(problemsForWork(envs, 1235, 16)[0].prompt != a[0].prompt ||
+                problemsForWork(envs, 1235, 16)[1].prompt != a[1].prompt);
         QVERIFY(problemsForWork({"unknown"}, 1, 4).empty());
         QVERIFY(problemsForWork(envs, 1, 0).empty());
     }

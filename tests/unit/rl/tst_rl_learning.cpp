@@ -72,8 +72,10 @@ private Q_SLOTS:
     void grpoRaisesTheMeanRewardDeterministically()
     {
         const Run first = learn(40);
-        qInfo("mean reward on the evaluation set: %.3f after warm-up, %.3f after 40 GRPO steps", first.before, first.after);
-        QVERIFY2(first.after > first.before + 0.05, qPrintable(QStringLiteral("%1 -> %2").arg(first.before).arg(first.after)));
+        qInfo("mean reward on the evaluation set: %.3f after warm-up, %.3f after 40 GRPO steps", first.before,
+              first.after);
+        QVERIFY2(first.after > first.before + 0.05,
+                 qPrintable(QStringLiteral("%1 -> %2").arg(first.before).arg(first.after)));
         const Run second = learn(40);
         QCOMPARE(second.before, first.before);
         QCOMPARE(second.after, first.after);

@@ -55,7 +55,8 @@ float maxAbsDiff(const std::vector<float> &a, const std::vector<float> &b)
     return m;
 }
 
-std::vector<RolloutSample> rolloutsOf(const std::vector<std::vector<int32_t>> &prompts, const std::vector<Completion> &comps)
+std::vector<RolloutSample> rolloutsOf(const std::vector<std::vector<int32_t>> &prompts,
+                                      const std::vector<Completion> &comps)
 {
     std::vector<RolloutSample> out;
     for (size_t i = 0; i < prompts.size(); ++i)
@@ -150,10 +151,10 @@ private Q_SLOTS:
         QVERIFY(rejects("cohort.model.n_layers", "2x"));
         QVERIFY(rejects("cohort.model.n_layers", ""));
         QVERIFY(rejects("cohort.model.n_heads", "-4"));
-        QVERIFY(rejects("cohort.model.n_heads", "5"));          // 32 % 5 != 0
+        QVERIFY(rejects("cohort.model.n_heads", "5")); // 32 % 5 != 0
         QVERIFY(rejects("cohort.model.d_model", "1000000000"));
         QVERIFY(rejects("cohort.model.d_ff", "99999999999999"));
-        QVERIFY(rejects("cohort.model.vocab_size", "100"));     // no room for the byte specials
+        QVERIFY(rejects("cohort.model.vocab_size", "100")); // no room for the byte specials
         QVERIFY(rejects("cohort.model.norm_eps", "nan"));
         QVERIFY(rejects("cohort.model.norm_eps", "0"));
         PolicyConfig huge;
@@ -161,7 +162,7 @@ private Q_SLOTS:
         huge.nHeads = 1;
         huge.dFF = 1 << 20;
         huge.nLayers = 1024;
-        QVERIFY(!huge.validate().empty());   // > 1e9 parameters
+        QVERIFY(!huge.validate().empty()); // > 1e9 parameters
         QVERIFY(!Policy::create(huge, 1).ok());
         QVERIFY(!Policy::create(tinyConfig(), 1, "tpu").ok());
     }
@@ -200,10 +201,10 @@ private Q_SLOTS:
         QVERIFY(p.generate(prompts, s)->at(0).hidden.empty());
 
         QVERIFY(p.generate({}, s).ok());
-        QVERIFY(!p.generate({{}}, s).ok());                         // empty prompt
-        QVERIFY(!p.generate({{300}}, s).ok());                      // bad id
+        QVERIFY(!p.generate({{}}, s).ok());    // empty prompt
+        QVERIFY(!p.generate({{300}}, s).ok()); // bad id
         s.maxNewTokens = 64;
-        QVERIFY(!p.generate({{1}}, s).ok());                        // past max_seq_len
+        QVERIFY(!p.generate({{1}}, s).ok()); // past max_seq_len
         s.maxNewTokens = 4;
         s.temperature = 0;
         QVERIFY(!p.generate({{1}}, s).ok());
@@ -346,7 +347,9 @@ private Q_SLOTS:
         std::vector<Completion> passes;
         for (size_t first = 0; first < prompts.size(); first += 5) {
             s.firstRow = first;
-            auto part = p.generate({prompts.begin() + qsizetype(first), prompts.begin() + qsizetype(std::min(prompts.size(), first + 5))}, s);
+            auto part = p.generate(
+                {prompts.begin() + qsizetype(first), prompts.begin() + qsizetype(std::min(prompts.size(), first + 5))},
+                s);
             QVERIFY(part.ok());
             passes.insert(passes.end(), part->begin(), part->end());
         }
@@ -431,26 +434,42 @@ private Q_SLOTS:
             [&] { QVERIFY(sf::writeFile(path(name), ts, meta).empty()); }();
             return Policy::load(path(name));
         };
-        auto wrongShape = rewrite("shape.safetensors", [](auto &ts) {
-            for (auto &t : ts)
-                if (t.name == "head.weight") {
-                    t.shape = {32, 259};
-                }
-        }, f->header.metadata);
+        auto wrongShape = rewrite(
+            "shape.safetensors",
+            [](auto &ts) {
+                for (auto &t : ts)
+                    if (t.name == "head.weight") {
+                        t.shape = {32, 259};
+                    }
+            },
+            f->header.metadata);
         QVERIFY(!wrongShape.ok());
         QVERIFY(QString::fromStdString(wrongShape.error).contains(QStringLiteral("head.weight")));
-        QVERIFY(!rewrite("missing-t.safetensors", [](auto &ts) { ts.pop_back(); }, f->header.metadata).ok());
-        QVERIFY(!rewrite("extra.safetensors", [](auto &ts) { ts.push_back({"extra", sf::DType::F32, {1}, {0, 0, 0, 0}}); },
-                         f->header.metadata).ok());
-        QVERIFY(!rewrite("dtype.safetensors", [](auto &ts) {
-            for (auto &t : ts)
-                if (t.name == "ln_f.bias") {
-                    t.dtype = sf::DType::I32;
-                }
-        }, f->header.metadata).ok());
+        QVERIFY(!rewrite(
+                     "missing-t.safetensors", [](auto &ts) { ts.pop_back(); }, f->header.metadata)
+                     .ok());
+        QVERIFY(!rewrite(
+                     "extra.safetensors",
+                     [](auto &ts) {
+                         ts.push_back({"extra", sf::DType::F32, {1}, {0, 0, 0, 0}});
+                     },
+                     f->header.metadata)
+                     .ok());
+        QVERIFY(!rewrite(
+                     "dtype.safetensors",
+                     [](auto &ts) {
+                         for (auto &t : ts)
+                             if (t.name == "ln_f.bias") {
+                                 t.dtype = sf::DType::I32;
+                             }
+                     },
+                     f->header.metadata)
+                     .ok());
         auto meta = f->header.metadata;
-        meta["cohort.model.n_layers"] = "3";   // config asks for a layer the file lacks
-        QVERIFY(!rewrite("layers.safetensors", [](auto &) {}, meta).ok());
+        meta["cohort.model.n_layers"] = "3"; // config asks for a layer the file lacks
+        QVERIFY(!rewrite(
+                     "layers.safetensors", [](auto &) {}, meta)
+                     .ok());
         QVERIFY(!rewrite("nometa.safetensors", [](auto &) {}, {}).ok());
     }
 
@@ -483,7 +502,7 @@ private Q_SLOTS:
 
     void grpoTokenLossByHand()
     {
-        GrpoConfig g;   // eps 0.2/0.2, cap 4
+        GrpoConfig g; // eps 0.2/0.2, cap 4
         // ratio e^0.2 = 1.2214 > 1.2: the clipped branch -1.2*2 = -2.4 beats -2.4428.
         QVERIFY(std::fabs(grpoTokenLoss(-1.0, -1.2, 2.0, g) - (-2.4)) < 1e-6);
         // Negative advantage, ratio e^-0.5 = 0.6065 < 0.8: max(0.6065, 0.8) * 1 -> 0.8 (clipped).
@@ -505,7 +524,8 @@ private Q_SLOTS:
         auto prompt = ByteTokenizer::encode("2+3=", true);
         auto answer = ByteTokenizer::encode("5");
         answer.push_back(ByteTokenizer::kEos);
-        std::vector<SupervisedSample> batch{{prompt, answer}, {ByteTokenizer::encode("1+1=", true), {'2', ByteTokenizer::kEos}}};
+        std::vector<SupervisedSample> batch{{prompt, answer},
+                                            {ByteTokenizer::encode("1+1=", true), {'2', ByteTokenizer::kEos}}};
         double first = 0, last = 0;
         for (int i = 0; i < 60; ++i) {
             auto st = trainer.supervisedStep(batch);
@@ -559,7 +579,7 @@ private Q_SLOTS:
         QVERIFY2(st.ok(), st.error.c_str());
         QCOMPARE(st->samples, 2);
         QCOMPARE(st->tokens, int((*gen)[0].tokens.size() + (*gen)[1].tokens.size()));
-        QVERIFY(std::fabs(st->meanRatio - 1.0) < 1e-3);   // on-policy: ratio 1
+        QVERIFY(std::fabs(st->meanRatio - 1.0) < 1e-3); // on-policy: ratio 1
         QVERIFY(st->gradNorm > 0 && st->entropy > 0);
         QVERIFY2(sumLp(0) > before0, qPrintable(QStringLiteral("%1 -> %2").arg(before0).arg(sumLp(0))));
         QVERIFY(sumLp(1) < before1);

@@ -35,13 +35,14 @@ std::vector<std::vector<int32_t>> prompts(int rows)
 
 struct Gaps {
     double worst = 0;
-    int off = 0;    // tokens beyond the tolerance
+    int off = 0; // tokens beyond the tolerance
     int tokens = 0;
 };
 
 // The hub's check: the verifier's logits, the stream of `seed`, every token of every row.
-Gaps verify(rl::Policy &verifier, const std::vector<std::vector<int32_t>> &p, const std::vector<std::vector<int32_t>> &completions,
-            uint64_t seed, double temperature, double topP, double tolerance = 1e-3)
+Gaps verify(rl::Policy &verifier, const std::vector<std::vector<int32_t>> &p,
+            const std::vector<std::vector<int32_t>> &completions, uint64_t seed, double temperature, double topP,
+            double tolerance = 1e-3)
 {
     std::vector<rl::SamplingStream> streams;
     for (size_t r = 0; r < completions.size(); ++r)
@@ -49,8 +50,9 @@ Gaps verify(rl::Policy &verifier, const std::vector<std::vector<int32_t>> &p, co
     Gaps g;
     auto scored = verifier.scoreCompletions(p, completions, float(temperature), nullptr, nullptr,
                                             [&](size_t row, size_t token, const float *logits, int vocab) {
-                                                const double gap = rl::samplingGap(logits, vocab, temperature, topP,
-                                                                                   completions[row][token], streams[row].uniform());
+                                                const double gap =
+                                                    rl::samplingGap(logits, vocab, temperature, topP,
+                                                                    completions[row][token], streams[row].uniform());
                                                 g.worst = std::max(g.worst, gap);
                                                 g.off += gap > tolerance ? 1 : 0;
                                                 ++g.tokens;
@@ -99,7 +101,7 @@ private Q_SLOTS:
     void gapsMatchTheIntervalsByHand()
     {
         const float logits[3] = {0.0f, 0.0f, float(std::log(2.0))};
-        QCOMPARE(rl::samplingGap(logits, 3, 1.0, 1.0, 2, 0.6), 0.0);          // [0.5, 1)
+        QCOMPARE(rl::samplingGap(logits, 3, 1.0, 1.0, 2, 0.6), 0.0);                   // [0.5, 1)
         QVERIFY(std::abs(rl::samplingGap(logits, 3, 1.0, 1.0, 0, 0.6) - 0.35) < 1e-6); // [0, 0.25)
         QVERIFY(std::abs(rl::samplingGap(logits, 3, 1.0, 1.0, 1, 0.1) - 0.15) < 1e-6); // [0.25, 0.5)
         // Top-p 0.5: the nucleus is {2} alone; id 0 comes next in logit order and could only be reached by a
@@ -158,10 +160,12 @@ private Q_SLOTS:
         const uint64_t seed = rl::samplingSeedForWork(7);
 
         const Gaps fromCheap = verify(*claimed, p, sample(*cheap, p, seed, 1.0f, 1.0f), seed, 1.0, 1.0);
-        QVERIFY2(fromCheap.off > fromCheap.tokens / 2, qPrintable(QStringLiteral("%1 of %2").arg(fromCheap.off).arg(fromCheap.tokens)));
+        QVERIFY2(fromCheap.off > fromCheap.tokens / 2,
+                 qPrintable(QStringLiteral("%1 of %2").arg(fromCheap.off).arg(fromCheap.tokens)));
 
         const Gaps otherSeed = verify(*claimed, p, sample(*claimed, p, seed + 1, 1.0f, 1.0f), seed, 1.0, 1.0);
-        QVERIFY2(otherSeed.off > otherSeed.tokens / 2, qPrintable(QStringLiteral("%1 of %2").arg(otherSeed.off).arg(otherSeed.tokens)));
+        QVERIFY2(otherSeed.off > otherSeed.tokens / 2,
+                 qPrintable(QStringLiteral("%1 of %2").arg(otherSeed.off).arg(otherSeed.tokens)));
 
         // Greedy: a very low temperature approximates argmax.
         const Gaps greedy = verify(*claimed, p, sample(*claimed, p, seed, 0.05f, 1.0f), seed, 1.0, 1.0);

@@ -1,7 +1,7 @@
+#include "core/Scheduler.h"
 #include "settings/NetworkProxy.h"
 #include "settings/Settings.h"
 #include "settings/SettingsFileWatcher.h"
-#include "core/Scheduler.h"
 
 #include <functional>
 
@@ -23,7 +23,10 @@ using namespace cohort;
         out.append(Settings::changeName(c));
     return out;
 }
-[[maybe_unused]] static QStringList names(const QVariant &changes) { return names(changes.value<Settings::Changes>()); }
+[[maybe_unused]] static QStringList names(const QVariant &changes)
+{
+    return names(changes.value<Settings::Changes>());
+}
 
 class TestSettings : public QObject {
     Q_OBJECT
@@ -45,7 +48,8 @@ private Q_SLOTS:
         QVERIFY(s.values().hubUrl.isEmpty()); // embedded local network by default
         QCOMPARE(s.effectiveDataDir(), Settings::defaultDataDir());
         QVERIFY(!s.effectiveNodeName().isEmpty());
-        QCOMPARE(QSettings(s.filePath(), QSettings::IniFormat).value(QStringLiteral("meta/version")).toInt(), Settings::kCurrentVersion);
+        QCOMPARE(QSettings(s.filePath(), QSettings::IniFormat).value(QStringLiteral("meta/version")).toInt(),
+                 Settings::kCurrentVersion);
     }
 
     void validation_data()
@@ -54,17 +58,46 @@ private Q_SLOTS:
         QTest::addColumn<QString>("dataDir");
         QTest::addColumn<QString>("name");
         QTest::addColumn<QString>("badKey");
-        QTest::newRow("ftp scheme") << "ftp://hub.example" << "" << "" << "hubUrl";
-        QTest::newRow("not a url") << "not a url" << "" << "" << "hubUrl";
-        QTest::newRow("no host") << "http://" << "" << "" << "hubUrl";
-        QTest::newRow("credentials") << "https://user:pw@hub.example" << "" << "" << "hubUrl";
-        QTest::newRow("query") << "https://hub.example/?a=b" << "" << "" << "hubUrl";
-        QTest::newRow("relative data dir") << "" << "relative/dir" << "" << "dataDir";
-        QTest::newRow("name too long") << "" << "" << QString(65, QLatin1Char('x')) << "nodeName";
-        QTest::newRow("control char") << "" << "" << QStringLiteral("bad\nname") << "nodeName";
-        QTest::newRow("negative limit") << "" << "" << "" << "downloadLimitKiBps";
-        QTest::newRow("valid https") << "https://hub.example:8443/cohort" << "" << "my box" << "";
-        QTest::newRow("valid empty") << "" << "" << "" << "";
+        QTest::newRow("ftp scheme") << "ftp://hub.example"
+                                    << ""
+                                    << ""
+                                    << "hubUrl";
+        QTest::newRow("not a url") << "not a url"
+                                   << ""
+                                   << ""
+                                   << "hubUrl";
+        QTest::newRow("no host") << "http://"
+                                 << ""
+                                 << ""
+                                 << "hubUrl";
+        QTest::newRow("credentials") << "https://user:pw@hub.example"
+                                     << ""
+                                     << ""
+                                     << "hubUrl";
+        QTest::newRow("query") << "https://hub.example/?a=b"
+                               << ""
+                               << ""
+                               << "hubUrl";
+        QTest::newRow("relative data dir") << ""
+                                           << "relative/dir"
+                                           << ""
+                                           << "dataDir";
+        QTest::newRow("name too long") << ""
+                                       << "" << QString(65, QLatin1Char('x')) << "nodeName";
+        QTest::newRow("control char") << ""
+                                      << "" << QStringLiteral("bad\nname") << "nodeName";
+        QTest::newRow("negative limit") << ""
+                                        << ""
+                                        << ""
+                                        << "downloadLimitKiBps";
+        QTest::newRow("valid https") << "https://hub.example:8443/cohort"
+                                     << ""
+                                     << "my box"
+                                     << "";
+        QTest::newRow("valid empty") << ""
+                                     << ""
+                                     << ""
+                                     << "";
     }
     void validation()
     {
@@ -200,7 +233,8 @@ private Q_SLOTS:
         QCOMPARE(p.gpuPowerLimitW, 250.0);
         QCOMPARE(p.diskCapBytes, 50LL << 30);
 
-        for (const auto &[key, edit] : std::initializer_list<std::pair<const char *, std::function<void(SettingsValues &)>>>{
+        for (const auto &[key, edit] :
+             std::initializer_list<std::pair<const char *, std::function<void(SettingsValues &)>>>{
                  {"idleMinutes", [](SettingsValues &x) { x.idleMinutes = 0; }},
                  {"schedule", [](SettingsValues &x) { x.schedule = {QStringLiteral("someday 25:00-26:00")}; }},
                  {"gpuTempLimitC", [](SettingsValues &x) { x.gpuTempLimitC = 30; }},
@@ -253,14 +287,17 @@ private Q_SLOTS:
                                        QStringList(Settings::kMaxPausePrograms + 1, QStringLiteral("x"))}) {
             SettingsValues refused = v;
             refused.pauseForPrograms = bad;
-            QVERIFY2(hasErrorFor(Settings::validate(refused), QStringLiteral("pauseForPrograms")), qPrintable(bad.join(u'|')));
+            QVERIFY2(hasErrorFor(Settings::validate(refused), QStringLiteral("pauseForPrograms")),
+                     qPrintable(bad.join(u'|')));
         }
 
         QSignalSpy changed(&s, &Settings::changed);
-        QSettings(path, QSettings::IniFormat).setValue(QStringLiteral("schedule/pauseForPrograms"), QStringList{QStringLiteral("blender")});
+        QSettings(path, QSettings::IniFormat)
+            .setValue(QStringLiteral("schedule/pauseForPrograms"), QStringList{QStringLiteral("blender")});
         QCOMPARE(names(s.reload()), QStringList{QStringLiteral("scheduler")});
         QCOMPARE(s.values().pauseForPrograms, QStringList{QStringLiteral("blender")});
-        QSettings(path, QSettings::IniFormat).setValue(QStringLiteral("schedule/pauseForPrograms"), QStringList{QString()});
+        QSettings(path, QSettings::IniFormat)
+            .setValue(QStringLiteral("schedule/pauseForPrograms"), QStringList{QString()});
         QVERIFY(s.reload().isEmpty()); // unusable: the list in use stays
         QCOMPARE(s.values().pauseForPrograms, QStringList{QStringLiteral("blender")});
         QCOMPARE(changed.count(), 1);
@@ -291,18 +328,22 @@ private Q_SLOTS:
         QCOMPARE(spy.count(), 1);
         QStringList keys = names(spy.at(0).at(1));
         keys.sort();
-        QCOMPARE(keys, (QStringList{QStringLiteral("energy"), QStringLiteral("gpuMemoryPercent"), QStringLiteral("gpuUuids"), QStringLiteral("hubKey"),
-                                    QStringLiteral("language"), QStringLiteral("notifications"), QStringLiteral("payoutAddress"), QStringLiteral("proxy"),
-                                    QStringLiteral("scheduler"), QStringLiteral("uploadLimitKiBps")})); // GPUs feed the limits
+        QCOMPARE(keys,
+                 (QStringList{QStringLiteral("energy"), QStringLiteral("gpuMemoryPercent"), QStringLiteral("gpuUuids"),
+                              QStringLiteral("hubKey"), QStringLiteral("language"), QStringLiteral("notifications"),
+                              QStringLiteral("payoutAddress"), QStringLiteral("proxy"), QStringLiteral("scheduler"),
+                              QStringLiteral("uploadLimitKiBps")}));          // GPUs feed the limits
         QCOMPARE(s.values().proxy, QStringLiteral("proxy.example.org:3128")); // trimmed
         QCOMPARE(s.values().hubKey, QStringLiteral("11qYAYKxCrfVS/7TyWQHOg7hcvPapiMlrwIaaPcHURo="));
         QCOMPARE(Settings::hubKeyFromText(s.values().hubKey).toHex(),
-                 QByteArrayLiteral("d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a")); // RFC 8032's test key 1
+                 QByteArrayLiteral(
+                     "d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a")); // RFC 8032's test key 1
         QCOMPARE(s.values().gpuUuids, (QStringList{QStringLiteral("GPU-1111"), QStringLiteral("GPU-2222")}));
         Settings reread(path);
         QCOMPARE(reread.values(), s.values());
         // The chosen GPUs are the ones the scheduler's temperature and power limits watch.
-        QCOMPARE(Settings::schedulerPolicy(reread.values()).gpus, (QStringList{QStringLiteral("GPU-1111"), QStringLiteral("GPU-2222")}));
+        QCOMPARE(Settings::schedulerPolicy(reread.values()).gpus,
+                 (QStringList{QStringLiteral("GPU-1111"), QStringLiteral("GPU-2222")}));
         QVERIFY(Settings::schedulerPolicy(SettingsValues{}).gpus.isEmpty());
         QCOMPARE(reread.values().notifications, NotifyLevel::Errors);
         QCOMPARE(reread.values().proxyMode, ProxyMode::Manual);
@@ -320,41 +361,110 @@ private Q_SLOTS:
         QTest::addColumn<QString>("field");
         QTest::addColumn<QString>("value");
         QTest::addColumn<bool>("valid");
-        QTest::newRow("language offered") << "language" << "language" << "fr" << true;
-        QTest::newRow("language not offered") << "language" << "language" << "xx" << false;
-        QTest::newRow("upload negative") << "uploadLimitKiBps" << "upload" << "-1" << false;
-        QTest::newRow("upload too big") << "uploadLimitKiBps" << "upload" << "10000001" << false;
-        QTest::newRow("proxy host:port") << "proxy" << "proxy" << "10.0.0.1:8080" << true;
-        QTest::newRow("proxy ipv6") << "proxy" << "proxy" << "[::1]:3128" << true;
-        QTest::newRow("proxy no port") << "proxy" << "proxy" << "proxy.example.org" << false;
-        QTest::newRow("proxy port 0") << "proxy" << "proxy" << "proxy.example.org:0" << false;
-        QTest::newRow("proxy port too big") << "proxy" << "proxy" << "proxy.example.org:70000" << false;
-        QTest::newRow("proxy url") << "proxy" << "proxy" << "http://proxy:3128" << false;
-        QTest::newRow("proxy empty") << "proxy" << "proxy" << "" << false;
-        QTest::newRow("payout lower") << "payoutAddress" << "payout" << "0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed" << true;
-        QTest::newRow("payout upper") << "payoutAddress" << "payout" << "0x5AAEB6053F3E94C9B9A09F33669435E7EF1BEAED" << true;
-        QTest::newRow("payout checksum") << "payoutAddress" << "payout" << "0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359" << true;
-        QTest::newRow("payout bad checksum") << "payoutAddress" << "payout" << "0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d358" << false; // a digit typo: the case no longer matches
-        QTest::newRow("payout one letter flipped") << "payoutAddress" << "payout" << "0xFB6916095ca1df60bB79Ce92cE3Ea74c37c5d359" << false;
-        QTest::newRow("payout short") << "payoutAddress" << "payout" << "0x5aaeb6053f3e94c9b9a09f33669435e7ef1bea" << false;
-        QTest::newRow("payout no 0x") << "payoutAddress" << "payout" << "5aaeb6053f3e94c9b9a09f33669435e7ef1beaed00" << false;
-        QTest::newRow("payout not hex") << "payoutAddress" << "payout" << "0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaeg" << false;
-        QTest::newRow("price negative") << "pricePerKWh" << "price" << "-0.1" << false;
-        QTest::newRow("price NaN") << "pricePerKWh" << "price" << "nan" << false;
-        QTest::newRow("price without currency") << "currency" << "priceOnly" << "0.3" << false;
-        QTest::newRow("currency too long") << "currency" << "currency" << "EURO-DOLLAR" << false;
-        QTest::newRow("credit value negative") << "creditValue" << "credit" << "-2" << false;
-        QTest::newRow("gpu empty id") << "gpuUuids" << "gpu" << " " << false;
-        QTest::newRow("gpu memory 10 %") << "gpuMemoryPercent" << "gpuMemory" << "10" << true;
-        QTest::newRow("gpu memory 100 %") << "gpuMemoryPercent" << "gpuMemory" << "100" << true;
-        QTest::newRow("gpu memory 9 %") << "gpuMemoryPercent" << "gpuMemory" << "9" << false;
-        QTest::newRow("gpu memory 101 %") << "gpuMemoryPercent" << "gpuMemory" << "101" << false;
+        QTest::newRow("language offered") << "language"
+                                          << "language"
+                                          << "fr" << true;
+        QTest::newRow("language not offered") << "language"
+                                              << "language"
+                                              << "xx" << false;
+        QTest::newRow("upload negative") << "uploadLimitKiBps"
+                                         << "upload"
+                                         << "-1" << false;
+        QTest::newRow("upload too big") << "uploadLimitKiBps"
+                                        << "upload"
+                                        << "10000001" << false;
+        QTest::newRow("proxy host:port") << "proxy"
+                                         << "proxy"
+                                         << "10.0.0.1:8080" << true;
+        QTest::newRow("proxy ipv6") << "proxy"
+                                    << "proxy"
+                                    << "[::1]:3128" << true;
+        QTest::newRow("proxy no port") << "proxy"
+                                       << "proxy"
+                                       << "proxy.example.org" << false;
+        QTest::newRow("proxy port 0") << "proxy"
+                                      << "proxy"
+                                      << "proxy.example.org:0" << false;
+        QTest::newRow("proxy port too big") << "proxy"
+                                            << "proxy"
+                                            << "proxy.example.org:70000" << false;
+        QTest::newRow("proxy url") << "proxy"
+                                   << "proxy"
+                                   << "http://proxy:3128" << false;
+        QTest::newRow("proxy empty") << "proxy"
+                                     << "proxy"
+                                     << "" << false;
+        QTest::newRow("payout lower") << "payoutAddress"
+                                      << "payout"
+                                      << "0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed" << true;
+        QTest::newRow("payout upper") << "payoutAddress"
+                                      << "payout"
+                                      << "0x5AAEB6053F3E94C9B9A09F33669435E7EF1BEAED" << true;
+        QTest::newRow("payout checksum") << "payoutAddress"
+                                         << "payout"
+                                         << "0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359" << true;
+        QTest::newRow("payout bad checksum")
+            << "payoutAddress"
+            << "payout"
+            << "0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d358" << false; // a digit typo: the case no longer matches
+        QTest::newRow("payout one letter flipped") << "payoutAddress"
+                                                   << "payout"
+                                                   << "0xFB6916095ca1df60bB79Ce92cE3Ea74c37c5d359" << false;
+        QTest::newRow("payout short") << "payoutAddress"
+                                      << "payout"
+                                      << "0x5aaeb6053f3e94c9b9a09f33669435e7ef1bea" << false;
+        QTest::newRow("payout no 0x") << "payoutAddress"
+                                      << "payout"
+                                      << "5aaeb6053f3e94c9b9a09f33669435e7ef1beaed00" << false;
+        QTest::newRow("payout not hex") << "payoutAddress"
+                                        << "payout"
+                                        << "0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaeg" << false;
+        QTest::newRow("price negative") << "pricePerKWh"
+                                        << "price"
+                                        << "-0.1" << false;
+        QTest::newRow("price NaN") << "pricePerKWh"
+                                   << "price"
+                                   << "nan" << false;
+        QTest::newRow("price without currency") << "currency"
+                                                << "priceOnly"
+                                                << "0.3" << false;
+        QTest::newRow("currency too long") << "currency"
+                                           << "currency"
+                                           << "EURO-DOLLAR" << false;
+        QTest::newRow("credit value negative") << "creditValue"
+                                               << "credit"
+                                               << "-2" << false;
+        QTest::newRow("gpu empty id") << "gpuUuids"
+                                      << "gpu"
+                                      << " " << false;
+        QTest::newRow("gpu memory 10 %") << "gpuMemoryPercent"
+                                         << "gpuMemory"
+                                         << "10" << true;
+        QTest::newRow("gpu memory 100 %") << "gpuMemoryPercent"
+                                          << "gpuMemory"
+                                          << "100" << true;
+        QTest::newRow("gpu memory 9 %") << "gpuMemoryPercent"
+                                        << "gpuMemory"
+                                        << "9" << false;
+        QTest::newRow("gpu memory 101 %") << "gpuMemoryPercent"
+                                          << "gpuMemory"
+                                          << "101" << false;
         // An ed25519 public key as cohort-hub prints it: 32 bytes in 44 characters of base64.
-        QTest::newRow("hub key") << "hubKey" << "hubKey" << "11qYAYKxCrfVS/7TyWQHOg7hcvPapiMlrwIaaPcHURo=" << true;
-        QTest::newRow("hub key with blanks") << "hubKey" << "hubKey" << "  11qYAYKxCrfVS/7TyWQHOg7hcvPapiMlrwIaaPcHURo= " << true;
-        QTest::newRow("hub key fingerprint") << "hubKey" << "hubKey" << "d75a 9801 82b1 0ab7" << false;
-        QTest::newRow("hub key 31 bytes") << "hubKey" << "hubKey" << "11qYAYKxCrfVS/7TyWQHOg7hcvPapiMlrwIaaPcHUQ==" << false;
-        QTest::newRow("hub key not base64") << "hubKey" << "hubKey" << "11qYAYKxCrfVS/7TyWQHOg7hcvPapiMlrwIaaPcHUR!=" << false;
+        QTest::newRow("hub key") << "hubKey"
+                                 << "hubKey"
+                                 << "11qYAYKxCrfVS/7TyWQHOg7hcvPapiMlrwIaaPcHURo=" << true;
+        QTest::newRow("hub key with blanks") << "hubKey"
+                                             << "hubKey"
+                                             << "  11qYAYKxCrfVS/7TyWQHOg7hcvPapiMlrwIaaPcHURo= " << true;
+        QTest::newRow("hub key fingerprint") << "hubKey"
+                                             << "hubKey"
+                                             << "d75a 9801 82b1 0ab7" << false;
+        QTest::newRow("hub key 31 bytes") << "hubKey"
+                                          << "hubKey"
+                                          << "11qYAYKxCrfVS/7TyWQHOg7hcvPapiMlrwIaaPcHUQ==" << false;
+        QTest::newRow("hub key not base64") << "hubKey"
+                                            << "hubKey"
+                                            << "11qYAYKxCrfVS/7TyWQHOg7hcvPapiMlrwIaaPcHUR!=" << false;
     }
     void version3Validation()
     {
@@ -491,10 +601,12 @@ private Q_SLOTS:
         QCOMPARE(proxyFor(local).type(), QNetworkProxy::NoProxy); // the embedded hub is reached directly
         QCOMPARE(proxyFor(QUrl(QStringLiteral("http://localhost:8420/"))).type(), QNetworkProxy::NoProxy);
         // Listening is never proxied: an HTTP proxy cannot listen, and QTcpServer would fail to start.
-        const auto server = QNetworkProxyFactory::proxyForQuery(QNetworkProxyQuery(quint16(0), QString(), QNetworkProxyQuery::TcpServer));
+        const auto server = QNetworkProxyFactory::proxyForQuery(
+            QNetworkProxyQuery(quint16(0), QString(), QNetworkProxyQuery::TcpServer));
         QCOMPARE(server.value(0).type(), QNetworkProxy::NoProxy);
         // A raw socket to a remote host (checkpoint downloads use QTcpSocket) gets the proxy too.
-        const auto socket = QNetworkProxyFactory::proxyForQuery(QNetworkProxyQuery(QStringLiteral("relay.example.org"), 443));
+        const auto socket =
+            QNetworkProxyFactory::proxyForQuery(QNetworkProxyQuery(QStringLiteral("relay.example.org"), 443));
         QCOMPARE(socket.value(0).type(), QNetworkProxy::HttpProxy);
 
         v.proxyMode = ProxyMode::None;
@@ -556,29 +668,36 @@ private Q_SLOTS:
         v.creditValue = 0.01;
         QVERIFY(s.apply(v).isEmpty());
         QCOMPARE(changed.count(), 1);
-        QCOMPARE(names(changed.at(0).at(1)),
-                 (QStringList{QStringLiteral("hubUrl"), QStringLiteral("dataDir"), QStringLiteral("nodeName"), QStringLiteral("startMinimized"),
-                              QStringLiteral("welcomed"), QStringLiteral("downloadLimitKiBps"), QStringLiteral("scheduler"), QStringLiteral("language"),
-                              QStringLiteral("notifications"), QStringLiteral("trayIconStyle"), QStringLiteral("gpuUuids"),
-                              QStringLiteral("gpuMemoryPercent"), QStringLiteral("gpuMemoryPercentPerGpu"), QStringLiteral("uploadLimitKiBps"),
-                              QStringLiteral("hubKey"), QStringLiteral("proxy"), QStringLiteral("payoutAddress"), QStringLiteral("energy")}));
+        QCOMPARE(
+            names(changed.at(0).at(1)),
+            (QStringList{QStringLiteral("hubUrl"), QStringLiteral("dataDir"), QStringLiteral("nodeName"),
+                         QStringLiteral("startMinimized"), QStringLiteral("welcomed"),
+                         QStringLiteral("downloadLimitKiBps"), QStringLiteral("scheduler"), QStringLiteral("language"),
+                         QStringLiteral("notifications"), QStringLiteral("trayIconStyle"), QStringLiteral("gpuUuids"),
+                         QStringLiteral("gpuMemoryPercent"), QStringLiteral("gpuMemoryPercentPerGpu"),
+                         QStringLiteral("uploadLimitKiBps"), QStringLiteral("hubKey"), QStringLiteral("proxy"),
+                         QStringLiteral("payoutAddress"), QStringLiteral("energy")}));
         QCOMPARE(Settings(path).values(), s.values());
         // Where the file keeps them is part of the format (hand edits, older versions): pinned for a few.
         QSettings stored(path, QSettings::IniFormat);
         QCOMPARE(stored.value(QStringLiteral("ui/trayIcon")).toString(), QStringLiteral("dark"));
-        QCOMPARE(stored.value(QStringLiteral("compute/gpuMemoryPerGpu")).toStringList(), QStringList{QStringLiteral("GPU-aaaa:30")});
+        QCOMPARE(stored.value(QStringLiteral("compute/gpuMemoryPerGpu")).toStringList(),
+                 QStringList{QStringLiteral("GPU-aaaa:30")});
         QCOMPARE(stored.value(QStringLiteral("schedule/windows")).toStringList(), v.schedule);
         QCOMPARE(stored.value(QStringLiteral("energy/currency")).toString(), QStringLiteral("EUR"));
 
         using C = Settings::Change;
-        for (C c : {C::HubUrl, C::DataDir, C::Scheduler, C::GpuUuids, C::GpuMemoryPercentPerGpu, C::HubKey, C::PayoutAddress, C::UploadLimitKiBps})
+        for (C c : {C::HubUrl, C::DataDir, C::Scheduler, C::GpuUuids, C::GpuMemoryPercentPerGpu, C::HubKey,
+                    C::PayoutAddress, C::UploadLimitKiBps})
             QVERIFY2(Settings::reachesEngine({c}), qPrintable(Settings::changeName(c)));
-        for (C c : {C::StartMinimized, C::Welcomed, C::Language, C::Notifications, C::TrayIconStyle, C::Proxy, C::Energy})
+        for (C c :
+             {C::StartMinimized, C::Welcomed, C::Language, C::Notifications, C::TrayIconStyle, C::Proxy, C::Energy})
             QVERIFY2(!Settings::reachesEngine({c}), qPrintable(Settings::changeName(c)));
 
         // A proxy mode that no longer reads keeps the proxy in use, mode and address together (before the table it
         // became "none" with the address in the file).
-        QSettings(path, QSettings::IniFormat).setValue(QStringLiteral("network/proxyMode"), QStringLiteral("carrier-pigeon"));
+        QSettings(path, QSettings::IniFormat)
+            .setValue(QStringLiteral("network/proxyMode"), QStringLiteral("carrier-pigeon"));
         QVERIFY(s.reload().isEmpty());
         QCOMPARE(s.values().proxyMode, ProxyMode::Manual);
         QCOMPARE(s.values().proxy, QStringLiteral("proxy.example:3128"));
@@ -663,13 +782,11 @@ private Q_SLOTS:
         QCOMPARE(Settings(path).values().gpuMemoryPercentPerGpu, v.gpuMemoryPercentPerGpu);
 
         const QList<QStringList> hostile{
-            {QStringLiteral("GPU-aaaa:5")},                       // under 10 %
-            {QStringLiteral("GPU-aaaa:101")},
-            {QStringLiteral("GPU-aaaa:lots")},
-            {QStringLiteral(":50")},                              // no GPU
-            {QStringLiteral("GPU-aaaa")},                         // no share
-            {QStringLiteral("GPU-\x01:50")},
-            {QString(200, QLatin1Char('G')) + QStringLiteral(":50")},
+            {QStringLiteral("GPU-aaaa:5")}, // under 10 %
+            {QStringLiteral("GPU-aaaa:101")}, {QStringLiteral("GPU-aaaa:lots")},
+            {QStringLiteral(":50")},      // no GPU
+            {QStringLiteral("GPU-aaaa")}, // no share
+            {QStringLiteral("GPU-\x01:50")},  {QString(200, QLatin1Char('G')) + QStringLiteral(":50")},
         };
         for (const QStringList &entries : hostile) {
             QSettings(path, QSettings::IniFormat).setValue(QStringLiteral("compute/gpuMemoryPerGpu"), entries);
@@ -700,7 +817,8 @@ private Q_SLOTS:
         QCOMPARE(changed.count(), 1);
         QCOMPARE(names(changed.at(0).at(1)), QStringList{QStringLiteral("trayIconStyle")});
         QCOMPARE(Settings(path).values().trayIconStyle, TrayIconStyle::Dark);
-        QCOMPARE(QSettings(path, QSettings::IniFormat).value(QStringLiteral("ui/trayIcon")).toString(), QStringLiteral("dark"));
+        QCOMPARE(QSettings(path, QSettings::IniFormat).value(QStringLiteral("ui/trayIcon")).toString(),
+                 QStringLiteral("dark"));
         QSettings(path, QSettings::IniFormat).setValue(QStringLiteral("ui/trayIcon"), QStringLiteral("sparkly"));
         QCOMPARE(Settings(path).values().trayIconStyle, TrayIconStyle::Colour);
     }

@@ -16,9 +16,9 @@
 #include <QJsonObject>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
+#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QTcpServer>
-#include <QScopeGuard>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QThreadPool>
@@ -116,7 +116,8 @@ private Q_SLOTS:
     void forgedOrForeignManifestsAreRefused()
     {
         // Wrong key pinned: the hub we trust did not sign this.
-        auto foreign = SignedManifest::verify(m_published->bytes, m_published->signatureFileBytes(), m_other->publicKey());
+        auto foreign =
+            SignedManifest::verify(m_published->bytes, m_published->signatureFileBytes(), m_other->publicKey());
         QVERIFY(!foreign);
         QVERIFY(foreign.error().contains(QStringLiteral("not by the hub")));
         // Altered manifest (a shard hash swapped for the attacker's).
@@ -139,12 +140,18 @@ private Q_SLOTS:
         QTest::addColumn<QByteArray>("from");
         QTest::addColumn<QByteArray>("to");
         QTest::addColumn<QString>("fragment");
-        QTest::newRow("sizes do not add up") << QByteArray("\"file_size\": ") << QByteArray("\"file_size\": 1") << "shards";
-        QTest::newRow("traversal in file name") << QByteArray("\"model.safetensors\"") << QByteArray("\"../../.bashrc\"") << "unsafe";
-        QTest::newRow("traversal in task") << QByteArray("\"task\": \"arith-rl\"") << QByteArray("\"task\": \"../etc\"") << "task id";
-        QTest::newRow("bad hash") << QByteArray("\"file_sha256\": \"") << QByteArray("\"file_sha256\": \"zz") << "file_sha256";
-        QTest::newRow("tiny shard size") << QByteArray("\"shard_size\": 262144") << QByteArray("\"shard_size\": 1") << "shard_size";
-        QTest::newRow("unknown format") << QByteArray("cohort-shardcast-v1") << QByteArray("cohort-shardcast-v9") << "format";
+        QTest::newRow("sizes do not add up")
+            << QByteArray("\"file_size\": ") << QByteArray("\"file_size\": 1") << "shards";
+        QTest::newRow("traversal in file name")
+            << QByteArray("\"model.safetensors\"") << QByteArray("\"../../.bashrc\"") << "unsafe";
+        QTest::newRow("traversal in task")
+            << QByteArray("\"task\": \"arith-rl\"") << QByteArray("\"task\": \"../etc\"") << "task id";
+        QTest::newRow("bad hash") << QByteArray("\"file_sha256\": \"") << QByteArray("\"file_sha256\": \"zz")
+                                  << "file_sha256";
+        QTest::newRow("tiny shard size") << QByteArray("\"shard_size\": 262144") << QByteArray("\"shard_size\": 1")
+                                         << "shard_size";
+        QTest::newRow("unknown format") << QByteArray("cohort-shardcast-v1") << QByteArray("cohort-shardcast-v9")
+                                        << "format";
     }
     void badManifestsAreRefused()
     {
@@ -222,7 +229,8 @@ private Q_SLOTS:
         QString error;
         QVERIFY2(relay.listenOn(QHostAddress::LocalHost, 0, &error), qPrintable(error));
         QNetworkAccessManager net;
-        const auto fetch = [&](const QString &path, const QByteArray &range, int *status, QByteArray *contentRange = nullptr) {
+        const auto fetch = [&](const QString &path, const QByteArray &range, int *status,
+                               QByteArray *contentRange = nullptr) {
             QNetworkRequest request(QUrl(relay.url() + path));
             if (!range.isEmpty())
                 request.setRawHeader("Range", range);
@@ -242,13 +250,16 @@ private Q_SLOTS:
         QByteArray contentRange;
         QCOMPARE(fetch(QStringLiteral("/arith-rl/v1/shard_00002.bin"), {}, &status), shard);
         QCOMPARE(status, 200);
-        QCOMPARE(fetch(QStringLiteral("/arith-rl/v1/shard_00002.bin"), "bytes=1000-", &status, &contentRange), shard.mid(1000));
+        QCOMPARE(fetch(QStringLiteral("/arith-rl/v1/shard_00002.bin"), "bytes=1000-", &status, &contentRange),
+                 shard.mid(1000));
         QCOMPARE(status, 206);
-        QCOMPARE(contentRange, "bytes 1000-" + QByteArray::number(shard.size() - 1) + '/' + QByteArray::number(shard.size()));
+        QCOMPARE(contentRange,
+                 "bytes 1000-" + QByteArray::number(shard.size() - 1) + '/' + QByteArray::number(shard.size()));
         fetch(QStringLiteral("/arith-rl/v1/shard_00002.bin"), "bytes=999999999-", &status);
         QCOMPARE(status, 416);
-        for (const QString &evil : {QStringLiteral("/arith-rl/../../hubkey/node.key"), QStringLiteral("/%2e%2e/hubkey/node.key"),
-                                    QStringLiteral("/arith-rl/.v1.tmp/manifest.json"), QStringLiteral("/")}) {
+        for (const QString &evil :
+             {QStringLiteral("/arith-rl/../../hubkey/node.key"), QStringLiteral("/%2e%2e/hubkey/node.key"),
+              QStringLiteral("/arith-rl/.v1.tmp/manifest.json"), QStringLiteral("/")}) {
             fetch(evil, {}, &status);
             QCOMPARE(status, 404);
         }
@@ -321,7 +332,8 @@ private Q_SLOTS:
         shard.write("POISON");
         shard.close();
         RelayServer poisoned(bad), good(m_tree);
-        QVERIFY(poisoned.listenOn(QHostAddress::LocalHost, 0, nullptr) && good.listenOn(QHostAddress::LocalHost, 0, nullptr));
+        QVERIFY(poisoned.listenOn(QHostAddress::LocalHost, 0, nullptr) &&
+                good.listenOn(QHostAddress::LocalHost, 0, nullptr));
         QTemporaryDir dir;
         Downloader d(requestFor({poisoned.url(), good.url()}, dir.path()));
         QString error;
@@ -379,7 +391,8 @@ private Q_SLOTS:
             while (QTcpSocket *s = garbage.nextPendingConnection()) {
                 connect(s, &QTcpSocket::readyRead, s, [s] {
                     s->readAll();
-                    s->write("HTTP/1.1 200 OK\r\nContent-Length: 20\r\nContent-Type: text/html\r\n\r\n<html>oops</html>   ");
+                    s->write(
+                        "HTTP/1.1 200 OK\r\nContent-Length: 20\r\nContent-Type: text/html\r\n\r\n<html>oops</html>   ");
                 });
             }
         });
@@ -432,7 +445,8 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 30'000);
         QCOMPARE(test::readAll(finished.first().first().toString()), test::readAll(m_checkpoint));
         // The resumed run fetched less than the whole file: verified shards were not fetched again.
-        QVERIFY(relay.bytesServed() - servedBefore < m_published->manifest.fileSize - 2 * m_published->manifest.shardSize + 1);
+        QVERIFY(relay.bytesServed() - servedBefore <
+                m_published->manifest.fileSize - 2 * m_published->manifest.shardSize + 1);
     }
 
     void bandwidthCapIsObeyed()
@@ -482,13 +496,15 @@ private Q_SLOTS:
                     const QByteArray request = s->readAll();
                     const QByteArray path = request.mid(4, request.indexOf(' ', 4) - 4);
                     const QByteArray body = test::readAll(tree + QString::fromLatin1(path));
-                    s->write("HTTP/1.1 200 OK\r\nContent-Length: " + QByteArray::number(body.size()) + "\r\n\r\n" + body);
+                    s->write("HTTP/1.1 200 OK\r\nContent-Length: " + QByteArray::number(body.size()) + "\r\n\r\n" +
+                             body);
                     s->disconnectFromHost();
                 });
             }
         });
         QTemporaryDir dir;
-        DownloadRequest request = requestFor({QStringLiteral("http://127.0.0.1:%1").arg(plain.serverPort())}, dir.path());
+        DownloadRequest request =
+            requestFor({QStringLiteral("http://127.0.0.1:%1").arg(plain.serverPort())}, dir.path());
         request.pieceBytes = 100'000; // three pieces per 256 KiB shard
         Downloader d(request);
         QString error;
@@ -507,7 +523,8 @@ private Q_SLOTS:
         shard.write("POISON");
         shard.close();
         RelayServer poisoned(bad), good(m_tree);
-        QVERIFY(poisoned.listenOn(QHostAddress::LocalHost, 0, nullptr) && good.listenOn(QHostAddress::LocalHost, 0, nullptr));
+        QVERIFY(poisoned.listenOn(QHostAddress::LocalHost, 0, nullptr) &&
+                good.listenOn(QHostAddress::LocalHost, 0, nullptr));
         QTemporaryDir dir;
         DownloadRequest request = requestFor({poisoned.url()}, dir.path());
         request.pieceBytes = 64 * 1024;
@@ -543,7 +560,8 @@ private Q_SLOTS:
             }
         });
         QTemporaryDir dir;
-        DownloadRequest request = requestFor({QStringLiteral("http://127.0.0.1:%1").arg(truncating.serverPort())}, dir.path());
+        DownloadRequest request =
+            requestFor({QStringLiteral("http://127.0.0.1:%1").arg(truncating.serverPort())}, dir.path());
         request.maxAttemptsPerShard = 1;
         Downloader d(request);
         QString error;
@@ -657,7 +675,8 @@ private Q_SLOTS:
             while (QTcpSocket *s = trickle.nextPendingConnection()) {
                 connect(s, &QTcpSocket::readyRead, s, [s] {
                     s->readAll();
-                    s->write("HTTP/1.1 206 Partial Content\r\nContent-Range: bytes 0-999999/1000000\r\nContent-Length: 1000000\r\n\r\n");
+                    s->write("HTTP/1.1 206 Partial Content\r\nContent-Range: bytes 0-999999/1000000\r\nContent-Length: "
+                             "1000000\r\n\r\n");
                     auto *timer = new QTimer(s);
                     connect(timer, &QTimer::timeout, s, [s] { s->write(QByteArray(10, 'x')); });
                     timer->start(100);
@@ -681,7 +700,8 @@ private Q_SLOTS:
         fetch.start();
         QVERIFY(done.wait(5000));
         QCOMPARE(done.first().at(0).toBool(), false);
-        QVERIFY2(done.first().at(1).toString().contains(QLatin1String("slower than 1 KiB/s")), qPrintable(done.first().at(1).toString()));
+        QVERIFY2(done.first().at(1).toString().contains(QLatin1String("slower than 1 KiB/s")),
+                 qPrintable(done.first().at(1).toString()));
         QVERIFY(fetch.received() > 0); // it did trickle: the stall timeout alone would have waited for ever
     }
 

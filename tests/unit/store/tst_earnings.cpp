@@ -96,7 +96,9 @@ QJsonArray hourlyBuckets(int count)
     const QDateTime start = utc("2020-01-01T00:00:00Z");
     for (int i = 0; i < count; ++i)
         a.append(QJsonObject{{QStringLiteral("hour"), start.addSecs(3600LL * i).toString(Qt::ISODate)},
-                             {QStringLiteral("pending"), 0}, {QStringLiteral("confirmed"), 1}, {QStringLiteral("refused"), 0},
+                             {QStringLiteral("pending"), 0},
+                             {QStringLiteral("confirmed"), 1},
+                             {QStringLiteral("refused"), 0},
                              {QStringLiteral("tokens"), 1}});
     return a;
 }
@@ -138,7 +140,8 @@ private Q_SLOTS:
         json[QStringLiteral("payout_address")] = QStringLiteral("0x52908400098527886E0F7030069857D2E4169EE7");
         auto report = EarningsReport::fromJson(json);
         QVERIFY2(report, qPrintable(report.error()));
-        QCOMPARE(report->payoutAddress, std::optional<QString>(QStringLiteral("0x52908400098527886E0F7030069857D2E4169EE7")));
+        QCOMPARE(report->payoutAddress,
+                 std::optional<QString>(QStringLiteral("0x52908400098527886E0F7030069857D2E4169EE7")));
         QCOMPARE(*EarningsReport::fromJson(report->toJson()), *report);
         json[QStringLiteral("payout_address")] = QString();
         report = EarningsReport::fromJson(json);
@@ -158,9 +161,11 @@ private Q_SLOTS:
         const EarningsReport original = sampleReport();
         const QJsonObject json = original.toJson();
         QCOMPARE(json.value(QStringLiteral("generated_at")).toString(), QStringLiteral("2026-11-29T17:05:00Z"));
-        QCOMPARE(json.value(QStringLiteral("history")).toArray().at(0).toObject().value(QStringLiteral("hour")).toString(),
-                 QStringLiteral("2026-11-29T16:00:00Z"));
-        QCOMPARE(json.value(QStringLiteral("last_7_days")).toObject().value(QStringLiteral("refused")).toDouble(), 0.125);
+        QCOMPARE(
+            json.value(QStringLiteral("history")).toArray().at(0).toObject().value(QStringLiteral("hour")).toString(),
+            QStringLiteral("2026-11-29T16:00:00Z"));
+        QCOMPARE(json.value(QStringLiteral("last_7_days")).toObject().value(QStringLiteral("refused")).toDouble(),
+                 0.125);
         auto back = EarningsReport::fromJson(json);
         QVERIFY2(back, qPrintable(back.error()));
         QCOMPARE(*back, original);
@@ -174,11 +179,17 @@ private Q_SLOTS:
         QJsonObject json = hubObject();
         json.remove(QStringLiteral("unit"));
         json.remove(QStringLiteral("tasks"));
-        json[QStringLiteral("history")] = QJsonArray{
-            QJsonObject{{QStringLiteral("hour"), QStringLiteral("2026-11-29T18:00:00+01:00")}, {QStringLiteral("pending"), 1},
-                        {QStringLiteral("confirmed"), 0}, {QStringLiteral("refused"), 0}, {QStringLiteral("tokens"), 5}},
-            QJsonObject{{QStringLiteral("hour"), QStringLiteral("2026-11-29T16:00:00Z")}, {QStringLiteral("pending"), 2},
-                        {QStringLiteral("confirmed"), 0}, {QStringLiteral("refused"), 0}, {QStringLiteral("tokens"), 6}}};
+        json[QStringLiteral("history")] =
+            QJsonArray{QJsonObject{{QStringLiteral("hour"), QStringLiteral("2026-11-29T18:00:00+01:00")},
+                                   {QStringLiteral("pending"), 1},
+                                   {QStringLiteral("confirmed"), 0},
+                                   {QStringLiteral("refused"), 0},
+                                   {QStringLiteral("tokens"), 5}},
+                       QJsonObject{{QStringLiteral("hour"), QStringLiteral("2026-11-29T16:00:00Z")},
+                                   {QStringLiteral("pending"), 2},
+                                   {QStringLiteral("confirmed"), 0},
+                                   {QStringLiteral("refused"), 0},
+                                   {QStringLiteral("tokens"), 6}}};
         auto report = EarningsReport::fromJson(json);
         QVERIFY2(report, qPrintable(report.error()));
         QCOMPARE(report->unit, QStringLiteral("credits"));
@@ -196,40 +207,66 @@ private Q_SLOTS:
         const QJsonValue absent(QJsonValue::Undefined); // remove the field
         const double inf = std::numeric_limits<double>::infinity();
         const double nan = std::numeric_limits<double>::quiet_NaN();
-        QTest::newRow("node missing") << mutated(QStringLiteral("node"), absent) << QStringLiteral("missing field 'node'");
-        QTest::newRow("node a number") << mutated(QStringLiteral("node"), 7) << QStringLiteral("field 'node': expected a string");
+        QTest::newRow("node missing") << mutated(QStringLiteral("node"), absent)
+                                      << QStringLiteral("missing field 'node'");
+        QTest::newRow("node a number") << mutated(QStringLiteral("node"), 7)
+                                       << QStringLiteral("field 'node': expected a string");
         QTest::newRow("node empty") << mutated(QStringLiteral("node"), QString()) << QStringLiteral("'node' is empty");
-        QTest::newRow("unit a number") << mutated(QStringLiteral("unit"), 1) << QStringLiteral("field 'unit': expected a string");
-        QTest::newRow("total missing") << mutated(QStringLiteral("total"), absent) << QStringLiteral("missing field 'total'");
-        QTest::newRow("today an array") << mutated(QStringLiteral("today"), QJsonArray{}) << QStringLiteral("field 'today': expected an object");
-        QTest::newRow("last 7 days missing") << mutated(QStringLiteral("last_7_days"), absent) << QStringLiteral("missing field 'last_7_days'");
+        QTest::newRow("unit a number") << mutated(QStringLiteral("unit"), 1)
+                                       << QStringLiteral("field 'unit': expected a string");
+        QTest::newRow("total missing") << mutated(QStringLiteral("total"), absent)
+                                       << QStringLiteral("missing field 'total'");
+        QTest::newRow("today an array") << mutated(QStringLiteral("today"), QJsonArray{})
+                                        << QStringLiteral("field 'today': expected an object");
+        QTest::newRow("last 7 days missing")
+            << mutated(QStringLiteral("last_7_days"), absent) << QStringLiteral("missing field 'last_7_days'");
         QTest::newRow("pending a string") << mutated(QStringLiteral("total/pending"), QStringLiteral("1.5"))
                                           << QStringLiteral("earnings: total: field 'pending': expected a number");
-        QTest::newRow("confirmed missing") << mutated(QStringLiteral("today/confirmed"), absent) << QStringLiteral("missing field 'confirmed'");
-        QTest::newRow("negative confirmed") << mutated(QStringLiteral("total/confirmed"), -0.5) << QStringLiteral("-0.5 is outside");
-        QTest::newRow("infinite refused") << mutated(QStringLiteral("last_7_days/refused"), inf) << QStringLiteral("field 'refused'");
-        QTest::newRow("NaN pending") << mutated(QStringLiteral("total/pending"), nan) << QStringLiteral("field 'pending'");
-        QTest::newRow("huge amount") << mutated(QStringLiteral("total/pending"), 1e300) << QStringLiteral("field 'pending'");
-        QTest::newRow("tasks an object") << mutated(QStringLiteral("tasks"), QJsonObject{}) << QStringLiteral("field 'tasks': expected an array");
-        QTest::newRow("task not an object") << mutated(QStringLiteral("tasks/0"), 3) << QStringLiteral("tasks[0] is not an object");
-        QTest::newRow("task id missing") << mutated(QStringLiteral("tasks/0/task"), absent) << QStringLiteral("tasks[0]: missing field 'task'");
-        QTest::newRow("task negative pending") << mutated(QStringLiteral("tasks/0/pending"), -1) << QStringLiteral("tasks[0]: field 'pending'");
-        QTest::newRow("tokens fractional") << mutated(QStringLiteral("tasks/0/tokens"), 1.5) << QStringLiteral("'tokens': expected an integer");
-        QTest::newRow("batches negative") << mutated(QStringLiteral("tasks/0/batches"), -3) << QStringLiteral("field 'batches'");
-        QTest::newRow("tokens a string") << mutated(QStringLiteral("history/0/tokens"), QStringLiteral("12")) << QStringLiteral("history[0]: field 'tokens'");
+        QTest::newRow("confirmed missing")
+            << mutated(QStringLiteral("today/confirmed"), absent) << QStringLiteral("missing field 'confirmed'");
+        QTest::newRow("negative confirmed")
+            << mutated(QStringLiteral("total/confirmed"), -0.5) << QStringLiteral("-0.5 is outside");
+        QTest::newRow("infinite refused")
+            << mutated(QStringLiteral("last_7_days/refused"), inf) << QStringLiteral("field 'refused'");
+        QTest::newRow("NaN pending") << mutated(QStringLiteral("total/pending"), nan)
+                                     << QStringLiteral("field 'pending'");
+        QTest::newRow("huge amount") << mutated(QStringLiteral("total/pending"), 1e300)
+                                     << QStringLiteral("field 'pending'");
+        QTest::newRow("tasks an object") << mutated(QStringLiteral("tasks"), QJsonObject{})
+                                         << QStringLiteral("field 'tasks': expected an array");
+        QTest::newRow("task not an object")
+            << mutated(QStringLiteral("tasks/0"), 3) << QStringLiteral("tasks[0] is not an object");
+        QTest::newRow("task id missing") << mutated(QStringLiteral("tasks/0/task"), absent)
+                                         << QStringLiteral("tasks[0]: missing field 'task'");
+        QTest::newRow("task negative pending")
+            << mutated(QStringLiteral("tasks/0/pending"), -1) << QStringLiteral("tasks[0]: field 'pending'");
+        QTest::newRow("tokens fractional")
+            << mutated(QStringLiteral("tasks/0/tokens"), 1.5) << QStringLiteral("'tokens': expected an integer");
+        QTest::newRow("batches negative")
+            << mutated(QStringLiteral("tasks/0/batches"), -3) << QStringLiteral("field 'batches'");
+        QTest::newRow("tokens a string") << mutated(QStringLiteral("history/0/tokens"), QStringLiteral("12"))
+                                         << QStringLiteral("history[0]: field 'tokens'");
         QTest::newRow("hour unparsable") << mutated(QStringLiteral("history/0/hour"), QStringLiteral("yesterday"))
                                          << QStringLiteral("'yesterday' is not an ISO 8601 time");
-        QTest::newRow("hour without zone") << mutated(QStringLiteral("history/0/hour"), QStringLiteral("2026-11-29T17:00:00"))
-                                           << QStringLiteral("not an ISO 8601 time with a zone");
-        QTest::newRow("hour mid-hour") << mutated(QStringLiteral("history/0/hour"), QStringLiteral("2026-11-29T17:30:00Z"))
+        QTest::newRow("hour without zone")
+            << mutated(QStringLiteral("history/0/hour"), QStringLiteral("2026-11-29T17:00:00"))
+            << QStringLiteral("not an ISO 8601 time with a zone");
+        QTest::newRow("hour mid-hour") << mutated(QStringLiteral("history/0/hour"),
+                                                  QStringLiteral("2026-11-29T17:30:00Z"))
                                        << QStringLiteral("is not the start of an hour");
-        QTest::newRow("hour a number") << mutated(QStringLiteral("history/0/hour"), 1764435600) << QStringLiteral("field 'hour': expected a string");
-        QTest::newRow("generated_at missing") << mutated(QStringLiteral("generated_at"), absent) << QStringLiteral("missing field 'generated_at'");
-        QTest::newRow("generated_at invalid") << mutated(QStringLiteral("generated_at"), QStringLiteral("2026-13-45T99:00:00Z"))
-                                              << QStringLiteral("field 'generated_at'");
-        QTest::newRow("hour twice") << mutated(QStringLiteral("history"), manyCopies(hubObject()[QStringLiteral("history")].toArray().at(0), 2))
+        QTest::newRow("hour a number") << mutated(QStringLiteral("history/0/hour"), 1764435600)
+                                       << QStringLiteral("field 'hour': expected a string");
+        QTest::newRow("generated_at missing")
+            << mutated(QStringLiteral("generated_at"), absent) << QStringLiteral("missing field 'generated_at'");
+        QTest::newRow("generated_at invalid")
+            << mutated(QStringLiteral("generated_at"), QStringLiteral("2026-13-45T99:00:00Z"))
+            << QStringLiteral("field 'generated_at'");
+        QTest::newRow("hour twice") << mutated(QStringLiteral("history"),
+                                               manyCopies(hubObject()[QStringLiteral("history")].toArray().at(0), 2))
                                     << QStringLiteral("lists the hour 2026-11-29T17:00:00Z twice");
-        QTest::newRow("too many tasks") << mutated(QStringLiteral("tasks"), manyCopies(hubObject()[QStringLiteral("tasks")].toArray().at(0), 10001))
+        QTest::newRow("too many tasks") << mutated(
+                                               QStringLiteral("tasks"),
+                                               manyCopies(hubObject()[QStringLiteral("tasks")].toArray().at(0), 10001))
                                         << QStringLiteral("field 'tasks': more than 10000 items");
         QTest::newRow("too many buckets") << mutated(QStringLiteral("history"), hourlyBuckets(10001))
                                           << QStringLiteral("field 'history': more than 10000 items");
@@ -320,8 +357,9 @@ private Q_SLOTS:
         QCOMPARE(merged.total, second.total);
         QCOMPARE(merged.tasks, second.tasks);
         QCOMPARE(merged.generatedAt, second.generatedAt);
-        const QList<EarningsBucket> expected{bucket("2026-11-20T10:00:00Z", 1, 0, 0, 10), bucket("2026-11-20T11:00:00Z", 2, 0, 0, 20),
-                                             bucket("2026-11-29T16:00:00Z", 0, 3, 0, 30), bucket("2026-11-29T17:00:00Z", 0.5, 0, 0, 40)};
+        const QList<EarningsBucket> expected{
+            bucket("2026-11-20T10:00:00Z", 1, 0, 0, 10), bucket("2026-11-20T11:00:00Z", 2, 0, 0, 20),
+            bucket("2026-11-29T16:00:00Z", 0, 3, 0, 30), bucket("2026-11-29T17:00:00Z", 0.5, 0, 0, 40)};
         QCOMPARE(merged.history, expected);
     }
 
@@ -372,7 +410,9 @@ private Q_SLOTS:
         const QString path = dir.filePath(QStringLiteral("cohort.sqlite"));
         auto store = EarningsStore::open(path);
         QVERIFY((*store)->save(QStringLiteral("hub"), sampleReport()));
-        withConnection(path, [](QSqlDatabase &db) { QSqlQuery(db).exec(QStringLiteral("UPDATE earnings_reports SET report = '{\"node\": 3}'")); });
+        withConnection(path, [](QSqlDatabase &db) {
+            QSqlQuery(db).exec(QStringLiteral("UPDATE earnings_reports SET report = '{\"node\": 3}'"));
+        });
         auto loaded = (*store)->load(QStringLiteral("hub"), sampleReport().nodeId);
         QVERIFY(!loaded);
         QVERIFY2(loaded.error().contains(QStringLiteral("damaged report")), qPrintable(loaded.error()));
@@ -416,7 +456,9 @@ private:
     }
     static void setUserVersion(const QString &path, int version)
     {
-        withConnection(path, [version](QSqlDatabase &db) { QSqlQuery(db).exec(QStringLiteral("PRAGMA user_version=%1").arg(version)); });
+        withConnection(path, [version](QSqlDatabase &db) {
+            QSqlQuery(db).exec(QStringLiteral("PRAGMA user_version=%1").arg(version));
+        });
     }
 };
 

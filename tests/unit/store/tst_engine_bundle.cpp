@@ -25,7 +25,8 @@ EngineBundle sample(int step)
     QByteArray tensor(100'000, Qt::Uninitialized);
     for (int i = 0; i < tensor.size(); ++i)
         tensor[i] = char((i * 131 + step) & 0xFF);
-    b.blobs = {{QStringLiteral("tensors/inner.bin"), tensor}, {QStringLiteral("optimizer.json"), QByteArray("{\"lr\":0.001}")}};
+    b.blobs = {{QStringLiteral("tensors/inner.bin"), tensor},
+               {QStringLiteral("optimizer.json"), QByteArray("{\"lr\":0.001}")}};
     return b;
 }
 
@@ -50,7 +51,9 @@ QByteArray manifestFor(const QList<QJsonObject> &entries)
     QJsonArray a;
     for (const auto &e : entries)
         a.append(e);
-    return QJsonDocument(QJsonObject{{QStringLiteral("format"), 1}, {QStringLiteral("written_at"), 1}, {QStringLiteral("entries"), a}})
+    return QJsonDocument(QJsonObject{{QStringLiteral("format"), 1},
+                                     {QStringLiteral("written_at"), 1},
+                                     {QStringLiteral("entries"), a}})
         .toJson(QJsonDocument::Compact);
 }
 } // namespace
@@ -90,7 +93,8 @@ private Q_SLOTS:
         QVERIFY(newest.ok());
         QFile f(*newest);
         QVERIFY(f.open(QIODevice::ReadWrite));
-        QVERIFY(f.resize(f.size() / 2)); // a write cut short (the rename makes this a disk fault, but it must not matter)
+        QVERIFY(
+            f.resize(f.size() / 2)); // a write cut short (the rename makes this a disk fault, but it must not matter)
         f.close();
         QStringList discarded;
         auto read = store.readNewest(&discarded);
@@ -128,17 +132,26 @@ private Q_SLOTS:
         const QByteArray state = "{}";
         const QString stateHash = QStringLiteral("44136fa355b3678a1146ad16f7e8649e94fb4fc21fe77e8310c060f61caaff8a");
         const auto entry = [](const QString &name, qint64 size, const QString &hash) {
-            return QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("size"), size}, {QStringLiteral("sha256"), hash}};
+            return QJsonObject{
+                {QStringLiteral("name"), name}, {QStringLiteral("size"), size}, {QStringLiteral("sha256"), hash}};
         };
-        QTest::newRow("path traversal") << manifestFor({entry(QStringLiteral("../../etc/passwd"), 2, stateHash)}) << QStringLiteral("not allowed");
-        QTest::newRow("absolute path") << manifestFor({entry(QStringLiteral("/etc/passwd"), 2, stateHash)}) << QStringLiteral("not allowed");
-        QTest::newRow("hostile size") << manifestFor({entry(QStringLiteral("state.json"), 1LL << 40, stateHash)}) << QStringLiteral("size");
-        QTest::newRow("size mismatch") << manifestFor({entry(QStringLiteral("state.json"), 3, stateHash)}) << QStringLiteral("manifest says");
-        QTest::newRow("wrong hash") << manifestFor({entry(QStringLiteral("state.json"), 2, QString(64, QLatin1Char('0')))}) << QStringLiteral("SHA-256");
-        QTest::newRow("missing entry") << manifestFor({entry(QStringLiteral("tensors/x.bin"), 2, stateHash)}) << QStringLiteral("missing");
+        QTest::newRow("path traversal") << manifestFor({entry(QStringLiteral("../../etc/passwd"), 2, stateHash)})
+                                        << QStringLiteral("not allowed");
+        QTest::newRow("absolute path") << manifestFor({entry(QStringLiteral("/etc/passwd"), 2, stateHash)})
+                                       << QStringLiteral("not allowed");
+        QTest::newRow("hostile size") << manifestFor({entry(QStringLiteral("state.json"), 1LL << 40, stateHash)})
+                                      << QStringLiteral("size");
+        QTest::newRow("size mismatch") << manifestFor({entry(QStringLiteral("state.json"), 3, stateHash)})
+                                       << QStringLiteral("manifest says");
+        QTest::newRow("wrong hash") << manifestFor(
+                                           {entry(QStringLiteral("state.json"), 2, QString(64, QLatin1Char('0')))})
+                                    << QStringLiteral("SHA-256");
+        QTest::newRow("missing entry") << manifestFor({entry(QStringLiteral("tensors/x.bin"), 2, stateHash)})
+                                       << QStringLiteral("missing");
         QTest::newRow("no state") << manifestFor({}) << QStringLiteral("no state.json");
         QTest::newRow("not json") << QByteArray("{nope") << QStringLiteral("manifest");
-        QTest::newRow("other format") << QByteArray("{\"format\":2,\"written_at\":1,\"entries\":[]}") << QStringLiteral("format 2");
+        QTest::newRow("other format") << QByteArray("{\"format\":2,\"written_at\":1,\"entries\":[]}")
+                                      << QStringLiteral("format 2");
     }
 
     void hostileManifestsAreRefused()
@@ -160,14 +173,17 @@ private Q_SLOTS:
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("bundle-00000000000001.zip"));
         const QByteArray zeros(4 << 20, '\0'); // 4 MiB that deflate to a few KiB
-        const QString zerosHash = QString::fromLatin1(QCryptographicHash::hash(zeros, QCryptographicHash::Sha256).toHex());
+        const QString zerosHash =
+            QString::fromLatin1(QCryptographicHash::hash(zeros, QCryptographicHash::Sha256).toHex());
         const QString stateHash = QStringLiteral("44136fa355b3678a1146ad16f7e8649e94fb4fc21fe77e8310c060f61caaff8a");
         const auto entry = [](const QString &name, qint64 size, const QString &hash) {
-            return QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("size"), size}, {QStringLiteral("sha256"), hash}};
+            return QJsonObject{
+                {QStringLiteral("name"), name}, {QStringLiteral("size"), size}, {QStringLiteral("sha256"), hash}};
         };
         writeZip(path,
-                 {{QStringLiteral("manifest.json"), manifestFor({entry(QStringLiteral("state.json"), 2, stateHash),
-                                                                 entry(QStringLiteral("zeros.bin"), zeros.size(), zerosHash)})},
+                 {{QStringLiteral("manifest.json"),
+                   manifestFor({entry(QStringLiteral("state.json"), 2, stateHash),
+                                entry(QStringLiteral("zeros.bin"), zeros.size(), zerosHash)})},
                   {QStringLiteral("state.json"), QByteArray("{}")},
                   {QStringLiteral("zeros.bin"), zeros}},
                  true);

@@ -16,9 +16,18 @@ using namespace cohort::safetensors;
 
 namespace {
 
-std::vector<uint8_t> vec(const QByteArray &b) { return {b.begin(), b.end()}; }
-QByteArray qba(const std::vector<uint8_t> &v) { return QByteArray(reinterpret_cast<const char *>(v.data()), qsizetype(v.size())); }
-std::string str(const QString &s) { return s.toStdString(); }
+std::vector<uint8_t> vec(const QByteArray &b)
+{
+    return {b.begin(), b.end()};
+}
+QByteArray qba(const std::vector<uint8_t> &v)
+{
+    return QByteArray(reinterpret_cast<const char *>(v.data()), qsizetype(v.size()));
+}
+std::string str(const QString &s)
+{
+    return s.toStdString();
+}
 
 // 8-byte little-endian length, then `rest` (which need not be that long).
 QByteArray withLength(quint64 n, const QByteArray &rest)
@@ -29,12 +38,16 @@ QByteArray withLength(quint64 n, const QByteArray &rest)
     return out + rest;
 }
 // A file whose header is `json` followed by dataSize zero bytes.
-QByteArray fileOf(const QByteArray &json, qsizetype dataSize = 0) { return withLength(quint64(json.size()), json) + QByteArray(dataSize, '\0'); }
+QByteArray fileOf(const QByteArray &json, qsizetype dataSize = 0)
+{
+    return withLength(quint64(json.size()), json) + QByteArray(dataSize, '\0');
+}
 QByteArray entry(const char *name, const char *dtype, const char *shape, const char *offsets)
 {
-    return QByteArray("\"") + name + "\":{\"dtype\":\"" + dtype + "\",\"shape\":" + shape + ",\"data_offsets\":" + offsets + "}";
+    return QByteArray("\"") + name + "\":{\"dtype\":\"" + dtype + "\",\"shape\":" + shape +
+           ",\"data_offsets\":" + offsets + "}";
 }
-const QByteArray kGood = entry("a", "U8", "[4]", "[0,4]");  // fits 4 data bytes
+const QByteArray kGood = entry("a", "U8", "[4]", "[0,4]"); // fits 4 data bytes
 
 cohort::Result<Header> parse(const QByteArray &file)
 {
@@ -55,20 +68,23 @@ std::vector<TensorData> sampleTensors()
         {"layer.0.weight", DType::F32, {2, 3}, pattern(24, 1)},
         {"f64", DType::F64, {3}, pattern(24, 2)},
         {"f16", DType::F16, {5}, pattern(10, 3)},
-        {"bf16", DType::BF16, {2, 2}, {0x80, 0x3F, 0x00, 0x40, 0x80, 0xBF, 0x00, 0x00}},  // 1, 2, -1, 0
+        {"bf16", DType::BF16, {2, 2}, {0x80, 0x3F, 0x00, 0x40, 0x80, 0xBF, 0x00, 0x00}}, // 1, 2, -1, 0
         {"i64", DType::I64, {2}, pattern(16, 4)},
         {"i32", DType::I32, {1, 1, 1}, pattern(4, 5)},
         {"i16", DType::I16, {3}, pattern(6, 6)},
         {"i8", DType::I8, {7}, pattern(7, 7)},
         {"u8", DType::U8, {5}, pattern(5, 8)},
         {"mask", DType::BOOL, {3}, {0, 1, 1}},
-        {"step", DType::I64, {}, pattern(8, 9)},  // 0-d scalar
-        {"empty", DType::F32, {3, 0}, {}},        // a zero dimension
+        {"step", DType::I64, {}, pattern(8, 9)}, // 0-d scalar
+        {"empty", DType::F32, {3, 0}, {}},       // a zero dimension
         {"e4m3", DType::F8_E4M3, {2}, pattern(2, 10)},
     };
 }
 
-QStringList entriesOf(const QString &dir) { return QDir(dir).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden); }
+QStringList entriesOf(const QString &dir)
+{
+    return QDir(dir).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden);
+}
 
 QByteArray readAll(const QString &path)
 {
@@ -89,9 +105,10 @@ class TestSafetensors : public QObject {
 private Q_SLOTS:
     void dtypes()
     {
-        const std::pair<DType, size_t> expected[] = {{DType::BOOL, 1}, {DType::U8, 1}, {DType::I8, 1}, {DType::F8_E5M2, 1},
-            {DType::F8_E4M3, 1}, {DType::I16, 2}, {DType::U16, 2}, {DType::F16, 2}, {DType::BF16, 2}, {DType::I32, 4},
-            {DType::U32, 4}, {DType::F32, 4}, {DType::F64, 8}, {DType::I64, 8}, {DType::U64, 8}};
+        const std::pair<DType, size_t> expected[] = {
+            {DType::BOOL, 1}, {DType::U8, 1},  {DType::I8, 1},  {DType::F8_E5M2, 1}, {DType::F8_E4M3, 1},
+            {DType::I16, 2},  {DType::U16, 2}, {DType::F16, 2}, {DType::BF16, 2},    {DType::I32, 4},
+            {DType::U32, 4},  {DType::F32, 4}, {DType::F64, 8}, {DType::I64, 8},     {DType::U64, 8}};
         for (const auto &[dtype, size] : expected) {
             QCOMPARE(dtypeSize(dtype), size);
             QCOMPARE(parseDType(dtypeName(dtype)), std::optional<DType>(dtype));
@@ -106,10 +123,11 @@ private Q_SLOTS:
     // escapes, offsets not in name order).
     void knownGoodVector()
     {
-        const QByteArray json = "{ \"__metadata__\" : {\"format\":\"pt\"},\n"
-                                "\t\"w\\u00e9\\ud83d\\ude00\":{\"shape\":[2],\"dtype\":\"I16\",\"data_offsets\":[0,4]},\r\n"
-                                "\"a\\/b\":{\"dtype\":\"F32\",\"shape\":[],\"data_offsets\":[4,8]} }   ";
-        const QByteArray data("\x01\x00\xFE\xFF\x00\x00\xC0\x3F", 8);  // I16 {1, -2}; F32 1.5
+        const QByteArray json =
+            "{ \"__metadata__\" : {\"format\":\"pt\"},\n"
+            "\t\"w\\u00e9\\ud83d\\ude00\":{\"shape\":[2],\"dtype\":\"I16\",\"data_offsets\":[0,4]},\r\n"
+            "\"a\\/b\":{\"dtype\":\"F32\",\"shape\":[],\"data_offsets\":[4,8]} }   ";
+        const QByteArray data("\x01\x00\xFE\xFF\x00\x00\xC0\x3F", 8); // I16 {1, -2}; F32 1.5
         QByteArray file = withLength(quint64(json.size()), json) + data;
         QCOMPARE(file.size(), qsizetype(8 + json.size() + 8));
         auto header = parse(file);
@@ -163,7 +181,7 @@ private Q_SLOTS:
         QCOMPARE(header->tensors.size(), tensors.size());
         QCOMPARE(header->dataOffset % 8, uint64_t(0));
         const QByteArray headerText = qba(*bytes).mid(8, qsizetype(header->headerSize));
-        const qsizetype close = headerText.lastIndexOf('}');  // then fewer than 8 spaces of padding
+        const qsizetype close = headerText.lastIndexOf('}'); // then fewer than 8 spaces of padding
         QVERIFY(close > 0 && headerText.size() - close - 1 < 8);
         QCOMPARE(headerText.mid(close + 1), QByteArray(headerText.size() - close - 1, ' '));
         File whole{*header, *bytes};
@@ -172,7 +190,7 @@ private Q_SLOTS:
             QVERIFY2(info, t.name.c_str());
             QCOMPARE(info->dtype, t.dtype);
             QCOMPARE(info->shape, t.shape);
-            QCOMPARE(info->begin % dtypeSize(t.dtype), uint64_t(0));  // natural alignment
+            QCOMPARE(info->begin % dtypeSize(t.dtype), uint64_t(0)); // natural alignment
             const auto data = whole.tensorData(*info);
             QCOMPARE(std::vector<uint8_t>(data.begin(), data.end()), t.bytes);
         }
@@ -198,9 +216,12 @@ private Q_SLOTS:
 
     void metadataRoundTrip()
     {
-        const Metadata metadata{{"cohort.config", "{\"hidden\": 64, \"name\": \"tiny \\\"model\\\"\\n\", \"path\": \"C:\\\\x\"}"},
-                                {"unicode", "h\xC3\xA9llo \xF0\x9F\x98\x80"}, {"control", std::string("\x01\x1f\t\0z", 5)},
-                                {"", "empty key"}, {"empty", ""}};
+        const Metadata metadata{
+            {"cohort.config", "{\"hidden\": 64, \"name\": \"tiny \\\"model\\\"\\n\", \"path\": \"C:\\\\x\"}"},
+            {"unicode", "h\xC3\xA9llo \xF0\x9F\x98\x80"},
+            {"control", std::string("\x01\x1f\t\0z", 5)},
+            {"", "empty key"},
+            {"empty", ""}};
         auto bytes = serialize(std::vector<TensorData>{{"t", DType::U8, {1}, {7}}}, metadata);
         QVERIFY2(bytes.ok(), bytes.error.c_str());
         auto header = parse(qba(*bytes));
@@ -221,7 +242,8 @@ private Q_SLOTS:
         QVERIFY(first.ok() && second.ok());
         QCOMPARE(*first, *second);
         QTemporaryDir dir;
-        const QString a = dir.filePath(QStringLiteral("a.safetensors")), b = dir.filePath(QStringLiteral("b.safetensors"));
+        const QString a = dir.filePath(QStringLiteral("a.safetensors")),
+                      b = dir.filePath(QStringLiteral("b.safetensors"));
         QCOMPARE(writeFile(str(a), tensors, metadata), std::string());
         QCOMPARE(writeFile(str(b), sampleTensors(), metadata), std::string());
         QCOMPARE(readAll(a), qba(*first));
@@ -240,8 +262,8 @@ private Q_SLOTS:
     void writerRefusesBadInput_data()
     {
         QTest::addColumn<int>("which");
-        const char *names[] = {"duplicate name", "empty name", "__metadata__ name", "byte count", "negative dim",
-                               "invalid UTF-8 name", "invalid UTF-8 metadata", "invalid dtype value"};
+        const char *names[] = {"duplicate name", "empty name",         "__metadata__ name",      "byte count",
+                               "negative dim",   "invalid UTF-8 name", "invalid UTF-8 metadata", "invalid dtype value"};
         for (int i = 0; i < 8; ++i)
             QTest::newRow(names[i]) << i;
     }
@@ -277,7 +299,7 @@ private Q_SLOTS:
         QCOMPARE(writeFile(str(target), v1), std::string());
         const QByteArray old = readAll(target);
         QCOMPARE(entriesOf(dir.path()), QStringList{QStringLiteral("ckpt.safetensors")});
-        QCOMPARE(writeFile(str(target), v2), std::string());  // replaces
+        QCOMPARE(writeFile(str(target), v2), std::string()); // replaces
         QCOMPARE(readAll(target), qba(*serialize(v2)));
         QVERIFY(writeRaw(target, old));
 
@@ -354,13 +376,13 @@ private Q_SLOTS:
         auto header = parseHeader(bytes->data(), size_t(8 + *n), fileSize);
         QVERIFY2(header.ok(), header.error.c_str());
         QCOMPARE(header->fileSize(), fileSize);
-        QVERIFY(!parseHeader(bytes->data(), size_t(8 + *n), fileSize - 1).ok());  // one byte short of the data
+        QVERIFY(!parseHeader(bytes->data(), size_t(8 + *n), fileSize - 1).ok()); // one byte short of the data
         QVERIFY(!peekHeaderSize(bytes->data(), 7).ok());
     }
 
     void truncatedFile_data()
     {
-        QTest::addColumn<int>("cut");  // bytes removed from the end; negative: bytes appended
+        QTest::addColumn<int>("cut"); // bytes removed from the end; negative: bytes appended
         for (int cut : {1, 8, 200, 300, -1, -8})
             QTest::newRow(qPrintable(QString::number(cut))) << cut;
     }
@@ -430,16 +452,22 @@ private Q_SLOTS:
         row("bad hex escape", fileOf("{\"\\u12g4\":1}"), "invalid hex digit");
         row("name too long", fileOf("{\"" + QByteArray(int(kMaxNameLength) + 1, 'n') + "\":1}"), "string longer than");
         row("duplicate tensor", fileOf(obj(kGood + "," + kGood), 4), "duplicate tensor name \"a\"");
-        row("duplicate __metadata__", fileOf(obj("\"__metadata__\":{},\"__metadata__\":{}")), "duplicate key \"__metadata__\"");
-        row("duplicate field", fileOf("{\"a\":{\"dtype\":\"U8\",\"dtype\":\"U8\",\"shape\":[],\"data_offsets\":[0,1]}}", 1), "duplicate key \"dtype\"");
-        row("duplicate metadata key", fileOf("{\"__metadata__\":{\"k\":\"1\",\"k\":\"2\"}}"), "duplicate \"__metadata__\" key \"k\"");
+        row("duplicate __metadata__", fileOf(obj("\"__metadata__\":{},\"__metadata__\":{}")),
+            "duplicate key \"__metadata__\"");
+        row("duplicate field",
+            fileOf("{\"a\":{\"dtype\":\"U8\",\"dtype\":\"U8\",\"shape\":[],\"data_offsets\":[0,1]}}", 1),
+            "duplicate key \"dtype\"");
+        row("duplicate metadata key", fileOf("{\"__metadata__\":{\"k\":\"1\",\"k\":\"2\"}}"),
+            "duplicate \"__metadata__\" key \"k\"");
         row("empty tensor name", fileOf(obj(entry("", "U8", "[1]", "[0,1]")), 1), "empty tensor name");
         row("entry not an object", fileOf("{\"a\":[]}"), "entry must be an object");
         row("missing dtype", fileOf("{\"a\":{\"shape\":[1],\"data_offsets\":[0,1]}}", 1), "missing \"dtype\"");
         row("missing shape", fileOf("{\"a\":{\"dtype\":\"U8\",\"data_offsets\":[0,1]}}", 1), "missing \"shape\"");
         row("missing data_offsets", fileOf("{\"a\":{\"dtype\":\"U8\",\"shape\":[1]}}", 1), "missing \"data_offsets\"");
-        row("extra key", fileOf("{\"a\":{\"dtype\":\"U8\",\"shape\":[1],\"data_offsets\":[0,1],\"x\":0}}", 1), "unexpected key \"x\"");
-        row("dtype not a string", fileOf("{\"a\":{\"dtype\":4,\"shape\":[1],\"data_offsets\":[0,1]}}", 1), "\"dtype\" must be a string");
+        row("extra key", fileOf("{\"a\":{\"dtype\":\"U8\",\"shape\":[1],\"data_offsets\":[0,1],\"x\":0}}", 1),
+            "unexpected key \"x\"");
+        row("dtype not a string", fileOf("{\"a\":{\"dtype\":4,\"shape\":[1],\"data_offsets\":[0,1]}}", 1),
+            "\"dtype\" must be a string");
         row("unknown dtype", fileOf(obj(entry("a", "F128", "[1]", "[0,1]")), 1), "unknown dtype \"F128\"");
         row("lowercase dtype", fileOf(obj(entry("a", "f32", "[1]", "[0,4]")), 4), "unknown dtype");
         row("shape not an array", fileOf(obj(entry("a", "U8", "4", "[0,4]")), 4), "\"shape\" must be an array");
@@ -448,10 +476,14 @@ private Q_SLOTS:
         row("fractional dimension", fileOf(obj(entry("a", "U8", "[1.5]", "[0,4]")), 4), "expected an integer");
         row("exponent dimension", fileOf(obj(entry("a", "U8", "[4e0]", "[0,4]")), 4), "expected an integer");
         row("leading zero", fileOf(obj(entry("a", "U8", "[04]", "[0,4]")), 4), "leading zero");
-        row("dimension over int64", fileOf(obj(entry("a", "U8", "[9223372036854775808]", "[0,4]")), 4), "does not fit in int64");
-        row("dimension over uint64", fileOf(obj(entry("a", "U8", "[18446744073709551616]", "[0,4]")), 4), "does not fit in 64 bits");
-        row("element count overflow", fileOf(obj(entry("a", "U8", "[4294967296,4294967296,16]", "[0,0]"))), "overflows 64 bits");
-        row("byte size overflow", fileOf(obj(entry("a", "F64", "[2305843009213693952]", "[0,0]"))), "overflows 64 bits");
+        row("dimension over int64", fileOf(obj(entry("a", "U8", "[9223372036854775808]", "[0,4]")), 4),
+            "does not fit in int64");
+        row("dimension over uint64", fileOf(obj(entry("a", "U8", "[18446744073709551616]", "[0,4]")), 4),
+            "does not fit in 64 bits");
+        row("element count overflow", fileOf(obj(entry("a", "U8", "[4294967296,4294967296,16]", "[0,0]"))),
+            "overflows 64 bits");
+        row("byte size overflow", fileOf(obj(entry("a", "F64", "[2305843009213693952]", "[0,0]"))),
+            "overflows 64 bits");
         row("offsets not an array", fileOf(obj(entry("a", "U8", "[4]", "4")), 4), "\"data_offsets\" must be an array");
         row("one offset", fileOf(obj(entry("a", "U8", "[4]", "[4]")), 4), "exactly two entries");
         row("three offsets", fileOf(obj(entry("a", "U8", "[4]", "[0,4,4]")), 4), "exactly two entries");
@@ -460,10 +492,14 @@ private Q_SLOTS:
         row("begin after end", fileOf(obj(entry("a", "U8", "[4]", "[8,4]")), 8), "begin 8 > end 4");
         row("size mismatch", fileOf(obj(entry("a", "F32", "[2]", "[0,4]")), 4), "need 8");
         row("beyond the buffer", fileOf(obj(entry("a", "F32", "[2]", "[0,8]")), 4), "beyond the data buffer");
-        row("offset near 2^64", fileOf(obj(entry("a", "U8", "[1]", "[18446744073709551614,18446744073709551615]")), 1), "beyond the data buffer");
-        row("overlap", fileOf(obj(entry("a", "F32", "[2]", "[0,8]") + "," + entry("b", "F32", "[2]", "[4,12]")), 12), "overlaps");
-        row("empty tensor inside another", fileOf(obj(entry("a", "F32", "[2]", "[0,8]") + "," + entry("z", "F32", "[0]", "[4,4]")), 8), "overlaps");
-        row("gap", fileOf(obj(entry("a", "U8", "[4]", "[0,4]") + "," + entry("b", "U8", "[4]", "[8,12]")), 12), "gap of 4");
+        row("offset near 2^64", fileOf(obj(entry("a", "U8", "[1]", "[18446744073709551614,18446744073709551615]")), 1),
+            "beyond the data buffer");
+        row("overlap", fileOf(obj(entry("a", "F32", "[2]", "[0,8]") + "," + entry("b", "F32", "[2]", "[4,12]")), 12),
+            "overlaps");
+        row("empty tensor inside another",
+            fileOf(obj(entry("a", "F32", "[2]", "[0,8]") + "," + entry("z", "F32", "[0]", "[4,4]")), 8), "overlaps");
+        row("gap", fileOf(obj(entry("a", "U8", "[4]", "[0,4]") + "," + entry("b", "U8", "[4]", "[8,12]")), 12),
+            "gap of 4");
         row("gap at start", fileOf(obj(entry("a", "U8", "[4]", "[4,8]")), 8), "gap of 4");
         row("trailing data", fileOf(obj(kGood), 6), "2 trailing bytes");
         row("data without tensors", fileOf("{}", 3), "3 trailing bytes");
@@ -472,7 +508,8 @@ private Q_SLOTS:
         row("metadata string", fileOf("{\"__metadata__\":\"x\"}"), "must be an object of strings");
         row("metadata null", fileOf("{\"__metadata__\":null}"), "must be an object of strings");
         row("metadata number value", fileOf("{\"__metadata__\":{\"k\":1}}"), "value for \"k\" must be a string");
-        row("metadata nested value", fileOf("{\"__metadata__\":{\"k\":" + QByteArray(5000, '[') + "}}"), "must be a string");
+        row("metadata nested value", fileOf("{\"__metadata__\":{\"k\":" + QByteArray(5000, '[') + "}}"),
+            "must be a string");
     }
     void malformedHeader()
     {

@@ -264,8 +264,8 @@ private Q_SLOTS:
             hidden[i] = float(int((uint32_t(i) * 2654435761u) % 2001u) - 1000) / 250.0f;
         const std::string bytes = serialize(buildProofs(hidden.data(), 70, 64));
         QCOMPARE(bytes.size(), size_t(3 * 258));
-        const QByteArray digest = QCryptographicHash::hash(QByteArrayView(bytes.data(), qsizetype(bytes.size())),
-                                                           QCryptographicHash::Sha256);
+        const QByteArray digest =
+            QCryptographicHash::hash(QByteArrayView(bytes.data(), qsizetype(bytes.size())), QCryptographicHash::Sha256);
         QCOMPARE(QString::fromLatin1(digest.toHex()),
                  QStringLiteral("bc04a0bf4abc8c404a3da99f43f866b83e91ed8bee6ca76a12473bc04cf192a1"));
     }
@@ -343,15 +343,15 @@ private Q_SLOTS:
         }
     }
 
-    // A one-token chunk (64 values: all of them are its "top 128") holds values near zero whose bf16 mantissas are float
-    // rounding noise: an honest verifier that summed in another order sees a few of them several units off (seen in
-    // tst_rl_e2e: "64/64 exponent matches, mantissa error mean 0.73 (max 0.05)" on a one-token completion). Those are
-    // not compared; a change of a value that matters still fails the chunk.
+    // A one-token chunk (64 values: all of them are its "top 128") holds values near zero whose bf16 mantissas are
+    // float rounding noise: an honest verifier that summed in another order sees a few of them several units off (seen
+    // in tst_rl_e2e: "64/64 exponent matches, mantissa error mean 0.73 (max 0.05)" on a one-token completion). Those
+    // are not compared; a change of a value that matters still fails the chunk.
     void shortChunksIgnoreNoiseNearZero()
     {
         const size_t dim = 64;
         std::vector<float> prover = gaussian(dim, 7);
-        prover[5] = 3.0e-4f;  // about 1e-4 of the largest value
+        prover[5] = 3.0e-4f; // about 1e-4 of the largest value
         prover[40] = -2.0e-4f;
         const ChunkProof proof = buildChunkProof(prover.data(), 1, dim);
         std::vector<float> verifier = prover;
@@ -359,17 +359,20 @@ private Q_SLOTS:
         verifier[40] = -2.2e-4f;
         const VerifyThresholds fp32{126, 0.05, 0};
         const ChunkVerdict honest = verifyChunk(proof, verifier.data(), 1, dim, fp32);
-        QVERIFY2(honest.accepted, qPrintable(QStringLiteral("mean %1 over %2 points").arg(honest.mantissaMean).arg(honest.points)));
+        QVERIFY2(honest.accepted,
+                 qPrintable(QStringLiteral("mean %1 over %2 points").arg(honest.mantissaMean).arg(honest.points)));
         // The values near zero (the two set above, and any Gaussian draw below 2^-10 of the largest) are left out.
         float largestAbs = 0;
         for (const float v : verifier)
             largestAbs = std::max(largestAbs, std::fabs(v));
-        const auto significant = std::count_if(verifier.begin(), verifier.end(), [&](float v) { return std::fabs(v) >= largestAbs / 1024; });
+        const auto significant =
+            std::count_if(verifier.begin(), verifier.end(), [&](float v) { return std::fabs(v) >= largestAbs / 1024; });
         QVERIFY(significant <= 62);
         QCOMPARE(honest.points, int(significant));
         QCOMPARE(honest.mantissaMean, 0.0);
         std::vector<float> forged = prover;
-        const auto largest = std::max_element(forged.begin(), forged.end(), [](float a, float b) { return std::fabs(a) < std::fabs(b); });
+        const auto largest = std::max_element(forged.begin(), forged.end(),
+                                              [](float a, float b) { return std::fabs(a) < std::fabs(b); });
         *largest *= 1.1f; // a value that matters, 10 % off
         QVERIFY(!verifyChunk(proof, forged.data(), 1, dim, fp32).accepted);
     }

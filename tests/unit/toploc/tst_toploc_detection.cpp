@@ -33,8 +33,8 @@ private Q_SLOTS:
         int honestRows = 0;
         for (const testing::DetectionCase &c : table) {
             const testing::DetectionSummary s = testing::summarize(c, fp32);
-            const QByteArray row = QByteArray::fromStdString(c.name) + ": " + QByteArray::number(s.acceptedChunks) + "/" +
-                                   QByteArray::number(s.chunks) + " chunks accepted, exponent matches mean " +
+            const QByteArray row = QByteArray::fromStdString(c.name) + ": " + QByteArray::number(s.acceptedChunks) +
+                                   "/" + QByteArray::number(s.chunks) + " chunks accepted, exponent matches mean " +
                                    QByteArray::number(s.meanExpMatches, 'f', 1) + " worst " +
                                    QByteArray::number(s.worstExpMatches) + ", mantissa mean " +
                                    QByteArray::number(s.meanMantissaMean, 'f', 3) + " min " +

@@ -57,7 +57,8 @@ Verdicts proveAndVerify(rl::Policy &prover, rl::Policy &verifier)
         auto decoded = toploc::decode(bytes, toploc::chunkCount(c.tokens.size()));
         if (!decoded)
             qFatal("%s", decoded.error.c_str());
-        const toploc::VerifyReport report = toploc::verifyProofs(*decoded.value, hidden[i].data(), c.tokens.size(), dim);
+        const toploc::VerifyReport report =
+            toploc::verifyProofs(*decoded.value, hidden[i].data(), c.tokens.size(), dim);
         for (const toploc::ChunkVerdict &chunk : report.chunks) {
             ++v.chunks;
             v.accepted += chunk.accepted ? 1 : 0;
