@@ -31,8 +31,8 @@ packages=(
   openbox
   # SHARDCAST relays and the download benchmark peers
   nginx-light curl aria2
-  # fuzzing (libFuzzer ships with clang)
-  clang libclang-rt-dev
+  # fuzzing (libFuzzer ships with clang); clang-format checks the code style (tests/layout/check_format.sh)
+  clang libclang-rt-dev clang-format
   # packaging (cpack -G DEB, tests/package/check-deb.sh): dpkg-shlibdeps, the desktop-file and AppStream
   # validators, man for the man-page check, the icon theme the package installs into; makensis to compile the
   # Windows installer definition (tests/package/check-nsis.sh)
