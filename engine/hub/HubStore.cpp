@@ -2,15 +2,14 @@
 
 #include "core/Logging.h"
 #include "net/Identity.h"
+#include "store/SqliteFile.h"
 
 #include <QJsonDocument>
 #include <QSqlDatabase>
 #include <QSqlError>
 #include <QSqlQuery>
-#include <QUuid>
 #include <QVariant>
 
-#include <initializer_list>
 #include <iterator>
 
 namespace cohort {
@@ -88,51 +87,11 @@ QJsonObject NodeRecord::toPublicJson(qint64 nowMs, qint64 onlineWindowMs) const
     };
 }
 
-HubStore::HubStore(QString connectionName, QString path)
-    : m_connection(std::move(connectionName)),
-      m_path(std::move(path))
-{}
-
-HubStore::~HubStore()
-{
-    {
-        QSqlDatabase db = QSqlDatabase::database(m_connection, false);
-        if (db.isOpen())
-            db.close();
-    }
-    QSqlDatabase::removeDatabase(m_connection);
-}
-
-Expected<std::unique_ptr<HubStore>> HubStore::open(const QString &path)
-{
-    const QString name = QStringLiteral("cohort-hub-") + QUuid::createUuid().toString(QUuid::WithoutBraces);
-    std::unique_ptr<HubStore> store(new HubStore(name, path));
-    QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
-    db.setDatabaseName(path);
-    if (!db.open())
-        return fail(QStringLiteral("cannot open the hub database %1: %2").arg(path, db.lastError().text()));
-    QSqlQuery q(db);
-    for (const char *pragma : {"PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL", "PRAGMA busy_timeout=5000"}) {
-        if (!q.exec(QLatin1String(pragma)))
-            return fail(
-                QStringLiteral(
-                    "the hub database %1 is not usable (%2). It was left untouched; move it away to start afresh.")
-                    .arg(path, q.lastError().text()));
-    }
-    if (Status migrated = store->migrate(); !migrated)
-        return fail(migrated.error());
-    return store;
-}
-
 namespace {
 // The schema, one step per version: a database at version v runs the steps above v, each in a transaction that
-// also records its version, so a crash leaves it at the last whole step.
-struct SchemaStep {
-    int version;
-    std::initializer_list<const char *> statements;
-};
-
-const SchemaStep kSchemaSteps[] = {
+// also records its version, so a crash leaves it at the last whole step. The version is kept in the table meta
+// (key 'schema_version'), not in PRAGMA user_version: hub databases in the field were written that way.
+const SqliteStep kSchemaSteps[] = {
     // v1: the nodes.
     {1,
      {
@@ -229,44 +188,35 @@ const SchemaStep kSchemaSteps[] = {
 static_assert(std::size(kSchemaSteps) == size_t(kSchemaVersion), "one step per schema version");
 } // namespace
 
-Status HubStore::migrate()
+HubStore::HubStore(std::unique_ptr<SqliteFile> file)
+    : m_file(std::move(file))
+{}
+
+HubStore::~HubStore() = default;
+
+Expected<std::unique_ptr<HubStore>> HubStore::open(const QString &path)
 {
-    QSqlDatabase db = QSqlDatabase::database(m_connection);
-    QSqlQuery q(db);
-    if (!q.exec(QStringLiteral("CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)")))
-        return fail(QStringLiteral("the hub database %1 is damaged: %2").arg(m_path, q.lastError().text()));
-    q.exec(QStringLiteral("SELECT value FROM meta WHERE key='schema_version'"));
-    const int version = q.next() ? q.value(0).toInt() : 0;
-    if (version > kSchemaVersion)
-        return fail(QStringLiteral("the hub database %1 was written by a newer cohort-hub (schema %2)")
-                        .arg(m_path)
-                        .arg(version));
-    for (const SchemaStep &step : kSchemaSteps) {
-        if (step.version <= version)
-            continue;
-        db.transaction();
-        bool ok = true;
-        for (const char *statement : step.statements)
-            ok = ok && q.exec(QString::fromLatin1(statement));
-        ok = ok && q.exec(QStringLiteral("INSERT OR REPLACE INTO meta(key, value) VALUES('schema_version', '%1')")
-                              .arg(step.version));
-        if (!ok) {
-            const QString error = q.lastError().text();
-            db.rollback();
-            return fail(
-                QStringLiteral("cannot %1 the hub database schema in %2: %3")
-                    .arg(step.version == 1 ? QStringLiteral("create") : QStringLiteral("upgrade"), m_path, error));
-        }
-        db.commit();
-    }
-    return {};
+    auto file = SqliteFile::open(path, QStringLiteral("hub database"), kSchemaSteps, SqliteVersionRecord::MetaTable);
+    if (!file)
+        return fail(file.error());
+    return std::unique_ptr<HubStore>(new HubStore(std::move(file).value()));
+}
+
+QString HubStore::path() const
+{
+    return m_file->path();
+}
+
+QString HubStore::connectionName() const
+{
+    return m_file->connectionName();
 }
 
 Expected<NodeRecord> HubStore::registerNode(const QByteArray &publicKey, const QString &name,
                                             const QString &clientVersion, const QJsonObject &hardware, qint64 nowMs,
                                             const std::optional<QString> &payoutAddress)
 {
-    QSqlQuery q(QSqlDatabase::database(m_connection));
+    QSqlQuery q(m_file->connection());
     q.prepare(
         QStringLiteral("INSERT INTO nodes(node_id, public_key, name, client_version, registered_at, last_seen, "
                        "hardware, payout_address)"
@@ -292,7 +242,7 @@ Expected<NodeRecord> HubStore::registerNode(const QByteArray &publicKey, const Q
 
 Expected<bool> HubStore::recordHeartbeat(const QByteArray &publicKey, const HeartbeatRecord &hb, qint64 nowMs)
 {
-    QSqlQuery q(QSqlDatabase::database(m_connection));
+    QSqlQuery q(m_file->connection());
     q.prepare(QStringLiteral(
         "UPDATE nodes SET last_seen=:now, state=:state, reason=:reason, why=:why, joined_task=:task, metrics=:metrics,"
         " hardware=CASE WHEN :hasHardware THEN :hardware ELSE hardware END, heartbeats=heartbeats+1,"
@@ -316,7 +266,7 @@ Expected<bool> HubStore::recordHeartbeat(const QByteArray &publicKey, const Hear
 
 std::optional<NodeRecord> HubStore::node(const QString &nodeId) const
 {
-    QSqlQuery q(QSqlDatabase::database(m_connection));
+    QSqlQuery q(m_file->connection());
     q.prepare(QStringLiteral("SELECT %1 FROM nodes WHERE node_id=:id").arg(QLatin1String(kNodeColumns)));
     q.bindValue(QStringLiteral(":id"), nodeId);
     if (q.exec() && q.next())
@@ -326,7 +276,7 @@ std::optional<NodeRecord> HubStore::node(const QString &nodeId) const
 
 bool HubStore::isRegistered(const QByteArray &publicKey) const
 {
-    QSqlQuery q(QSqlDatabase::database(m_connection));
+    QSqlQuery q(m_file->connection());
     q.prepare(QStringLiteral("SELECT 1 FROM nodes WHERE public_key=:key"));
     q.bindValue(QStringLiteral(":key"), publicKey);
     return q.exec() && q.next();
@@ -334,7 +284,7 @@ bool HubStore::isRegistered(const QByteArray &publicKey) const
 
 HubStore::NodeCounts HubStore::nodeCounts(qint64 nowMs, qint64 onlineWindowMs) const
 {
-    QSqlQuery q(QSqlDatabase::database(m_connection));
+    QSqlQuery q(m_file->connection());
     q.prepare(QStringLiteral("SELECT COUNT(*), COALESCE(SUM(last_seen >= :since), 0) FROM nodes"));
     q.bindValue(QStringLiteral(":since"), nowMs - onlineWindowMs);
     NodeCounts counts;
@@ -347,7 +297,7 @@ HubStore::NodeCounts HubStore::nodeCounts(qint64 nowMs, qint64 onlineWindowMs) c
 
 std::optional<NodeRecord> HubStore::nodeByKey(const QByteArray &publicKey) const
 {
-    QSqlQuery q(QSqlDatabase::database(m_connection));
+    QSqlQuery q(m_file->connection());
     q.prepare(QStringLiteral("SELECT %1 FROM nodes WHERE public_key=:key").arg(QLatin1String(kNodeColumns)));
     q.bindValue(QStringLiteral(":key"), publicKey);
     if (q.exec() && q.next())
@@ -358,7 +308,7 @@ std::optional<NodeRecord> HubStore::nodeByKey(const QByteArray &publicKey) const
 QList<NodeRecord> HubStore::nodes() const
 {
     QList<NodeRecord> out;
-    QSqlQuery q(QSqlDatabase::database(m_connection));
+    QSqlQuery q(m_file->connection());
     if (!q.exec(QStringLiteral("SELECT %1 FROM nodes ORDER BY registered_at").arg(QLatin1String(kNodeColumns))))
         return out;
     while (q.next())
@@ -369,7 +319,7 @@ QList<NodeRecord> HubStore::nodes() const
 QList<NodeRecord> HubStore::nodesPage(const QString &afterNodeId, int limit, bool publicOnly) const
 {
     QList<NodeRecord> out;
-    QSqlQuery q(QSqlDatabase::database(m_connection));
+    QSqlQuery q(m_file->connection());
     const QString columns =
         publicOnly ? QStringLiteral("node_id, last_seen, state, joined_task") : QLatin1String(kNodeColumns);
     q.prepare(QStringLiteral("SELECT %1 FROM nodes WHERE node_id > :after ORDER BY node_id LIMIT :limit").arg(columns));

@@ -1,5 +1,6 @@
 #pragma once
-// The hub's durable state in SQLite (QtSql, WAL mode). Used from one thread only: the hub's.
+// The hub's durable state in SQLite (QtSql, WAL mode), opened and migrated by store/SqliteFile. Used from one thread
+// only: the hub's.
 #include "core/Expected.h"
 
 #include <QJsonObject>
@@ -9,6 +10,8 @@
 #include <optional>
 
 namespace cohort {
+
+class SqliteFile;
 
 struct NodeRecord {
     QString nodeId;
@@ -71,14 +74,12 @@ public:
     // One page of nodes ordered by id, after `afterNodeId` (empty: from the start). publicOnly reads only the
     // columns of the public view (no hardware or metrics blobs).
     QList<NodeRecord> nodesPage(const QString &afterNodeId, int limit, bool publicOnly) const;
-    QString path() const { return m_path; }
-    QString connectionName() const { return m_connection; } // for the ledger, which shares the database
+    QString path() const;
+    QString connectionName() const; // for the ledger, which shares the database
 
 private:
-    HubStore(QString connectionName, QString path);
-    Status migrate();
-    QString m_connection;
-    QString m_path;
+    explicit HubStore(std::unique_ptr<SqliteFile> file);
+    std::unique_ptr<SqliteFile> m_file;
 };
 
 } // namespace cohort

@@ -1,10 +1,7 @@
 #pragma once
 // <dataDir>/cohort.sqlite: what the node keeps about itself between runs (the earnings cache, GPU telemetry history).
-// One QtSql connection per instance, in WAL mode with a busy timeout, so a second instance (a test, cohortd
-// next to the desktop app) waits for a writer instead of failing. Use an instance only from the thread that
-// opened it: QtSql connections are bound to their thread.
-// The schema version of the whole file is PRAGMA user_version; open() brings an older file up to date step by step
-// and refuses a newer one. A damaged or foreign file is reported as an error and left exactly as it was.
+// The file is opened and migrated by SqliteFile (WAL, busy timeout, one instance per thread); this class holds the
+// node's schema. Its version is PRAGMA user_version.
 #include "core/Expected.h"
 
 #include <QSqlDatabase>
@@ -13,24 +10,25 @@
 
 namespace cohort {
 
+class SqliteFile;
+
 class NodeDatabase {
 public:
     static constexpr int kSchemaVersion = 2;
 
+    // Creates the folder of path when it is missing: the node's data folder may not exist yet.
     static Expected<std::unique_ptr<NodeDatabase>> open(const QString &path);
     ~NodeDatabase();
     NodeDatabase(const NodeDatabase &) = delete;
     NodeDatabase &operator=(const NodeDatabase &) = delete;
 
     QSqlDatabase connection() const;
-    const QString &path() const { return m_path; }
+    const QString &path() const;
 
 private:
-    NodeDatabase(QString connectionName, QString path);
-    Status migrate();
+    explicit NodeDatabase(std::unique_ptr<SqliteFile> file);
 
-    QString m_connection;
-    QString m_path;
+    std::unique_ptr<SqliteFile> m_file;
 };
 
 } // namespace cohort
