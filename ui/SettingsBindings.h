@@ -1,8 +1,8 @@
 #pragma once
-// Which widget of the settings dialog shows which setting, said once where the widget is made: the dialog fills
-// every bound widget from a SettingsValues and reads them back into one, so a new setting is its row in
-// SettingsFields.cpp, its widget and one bind() next to it. Settings shown by more than one widget (the GPU list with
-// its shares) stay hand-written in the dialog.
+// Which widget of a settings page shows which setting, said once where the widget is made: the page fills every
+// bound widget from a SettingsValues and reads them back into one, so a new setting is its row in SettingsFields.cpp,
+// its widget and one bind() next to it (SettingsPage::bind). Settings shown by more than one widget (the GPU list
+// with its shares) stay hand-written in their page.
 #include "settings/Settings.h"
 
 #include <QCheckBox>

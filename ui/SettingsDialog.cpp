@@ -1,28 +1,26 @@
 #include "ui/SettingsDialog.h"
 
 #include "platform/Autostart.h"
-#include "ui/DataFolderMove.h"
 #include "ui/InlineErrorLabel.h"
+#include "ui/SettingsAccountPage.h"
+#include "ui/SettingsComputePage.h"
+#include "ui/SettingsGeneralPage.h"
+#include "ui/SettingsNetworkPage.h"
+#include "ui/SettingsStoragePage.h"
 #include "ui/StateIcons.h"
 #include "ui/UiLogging.h"
 
-#include <QCheckBox>
-#include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDir>
-#include <QDoubleSpinBox>
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QKeyEvent>
 #include <QLabel>
-#include <QLineEdit>
 #include <QListWidget>
 #include <QMessageBox>
 #include <QPushButton>
-#include <QSpinBox>
 #include <QStackedWidget>
 #include <QStandardPaths>
-#include <QTreeWidget>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -47,11 +45,19 @@ SettingsDialog::SettingsDialog(Settings *settings, Autostart *autostart, QWidget
     m_pages->setObjectName(QStringLiteral("settingsPages"));
     connect(m_navigation, &QListWidget::currentRowChanged, m_pages, &QStackedWidget::setCurrentIndex);
 
-    addPage(buildGeneralPage(), tr("General"));
-    addPage(buildComputePage(), tr("Compute"));
-    addPage(buildNetworkPage(), tr("Network"));
-    addPage(buildStoragePage(), tr("Storage"));
-    addPage(buildAccountPage(), tr("Account"));
+    // In Page order. Each page is made without a parent and then handed to the stack, which owns it: until the dialog
+    // is first laid out a page has a window's default size, not a child's 100x30 that would lay its content out with
+    // scroll bars. The pages' own actions come back here: the dialog asks where to and confirms (its providers) and
+    // stops and starts the engine (its hooks).
+    addPage(m_general = new SettingsGeneralPage(autostart));
+    addPage(m_compute = new SettingsComputePage);
+    addPage(new SettingsNetworkPage);
+    addPage(m_storage = new SettingsStoragePage(settings));
+    addPage(m_account = new SettingsAccountPage);
+    connect(m_storage, &SettingsStoragePage::moveRequested, this, &SettingsDialog::moveDataFolder);
+    connect(m_storage, &SettingsStoragePage::moveStarted, this, [this] { m_buttons->setEnabled(false); });
+    connect(m_storage, &SettingsStoragePage::moveFinished, this, &SettingsDialog::onMoveFinished);
+    connect(m_account, &SettingsAccountPage::exportRequested, this, &SettingsDialog::exportKey);
     m_navigation->setCurrentRow(GeneralPage);
     m_navigation->setFixedWidth(m_navigation->sizeHintForColumn(0) + 4 * m_navigation->frameWidth() + 24);
 
@@ -75,23 +81,13 @@ SettingsDialog::SettingsDialog(Settings *settings, Autostart *autostart, QWidget
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(body, 1);
     layout->addWidget(restartNote);
-    layout->addWidget(withErrorLabel(new QWidget(this), QString())); // failures not tied to one field
+    // Failures not tied to one field.
+    layout->addWidget(withErrorLabel(new QWidget(this), QString(), m_errorLabels, this));
     layout->addWidget(m_buttons);
 
-    for (QLineEdit *edit : {m_hubUrl, m_nodeName, m_dataDir, m_schedule, m_pauseForPrograms, m_proxy, m_payoutAddress,
-                            m_currency, m_hubCertificate, m_hubKey})
-        connect(edit, &QLineEdit::textChanged, this, &SettingsDialog::onFieldEdited);
-    for (QCheckBox *check : {m_startMinimized, m_startAtLogin, m_idleOnly, m_pauseOnBattery, m_pauseWhenFullscreen,
-                             m_pauseWhenGpuBusy, m_useAllGpus})
-        connect(check, &QCheckBox::toggled, this, &SettingsDialog::onFieldEdited);
-    for (QSpinBox *spin :
-         {m_downloadLimit, m_uploadLimit, m_idleMinutes, m_gpuTempLimit, m_gpuPowerLimit, m_gpuMemory, m_diskCap})
-        connect(spin, &QSpinBox::valueChanged, this, &SettingsDialog::onFieldEdited);
-    for (QDoubleSpinBox *spin : {m_pricePerKWh, m_creditValue})
-        connect(spin, &QDoubleSpinBox::valueChanged, this, &SettingsDialog::onFieldEdited);
-    for (QComboBox *combo : {m_language, m_notifications, m_trayIconStyle, m_proxyMode})
-        connect(combo, &QComboBox::currentIndexChanged, this, &SettingsDialog::onFieldEdited);
-    connect(m_gpuList, &QTreeWidget::itemChanged, this, &SettingsDialog::onFieldEdited);
+    // Only now that the buttons exist: an edit enables them.
+    for (SettingsPage *page : std::as_const(m_pageList))
+        connect(page, &SettingsPage::edited, this, &SettingsDialog::onFieldEdited);
 
     setMinimumSize(680, 520);
     load();
@@ -99,11 +95,14 @@ SettingsDialog::SettingsDialog(Settings *settings, Autostart *autostart, QWidget
 
 SettingsDialog::~SettingsDialog() = default;
 
-void SettingsDialog::addPage(QWidget *page, const QString &title)
+void SettingsDialog::addPage(SettingsPage *page)
 {
-    page->setAccessibleName(title);
+    const int index = m_pageList.size();
+    m_pageList.append(page);
     m_pages->addWidget(page);
-    m_navigation->addItem(title);
+    m_navigation->addItem(page->title());
+    m_errorLabels.insert(page->errorLabels());
+    connect(page, &SettingsPage::revealRequested, this, [this, index] { showPage(index); });
 }
 
 int SettingsDialog::currentPage() const
@@ -138,20 +137,6 @@ void SettingsDialog::keyPressEvent(QKeyEvent *event)
     QDialog::keyPressEvent(event);
 }
 
-QWidget *SettingsDialog::withErrorLabel(QWidget *field, const QString &key)
-{
-    auto *box = new QWidget(this);
-    auto *layout = new QVBoxLayout(box);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->setSpacing(2);
-    layout->addWidget(field);
-    auto *error = new InlineErrorLabel(box);
-    error->setObjectName(key.isEmpty() ? QStringLiteral("generalError") : key + QStringLiteral("Error"));
-    layout->addWidget(error);
-    m_errorLabels.insert(key, error);
-    return box;
-}
-
 InlineErrorLabel *SettingsDialog::errorLabel(const QString &key) const
 {
     return m_errorLabels.value(key);
@@ -169,11 +154,7 @@ QPushButton *SettingsDialog::okButton() const
 
 void SettingsDialog::setTrayAvailable(bool available)
 {
-    const QString why = tr("There is no notification area right now, so the window opens at start even when this is "
-                           "ticked, and notifications cannot be shown.");
-    m_startMinimized->setToolTip(available ? QString() : why);
-    m_trayNote->setText(why);
-    m_trayNote->setVisible(!available);
+    m_general->setTrayAvailable(available);
 }
 
 void SettingsDialog::setEngineHooks(std::function<void(std::function<void()>)> stop, std::function<void()> start)
@@ -189,18 +170,22 @@ QString SettingsDialog::identityFile() const
     return QDir(m_settings->effectiveDataDir()).filePath(QStringLiteral("identity/node.key"));
 }
 
+bool SettingsDialog::isMovingDataFolder() const
+{
+    return m_storage->isMoving();
+}
+
 SettingsValues SettingsDialog::fieldValues() const
 {
     SettingsValues v = m_loadedValues; // what no page shows (e.g. "welcomed") stays as it is
-    m_bindings.read(v);
-    v.gpuUuids = chosenGpus();
-    v.gpuMemoryPercentPerGpu = gpuShares();
+    for (const SettingsPage *page : m_pageList)
+        page->apply(v);
     return v;
 }
 
 bool SettingsDialog::isModified() const
 {
-    return fieldValues() != m_loadedValues || m_startAtLogin->isChecked() != m_loadedAutostart;
+    return fieldValues() != m_loadedValues || m_general->startAtLogin() != m_loadedAutostart;
 }
 
 void SettingsDialog::load()
@@ -210,7 +195,7 @@ void SettingsDialog::load()
     m_loadedValues = m_settings->values();
     m_loadedAutostart = m_autostart && m_autostart->isSupported() && m_autostart->isEnabled();
     setFields(m_loadedValues);
-    m_startAtLogin->setChecked(m_loadedAutostart);
+    m_general->setStartAtLogin(m_loadedAutostart);
     m_loading = false;
     clearErrors();
     onFieldEdited();
@@ -221,9 +206,8 @@ bool SettingsDialog::apply()
     clearErrors();
     const SettingsValues requested = fieldValues();
     QList<SettingsError> errors = Settings::validate(requested);
-    if (!m_useAllGpus->isChecked() && requested.gpuUuids.isEmpty())
-        errors.append(
-            {QStringLiteral("gpuUuids"), tr("Tick at least one GPU, or use all of them. To use none, pause Cohort.")});
+    for (const SettingsPage *page : std::as_const(m_pageList))
+        errors.append(page->check(requested));
     if (!errors.isEmpty()) {
         showErrors(errors);
         return false;
@@ -235,7 +219,7 @@ bool SettingsDialog::apply()
         }
     }
     bool ok = true;
-    const bool wantAutostart = m_startAtLogin->isChecked();
+    const bool wantAutostart = m_general->startAtLogin();
     if (m_autostart && m_autostart->isSupported() && wantAutostart != m_autostart->isEnabled()) {
         if (const Status status = m_autostart->setEnabled(wantAutostart); !status.ok()) {
             qCWarning(lcUi) << "start at login:" << status.error();
@@ -255,14 +239,10 @@ bool SettingsDialog::apply()
     return ok;
 }
 
-void SettingsDialog::setFields(const SettingsValues &v)
+void SettingsDialog::setFields(const SettingsValues &values)
 {
-    m_bindings.fill(v);
-    fillGpuList(m_gpus, v.gpuUuids, v.gpuMemoryPercentPerGpu);
-    // What the values enable or explain.
-    m_idleMinutes->setEnabled(v.runOnlyWhenIdle);
-    updateProxyField();
-    updatePayoutHint();
+    for (SettingsPage *page : std::as_const(m_pageList))
+        page->load(values);
 }
 
 void SettingsDialog::restoreDefaults()
@@ -271,7 +251,7 @@ void SettingsDialog::restoreDefaults()
     // account detail, not a preference, and typing it again would invite a typo.
     SettingsValues defaults = Settings::defaults();
     defaults.welcomed = m_loadedValues.welcomed;
-    defaults.payoutAddress = m_payoutAddress->text().trimmed();
+    defaults.payoutAddress = fieldValues().payoutAddress;
     setFields(defaults);
 }
 
@@ -286,7 +266,7 @@ void SettingsDialog::openAndRaise()
 
 void SettingsDialog::accept()
 {
-    if (m_move)
+    if (isMovingDataFolder())
         return;
     if (!isModified() || apply())
         QDialog::accept();
@@ -295,7 +275,7 @@ void SettingsDialog::accept()
 void SettingsDialog::reject()
 {
     // Closing in the middle of a move would leave the engine stopped with no one to restart it.
-    if (m_move)
+    if (isMovingDataFolder())
         return;
     QDialog::reject();
 }
@@ -320,22 +300,12 @@ QString SettingsDialog::askPath(PathRequest request)
                                         tr("Key files (*.key);;All files (*)"));
 }
 
-void SettingsDialog::browseDataDir()
-{
-    const QString start = m_dataDir->text().isEmpty() ? m_settings->effectiveDataDir() : m_dataDir->text();
-    const QString chosen = QFileDialog::getExistingDirectory(this, tr("Choose the data folder"), start);
-    if (!chosen.isEmpty())
-        m_dataDir->setText(chosen);
-}
-
 void SettingsDialog::onFieldEdited()
 {
     if (m_loading)
         return;
-    m_idleMinutes->setEnabled(m_idleOnly->isChecked());
-    updateGpuRows();
-    updateProxyField();
-    updatePayoutHint();
+    for (SettingsPage *page : std::as_const(m_pageList))
+        page->refresh();
     // Re-check only fields that already show a message, so an error disappears as soon as it is fixed
     // without scolding the user for a half-typed address.
     const QList<SettingsError> errors = Settings::validate(fieldValues());
@@ -378,6 +348,66 @@ void SettingsDialog::clearErrors()
 {
     for (InlineErrorLabel *label : std::as_const(m_errorLabels))
         label->clearError();
+}
+
+void SettingsDialog::showSnapshot(const EngineSnapshot &snapshot)
+{
+    setGpus(snapshot.gpus);
+    setNodeId(snapshot.nodeId);
+}
+
+void SettingsDialog::setGpus(const QList<GpuSample> &gpus)
+{
+    if (!m_compute->isNewGpuList(gpus))
+        return;
+    const bool wasModified = isModified();
+    m_compute->setGpus(gpus);
+    if (!wasModified)
+        onFieldEdited();
+}
+
+void SettingsDialog::setNodeId(const QString &nodeId)
+{
+    m_account->setNodeId(nodeId);
+}
+
+void SettingsDialog::moveDataFolder()
+{
+    const QString target = askPath(PathRequest::MoveDataFolder);
+    if (!target.isEmpty())
+        moveDataFolderTo(target);
+}
+
+void SettingsDialog::moveDataFolderTo(const QString &target)
+{
+    m_storage->moveTo(
+        target, [this](const QString &title, const QString &text) { return confirm(title, text); }, m_stopEngine);
+}
+
+void SettingsDialog::onMoveFinished(const QString &from, const QString &to, const QString &error)
+{
+    if (error.isEmpty())
+        m_loadedValues.dataDir = m_settings->values().dataDir; // stored now: no longer a pending change
+    m_buttons->setEnabled(true);
+    onFieldEdited();
+    if (m_startEngine)
+        m_startEngine(); // in the new folder, or the old one again after a failure
+    if (error.isEmpty())
+        Q_EMIT dataFolderMoved(from, to);
+    else
+        Q_EMIT dataFolderMoveFailed(error);
+}
+
+bool SettingsDialog::exportKey()
+{
+    return m_account->exportKey(
+        identityFile(), [this](const QString &title, const QString &text) { return confirm(title, text); },
+        [this] { return askPath(PathRequest::ExportKey); });
+}
+
+bool SettingsDialog::exportKeyTo(const QString &target)
+{
+    return m_account->exportKeyTo(identityFile(), target);
 }
 
 } // namespace cohort

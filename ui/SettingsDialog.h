@@ -2,35 +2,32 @@
 // Settings, in pages: General (language, start minimized, start at login, notifications, tray icon), Compute (GPUs,
 // when to work, limits), Network (hub, bandwidth caps, proxy), Storage (data folder and its move, disk cap) and Account
 // (node name and id, key export, payout address, electricity tariff). A list on the left picks the page (arrow keys
-// or Ctrl+Tab / Ctrl+PgDown); the pages are built in SettingsPages.cpp.
+// or Ctrl+Tab / Ctrl+PgDown); each page is its own class (ui/Settings*Page.h) that loads and reads its fields.
 // Fields are checked with Settings::validate and errors appear under the field they concern (the dialog turns to
 // the page of the first one). Apply commits everything through Settings::apply (one change signal) and asks the OS
 // for start-at-login; whatever fails stays in the fields with its message, so nothing the user typed is lost.
 #include "core/EngineSnapshot.h"
 #include "settings/Settings.h"
-#include "ui/SettingsBindings.h"
 
 #include <QDialog>
 #include <QHash>
+#include <QList>
 #include <functional>
 
-class QCheckBox;
-class QComboBox;
 class QDialogButtonBox;
-class QDoubleSpinBox;
-class QLabel;
-class QLineEdit;
 class QListWidget;
-class QTreeWidget;
 class QPushButton;
-class QSpinBox;
 class QStackedWidget;
 
 namespace cohort {
 
 class Autostart;
-class DataFolderMove;
 class InlineErrorLabel;
+class SettingsAccountPage;
+class SettingsComputePage;
+class SettingsGeneralPage;
+class SettingsPage;
+class SettingsStoragePage;
 
 class SettingsDialog : public QDialog {
     Q_OBJECT
@@ -66,7 +63,7 @@ public:
     // The node's key file, for "Export key…" (by default <effective data folder>/identity/node.key).
     void setIdentityFile(const QString &path) { m_identityFile = path; }
     QString identityFile() const;
-    bool isMovingDataFolder() const { return m_move != nullptr; }
+    bool isMovingDataFolder() const;
 
 public Q_SLOTS:
     void load();            // fill the fields from what is stored now
@@ -93,31 +90,10 @@ protected:
     void keyPressEvent(QKeyEvent *event) override;
 
 private:
-    // SettingsPages.cpp
-    QWidget *buildGeneralPage();
-    QWidget *buildComputePage();
-    QWidget *buildNetworkPage();
-    QWidget *buildStoragePage();
-    QWidget *buildAccountPage();
-    QSpinBox *spinBox(const char *name, int min, int max, const QString &suffix, const QString &none,
-                      const QString &accessible);
-    // One row per GPU: ticked when Cohort may use it, and its own memory share (0: the share for every GPU).
-    void fillGpuList(const QList<GpuSample> &gpus, const QStringList &chosen, const QMap<QString, int> &shares);
-    void addGpuRow(const QString &uuid, const QString &text, bool chosen, int share);
-    void updateGpuRows(); // "use all" ticks every row and locks the ticks; the shares stay editable
-    static QString gpuChoiceNote();
-    QStringList chosenGpus() const;
-    QMap<QString, int> gpuShares() const;
-    void updateProxyField();
-    void updatePayoutHint();
-    void onMoveFinished(bool ok, const QString &error);
-
-    // SettingsDialog.cpp
-    QWidget *withErrorLabel(QWidget *field, const QString &key);
-    void addPage(QWidget *page, const QString &title);
-    void browseDataDir();
-    void setFields(const SettingsValues &values);
+    void addPage(SettingsPage *page);
+    void setFields(const SettingsValues &values); // every page loads its part
     void onFieldEdited();
+    void onMoveFinished(const QString &from, const QString &to, const QString &error);
     void showErrors(const QList<SettingsError> &errors);
     void clearErrors();
     bool confirm(const QString &title, const QString &text);
@@ -127,65 +103,21 @@ private:
     Autostart *m_autostart;
     QListWidget *m_navigation = nullptr;
     QStackedWidget *m_pages = nullptr;
-    // General
-    QComboBox *m_language = nullptr;
-    QCheckBox *m_startMinimized = nullptr;
-    QCheckBox *m_startAtLogin = nullptr;
-    QComboBox *m_notifications = nullptr;
-    QComboBox *m_trayIconStyle = nullptr;
-    QLabel *m_trayNote = nullptr;
-    // Compute
-    QCheckBox *m_useAllGpus = nullptr;
-    QTreeWidget *m_gpuList = nullptr;
-    QLabel *m_gpuNote = nullptr;
-    QCheckBox *m_idleOnly = nullptr;
-    QSpinBox *m_idleMinutes = nullptr;
-    QCheckBox *m_pauseOnBattery = nullptr;
-    QLineEdit *m_schedule = nullptr; // windows separated by ';'
-    QCheckBox *m_pauseWhenFullscreen = nullptr;
-    QLineEdit *m_pauseForPrograms = nullptr; // executable names separated by ';'
-    QCheckBox *m_pauseWhenGpuBusy = nullptr;
-    QSpinBox *m_gpuTempLimit = nullptr;
-    QSpinBox *m_gpuPowerLimit = nullptr;
-    QSpinBox *m_gpuMemory = nullptr;
-    // Network
-    QLineEdit *m_hubUrl = nullptr;
-    QSpinBox *m_downloadLimit = nullptr;
-    QSpinBox *m_uploadLimit = nullptr;
-    QComboBox *m_proxyMode = nullptr;
-    QLineEdit *m_proxy = nullptr;
-    QLineEdit *m_hubCertificate = nullptr;
-    QLineEdit *m_hubKey = nullptr;
-    // Storage
-    QLineEdit *m_dataDir = nullptr;
-    QPushButton *m_moveButton = nullptr;
-    QLabel *m_moveStatus = nullptr;
-    QSpinBox *m_diskCap = nullptr;
-    // Account
-    QLineEdit *m_nodeName = nullptr;
-    QLineEdit *m_nodeId = nullptr;
-    QPushButton *m_copyNodeId = nullptr;
-    QPushButton *m_exportKey = nullptr;
-    QLabel *m_exportStatus = nullptr;
-    QLineEdit *m_payoutAddress = nullptr;
-    QLabel *m_payoutHint = nullptr;
-    QDoubleSpinBox *m_pricePerKWh = nullptr;
-    QLineEdit *m_currency = nullptr;
-    QDoubleSpinBox *m_creditValue = nullptr;
-
+    QList<SettingsPage *> m_pageList; // in Page order
+    SettingsGeneralPage *m_general = nullptr;
+    SettingsComputePage *m_compute = nullptr;
+    SettingsStoragePage *m_storage = nullptr;
+    SettingsAccountPage *m_account = nullptr;
     QDialogButtonBox *m_buttons = nullptr;
-    SettingsBindings m_bindings; // which widget shows which setting (bound where each page makes it)
-    QHash<QString, InlineErrorLabel *> m_errorLabels;
+    QHash<QString, InlineErrorLabel *> m_errorLabels; // every page's, and the dialog's own under the key ""
     SettingsValues m_loadedValues;
     bool m_loadedAutostart = false;
     bool m_loading = false;
-    QList<GpuSample> m_gpus; // the last ones the engine reported
     QString m_identityFile;
     std::function<QString(PathRequest)> m_pathProvider;
     std::function<bool(const QString &, const QString &)> m_confirmProvider;
     std::function<void(std::function<void()>)> m_stopEngine;
     std::function<void()> m_startEngine;
-    DataFolderMove *m_move = nullptr;
 };
 
 } // namespace cohort

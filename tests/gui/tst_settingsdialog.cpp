@@ -1,6 +1,7 @@
 // The settings dialog against a real Settings on a temporary INI file and a real Autostart
 // pointed at a temporary folder (COHORT_AUTOSTART_DIR).
 #include "SampleSnapshots.h"
+#include "TestCertificates.h"
 #include "core/Scheduler.h"
 #include "platform/Autostart.h"
 #include "settings/Settings.h"
@@ -22,6 +23,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QMetaEnum>
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
@@ -55,6 +57,48 @@ private:
     {
         QFile file(iniPath());
         return file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll()) : QString();
+    }
+
+    // The first setting in which a and b differ, by name ("" when none), so that a failure names it.
+    static QString differingField(const SettingsValues &a, const SettingsValues &b)
+    {
+        QString name;
+#define COHORT_DIFFERS(field)                                                                                          \
+  if (name.isEmpty() && !(a.field == b.field))                                                                         \
+    name = QStringLiteral(#field);
+        COHORT_DIFFERS(hubUrl)
+        COHORT_DIFFERS(dataDir)
+        COHORT_DIFFERS(nodeName)
+        COHORT_DIFFERS(startMinimized)
+        COHORT_DIFFERS(welcomed)
+        COHORT_DIFFERS(downloadLimitKiBps)
+        COHORT_DIFFERS(runOnlyWhenIdle)
+        COHORT_DIFFERS(idleMinutes)
+        COHORT_DIFFERS(pauseOnBattery)
+        COHORT_DIFFERS(schedule)
+        COHORT_DIFFERS(gpuTempLimitC)
+        COHORT_DIFFERS(gpuPowerLimitW)
+        COHORT_DIFFERS(diskCapGiB)
+        COHORT_DIFFERS(pauseWhenFullscreen)
+        COHORT_DIFFERS(pauseForPrograms)
+        COHORT_DIFFERS(pauseWhenGpuBusy)
+        COHORT_DIFFERS(language)
+        COHORT_DIFFERS(notifications)
+        COHORT_DIFFERS(trayIconStyle)
+        COHORT_DIFFERS(gpuUuids)
+        COHORT_DIFFERS(gpuMemoryPercent)
+        COHORT_DIFFERS(gpuMemoryPercentPerGpu)
+        COHORT_DIFFERS(uploadLimitKiBps)
+        COHORT_DIFFERS(proxyMode)
+        COHORT_DIFFERS(proxy)
+        COHORT_DIFFERS(hubCertificate)
+        COHORT_DIFFERS(hubKey)
+        COHORT_DIFFERS(payoutAddress)
+        COHORT_DIFFERS(pricePerKWh)
+        COHORT_DIFFERS(currency)
+        COHORT_DIFFERS(creditValue)
+#undef COHORT_DIFFERS
+        return name;
     }
 
 private Q_SLOTS:
@@ -323,6 +367,76 @@ private Q_SLOTS:
         QCOMPARE(field<QLineEdit>("hubUrlEdit")->text(), QStringLiteral("https://hub.example.org"));
         QVERIFY(field<QCheckBox>("startMinimizedCheck")->isChecked());
         QVERIFY(!m_dialog->applyButton()->isEnabled());
+    }
+
+    // Every page's load and read-back are inverse: a settings file with every setting off its default (the GPU choice
+    // and shares too, for GPUs not detected now) comes back unchanged from the fields, and Restore Defaults gives the
+    // defaults back. A setting whose widget is missing, unbound or read back wrong fails here, by name.
+    void fieldsGiveBackWhatTheyLoaded()
+    {
+        test::TestCertificates certificates(m_dir->filePath(QStringLiteral("certificates")));
+        QVERIFY(certificates.ok());
+        SettingsValues v;
+        v.hubUrl = QStringLiteral("https://hub.example.org");
+        v.dataDir = m_dir->filePath(QStringLiteral("data"));
+        v.nodeName = QStringLiteral("render-box");
+        v.startMinimized = true;
+        v.welcomed = true; // shown on no page: the dialog carries it through
+        v.downloadLimitKiBps = 2048;
+        v.runOnlyWhenIdle = true;
+        v.idleMinutes = 15;
+        v.pauseOnBattery = false;
+        v.schedule = {QStringLiteral("mon-fri 22:00-06:00"), QStringLiteral("weekend 00:00-24:00")};
+        v.gpuTempLimitC = 82;
+        v.gpuPowerLimitW = 250;
+        v.diskCapGiB = 40;
+        v.pauseWhenFullscreen = true;
+        v.pauseForPrograms = {QStringLiteral("steam"), QStringLiteral("Game.exe")};
+        v.pauseWhenGpuBusy = true;
+        v.language = QStringLiteral("de");
+        v.notifications = NotifyLevel::Errors;
+        v.trayIconStyle = TrayIconStyle::Dark;
+        v.gpuUuids = {QStringLiteral("GPU-aaaa")};
+        v.gpuMemoryPercent = 55;
+        v.gpuMemoryPercentPerGpu = {{QStringLiteral("GPU-aaaa"), 60}, {QStringLiteral("GPU-bbbb"), 40}};
+        v.uploadLimitKiBps = 256;
+        v.proxyMode = ProxyMode::Manual;
+        v.proxy = QStringLiteral("proxy.example.org:3128");
+        v.hubCertificate = certificates.caFile();
+        v.hubKey = QString::fromLatin1(QByteArray(32, 'k').toBase64());
+        v.payoutAddress = QStringLiteral("0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed");
+        v.pricePerKWh = 0.3125; // exact in binary and in the spin box's 4 decimals
+        v.currency = QStringLiteral("EUR");
+        v.creditValue = 0.0625;
+        QSignalSpy changed(m_settings.get(), &Settings::changed);
+        QVERIFY(m_settings->apply(v).isEmpty());
+        QCOMPARE(m_settings->values(), v); // already in the stored form
+        // Off the defaults everywhere: every kind of change is reported (a new one needs a value above).
+        QCOMPARE(changed.count(), 1);
+        const auto changes = changed.first().at(1).value<Settings::Changes>();
+        const QMetaEnum kinds = QMetaEnum::fromType<Settings::Change>();
+        for (int i = 0; i < kinds.keyCount(); ++i)
+            QVERIFY2(changes.contains(Settings::Change(kinds.value(i))), kinds.key(i));
+
+        // A new dialog over the file loads every page; what its fields say is what the file holds.
+        Settings stored(iniPath());
+        QCOMPARE(stored.values(), v);
+        SettingsDialog dialog(&stored, m_autostart.get());
+        const SettingsValues shown = dialog.fieldValues();
+        QCOMPARE(differingField(shown, v), QString());
+        QVERIFY(shown == v); // nor one differingField misses
+        QVERIFY(!dialog.isModified());
+
+        // Restore Defaults loads the defaults into every page, and they read back as such (bar the payout address,
+        // which it keeps, and the welcome, which no page shows). This half also catches a widget left unbound: the
+        // fields read back into the loaded values, so above it would still show the stored value.
+        dialog.restoreDefaults();
+        SettingsValues defaults = Settings::defaults();
+        defaults.welcomed = v.welcomed;
+        defaults.payoutAddress = v.payoutAddress;
+        QCOMPARE(differingField(dialog.fieldValues(), defaults), QString());
+        QVERIFY(dialog.fieldValues() == defaults);
+        QVERIFY(dialog.isModified());
     }
 
     // Pages: five, in a list that picks them (keyboard: the list's arrows, Ctrl+Tab from anywhere); every control has

@@ -9,7 +9,8 @@ if ! command -v "$formatter" > /dev/null; then
   echo "check_format: $formatter is not installed (installer/install-deps-debian.sh installs clang-format)" >&2
   exit 1
 fi
-mapfile -t sources < <(git ls-files '*.cpp' '*.h' '*.cu')
+# Tracked files still on disk (a deletion not yet committed is no source).
+mapfile -t sources < <(git ls-files '*.cpp' '*.h' '*.cu' | while read -r f; do [ -f "$f" ] && echo "$f"; done)
 # One run over every file: each difference is reported as "<file>:<line>:<col>: error: code should be
 # clang-formatted"; any other output (an unreadable .clang-format) fails the check too.
 report="$("$formatter" --dry-run --Werror "${sources[@]}" 2>&1)" || true

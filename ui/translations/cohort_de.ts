@@ -22,6 +22,54 @@
 <context>
     <name>NodeState</name>
     <message>
+        <source>Starting</source>
+        <translation>Startet</translation>
+    </message>
+    <message>
+        <source>Connecting</source>
+        <translation>Verbindet</translation>
+    </message>
+    <message>
+        <source>Idle</source>
+        <translation>Untätig</translation>
+    </message>
+    <message>
+        <source>Working</source>
+        <translation>Arbeitet</translation>
+    </message>
+    <message>
+        <source>Downloading</source>
+        <translation>Lädt herunter</translation>
+    </message>
+    <message>
+        <source>Syncing</source>
+        <translation>Synchronisiert</translation>
+    </message>
+    <message>
+        <source>Throttled</source>
+        <translation>Gedrosselt</translation>
+    </message>
+    <message>
+        <source>Paused</source>
+        <translation>Pausiert</translation>
+    </message>
+    <message>
+        <source>Offline</source>
+        <translation>Offline</translation>
+    </message>
+    <message>
+        <source>Error</source>
+        <translation>Fehler</translation>
+    </message>
+    <message>
+        <source>Stopping</source>
+        <translation>Wird beendet</translation>
+    </message>
+    <message>
+        <source>Unknown</source>
+        <translation>Unbekannt</translation>
+    </message>
+    <message>
         <source>paused by you</source>
         <translation>von dir pausiert</translation>
     </message>
@@ -1284,425 +1332,18 @@ Die Datei enthält die letzten Ereignisse, den Status, Ihre Einstellungen und di
     </message>
 </context>
 <context>
-    <name>cohort::SettingsDialog</name>
-    <message>
-        <source>Cohort Settings</source>
-        <translation>Cohort-Einstellungen</translation>
-    </message>
-    <message>
-        <source>Empty: run a local network on this computer</source>
-        <translation>Leer: ein lokales Netzwerk auf diesem Computer betreiben</translation>
-    </message>
-    <message>
-        <source>The address of the hub that hands out work, e.g. https://hub.example.org.
-Leave it empty to try Cohort with a small network that runs on this computer.</source>
-        <translation>Die Adresse des Hubs, der die Arbeit verteilt, z. B. https://hub.example.org.
-Lassen Sie das Feld leer, um Cohort mit einem kleinen Netzwerk auszuprobieren, das auf diesem Computer läuft.</translation>
-    </message>
-    <message>
-        <source>How this computer is shown to the hub&apos;s operator. Empty: the computer&apos;s name.</source>
-        <translation>Wie dieser Computer dem Betreiber des Hubs angezeigt wird. Leer: der Name des Computers.</translation>
-    </message>
-    <message>
-        <source>Browse…</source>
-        <translation>Durchsuchen…</translation>
-    </message>
-    <message>
-        <source> KiB/s</source>
-        <translation> KiB/s</translation>
-    </message>
-    <message>
-        <source>No limit</source>
-        <translation>Kein Limit</translation>
-    </message>
-    <message>
-        <source>The most bandwidth model downloads may use. 0: no limit.</source>
-        <translation>Die maximale Bandbreite für Modell-Downloads. 0: kein Limit.</translation>
-    </message>
-    <message>
-        <source>Start minimized to the notification area</source>
-        <translation>Minimiert im Infobereich starten</translation>
-    </message>
-    <message>
-        <source>Start Cohort when I log in</source>
-        <translation>Cohort bei der Anmeldung starten</translation>
-    </message>
-    <message>
-        <source>Starting at login is not available on this system.</source>
-        <translation>Der Start bei der Anmeldung ist auf diesem System nicht verfügbar.</translation>
-    </message>
-    <message>
-        <source>Managed by the system: %1</source>
-        <translation>Vom System verwaltet: %1</translation>
-    </message>
-    <message>
-        <source>Network</source>
-        <translation>Netzwerk</translation>
-    </message>
-    <message>
-        <source>Hub address:</source>
-        <translation>Hub-Adresse:</translation>
-    </message>
-    <message>
-        <source>Download limit:</source>
-        <translation>Download-Limit:</translation>
-    </message>
-    <message>
-        <source>This node</source>
-        <translation>Dieser Knoten</translation>
-    </message>
-    <message>
-        <source>Node name:</source>
-        <translation>Knotenname:</translation>
-    </message>
-    <message>
-        <source>Data folder:</source>
-        <translation>Datenordner:</translation>
-    </message>
-    <message>
-        <source>Only when idle for</source>
-        <translation>Nur nach Inaktivität von</translation>
-    </message>
-    <message>
-        <source>Work only after this long without keyboard or mouse input, and stop as soon as you are back.</source>
-        <translation>Erst nach so langer Zeit ohne Tastatur- oder Mauseingabe arbeiten und aufhören, sobald Sie zurück sind.</translation>
-    </message>
-    <message>
-        <source> minutes</source>
-        <translation> Minuten</translation>
-    </message>
-    <message>
-        <source>Pause on battery power</source>
-        <translation>Im Akkubetrieb pausieren</translation>
-    </message>
-    <message>
-        <source>Any time, e.g. mon-fri 22:00-06:00; weekend 00:00-24:00</source>
-        <translation>Jederzeit, z. B. mon-fri 22:00-06:00; weekend 00:00-24:00</translation>
-    </message>
-    <message>
-        <source>Time windows when Cohort may work, separated by &apos;;&apos;. Days: mon … sun, ranges (mon-fri), daily, weekdays, weekend. A window ending before it starts runs past midnight.</source>
-        <translation>Zeitfenster, in denen Cohort arbeiten darf, getrennt durch &apos;;&apos;. Tage (englisch): mon … sun, Bereiche (mon-fri), daily, weekdays, weekend. Ein Fenster, das vor seinem Beginn endet, läuft über Mitternacht hinaus.</translation>
-    </message>
-    <message>
-        <source> °C</source>
-        <translation> °C</translation>
-    </message>
-    <message>
-        <source>At this GPU temperature Cohort slows down (half, then a quarter of the time); 8 °C above it, it pauses. It speeds up again 5 °C below the limit.</source>
-        <translation>Bei dieser GPU-Temperatur arbeitet Cohort langsamer (die Hälfte, dann ein Viertel der Zeit); 8 °C darüber pausiert es. 5 °C unter dem Limit arbeitet es wieder schneller.</translation>
-    </message>
-    <message>
-        <source> W</source>
-        <translation> W</translation>
-    </message>
-    <message>
-        <source> GiB</source>
-        <translation> GiB</translation>
-    </message>
-    <message>
-        <source>No cap</source>
-        <translation>Kein Limit</translation>
-    </message>
-    <message>
-        <source>The most space Cohort&apos;s data folder may use; at the cap it pauses and says so.</source>
-        <translation>Der maximale Speicherplatz für den Datenordner von Cohort; beim Erreichen des Limits pausiert es und meldet dies.</translation>
-    </message>
-    <message>
-        <source>When to work</source>
-        <translation>Arbeitszeiten</translation>
-    </message>
-    <message>
-        <source>Idle:</source>
-        <translation>Inaktivität:</translation>
-    </message>
-    <message>
-        <source>Schedule:</source>
-        <translation>Zeitplan:</translation>
-    </message>
-    <message>
-        <source>Battery:</source>
-        <translation>Akku:</translation>
-    </message>
-    <message>
-        <source>GPU temperature limit:</source>
-        <translation>GPU-Temperaturlimit:</translation>
-    </message>
-    <message>
-        <source>GPU power limit:</source>
-        <translation>GPU-Leistungslimit:</translation>
-    </message>
-    <message>
-        <source>Disk space cap:</source>
-        <translation>Speicherlimit:</translation>
-    </message>
-    <message>
-        <source>Choose the data folder</source>
-        <translation>Datenordner wählen</translation>
-    </message>
-    <message>
-        <source>Settings pages</source>
-        <translation>Einstellungsseiten</translation>
-    </message>
-    <message>
-        <source>General</source>
-        <translation>Allgemein</translation>
-    </message>
-    <message>
-        <source>Compute</source>
-        <translation>Rechenleistung</translation>
-    </message>
-    <message>
-        <source>Storage</source>
-        <translation>Speicher</translation>
-    </message>
+    <name>cohort::SettingsAccountPage</name>
     <message>
         <source>Account</source>
         <translation>Konto</translation>
     </message>
     <message>
-        <source>Changing the hub, the node name, the data folder or the download limit restarts the engine.</source>
-        <translation>Eine Änderung von Hub, Knotenname, Datenordner oder Download-Limit startet die Engine neu.</translation>
-    </message>
-    <message>
-        <source>There is no notification area right now, so the window opens at start even when this is ticked, and notifications cannot be shown.</source>
-        <translation>Derzeit ist kein Infobereich vorhanden. Daher öffnet sich das Fenster beim Start auch dann, wenn dies aktiviert ist, und Benachrichtigungen können nicht angezeigt werden.</translation>
-    </message>
-    <message>
-        <source>Tick at least one GPU, or use all of them. To use none, pause Cohort.</source>
-        <translation>Wählen Sie mindestens eine GPU aus oder verwenden Sie alle. Um keine zu verwenden, pausieren Sie Cohort.</translation>
-    </message>
-    <message>
-        <source>Move the data folder to</source>
-        <translation>Datenordner verschieben nach</translation>
-    </message>
-    <message>
-        <source>Export the node key</source>
-        <translation>Knotenschlüssel exportieren</translation>
-    </message>
-    <message>
-        <source>Key files (*.key);;All files (*)</source>
-        <translation>Schlüsseldateien (*.key);;Alle Dateien (*)</translation>
-    </message>
-    <message>
-        <source>Language</source>
-        <translation>Sprache</translation>
-    </message>
-    <message>
-        <source>System default (%1)</source>
-        <translation>Systemstandard (%1)</translation>
-    </message>
-    <message>
-        <source>Notifications</source>
-        <translation>Benachrichtigungen</translation>
-    </message>
-    <message>
-        <source>Off</source>
-        <translation>Aus</translation>
-    </message>
-    <message>
-        <source>Errors only</source>
-        <translation>Nur Fehler</translation>
-    </message>
-    <message>
-        <source>Errors and milestones</source>
-        <translation>Fehler und Meilensteine</translation>
-    </message>
-    <message>
-        <source>Errors: Cohort stopped, lost its hub, ran out of disk space or had work refused.
-Milestones: your first verified work, a model download finished.
-At most one message of each kind every 15 minutes.</source>
-        <translation>Fehler: Cohort wurde beendet, hat die Verbindung zum Hub verloren, hat keinen Speicherplatz mehr oder Arbeit wurde zurückgewiesen.
-Meilensteine: Ihre erste verifizierte Arbeit, ein abgeschlossener Modell-Download.
-Höchstens eine Meldung jeder Art alle 15 Minuten.</translation>
-    </message>
-    <message>
-        <source>Language:</source>
-        <translation>Sprache:</translation>
-    </message>
-    <message>
-        <source>A new language applies the next time Cohort starts.</source>
-        <translation>Eine neue Sprache gilt ab dem nächsten Start von Cohort.</translation>
-    </message>
-    <message>
-        <source>Start:</source>
-        <translation>Start:</translation>
-    </message>
-    <message>
-        <source>Notifications:</source>
-        <translation>Benachrichtigungen:</translation>
-    </message>
-    <message>
-        <source>Use all GPUs, including ones added later</source>
-        <translation>Alle GPUs verwenden, auch später hinzugefügte</translation>
-    </message>
-    <message>
-        <source>GPUs Cohort may use</source>
-        <translation>GPUs, die Cohort verwenden darf</translation>
-    </message>
-    <message>
-        <source>Work only when idle</source>
-        <translation>Nur bei Inaktivität arbeiten</translation>
-    </message>
-    <message>
-        <source>Idle minutes</source>
-        <translation>Minuten ohne Aktivität</translation>
-    </message>
-    <message>
-        <source>Schedule</source>
-        <translation>Zeitplan</translation>
-    </message>
-    <message>
-        <source>GPU temperature limit</source>
-        <translation>GPU-Temperaturlimit</translation>
-    </message>
-    <message>
-        <source>GPU power limit</source>
-        <translation>GPU-Leistungslimit</translation>
-    </message>
-    <message>
-        <source>The most power the chosen GPUs may draw together; above it Cohort slows down.</source>
-        <translation>Die maximale Leistung, die die gewählten GPUs zusammen aufnehmen dürfen; darüber arbeitet Cohort langsamer.</translation>
-    </message>
-    <message>
-        <source>GPUs</source>
-        <translation>GPUs</translation>
-    </message>
-    <message>
-        <source>GPU %1: %2</source>
-        <translation>GPU %1: %2</translation>
-    </message>
-    <message>
-        <source>%1 (not detected now)</source>
-        <translation>%1 (derzeit nicht erkannt)</translation>
-    </message>
-    <message>
-        <source>No GPUs detected (no NVIDIA driver answered). Cohort computes on the CPU; once GPUs are detected they are listed here.</source>
-        <translation>Keine GPUs erkannt (kein NVIDIA-Treiber hat geantwortet). Cohort rechnet auf der CPU; sobald GPUs erkannt werden, erscheinen sie hier.</translation>
-    </message>
-    <message>
-        <source>Hub address</source>
-        <translation>Hub-Adresse</translation>
-    </message>
-    <message>
-        <source>Download limit</source>
-        <translation>Download-Limit</translation>
-    </message>
-    <message>
-        <source>Upload limit</source>
-        <translation>Upload-Limit</translation>
-    </message>
-    <message>
-        <source>Proxy</source>
-        <translation>Proxy</translation>
-    </message>
-    <message>
-        <source>No proxy</source>
-        <translation>Kein Proxy</translation>
-    </message>
-    <message>
-        <source>Use the system&apos;s proxy settings</source>
-        <translation>Proxy-Einstellungen des Systems verwenden</translation>
-    </message>
-    <message>
-        <source>Manual HTTP proxy</source>
-        <translation>Manueller HTTP-Proxy</translation>
-    </message>
-    <message>
-        <source>Proxy address</source>
-        <translation>Proxy-Adresse</translation>
-    </message>
-    <message>
-        <source>host:port, e.g. proxy.example.org:3128</source>
-        <translation>host:port, z. B. proxy.example.org:3128</translation>
-    </message>
-    <message>
-        <source>Upload limit:</source>
-        <translation>Upload-Limit:</translation>
-    </message>
-    <message>
-        <source>Proxy:</source>
-        <translation>Proxy:</translation>
-    </message>
-    <message>
-        <source>Proxy address:</source>
-        <translation>Proxy-Adresse:</translation>
-    </message>
-    <message>
-        <source>The proxy applies to new connections at once; connections to this computer (the local network) never use it.</source>
-        <translation>Der Proxy gilt sofort für neue Verbindungen; Verbindungen zu diesem Computer (dem lokalen Netzwerk) verwenden ihn nie.</translation>
-    </message>
-    <message>
-        <source>Data folder</source>
-        <translation>Datenordner</translation>
-    </message>
-    <message>
-        <source>Where the node keeps its identity key, downloaded models and history. Changing it here starts over in that folder; use Move… to take the data along.</source>
-        <translation>Hier speichert der Knoten seinen Identitätsschlüssel, heruntergeladene Modelle und den Verlauf. Eine Änderung an dieser Stelle beginnt in dem Ordner von vorn; mit „Verschieben…“ nehmen Sie die Daten mit.</translation>
-    </message>
-    <message>
-        <source>Choose another data folder</source>
-        <translation>Anderen Datenordner wählen</translation>
-    </message>
-    <message>
-        <source>Move…</source>
-        <translation>Verschieben…</translation>
-    </message>
-    <message>
-        <source>Move the data folder</source>
-        <translation>Datenordner verschieben</translation>
-    </message>
-    <message>
-        <source>Copy the data to another folder, check every file, switch to it, then delete the old copy.</source>
-        <translation>Die Daten in einen anderen Ordner kopieren, jede Datei prüfen, zu ihm wechseln und dann die alte Kopie löschen.</translation>
-    </message>
-    <message>
-        <source>Disk space cap</source>
-        <translation>Speicherlimit</translation>
-    </message>
-    <message>
-        <source>Move Cohort&apos;s data from
-%1
-to
-%2?
-
-Cohort stops working while it copies the files and checks every copy, then switches to the new folder. The old files are deleted only after that succeeded.</source>
-        <translation>Daten von Cohort von
-%1
-nach
-%2 verschieben?
-
-Cohort unterbricht die Arbeit, während es die Dateien kopiert und jede Kopie prüft, und wechselt dann in den neuen Ordner. Die alten Dateien werden erst gelöscht, wenn das gelungen ist.</translation>
-    </message>
-    <message>
-        <source>Copying and checking: %1 of %2…</source>
-        <translation>Kopieren und Prüfen: %1 von %2…</translation>
-    </message>
-    <message>
-        <source>Stopping the engine…</source>
-        <translation>Engine wird angehalten…</translation>
-    </message>
-    <message>
-        <source>Copying and checking…</source>
-        <translation>Kopieren und Prüfen…</translation>
-    </message>
-    <message>
-        <source>Moved to %1.</source>
-        <translation>Nach %1 verschoben.</translation>
-    </message>
-    <message numerus="yes">
-        <source>Moved to %1. %n item(s) in the old folder were not Cohort&apos;s or could not be deleted and were left there.</source>
-        <translation>
-            <numerusform>Nach %1 verschoben. %n Element im alten Ordner gehörte nicht zu Cohort oder konnte nicht gelöscht werden und wurde dort belassen.</numerusform>
-            <numerusform>Nach %1 verschoben. %n Elemente im alten Ordner gehörten nicht zu Cohort oder konnten nicht gelöscht werden und wurden dort belassen.</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>The data folder was not moved: %1</source>
-        <translation>Der Datenordner wurde nicht verschoben: %1</translation>
-    </message>
-    <message>
         <source>Node name</source>
         <translation>Knotenname</translation>
+    </message>
+    <message>
+        <source>How this computer is shown to the hub&apos;s operator. Empty: the computer&apos;s name.</source>
+        <translation>Wie dieser Computer dem Betreiber des Hubs angezeigt wird. Leer: der Name des Computers.</translation>
     </message>
     <message>
         <source>Node id</source>
@@ -1723,6 +1364,10 @@ Cohort unterbricht die Arbeit, während es die Dateien kopiert und jede Kopie pr
     <message>
         <source>Export key…</source>
         <translation>Schlüssel exportieren…</translation>
+    </message>
+    <message>
+        <source>Export the node key</source>
+        <translation>Knotenschlüssel exportieren</translation>
     </message>
     <message>
         <source>Save a copy of this node&apos;s secret key, e.g. to move the node to another computer.</source>
@@ -1763,6 +1408,14 @@ Cohort unterbricht die Arbeit, während es die Dateien kopiert und jede Kopie pr
     <message>
         <source>What one credit is worth to you, in the same currency. With it, the Earnings page shows earnings net of electricity; without it, only the electricity cost.</source>
         <translation>Was ein Credit für Sie wert ist, in derselben Währung. Mit diesem Wert zeigt die Seite „Erträge“ die Erträge abzüglich Strom, ohne ihn nur die Stromkosten.</translation>
+    </message>
+    <message>
+        <source>This node</source>
+        <translation>Dieser Knoten</translation>
+    </message>
+    <message>
+        <source>Node name:</source>
+        <translation>Knotenname:</translation>
     </message>
     <message>
         <source>Node id:</source>
@@ -1824,93 +1477,56 @@ Jetzt exportieren?</translation>
         <source>Saved the node key to %1 (readable by you only).</source>
         <translation>Der Knotenschlüssel wurde in %1 gespeichert (nur für Sie lesbar).</translation>
     </message>
+</context>
+<context>
+    <name>cohort::SettingsComputePage</name>
     <message>
-        <source>System default</source>
-        <translation>Systemstandard</translation>
+        <source>Compute</source>
+        <translation>Rechenleistung</translation>
     </message>
     <message>
-        <source>Move… takes the node key, models and history along. Typing or browsing to another folder instead starts over there, with a new node key.</source>
-        <translation>„Verschieben…“ nimmt Knotenschlüssel, Modelle und Verlauf mit. Wenn Sie stattdessen einen anderen Ordner eingeben oder auswählen, beginnt Cohort dort von vorn, mit einem neuen Knotenschlüssel.</translation>
+        <source>Use all GPUs, including ones added later</source>
+        <translation>Alle GPUs verwenden, auch später hinzugefügte</translation>
     </message>
     <message>
-        <source>Cohort computes on the chosen GPUs from its next start; the temperature and power limits and the energy shown under Earnings count them at once.</source>
-        <translation>Cohort rechnet ab dem nächsten Start auf den gewählten GPUs; Temperatur- und Leistungslimits sowie die unter „Erträge“ angezeigte Energie berücksichtigen sie sofort.</translation>
+        <source>GPUs Cohort may use</source>
+        <translation>GPUs, die Cohort verwenden darf</translation>
     </message>
     <message>
-        <source> % of each GPU&apos;s memory</source>
-        <translation> % des Speichers jeder GPU</translation>
+        <source>Only when idle for</source>
+        <translation>Nur nach Inaktivität von</translation>
     </message>
     <message>
-        <source>GPU memory Cohort may use</source>
-        <translation>GPU-Speicher, den Cohort verwenden darf</translation>
+        <source>Work only after this long without keyboard or mouse input, and stop as soon as you are back.</source>
+        <translation>Erst nach so langer Zeit ohne Tastatur- oder Mauseingabe arbeiten und aufhören, sobald Sie zurück sind.</translation>
     </message>
     <message>
-        <source>Cohort keeps the rest free for your games and other programs: its batches are generated in smaller parts to fit, and a task whose model does not fit is shown greyed on the Tasks page.</source>
-        <translation>Cohort hält den Rest für Ihre Spiele und andere Programme frei: Batches werden passend in kleineren Teilen erzeugt, und eine Aufgabe, deren Modell nicht hineinpasst, wird auf der Seite „Aufgaben“ ausgegraut angezeigt.</translation>
+        <source>Work only when idle</source>
+        <translation>Nur bei Inaktivität arbeiten</translation>
     </message>
     <message>
-        <source>Use at most</source>
-        <translation>Höchstens verwenden</translation>
+        <source> minutes</source>
+        <translation> Minuten</translation>
     </message>
     <message>
-        <source>The most bandwidth uploads to other computers may use: DiLoCo training traffic to the other nodes of its ring. Applies at once. 0: no limit.</source>
-        <translation>Die maximale Bandbreite für Uploads zu anderen Computern: DiLoCo-Trainingsverkehr zu den anderen Knoten des Rings. Gilt sofort. 0: kein Limit.</translation>
+        <source>Idle minutes</source>
+        <translation>Minuten ohne Aktivität</translation>
     </message>
     <message>
-        <source>Tray icon</source>
-        <translation>Tray-Symbol</translation>
+        <source>Pause on battery power</source>
+        <translation>Im Akkubetrieb pausieren</translation>
     </message>
     <message>
-        <source>Colour</source>
-        <translation>Farbig</translation>
+        <source>Schedule</source>
+        <translation>Zeitplan</translation>
     </message>
     <message>
-        <source>Monochrome, light (for dark panels)</source>
-        <translation>Einfarbig, hell (für dunkle Leisten)</translation>
+        <source>Any time, e.g. mon-fri 22:00-06:00; weekend 00:00-24:00</source>
+        <translation>Jederzeit, z. B. mon-fri 22:00-06:00; weekend 00:00-24:00</translation>
     </message>
     <message>
-        <source>Monochrome, dark (for light panels)</source>
-        <translation>Einfarbig, dunkel (für helle Leisten)</translation>
-    </message>
-    <message>
-        <source>Each state keeps its own symbol in every style, so they stay apart without colour.</source>
-        <translation>Jeder Zustand behält in jedem Stil sein eigenes Zeichen, so bleiben sie auch ohne Farbe unterscheidbar.</translation>
-    </message>
-    <message>
-        <source>Tray icon:</source>
-        <translation>Tray-Symbol:</translation>
-    </message>
-    <message>
-        <source>Hub certificate</source>
-        <translation>Hub-Zertifikat</translation>
-    </message>
-    <message>
-        <source>Empty: trust the system&apos;s certificate authorities</source>
-        <translation>Leer: den Zertifizierungsstellen des Systems vertrauen</translation>
-    </message>
-    <message>
-        <source>For a hub whose https certificate no public authority signed: a PEM file with the hub&apos;s certificate (or its private authority&apos;s), from the hub&apos;s operator.</source>
-        <translation>Für einen Hub, dessen https-Zertifikat keine öffentliche Stelle signiert hat: eine PEM-Datei mit dem Zertifikat des Hubs (oder seiner privaten Stelle), vom Betreiber des Hubs.</translation>
-    </message>
-    <message>
-        <source>Hub key</source>
-        <translation>Hub-Schlüssel</translation>
-    </message>
-    <message>
-        <source>Empty: trust the key the hub presents the first time</source>
-        <translation>Leer: dem Schlüssel vertrauen, den der Hub beim ersten Mal zeigt</translation>
-    </message>
-    <message>
-        <source>The hub&apos;s public key, as its operator publishes it (44 characters). With it, this computer talks only to the real hub, even the first time it connects.</source>
-        <translation>Der öffentliche Schlüssel des Hubs, wie sein Betreiber ihn veröffentlicht (44 Zeichen). Damit spricht dieser Computer nur mit dem echten Hub, auch bei der ersten Verbindung.</translation>
-    </message>
-    <message>
-        <source>Hub certificate:</source>
-        <translation>Hub-Zertifikat:</translation>
-    </message>
-    <message>
-        <source>Hub key:</source>
-        <translation>Hub-Schlüssel:</translation>
+        <source>Time windows when Cohort may work, separated by &apos;;&apos;. Days: mon … sun, ranges (mon-fri), daily, weekdays, weekend. A window ending before it starts runs past midnight.</source>
+        <translation>Zeitfenster, in denen Cohort arbeiten darf, getrennt durch &apos;;&apos;. Tage (englisch): mon … sun, Bereiche (mon-fri), daily, weekdays, weekend. Ein Fenster, das vor seinem Beginn endet, läuft über Mitternacht hinaus.</translation>
     </message>
     <message>
         <source>Pause while a program runs full screen</source>
@@ -1941,8 +1557,463 @@ Jetzt exportieren?</translation>
         <translation>Ein anderes Programm, das auf einer NVIDIA-GPU rechnet oder dort mit 1 GiB ihres Speichers oder mehr zeichnet (ein Spiel), pausiert Cohort.</translation>
     </message>
     <message>
+        <source> °C</source>
+        <translation> °C</translation>
+    </message>
+    <message>
+        <source>No limit</source>
+        <translation>Kein Limit</translation>
+    </message>
+    <message>
+        <source>GPU temperature limit</source>
+        <translation>GPU-Temperaturlimit</translation>
+    </message>
+    <message>
+        <source>At this GPU temperature Cohort slows down (half, then a quarter of the time); 8 °C above it, it pauses. It speeds up again 5 °C below the limit.</source>
+        <translation>Bei dieser GPU-Temperatur arbeitet Cohort langsamer (die Hälfte, dann ein Viertel der Zeit); 8 °C darüber pausiert es. 5 °C unter dem Limit arbeitet es wieder schneller.</translation>
+    </message>
+    <message>
+        <source> W</source>
+        <translation> W</translation>
+    </message>
+    <message>
+        <source>GPU power limit</source>
+        <translation>GPU-Leistungslimit</translation>
+    </message>
+    <message>
+        <source>The most power the chosen GPUs may draw together; above it Cohort slows down.</source>
+        <translation>Die maximale Leistung, die die gewählten GPUs zusammen aufnehmen dürfen; darüber arbeitet Cohort langsamer.</translation>
+    </message>
+    <message>
+        <source> % of each GPU&apos;s memory</source>
+        <translation> % des Speichers jeder GPU</translation>
+    </message>
+    <message>
+        <source>GPU memory Cohort may use</source>
+        <translation>GPU-Speicher, den Cohort verwenden darf</translation>
+    </message>
+    <message>
+        <source>Cohort keeps the rest free for your games and other programs: its batches are generated in smaller parts to fit, and a task whose model does not fit is shown greyed on the Tasks page.</source>
+        <translation>Cohort hält den Rest für Ihre Spiele und andere Programme frei: Batches werden passend in kleineren Teilen erzeugt, und eine Aufgabe, deren Modell nicht hineinpasst, wird auf der Seite „Aufgaben“ ausgegraut angezeigt.</translation>
+    </message>
+    <message>
+        <source>GPUs</source>
+        <translation>GPUs</translation>
+    </message>
+    <message>
+        <source>Use at most</source>
+        <translation>Höchstens verwenden</translation>
+    </message>
+    <message>
+        <source>When to work</source>
+        <translation>Arbeitszeiten</translation>
+    </message>
+    <message>
+        <source>Idle:</source>
+        <translation>Inaktivität:</translation>
+    </message>
+    <message>
+        <source>Schedule:</source>
+        <translation>Zeitplan:</translation>
+    </message>
+    <message>
+        <source>Battery:</source>
+        <translation>Akku:</translation>
+    </message>
+    <message>
         <source>Other programs:</source>
         <translation>Andere Programme:</translation>
+    </message>
+    <message>
+        <source>GPU temperature limit:</source>
+        <translation>GPU-Temperaturlimit:</translation>
+    </message>
+    <message>
+        <source>GPU power limit:</source>
+        <translation>GPU-Leistungslimit:</translation>
+    </message>
+    <message>
+        <source>Tick at least one GPU, or use all of them. To use none, pause Cohort.</source>
+        <translation>Wählen Sie mindestens eine GPU aus oder verwenden Sie alle. Um keine zu verwenden, pausieren Sie Cohort.</translation>
+    </message>
+    <message>
+        <source>GPU %1: %2</source>
+        <translation>GPU %1: %2</translation>
+    </message>
+    <message>
+        <source>%1 (not detected now)</source>
+        <translation>%1 (derzeit nicht erkannt)</translation>
+    </message>
+    <message>
+        <source>No GPUs detected (no NVIDIA driver answered). Cohort computes on the CPU; once GPUs are detected they are listed here.</source>
+        <translation>Keine GPUs erkannt (kein NVIDIA-Treiber hat geantwortet). Cohort rechnet auf der CPU; sobald GPUs erkannt werden, erscheinen sie hier.</translation>
+    </message>
+</context>
+<context>
+    <name>cohort::SettingsDialog</name>
+    <message>
+        <source>Cohort Settings</source>
+        <translation>Cohort-Einstellungen</translation>
+    </message>
+    <message>
+        <source>Settings pages</source>
+        <translation>Einstellungsseiten</translation>
+    </message>
+    <message>
+        <source>Changing the hub, the node name, the data folder or the download limit restarts the engine.</source>
+        <translation>Eine Änderung von Hub, Knotenname, Datenordner oder Download-Limit startet die Engine neu.</translation>
+    </message>
+    <message>
+        <source>Move the data folder to</source>
+        <translation>Datenordner verschieben nach</translation>
+    </message>
+    <message>
+        <source>Export the node key</source>
+        <translation>Knotenschlüssel exportieren</translation>
+    </message>
+    <message>
+        <source>Key files (*.key);;All files (*)</source>
+        <translation>Schlüsseldateien (*.key);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Cohort computes on the chosen GPUs from its next start; the temperature and power limits and the energy shown under Earnings count them at once.</source>
+        <translation>Cohort rechnet ab dem nächsten Start auf den gewählten GPUs; Temperatur- und Leistungslimits sowie die unter „Erträge“ angezeigte Energie berücksichtigen sie sofort.</translation>
+    </message>
+</context>
+<context>
+    <name>cohort::SettingsGeneralPage</name>
+    <message>
+        <source>General</source>
+        <translation>Allgemein</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>Sprache</translation>
+    </message>
+    <message>
+        <source>System default</source>
+        <translation>Systemstandard</translation>
+    </message>
+    <message>
+        <source>System default (%1)</source>
+        <translation>Systemstandard (%1)</translation>
+    </message>
+    <message>
+        <source>Start minimized to the notification area</source>
+        <translation>Minimiert im Infobereich starten</translation>
+    </message>
+    <message>
+        <source>Start Cohort when I log in</source>
+        <translation>Cohort bei der Anmeldung starten</translation>
+    </message>
+    <message>
+        <source>Starting at login is not available on this system.</source>
+        <translation>Der Start bei der Anmeldung ist auf diesem System nicht verfügbar.</translation>
+    </message>
+    <message>
+        <source>Managed by the system: %1</source>
+        <translation>Vom System verwaltet: %1</translation>
+    </message>
+    <message>
+        <source>Notifications</source>
+        <translation>Benachrichtigungen</translation>
+    </message>
+    <message>
+        <source>Off</source>
+        <translation>Aus</translation>
+    </message>
+    <message>
+        <source>Errors only</source>
+        <translation>Nur Fehler</translation>
+    </message>
+    <message>
+        <source>Errors and milestones</source>
+        <translation>Fehler und Meilensteine</translation>
+    </message>
+    <message>
+        <source>Errors: Cohort stopped, lost its hub, ran out of disk space or had work refused.
+Milestones: your first verified work, a model download finished.
+At most one message of each kind every 15 minutes.</source>
+        <translation>Fehler: Cohort wurde beendet, hat die Verbindung zum Hub verloren, hat keinen Speicherplatz mehr oder Arbeit wurde zurückgewiesen.
+Meilensteine: Ihre erste verifizierte Arbeit, ein abgeschlossener Modell-Download.
+Höchstens eine Meldung jeder Art alle 15 Minuten.</translation>
+    </message>
+    <message>
+        <source>Tray icon</source>
+        <translation>Tray-Symbol</translation>
+    </message>
+    <message>
+        <source>Colour</source>
+        <translation>Farbig</translation>
+    </message>
+    <message>
+        <source>Monochrome, light (for dark panels)</source>
+        <translation>Einfarbig, hell (für dunkle Leisten)</translation>
+    </message>
+    <message>
+        <source>Monochrome, dark (for light panels)</source>
+        <translation>Einfarbig, dunkel (für helle Leisten)</translation>
+    </message>
+    <message>
+        <source>Each state keeps its own symbol in every style, so they stay apart without colour.</source>
+        <translation>Jeder Zustand behält in jedem Stil sein eigenes Zeichen, so bleiben sie auch ohne Farbe unterscheidbar.</translation>
+    </message>
+    <message>
+        <source>Language:</source>
+        <translation>Sprache:</translation>
+    </message>
+    <message>
+        <source>A new language applies the next time Cohort starts.</source>
+        <translation>Eine neue Sprache gilt ab dem nächsten Start von Cohort.</translation>
+    </message>
+    <message>
+        <source>Start:</source>
+        <translation>Start:</translation>
+    </message>
+    <message>
+        <source>Notifications:</source>
+        <translation>Benachrichtigungen:</translation>
+    </message>
+    <message>
+        <source>Tray icon:</source>
+        <translation>Tray-Symbol:</translation>
+    </message>
+    <message>
+        <source>There is no notification area right now, so the window opens at start even when this is ticked, and notifications cannot be shown.</source>
+        <translation>Derzeit ist kein Infobereich vorhanden. Daher öffnet sich das Fenster beim Start auch dann, wenn dies aktiviert ist, und Benachrichtigungen können nicht angezeigt werden.</translation>
+    </message>
+</context>
+<context>
+    <name>cohort::SettingsNetworkPage</name>
+    <message>
+        <source>Network</source>
+        <translation>Netzwerk</translation>
+    </message>
+    <message>
+        <source>Hub address</source>
+        <translation>Hub-Adresse</translation>
+    </message>
+    <message>
+        <source>Empty: run a local network on this computer</source>
+        <translation>Leer: ein lokales Netzwerk auf diesem Computer betreiben</translation>
+    </message>
+    <message>
+        <source>The address of the hub that hands out work, e.g. https://hub.example.org.
+Leave it empty to try Cohort with a small network that runs on this computer.</source>
+        <translation>Die Adresse des Hubs, der die Arbeit verteilt, z. B. https://hub.example.org.
+Lassen Sie das Feld leer, um Cohort mit einem kleinen Netzwerk auszuprobieren, das auf diesem Computer läuft.</translation>
+    </message>
+    <message>
+        <source>Hub certificate</source>
+        <translation>Hub-Zertifikat</translation>
+    </message>
+    <message>
+        <source>Empty: trust the system&apos;s certificate authorities</source>
+        <translation>Leer: den Zertifizierungsstellen des Systems vertrauen</translation>
+    </message>
+    <message>
+        <source>For a hub whose https certificate no public authority signed: a PEM file with the hub&apos;s certificate (or its private authority&apos;s), from the hub&apos;s operator.</source>
+        <translation>Für einen Hub, dessen https-Zertifikat keine öffentliche Stelle signiert hat: eine PEM-Datei mit dem Zertifikat des Hubs (oder seiner privaten Stelle), vom Betreiber des Hubs.</translation>
+    </message>
+    <message>
+        <source>Hub key</source>
+        <translation>Hub-Schlüssel</translation>
+    </message>
+    <message>
+        <source>Empty: trust the key the hub presents the first time</source>
+        <translation>Leer: dem Schlüssel vertrauen, den der Hub beim ersten Mal zeigt</translation>
+    </message>
+    <message>
+        <source>The hub&apos;s public key, as its operator publishes it (44 characters). With it, this computer talks only to the real hub, even the first time it connects.</source>
+        <translation>Der öffentliche Schlüssel des Hubs, wie sein Betreiber ihn veröffentlicht (44 Zeichen). Damit spricht dieser Computer nur mit dem echten Hub, auch bei der ersten Verbindung.</translation>
+    </message>
+    <message>
+        <source> KiB/s</source>
+        <translation> KiB/s</translation>
+    </message>
+    <message>
+        <source>No limit</source>
+        <translation>Kein Limit</translation>
+    </message>
+    <message>
+        <source>Download limit</source>
+        <translation>Download-Limit</translation>
+    </message>
+    <message>
+        <source>The most bandwidth model downloads may use. 0: no limit.</source>
+        <translation>Die maximale Bandbreite für Modell-Downloads. 0: kein Limit.</translation>
+    </message>
+    <message>
+        <source>Upload limit</source>
+        <translation>Upload-Limit</translation>
+    </message>
+    <message>
+        <source>The most bandwidth uploads to other computers may use: DiLoCo training traffic to the other nodes of its ring. Applies at once. 0: no limit.</source>
+        <translation>Die maximale Bandbreite für Uploads zu anderen Computern: DiLoCo-Trainingsverkehr zu den anderen Knoten des Rings. Gilt sofort. 0: kein Limit.</translation>
+    </message>
+    <message>
+        <source>Proxy</source>
+        <translation>Proxy</translation>
+    </message>
+    <message>
+        <source>No proxy</source>
+        <translation>Kein Proxy</translation>
+    </message>
+    <message>
+        <source>Use the system&apos;s proxy settings</source>
+        <translation>Proxy-Einstellungen des Systems verwenden</translation>
+    </message>
+    <message>
+        <source>Manual HTTP proxy</source>
+        <translation>Manueller HTTP-Proxy</translation>
+    </message>
+    <message>
+        <source>Proxy address</source>
+        <translation>Proxy-Adresse</translation>
+    </message>
+    <message>
+        <source>host:port, e.g. proxy.example.org:3128</source>
+        <translation>host:port, z. B. proxy.example.org:3128</translation>
+    </message>
+    <message>
+        <source>Hub address:</source>
+        <translation>Hub-Adresse:</translation>
+    </message>
+    <message>
+        <source>Hub certificate:</source>
+        <translation>Hub-Zertifikat:</translation>
+    </message>
+    <message>
+        <source>Hub key:</source>
+        <translation>Hub-Schlüssel:</translation>
+    </message>
+    <message>
+        <source>Download limit:</source>
+        <translation>Download-Limit:</translation>
+    </message>
+    <message>
+        <source>Upload limit:</source>
+        <translation>Upload-Limit:</translation>
+    </message>
+    <message>
+        <source>Proxy:</source>
+        <translation>Proxy:</translation>
+    </message>
+    <message>
+        <source>Proxy address:</source>
+        <translation>Proxy-Adresse:</translation>
+    </message>
+    <message>
+        <source>The proxy applies to new connections at once; connections to this computer (the local network) never use it.</source>
+        <translation>Der Proxy gilt sofort für neue Verbindungen; Verbindungen zu diesem Computer (dem lokalen Netzwerk) verwenden ihn nie.</translation>
+    </message>
+</context>
+<context>
+    <name>cohort::SettingsStoragePage</name>
+    <message>
+        <source>Storage</source>
+        <translation>Speicher</translation>
+    </message>
+    <message>
+        <source>Data folder</source>
+        <translation>Datenordner</translation>
+    </message>
+    <message>
+        <source>Where the node keeps its identity key, downloaded models and history. Changing it here starts over in that folder; use Move… to take the data along.</source>
+        <translation>Hier speichert der Knoten seinen Identitätsschlüssel, heruntergeladene Modelle und den Verlauf. Eine Änderung an dieser Stelle beginnt in dem Ordner von vorn; mit „Verschieben…“ nehmen Sie die Daten mit.</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>Durchsuchen…</translation>
+    </message>
+    <message>
+        <source>Choose another data folder</source>
+        <translation>Anderen Datenordner wählen</translation>
+    </message>
+    <message>
+        <source>Move…</source>
+        <translation>Verschieben…</translation>
+    </message>
+    <message>
+        <source>Move the data folder</source>
+        <translation>Datenordner verschieben</translation>
+    </message>
+    <message>
+        <source>Copy the data to another folder, check every file, switch to it, then delete the old copy.</source>
+        <translation>Die Daten in einen anderen Ordner kopieren, jede Datei prüfen, zu ihm wechseln und dann die alte Kopie löschen.</translation>
+    </message>
+    <message>
+        <source> GiB</source>
+        <translation> GiB</translation>
+    </message>
+    <message>
+        <source>No cap</source>
+        <translation>Kein Limit</translation>
+    </message>
+    <message>
+        <source>Disk space cap</source>
+        <translation>Speicherlimit</translation>
+    </message>
+    <message>
+        <source>The most space Cohort&apos;s data folder may use; at the cap it pauses and says so.</source>
+        <translation>Der maximale Speicherplatz für den Datenordner von Cohort; beim Erreichen des Limits pausiert es und meldet dies.</translation>
+    </message>
+    <message>
+        <source>Data folder:</source>
+        <translation>Datenordner:</translation>
+    </message>
+    <message>
+        <source>Move… takes the node key, models and history along. Typing or browsing to another folder instead starts over there, with a new node key.</source>
+        <translation>„Verschieben…“ nimmt Knotenschlüssel, Modelle und Verlauf mit. Wenn Sie stattdessen einen anderen Ordner eingeben oder auswählen, beginnt Cohort dort von vorn, mit einem neuen Knotenschlüssel.</translation>
+    </message>
+    <message>
+        <source>Disk space cap:</source>
+        <translation>Speicherlimit:</translation>
+    </message>
+    <message>
+        <source>Choose the data folder</source>
+        <translation>Datenordner wählen</translation>
+    </message>
+    <message>
+        <source>Move Cohort&apos;s data from
+%1
+to
+%2?
+
+Cohort stops working while it copies the files and checks every copy, then switches to the new folder. The old files are deleted only after that succeeded.</source>
+        <translation>Daten von Cohort von
+%1
+nach
+%2 verschieben?
+
+Cohort unterbricht die Arbeit, während es die Dateien kopiert und jede Kopie prüft, und wechselt dann in den neuen Ordner. Die alten Dateien werden erst gelöscht, wenn das gelungen ist.</translation>
+    </message>
+    <message>
+        <source>Copying and checking: %1 of %2…</source>
+        <translation>Kopieren und Prüfen: %1 von %2…</translation>
+    </message>
+    <message>
+        <source>Stopping the engine…</source>
+        <translation>Engine wird angehalten…</translation>
+    </message>
+    <message>
+        <source>Copying and checking…</source>
+        <translation>Kopieren und Prüfen…</translation>
+    </message>
+    <message>
+        <source>Moved to %1.</source>
+        <translation>Nach %1 verschoben.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Moved to %1. %n item(s) in the old folder were not Cohort&apos;s or could not be deleted and were left there.</source>
+        <translation>
+            <numerusform>Nach %1 verschoben. %n Element im alten Ordner gehörte nicht zu Cohort oder konnte nicht gelöscht werden und wurde dort belassen.</numerusform>
+            <numerusform>Nach %1 verschoben. %n Elemente im alten Ordner gehörten nicht zu Cohort oder konnten nicht gelöscht werden und wurden dort belassen.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The data folder was not moved: %1</source>
+        <translation>Der Datenordner wurde nicht verschoben: %1</translation>
     </message>
 </context>
 <context>

@@ -22,6 +22,54 @@
 <context>
     <name>NodeState</name>
     <message>
+        <source>Starting</source>
+        <translation>Démarrage</translation>
+    </message>
+    <message>
+        <source>Connecting</source>
+        <translation>Connexion</translation>
+    </message>
+    <message>
+        <source>Idle</source>
+        <translation>Inactif</translation>
+    </message>
+    <message>
+        <source>Working</source>
+        <translation>Au travail</translation>
+    </message>
+    <message>
+        <source>Downloading</source>
+        <translation>Téléchargement</translation>
+    </message>
+    <message>
+        <source>Syncing</source>
+        <translation>Synchronisation</translation>
+    </message>
+    <message>
+        <source>Throttled</source>
+        <translation>Ralenti</translation>
+    </message>
+    <message>
+        <source>Paused</source>
+        <translation>En pause</translation>
+    </message>
+    <message>
+        <source>Offline</source>
+        <translation>Hors ligne</translation>
+    </message>
+    <message>
+        <source>Error</source>
+        <translation>Erreur</translation>
+    </message>
+    <message>
+        <source>Stopping</source>
+        <translation>Arrêt</translation>
+    </message>
+    <message>
+        <source>Unknown</source>
+        <translation>Inconnu</translation>
+    </message>
+    <message>
         <source>paused by you</source>
         <translation>mis en pause par vous</translation>
     </message>
@@ -1284,425 +1332,18 @@ Il contient les événements récents, l&apos;état, vos paramètres et les noms
     </message>
 </context>
 <context>
-    <name>cohort::SettingsDialog</name>
-    <message>
-        <source>Cohort Settings</source>
-        <translation>Paramètres de Cohort</translation>
-    </message>
-    <message>
-        <source>Empty: run a local network on this computer</source>
-        <translation>Vide : exécuter un réseau local sur cet ordinateur</translation>
-    </message>
-    <message>
-        <source>The address of the hub that hands out work, e.g. https://hub.example.org.
-Leave it empty to try Cohort with a small network that runs on this computer.</source>
-        <translation>L&apos;adresse du hub qui distribue le travail, par ex. https://hub.example.org.
-Laissez-la vide pour essayer Cohort avec un petit réseau qui tourne sur cet ordinateur.</translation>
-    </message>
-    <message>
-        <source>How this computer is shown to the hub&apos;s operator. Empty: the computer&apos;s name.</source>
-        <translation>Comment cet ordinateur apparaît pour l&apos;opérateur du hub. Vide : le nom de l&apos;ordinateur.</translation>
-    </message>
-    <message>
-        <source>Browse…</source>
-        <translation>Parcourir…</translation>
-    </message>
-    <message>
-        <source> KiB/s</source>
-        <translation> Kio/s</translation>
-    </message>
-    <message>
-        <source>No limit</source>
-        <translation>Aucune limite</translation>
-    </message>
-    <message>
-        <source>The most bandwidth model downloads may use. 0: no limit.</source>
-        <translation>La bande passante maximale que peuvent utiliser les téléchargements de modèles. 0 : aucune limite.</translation>
-    </message>
-    <message>
-        <source>Start minimized to the notification area</source>
-        <translation>Démarrer réduit dans la zone de notification</translation>
-    </message>
-    <message>
-        <source>Start Cohort when I log in</source>
-        <translation>Lancer Cohort à l&apos;ouverture de ma session</translation>
-    </message>
-    <message>
-        <source>Starting at login is not available on this system.</source>
-        <translation>Le lancement à l&apos;ouverture de session n&apos;est pas disponible sur ce système.</translation>
-    </message>
-    <message>
-        <source>Managed by the system: %1</source>
-        <translation>Géré par le système : %1</translation>
-    </message>
-    <message>
-        <source>Network</source>
-        <translation>Réseau</translation>
-    </message>
-    <message>
-        <source>Hub address:</source>
-        <translation>Adresse du hub :</translation>
-    </message>
-    <message>
-        <source>Download limit:</source>
-        <translation>Limite de téléchargement :</translation>
-    </message>
-    <message>
-        <source>This node</source>
-        <translation>Ce nœud</translation>
-    </message>
-    <message>
-        <source>Node name:</source>
-        <translation>Nom du nœud :</translation>
-    </message>
-    <message>
-        <source>Data folder:</source>
-        <translation>Dossier de données :</translation>
-    </message>
-    <message>
-        <source>Only when idle for</source>
-        <translation>Seulement après une inactivité de</translation>
-    </message>
-    <message>
-        <source>Work only after this long without keyboard or mouse input, and stop as soon as you are back.</source>
-        <translation>Travailler seulement après cette durée sans action au clavier ni à la souris, et s&apos;arrêter dès votre retour.</translation>
-    </message>
-    <message>
-        <source> minutes</source>
-        <translation> minutes</translation>
-    </message>
-    <message>
-        <source>Pause on battery power</source>
-        <translation>Mettre en pause sur batterie</translation>
-    </message>
-    <message>
-        <source>Any time, e.g. mon-fri 22:00-06:00; weekend 00:00-24:00</source>
-        <translation>À tout moment, par ex. mon-fri 22:00-06:00; weekend 00:00-24:00</translation>
-    </message>
-    <message>
-        <source>Time windows when Cohort may work, separated by &apos;;&apos;. Days: mon … sun, ranges (mon-fri), daily, weekdays, weekend. A window ending before it starts runs past midnight.</source>
-        <translation>Plages horaires pendant lesquelles Cohort peut travailler, séparées par « ; ». Jours (en anglais) : mon (lundi) … sun (dimanche), intervalles (mon-fri), daily (tous les jours), weekdays (en semaine), weekend (le week-end). Une plage qui se termine avant de commencer se prolonge après minuit.</translation>
-    </message>
-    <message>
-        <source> °C</source>
-        <translation> °C</translation>
-    </message>
-    <message>
-        <source>At this GPU temperature Cohort slows down (half, then a quarter of the time); 8 °C above it, it pauses. It speeds up again 5 °C below the limit.</source>
-        <translation>À cette température du GPU, Cohort ralentit (la moitié, puis le quart du temps) ; 8 °C au-dessus, il se met en pause. Il accélère à nouveau 5 °C sous la limite.</translation>
-    </message>
-    <message>
-        <source> W</source>
-        <translation> W</translation>
-    </message>
-    <message>
-        <source> GiB</source>
-        <translation> Gio</translation>
-    </message>
-    <message>
-        <source>No cap</source>
-        <translation>Aucune limite</translation>
-    </message>
-    <message>
-        <source>The most space Cohort&apos;s data folder may use; at the cap it pauses and says so.</source>
-        <translation>L&apos;espace maximal que peut occuper le dossier de données de Cohort ; à cette limite, il se met en pause et le signale.</translation>
-    </message>
-    <message>
-        <source>When to work</source>
-        <translation>Quand travailler</translation>
-    </message>
-    <message>
-        <source>Idle:</source>
-        <translation>Inactivité :</translation>
-    </message>
-    <message>
-        <source>Schedule:</source>
-        <translation>Horaires :</translation>
-    </message>
-    <message>
-        <source>Battery:</source>
-        <translation>Batterie :</translation>
-    </message>
-    <message>
-        <source>GPU temperature limit:</source>
-        <translation>Limite de température du GPU :</translation>
-    </message>
-    <message>
-        <source>GPU power limit:</source>
-        <translation>Limite de puissance des GPU :</translation>
-    </message>
-    <message>
-        <source>Disk space cap:</source>
-        <translation>Limite d&apos;espace disque :</translation>
-    </message>
-    <message>
-        <source>Choose the data folder</source>
-        <translation>Choisir le dossier de données</translation>
-    </message>
-    <message>
-        <source>Settings pages</source>
-        <translation>Pages des paramètres</translation>
-    </message>
-    <message>
-        <source>General</source>
-        <translation>Général</translation>
-    </message>
-    <message>
-        <source>Compute</source>
-        <translation>Calcul</translation>
-    </message>
-    <message>
-        <source>Storage</source>
-        <translation>Stockage</translation>
-    </message>
+    <name>cohort::SettingsAccountPage</name>
     <message>
         <source>Account</source>
         <translation>Compte</translation>
     </message>
     <message>
-        <source>Changing the hub, the node name, the data folder or the download limit restarts the engine.</source>
-        <translation>Modifier le hub, le nom du nœud, le dossier de données ou la limite de téléchargement redémarre le moteur.</translation>
-    </message>
-    <message>
-        <source>There is no notification area right now, so the window opens at start even when this is ticked, and notifications cannot be shown.</source>
-        <translation>Il n&apos;y a pas de zone de notification pour le moment : la fenêtre s&apos;ouvre donc au démarrage même si cette case est cochée, et les notifications ne peuvent pas s&apos;afficher.</translation>
-    </message>
-    <message>
-        <source>Tick at least one GPU, or use all of them. To use none, pause Cohort.</source>
-        <translation>Cochez au moins un GPU, ou utilisez-les tous. Pour n&apos;en utiliser aucun, mettez Cohort en pause.</translation>
-    </message>
-    <message>
-        <source>Move the data folder to</source>
-        <translation>Déplacer le dossier de données vers</translation>
-    </message>
-    <message>
-        <source>Export the node key</source>
-        <translation>Exporter la clé du nœud</translation>
-    </message>
-    <message>
-        <source>Key files (*.key);;All files (*)</source>
-        <translation>Fichiers de clé (*.key);;Tous les fichiers (*)</translation>
-    </message>
-    <message>
-        <source>Language</source>
-        <translation>Langue</translation>
-    </message>
-    <message>
-        <source>System default (%1)</source>
-        <translation>Langue du système (%1)</translation>
-    </message>
-    <message>
-        <source>Notifications</source>
-        <translation>Notifications</translation>
-    </message>
-    <message>
-        <source>Off</source>
-        <translation>Désactivées</translation>
-    </message>
-    <message>
-        <source>Errors only</source>
-        <translation>Erreurs uniquement</translation>
-    </message>
-    <message>
-        <source>Errors and milestones</source>
-        <translation>Erreurs et étapes importantes</translation>
-    </message>
-    <message>
-        <source>Errors: Cohort stopped, lost its hub, ran out of disk space or had work refused.
-Milestones: your first verified work, a model download finished.
-At most one message of each kind every 15 minutes.</source>
-        <translation>Erreurs : Cohort s&apos;est arrêté, a perdu son hub, manque d&apos;espace disque ou a vu son travail refusé.
-Étapes importantes : votre premier travail vérifié, un téléchargement de modèle terminé.
-Au plus un message de chaque type toutes les 15 minutes.</translation>
-    </message>
-    <message>
-        <source>Language:</source>
-        <translation>Langue :</translation>
-    </message>
-    <message>
-        <source>A new language applies the next time Cohort starts.</source>
-        <translation>Une nouvelle langue s&apos;applique au prochain démarrage de Cohort.</translation>
-    </message>
-    <message>
-        <source>Start:</source>
-        <translation>Démarrage :</translation>
-    </message>
-    <message>
-        <source>Notifications:</source>
-        <translation>Notifications :</translation>
-    </message>
-    <message>
-        <source>Use all GPUs, including ones added later</source>
-        <translation>Utiliser tous les GPU, y compris ceux ajoutés plus tard</translation>
-    </message>
-    <message>
-        <source>GPUs Cohort may use</source>
-        <translation>GPU que Cohort peut utiliser</translation>
-    </message>
-    <message>
-        <source>Work only when idle</source>
-        <translation>Travailler seulement en cas d&apos;inactivité</translation>
-    </message>
-    <message>
-        <source>Idle minutes</source>
-        <translation>Minutes d&apos;inactivité</translation>
-    </message>
-    <message>
-        <source>Schedule</source>
-        <translation>Horaires</translation>
-    </message>
-    <message>
-        <source>GPU temperature limit</source>
-        <translation>Limite de température du GPU</translation>
-    </message>
-    <message>
-        <source>GPU power limit</source>
-        <translation>Limite de puissance des GPU</translation>
-    </message>
-    <message>
-        <source>The most power the chosen GPUs may draw together; above it Cohort slows down.</source>
-        <translation>La puissance maximale que les GPU choisis peuvent consommer ensemble ; au-delà, Cohort ralentit.</translation>
-    </message>
-    <message>
-        <source>GPUs</source>
-        <translation>GPU</translation>
-    </message>
-    <message>
-        <source>GPU %1: %2</source>
-        <translation>GPU %1 : %2</translation>
-    </message>
-    <message>
-        <source>%1 (not detected now)</source>
-        <translation>%1 (non détecté actuellement)</translation>
-    </message>
-    <message>
-        <source>No GPUs detected (no NVIDIA driver answered). Cohort computes on the CPU; once GPUs are detected they are listed here.</source>
-        <translation>Aucun GPU détecté (aucun pilote NVIDIA n&apos;a répondu). Cohort calcule sur le CPU ; dès que des GPU sont détectés, ils apparaissent ici.</translation>
-    </message>
-    <message>
-        <source>Hub address</source>
-        <translation>Adresse du hub</translation>
-    </message>
-    <message>
-        <source>Download limit</source>
-        <translation>Limite de téléchargement</translation>
-    </message>
-    <message>
-        <source>Upload limit</source>
-        <translation>Limite d&apos;envoi</translation>
-    </message>
-    <message>
-        <source>Proxy</source>
-        <translation>Proxy</translation>
-    </message>
-    <message>
-        <source>No proxy</source>
-        <translation>Aucun proxy</translation>
-    </message>
-    <message>
-        <source>Use the system&apos;s proxy settings</source>
-        <translation>Utiliser les paramètres de proxy du système</translation>
-    </message>
-    <message>
-        <source>Manual HTTP proxy</source>
-        <translation>Proxy HTTP manuel</translation>
-    </message>
-    <message>
-        <source>Proxy address</source>
-        <translation>Adresse du proxy</translation>
-    </message>
-    <message>
-        <source>host:port, e.g. proxy.example.org:3128</source>
-        <translation>hôte:port, par ex. proxy.example.org:3128</translation>
-    </message>
-    <message>
-        <source>Upload limit:</source>
-        <translation>Limite d&apos;envoi :</translation>
-    </message>
-    <message>
-        <source>Proxy:</source>
-        <translation>Proxy :</translation>
-    </message>
-    <message>
-        <source>Proxy address:</source>
-        <translation>Adresse du proxy :</translation>
-    </message>
-    <message>
-        <source>The proxy applies to new connections at once; connections to this computer (the local network) never use it.</source>
-        <translation>Le proxy s&apos;applique immédiatement aux nouvelles connexions ; les connexions vers cet ordinateur (le réseau local) ne l&apos;utilisent jamais.</translation>
-    </message>
-    <message>
-        <source>Data folder</source>
-        <translation>Dossier de données</translation>
-    </message>
-    <message>
-        <source>Where the node keeps its identity key, downloaded models and history. Changing it here starts over in that folder; use Move… to take the data along.</source>
-        <translation>L&apos;endroit où le nœud conserve sa clé d&apos;identité, les modèles téléchargés et l&apos;historique. Le modifier ici repart de zéro dans ce dossier ; utilisez Déplacer… pour emporter les données.</translation>
-    </message>
-    <message>
-        <source>Choose another data folder</source>
-        <translation>Choisir un autre dossier de données</translation>
-    </message>
-    <message>
-        <source>Move…</source>
-        <translation>Déplacer…</translation>
-    </message>
-    <message>
-        <source>Move the data folder</source>
-        <translation>Déplacer le dossier de données</translation>
-    </message>
-    <message>
-        <source>Copy the data to another folder, check every file, switch to it, then delete the old copy.</source>
-        <translation>Copier les données dans un autre dossier, vérifier chaque fichier, basculer vers ce dossier, puis supprimer l&apos;ancienne copie.</translation>
-    </message>
-    <message>
-        <source>Disk space cap</source>
-        <translation>Limite d&apos;espace disque</translation>
-    </message>
-    <message>
-        <source>Move Cohort&apos;s data from
-%1
-to
-%2?
-
-Cohort stops working while it copies the files and checks every copy, then switches to the new folder. The old files are deleted only after that succeeded.</source>
-        <translation>Déplacer les données de Cohort de
-%1
-vers
-%2 ?
-
-Cohort arrête de travailler pendant qu&apos;il copie les fichiers et vérifie chaque copie, puis bascule vers le nouveau dossier. Les anciens fichiers ne sont supprimés qu&apos;une fois cette opération réussie.</translation>
-    </message>
-    <message>
-        <source>Copying and checking: %1 of %2…</source>
-        <translation>Copie et vérification : %1 sur %2…</translation>
-    </message>
-    <message>
-        <source>Stopping the engine…</source>
-        <translation>Arrêt du moteur…</translation>
-    </message>
-    <message>
-        <source>Copying and checking…</source>
-        <translation>Copie et vérification…</translation>
-    </message>
-    <message>
-        <source>Moved to %1.</source>
-        <translation>Déplacé vers %1.</translation>
-    </message>
-    <message numerus="yes">
-        <source>Moved to %1. %n item(s) in the old folder were not Cohort&apos;s or could not be deleted and were left there.</source>
-        <translation>
-            <numerusform>Déplacé vers %1. %n élément de l&apos;ancien dossier n&apos;appartenait pas à Cohort ou n&apos;a pas pu être supprimé, et y a été laissé.</numerusform>
-            <numerusform>Déplacé vers %1. %n éléments de l&apos;ancien dossier n&apos;appartenaient pas à Cohort ou n&apos;ont pas pu être supprimés, et y ont été laissés.</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>The data folder was not moved: %1</source>
-        <translation>Le dossier de données n&apos;a pas été déplacé : %1</translation>
-    </message>
-    <message>
         <source>Node name</source>
         <translation>Nom du nœud</translation>
+    </message>
+    <message>
+        <source>How this computer is shown to the hub&apos;s operator. Empty: the computer&apos;s name.</source>
+        <translation>Comment cet ordinateur apparaît pour l&apos;opérateur du hub. Vide : le nom de l&apos;ordinateur.</translation>
     </message>
     <message>
         <source>Node id</source>
@@ -1723,6 +1364,10 @@ Cohort arrête de travailler pendant qu&apos;il copie les fichiers et vérifie c
     <message>
         <source>Export key…</source>
         <translation>Exporter la clé…</translation>
+    </message>
+    <message>
+        <source>Export the node key</source>
+        <translation>Exporter la clé du nœud</translation>
     </message>
     <message>
         <source>Save a copy of this node&apos;s secret key, e.g. to move the node to another computer.</source>
@@ -1763,6 +1408,14 @@ Cohort arrête de travailler pendant qu&apos;il copie les fichiers et vérifie c
     <message>
         <source>What one credit is worth to you, in the same currency. With it, the Earnings page shows earnings net of electricity; without it, only the electricity cost.</source>
         <translation>Ce que vaut un crédit pour vous, dans la même devise. Avec cette valeur, la page Gains affiche les gains nets d&apos;électricité ; sans elle, seulement le coût de l&apos;électricité.</translation>
+    </message>
+    <message>
+        <source>This node</source>
+        <translation>Ce nœud</translation>
+    </message>
+    <message>
+        <source>Node name:</source>
+        <translation>Nom du nœud :</translation>
     </message>
     <message>
         <source>Node id:</source>
@@ -1824,93 +1477,56 @@ L&apos;exporter maintenant ?</translation>
         <source>Saved the node key to %1 (readable by you only).</source>
         <translation>Clé du nœud enregistrée dans %1 (lisible par vous seul).</translation>
     </message>
+</context>
+<context>
+    <name>cohort::SettingsComputePage</name>
     <message>
-        <source>System default</source>
-        <translation>Langue du système</translation>
+        <source>Compute</source>
+        <translation>Calcul</translation>
     </message>
     <message>
-        <source>Move… takes the node key, models and history along. Typing or browsing to another folder instead starts over there, with a new node key.</source>
-        <translation>Déplacer… emporte la clé du nœud, les modèles et l&apos;historique. Saisir ou choisir un autre dossier à la place repart de zéro dans ce dossier, avec une nouvelle clé de nœud.</translation>
+        <source>Use all GPUs, including ones added later</source>
+        <translation>Utiliser tous les GPU, y compris ceux ajoutés plus tard</translation>
     </message>
     <message>
-        <source>Cohort computes on the chosen GPUs from its next start; the temperature and power limits and the energy shown under Earnings count them at once.</source>
-        <translation>Cohort calcule sur les GPU choisis à partir de son prochain démarrage ; les limites de température et de puissance ainsi que l&apos;énergie affichée dans Gains les prennent en compte immédiatement.</translation>
+        <source>GPUs Cohort may use</source>
+        <translation>GPU que Cohort peut utiliser</translation>
     </message>
     <message>
-        <source> % of each GPU&apos;s memory</source>
-        <translation> % de la mémoire de chaque GPU</translation>
+        <source>Only when idle for</source>
+        <translation>Seulement après une inactivité de</translation>
     </message>
     <message>
-        <source>GPU memory Cohort may use</source>
-        <translation>Mémoire GPU que Cohort peut utiliser</translation>
+        <source>Work only after this long without keyboard or mouse input, and stop as soon as you are back.</source>
+        <translation>Travailler seulement après cette durée sans action au clavier ni à la souris, et s&apos;arrêter dès votre retour.</translation>
     </message>
     <message>
-        <source>Cohort keeps the rest free for your games and other programs: its batches are generated in smaller parts to fit, and a task whose model does not fit is shown greyed on the Tasks page.</source>
-        <translation>Cohort laisse le reste libre pour vos jeux et autres programmes : ses lots sont générés en parties plus petites pour tenir, et une tâche dont le modèle ne tient pas est grisée sur la page Tâches.</translation>
+        <source>Work only when idle</source>
+        <translation>Travailler seulement en cas d&apos;inactivité</translation>
     </message>
     <message>
-        <source>Use at most</source>
-        <translation>Utiliser au plus</translation>
+        <source> minutes</source>
+        <translation> minutes</translation>
     </message>
     <message>
-        <source>The most bandwidth uploads to other computers may use: DiLoCo training traffic to the other nodes of its ring. Applies at once. 0: no limit.</source>
-        <translation>La bande passante maximale que peuvent utiliser les envois vers d&apos;autres ordinateurs : le trafic d&apos;entraînement DiLoCo vers les autres nœuds de son anneau. S&apos;applique immédiatement. 0 : aucune limite.</translation>
+        <source>Idle minutes</source>
+        <translation>Minutes d&apos;inactivité</translation>
     </message>
     <message>
-        <source>Tray icon</source>
-        <translation>Icône de la zone de notification</translation>
+        <source>Pause on battery power</source>
+        <translation>Mettre en pause sur batterie</translation>
     </message>
     <message>
-        <source>Colour</source>
-        <translation>Couleur</translation>
+        <source>Schedule</source>
+        <translation>Horaires</translation>
     </message>
     <message>
-        <source>Monochrome, light (for dark panels)</source>
-        <translation>Monochrome, clair (pour barres sombres)</translation>
+        <source>Any time, e.g. mon-fri 22:00-06:00; weekend 00:00-24:00</source>
+        <translation>À tout moment, par ex. mon-fri 22:00-06:00; weekend 00:00-24:00</translation>
     </message>
     <message>
-        <source>Monochrome, dark (for light panels)</source>
-        <translation>Monochrome, foncé (pour barres claires)</translation>
-    </message>
-    <message>
-        <source>Each state keeps its own symbol in every style, so they stay apart without colour.</source>
-        <translation>Chaque état garde son propre symbole dans chaque style : ils restent distincts sans couleur.</translation>
-    </message>
-    <message>
-        <source>Tray icon:</source>
-        <translation>Icône de la zone de notification :</translation>
-    </message>
-    <message>
-        <source>Hub certificate</source>
-        <translation>Certificat du hub</translation>
-    </message>
-    <message>
-        <source>Empty: trust the system&apos;s certificate authorities</source>
-        <translation>Vide : faire confiance aux autorités de certification du système</translation>
-    </message>
-    <message>
-        <source>For a hub whose https certificate no public authority signed: a PEM file with the hub&apos;s certificate (or its private authority&apos;s), from the hub&apos;s operator.</source>
-        <translation>Pour un hub dont aucune autorité publique n&apos;a signé le certificat https : un fichier PEM avec le certificat du hub (ou de son autorité privée), fourni par son opérateur.</translation>
-    </message>
-    <message>
-        <source>Hub key</source>
-        <translation>Clé du hub</translation>
-    </message>
-    <message>
-        <source>Empty: trust the key the hub presents the first time</source>
-        <translation>Vide : faire confiance à la clé que le hub présente la première fois</translation>
-    </message>
-    <message>
-        <source>The hub&apos;s public key, as its operator publishes it (44 characters). With it, this computer talks only to the real hub, even the first time it connects.</source>
-        <translation>La clé publique du hub, telle que son opérateur la publie (44 caractères). Avec elle, cet ordinateur ne parle qu&apos;au vrai hub, même à la première connexion.</translation>
-    </message>
-    <message>
-        <source>Hub certificate:</source>
-        <translation>Certificat du hub :</translation>
-    </message>
-    <message>
-        <source>Hub key:</source>
-        <translation>Clé du hub :</translation>
+        <source>Time windows when Cohort may work, separated by &apos;;&apos;. Days: mon … sun, ranges (mon-fri), daily, weekdays, weekend. A window ending before it starts runs past midnight.</source>
+        <translation>Plages horaires pendant lesquelles Cohort peut travailler, séparées par « ; ». Jours (en anglais) : mon (lundi) … sun (dimanche), intervalles (mon-fri), daily (tous les jours), weekdays (en semaine), weekend (le week-end). Une plage qui se termine avant de commencer se prolonge après minuit.</translation>
     </message>
     <message>
         <source>Pause while a program runs full screen</source>
@@ -1941,8 +1557,463 @@ L&apos;exporter maintenant ?</translation>
         <translation>Un autre programme qui calcule sur un GPU NVIDIA, ou qui y dessine avec 1 Gio de sa mémoire ou plus (un jeu), met Cohort en pause.</translation>
     </message>
     <message>
+        <source> °C</source>
+        <translation> °C</translation>
+    </message>
+    <message>
+        <source>No limit</source>
+        <translation>Aucune limite</translation>
+    </message>
+    <message>
+        <source>GPU temperature limit</source>
+        <translation>Limite de température du GPU</translation>
+    </message>
+    <message>
+        <source>At this GPU temperature Cohort slows down (half, then a quarter of the time); 8 °C above it, it pauses. It speeds up again 5 °C below the limit.</source>
+        <translation>À cette température du GPU, Cohort ralentit (la moitié, puis le quart du temps) ; 8 °C au-dessus, il se met en pause. Il accélère à nouveau 5 °C sous la limite.</translation>
+    </message>
+    <message>
+        <source> W</source>
+        <translation> W</translation>
+    </message>
+    <message>
+        <source>GPU power limit</source>
+        <translation>Limite de puissance des GPU</translation>
+    </message>
+    <message>
+        <source>The most power the chosen GPUs may draw together; above it Cohort slows down.</source>
+        <translation>La puissance maximale que les GPU choisis peuvent consommer ensemble ; au-delà, Cohort ralentit.</translation>
+    </message>
+    <message>
+        <source> % of each GPU&apos;s memory</source>
+        <translation> % de la mémoire de chaque GPU</translation>
+    </message>
+    <message>
+        <source>GPU memory Cohort may use</source>
+        <translation>Mémoire GPU que Cohort peut utiliser</translation>
+    </message>
+    <message>
+        <source>Cohort keeps the rest free for your games and other programs: its batches are generated in smaller parts to fit, and a task whose model does not fit is shown greyed on the Tasks page.</source>
+        <translation>Cohort laisse le reste libre pour vos jeux et autres programmes : ses lots sont générés en parties plus petites pour tenir, et une tâche dont le modèle ne tient pas est grisée sur la page Tâches.</translation>
+    </message>
+    <message>
+        <source>GPUs</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>Use at most</source>
+        <translation>Utiliser au plus</translation>
+    </message>
+    <message>
+        <source>When to work</source>
+        <translation>Quand travailler</translation>
+    </message>
+    <message>
+        <source>Idle:</source>
+        <translation>Inactivité :</translation>
+    </message>
+    <message>
+        <source>Schedule:</source>
+        <translation>Horaires :</translation>
+    </message>
+    <message>
+        <source>Battery:</source>
+        <translation>Batterie :</translation>
+    </message>
+    <message>
         <source>Other programs:</source>
         <translation>Autres programmes :</translation>
+    </message>
+    <message>
+        <source>GPU temperature limit:</source>
+        <translation>Limite de température du GPU :</translation>
+    </message>
+    <message>
+        <source>GPU power limit:</source>
+        <translation>Limite de puissance des GPU :</translation>
+    </message>
+    <message>
+        <source>Tick at least one GPU, or use all of them. To use none, pause Cohort.</source>
+        <translation>Cochez au moins un GPU, ou utilisez-les tous. Pour n&apos;en utiliser aucun, mettez Cohort en pause.</translation>
+    </message>
+    <message>
+        <source>GPU %1: %2</source>
+        <translation>GPU %1 : %2</translation>
+    </message>
+    <message>
+        <source>%1 (not detected now)</source>
+        <translation>%1 (non détecté actuellement)</translation>
+    </message>
+    <message>
+        <source>No GPUs detected (no NVIDIA driver answered). Cohort computes on the CPU; once GPUs are detected they are listed here.</source>
+        <translation>Aucun GPU détecté (aucun pilote NVIDIA n&apos;a répondu). Cohort calcule sur le CPU ; dès que des GPU sont détectés, ils apparaissent ici.</translation>
+    </message>
+</context>
+<context>
+    <name>cohort::SettingsDialog</name>
+    <message>
+        <source>Cohort Settings</source>
+        <translation>Paramètres de Cohort</translation>
+    </message>
+    <message>
+        <source>Settings pages</source>
+        <translation>Pages des paramètres</translation>
+    </message>
+    <message>
+        <source>Changing the hub, the node name, the data folder or the download limit restarts the engine.</source>
+        <translation>Modifier le hub, le nom du nœud, le dossier de données ou la limite de téléchargement redémarre le moteur.</translation>
+    </message>
+    <message>
+        <source>Move the data folder to</source>
+        <translation>Déplacer le dossier de données vers</translation>
+    </message>
+    <message>
+        <source>Export the node key</source>
+        <translation>Exporter la clé du nœud</translation>
+    </message>
+    <message>
+        <source>Key files (*.key);;All files (*)</source>
+        <translation>Fichiers de clé (*.key);;Tous les fichiers (*)</translation>
+    </message>
+    <message>
+        <source>Cohort computes on the chosen GPUs from its next start; the temperature and power limits and the energy shown under Earnings count them at once.</source>
+        <translation>Cohort calcule sur les GPU choisis à partir de son prochain démarrage ; les limites de température et de puissance ainsi que l&apos;énergie affichée dans Gains les prennent en compte immédiatement.</translation>
+    </message>
+</context>
+<context>
+    <name>cohort::SettingsGeneralPage</name>
+    <message>
+        <source>General</source>
+        <translation>Général</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>Langue</translation>
+    </message>
+    <message>
+        <source>System default</source>
+        <translation>Langue du système</translation>
+    </message>
+    <message>
+        <source>System default (%1)</source>
+        <translation>Langue du système (%1)</translation>
+    </message>
+    <message>
+        <source>Start minimized to the notification area</source>
+        <translation>Démarrer réduit dans la zone de notification</translation>
+    </message>
+    <message>
+        <source>Start Cohort when I log in</source>
+        <translation>Lancer Cohort à l&apos;ouverture de ma session</translation>
+    </message>
+    <message>
+        <source>Starting at login is not available on this system.</source>
+        <translation>Le lancement à l&apos;ouverture de session n&apos;est pas disponible sur ce système.</translation>
+    </message>
+    <message>
+        <source>Managed by the system: %1</source>
+        <translation>Géré par le système : %1</translation>
+    </message>
+    <message>
+        <source>Notifications</source>
+        <translation>Notifications</translation>
+    </message>
+    <message>
+        <source>Off</source>
+        <translation>Désactivées</translation>
+    </message>
+    <message>
+        <source>Errors only</source>
+        <translation>Erreurs uniquement</translation>
+    </message>
+    <message>
+        <source>Errors and milestones</source>
+        <translation>Erreurs et étapes importantes</translation>
+    </message>
+    <message>
+        <source>Errors: Cohort stopped, lost its hub, ran out of disk space or had work refused.
+Milestones: your first verified work, a model download finished.
+At most one message of each kind every 15 minutes.</source>
+        <translation>Erreurs : Cohort s&apos;est arrêté, a perdu son hub, manque d&apos;espace disque ou a vu son travail refusé.
+Étapes importantes : votre premier travail vérifié, un téléchargement de modèle terminé.
+Au plus un message de chaque type toutes les 15 minutes.</translation>
+    </message>
+    <message>
+        <source>Tray icon</source>
+        <translation>Icône de la zone de notification</translation>
+    </message>
+    <message>
+        <source>Colour</source>
+        <translation>Couleur</translation>
+    </message>
+    <message>
+        <source>Monochrome, light (for dark panels)</source>
+        <translation>Monochrome, clair (pour barres sombres)</translation>
+    </message>
+    <message>
+        <source>Monochrome, dark (for light panels)</source>
+        <translation>Monochrome, foncé (pour barres claires)</translation>
+    </message>
+    <message>
+        <source>Each state keeps its own symbol in every style, so they stay apart without colour.</source>
+        <translation>Chaque état garde son propre symbole dans chaque style : ils restent distincts sans couleur.</translation>
+    </message>
+    <message>
+        <source>Language:</source>
+        <translation>Langue :</translation>
+    </message>
+    <message>
+        <source>A new language applies the next time Cohort starts.</source>
+        <translation>Une nouvelle langue s&apos;applique au prochain démarrage de Cohort.</translation>
+    </message>
+    <message>
+        <source>Start:</source>
+        <translation>Démarrage :</translation>
+    </message>
+    <message>
+        <source>Notifications:</source>
+        <translation>Notifications :</translation>
+    </message>
+    <message>
+        <source>Tray icon:</source>
+        <translation>Icône de la zone de notification :</translation>
+    </message>
+    <message>
+        <source>There is no notification area right now, so the window opens at start even when this is ticked, and notifications cannot be shown.</source>
+        <translation>Il n&apos;y a pas de zone de notification pour le moment : la fenêtre s&apos;ouvre donc au démarrage même si cette case est cochée, et les notifications ne peuvent pas s&apos;afficher.</translation>
+    </message>
+</context>
+<context>
+    <name>cohort::SettingsNetworkPage</name>
+    <message>
+        <source>Network</source>
+        <translation>Réseau</translation>
+    </message>
+    <message>
+        <source>Hub address</source>
+        <translation>Adresse du hub</translation>
+    </message>
+    <message>
+        <source>Empty: run a local network on this computer</source>
+        <translation>Vide : exécuter un réseau local sur cet ordinateur</translation>
+    </message>
+    <message>
+        <source>The address of the hub that hands out work, e.g. https://hub.example.org.
+Leave it empty to try Cohort with a small network that runs on this computer.</source>
+        <translation>L&apos;adresse du hub qui distribue le travail, par ex. https://hub.example.org.
+Laissez-la vide pour essayer Cohort avec un petit réseau qui tourne sur cet ordinateur.</translation>
+    </message>
+    <message>
+        <source>Hub certificate</source>
+        <translation>Certificat du hub</translation>
+    </message>
+    <message>
+        <source>Empty: trust the system&apos;s certificate authorities</source>
+        <translation>Vide : faire confiance aux autorités de certification du système</translation>
+    </message>
+    <message>
+        <source>For a hub whose https certificate no public authority signed: a PEM file with the hub&apos;s certificate (or its private authority&apos;s), from the hub&apos;s operator.</source>
+        <translation>Pour un hub dont aucune autorité publique n&apos;a signé le certificat https : un fichier PEM avec le certificat du hub (ou de son autorité privée), fourni par son opérateur.</translation>
+    </message>
+    <message>
+        <source>Hub key</source>
+        <translation>Clé du hub</translation>
+    </message>
+    <message>
+        <source>Empty: trust the key the hub presents the first time</source>
+        <translation>Vide : faire confiance à la clé que le hub présente la première fois</translation>
+    </message>
+    <message>
+        <source>The hub&apos;s public key, as its operator publishes it (44 characters). With it, this computer talks only to the real hub, even the first time it connects.</source>
+        <translation>La clé publique du hub, telle que son opérateur la publie (44 caractères). Avec elle, cet ordinateur ne parle qu&apos;au vrai hub, même à la première connexion.</translation>
+    </message>
+    <message>
+        <source> KiB/s</source>
+        <translation> Kio/s</translation>
+    </message>
+    <message>
+        <source>No limit</source>
+        <translation>Aucune limite</translation>
+    </message>
+    <message>
+        <source>Download limit</source>
+        <translation>Limite de téléchargement</translation>
+    </message>
+    <message>
+        <source>The most bandwidth model downloads may use. 0: no limit.</source>
+        <translation>La bande passante maximale que peuvent utiliser les téléchargements de modèles. 0 : aucune limite.</translation>
+    </message>
+    <message>
+        <source>Upload limit</source>
+        <translation>Limite d&apos;envoi</translation>
+    </message>
+    <message>
+        <source>The most bandwidth uploads to other computers may use: DiLoCo training traffic to the other nodes of its ring. Applies at once. 0: no limit.</source>
+        <translation>La bande passante maximale que peuvent utiliser les envois vers d&apos;autres ordinateurs : le trafic d&apos;entraînement DiLoCo vers les autres nœuds de son anneau. S&apos;applique immédiatement. 0 : aucune limite.</translation>
+    </message>
+    <message>
+        <source>Proxy</source>
+        <translation>Proxy</translation>
+    </message>
+    <message>
+        <source>No proxy</source>
+        <translation>Aucun proxy</translation>
+    </message>
+    <message>
+        <source>Use the system&apos;s proxy settings</source>
+        <translation>Utiliser les paramètres de proxy du système</translation>
+    </message>
+    <message>
+        <source>Manual HTTP proxy</source>
+        <translation>Proxy HTTP manuel</translation>
+    </message>
+    <message>
+        <source>Proxy address</source>
+        <translation>Adresse du proxy</translation>
+    </message>
+    <message>
+        <source>host:port, e.g. proxy.example.org:3128</source>
+        <translation>hôte:port, par ex. proxy.example.org:3128</translation>
+    </message>
+    <message>
+        <source>Hub address:</source>
+        <translation>Adresse du hub :</translation>
+    </message>
+    <message>
+        <source>Hub certificate:</source>
+        <translation>Certificat du hub :</translation>
+    </message>
+    <message>
+        <source>Hub key:</source>
+        <translation>Clé du hub :</translation>
+    </message>
+    <message>
+        <source>Download limit:</source>
+        <translation>Limite de téléchargement :</translation>
+    </message>
+    <message>
+        <source>Upload limit:</source>
+        <translation>Limite d&apos;envoi :</translation>
+    </message>
+    <message>
+        <source>Proxy:</source>
+        <translation>Proxy :</translation>
+    </message>
+    <message>
+        <source>Proxy address:</source>
+        <translation>Adresse du proxy :</translation>
+    </message>
+    <message>
+        <source>The proxy applies to new connections at once; connections to this computer (the local network) never use it.</source>
+        <translation>Le proxy s&apos;applique immédiatement aux nouvelles connexions ; les connexions vers cet ordinateur (le réseau local) ne l&apos;utilisent jamais.</translation>
+    </message>
+</context>
+<context>
+    <name>cohort::SettingsStoragePage</name>
+    <message>
+        <source>Storage</source>
+        <translation>Stockage</translation>
+    </message>
+    <message>
+        <source>Data folder</source>
+        <translation>Dossier de données</translation>
+    </message>
+    <message>
+        <source>Where the node keeps its identity key, downloaded models and history. Changing it here starts over in that folder; use Move… to take the data along.</source>
+        <translation>L&apos;endroit où le nœud conserve sa clé d&apos;identité, les modèles téléchargés et l&apos;historique. Le modifier ici repart de zéro dans ce dossier ; utilisez Déplacer… pour emporter les données.</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>Parcourir…</translation>
+    </message>
+    <message>
+        <source>Choose another data folder</source>
+        <translation>Choisir un autre dossier de données</translation>
+    </message>
+    <message>
+        <source>Move…</source>
+        <translation>Déplacer…</translation>
+    </message>
+    <message>
+        <source>Move the data folder</source>
+        <translation>Déplacer le dossier de données</translation>
+    </message>
+    <message>
+        <source>Copy the data to another folder, check every file, switch to it, then delete the old copy.</source>
+        <translation>Copier les données dans un autre dossier, vérifier chaque fichier, basculer vers ce dossier, puis supprimer l&apos;ancienne copie.</translation>
+    </message>
+    <message>
+        <source> GiB</source>
+        <translation> Gio</translation>
+    </message>
+    <message>
+        <source>No cap</source>
+        <translation>Aucune limite</translation>
+    </message>
+    <message>
+        <source>Disk space cap</source>
+        <translation>Limite d&apos;espace disque</translation>
+    </message>
+    <message>
+        <source>The most space Cohort&apos;s data folder may use; at the cap it pauses and says so.</source>
+        <translation>L&apos;espace maximal que peut occuper le dossier de données de Cohort ; à cette limite, il se met en pause et le signale.</translation>
+    </message>
+    <message>
+        <source>Data folder:</source>
+        <translation>Dossier de données :</translation>
+    </message>
+    <message>
+        <source>Move… takes the node key, models and history along. Typing or browsing to another folder instead starts over there, with a new node key.</source>
+        <translation>Déplacer… emporte la clé du nœud, les modèles et l&apos;historique. Saisir ou choisir un autre dossier à la place repart de zéro dans ce dossier, avec une nouvelle clé de nœud.</translation>
+    </message>
+    <message>
+        <source>Disk space cap:</source>
+        <translation>Limite d&apos;espace disque :</translation>
+    </message>
+    <message>
+        <source>Choose the data folder</source>
+        <translation>Choisir le dossier de données</translation>
+    </message>
+    <message>
+        <source>Move Cohort&apos;s data from
+%1
+to
+%2?
+
+Cohort stops working while it copies the files and checks every copy, then switches to the new folder. The old files are deleted only after that succeeded.</source>
+        <translation>Déplacer les données de Cohort de
+%1
+vers
+%2 ?
+
+Cohort arrête de travailler pendant qu&apos;il copie les fichiers et vérifie chaque copie, puis bascule vers le nouveau dossier. Les anciens fichiers ne sont supprimés qu&apos;une fois cette opération réussie.</translation>
+    </message>
+    <message>
+        <source>Copying and checking: %1 of %2…</source>
+        <translation>Copie et vérification : %1 sur %2…</translation>
+    </message>
+    <message>
+        <source>Stopping the engine…</source>
+        <translation>Arrêt du moteur…</translation>
+    </message>
+    <message>
+        <source>Copying and checking…</source>
+        <translation>Copie et vérification…</translation>
+    </message>
+    <message>
+        <source>Moved to %1.</source>
+        <translation>Déplacé vers %1.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Moved to %1. %n item(s) in the old folder were not Cohort&apos;s or could not be deleted and were left there.</source>
+        <translation>
+            <numerusform>Déplacé vers %1. %n élément de l&apos;ancien dossier n&apos;appartenait pas à Cohort ou n&apos;a pas pu être supprimé, et y a été laissé.</numerusform>
+            <numerusform>Déplacé vers %1. %n éléments de l&apos;ancien dossier n&apos;appartenaient pas à Cohort ou n&apos;ont pas pu être supprimés, et y ont été laissés.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The data folder was not moved: %1</source>
+        <translation>Le dossier de données n&apos;a pas été déplacé : %1</translation>
     </message>
 </context>
 <context>
