@@ -1,5 +1,7 @@
 #include "core/DoctorReport.h"
 
+#include "core/EnumNames.h"
+
 #include "core/JsonReader.h"
 
 #include <QJsonArray>
@@ -14,23 +16,16 @@ constexpr int kMaxTextLength = 2000;
 
 QString doctorOutcomeName(DoctorOutcome outcome)
 {
-    switch (outcome) {
-    case DoctorOutcome::Ok: return QStringLiteral("ok");
-    case DoctorOutcome::Warning: return QStringLiteral("warning");
-    case DoctorOutcome::Failed: return QStringLiteral("failed");
-    case DoctorOutcome::Skipped: return QStringLiteral("skipped");
-    }
-    return QStringLiteral("failed");
+    const QString name = enumName(outcome);
+    return name.isEmpty() ? QStringLiteral("failed") : name;
 }
 
 bool doctorOutcomeFromName(const QString &name, DoctorOutcome *out)
 {
-    for (DoctorOutcome o : {DoctorOutcome::Ok, DoctorOutcome::Warning, DoctorOutcome::Failed, DoctorOutcome::Skipped})
-        if (doctorOutcomeName(o) == name) {
-            *out = o;
-            return true;
-        }
-    return false;
+    const std::optional<DoctorOutcome> outcome = enumFromName<DoctorOutcome>(name);
+    if (outcome)
+        *out = *outcome;
+    return outcome.has_value();
 }
 
 bool DoctorReport::anyFailed() const

@@ -8,16 +8,22 @@
 
 #include <QJsonObject>
 #include <QList>
+#include <QObject>
 #include <QString>
 
 namespace cohort {
 
+namespace doctor { // for moc: the wire names come from the enumerators (core/EnumNames.h)
+Q_NAMESPACE
 enum class DoctorOutcome {
     Ok,      // fine
     Warning, // works, but worse than it could (reference BLAS, a clock a minute off, trust on first use)
     Failed,  // Cohort cannot work this way (the hub unreachable, the clock past the signature window, no disk)
     Skipped, // does not apply here (no GPU, no desktop session, the embedded hub)
 };
+Q_ENUM_NS(DoctorOutcome)
+} // namespace doctor
+using doctor::DoctorOutcome;
 
 struct DoctorFinding {
     QString id;    // stable: "hub", "clock", "inbound", "disk", "memory", "blas", "gpu", "data-folder", "tray"

@@ -1,21 +1,15 @@
 #include "core/DownloadProgress.h"
 
+#include "core/EnumNames.h"
+
 #include <QJsonArray>
 
 namespace cohort {
 
 QString DownloadProgress::phaseName(Phase phase)
 {
-    switch (phase) {
-    case Phase::None: return QStringLiteral("none");
-    case Phase::Preparing: return QStringLiteral("preparing");
-    case Phase::Downloading: return QStringLiteral("downloading");
-    case Phase::Paused: return QStringLiteral("paused");
-    case Phase::Assembling: return QStringLiteral("assembling");
-    case Phase::Done: return QStringLiteral("done");
-    case Phase::Failed: return QStringLiteral("failed");
-    }
-    return QStringLiteral("none");
+    const QString name = enumName(phase);
+    return name.isEmpty() ? QStringLiteral("none") : name;
 }
 
 QJsonObject DownloadProgress::toJson() const

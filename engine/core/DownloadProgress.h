@@ -3,6 +3,7 @@
 #include <QJsonObject>
 #include <QList>
 #include <QMetaType>
+#include <QObject>
 #include <QString>
 
 namespace cohort {
@@ -19,7 +20,17 @@ struct RelayProgress {
 };
 
 struct DownloadProgress {
-    enum class Phase { None, Preparing, Downloading, Paused, Assembling, Done, Failed };
+    Q_GADGET // the phase's wire name comes from its enumerators (core/EnumNames.h)
+        public : enum class Phase {
+            None,
+            Preparing,
+            Downloading,
+            Paused,
+            Assembling,
+            Done,
+            Failed
+        };
+    Q_ENUM(Phase)
     QString taskId;
     int version = 0;
     Phase phase = Phase::None;

@@ -1,5 +1,7 @@
 #include "core/EngineEvent.h"
 
+#include "core/EnumNames.h"
+
 namespace cohort {
 
 namespace {
@@ -38,12 +40,8 @@ EngineEvent EngineEvent::error(QString category, QString message)
 
 QString EngineEvent::severityName(Severity severity)
 {
-    switch (severity) {
-    case Severity::Info: return QStringLiteral("info");
-    case Severity::Warning: return QStringLiteral("warning");
-    case Severity::Error: return QStringLiteral("error");
-    }
-    return QStringLiteral("info");
+    const QString name = enumName(severity);
+    return name.isEmpty() ? QStringLiteral("info") : name;
 }
 
 QJsonObject EngineEvent::toJson() const

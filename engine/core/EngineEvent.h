@@ -3,12 +3,19 @@
 #include <QDateTime>
 #include <QJsonObject>
 #include <QMetaType>
+#include <QObject>
 #include <QString>
 
 namespace cohort {
 
 struct EngineEvent {
-    enum class Severity { Info, Warning, Error };
+    Q_GADGET // the severity's wire name comes from its enumerators (core/EnumNames.h)
+        public : enum class Severity {
+            Info,
+            Warning,
+            Error
+        };
+    Q_ENUM(Severity)
     QDateTime time;
     Severity severity = Severity::Info;
     QString category; // "lifecycle", "hub", "task", "settings", ...

@@ -1,5 +1,7 @@
 #include "core/NodeState.h"
 
+#include "core/EnumNames.h"
+
 #include <QCoreApplication>
 
 #include <algorithm>
@@ -8,85 +10,69 @@
 namespace cohort {
 
 namespace {
-struct StateNames {
+struct StateTitle {
     NodeState state;
-    const char *name;
     const char *title;
 };
-constexpr std::array kStates{
-    StateNames{NodeState::Starting, "starting", "Starting"},
-    StateNames{NodeState::Connecting, "connecting", "Connecting"},
-    StateNames{NodeState::Idle, "idle", "Idle"},
-    StateNames{NodeState::Working, "working", "Working"},
-    StateNames{NodeState::Downloading, "downloading", "Downloading"},
-    StateNames{NodeState::Syncing, "syncing", "Syncing"},
-    StateNames{NodeState::Throttled, "throttled", "Throttled"},
-    StateNames{NodeState::Paused, "paused", "Paused"},
-    StateNames{NodeState::Offline, "offline", "Offline"},
-    StateNames{NodeState::Error, "error", "Error"},
-    StateNames{NodeState::Stopping, "stopping", "Stopping"},
+constexpr std::array kTitles{
+    StateTitle{NodeState::Starting, QT_TRANSLATE_NOOP("NodeState", "Starting")},
+    StateTitle{NodeState::Connecting, QT_TRANSLATE_NOOP("NodeState", "Connecting")},
+    StateTitle{NodeState::Idle, QT_TRANSLATE_NOOP("NodeState", "Idle")},
+    StateTitle{NodeState::Working, QT_TRANSLATE_NOOP("NodeState", "Working")},
+    StateTitle{NodeState::Downloading, QT_TRANSLATE_NOOP("NodeState", "Downloading")},
+    StateTitle{NodeState::Syncing, QT_TRANSLATE_NOOP("NodeState", "Syncing")},
+    StateTitle{NodeState::Throttled, QT_TRANSLATE_NOOP("NodeState", "Throttled")},
+    StateTitle{NodeState::Paused, QT_TRANSLATE_NOOP("NodeState", "Paused")},
+    StateTitle{NodeState::Offline, QT_TRANSLATE_NOOP("NodeState", "Offline")},
+    StateTitle{NodeState::Error, QT_TRANSLATE_NOOP("NodeState", "Error")},
+    StateTitle{NodeState::Stopping, QT_TRANSLATE_NOOP("NodeState", "Stopping")},
 };
 
-struct ReasonNames {
+struct ReasonText {
     PauseReason reason;
-    const char *name;
     const char *text;
 };
 // Ordered by priority: the first present reason is the one shown.
 constexpr std::array kReasons{
-    ReasonNames{PauseReason::User, "user", QT_TRANSLATE_NOOP("NodeState", "paused by you")},
-    ReasonNames{PauseReason::DiskFull, "disk-full", QT_TRANSLATE_NOOP("NodeState", "the disk is almost full")},
-    ReasonNames{PauseReason::TooHot, "too-hot",
-                QT_TRANSLATE_NOOP("NodeState", "the GPU is above your temperature limit")},
-    ReasonNames{PauseReason::PowerCap, "power-cap", QT_TRANSLATE_NOOP("NodeState", "the power limit is reached")},
-    ReasonNames{PauseReason::OnBattery, "on-battery",
-                QT_TRANSLATE_NOOP("NodeState", "the computer is on battery power")},
-    ReasonNames{PauseReason::ForegroundApp, "foreground-app",
-                QT_TRANSLATE_NOOP("NodeState", "another program needs the computer")},
-    ReasonNames{PauseReason::OutsideSchedule, "outside-schedule",
-                QT_TRANSLATE_NOOP("NodeState", "outside your schedule")},
-    ReasonNames{PauseReason::NotIdle, "not-idle", QT_TRANSLATE_NOOP("NodeState", "the computer is in use")},
-    ReasonNames{PauseReason::Snoozed, "snoozed", QT_TRANSLATE_NOOP("NodeState", "snoozed")},
-    ReasonNames{PauseReason::None, "none", ""},
+    ReasonText{PauseReason::User, QT_TRANSLATE_NOOP("NodeState", "paused by you")},
+    ReasonText{PauseReason::DiskFull, QT_TRANSLATE_NOOP("NodeState", "the disk is almost full")},
+    ReasonText{PauseReason::TooHot, QT_TRANSLATE_NOOP("NodeState", "the GPU is above your temperature limit")},
+    ReasonText{PauseReason::PowerCap, QT_TRANSLATE_NOOP("NodeState", "the power limit is reached")},
+    ReasonText{PauseReason::OnBattery, QT_TRANSLATE_NOOP("NodeState", "the computer is on battery power")},
+    ReasonText{PauseReason::ForegroundApp, QT_TRANSLATE_NOOP("NodeState", "another program needs the computer")},
+    ReasonText{PauseReason::OutsideSchedule, QT_TRANSLATE_NOOP("NodeState", "outside your schedule")},
+    ReasonText{PauseReason::NotIdle, QT_TRANSLATE_NOOP("NodeState", "the computer is in use")},
+    ReasonText{PauseReason::Snoozed, QT_TRANSLATE_NOOP("NodeState", "snoozed")},
+    ReasonText{PauseReason::None, ""},
 };
 } // namespace
 
 QString nodeStateName(NodeState state)
 {
-    for (const auto &s : kStates)
-        if (s.state == state)
-            return QLatin1String(s.name);
-    return QStringLiteral("unknown");
+    const QString name = enumName(state);
+    return name.isEmpty() ? QStringLiteral("unknown") : name;
 }
 
 QString nodeStateTitle(NodeState state)
 {
-    for (const auto &s : kStates)
+    for (const auto &s : kTitles)
         if (s.state == state)
-            return QLatin1String(s.title);
-    return QStringLiteral("Unknown");
+            return QCoreApplication::translate("NodeState", s.title);
+    return QCoreApplication::translate("NodeState", "Unknown");
 }
 
 NodeState nodeStateFromName(const QString &name, bool *ok)
 {
-    for (const auto &s : kStates) {
-        if (name == QLatin1String(s.name)) {
-            if (ok)
-                *ok = true;
-            return s.state;
-        }
-    }
+    const std::optional<NodeState> state = enumFromName<NodeState>(name);
     if (ok)
-        *ok = false;
-    return NodeState::Error;
+        *ok = state.has_value();
+    return state.value_or(NodeState::Error);
 }
 
 QString pauseReasonName(PauseReason reason)
 {
-    for (const auto &r : kReasons)
-        if (r.reason == reason)
-            return QLatin1String(r.name);
-    return QStringLiteral("none");
+    const QString name = enumName(reason);
+    return name.isEmpty() ? QStringLiteral("none") : name;
 }
 
 QString pauseReasonText(PauseReason reason)

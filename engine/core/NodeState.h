@@ -1,11 +1,17 @@
 #pragma once
 // The node's overall state, the reasons it may be paused, and the one place that decides which wins.
+// The enums are Q_ENUM_NS: their wire names ("idle", "on-battery") come from the enumerators (core/EnumNames.h).
 #include <QList>
-#include <QMetaType>
+#include <QObject>
 #include <QString>
 #include <optional>
 
 namespace cohort {
+
+// A namespace of its own for moc (only one header may declare cohort itself with Q_NAMESPACE); the enums are used
+// as cohort::NodeState and so on.
+namespace states {
+Q_NAMESPACE
 
 enum class NodeState {
     Starting,    // loading identity and settings
@@ -20,6 +26,7 @@ enum class NodeState {
     Error,       // cannot continue without the user's help
     Stopping,    // shutting down cleanly
 };
+Q_ENUM_NS(NodeState)
 
 enum class PauseReason {
     None,
@@ -33,6 +40,14 @@ enum class PauseReason {
     DiskFull,
     ForegroundApp, // a full-screen program, a program on the user's list, or another program on the GPU
 };
+Q_ENUM_NS(PauseReason)
+
+enum class HubLink { NotStarted, Connecting, Online, Lost };
+Q_ENUM_NS(HubLink)
+} // namespace states
+using states::HubLink;
+using states::NodeState;
+using states::PauseReason;
 
 QString nodeStateName(NodeState state);      // stable, lower-case: "idle", "paused", ... (JSON, icons)
 QString nodeStateTitle(NodeState state);     // for people: "Idle", "Paused", ...
@@ -49,8 +64,6 @@ struct ForegroundUse {
 };
 QString
 foregroundUseText(const ForegroundUse &use); // one sentence for people: "Another program uses the GPU (blender)"
-
-enum class HubLink { NotStarted, Connecting, Online, Lost };
 
 // Everything the state depends on. The engine fills it; resolveState() applies the precedence.
 struct StateInputs {
@@ -82,5 +95,3 @@ ResolvedState resolveState(const StateInputs &inputs);
 PauseReason primaryReason(const QList<PauseReason> &reasons);
 
 } // namespace cohort
-
-Q_DECLARE_METATYPE(cohort::NodeState)

@@ -1,5 +1,7 @@
 #include "core/Scheduler.h"
 
+#include "core/EnumNames.h"
+
 #include <QRegularExpression>
 #include <QStringList>
 #include <algorithm>
@@ -141,12 +143,8 @@ PauseReason SchedulerDecision::primary() const
 
 QString runModeName(RunMode mode)
 {
-    switch (mode) {
-    case RunMode::Run: return QStringLiteral("run");
-    case RunMode::Throttle: return QStringLiteral("throttle");
-    case RunMode::Pause: return QStringLiteral("pause");
-    }
-    return QStringLiteral("run");
+    const QString name = enumName(mode);
+    return name.isEmpty() ? QStringLiteral("run") : name;
 }
 
 bool Scheduler::inSchedule(const QList<ScheduleWindow> &schedule, const QDateTime &when, QDateTime *nextChange)

@@ -59,7 +59,12 @@ struct SchedulerInputs {
     QList<ForegroundUse> foregroundUses; // what the sources see now, most telling first (unknown: none)
 };
 
+namespace scheduling { // for moc: the wire names come from the enumerators (core/EnumNames.h)
+Q_NAMESPACE
 enum class RunMode { Run, Throttle, Pause };
+Q_ENUM_NS(RunMode)
+} // namespace scheduling
+using scheduling::RunMode;
 
 struct SchedulerDecision {
     RunMode mode = RunMode::Run;
