@@ -16,18 +16,10 @@ Engine::Engine(EngineOptions options, QString hubUrl, bool hubEmbedded, QObject 
       m_options(std::move(options)),
       m_hubUrl(std::move(hubUrl)),
       m_hubEmbedded(hubEmbedded),
-      // Parented so that moveToThread() takes the timer along to the engine thread.
-      m_publishTimer(this),
       m_rollouts(new RolloutFleet(*this, m_options.dataDir, this)),
       m_activitySummary(this)
 {
-    m_publishTimer.setSingleShot(true);
-    connect(&m_publishTimer, &QTimer::timeout, this, &Engine::publish);
     connect(&m_activitySummary, &ActivitySummary::summarized, this, &Engine::emitEvent);
-
-    m_snapshot.hubUrl = m_hubUrl;
-    m_snapshot.hubEmbedded = m_hubEmbedded;
-    m_snapshot.nodeName = m_options.nodeName;
     m_machine = new MachineMonitor(m_options.dataDir, Nvml::defaultLibrary(), this);
     m_hubSession = new HubSession(*this,
                                   {m_hubUrl, m_hubEmbedded, m_options.dataDir, m_options.hubKey,
@@ -50,6 +42,12 @@ Engine::Engine(EngineOptions options, QString hubUrl, bool hubEmbedded, QObject 
          m_hubEmbedded ? QStringLiteral("embedded") : m_hubUrl, m_options.maxDownloadBytesPerSecond},
         this);
     connectCheckpointTracker();
+    m_state = new SnapshotPublisher({m_hubSession, m_schedule, m_rollouts, m_checkpoints, m_diloco, m_tasks}, this);
+    connect(m_state, &SnapshotPublisher::published, this, &Engine::snapshotReady);
+    EngineSnapshot &snapshot = m_state->snapshot();
+    snapshot.hubUrl = m_hubUrl;
+    snapshot.hubEmbedded = m_hubEmbedded;
+    snapshot.nodeName = m_options.nodeName;
     // After the tracker: the loop and the hub session ask it for newer versions, the gate whether the disk is full.
     connectRolloutLoop();
     connectHubSession();
@@ -70,7 +68,7 @@ void Engine::start()
 {
     qCInfo(lcEngine) << "engine starting in thread" << QThread::currentThread()->objectName();
     m_machine->start(m_options.gpuUuids); // the stored GPU history goes out ahead of the first snapshot
-    m_snapshot.gpuTelemetryNote = m_machine->gpuNote();
+    m_state->snapshot().gpuTelemetryNote = m_machine->gpuNote();
     m_schedule->start();
 
     auto identity = Identity::loadOrCreate(QDir(m_options.dataDir).filePath(QStringLiteral("identity")));
@@ -79,7 +77,7 @@ void Engine::start()
         return;
     }
     m_identity = std::make_unique<Identity>(std::move(identity).value());
-    m_snapshot.nodeId = m_identity->nodeId();
+    m_state->snapshot().nodeId = m_identity->nodeId();
     emitEvent(EngineEvent::info(
         QStringLiteral("lifecycle"),
         m_identity->wasCreated()
@@ -88,8 +86,8 @@ void Engine::start()
 
     restoreFromBundle(); // before anything runs: the pause and the work item in hand come back first
     m_compute = probeCompute();
-    m_snapshot.computeDevice = m_compute.description;
-    m_snapshot.computeDtype = m_compute.dtype;
+    m_state->snapshot().computeDevice = m_compute.description;
+    m_state->snapshot().computeDtype = m_compute.dtype;
     applyComputePlan();
     m_earnings->openCache();
     if (Status started = m_hubSession->start(*m_identity); !started)
@@ -99,8 +97,8 @@ void Engine::start()
 void Engine::failFatally(const QString &message)
 {
     qCCritical(lcEngine) << message;
-    m_inputs.fatalError = message;
-    m_snapshot.lastError = message;
+    m_state->inputs().fatalError = message;
+    m_state->snapshot().lastError = message;
     emitEvent(EngineEvent::error(QStringLiteral("lifecycle"), message));
     updateState();
 }
@@ -110,7 +108,7 @@ void Engine::stop()
     if (m_stopping)
         return;
     m_stopping = true;
-    m_inputs.stopping = true;
+    m_state->inputs().stopping = true;
     m_machine->stop();
     m_hubSession->stop();
     m_earnings->stop();
@@ -120,7 +118,7 @@ void Engine::stop()
     m_resume->write("quit");
     m_checkpoints->pause(); // progress on disk; the next start resumes
     updateState();
-    publish();
+    m_state->publish();
     m_hubSession->farewell([this] { Q_EMIT stopped(); });
 }
 
@@ -150,11 +148,11 @@ void Engine::applyLiveOptions(const EngineOptions &options)
 
 void Engine::applyComputePlan()
 {
-    m_rollouts->plan(m_compute.cudaUuids, m_snapshot.gpus, m_options.gpuUuids, m_options.gpuMemoryPercent,
+    m_rollouts->plan(m_compute.cudaUuids, m_state->snapshot().gpus, m_options.gpuUuids, m_options.gpuMemoryPercent,
                      m_options.gpuMemoryPercentPerGpu);
     // The engine bundle needs no new write: a removed worker's work item and pause stay with the fleet.
-    m_snapshot.computeDeviceId = m_rollouts->workers().value(0).device;
-    markDirty();
+    m_state->snapshot().computeDeviceId = m_rollouts->workers().value(0).device;
+    m_state->markDirty();
 }
 
 void Engine::setGpuPaused(const QString &gpuUuid, bool paused)
@@ -173,93 +171,21 @@ void Engine::connectMachineMonitor()
     connect(m_machine, &MachineMonitor::eventOccurred, this, &Engine::emitEvent);
     connect(m_machine, &MachineMonitor::historyLoaded, this, &Engine::gpuHistoryLoaded);
     connect(m_machine, &MachineMonitor::sampled, this, [this] {
-        m_snapshot.system = m_machine->system();
-        m_snapshot.gpus = m_machine->gpus();
+        m_state->snapshot().system = m_machine->system();
+        m_state->snapshot().gpus = m_machine->gpus();
         m_schedule->update(); // marks the snapshot dirty
         applyGpusInUse();     // a worker whose GPU another program uses waits; the node works on with the others
     });
     connect(m_machine, &MachineMonitor::energyChanged, this, [this] {
-        m_snapshot.energy = m_machine->energy();
-        markDirty();
+        m_state->snapshot().energy = m_machine->energy();
+        m_state->markDirty();
     });
 }
 
 void Engine::updateState()
 {
     m_diloco->update(); // every input that can start or stop the training loop passes through here
-    m_inputs.hubLink = m_hubSession->link();
-    m_inputs.hubError = m_hubSession->linkError();
-    m_inputs.retryInSeconds = m_hubSession->secondsUntilRetry();
-    m_inputs.pauseReasons = m_schedule->pauseReasons();
-    m_inputs.throttleReasons = m_schedule->throttleReasons();
-    m_inputs.foregroundUse = m_schedule->foregroundUse();
-    // Working while the RL loop has work in hand (asking, generating, submitting), not only during generation,
-    // so the state does not flicker to Idle between batches.
-    m_inputs.working = m_rollouts->atWork() || m_diloco->atWork();
-    // A newer version fetched while a batch is in hand is a background update: the node is still Working (the
-    // dashboard's Model row shows the download). Downloading is the state only when the node waits for it.
-    StateInputs inputs = m_inputs;
-    inputs.downloading = m_inputs.downloading && !m_inputs.working;
-    const ResolvedState resolved = resolveState(inputs);
-    if (resolved.state != m_snapshot.state || !m_snapshot.stateSince.isValid()) {
-        if (m_snapshot.stateSince.isValid())
-            qCInfo(lcEngine) << "state" << nodeStateName(m_snapshot.state) << "->" << nodeStateName(resolved.state)
-                             << resolved.why;
-        m_snapshot.stateSince = QDateTime::currentDateTimeUtc();
-    }
-    m_snapshot.state = resolved.state;
-    m_snapshot.reason = resolved.reason;
-    m_snapshot.why = resolved.why;
-    m_snapshot.pauseReasons.clear();
-    // Most actionable first, the order resolveState() uses.
-    QList<PauseReason> remaining = m_inputs.pauseReasons;
-    while (!remaining.isEmpty()) {
-        const PauseReason top = primaryReason(remaining);
-        m_snapshot.pauseReasons.append(top);
-        remaining.removeAll(top);
-    }
-    markDirty();
-}
-
-void Engine::markDirty()
-{
-    if (m_publishTimer.isActive())
-        return;
-    const qint64 elapsed = m_sinceLastPublish.isValid() ? m_sinceLastPublish.elapsed() : kMinPublishIntervalMs;
-    m_publishTimer.start(int(qMax<qint64>(0, kMinPublishIntervalMs - elapsed)));
-}
-
-void Engine::publish()
-{
-    m_publishTimer.stop();
-    if (m_hubSession->retryScheduled() && m_hubSession->link() == HubLink::Lost) {
-        // Keep the "retrying in N s" countdown honest.
-        const int seconds = m_hubSession->secondsUntilRetry();
-        if (seconds != m_inputs.retryInSeconds) {
-            m_inputs.retryInSeconds = seconds;
-            m_snapshot.why = resolveState(m_inputs).why;
-        }
-    }
-    m_snapshot.rollouts = m_rollouts->stats();
-    m_snapshot.computeWorkers = m_rollouts->workers();
-    m_snapshot.gpuMemoryBudgetBytes = m_rollouts->memoryBudgetBytes();
-    m_snapshot.checkpointVersion = m_checkpoints->version();
-    m_snapshot.download = m_checkpoints->progress();
-    m_snapshot.diloco = m_diloco->status();
-    m_snapshot.schedule = m_schedule->status();
-    const HubSession::State &hub = m_hubSession->state();
-    m_snapshot.hubKeyFingerprint = hub.hubKeyFingerprint;
-    m_snapshot.registeredAt = hub.registeredAt;
-    m_snapshot.lastHeartbeatAt = hub.lastHeartbeatAt;
-    m_snapshot.heartbeatFailures = hub.heartbeatFailures;
-    m_snapshot.tasks = hub.tasks;
-    m_snapshot.progress = hub.progress;
-    m_snapshot.contribution = hub.contribution;
-    m_snapshot.update = hub.update;
-    ++m_snapshot.sequence;
-    m_snapshot.takenAt = QDateTime::currentDateTimeUtc();
-    m_sinceLastPublish.start();
-    Q_EMIT snapshotReady(m_snapshot);
+    m_state->updateState();
 }
 
 void Engine::emitEvent(EngineEvent event)

@@ -4,8 +4,9 @@
 // Its work is done by parts it owns and hosts (the machine monitor, the hub session, the task membership, the schedule
 // gate, the checkpoint tracker, the rollout fleet (a loop per compute device), the DiLoCo session, the earnings feed,
 // the resume bundle): each asks the engine through its host interface, which the engine implements privately, and says
-// what happened through signals, which the engine's connectXxx() functions wire to its state. The engine fills the
-// state's inputs from them and publishes the snapshot.
+// what happened through signals, which the engine's connectXxx() functions wire to each other and to the state.
+// The snapshot publisher (node/SnapshotPublisher) gathers the parts' readings into the state and the snapshot; the
+// engine keeps the lifecycle (start, stop, live options) and the rules that join the parts.
 #include "api/EngineController.h"
 #include "api/EngineParts.h"
 #include "core/EarningsReport.h"
@@ -21,11 +22,10 @@
 #include "node/ResumeBundle.h"
 #include "node/RolloutFleet.h"
 #include "node/ScheduleGate.h"
+#include "node/SnapshotPublisher.h"
 #include "node/TaskMembership.h"
 
-#include <QElapsedTimer>
 #include <QObject>
-#include <QTimer>
 #include <memory>
 
 namespace cohort {
@@ -44,8 +44,6 @@ class Engine : public EngineBackend,
                private TaskMembershipHost {
     Q_OBJECT
 public:
-    static constexpr int kMinPublishIntervalMs = 250; // snapshots at most 4 per second
-
     Engine(EngineOptions options, QString hubUrl, bool hubEmbedded, QObject *parent = nullptr);
     ~Engine() override;
 
@@ -75,28 +73,28 @@ private:
     // The task membership (node/TaskMembership) as this engine hosts it: the work for a task starts and stops with it
     // (EngineTasks.cpp)
     const QList<TaskInfo> &catalogue() const override { return m_hubSession->state().tasks; }
-    const EngineSnapshot &machine() const override { return m_snapshot; } // also the hub session's heartbeats
+    const EngineSnapshot &machine() const override { return m_state->snapshot(); } // also the hub session's heartbeats
     void connectTaskMembership();
 
     // The hub session (node/HubSession) as this engine hosts it, and the task catalogue it brings
     // (EngineHubSession.cpp)
-    bool failed() const override { return !m_inputs.fatalError.isEmpty(); }
+    bool failed() const override { return !m_state->inputs().fatalError.isEmpty(); }
     QJsonObject hardware() const override
     {
-        return hardwareInventory(m_compute, m_snapshot.system.memTotalBytes, m_snapshot.gpus);
+        return hardwareInventory(m_compute, m_state->snapshot().system.memTotalBytes, m_state->snapshot().gpus);
     }
     QString payoutAddress() const override { return m_options.payoutAddress; }
     QString joinedTaskId() const override { return m_tasks->joined(); }
     void connectHubSession();
 
     // The schedule gate (node/ScheduleGate) as this engine hosts it (EngineSchedule.cpp)
-    QList<GpuSample> gpuReadings() const override { return m_snapshot.gpus; }
+    QList<GpuSample> gpuReadings() const override { return m_state->snapshot().gpus; }
     Expected<QList<GpuProcess>> gpuProcesses() override { return m_machine->gpuProcesses(); }
     bool diskFull() const override { return m_checkpoints->diskFull(); }
     bool generating() const override { return m_rollouts->generating(); }
     qint64 generatingForMs() const override { return m_rollouts->generatingForMs(); }
     double tokensPerSecond() const override { return m_rollouts->stats().tokensPerSecond; }
-    QList<int> workerGpuIndexes() const override { return m_rollouts->gpuIndexes(m_snapshot.gpus); }
+    QList<int> workerGpuIndexes() const override { return m_rollouts->gpuIndexes(m_state->snapshot().gpus); }
     void applyGpusInUse(); // the GPUs other programs use (the gate's reading) to the workers on them
     void connectScheduleGate();
     void enterPause(); // stops the work in hand at a safe point
@@ -105,7 +103,6 @@ private:
     bool checkpointsMayFetch() const override;
     bool downloadsPaused() const override { return m_schedule->paused(); }
     void connectCheckpointTracker();
-    void refreshActivityDetail();
 
     // The PRIME-RL work loop (node/RolloutLoop) and the earnings feed (node/EarningsFeed) as this engine hosts
     // them (EngineRollouts.cpp)
@@ -124,15 +121,13 @@ private:
 
     // DiLoCo training (node/DilocoSession) as this engine hosts it (EngineDiloco.cpp)
     bool dilocoMayRun() const override;
-    QString nodeId() const override { return m_snapshot.nodeId; }
+    QString nodeId() const override { return m_state->snapshot().nodeId; }
     QByteArray nodeSecretKey() const override;
     QString computeDevice() const override { return m_rollouts->primaryDevice(); }
     void connectDilocoSession();
 
     void connectMachineMonitor(); // its readings into the snapshot, and to the gate and the workers (Engine.cpp)
-    void updateState();
-    void markDirty();
-    void publish();
+    void updateState();           // the DiLoCo session first (it starts and stops on the same inputs), then the state
     void emitEvent(EngineEvent event);
 
     EngineOptions m_options;
@@ -141,10 +136,6 @@ private:
     std::unique_ptr<Identity> m_identity;
     ComputeInfo m_compute;
 
-    StateInputs m_inputs;
-    EngineSnapshot m_snapshot;
-    QTimer m_publishTimer;
-    QElapsedTimer m_sinceLastPublish;
     bool m_stopping = false;
     // The parts: children, made in the constructor (they move to the engine thread with the engine).
     MachineMonitor *m_machine = nullptr;
@@ -156,6 +147,7 @@ private:
     EarningsFeed *m_earnings = nullptr;
     ResumeBundle *m_resume = nullptr;
     DilocoSession *m_diloco = nullptr;
+    SnapshotPublisher *m_state = nullptr;         // the state and the snapshot, gathered from the parts above
     ActivitySummary m_activitySummary;            // accepted batches, said once a minute
     std::shared_ptr<RateLimiter> m_uploadLimiter; // the upload cap; shared with the DiLoCo thread's communicator
 };

@@ -10,7 +10,7 @@ void Engine::connectDilocoSession()
 {
     connect(m_diloco, &DilocoSession::eventOccurred, this, &Engine::emitEvent);
     connect(m_diloco, &DilocoSession::changed, this, [this] {
-        refreshActivityDetail();
+        m_state->refreshActivity();
         updateState();
     });
 }

@@ -10,12 +10,12 @@ void Engine::connectRolloutLoop()
     RolloutFleet *loop = m_rollouts;
     connect(loop, &RolloutFleet::eventOccurred, this, &Engine::emitEvent);
     connect(loop, &RolloutFleet::changed, this, [this] {
-        refreshActivityDetail();
+        m_state->refreshActivity();
         updateState();
     });
     connect(loop, &RolloutFleet::noteChanged, this, [this](const QString &note) {
-        m_inputs.activityDetail = note;
-        markDirty();
+        m_state->inputs().activityDetail = note;
+        m_state->markDirty();
     });
     connect(loop, &RolloutFleet::policyNeeded, m_checkpoints, &CheckpointTracker::check);
     connect(loop, &RolloutFleet::workInHandChanged, m_resume, &ResumeBundle::write);

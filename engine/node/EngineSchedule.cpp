@@ -22,7 +22,7 @@ void Engine::connectScheduleGate()
         updateState();
         m_hubSession->heartbeat(); // the hub learns at once, not at the next tick
     });
-    connect(gate, &ScheduleGate::changed, this, &Engine::markDirty);
+    connect(gate, &ScheduleGate::changed, m_state, &SnapshotPublisher::markDirty);
     connect(m_rollouts, &RolloutFleet::safePointReached, gate, &ScheduleGate::safePointReached);
     connect(m_rollouts, &RolloutFleet::generationEnded, gate, [gate] { gate->workStopped("compute"); });
     connect(m_diloco, &DilocoSession::finished, gate, [gate] { gate->workStopped("DiLoCo"); });
@@ -36,7 +36,8 @@ void Engine::setSchedulerPolicy(const SchedulerPolicy &policy)
 
 void Engine::applyGpusInUse()
 {
-    m_rollouts->setGpusInUse(m_schedule->gpusInUse(), m_snapshot.gpus, m_options.scheduler.foregroundHoldSeconds);
+    m_rollouts->setGpusInUse(m_schedule->gpusInUse(), m_state->snapshot().gpus,
+                             m_options.scheduler.foregroundHoldSeconds);
 }
 
 void Engine::enterPause()

@@ -9,9 +9,9 @@ void Engine::connectTaskMembership()
     connect(m_tasks, &TaskMembership::eventOccurred, this, &Engine::emitEvent);
     connect(m_tasks, &TaskMembership::taskJoined, this, [this](const QString &taskId) {
         m_rollouts->taskJoined(taskId); // work for another task is of no use now
-        m_snapshot.joinedTaskId = taskId;
+        m_state->snapshot().joinedTaskId = taskId;
         m_checkpoints->taskJoined();
-        refreshActivityDetail();
+        m_state->refreshActivity();
         m_resume->writeSoon(); // the next start joins it again
         updateState();
         if (m_hubSession->online()) {
@@ -22,12 +22,12 @@ void Engine::connectTaskMembership()
     });
     connect(m_tasks, &TaskMembership::taskLeft, this, [this] {
         m_activitySummary.flush(); // the left task's last accepted batches are said under its name
-        m_snapshot.joinedTaskId.clear();
+        m_state->snapshot().joinedTaskId.clear();
         m_checkpoints->taskLeft();
         m_resume->writeSoon(); // and the next start does not join it again
         m_rollouts->taskLeft();
-        m_inputs.downloading = false;
-        m_inputs.activityDetail.clear();
+        m_state->inputs().downloading = false;
+        m_state->inputs().activityDetail.clear();
         updateState();
     });
 }
