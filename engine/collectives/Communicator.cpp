@@ -16,20 +16,6 @@
 
 namespace cohort::collectives {
 
-const char *codeName(Code code)
-{
-    switch (code) {
-    case Code::Ok: return "ok";
-    case Code::Aborted: return "aborted";
-    case Code::Timeout: return "timeout";
-    case Code::MasterLost: return "master lost";
-    case Code::Refused: return "refused";
-    case Code::InvalidArgument: return "invalid argument";
-    case Code::NotConnected: return "not connected";
-    }
-    return "?";
-}
-
 Communicator::Communicator(CommunicatorOptions options)
     : m_options(std::move(options))
 {
@@ -66,15 +52,15 @@ std::vector<uint32_t> Communicator::ringPeerIds() const
     return ids;
 }
 
-Result Communicator::fail(Code code, QString message)
+Status Communicator::fail(Code code, QString message)
 {
-    qCDebug(lcCollectives) << "peer" << m_peerId << codeName(code) << message;
-    return Result{code, std::move(message)};
+    qCDebug(lcCollectives) << "peer" << m_peerId << errorCodeName(code) << message;
+    return cohort::fail(std::move(message), code);
 }
 
 // ---- master link -------------------------------------------------------------------------------------------------
 
-Result Communicator::sendToMaster(const QByteArray &frame)
+Status Communicator::sendToMaster(const QByteArray &frame)
 {
     std::unique_lock lock(m_masterSend);
     if (!m_master.valid())
@@ -82,9 +68,9 @@ Result Communicator::sendToMaster(const QByteArray &frame)
     const Status s = m_master.sendAll(frame.constData(), size_t(frame.size()), m_options.controlTimeoutMs);
     if (!s) {
         m_master.close();
-        return fail(Code::MasterLost, QStringLiteral("lost the master: %1").arg(s.error()));
+        return fail(Code::Disconnected, QStringLiteral("lost the master: %1").arg(s.error()));
     }
-    return Result::success();
+    return Status::success();
 }
 
 bool Communicator::sendDone(uint64_t tag, uint64_t opId, bool aborted, const InFlight *why)
@@ -110,21 +96,21 @@ void Communicator::dropMaster()
     m_master.close();
 }
 
-Result Communicator::pumpMaster(int timeoutMs)
+Status Communicator::pumpMaster(int timeoutMs)
 {
     if (!m_master.valid())
-        return fail(Code::MasterLost, QStringLiteral("not connected to the master"));
+        return fail(Code::Disconnected, QStringLiteral("not connected to the master"));
     PollEntry entry{m_master.native(), true, false};
     if (pollSockets({&entry, 1}, timeoutMs) <= 0 || !entry.readable)
-        return Result::success();
+        return Status::success();
     std::array<char, 16384> buffer;
     for (;;) {
         const IoResult r = m_master.recv(buffer.data(), buffer.size());
         m_decoder.feed(buffer.data(), r.bytes);
         if (r.closed) {
             dropMaster();
-            return fail(Code::MasterLost, r.error.isEmpty() ? QStringLiteral("the master closed the connection")
-                                                            : QStringLiteral("lost the master: %1").arg(r.error));
+            return fail(Code::Disconnected, r.error.isEmpty() ? QStringLiteral("the master closed the connection")
+                                                              : QStringLiteral("lost the master: %1").arg(r.error));
         }
         if (r.wouldBlock || r.bytes < buffer.size())
             break;
@@ -136,7 +122,7 @@ Result Communicator::pumpMaster(int timeoutMs)
             break;
         if (r == FrameDecoder::Result::Error) {
             dropMaster();
-            return fail(Code::MasterLost, QStringLiteral("the master broke the protocol: %1").arg(m_decoder.error()));
+            return fail(Code::Disconnected, QStringLiteral("the master broke the protocol: %1").arg(m_decoder.error()));
         }
         if (frame.type == Type::Pending) {
             if (const auto m = parsePending(frame.payload))
@@ -147,7 +133,7 @@ Result Communicator::pumpMaster(int timeoutMs)
             auto topology = parseTopology(frame.payload);
             if (!topology) {
                 dropMaster();
-                return fail(Code::MasterLost, QStringLiteral("malformed Topology from the master"));
+                return fail(Code::Disconnected, QStringLiteral("malformed Topology from the master"));
             }
             m_pendingPeers = topology->pendingPeers;
             m_nextTopology = std::move(*topology);
@@ -155,22 +141,22 @@ Result Communicator::pumpMaster(int timeoutMs)
         }
         if (!parseAny(frame)) {
             dropMaster();
-            return fail(Code::MasterLost,
+            return fail(Code::Disconnected,
                         QStringLiteral("malformed frame of type %1 from the master").arg(uint16_t(frame.type)));
         }
         m_inbox.push_back(std::move(frame));
     }
-    return Result::success();
+    return Status::success();
 }
 
-Result Communicator::waitFor(const std::function<bool()> &condition, QDeadlineTimer deadline, const char *what,
+Status Communicator::waitFor(const std::function<bool()> &condition, QDeadlineTimer deadline, const char *what,
                              Cancel cancel)
 {
     for (;;) {
         if (condition())
-            return Result::success();
+            return Status::success();
         if (!m_master.valid())
-            return fail(Code::MasterLost,
+            return fail(Code::Disconnected,
                         QStringLiteral("lost the master while waiting for %1").arg(QString::fromLatin1(what)));
         if (deadline.hasExpired())
             return fail(Code::Timeout, QStringLiteral("timed out waiting for %1").arg(QString::fromLatin1(what)));
@@ -178,7 +164,7 @@ Result Communicator::waitFor(const std::function<bool()> &condition, QDeadlineTi
         // whole begin timeout (minutes); leaving now costs them only what a departure costs.
         if (cancel == Cancel::Allowed && cancelled())
             return fail(Code::Aborted, QStringLiteral("cancelled while waiting for %1").arg(QString::fromLatin1(what)));
-        const Result r = pumpMaster(int(std::clamp<qint64>(deadline.remainingTime(), 0, 500)));
+        const Status r = pumpMaster(int(std::clamp<qint64>(deadline.remainingTime(), 0, 500)));
         if (!r)
             return r;
     }
@@ -217,10 +203,10 @@ void Communicator::purgeInbox()
 
 // ---- membership --------------------------------------------------------------------------------------------------
 
-Result Communicator::connect()
+Status Communicator::connect()
 {
     if (m_master.valid())
-        return Result::success();
+        return Status::success();
     if (m_publicKey.size() != ed25519::kPublicKeyBytes)
         return fail(Code::InvalidArgument, QStringLiteral("no ed25519 secret key given"));
     const QDeadlineTimer deadline(m_options.connectTimeoutMs);
@@ -230,14 +216,14 @@ Result Communicator::connect()
     m_listener = std::move(listener.value());
     auto master = TcpSocket::connectTo(m_options.masterAddress, m_options.masterPort, m_options.controlTimeoutMs);
     if (!master)
-        return fail(Code::MasterLost, master.error());
+        return fail(Code::Disconnected, master.error());
     m_master = std::move(master.value());
     m_decoder = FrameDecoder(Channel::FromMaster);
     m_inbox.clear();
 
     if (const Status wake = m_wake.open(); !wake)
         return fail(Code::InvalidArgument, wake.error());
-    Result r = sendToMaster(encode(HelloMsg{kProtocolVersion, m_listener.port(), m_publicKey}));
+    Status r = sendToMaster(encode(HelloMsg{kProtocolVersion, m_listener.port(), m_publicKey}));
     if (!r)
         return r;
     std::optional<Frame> reply;
@@ -295,14 +281,14 @@ Result Communicator::connect()
     }
 }
 
-Result Communicator::ensureRing()
+Status Communicator::ensureRing()
 {
-    if (Result r = pumpMaster(0); !r)
+    if (Status r = pumpMaster(0); !r)
         return r;
     if (!m_nextTopology && m_ring.empty()) {
         // The last formation failed: the master forms a new ring as soon as it can. Never treat "no ring" as a
         // ring of one.
-        Result r = waitFor([this] { return m_nextTopology.has_value(); }, QDeadlineTimer(m_options.beginTimeoutMs),
+        Status r = waitFor([this] { return m_nextTopology.has_value(); }, QDeadlineTimer(m_options.beginTimeoutMs),
                            "a new ring");
         if (!r)
             return r;
@@ -312,25 +298,25 @@ Result Communicator::ensureRing()
         stopInFlight();
         return applyTopology();
     }
-    return Result::success();
+    return Status::success();
 }
 
-Result Communicator::updateTopology()
+Status Communicator::updateTopology()
 {
     if (!m_master.valid())
         return fail(Code::NotConnected, QStringLiteral("not connected"));
     if (!m_inFlight.empty())
         return fail(Code::InvalidArgument, QStringLiteral("await the operations in flight before a topology vote"));
     purgeInbox();
-    if (Result r = pumpMaster(0); !r)
+    if (Status r = pumpMaster(0); !r)
         return r;
     if (m_nextTopology || m_ring.empty())
         return ensureRing();
-    if (Result r = sendToMaster(encodeVote()); !r)
+    if (Status r = sendToMaster(encodeVote()); !r)
         return r;
     const uint64_t current = m_epoch;
     std::optional<Frame> unchanged;
-    Result r = waitFor(
+    Status r = waitFor(
         [&] {
             if (m_nextTopology)
                 return true;
@@ -342,7 +328,7 @@ Result Communicator::updateTopology()
     if (!r)
         return r;
     if (unchanged && !m_nextTopology)
-        return Result::success();
+        return Status::success();
     return applyTopology();
 }
 
@@ -359,7 +345,7 @@ bool allZero(const QByteArray &bytes)
 }
 } // namespace
 
-Result Communicator::acceptPredecessor(const TopologyMsg &topology, uint32_t predecessor, QDeadlineTimer deadline,
+Status Communicator::acceptPredecessor(const TopologyMsg &topology, uint32_t predecessor, QDeadlineTimer deadline,
                                        std::vector<TcpSocket> *out, std::vector<std::optional<LinkCipher>> *ciphers)
 {
     out->clear();
@@ -419,7 +405,7 @@ Result Communicator::acceptPredecessor(const TopologyMsg &topology, uint32_t pre
         PollEntry entries[2] = {{m_listener.native(), true, false}, {m_master.native(), true, false}};
         pollSockets(entries, int(std::clamp<qint64>(deadline.remainingTime(), 0, 500)));
         if (entries[1].readable) {
-            if (Result r = pumpMaster(0); !r)
+            if (Status r = pumpMaster(0); !r)
                 return r;
             // A newer ring, or a verdict on this one, means this formation is over.
             if ((m_nextTopology && m_nextTopology->epoch != topology.epoch) ||
@@ -459,10 +445,10 @@ Result Communicator::acceptPredecessor(const TopologyMsg &topology, uint32_t pre
         if (msg->epoch > topology.epoch && m_early.size() < 8 * kMaxLinks)
             m_early.push_back(EarlyLink{*msg, std::move(socket)}); // for a ring we have not heard of yet
     }
-    return Result::success();
+    return Status::success();
 }
 
-Result Communicator::applyTopology()
+Status Communicator::applyTopology()
 {
     const TopologyMsg topology = std::move(*m_nextTopology);
     m_nextTopology.reset();
@@ -473,7 +459,7 @@ Result Communicator::applyTopology()
                                    [this](const Member &m) { return m.peerId == m_peerId; });
     if (self == topology.ring.end()) {
         close();
-        return fail(Code::MasterLost, QStringLiteral("the master sent a ring without this peer"));
+        return fail(Code::Disconnected, QStringLiteral("the master sent a ring without this peer"));
     }
     const int n = int(topology.ring.size());
     const int rank = int(self - topology.ring.begin());
@@ -543,23 +529,23 @@ Result Communicator::applyTopology()
             next.push_back(std::move(dialed.value()));
         }
         if (linked) {
-            const Result r = acceptPredecessor(topology, predecessor.peerId, deadline, &prev, &prevCiphers);
+            const Status r = acceptPredecessor(topology, predecessor.peerId, deadline, &prev, &prevCiphers);
             if (!r) {
-                if (r.code == Code::MasterLost)
+                if (r.code() == Code::Disconnected)
                     return r;
-                if (r.code == Code::Aborted)
+                if (r.code() == Code::Aborted)
                     return r; // the master moved on; its next Topology (if any) is queued
                 linked = false;
-                why = r.message;
+                why = r.error();
                 blamed = predecessor.peerId;
             }
         }
     }
-    if (Result r = sendToMaster(encode(ReadyMsg{topology.epoch, linked, linked ? 0 : blamed})); !r)
+    if (Status r = sendToMaster(encode(ReadyMsg{topology.epoch, linked, linked ? 0 : blamed})); !r)
         return r;
     std::optional<Frame> verdict;
     const auto sameEpoch = [&](const Frame &f) { return parseEpoch(f.payload)->epoch == topology.epoch; };
-    Result r = waitFor(
+    Status r = waitFor(
         [&] {
             verdict = take(Type::Committed, sameEpoch);
             if (!verdict)
@@ -588,7 +574,7 @@ Result Communicator::applyTopology()
     }
     qCDebug(lcCollectives) << "peer" << m_peerId << "in ring epoch" << m_epoch << "rank" << m_rank << "of" << n
                            << "with" << topology.links << "links per neighbour";
-    return Result::success();
+    return Status::success();
 }
 
 } // namespace cohort::collectives

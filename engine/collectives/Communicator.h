@@ -45,6 +45,7 @@
 #include "collectives/Ring.h"
 #include "collectives/Socket.h"
 #include "collectives/Wire.h"
+#include "core/Expected.h"
 #include "core/RateLimiter.h"
 #include "quant/Quantize.h"
 
@@ -66,26 +67,15 @@
 
 namespace cohort::collectives {
 
-enum class Code : uint8_t {
-    Ok,
-    Aborted,         // the operation or ring formation was aborted (a peer left, a link broke): retry
-    Timeout,         // a wait ran out (peers too slow to begin, no progress on a link): retry or give up
-    MasterLost,      // the connection to the master is gone: reconnect (a new Communicator)
-    Refused,         // the master refused this peer
-    InvalidArgument, // e.g. non-finite values with quantization, a bad dtype
-    NotConnected,
-};
-
-struct [[nodiscard]] Result {
-    Code code = Code::Ok;
-    QString message;
-    bool ok() const { return code == Code::Ok; }
-    explicit operator bool() const { return ok(); }
-    bool retryable() const { return code == Code::Aborted || code == Code::Timeout; }
-    static Result success() { return {}; }
-};
-
-const char *codeName(Code code);
+// Every operation returns a cohort::Status (core/Expected.h). Its code is what a caller decides by:
+//   Aborted         the operation or ring formation was aborted (a peer left, a link broke): retry
+//   Timeout         a wait ran out (peers too slow to begin, no progress on a link): retry or give up
+//   Disconnected    the connection to the master is gone: reconnect (a new Communicator)
+//   Refused         the master refused this peer
+//   InvalidArgument e.g. non-finite values with quantization, a bad dtype
+//   NotConnected    connect() has not succeeded
+// Status::retryable() is true for the first two.
+using Code = ErrorCode;
 
 struct ReduceInfo {
     int worldSize = 0;    // peers that took part (1: nothing to exchange)
@@ -192,28 +182,28 @@ public:
     Communicator &operator=(const Communicator &) = delete;
 
     // Registers with the master and waits until admitted into a ring (the ring's members vote with updateTopology).
-    Result connect();
+    Status connect();
     // A collective vote of the ring's members: admit pending peers (re-linking the ring), or nothing when none wait.
-    Result updateTopology();
+    Status updateTopology();
     // In-place all-reduce of `data`. Every ring member must call it with the same tag, count, op and quantization.
-    Result allReduce(std::span<float> data, ReduceOp op, Quant quant, uint64_t tag, ReduceInfo *info = nullptr);
+    Status allReduce(std::span<float> data, ReduceOp op, Quant quant, uint64_t tag, ReduceInfo *info = nullptr);
     // Out of place: `output` gets the result, `input` is only read (no copy is kept: the cheaper call when the caller
     // has both buffers). On failure `output` holds nothing useful. The two must not overlap (or be the same span,
     // which is the in-place call).
-    Result allReduce(std::span<const float> input, std::span<float> output, ReduceOp op, Quant quant, uint64_t tag,
+    Status allReduce(std::span<const float> input, std::span<float> output, ReduceOp op, Quant quant, uint64_t tag,
                      ReduceInfo *info = nullptr);
     // bf16 or f16 values given as their 16-bit patterns (dtype BF16 or F16).
-    Result allReduce(std::span<uint16_t> data, DataType dtype, ReduceOp op, Quant quant, uint64_t tag,
+    Status allReduce(std::span<uint16_t> data, DataType dtype, ReduceOp op, Quant quant, uint64_t tag,
                      ReduceInfo *info = nullptr);
     // Starts an all-reduce (in place, or input -> output) and returns once every ring member has begun it; the
     // exchange goes on in the background. The buffers must stay valid, and `data`/`output` untouched, until
     // awaitReduce(tag). A failure to start leaves nothing in flight (and the buffers as they were).
-    Result allReduceAsync(std::span<float> data, ReduceOp op, Quant quant, uint64_t tag);
-    Result allReduceAsync(std::span<const float> input, std::span<float> output, ReduceOp op, Quant quant,
+    Status allReduceAsync(std::span<float> data, ReduceOp op, Quant quant, uint64_t tag);
+    Status allReduceAsync(std::span<const float> input, std::span<float> output, ReduceOp op, Quant quant,
                           uint64_t tag);
     // Waits for the operation started with `tag` and its verdict: the same results and guarantees as allReduce (an
     // in-place buffer holds its input again when it failed).
-    Result awaitReduce(uint64_t tag, ReduceInfo *info = nullptr);
+    Status awaitReduce(uint64_t tag, ReduceInfo *info = nullptr);
     int operationsInFlight() const { return int(m_inFlight.size()); }
     // Shared-state synchronization, a collective of the ring (prime-stack.md §1.3): every member declares the same
     // tensors (names, sizes, order), their SHA-256 digests and its revision; the master elects the content (anchored
@@ -222,7 +212,7 @@ public:
     // checks their digests and the whole state's against the (hub-signed, with masterKey) record, and takes the
     // elected revision. Peers that apply the same updates bit-identically receive 0 bytes after their first sync. On
     // failure the call returns an error; fetched tensors may then be partly overwritten (sync again).
-    Result syncSharedState(uint64_t revision, std::span<const SharedTensor> tensors, SyncInfo *info = nullptr);
+    Status syncSharedState(uint64_t revision, std::span<const SharedTensor> tensors, SyncInfo *info = nullptr);
     void close();
 
     bool connected() const { return m_master.valid(); }
@@ -239,32 +229,32 @@ public:
     struct InFlight;    // an operation between allReduceAsync and awaitReduce
 
 private:
-    Result fail(Code code, QString message);
+    Status fail(Code code, QString message);
     bool cancelled() const { return m_options.cancel && m_options.cancel->load(); }
-    Result sendToMaster(const QByteArray &frame);
+    Status sendToMaster(const QByteArray &frame);
     // Reads whatever the master sent (waiting up to timeoutMs for something) into the inbox.
-    Result pumpMaster(int timeoutMs);
+    Status pumpMaster(int timeoutMs);
     // Pumps the master's frames until `condition` holds, the deadline passes or the master is lost. Cancellable
     // waits also end (Aborted) once the owner's cancel flag is set; the wait for an operation's outcome is not:
     // the exchange is done by then, and giving up would throw away an average the others keep.
     enum class Cancel { Allowed, Ignored };
-    Result waitFor(const std::function<bool()> &condition, QDeadlineTimer deadline, const char *what,
+    Status waitFor(const std::function<bool()> &condition, QDeadlineTimer deadline, const char *what,
                    Cancel cancel = Cancel::Allowed);
     std::optional<Frame> take(Type type, const std::function<bool(const Frame &)> &match = {});
     void purgeInbox();
     // Applies a pending Topology, or waits for one when this peer has no ring (after a failed formation).
-    Result ensureRing();
+    Status ensureRing();
     // Links to the ring of m_nextTopology and waits for the master's verdict on it.
-    Result applyTopology();
+    Status applyTopology();
     // Accepts the predecessor's `topology.links` connections into `out` (indexed by link).
-    Result acceptPredecessor(const TopologyMsg &topology, uint32_t predecessor, QDeadlineTimer deadline,
+    Status acceptPredecessor(const TopologyMsg &topology, uint32_t predecessor, QDeadlineTimer deadline,
                              std::vector<TcpSocket> *out, std::vector<std::optional<LinkCipher>> *ciphers);
-    Result serveState(std::span<const SharedTensor> tensors, SyncInfo *info);
-    Result fetchState(const SyncPlanMsg &plan, std::span<const SharedTensor> tensors, SyncInfo *info);
-    Result startReduce(std::span<const float> input, std::span<float> data, ReduceOp op, Quant quant, DataType dtype,
+    Status serveState(std::span<const SharedTensor> tensors, SyncInfo *info);
+    Status fetchState(const SyncPlanMsg &plan, std::span<const SharedTensor> tensors, SyncInfo *info);
+    Status startReduce(std::span<const float> input, std::span<float> data, ReduceOp op, Quant quant, DataType dtype,
                        uint64_t tag);
     // The data exchange of one operation, on a worker thread: Ok, or why it stopped.
-    Result runRing(InFlight &op);
+    Status runRing(InFlight &op);
     // Tells in-flight operations to stop and waits for their workers (their awaitReduce then reports them).
     void stopInFlight();
     // Marks in-flight operations whose verdict (an abort) is in the inbox, so their workers stop early.

@@ -53,7 +53,7 @@ struct Communicator::InFlight {
     // Between the threads.
     std::atomic<bool> abort{false};    // owner -> worker: stop (the master aborted it, the ring is changing)
     std::atomic<bool> finished{false}; // worker -> owner: `ring` and `doneSent` are final
-    Result ring;
+    Status ring;
     // Why `ring` failed, for the master (worker-written before `finished`): what the predecessor sent broke the
     // bounds; this peer had waited on the predecessor's data / on the successor reading for half the I/O timeout.
     bool blamePredecessor = false;

@@ -22,22 +22,22 @@ namespace cohort::collectives {
 
 // ---- all-reduce: starting, awaiting ----------------------------------------------------------------------------
 
-Result Communicator::allReduce(std::span<float> data, ReduceOp op, Quant quant, uint64_t tag, ReduceInfo *info)
+Status Communicator::allReduce(std::span<float> data, ReduceOp op, Quant quant, uint64_t tag, ReduceInfo *info)
 {
-    if (Result r = startReduce(data, data, op, quant, DataType::F32, tag); !r)
+    if (Status r = startReduce(data, data, op, quant, DataType::F32, tag); !r)
         return r;
     return awaitReduce(tag, info);
 }
 
-Result Communicator::allReduce(std::span<const float> input, std::span<float> output, ReduceOp op, Quant quant,
+Status Communicator::allReduce(std::span<const float> input, std::span<float> output, ReduceOp op, Quant quant,
                                uint64_t tag, ReduceInfo *info)
 {
-    if (Result r = allReduceAsync(input, output, op, quant, tag); !r)
+    if (Status r = allReduceAsync(input, output, op, quant, tag); !r)
         return r;
     return awaitReduce(tag, info);
 }
 
-Result Communicator::allReduce(std::span<uint16_t> data, DataType dtype, ReduceOp op, Quant quant, uint64_t tag,
+Status Communicator::allReduce(std::span<uint16_t> data, DataType dtype, ReduceOp op, Quant quant, uint64_t tag,
                                ReduceInfo *info)
 {
     if (dtype != DataType::BF16 && dtype != DataType::F16)
@@ -47,7 +47,7 @@ Result Communicator::allReduce(std::span<uint16_t> data, DataType dtype, ReduceO
         bf16ToFloat(data, widened);
     else
         f16ToFloat(data, widened);
-    Result r = startReduce(widened, reduced, op, quant, dtype, tag);
+    Status r = startReduce(widened, reduced, op, quant, dtype, tag);
     if (r)
         r = awaitReduce(tag, info);
     if (r) {
@@ -59,12 +59,12 @@ Result Communicator::allReduce(std::span<uint16_t> data, DataType dtype, ReduceO
     return r;
 }
 
-Result Communicator::allReduceAsync(std::span<float> data, ReduceOp op, Quant quant, uint64_t tag)
+Status Communicator::allReduceAsync(std::span<float> data, ReduceOp op, Quant quant, uint64_t tag)
 {
     return startReduce(data, data, op, quant, DataType::F32, tag);
 }
 
-Result Communicator::allReduceAsync(std::span<const float> input, std::span<float> output, ReduceOp op, Quant quant,
+Status Communicator::allReduceAsync(std::span<const float> input, std::span<float> output, ReduceOp op, Quant quant,
                                     uint64_t tag)
 {
     if (input.size() != output.size())
@@ -75,7 +75,7 @@ Result Communicator::allReduceAsync(std::span<const float> input, std::span<floa
     return startReduce(input, output, op, quant, DataType::F32, tag);
 }
 
-Result Communicator::startReduce(std::span<const float> input, std::span<float> data, ReduceOp op, Quant quant,
+Status Communicator::startReduce(std::span<const float> input, std::span<float> data, ReduceOp op, Quant quant,
                                  DataType dtype, uint64_t tag)
 {
     if (!m_master.valid())
@@ -85,7 +85,7 @@ Result Communicator::startReduce(std::span<const float> input, std::span<float> 
     purgeInbox();
     const uint64_t epochBefore = m_epoch;
     const bool othersInFlight = !m_inFlight.empty();
-    if (Result r = ensureRing(); !r)
+    if (Status r = ensureRing(); !r)
         return r;
     if (othersInFlight && m_epoch != epochBefore) // they are aborted; a start now would overtake their retries
         return fail(Code::Aborted, QStringLiteral("the ring changed with operations in flight: await them, then start "
@@ -118,15 +118,15 @@ Result Communicator::startReduce(std::span<const float> input, std::span<float> 
         f.trivial = true;
         f.finished = true;
         m_inFlight.emplace(tag, std::move(flight));
-        return Result::success();
+        return Status::success();
     }
 
-    if (Result r = sendToMaster(encode(BeginMsg{tag, uint64_t(data.size()), op, dtype, quant, m_epoch, f.normBound,
+    if (Status r = sendToMaster(encode(BeginMsg{tag, uint64_t(data.size()), op, dtype, quant, m_epoch, f.normBound,
                                                 uint32_t(m_options.blockElements)}));
         !r)
         return r;
     std::optional<Frame> reply;
-    Result r = waitFor(
+    Status r = waitFor(
         [&] {
             noteAborts();
             reply = take(Type::Commence, [tag](const Frame &f) { return parseCommence(f.payload)->tag == tag; });
@@ -140,7 +140,7 @@ Result Communicator::startReduce(std::span<const float> input, std::span<float> 
         },
         QDeadlineTimer(m_options.beginTimeoutMs), "the other peers to begin");
     if (!r) {
-        if (r.code == Code::Timeout) // withdraw, so the master does not start the operation without us
+        if (r.code() == Code::Timeout) // withdraw, so the master does not start the operation without us
             (void)sendToMaster(encode(DoneMsg{tag, 0, true}));
         return r;
     }
@@ -171,7 +171,7 @@ Result Communicator::startReduce(std::span<const float> input, std::span<float> 
         f.doneSent = sendDone(tag, f.opId, true);
         f.finished = true;
         m_inFlight.emplace(tag, std::move(flight));
-        return Result::success();
+        return Status::success();
     }
     if (!m_spareBuffers.empty()) {
         f.buffers = std::move(m_spareBuffers.back());
@@ -206,7 +206,7 @@ Result Communicator::startReduce(std::span<const float> input, std::span<float> 
         m_wake.notify();
     });
     m_inFlight.emplace(tag, std::move(flight));
-    return Result::success();
+    return Status::success();
 }
 
 void Communicator::noteAborts()
@@ -229,7 +229,7 @@ void Communicator::stopInFlight()
         f->join(); // a worker looks at `abort` at least every 50 ms
 }
 
-Result Communicator::awaitReduce(uint64_t tag, ReduceInfo *info)
+Status Communicator::awaitReduce(uint64_t tag, ReduceInfo *info)
 {
     const auto it = m_inFlight.find(tag);
     if (it == m_inFlight.end())
@@ -237,7 +237,7 @@ Result Communicator::awaitReduce(uint64_t tag, ReduceInfo *info)
     std::unique_ptr<InFlight> flight = std::move(it->second);
     m_inFlight.erase(it);
     InFlight &f = *flight;
-    auto finish = [&](Result r) {
+    auto finish = [&](Status r) {
         if (info)
             *info = f.info;
         if (f.buffers)
@@ -245,17 +245,17 @@ Result Communicator::awaitReduce(uint64_t tag, ReduceInfo *info)
         return r;
     };
     if (f.trivial)
-        return finish(Result::success());
+        return finish(Status::success());
 
     const auto sameOp = [&](const Frame &frame) {
         const auto o = parseOutcome(frame.payload);
         return o->tag == tag && o->opId == f.opId;
     };
     // The exchange: wait for the worker, listening to the master meanwhile (an abort stops the worker early).
-    Result waited = Result::success();
+    Status waited = Status::success();
     while (!f.finished.load(std::memory_order_acquire)) {
         if (!m_master.valid()) {
-            waited = fail(Code::MasterLost, QStringLiteral("lost the master during operation %1").arg(f.opId));
+            waited = fail(Code::Disconnected, QStringLiteral("lost the master during operation %1").arg(f.opId));
             f.abort.store(true);
             break;
         }
@@ -264,7 +264,7 @@ Result Communicator::awaitReduce(uint64_t tag, ReduceInfo *info)
         if (entries[0].readable)
             m_wake.drain();
         if (entries[1].readable) {
-            if (Result r = pumpMaster(0); !r) {
+            if (Status r = pumpMaster(0); !r) {
                 waited = r;
                 f.abort.store(true);
                 break;
@@ -280,13 +280,13 @@ Result Communicator::awaitReduce(uint64_t tag, ReduceInfo *info)
         f.restore();
         return finish(waited);
     }
-    const Result ring = f.ring;
+    const Status ring = f.ring;
 
     QElapsedTimer outcomeTime;
     outcomeTime.start();
     std::optional<Frame> outcome = take(Type::Outcome, sameOp);
     if (!outcome) {
-        Result s = f.doneSent ? Result::success() : sendToMaster(encode(DoneMsg{tag, f.opId, !ring.ok()}));
+        Status s = f.doneSent ? Status::success() : sendToMaster(encode(DoneMsg{tag, f.opId, !ring.ok()}));
         if (s)
             s = waitFor([&] { return (outcome = take(Type::Outcome, sameOp)).has_value(); },
                         QDeadlineTimer(m_options.controlTimeoutMs), "the operation's outcome", Cancel::Ignored);
@@ -304,7 +304,7 @@ Result Communicator::awaitReduce(uint64_t tag, ReduceInfo *info)
             m_links[f.link].next.close(); // the master re-forms the ring: these links may hold half a block
             m_links[f.link].prev.close();
         }
-        if (!ring && (ring.code != Code::Aborted || f.blamePredecessor || f.linkRewritten))
+        if (!ring && (ring.code() != Code::Aborted || f.blamePredecessor || f.linkRewritten))
             return finish(ring); // e.g. a timeout, or what the predecessor sent: keep the more precise reason
         return finish(fail(Code::Aborted, QStringLiteral("operation %1 aborted: %2").arg(f.opId).arg(verdict.reason)));
     }
@@ -315,7 +315,7 @@ Result Communicator::awaitReduce(uint64_t tag, ReduceInfo *info)
         for (float &x : f.data)
             x /= n;
     }
-    return finish(Result::success());
+    return finish(Status::success());
 }
 
 } // namespace cohort::collectives

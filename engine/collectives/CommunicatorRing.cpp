@@ -107,7 +107,7 @@ constexpr size_t kStreamingBytes = 16u << 20;
 
 } // namespace
 
-Result Communicator::runRing(InFlight &op)
+Status Communicator::runRing(InFlight &op)
 {
     // Runs on the operation's worker thread: only `op` (its buffers and link pair) and the options are touched.
     const uint64_t opId = op.opId;
@@ -243,7 +243,7 @@ Result Communicator::runRing(InFlight &op)
     bool txActive = false;
     size_t txCodeIndex = kNoBlock; // the block whose stored codes are being sent
 
-    auto prepareTx = [&]() -> Result {
+    auto prepareTx = [&]() -> Status {
         const int c = ring::sendChunk(rank, n, tx.step);
         const ring::Range range = ring::block(chunks[size_t(c)], B, tx.block);
         // Step 0 sends this peer's own input; later steps send what arrived (and was reduced) at the step before.
@@ -290,7 +290,7 @@ Result Communicator::runRing(InFlight &op)
             txPayloadLen += kLinkTagBytes;
         }
         txActive = true;
-        return Result::success();
+        return Status::success();
     };
 
     // The frame being received.
@@ -340,7 +340,7 @@ Result Communicator::runRing(InFlight &op)
     op.rxSince = op.txSince = std::chrono::steady_clock::now();
     // The squares of the values of the chunk arriving at this step (ValueBounds.h's norm check).
     double rxChunkSquares = 0;
-    auto checkRxHeader = [&]() -> Result {
+    auto checkRxHeader = [&]() -> Status {
         const auto header = parseHeader(Channel::Ring, rxHeader.data());
         const uint8_t *h = rxHeader.data() + kFrameHeaderBytes;
         if (!header || header->type != uint16_t(Type::Block) || header->payloadBytes != subHeader + rxPayloadLen ||
@@ -364,7 +364,7 @@ Result Communicator::runRing(InFlight &op)
                                  .arg(limit));
             rxParams = p.params;
         }
-        return Result::success();
+        return Status::success();
     };
     // Adds (reduce-scatter) or decodes (quantized all-gather) the values that have fully arrived, while the block is
     // still coming in: the bytes are hot in cache right after the kernel copied them.
@@ -390,7 +390,7 @@ Result Communicator::runRing(InFlight &op)
         }
         rxConsumed = ready;
     };
-    auto finishRx = [&]() -> Result {
+    auto finishRx = [&]() -> Status {
         if (sealed) {
             // Not the predecessor's doing, necessarily: whatever lies between the two rewrote it, or the bytes are
             // not the predecessor's. The operation stops and the link is made afresh; nobody is named.
@@ -456,7 +456,7 @@ Result Communicator::runRing(InFlight &op)
         normalize(rx, false);
         if (rx.step < T)
             startRx();
-        return Result::success();
+        return Status::success();
     };
 
     if (rx.step < T)
@@ -465,12 +465,12 @@ Result Communicator::runRing(InFlight &op)
     int sinceAbortCheck = 0;
     qint64 polls = 0, pollNs = 0;
     // The owner thread sets op.abort when the master aborted the operation or the ring is changing.
-    auto abortRequested = [&]() -> Result {
+    auto abortRequested = [&]() -> Status {
         if (op.abort.load(std::memory_order_relaxed))
             return fail(Code::Aborted, QStringLiteral("operation %1 aborted by the master").arg(opId));
         if (cancelled())
             return fail(Code::Aborted, QStringLiteral("operation %1 cancelled").arg(opId));
-        return Result::success();
+        return Status::success();
     };
 
     RateLimiter *const limiter = m_options.uploadLimiter.get();
@@ -483,7 +483,7 @@ Result Communicator::runRing(InFlight &op)
         bool progress = false;
         // Send.
         if (!txActive && txReady()) {
-            if (Result r = prepareTx(); !r)
+            if (Status r = prepareTx(); !r)
                 return r;
         }
         txPaced = false;
@@ -522,7 +522,7 @@ Result Communicator::runRing(InFlight &op)
                 ++tx.block;
                 normalize(tx, true);
                 if (txReady()) {
-                    if (Result r = prepareTx(); !r)
+                    if (Status r = prepareTx(); !r)
                         return r;
                 }
                 continue;
@@ -537,7 +537,7 @@ Result Communicator::runRing(InFlight &op)
                 io = prev.recv(rxHeader.data() + rxHeaderGot, rxHeaderLen - rxHeaderGot);
                 rxHeaderGot += io.bytes;
                 if (rxHeaderGot == rxHeaderLen) {
-                    if (Result r = checkRxHeader(); !r)
+                    if (Status r = checkRxHeader(); !r)
                         return r;
                 }
             } else {
@@ -552,7 +552,7 @@ Result Communicator::runRing(InFlight &op)
                 op.rxSince = std::chrono::steady_clock::now();
             }
             if (rxHeaderGot == rxHeaderLen && rxPayloadGot == rxPayloadLen) {
-                if (Result r = finishRx(); !r)
+                if (Status r = finishRx(); !r)
                     return r;
                 // A new block came in: the sender may be able to go on.
                 if (!txActive && txReady())
@@ -569,7 +569,7 @@ Result Communicator::runRing(InFlight &op)
             idle = QDeadlineTimer(m_options.ioTimeoutMs);
             if (++sinceAbortCheck >= 64) {
                 sinceAbortCheck = 0;
-                if (Result r = abortRequested(); !r)
+                if (Status r = abortRequested(); !r)
                     return r;
             }
             continue;
@@ -577,7 +577,7 @@ Result Communicator::runRing(InFlight &op)
         if (!txActive && txReady())
             continue;
         // Nothing moved: wait for the links, looking at the abort flag at least every 50 ms.
-        if (Result r = abortRequested(); !r)
+        if (Status r = abortRequested(); !r)
             return r;
         if (idle.hasExpired())
             return fail(Code::Timeout,
@@ -615,7 +615,7 @@ Result Communicator::runRing(InFlight &op)
     qCDebug(lcCollectives) << "ring op" << opId << "rank" << rank << "of" << n << double(ringTime.nsecsElapsed()) / 1e6
                            << "ms," << polls << "polls waiting" << double(pollNs) / 1e6 << "ms," << pacedPolls
                            << "of them for the upload cap," << codesOutOfSlots << "blocks of codes stored out of slots";
-    return Result::success();
+    return Status::success();
 }
 
 } // namespace cohort::collectives

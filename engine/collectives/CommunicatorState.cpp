@@ -50,43 +50,43 @@ Status readExactly(TcpSocket &socket, void *data, size_t size, QDeadlineTimer de
 
 } // namespace
 
-Result Communicator::serveState(std::span<const SharedTensor> tensors, SyncInfo *info)
+Status Communicator::serveState(std::span<const SharedTensor> tensors, SyncInfo *info)
 {
     TcpSocket socket = m_listener.accept();
     if (!socket.valid())
-        return Result::success();
+        return Status::success();
     const QDeadlineTimer deadline(m_options.controlTimeoutMs);
     std::array<uint8_t, kFrameHeaderBytes> h{};
     if (!readExactly(socket, h.data(), h.size(), QDeadlineTimer(2000)))
-        return Result::success(); // not a peer of ours: drop it
+        return Status::success(); // not a peer of ours: drop it
     const auto header = parseHeader(Channel::Ring, h.data());
     if (!header || (header->type != uint16_t(Type::StateRequest) && header->type != uint16_t(Type::PeerHello)))
-        return Result::success();
+        return Status::success();
     QByteArray payload(qsizetype(header->payloadBytes), Qt::Uninitialized);
     if (!readExactly(socket, payload.data(), payload.size(), QDeadlineTimer(2000)))
-        return Result::success();
+        return Status::success();
     if (header->type == uint16_t(Type::PeerHello)) {
         const auto hello = parsePeerHello(payload);
         if (hello && hello->epoch > m_epoch && m_early.size() < 8)
             m_early.push_back(EarlyLink{*hello, std::move(socket)}); // a link for a ring formed after this sync
-        return Result::success();
+        return Status::success();
     }
     // Only a member of the committed ring, by its key: state is not handed to whoever knows an address.
     const auto request = parseStateRequest(payload);
     if (!request)
-        return Result::success();
+        return Status::success();
     const auto member =
         std::find_if(m_ring.begin(), m_ring.end(), [&](const Member &m) { return m.peerId == request->fromPeerId; });
     if (member == m_ring.end() ||
         !ed25519::verify(stateRequestMessage(m_ringToken, request->revision, request->fromPeerId, request->indices),
                          request->signature, member->publicKey)) {
         qCWarning(lcCollectives) << "refused a shared-state request not signed by a ring member";
-        return Result::success();
+        return Status::success();
     }
     RateLimiter *const limiter = m_options.uploadLimiter.get();
     for (const uint16_t index : request->indices) {
         if (index >= tensors.size())
-            return Result::success();
+            return Status::success();
         const std::span<uint8_t> bytes = tensors[index].bytes;
         size_t offset = 0;
         do {
@@ -107,7 +107,7 @@ Result Communicator::serveState(std::span<const SharedTensor> tensors, SyncInfo 
                 sendBy = QDeadlineTimer(m_options.ioTimeoutMs);
                 if (limiter->acquire(int64_t(head.size() + piece), sendBy, m_options.cancel) !=
                     RateLimiter::Wait::Granted)
-                    return Result::success(); // cancelled or too slow: the fetcher reports its failure to the master
+                    return Status::success(); // cancelled or too slow: the fetcher reports its failure to the master
             }
             const int left = int(std::max<qint64>(sendBy.remainingTime(), 1));
             std::vector<uint8_t> forged;
@@ -119,15 +119,15 @@ Result Communicator::serveState(std::span<const SharedTensor> tensors, SyncInfo 
             }
             if (!socket.sendAll(head.data(), head.size(), left) ||
                 !socket.sendAll(out, piece, int(std::max<qint64>(sendBy.remainingTime(), 1))))
-                return Result::success(); // the fetcher reports its failure to the master
+                return Status::success(); // the fetcher reports its failure to the master
             info->txBytes += piece;
             offset += piece;
         } while (offset < bytes.size());
     }
-    return Result::success();
+    return Status::success();
 }
 
-Result Communicator::fetchState(const SyncPlanMsg &plan, std::span<const SharedTensor> tensors, SyncInfo *info)
+Status Communicator::fetchState(const SyncPlanMsg &plan, std::span<const SharedTensor> tensors, SyncInfo *info)
 {
     for (const auto &[index, hash] : plan.fetch)
         if (index >= tensors.size())
@@ -171,10 +171,10 @@ Result Communicator::fetchState(const SyncPlanMsg &plan, std::span<const SharedT
                             .arg(tensors[index].name));
         ++info->fetched;
     }
-    return Result::success();
+    return Status::success();
 }
 
-Result Communicator::syncSharedState(uint64_t revision, std::span<const SharedTensor> tensors, SyncInfo *info)
+Status Communicator::syncSharedState(uint64_t revision, std::span<const SharedTensor> tensors, SyncInfo *info)
 {
     SyncInfo local;
     if (!info)
@@ -185,12 +185,12 @@ Result Communicator::syncSharedState(uint64_t revision, std::span<const SharedTe
     if (tensors.size() > kMaxSharedTensors)
         return fail(Code::InvalidArgument, QStringLiteral("too many shared tensors"));
     purgeInbox();
-    if (Result r = ensureRing(); !r)
+    if (Status r = ensureRing(); !r)
         return r;
     SyncStateMsg state{revision, {}};
     for (const SharedTensor &t : tensors)
         state.tensors.push_back(TensorDigest{t.name, uint64_t(t.bytes.size()), tensorDigest(t.bytes)});
-    if (Result r = sendToMaster(encode(state)); !r)
+    if (Status r = sendToMaster(encode(state)); !r)
         return r;
     std::optional<SyncPlanMsg> plan;
     bool reported = false;
@@ -201,7 +201,7 @@ Result Communicator::syncSharedState(uint64_t revision, std::span<const SharedTe
             if (!complete->ok || !reported)
                 return fail(Code::Aborted, QStringLiteral("shared-state sync failed: %1").arg(complete->reason));
             info->revision = plan->revision;
-            return Result::success();
+            return Status::success();
         }
         if (!plan) {
             if (auto f = take(Type::SyncPlan)) {
@@ -223,21 +223,21 @@ Result Communicator::syncSharedState(uint64_t revision, std::span<const SharedTe
                                   .arg(plan->revision);
                 bool ok = refused.isEmpty();
                 if (ok && !plan->fetch.empty()) {
-                    const Result fetched = fetchState(*plan, tensors, info);
+                    const Status fetched = fetchState(*plan, tensors, info);
                     if (!fetched)
-                        qCWarning(lcCollectives) << "shared-state fetch failed:" << fetched.message;
+                        qCWarning(lcCollectives) << "shared-state fetch failed:" << fetched.error();
                     ok = fetched.ok();
                 }
                 if (!refused.isEmpty())
                     qCWarning(lcCollectives) << "shared-state sync refused:" << refused;
-                if (Result r = sendToMaster(encodeSyncDone(ok)); !r)
+                if (Status r = sendToMaster(encodeSyncDone(ok)); !r)
                     return r;
                 reported = true;
                 continue;
             }
         }
         if (!m_master.valid())
-            return fail(Code::MasterLost, QStringLiteral("lost the master during a shared-state sync"));
+            return fail(Code::Disconnected, QStringLiteral("lost the master during a shared-state sync"));
         if (deadline.hasExpired())
             return fail(Code::Timeout, QStringLiteral("timed out in a shared-state sync"));
         // Serve other peers' requests while waiting.
@@ -246,7 +246,7 @@ Result Communicator::syncSharedState(uint64_t revision, std::span<const SharedTe
         if (entries[1].readable)
             (void)serveState(tensors, info);
         if (entries[0].readable)
-            if (Result r = pumpMaster(0); !r)
+            if (Status r = pumpMaster(0); !r)
                 return r;
     }
 }

@@ -1,7 +1,8 @@
 #pragma once
 // Errors inside the engine are values: base/Result.h is the one shape, standard library only. This is its adaptor at
 // the Qt boundary: Expected<T> holds a value or a human-readable error as a QString, Status the same for work that
-// returns nothing, and fail(result) passes on the error of a Qt-free Result or Outcome.
+// returns nothing, and fail(result) passes on the error of a Qt-free Result or Outcome. Each carries the failure's
+// ErrorCode (base/Result.h) beside its message: fail(message, code) for the few failures a caller decides by.
 #include "base/Result.h"
 
 #include <QString>
@@ -12,20 +13,21 @@ namespace cohort {
 
 struct Unexpected {
     QString message;
+    ErrorCode code = ErrorCode::Failed;
 };
 
-inline Unexpected fail(QString message)
+inline Unexpected fail(QString message, ErrorCode code = ErrorCode::Failed)
 {
-    return Unexpected{std::move(message)};
+    return Unexpected{std::move(message), code == ErrorCode::None ? ErrorCode::Failed : code};
 }
 template <class T>
 Unexpected fail(const Result<T> &failed)
 {
-    return Unexpected{QString::fromStdString(failed.error)};
+    return fail(QString::fromStdString(failed.error), failed.code);
 }
 inline Unexpected fail(const Outcome &failed)
 {
-    return Unexpected{QString::fromStdString(failed.error)};
+    return fail(QString::fromStdString(failed.error), failed.code);
 }
 
 template <typename T>
@@ -35,7 +37,8 @@ public:
         : m_value(std::move(value))
     {}
     Expected(Unexpected error)
-        : m_error(std::move(error.message))
+        : m_error(std::move(error.message)),
+          m_code(error.code)
     {}
 
     bool ok() const { return m_value.has_value(); }
@@ -47,10 +50,12 @@ public:
     T *operator->() { return &*m_value; }
     const T &operator*() const { return *m_value; }
     const QString &error() const { return m_error; }
+    ErrorCode code() const { return m_code; } // None when ok
 
 private:
     std::optional<T> m_value;
     QString m_error;
+    ErrorCode m_code = ErrorCode::None;
 };
 
 // For operations that return nothing but can fail.
@@ -59,16 +64,18 @@ public:
     Status() = default;
     Status(Unexpected error)
         : m_error(std::move(error.message)),
-          m_failed(true)
+          m_code(error.code)
     {}
     static Status success() { return {}; }
-    bool ok() const { return !m_failed; }
+    bool ok() const { return m_code == ErrorCode::None; }
     explicit operator bool() const { return ok(); }
     const QString &error() const { return m_error; }
+    ErrorCode code() const { return m_code; } // None when ok
+    bool retryable() const { return cohort::retryable(m_code); }
 
 private:
     QString m_error;
-    bool m_failed = false;
+    ErrorCode m_code = ErrorCode::None;
 };
 
 } // namespace cohort

@@ -12,7 +12,9 @@
 // on `stream` (a cudaStream_t; nullptr = the legacy default stream). Those that must report something the host needs
 // (params, a NaN seen) synchronize that stream; the others only enqueue work. Functions ending in `Host` take host
 // pointers, copy to and from the current device and synchronize: for tests and one-off calls.
-// Errors are values (Status); nothing throws. Without a driver or a device every call returns Code::NoDevice.
+// Errors are values (Status, the engine's Outcome); nothing throws. Without a driver or a device every call returns
+// ErrorCode::NoDevice.
+#include "base/Result.h"
 #include "quant/Quantize.h"
 
 #include <cstddef>
@@ -23,22 +25,10 @@
 
 namespace cohort::cuda {
 
-struct [[nodiscard]] Status {
-    enum class Code : uint8_t {
-        Ok,
-        NoDevice,        // no CUDA driver, or no device
-        InvalidArgument, // null pointer, size mismatch, k out of range, bad quantization header
-        NonFinite,       // NaN or +-inf in the input (quant::Status::NonFinite)
-        RangeTooLarge,   // max - min overflows float (quant::Status::RangeTooLarge)
-        CudaError,       // a CUDA runtime call failed; the message names it
-    };
-    Code code = Code::Ok;
-    std::string message; // empty when ok
-
-    bool ok() const { return code == Code::Ok; }
-    explicit operator bool() const { return ok(); }
-    static Status success() { return {}; }
-};
+// Every call returns the engine's Outcome (base/Result.h): its code is NoDevice (no driver or device),
+// InvalidArgument (null pointer, size mismatch, k out of range, bad quantization header), NonFinite or RangeTooLarge
+// (quant::Status's NonFinite and RangeTooLarge) or DeviceError (a CUDA runtime call failed; the message names it).
+using Status = Outcome;
 
 // ---- devices -------------------------------------------------------------------------------------------------
 // Number of CUDA devices this process can use; 0 when there is no driver or no device (never fails).

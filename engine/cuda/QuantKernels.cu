@@ -207,7 +207,7 @@ Status quantizeHostImpl(std::span<const float> src, const quant::QuantParams &pa
     if (Status s = dSrc.upload(src.data(), src.size()); !s)
         return s;
     const Status result = quantizeImpl<Q>(dSrc.get(), src.size(), params, dDst.get(), nullptr);
-    if (!result && result.code != Status::Code::NonFinite)
+    if (!result && result.code != ErrorCode::NonFinite)
         return result;
     if (Status s = dDst.download(dst.data(), dst.size()); !s)
         return s;

@@ -13,32 +13,32 @@ Status check(cudaError_t error, const char *what)
     if (error == cudaSuccess)
         return {};
     cudaGetLastError(); // clear a non-sticky error so the next call does not see it again
-    return {Status::Code::CudaError,
-            std::string(what) + ": " + cudaGetErrorName(error) + " (" + cudaGetErrorString(error) + ")"};
+    return Outcome::failure(std::string(what) + ": " + cudaGetErrorName(error) + " (" + cudaGetErrorString(error) + ")",
+                            ErrorCode::DeviceError);
 }
 
 Status requireDevice()
 {
     if (cudaAvailable())
         return {};
-    return {Status::Code::NoDevice, unavailableReason()};
+    return Outcome::failure(unavailableReason(), ErrorCode::NoDevice);
 }
 
 Status invalid(const char *message)
 {
-    return {Status::Code::InvalidArgument, message};
+    return Outcome::failure(message, ErrorCode::InvalidArgument);
 }
 
 Status fromQuant(quant::Status status)
 {
     switch (status) {
     case quant::Status::Ok: return {};
-    case quant::Status::NonFinite: return {Status::Code::NonFinite, quant::describe(status)};
-    case quant::Status::RangeTooLarge: return {Status::Code::RangeTooLarge, quant::describe(status)};
+    case quant::Status::NonFinite: return Outcome::failure(quant::describe(status), ErrorCode::NonFinite);
+    case quant::Status::RangeTooLarge: return Outcome::failure(quant::describe(status), ErrorCode::RangeTooLarge);
     case quant::Status::SizeMismatch:
-    case quant::Status::BadParams: return {Status::Code::InvalidArgument, quant::describe(status)};
+    case quant::Status::BadParams: return Outcome::failure(quant::describe(status), ErrorCode::InvalidArgument);
     }
-    return {Status::Code::InvalidArgument, quant::describe(status)};
+    return Outcome::failure(quant::describe(status), ErrorCode::InvalidArgument);
 }
 
 unsigned gridFor(size_t n, unsigned threads)

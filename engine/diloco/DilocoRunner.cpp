@@ -248,20 +248,20 @@ Status DilocoRunner::Impl::session(bool *done)
                      << "; its links:" << collectives::linkProtectionName(options.linkProtection);
     progress.worldSize = 0;
     publish(DilocoProgress::Phase::Connecting);
-    collectives::Result r = comm.connect();
+    Status r = comm.connect();
     if (!r) {
         // A refusal is retried too: the hub admits nodes whose last heartbeat named the task, and the heartbeat
         // that follows a join may still be on its way. So the first retry comes after one delay (a heartbeat
         // later), then after 2, 3 and at most 4 (a node the hub keeps refusing asks every 8 s by default).
-        if (r.code == Code::Refused) {
+        if (r.code() == Code::Refused) {
             publish(DilocoProgress::Phase::Connecting,
-                    QStringLiteral("the hub refused this node for the task (%1); asking again shortly").arg(r.message));
+                    QStringLiteral("the hub refused this node for the task (%1); asking again shortly").arg(r.error()));
             pauseCancellable(cancel, std::min(refusalsInARow++, 3) * o.reconnectDelayMs);
             return {};
         }
         if (!cancel.load()) // cancelled while joining (pause, leaving): nothing went wrong
             publish(DilocoProgress::Phase::Connecting,
-                    QStringLiteral("could not join the training ring (%1); trying again").arg(r.message));
+                    QStringLiteral("could not join the training ring (%1); trying again").arg(r.error()));
         return {};
     }
     refusalsInARow = 0;
@@ -416,7 +416,7 @@ Status DilocoRunner::Impl::averageAndStep(Communicator &comm, bool *reconnect, b
             pauseCancellable(cancel, o.reconnectDelayMs);
             if (cancel.load())
                 continue;
-            if (collectives::Result t = comm.updateTopology(); !t && !t.retryable()) {
+            if (Status t = comm.updateTopology(); !t && !t.retryable()) {
                 *reconnect = true;
                 return {};
             }
@@ -428,14 +428,14 @@ Status DilocoRunner::Impl::averageAndStep(Communicator &comm, bool *reconnect, b
             }
             continue;
         }
-        collectives::Result r = comm.allReduce(std::span<float>(delta), collectives::ReduceOp::Avg,
-                                               quantFor(c.quantization), st.outerStep + 1, &info);
+        Status r = comm.allReduce(std::span<float>(delta), collectives::ReduceOp::Avg, quantFor(c.quantization),
+                                  st.outerStep + 1, &info);
         if (r && info.worldSize < 2 && !mayStepAlone)
             continue; // the others left during the retry: the "average" is our own delta, untouched; wait for a peer
         if (r)
             break;
-        if (r.code == Code::InvalidArgument)
-            return fail(QStringLiteral("averaging: %1").arg(r.message)); // non-finite weights: nothing to retry
+        if (r.code() == Code::InvalidArgument)
+            return fail(QStringLiteral("averaging: %1").arg(r.error())); // non-finite weights: nothing to retry
         if (!r.retryable()) {
             *reconnect = true;
             return {};
@@ -444,7 +444,7 @@ Status DilocoRunner::Impl::averageAndStep(Communicator &comm, bool *reconnect, b
             continue; // aborted by our own cancel (pause, leaving): the top of the loop checkpoints and leaves
         progress.worldSize = comm.worldSize();
         publish(DilocoProgress::Phase::Averaging,
-                QStringLiteral("a peer left mid-average (%1); retrying").arg(r.message));
+                QStringLiteral("a peer left mid-average (%1); retrying").arg(r.error()));
         // Not in a tight loop: a Begin refused while the group votes or syncs would be sent again at once, hundreds
         // of times a second, for as long as that lasts.
         pauseCancellable(cancel, 100);

@@ -127,13 +127,13 @@ std::string firstDifference(const char *what, std::span<const T> cpu, std::span<
     return {};
 }
 
-cuda::Status::Code expectedCode(quant::Status s)
+ErrorCode expectedCode(quant::Status s)
 {
     switch (s) {
-    case quant::Status::Ok: return cuda::Status::Code::Ok;
-    case quant::Status::NonFinite: return cuda::Status::Code::NonFinite;
-    case quant::Status::RangeTooLarge: return cuda::Status::Code::RangeTooLarge;
-    default: return cuda::Status::Code::InvalidArgument;
+    case quant::Status::Ok: return ErrorCode::None;
+    case quant::Status::NonFinite: return ErrorCode::NonFinite;
+    case quant::Status::RangeTooLarge: return ErrorCode::RangeTooLarge;
+    default: return ErrorCode::InvalidArgument;
     }
 }
 
@@ -146,8 +146,7 @@ std::string quantCheck(const std::vector<float> &values, uint64_t seed)
     quant::QuantParams gpuParams;
     const cuda::Status g = cuda::computeParamsHost(values, L, &gpuParams);
     if (g.code != expectedCode(cpu.status))
-        return format("computeParams: CPU says \"%s\", GPU says \"%s\"", quant::describe(cpu.status),
-                      g.message.c_str());
+        return format("computeParams: CPU says \"%s\", GPU says \"%s\"", quant::describe(cpu.status), g.error.c_str());
     if (cpu.ok() &&
         (bitsOf(cpu.params.min) != bitsOf(gpuParams.min) || bitsOf(cpu.params.scale) != bitsOf(gpuParams.scale)))
         return format("params differ: CPU (%.9g, %.9g), GPU (%.9g, %.9g)", double(cpu.params.min),
@@ -159,7 +158,7 @@ std::string quantCheck(const std::vector<float> &values, uint64_t seed)
     const quant::Status cq = quant::quantize<Q>(values, params, cpuCodes);
     const cuda::Status gq = cuda::quantizeHost(values, params, std::span<Q>(gpuCodes));
     if (gq.code != expectedCode(cq))
-        return format("quantize: CPU says \"%s\", GPU says \"%s\"", quant::describe(cq), gq.message.c_str());
+        return format("quantize: CPU says \"%s\", GPU says \"%s\"", quant::describe(cq), gq.error.c_str());
     if (auto d = firstDifference<Q>("codes", cpuCodes, gpuCodes); !d.empty())
         return d;
 
@@ -167,7 +166,7 @@ std::string quantCheck(const std::vector<float> &values, uint64_t seed)
     if (quant::dequantize<Q>(cpuCodes, params, cpuBack) != quant::Status::Ok)
         return "CPU dequantize failed";
     if (auto s = cuda::dequantizeHost(std::span<const Q>(cpuCodes), params, gpuBack); !s)
-        return "GPU dequantize: " + s.message;
+        return "GPU dequantize: " + s.error;
     if (auto d = firstDifference<float>("de-quantized values", cpuBack, gpuBack); !d.empty())
         return d;
 
@@ -176,7 +175,7 @@ std::string quantCheck(const std::vector<float> &values, uint64_t seed)
     if (quant::dequantizeAccumulate<Q>(cpuCodes, params, cpuAcc) != quant::Status::Ok)
         return "CPU dequantizeAccumulate failed";
     if (auto s = cuda::dequantizeAccumulateHost(std::span<const Q>(cpuCodes), params, gpuAcc); !s)
-        return "GPU dequantizeAccumulate: " + s.message;
+        return "GPU dequantizeAccumulate: " + s.error;
     return firstDifference<float>("accumulated values", cpuAcc, gpuAcc);
 }
 
@@ -252,7 +251,7 @@ std::string topKMatches(size_t tokens, size_t dim, size_t chunkTokens, int k, Pa
     const std::vector<float> hidden = makeValues(tokens * dim, pattern, seed);
     std::vector<cuda::ChunkTopK> gpu;
     if (auto s = cuda::chunkTopKHost(hidden.data(), tokens, dim, chunkTokens, k, &gpu); !s)
-        return "GPU chunkTopK: " + s.message;
+        return "GPU chunkTopK: " + s.error;
     const size_t chunks = toploc::chunkCount(tokens, chunkTokens);
     if (gpu.size() != chunks)
         return format("%zu GPU chunks, %zu expected", gpu.size(), chunks);
@@ -289,7 +288,7 @@ std::string bf16Matches(size_t n, uint64_t seed)
     }
     std::vector<uint16_t> gpu(n);
     if (auto s = cuda::bf16PackHost(values, gpu); !s)
-        return "GPU bf16Pack: " + s.message;
+        return "GPU bf16Pack: " + s.error;
     std::vector<uint16_t> cpu(n);
     for (size_t i = 0; i < n; ++i)
         cpu[i] = toploc::bf16Bits(values[i]);
@@ -298,12 +297,12 @@ std::string bf16Matches(size_t n, uint64_t seed)
 
 std::string argumentErrorsAreValues()
 {
-    using Code = cuda::Status::Code;
+    using Code = ErrorCode;
     std::string failures;
     auto expect = [&failures](const char *what, const cuda::Status &s, Code code) {
         if (s.code != code)
-            failures += format("%s: got code %d (\"%s\"), want %d; ", what, int(s.code), s.message.c_str(), int(code));
-        else if (code != Code::Ok && s.message.empty())
+            failures += format("%s: got code %d (\"%s\"), want %d; ", what, int(s.code), s.error.c_str(), int(code));
+        else if (code != Code::None && s.error.empty())
             failures += format("%s: no message; ", what);
     };
     quant::QuantParams p;
@@ -311,7 +310,7 @@ std::string argumentErrorsAreValues()
     std::vector<uint8_t> four(4), fiveCodes(5);
     std::vector<float> out(5);
     expect("computeParamsDevice(null)", cuda::computeParamsDevice(nullptr, 5, 255, &p), Code::InvalidArgument);
-    expect("computeParamsHost(empty)", cuda::computeParamsHost({}, 255, &p), Code::Ok);
+    expect("computeParamsHost(empty)", cuda::computeParamsHost({}, 255, &p), Code::None);
     expect("quantizeHost(size mismatch)", cuda::quantizeHost(five, {0.0f, 1.0f}, four), Code::InvalidArgument);
     expect("quantizeHost(NaN header)", cuda::quantizeHost(five, {std::nanf(""), 1.0f}, std::span<uint8_t>(fiveCodes)),
            Code::InvalidArgument);
@@ -320,7 +319,7 @@ std::string argumentErrorsAreValues()
     expect("quantizeDevice(null)", cuda::quantizeDevice(nullptr, 5, {0.0f, 1.0f}, static_cast<uint8_t *>(nullptr)),
            Code::InvalidArgument);
     expect("quantizeDevice(n = 0, null)",
-           cuda::quantizeDevice(nullptr, 0, {0.0f, 1.0f}, static_cast<uint16_t *>(nullptr)), Code::Ok);
+           cuda::quantizeDevice(nullptr, 0, {0.0f, 1.0f}, static_cast<uint16_t *>(nullptr)), Code::None);
     const float big = std::numeric_limits<float>::max();
     const std::vector<float> huge{-big, big}, withNan{1.0f, std::nanf(""), 2.0f};
     expect("computeParamsHost(range overflow)", cuda::computeParamsHost(huge, 255, &p), Code::RangeTooLarge);
@@ -332,19 +331,19 @@ std::string argumentErrorsAreValues()
     expect("chunkTopKHost(chunk 0)", cuda::chunkTopKHost(hidden.data(), 8, 8, 0, 128, &topk), Code::InvalidArgument);
     expect("chunkTopKHost(null output)", cuda::chunkTopKHost(hidden.data(), 8, 8, 4, 128, nullptr),
            Code::InvalidArgument);
-    expect("chunkTopKHost(no tokens)", cuda::chunkTopKHost(hidden.data(), 0, 8, 4, 128, &topk), Code::Ok);
-    expect("chunkTopKHost(dim 0)", cuda::chunkTopKHost(hidden.data(), 8, 0, 4, 128, &topk), Code::Ok);
+    expect("chunkTopKHost(no tokens)", cuda::chunkTopKHost(hidden.data(), 0, 8, 4, 128, &topk), Code::None);
+    expect("chunkTopKHost(dim 0)", cuda::chunkTopKHost(hidden.data(), 8, 0, 4, 128, &topk), Code::None);
     if (topk.size() != 2 || !topk[0].indices.empty())
         failures += "chunkTopKHost(dim 0): want 2 empty chunks; ";
     expect("selectDevice(-1)", cuda::selectDevice(-1), Code::InvalidArgument);
     expect("selectDevice(count)", cuda::selectDevice(cuda::deviceCount()), Code::InvalidArgument);
-    expect("selectDevice(0)", cuda::selectDevice(0), Code::Ok);
+    expect("selectDevice(0)", cuda::selectDevice(0), Code::None);
     return failures;
 }
 
 std::string noDeviceIsAnErrorValue()
 {
-    using Code = cuda::Status::Code;
+    using Code = ErrorCode;
     if (cuda::deviceCount() != 0)
         return "a device is present";
     if (cuda::unavailableReason().empty())
@@ -353,8 +352,8 @@ std::string noDeviceIsAnErrorValue()
         return "devices() lists devices";
     std::string failures;
     auto expect = [&failures](const char *what, const cuda::Status &s) {
-        if (s.code != Code::NoDevice || s.message.empty())
-            failures += format("%s: got code %d (\"%s\"); ", what, int(s.code), s.message.c_str());
+        if (s.code != Code::NoDevice || s.error.empty())
+            failures += format("%s: got code %d (\"%s\"); ", what, int(s.code), s.error.c_str());
     };
     quant::QuantParams p;
     const std::vector<float> values{1, 2, 3};

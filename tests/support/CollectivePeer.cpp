@@ -243,7 +243,7 @@ int runWaves(Communicator &comm, const WaveSpec &spec, const QString &outPath)
             QElapsedTimer wave;
             wave.start();
             std::vector<int> started, failed;
-            cohort::collectives::Result r;
+            cohort::Status r;
             for (const int j : pending) {
                 // Members must begin operations in the same order: after a start fails, the later ones wait for the
                 // retry (the verdicts on the started ones are the same on every member, so all retry the same set).
@@ -263,9 +263,9 @@ int runWaves(Communicator &comm, const WaveSpec &spec, const QString &outPath)
                 if (!r) {
                     say(QStringLiteral("op %1 error %2 at start world %3: %4")
                             .arg(first + j)
-                            .arg(QString::fromLatin1(codeName(r.code)))
+                            .arg(QString::fromLatin1(errorCodeName(r.code())))
                             .arg(comm.worldSize())
-                            .arg(r.message));
+                            .arg(r.error()));
                     failed.push_back(j);
                     if (!r.retryable())
                         return 5;
@@ -286,9 +286,9 @@ int runWaves(Communicator &comm, const WaveSpec &spec, const QString &outPath)
                 }
                 say(QStringLiteral("op %1 error %2 world %3: %4")
                         .arg(first + j)
-                        .arg(QString::fromLatin1(codeName(r.code)))
+                        .arg(QString::fromLatin1(errorCodeName(r.code())))
                         .arg(comm.worldSize())
-                        .arg(r.message));
+                        .arg(r.error()));
                 if (!spec.outOfPlace && std::memcmp(out.data(), inputs[size_t(j)].data(), spec.count * 4) != 0) {
                     say(QStringLiteral("op %1 input not restored").arg(first + j));
                     return 4;
@@ -430,10 +430,10 @@ int runPeer(const QStringList &args)
         parser.value(QStringLiteral("op")) == QLatin1String("avg") ? ReduceOp::Avg : ReduceOp::Sum;
 
     Communicator comm(options);
-    cohort::collectives::Result r = comm.connect();
+    cohort::Status r = comm.connect();
     if (!r) {
-        say(QStringLiteral("%1: %2").arg(QString::fromLatin1(codeName(r.code)), r.message));
-        return r.code == Code::Refused ? 3 : 5;
+        say(QStringLiteral("%1: %2").arg(QString::fromLatin1(errorCodeName(r.code())), r.error()));
+        return r.code() == Code::Refused ? 3 : 5;
     }
     say(QStringLiteral("peer %1 admitted seed %2").arg(comm.peerId()).arg(seed));
     QElapsedTimer joining;
@@ -445,7 +445,7 @@ int runPeer(const QStringList &args)
         }
         r = comm.updateTopology();
         if (!r && !r.retryable()) {
-            say(QStringLiteral("update failed: %1").arg(r.message));
+            say(QStringLiteral("update failed: %1").arg(r.error()));
             return 5;
         }
     }
@@ -463,7 +463,7 @@ int runPeer(const QStringList &args)
                 QThread::msleep(200);
             }
         }
-        say(QStringLiteral("quiet member done: %1").arg(r.message));
+        say(QStringLiteral("quiet member done: %1").arg(r.error()));
         return 0;
     }
     const int depth = parser.value(QStringLiteral("depth")).toInt();
@@ -535,10 +535,10 @@ int runPeer(const QStringList &args)
                                                   : std::memcmp(buffer16.data(), input16.data(), count * 2) == 0;
             say(QStringLiteral("op %1 error %2 after %3 ms world %4: %5")
                     .arg(k)
-                    .arg(QString::fromLatin1(codeName(r.code)))
+                    .arg(QString::fromLatin1(errorCodeName(r.code())))
                     .arg(ms, 0, 'f', 1)
                     .arg(comm.worldSize())
-                    .arg(r.message));
+                    .arg(r.error()));
             if (!restored) {
                 say(QStringLiteral("op %1 input not restored").arg(k));
                 return 4;
@@ -606,9 +606,9 @@ int runState(const QStringList &args)
         {QStringLiteral("bias"), {reinterpret_cast<uint8_t *>(bias.data()), bias.size() * 4}},
     };
     Communicator comm(options);
-    cohort::collectives::Result r = comm.connect();
+    cohort::Status r = comm.connect();
     if (!r) {
-        say(QStringLiteral("connect: %1").arg(r.message));
+        say(QStringLiteral("connect: %1").arg(r.error()));
         return 5;
     }
     say(QStringLiteral("peer %1 admitted").arg(comm.peerId()));
@@ -621,7 +621,7 @@ int runState(const QStringList &args)
     }
     if (attack == QLatin1String("vote-only")) // never declares its state: only ever votes
         for (;;)
-            if (cohort::collectives::Result v = comm.updateTopology(); !v && !v.retryable())
+            if (cohort::Status v = comm.updateTopology(); !v && !v.retryable())
                 return 0;
     while (!join && comm.worldSize() < world) {
         if (clock.hasExpired(60'000))
@@ -637,7 +637,7 @@ int runState(const QStringList &args)
         if (!first || !join) { // a joiner was admitted by the others' updateTopology: it starts with the sync
             r = comm.updateTopology();
             if (!r) {
-                say(QStringLiteral("step %1 update error: %2").arg(step).arg(r.message));
+                say(QStringLiteral("step %1 update error: %2").arg(step).arg(r.error()));
                 if (!r.retryable())
                     return 5;
                 continue;
@@ -646,7 +646,7 @@ int runState(const QStringList &args)
         SyncInfo sync;
         r = comm.syncSharedState(join && first ? 0 : uint64_t(step + 1), tensors, &sync);
         if (!r) {
-            say(QStringLiteral("step %1 sync error: %2").arg(step).arg(r.message));
+            say(QStringLiteral("step %1 sync error: %2").arg(step).arg(r.error()));
             if (!r.retryable())
                 return 5;
             continue;
@@ -656,10 +656,9 @@ int runState(const QStringList &args)
         step = int(revision) - 1;
         if (attack == QLatin1String("no-begin")) {
             for (;;) { // votes and syncs, never begins
-                if (cohort::collectives::Result v = comm.updateTopology(); !v && !v.retryable())
+                if (cohort::Status v = comm.updateTopology(); !v && !v.retryable())
                     return 0;
-                if (cohort::collectives::Result v = comm.syncSharedState(revision, tensors, &sync);
-                    !v && !v.retryable())
+                if (cohort::Status v = comm.syncSharedState(revision, tensors, &sync); !v && !v.retryable())
                     return 0;
             }
         }
@@ -672,7 +671,7 @@ int runState(const QStringList &args)
         std::vector<float> gradient = cohort::test::collectiveInput(seed, step, weights.size(), false);
         // As DiLoCo does: a failed average is retried (with whoever is left), not the sync before it.
         while (!(r = comm.allReduce(gradient, ReduceOp::Avg, Quant::None, uint64_t(step)))) {
-            say(QStringLiteral("step %1 all-reduce error: %2").arg(step).arg(r.message));
+            say(QStringLiteral("step %1 all-reduce error: %2").arg(step).arg(r.error()));
             if (!r.retryable() || clock.hasExpired(120'000))
                 return 5;
             QThread::msleep(100); // as DiLoCo does: a refused Begin is not hammered at the master
@@ -725,10 +724,10 @@ int runDilocoAttacker(const QStringList &args)
         {QStringLiteral("momentum"), {reinterpret_cast<uint8_t *>(momentum.data()), count * 4}},
     };
     Communicator comm(options);
-    cohort::collectives::Result r = comm.connect();
+    cohort::Status r = comm.connect();
     if (!r) {
-        say(QStringLiteral("connect: %1").arg(r.message));
-        return r.code == Code::Refused ? 0 : 5;
+        say(QStringLiteral("connect: %1").arg(r.error()));
+        return r.code() == Code::Refused ? 0 : 5;
     }
     say(QStringLiteral("attacker peer %1 admitted").arg(comm.peerId()));
     uint64_t revision = 0;
@@ -752,14 +751,14 @@ int runDilocoAttacker(const QStringList &args)
         r = comm.allReduce(std::span<float>(delta), ReduceOp::Avg, quant, revision + 1);
         say(QStringLiteral("attack revision %1: %2 %3")
                 .arg(revision)
-                .arg(QString::fromLatin1(codeName(r.code)), r.message));
+                .arg(QString::fromLatin1(errorCodeName(r.code())), r.error()));
         if (r)
             ++revision; // it got through: go on as a member
         else if (!r.retryable())
             break;
     }
-    say(QStringLiteral("attacker done: %1 %2").arg(QString::fromLatin1(codeName(r.code)), r.message));
-    return r.code == Code::MasterLost || r.code == Code::Refused ? 0 : 5;
+    say(QStringLiteral("attacker done: %1 %2").arg(QString::fromLatin1(errorCodeName(r.code())), r.error()));
+    return r.code() == Code::Disconnected || r.code() == Code::Refused ? 0 : 5;
 }
 
 } // namespace

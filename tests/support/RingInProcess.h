@@ -12,16 +12,15 @@
 namespace cohort::test {
 
 // Connects and waits until the ring holds `world` peers.
-inline collectives::Result joinRing(collectives::Communicator &comm, int world)
+inline Status joinRing(collectives::Communicator &comm, int world)
 {
     using collectives::Code;
-    collectives::Result r = comm.connect();
+    Status r = comm.connect();
     const QDeadlineTimer deadline(30'000);
     while (r && comm.worldSize() < world && !deadline.hasExpired())
         r = comm.updateTopology();
     if (r && comm.worldSize() != world)
-        return collectives::Result{Code::Timeout,
-                                   QStringLiteral("ring of %1, not %2").arg(comm.worldSize()).arg(world)};
+        return cohort::fail(QStringLiteral("ring of %1, not %2").arg(comm.worldSize()).arg(world), Code::Timeout);
     return r;
 }
 

@@ -41,17 +41,17 @@ RingRun reduceOnce(int peers, size_t codeSlotBytes, Quant quant, bool inPlace, s
         options.blockElements = kBlock; // many blocks: slots fill up and free again
         options.codeSlotBytes = codeSlotBytes;
         Communicator comm(options);
-        if (cohort::collectives::Result r = test::joinRing(comm, peers); !r) {
-            errors[size_t(p)] = r.message;
+        if (cohort::Status r = test::joinRing(comm, peers); !r) {
+            errors[size_t(p)] = r.error();
             return;
         }
         const int rank = comm.rank();
         const std::vector<float> input = test::collectiveInput(uint64_t(rank + 1), 0, count, false);
         std::vector<float> output = inPlace ? input : std::vector<float>(count, -1.0f);
-        const cohort::collectives::Result r = inPlace ? comm.allReduce(output, ReduceOp::Sum, quant, 1)
-                                                      : comm.allReduce(input, output, ReduceOp::Sum, quant, 1);
+        const cohort::Status r = inPlace ? comm.allReduce(output, ReduceOp::Sum, quant, 1)
+                                         : comm.allReduce(input, output, ReduceOp::Sum, quant, 1);
         if (!r)
-            errors[size_t(p)] = r.message;
+            errors[size_t(p)] = r.error();
         else
             run.outputs[size_t(rank)] = std::move(output);
     });

@@ -69,8 +69,8 @@ private Q_SLOTS:
         onPeers(kPeers, [&](int p) {
             PeerResult &out = results[size_t(p)];
             Communicator comm(optionsFor(master.port));
-            if (cohort::collectives::Result r = joinRing(comm, kPeers); !r) {
-                out.error = r.message;
+            if (cohort::Status r = joinRing(comm, kPeers); !r) {
+                out.error = r.error();
                 return;
             }
             out.links = comm.linksPerNeighbour();
@@ -78,7 +78,7 @@ private Q_SLOTS:
             for (int k = 0; k < kOps; ++k) {
                 inputs[size_t(k)] = collectiveInput(uint64_t(p + 1), k, kCount, quants[k] == Quant::None);
                 const uint64_t tag = 100 + uint64_t(k);
-                cohort::collectives::Result r;
+                cohort::Status r;
                 if (k % 2 == 0) { // in place
                     out.outputs[size_t(k)] = inputs[size_t(k)];
                     r = comm.allReduceAsync(out.outputs[size_t(k)], ReduceOp::Sum, quants[k], tag);
@@ -87,15 +87,15 @@ private Q_SLOTS:
                     r = comm.allReduceAsync(inputs[size_t(k)], out.outputs[size_t(k)], ReduceOp::Sum, quants[k], tag);
                 }
                 if (!r) {
-                    out.error = QStringLiteral("start %1: %2").arg(k).arg(r.message);
+                    out.error = QStringLiteral("start %1: %2").arg(k).arg(r.error());
                     return;
                 }
             }
             out.inFlightAtPeak = comm.operationsInFlight();
             for (int k = kOps - 1; k >= 0; --k) {
                 ReduceInfo info;
-                if (cohort::collectives::Result r = comm.awaitReduce(100 + uint64_t(k), &info); !r) {
-                    out.error = QStringLiteral("await %1: %2").arg(k).arg(r.message);
+                if (cohort::Status r = comm.awaitReduce(100 + uint64_t(k), &info); !r) {
+                    out.error = QStringLiteral("await %1: %2").arg(k).arg(r.error());
                     return;
                 }
                 out.opIds[size_t(k)] = info.opId;
@@ -149,19 +149,19 @@ private Q_SLOTS:
                     errors[size_t(p)] = what;
             };
             Communicator comm(optionsFor(master.port));
-            if (cohort::collectives::Result r = joinRing(comm, 2); !r)
-                return check(false, r.message);
+            if (cohort::Status r = joinRing(comm, 2); !r)
+                return check(false, r.error());
             std::vector<float> data(kCount, float(p + 1)), again(kCount, 0.0f);
-            check(comm.awaitReduce(7).code == Code::InvalidArgument, QStringLiteral("await of an unknown tag"));
+            check(comm.awaitReduce(7).code() == Code::InvalidArgument, QStringLiteral("await of an unknown tag"));
             check(comm.allReduceAsync(data, ReduceOp::Sum, Quant::None, 7).ok(), QStringLiteral("start"));
-            check(comm.allReduceAsync(again, ReduceOp::Sum, Quant::None, 7).code == Code::InvalidArgument,
+            check(comm.allReduceAsync(again, ReduceOp::Sum, Quant::None, 7).code() == Code::InvalidArgument,
                   QStringLiteral("a second operation with the same tag"));
-            check(comm.updateTopology().code == Code::InvalidArgument,
+            check(comm.updateTopology().code() == Code::InvalidArgument,
                   QStringLiteral("a vote with an operation in flight"));
             check(comm.operationsInFlight() == 1, QStringLiteral("one operation in flight"));
             check(comm.awaitReduce(7).ok(), QStringLiteral("await"));
             check(data == std::vector<float>(kCount, 3.0f), QStringLiteral("the sum"));
-            check(comm.awaitReduce(7).code == Code::InvalidArgument, QStringLiteral("await twice"));
+            check(comm.awaitReduce(7).code() == Code::InvalidArgument, QStringLiteral("await twice"));
             check(comm.updateTopology().ok(), QStringLiteral("a vote afterwards"));
         });
         QVERIFY2(errors[0].isEmpty(), qPrintable(errors[0]));
@@ -187,8 +187,8 @@ private Q_SLOTS:
                 options.uploadLimiter = std::make_shared<RateLimiter>(64 * 1024); // ~6 s for its share: never done
             options.ioTimeoutMs = 20'000; // survivors must learn of the abort from the master, not a timeout
             Communicator comm(options);
-            if (cohort::collectives::Result r = joinRing(comm, kPeers); !r) {
-                errors[size_t(p)] = r.message;
+            if (cohort::Status r = joinRing(comm, kPeers); !r) {
+                errors[size_t(p)] = r.error();
                 return;
             }
             std::vector<std::vector<float>> inputs, buffers;
@@ -197,10 +197,9 @@ private Q_SLOTS:
                 buffers.push_back(inputs.back());
             }
             for (int k = 0; k < 2; ++k) {
-                if (cohort::collectives::Result r =
-                        comm.allReduceAsync(buffers[size_t(k)], ReduceOp::Sum, Quant::None, uint64_t(k));
+                if (cohort::Status r = comm.allReduceAsync(buffers[size_t(k)], ReduceOp::Sum, Quant::None, uint64_t(k));
                     !r) {
-                    errors[size_t(p)] = QStringLiteral("start %1: %2").arg(k).arg(r.message);
+                    errors[size_t(p)] = QStringLiteral("start %1: %2").arg(k).arg(r.error());
                     return;
                 }
             }
@@ -212,12 +211,12 @@ private Q_SLOTS:
             QElapsedTimer clock;
             clock.start();
             for (int k = 0; k < 2; ++k) {
-                const cohort::collectives::Result r = comm.awaitReduce(uint64_t(k));
-                if (r.code != Code::Aborted) {
+                const cohort::Status r = comm.awaitReduce(uint64_t(k));
+                if (r.code() != Code::Aborted) {
                     errors[size_t(p)] = QStringLiteral("operation %1 ended %2: %3")
                                             .arg(k)
-                                            .arg(QString::fromLatin1(codeName(r.code)))
-                                            .arg(r.message);
+                                            .arg(QString::fromLatin1(errorCodeName(r.code())))
+                                            .arg(r.error());
                     return;
                 }
                 if (!bitIdentical(buffers[size_t(k)], inputs[size_t(k)])) {
@@ -227,14 +226,14 @@ private Q_SLOTS:
             }
             abortMs[size_t(p)] = double(clock.elapsed());
             // Retry with whoever is left.
-            cohort::collectives::Result r;
+            cohort::Status r;
             const QDeadlineTimer deadline(30'000);
             do {
                 buffers[0] = inputs[0];
                 r = comm.allReduce(buffers[0], ReduceOp::Sum, Quant::None, 10);
             } while (r.retryable() && !deadline.hasExpired());
             if (!r || comm.worldSize() != kPeers - 1) {
-                errors[size_t(p)] = QStringLiteral("retry: %1, world %2").arg(r.message).arg(comm.worldSize());
+                errors[size_t(p)] = QStringLiteral("retry: %1, world %2").arg(r.error()).arg(comm.worldSize());
                 return;
             }
             const std::vector<float> other = collectiveInput(uint64_t(2 - p), 0, kCount, true);

@@ -95,10 +95,10 @@ private Q_SLOTS:
             return v;
         };
         const auto runRing = [&](bool protect, std::vector<std::vector<float>> *out,
-                                 std::vector<cohort::collectives::Result> *results) {
+                                 std::vector<cohort::Status> *results) {
             MasterInThread master;
             out->assign(kPeers, {});
-            results->assign(kPeers, Result::success());
+            results->assign(kPeers, cohort::Status::success());
             cohort::test::onPeers(kPeers, [&](int i) {
                 CommunicatorOptions o;
                 o.masterPort = master.port;
@@ -110,7 +110,7 @@ private Q_SLOTS:
                 o.linkProtection = protect ? LinkProtection(mode) : LinkProtection::None;
                 o.testRewriteSealed = rewrite && i == 1;
                 Communicator comm(o);
-                if (cohort::collectives::Result r = cohort::test::joinRing(comm, kPeers); !r) {
+                if (cohort::Status r = cohort::test::joinRing(comm, kPeers); !r) {
                     (*results)[size_t(i)] = r;
                     return;
                 }
@@ -120,24 +120,24 @@ private Q_SLOTS:
             });
         };
         std::vector<std::vector<float>> plain, sealed;
-        std::vector<cohort::collectives::Result> plainResults, sealedResults;
+        std::vector<cohort::Status> plainResults, sealedResults;
         runRing(true, &sealed, &sealedResults);
         if (rewrite) {
             // Peer 1's successor receives its rewritten blocks: the operation stops for everyone, and nobody is blamed.
-            QVERIFY(std::any_of(sealedResults.cbegin(), sealedResults.cend(), [](const cohort::collectives::Result &r) {
-                return r.code == Code::Aborted && r.message.contains(QStringLiteral("fails its authentication"));
+            QVERIFY(std::any_of(sealedResults.cbegin(), sealedResults.cend(), [](const cohort::Status &r) {
+                return r.code() == Code::Aborted && r.error().contains(QStringLiteral("fails its authentication"));
             }));
-            for (const cohort::collectives::Result &r : sealedResults)
-                QVERIFY2(!r && !r.message.contains(QStringLiteral("excluded")), qPrintable(r.message));
+            for (const cohort::Status &r : sealedResults)
+                QVERIFY2(!r && !r.error().contains(QStringLiteral("excluded")), qPrintable(r.error()));
             return;
         }
-        for (const cohort::collectives::Result &r : sealedResults)
-            QVERIFY2(r, qPrintable(r.message));
+        for (const cohort::Status &r : sealedResults)
+            QVERIFY2(r, qPrintable(r.error()));
         QVERIFY(cohort::test::bitIdentical(sealed[0], sealed[1]) && cohort::test::bitIdentical(sealed[0], sealed[2]));
         // The same average as over plain links (the ring's order may differ between the two runs, and with it the
         // rounding of the sums: within a quantization step, or float rounding).
         runRing(false, &plain, &plainResults);
-        for (const cohort::collectives::Result &r : plainResults)
+        for (const cohort::Status &r : plainResults)
             QVERIFY(r);
         const double tolerance = Quant(quant) == Quant::U8 ? 0.1 : Quant(quant) == Quant::U16 ? 1e-3 : 1e-5;
         double worst = 0;
@@ -151,7 +151,7 @@ private Q_SLOTS:
         // One member that does not seal its links, in a group that does: its successor drops its link (and the
         // formation fails and is retried) rather than read unsealed blocks.
         MasterInThread master;
-        std::vector<cohort::collectives::Result> results(2, Result::success());
+        std::vector<cohort::Status> results(2, cohort::Status::success());
         cohort::test::onPeers(2, [&](int i) {
             CommunicatorOptions o;
             o.masterPort = master.port;
@@ -162,7 +162,7 @@ private Q_SLOTS:
             o.connectTimeoutMs = 8000;
             o.linkProtection = i == 0 ? LinkProtection::Encryption : LinkProtection::None;
             Communicator comm(o);
-            cohort::collectives::Result r = comm.connect();
+            cohort::Status r = comm.connect();
             const QDeadlineTimer deadline(8000);
             while (r && comm.worldSize() < 2 && !deadline.hasExpired())
                 r = comm.updateTopology();

@@ -214,21 +214,21 @@ private Q_SLOTS:
             options.bindAddress = QHostAddress(QHostAddress::LocalHost);
             options.uploadLimiter = std::move(limiter);
             Communicator comm(options);
-            cohort::collectives::Result r = comm.connect();
+            cohort::Status r = comm.connect();
             const QDeadlineTimer deadline(30'000);
             while (r && comm.worldSize() < 2 && !deadline.hasExpired())
                 r = comm.updateTopology();
             if (!r || comm.worldSize() != 2)
                 return;
             out->data.assign(kCount, value);
-            out->code = comm.allReduce(out->data, ReduceOp::Sum, Quant::None, 1, &out->info).code;
+            out->code = comm.allReduce(out->data, ReduceOp::Sum, Quant::None, 1, &out->info).code();
         };
         std::thread ta(run, 1.0f, capped, &a);
         std::thread tb(run, 2.0f, nullptr, &b);
         ta.join();
         tb.join();
-        QCOMPARE(a.code, Code::Ok);
-        QCOMPARE(b.code, Code::Ok);
+        QCOMPARE(a.code, Code::None);
+        QCOMPARE(b.code, Code::None);
         QCOMPARE(a.data, std::vector<float>(kCount, 3.0f));
         QCOMPARE(b.data, a.data);
         QVERIFY(a.info.txBytes >= kCount * sizeof(float));         // half in the reduce-scatter, half in the all-gather
@@ -250,7 +250,7 @@ private Q_SLOTS:
         auto capped = std::make_shared<RateLimiter>(kRate);
         std::atomic<bool> cancel{false};
         std::atomic<int> finished{0};
-        Code codeA = Code::Ok, codeB = Code::Ok;
+        Code codeA = Code::None, codeB = Code::None;
         bool restoredA = false, restoredB = false;
         auto run = [&](float value, std::shared_ptr<RateLimiter> limiter, const std::atomic<bool> *flag, Code *code,
                        bool *restored) {
@@ -262,13 +262,13 @@ private Q_SLOTS:
             options.cancel = flag;
             options.ioTimeoutMs = 120'000; // only the cancel may end this operation early
             Communicator comm(options);
-            cohort::collectives::Result r = comm.connect();
+            cohort::Status r = comm.connect();
             const QDeadlineTimer deadline(30'000);
             while (r && comm.worldSize() < 2 && !deadline.hasExpired())
                 r = comm.updateTopology();
             if (r && comm.worldSize() == 2) {
                 std::vector<float> data(kCount, value);
-                *code = comm.allReduce(data, ReduceOp::Sum, Quant::None, 7).code;
+                *code = comm.allReduce(data, ReduceOp::Sum, Quant::None, 7).code();
                 *restored = data == std::vector<float>(kCount, value);
             } else {
                 *code = Code::NotConnected;
@@ -300,7 +300,7 @@ private Q_SLOTS:
         QVERIFY(master.port != 0);
         std::atomic<bool> cancel{false}, waiting{false}, finished{false};
         std::atomic<bool> leave{false};
-        Code code = Code::Ok;
+        Code code = Code::None;
         QElapsedTimer clock; // started before the threads, only read after
         clock.start();
         std::atomic<qint64> cancelledAt{-1}, endedAt{-1};
@@ -312,7 +312,7 @@ private Q_SLOTS:
             options.beginTimeoutMs = 120'000;
             options.cancel = reduces ? &cancel : nullptr;
             Communicator comm(options);
-            cohort::collectives::Result r = comm.connect();
+            cohort::Status r = comm.connect();
             const QDeadlineTimer deadline(30'000);
             while (r && comm.worldSize() < 2 && !deadline.hasExpired())
                 r = comm.updateTopology();
@@ -323,7 +323,7 @@ private Q_SLOTS:
             }
             std::vector<float> data(1000, 1.0f);
             waiting = r && comm.worldSize() == 2;
-            code = waiting ? comm.allReduce(data, ReduceOp::Sum, Quant::None, 3).code : Code::NotConnected;
+            code = waiting ? comm.allReduce(data, ReduceOp::Sum, Quant::None, 3).code() : Code::NotConnected;
             endedAt = clock.elapsed();
             finished = true;
         };
