@@ -4,6 +4,7 @@
 // a kill matrix (kill -9 at exact points of the rollout loop, reached through cohortd's COHORT_TESTING_HALT_AT)
 // loses nothing and credits every batch once.
 #include "LedgerRows.h"
+#include "RlE2eCatalogue.h"
 #include "TestSupport.h"
 #include "node/ControlApi.h"
 #include "node/Outbox.h"
@@ -35,22 +36,6 @@
 using cohort::test::ChildProcess;
 using cohort::test::programPath;
 
-namespace {
-// A tiny RL task so the warm-up and every trainer step take a moment, not minutes.
-const char kCatalogue[] = R"({"tasks":[{"id":"mini-rl","kind":"rl","title":"Mini sorting","reward_rate":2.0,
-  "rl":{"environments":["sort-digits","reverse"],"prompts_per_batch":4,"samples_per_prompt":4,"max_new_tokens":10,
-        "batches_per_step":1,"steps_per_version":2,"warmup_steps":40,"warmup_batch":16,"async_level":2,
-        "model":{"d_model":32,"n_layers":1,"n_heads":2,"d_ff":64,"max_seq_len":48}}},
-  {"id":"kill-rl","kind":"rl","title":"Kill matrix","reward_rate":1.0,
-  "rl":{"environments":["reverse"],"prompts_per_batch":4,"samples_per_prompt":4,"max_new_tokens":48,
-        "batches_per_step":1,"steps_per_version":1000,"warmup_steps":2,"warmup_batch":4,"async_level":2,
-        "model":{"d_model":32,"n_layers":1,"n_heads":2,"d_ff":64,"max_seq_len":96}}},
-  {"id":"long-rl","kind":"rl","title":"Long generations","reward_rate":1.0,
-  "rl":{"environments":["reverse"],"prompts_per_batch":8,"samples_per_prompt":8,"max_new_tokens":200,
-        "batches_per_step":1,"steps_per_version":1000,"warmup_steps":2,"warmup_batch":4,"async_level":2,
-        "model":{"d_model":64,"n_layers":2,"n_heads":2,"d_ff":128,"max_seq_len":256}}}]})";
-} // namespace
-
 class TestRlE2e : public QObject {
     Q_OBJECT
     QTemporaryDir m_dir;
@@ -61,7 +46,7 @@ class TestRlE2e : public QObject {
         const QString path = m_dir.filePath(QStringLiteral("catalogue.json"));
         QFile f(path);
         if (f.open(QIODevice::WriteOnly))
-            f.write(kCatalogue);
+            f.write(cohort::test::kRlE2eCatalogue);
         return path;
     }
 

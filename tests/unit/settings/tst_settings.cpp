@@ -1,12 +1,10 @@
 #include "core/Scheduler.h"
-#include "settings/NetworkProxy.h"
 #include "settings/Settings.h"
 #include "settings/SettingsFileWatcher.h"
 
 #include <functional>
 
 #include <QFile>
-#include <QNetworkProxyFactory>
 #include <QRegularExpression>
 #include <QSettings>
 #include <QSignalSpy>
@@ -522,40 +520,6 @@ private Q_SLOTS:
         }
     }
 
-    void proxyParsing()
-    {
-        QString host;
-        quint16 port = 0;
-        QVERIFY(Settings::parseProxy(QStringLiteral("proxy.example.org:3128"), &host, &port));
-        QCOMPARE(host, QStringLiteral("proxy.example.org"));
-        QCOMPARE(port, quint16(3128));
-        QVERIFY(Settings::parseProxy(QStringLiteral("[2001:db8::1]:8080"), &host, &port));
-        QCOMPARE(host, QStringLiteral("2001:db8::1"));
-        QCOMPARE(port, quint16(8080));
-        QString why;
-        QVERIFY(!Settings::parseProxy(QStringLiteral("proxy:http"), &host, &port, &why));
-        QVERIFY(!why.isEmpty());
-        // A stored manual proxy that no longer parses: connect directly, with a warning, rather than not at all.
-        const QString path = file(QStringLiteral("badproxy.ini"));
-        {
-            QSettings edited(path, QSettings::IniFormat);
-            edited.setValue(QStringLiteral("meta/version"), Settings::kCurrentVersion);
-            edited.setValue(QStringLiteral("network/proxyMode"), QStringLiteral("manual"));
-            edited.setValue(QStringLiteral("network/proxy"), QStringLiteral("nohost"));
-            edited.setValue(QStringLiteral("energy/pricePerKWh"), QStringLiteral("cheap"));
-            edited.setValue(QStringLiteral("energy/currency"), QStringLiteral("EUR"));
-            edited.setValue(QStringLiteral("ui/notifications"), QStringLiteral("sometimes"));
-            edited.setValue(QStringLiteral("node/name"), QStringLiteral("kept"));
-        }
-        Settings s(path);
-        QCOMPARE(s.values().proxyMode, ProxyMode::None);
-        QVERIFY(s.values().proxy.isEmpty());
-        QCOMPARE(s.values().pricePerKWh, 0.0);
-        QVERIFY(s.values().currency.isEmpty());
-        QCOMPARE(s.values().notifications, NotifyLevel::ErrorsAndMilestones);
-        QCOMPARE(s.values().nodeName, QStringLiteral("kept"));
-    }
-
     // v2 -> v3: an existing user's data folder is stored clean and they get error notifications only; nothing
     // else they had changes.
     void migratesVersion2File()
@@ -584,48 +548,6 @@ private Q_SLOTS:
         v.notifications = NotifyLevel::ErrorsAndMilestones;
         QVERIFY(s.apply(v).isEmpty());
         QCOMPARE(Settings(path).values().notifications, NotifyLevel::ErrorsAndMilestones);
-    }
-
-    // The proxy setting applied to the process: what connections to a remote hub and to this computer get.
-    void proxyAppliesToTheProcess()
-    {
-        const QUrl remote(QStringLiteral("https://hub.example.org/v1/tasks"));
-        const QUrl local(QStringLiteral("http://127.0.0.1:8420/v1/tasks"));
-        SettingsValues v;
-        v.proxyMode = ProxyMode::Manual;
-        v.proxy = QStringLiteral("proxy.example.org:3128");
-        applyNetworkProxy(v);
-        QCOMPARE(proxyFor(remote).type(), QNetworkProxy::HttpProxy);
-        QCOMPARE(proxyFor(remote).hostName(), QStringLiteral("proxy.example.org"));
-        QCOMPARE(proxyFor(remote).port(), quint16(3128));
-        QCOMPARE(proxyFor(local).type(), QNetworkProxy::NoProxy); // the embedded hub is reached directly
-        QCOMPARE(proxyFor(QUrl(QStringLiteral("http://localhost:8420/"))).type(), QNetworkProxy::NoProxy);
-        // Listening is never proxied: an HTTP proxy cannot listen, and QTcpServer would fail to start.
-        const auto server = QNetworkProxyFactory::proxyForQuery(
-            QNetworkProxyQuery(quint16(0), QString(), QNetworkProxyQuery::TcpServer));
-        QCOMPARE(server.value(0).type(), QNetworkProxy::NoProxy);
-        // A raw socket to a remote host (checkpoint downloads use QTcpSocket) gets the proxy too.
-        const auto socket =
-            QNetworkProxyFactory::proxyForQuery(QNetworkProxyQuery(QStringLiteral("relay.example.org"), 443));
-        QCOMPARE(socket.value(0).type(), QNetworkProxy::HttpProxy);
-
-        v.proxyMode = ProxyMode::None;
-        applyNetworkProxy(v);
-        QCOMPARE(proxyFor(remote).type(), QNetworkProxy::NoProxy);
-
-        // System: the environment's proxy on Linux (http_proxy / https_proxy), with its exceptions.
-        qputenv("https_proxy", "http://envproxy.example.org:8080");
-        qputenv("http_proxy", "http://envproxy.example.org:8080");
-        v.proxyMode = ProxyMode::System;
-        applyNetworkProxy(v);
-#if defined(Q_OS_LINUX)
-        QCOMPARE(proxyFor(remote).hostName(), QStringLiteral("envproxy.example.org"));
-        QCOMPARE(proxyFor(remote).port(), quint16(8080));
-#endif
-        QCOMPARE(proxyFor(local).type(), QNetworkProxy::NoProxy);
-        qunsetenv("https_proxy");
-        qunsetenv("http_proxy");
-        applyNetworkProxy(SettingsValues{});
     }
 
     // Settings declared once (SettingsFields.cpp): every field is written, read back and reported under its change
