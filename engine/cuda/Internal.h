@@ -8,9 +8,9 @@
 
 namespace cohort::cuda::detail {
 
-// Ok, or CudaError with "<what>: <cudaErrorName> (<description>)".
+// Success, or DeviceError with "<what>: <cudaErrorName> (<description>)".
 Status check(cudaError_t error, const char *what);
-// NoDevice with unavailableReason() when no device is usable; Ok otherwise.
+// NoDevice with unavailableReason() when no device is usable; success otherwise.
 Status requireDevice();
 Status invalid(const char *message);
 Status fromQuant(quant::Status status);

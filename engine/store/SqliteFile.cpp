@@ -63,7 +63,8 @@ Expected<int> SqliteFile::readVersion(SqliteVersionRecord record)
             return fail(QStringLiteral("the %1 %2 is damaged: %3").arg(m_what, m_path, q.lastError().text()));
         return q.value(0).toInt();
     }
-    // A new file gets the table before its first step, as the hub always did; an existing one is not written.
+    // A file without the table gets it before its first step, as the hub always did (outside the steps' transactions);
+    // a file that has it is only read here.
     if (!q.exec(QStringLiteral("CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)")) ||
         !q.exec(QStringLiteral("SELECT value FROM meta WHERE key='schema_version'")))
         return fail(QStringLiteral("the %1 %2 is damaged: %3").arg(m_what, m_path, q.lastError().text()));

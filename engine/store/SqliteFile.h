@@ -3,8 +3,10 @@
 // WAL mode with a busy timeout, so a second instance (a test, cohortd next to the desktop app, a hub's operator
 // command) waits for a writer instead of failing. Use an instance only from the thread that opened it: QtSql
 // connections are bound to their thread.
-// open() brings an older file up to date step by step and refuses a newer one. A damaged or foreign file is reported
-// as an error and left exactly as it was.
+// open() brings an older file up to date step by step and refuses a newer one. A file that is not SQLite is reported
+// as an error and left exactly as it was. Before the version is read the file is switched to WAL (a header change
+// only, as the stores always did), and a hub file without its meta table gets one; a SQLite file with no version
+// record counts as version 0 and is brought up to date.
 #include "core/Expected.h"
 
 #include <QSqlDatabase>

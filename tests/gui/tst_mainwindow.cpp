@@ -583,6 +583,9 @@ private Q_SLOTS:
         QVERIFY(QCoreApplication::installTranslator(&german));
         QCOMPARE(resolveState(paused).why, QStringLiteral("Der Computer läuft im Akkubetrieb"));
         QCOMPARE(resolveState(offline).why, QStringLiteral("Hub nicht erreichbar; neuer Versuch in 30 s"));
+        // The state's title too (issue 25: "Idle" stayed English in the German window).
+        QCOMPARE(nodeStateTitle(NodeState::Idle), QStringLiteral("Untätig"));
+        QCOMPARE(nodeStateTitle(NodeState::Working), QStringLiteral("Arbeitet"));
         QCOMPARE(assessTask(task, snapshot).summary(),
                  QStringLiteral("Nicht ausführbar: diese Cohort-Version kann quantum-Aufgaben noch nicht ausführen"));
         // The settings' validation messages too (issue 25: the German dialog showed them in English).
@@ -597,6 +600,7 @@ private Q_SLOTS:
                                 "leer für das lokale Netzwerk."));
         QCoreApplication::removeTranslator(&german);
         QCOMPARE(resolveState(paused).why, QStringLiteral("The computer is on battery power"));
+        QCOMPARE(nodeStateTitle(NodeState::Idle), QStringLiteral("Idle"));
         QCOMPARE(messageOf(),
                  QStringLiteral("Enter an http:// or https:// address, or leave it empty for the local network."));
     }

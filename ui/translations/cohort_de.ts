@@ -34,10 +34,6 @@
         <translation>Untätig</translation>
     </message>
     <message>
-        <source>Working</source>
-        <translation>Arbeitet</translation>
-    </message>
-    <message>
         <source>Downloading</source>
         <translation>Lädt herunter</translation>
     </message>

@@ -34,10 +34,6 @@
         <translation>Inactif</translation>
     </message>
     <message>
-        <source>Working</source>
-        <translation>Au travail</translation>
-    </message>
-    <message>
         <source>Downloading</source>
         <translation>Téléchargement</translation>
     </message>
