@@ -43,7 +43,7 @@ QVariant ActivityModel::data(const QModelIndex &index, int role) const
             case EngineEvent::Severity::Error: return tr("Error");
             }
             break;
-        case CategoryColumn: return event.category;
+        case CategoryColumn: return EngineEvent::categoryTitle(event.category);
         case MessageColumn: return event.message;
         }
         break;

@@ -2,6 +2,8 @@
 
 #include "ui/ActivityModel.h"
 
+#include "core/EnumNames.h"
+
 #include <QApplication>
 #include <QCheckBox>
 #include <QClipboard>
@@ -41,7 +43,7 @@ protected:
     {
         const EngineEvent &e = static_cast<const ActivityModel *>(sourceModel())->eventAt(row);
         return (m_showRoutine || !e.routine) && int(e.severity) >= m_minimum &&
-               (m_subsystem.isEmpty() || e.category == m_subsystem);
+               (m_subsystem.isEmpty() || EngineEvent::categoryName(e.category) == m_subsystem);
     }
 
 private:
@@ -136,14 +138,15 @@ ActivityPage::ActivityPage(QWidget *parent)
 void ActivityPage::appendEvent(const EngineEvent &event)
 {
     m_model->append(event);
-    updateSubsystems(event.category);
+    addSubsystem(event.category);
 }
 
-void ActivityPage::updateSubsystems(const QString &category)
+void ActivityPage::addSubsystem(EventCategory category)
 {
-    if (category.isEmpty() || m_subsystemBox->findData(category) >= 0)
-        return;
-    m_subsystemBox->addItem(category, category);
+    // Shown as the translated word, kept as the wire name (what setFilter() takes and a saved filter holds).
+    const QString name = EngineEvent::categoryName(category);
+    if (m_subsystemBox->findData(name) < 0)
+        m_subsystemBox->addItem(EngineEvent::categoryTitle(category), name);
 }
 
 void ActivityPage::setFilter(int minimumSeverity, const QString &subsystem)
@@ -151,7 +154,8 @@ void ActivityPage::setFilter(int minimumSeverity, const QString &subsystem)
     static_cast<EventFilter *>(m_filter)->set(minimumSeverity, subsystem);
     if (m_severityBox->currentIndex() != minimumSeverity)
         m_severityBox->setCurrentIndex(minimumSeverity);
-    updateSubsystems(subsystem);
+    if (const std::optional<EventCategory> category = enumFromName<EventCategory>(subsystem))
+        addSubsystem(*category);
     if (const int at = m_subsystemBox->findData(subsystem); at >= 0 && at != m_subsystemBox->currentIndex())
         m_subsystemBox->setCurrentIndex(at);
 }
@@ -177,8 +181,8 @@ QString ActivityPage::visibleText(bool selectedOnly) const
             continue;
         const EngineEvent &e = m_model->eventAt(m_filter->mapToSource(m_filter->index(row, 0)).row());
         lines.append(e.time.toLocalTime().toString(Qt::ISODate) + QLatin1Char('\t') +
-                     EngineEvent::severityName(e.severity) + QLatin1Char('\t') + e.category + QLatin1Char('\t') +
-                     e.message);
+                     EngineEvent::severityName(e.severity) + QLatin1Char('\t') + EngineEvent::categoryName(e.category) +
+                     QLatin1Char('\t') + e.message);
     }
     return lines.join(QLatin1Char('\n'));
 }

@@ -38,7 +38,7 @@ Q_SIGNALS:
     void saveDiagnosticsRequested();
 
 private:
-    void updateSubsystems(const QString &category);
+    void addSubsystem(EventCategory category); // once per category seen
 
     ActivityModel *m_model = nullptr;
     QSortFilterProxyModel *m_filter = nullptr;

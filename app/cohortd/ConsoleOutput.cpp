@@ -90,11 +90,12 @@ void ConsoleOutput::event(const EngineEvent &e)
     if (e.routine && !m_options.verbose)
         return; // its minute's summary is an event of its own
     const QString severity = EngineEvent::severityName(e.severity);
+    const QString category = EngineEvent::categoryName(e.category);
     QMutexLocker lock(&m_mutex);
-    if (!m_options.verbose && !m_budget.admit(lineKind(e.category, severity), nowMs()))
+    if (!m_options.verbose && !m_budget.admit(lineKind(category, severity), nowMs()))
         return;
     printLine(m_err, e.time.toLocalTime().toString(QStringLiteral("HH:mm:ss")).toUtf8() + ' ' + severity.toUtf8() +
-                         ' ' + e.category.toUtf8() + ": " + e.message.toUtf8());
+                         ' ' + category.toUtf8() + ": " + e.message.toUtf8());
 }
 
 void ConsoleOutput::qtMessage(QtMsgType type, const char *category, const QString &message)

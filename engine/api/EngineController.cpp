@@ -63,7 +63,7 @@ void EngineController::loadPartsThenStart()
     connect(m_loader.get(), &EnginePartsLoader::failed, this, [this](const QString &reason) {
         qCCritical(lcEngine) << reason;
         m_loader.release()->deleteLater(); // not while it emits; a later start() tries again
-        Q_EMIT eventOccurred(EngineEvent::error(QStringLiteral("lifecycle"), reason));
+        Q_EMIT eventOccurred(EngineEvent::error(EventCategory::Lifecycle, reason));
         m_snapshot.state = NodeState::Error;
         m_snapshot.why = QCoreApplication::translate("EngineController", "Cohort cannot work: %1").arg(reason);
         m_snapshot.lastError = reason;
@@ -84,7 +84,7 @@ void EngineController::startWithParts()
     connect(m_embeddedHub.get(), &LocalNetwork::started, this, [this](const QString &url) {
         m_embeddedUrl = url;
         Q_EMIT eventOccurred(
-            EngineEvent::info(QStringLiteral("hub"), QStringLiteral("Local network started at %1").arg(url)));
+            EngineEvent::info(EventCategory::Hub, QStringLiteral("Local network started at %1").arg(url)));
         startEngine(url, true);
     });
     connect(m_embeddedHub.get(), &LocalNetwork::failed, this, [this](const QString &error) {
@@ -246,7 +246,7 @@ void EngineController::reconfigure(const EngineOptions &options)
     if (!m_running)
         return;
     Q_EMIT eventOccurred(
-        EngineEvent::info(QStringLiteral("settings"), QStringLiteral("Settings changed; restarting the engine")));
+        EngineEvent::info(EventCategory::Settings, QStringLiteral("Settings changed; restarting the engine")));
     // Restart: stop the old engine (it says goodbye to its hub), then start with the new options.
     if (!m_engine) {
         shutdownThreads(); // the embedded hub was still starting

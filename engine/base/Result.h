@@ -16,7 +16,7 @@ namespace cohort {
 enum class ErrorCode : std::uint8_t {
     None,            // success
     Failed,          // a failure of no kind a caller decides by (most: the message is all there is to pass on)
-    InvalidArgument, // the input is wrong: non-finite values where they cannot be, a bad dtype, a size mismatch
+    InvalidArgument, // the input is wrong: non-finite values where they cannot be, a bad dtype
     Aborted,         // cut short (a peer left, a link broke): retry
     Timeout,         // a wait ran out (peers too slow, no progress): retry or give up
     Disconnected,    // the connection (to the collective's master) is gone: reconnect
@@ -24,6 +24,8 @@ enum class ErrorCode : std::uint8_t {
     NotConnected,    // used before it was connected
     NonFinite,       // NaN or +-inf where only finite values can go (quantization)
     RangeTooLarge,   // max - min overflows float (quantization)
+    SizeMismatch,    // source and destination differ in length (quantization): the caller's bug
+    BadParams,       // a quantization header (min, scale) no code can decode with: a peer's header is refused
     NoDevice,        // no GPU driver, or no device
     DeviceError,     // a GPU runtime call failed; the message names it
 };
@@ -42,6 +44,8 @@ constexpr const char *errorCodeName(ErrorCode code)
     case ErrorCode::NotConnected: return "not connected";
     case ErrorCode::NonFinite: return "non-finite";
     case ErrorCode::RangeTooLarge: return "range too large";
+    case ErrorCode::SizeMismatch: return "size mismatch";
+    case ErrorCode::BadParams: return "bad quantization header";
     case ErrorCode::NoDevice: return "no device";
     case ErrorCode::DeviceError: return "device error";
     }

@@ -3,6 +3,7 @@
 // and CommunicatorState.cpp (shared-state sync).
 #include "collectives/Communicator.h"
 
+#include "collectives/CommunicatorFaults.h"
 #include "collectives/CommunicatorOps.h"
 #include "collectives/Logging.h"
 #include "net/Ed25519.h"
@@ -15,6 +16,12 @@
 #include <array>
 
 namespace cohort::collectives {
+
+const CommunicatorFaults &Communicator::faults() const
+{
+    static const CommunicatorFaults kNone;
+    return m_options.faults ? *m_options.faults : kNone;
+}
 
 Communicator::Communicator(CommunicatorOptions options)
     : m_options(std::move(options))
@@ -243,7 +250,7 @@ Status Communicator::connect()
     }
     const auto challenge = parseChallenge(reply->payload);
     const QByteArray &signingKey =
-        m_options.challengeKeyOverride.isEmpty() ? m_options.secretKey : m_options.challengeKeyOverride;
+        faults().challengeKeyOverride.isEmpty() ? m_options.secretKey : faults().challengeKeyOverride;
     if (!(r = sendToMaster(
               encode(ProofMsg{ed25519::sign(admissionMessage(challenge->nonce, m_publicKey), signingKey)}))))
         return r;
@@ -469,12 +476,12 @@ Status Communicator::applyTopology()
     uint32_t blamed = 0; // the neighbour that did not link
     std::vector<TcpSocket> next, prev;
     std::vector<std::optional<LinkCipher>> nextCiphers(topology.links), prevCiphers;
-    if (n >= 2 && m_options.testFakeReady) {
+    if (n >= 2 && faults().fakeReady) {
         // The test's staller: claims to be linked, links nothing (its neighbours' dials reach the kernel's backlog).
     } else if (n >= 2) {
         const Member &successor = topology.ring[size_t((rank + 1) % n)];
         const Member &predecessor = topology.ring[size_t((rank + n - 1) % n)];
-        if (m_options.testForgeHello && n >= 3) {
+        if (faults().forgeHello && n >= 3) {
             const Member &target = topology.ring[size_t((rank + 2) % n)];
             m_forged.clear();
             for (uint16_t link = 0; link < topology.links; ++link) {
@@ -490,8 +497,8 @@ Status Communicator::applyTopology()
                 m_forged.push_back(std::move(dialed.value()));
             }
         }
-        if (m_options.testLinkDelayMs > 0)
-            QThread::msleep(uint32_t(m_options.testLinkDelayMs));
+        if (faults().linkDelayMs > 0)
+            QThread::msleep(uint32_t(faults().linkDelayMs));
         for (uint16_t link = 0; link < topology.links && linked; ++link) {
             auto dialed = TcpSocket::connectTo(successor.address, successor.port, m_options.controlTimeoutMs);
             if (!dialed) {

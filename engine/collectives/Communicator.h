@@ -77,6 +77,8 @@ namespace cohort::collectives {
 // Status::retryable() is true for the first two.
 using Code = ErrorCode;
 
+struct CommunicatorFaults;
+
 struct ReduceInfo {
     int worldSize = 0;    // peers that took part (1: nothing to exchange)
     uint64_t opId = 0;    // the master's id of the operation
@@ -147,31 +149,8 @@ struct CommunicatorOptions {
     // between members cannot change what they average unnoticed; Encryption, nor read it. Every member of a group
     // must agree (a task setting): a link whose other end does not is refused when it is made.
     LinkProtection linkProtection = LinkProtection::None;
-    // Test hooks, for the hostile peer of tests/support/CollectivePeer.cpp: sign the challenge with this key instead
-    // (a peer that cannot prove its key); send this peer's own input without checking it against the bound, and
-    // check nothing received (so a hostile input is all it does wrong); rewrite
-    // the quantization header of every block of its own input before it is sent; accuse the ring predecessor of
-    // every operation (a liar).
-    QByteArray challengeKeyOverride;
-    bool testUnchecked = false;
-    bool testBlameAlways = false;
-    // More of the hostile peer: answer Ready without linking to the neighbours; take part in operations without
-    // sending or reading anything on the ring (stallers).
-    bool testFakeReady = false;
-    bool testStallRing = false;
-    // Testing only: a staller that frames its predecessor — it sends its own step-0 blocks, reads everything, passes
-    // nothing on, and says it starved waiting for its predecessor's very first block.
-    bool testFrameStall = false;
-    // And: at each formation, first open links to the member two places on, claiming to be its predecessor (the
-    // hellos signed with this peer's own key: forged).
-    bool testForgeHello = false;
-    // And: serve shared state with every piece's first byte flipped (a distributor that forges what it serves).
-    bool testServeForged = false;
-    // And for the honest side of that test: wait this long before linking to the successor (a slower path).
-    int testLinkDelayMs = 0;
-    std::function<void(quant::QuantParams &)> testTamperParams;
-    // And: flip a bit of every sealed block after sealing it (what a path that rewrites a protected link does).
-    bool testRewriteSealed = false;
+    // The hostile behaviours of a test peer (collectives/CommunicatorFaults.h); null everywhere but in the tests.
+    std::shared_ptr<const CommunicatorFaults> faults;
 };
 
 class Communicator {
@@ -262,7 +241,8 @@ private:
     // Sends Done for an operation (any thread): whether the master got it.
     // `why`: the operation's reasons for stopping (blame, starved, blocked) go with an abort.
     bool sendDone(uint64_t tag, uint64_t opId, bool aborted, const InFlight *why = nullptr);
-    void dropMaster(); // closes the master link (owner thread)
+    void dropMaster();                        // closes the master link (owner thread)
+    const CommunicatorFaults &faults() const; // the options' faults, or none
 
     CommunicatorOptions m_options;
     QByteArray m_publicKey;
@@ -275,7 +255,7 @@ private:
         TcpSocket socket;
     };
     std::vector<EarlyLink> m_early;  // links for a ring epoch this peer has not seen yet
-    std::vector<TcpSocket> m_forged; // testForgeHello's links, kept open
+    std::vector<TcpSocket> m_forged; // the forgeHello fault's links, kept open
     struct LinkPair {
         TcpSocket next, prev;
         std::optional<LinkCipher> tx, rx; // linkProtection: sealing what goes to next, opening what comes from prev

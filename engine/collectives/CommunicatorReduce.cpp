@@ -3,6 +3,7 @@
 // for the outcome.
 #include "collectives/Communicator.h"
 
+#include "collectives/CommunicatorFaults.h"
 #include "collectives/CommunicatorOps.h"
 #include "collectives/HalfFloat.h"
 #include "collectives/Logging.h"
@@ -102,7 +103,7 @@ Status Communicator::startReduce(std::span<const float> input, std::span<float> 
     f.info.worldSize = worldSize();
     f.phase.start();
     f.normBound = m_options.contributionNormBound;
-    if (f.normBound > 0 && m_options.checkOwnInput && !m_options.testUnchecked) {
+    if (f.normBound > 0 && m_options.checkOwnInput && !faults().unchecked) {
         // An honest peer is never named: its own input is checked before it goes anywhere.
         const NormResult own = l2Norm(input.data(), input.size());
         if (!own.finite)
@@ -193,7 +194,7 @@ Status Communicator::startReduce(std::span<const float> input, std::span<float> 
         f.ring = runRing(f);
         if (!f.ring && !f.blamePredecessor) // say what this peer was waiting on, so the master can find a staller
             f.noteStall(std::chrono::milliseconds(m_options.ioTimeoutMs / 2));
-        if (!f.ring && m_options.testFrameStall) // the framing staller's lie: it never got its predecessor's data
+        if (!f.ring && faults().frameStall) // the framing staller's lie: it never got its predecessor's data
             f.starved = true;
         f.info.ringMs = double(f.phase.nsecsElapsed()) / 1e6;
         // Done first, then the links: a blame should reach the master before the neighbours' "link closed".

@@ -2,6 +2,7 @@
 // quantization of what goes over the wire.
 #include "collectives/Communicator.h"
 
+#include "collectives/CommunicatorFaults.h"
 #include "collectives/CommunicatorOps.h"
 #include "collectives/FastQuant.h"
 #include "collectives/HalfFloat.h"
@@ -227,10 +228,10 @@ Status Communicator::runRing(InFlight &op)
         const Cursor &rx;
         bool framing;
         ~ReportReceived() { op.received = framing ? RingCursor{} : RingCursor{uint32_t(rx.step), uint32_t(rx.block)}; }
-    } reportReceived{op, rx, m_options.testFrameStall};
+    } reportReceived{op, rx, faults().frameStall};
     auto txReady = [&] {
         // The test's framing staller passes on nothing it received (only its own step-0 input).
-        if (m_options.testFrameStall && tx.step > 0)
+        if (faults().frameStall && tx.step > 0)
             return false;
         return tx.step < T &&
                (tx.step == 0 || rx.step > tx.step - 1 || (rx.step == tx.step - 1 && rx.block > tx.block));
@@ -256,10 +257,10 @@ Status Communicator::runRing(InFlight &op)
             const auto p = quantizeInto(quant, {source, range.count}, codeBytesAt(buf.txCodes, 0));
             if (!p)
                 return fail(Code::InvalidArgument,
-                            QStringLiteral("cannot quantize: %1").arg(QString::fromLatin1(quant::describe(p.status))));
+                            QStringLiteral("cannot quantize: %1").arg(QString::fromLatin1(quant::describe(p.code))));
             params = p.params;
-            if (m_options.testTamperParams)
-                m_options.testTamperParams(params);
+            if (faults().tamperParams)
+                faults().tamperParams(params);
             txPayload = codeBytesAt(buf.txCodes, 0);
         } else {
             // Every later step sends codes made when the block arrived (finishRx): partial sums, the owner's final
@@ -284,7 +285,7 @@ Status Communicator::runRing(InFlight &op)
         if (sealed) {
             // The frame header and the block's fields are authenticated with the payload: nothing of it can change.
             sealer->seal(buf.sealedTx.data(), txPayload, txPayloadLen, txHeader.data(), txHeaderLen);
-            if (m_options.testRewriteSealed)
+            if (faults().rewriteSealed)
                 buf.sealedTx[txPayloadLen / 2] ^= 0x01;
             txPayload = buf.sealedTx.data();
             txPayloadLen += kLinkTagBytes;
@@ -330,9 +331,9 @@ Status Communicator::runRing(InFlight &op)
                                        .arg(rx.step)
                                        .arg(rx.block));
     };
-    if (m_options.testBlameAlways)
+    if (faults().blameAlways)
         return blame(QStringLiteral("nothing wrong (a test's liar)"));
-    if (m_options.testStallRing) { // the test's staller: holds its links, moves nothing, until aborted
+    if (faults().stallRing) { // the test's staller: holds its links, moves nothing, until aborted
         while (!op.abort.load() && !cancelled())
             std::this_thread::sleep_for(std::chrono::milliseconds(20));
         return fail(Code::Aborted, QStringLiteral("operation %1 aborted by the master").arg(opId));
@@ -353,7 +354,7 @@ Status Communicator::runRing(InFlight &op)
             if (!p)
                 return blame(QStringLiteral("a malformed quantization header"));
             // Decoded values lie in [min, max]: both ends within what the sum of its contributions allows.
-            const double limit = m_options.testUnchecked
+            const double limit = faults().unchecked
                                      ? std::numeric_limits<double>::infinity()
                                      : valueLimit(op.normBound, ring::isReduceStep(n, rx.step) ? rx.step + 1 : n);
             const double lo = double(p.params.min), hi = lo + double(p.params.scale) * double(levelsOf(quant));
@@ -413,7 +414,7 @@ Status Communicator::runRing(InFlight &op)
         consumeRx();
         const int c = ring::recvChunk(rank, n, rx.step);
         const size_t index = blockBase[size_t(c)] + rx.block;
-        if (!m_options.testUnchecked) {
+        if (!faults().unchecked) {
             // Checked while hot: f32, the values received (a reduce-scatter block is still in the scratch); quantized,
             // the sum they made with this peer's own values (the header check bounded the received ones already) or
             // the final values of the all-gather. This peer's own input was checked before it began, so whatever
@@ -447,7 +448,7 @@ Status Communicator::runRing(InFlight &op)
             const auto p = quantizeTracked(quant, {buf.scratch.data(), rxRange.count}, rxKeys, at);
             if (!p)
                 return fail(Code::InvalidArgument,
-                            QStringLiteral("cannot quantize: %1").arg(QString::fromLatin1(quant::describe(p.status))));
+                            QStringLiteral("cannot quantize: %1").arg(QString::fromLatin1(quant::describe(p.code))));
             buf.blockParams[index] = p.params;
             if (rx.step == n - 2)
                 decodeInto(quant, at, p.params, {buffer.data() + rxRange.begin, rxRange.count}, streaming);

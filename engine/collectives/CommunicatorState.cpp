@@ -2,6 +2,7 @@
 // content, outdated peers fetch the differing tensors from a distributor peer over a direct connection.
 #include "collectives/Communicator.h"
 
+#include "collectives/CommunicatorFaults.h"
 #include "collectives/Logging.h"
 #include "core/Sha256.h"
 #include "net/Ed25519.h"
@@ -112,7 +113,7 @@ Status Communicator::serveState(std::span<const SharedTensor> tensors, SyncInfo 
             const int left = int(std::max<qint64>(sendBy.remainingTime(), 1));
             std::vector<uint8_t> forged;
             const uint8_t *out = bytes.data() + offset;
-            if (m_options.testServeForged && piece > 0) {
+            if (faults().serveForged && piece > 0) {
                 forged.assign(out, out + piece);
                 forged[0] ^= 0xff;
                 out = forged.data();

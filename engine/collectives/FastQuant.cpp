@@ -60,7 +60,7 @@ COHORT_VECTOR_CLONES quant::ParamsResult computeParams(std::span<const float> sr
         }
     }
     if (exponentOr)
-        return {{}, quant::Status::NonFinite};
+        return {{}, ErrorCode::NonFinite};
     return quant::paramsFromRange(fromOrderedKey(lo), fromOrderedKey(hi), quant::kLevels<Q>);
 }
 
@@ -266,7 +266,7 @@ template <quant::Word Q>
 quant::ParamsResult paramsOf(const RangeKeys &range)
 {
     if (range.nonFinite)
-        return {{}, quant::Status::NonFinite};
+        return {{}, ErrorCode::NonFinite};
     if (range.lo > range.hi) // nothing tracked
         return quant::computeParams<Q>(std::span<const float>());
     return quant::paramsFromRange(fromOrderedKey(range.lo), fromOrderedKey(range.hi), quant::kLevels<Q>);

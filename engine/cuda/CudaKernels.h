@@ -26,8 +26,9 @@
 namespace cohort::cuda {
 
 // Every call returns the engine's Outcome (base/Result.h): its code is NoDevice (no driver or device),
-// InvalidArgument (null pointer, size mismatch, k out of range, bad quantization header), NonFinite or RangeTooLarge
-// (quant::Status's NonFinite and RangeTooLarge) or DeviceError (a CUDA runtime call failed; the message names it).
+// InvalidArgument (null pointer, k out of range), the CPU reference's own codes where it would fail the same input
+// (SizeMismatch, BadParams, NonFinite, RangeTooLarge), or DeviceError (a CUDA runtime call failed; the message names
+// it).
 using Status = Outcome;
 
 // ---- devices -------------------------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ Status check(cudaError_t error, const char *what);
 // NoDevice with unavailableReason() when no device is usable; success otherwise.
 Status requireDevice();
 Status invalid(const char *message);
-Status fromQuant(quant::Status status);
+Status fromQuant(ErrorCode code); // the CPU reference's bare code, with its words
 
 inline cudaStream_t asStream(void *stream)
 {

@@ -145,7 +145,7 @@ Status checkArgs(const void *src, const void *dst, size_t n, const quant::QuantP
     if (n > 0 && (src == nullptr || dst == nullptr))
         return detail::invalid("null device pointer");
     if (!quant::validParams(params, levels))
-        return detail::fromQuant(quant::Status::BadParams);
+        return detail::fromQuant(ErrorCode::BadParams);
     return {};
 }
 
@@ -168,7 +168,7 @@ Status quantizeImpl(const float *src, size_t n, const quant::QuantParams &params
     uint32_t bad = 0;
     if (Status s = flag.read(&bad, 1); !s)
         return s;
-    return bad ? detail::fromQuant(quant::Status::NonFinite) : Status{};
+    return bad ? detail::fromQuant(ErrorCode::NonFinite) : Status{};
 }
 
 template <typename Q>
@@ -197,7 +197,7 @@ Status quantizeHostImpl(std::span<const float> src, const quant::QuantParams &pa
     if (Status s = detail::requireDevice(); !s)
         return s;
     if (src.size() != dst.size())
-        return detail::fromQuant(quant::Status::SizeMismatch);
+        return detail::fromQuant(ErrorCode::SizeMismatch);
     detail::DeviceArray<float> dSrc;
     detail::DeviceArray<Q> dDst;
     if (Status s = dSrc.allocate(src.size()); !s)
@@ -221,7 +221,7 @@ Status dequantizeHostImpl(std::span<const Q> src, const quant::QuantParams &para
     if (Status s = detail::requireDevice(); !s)
         return s;
     if (src.size() != dst.size())
-        return detail::fromQuant(quant::Status::SizeMismatch);
+        return detail::fromQuant(ErrorCode::SizeMismatch);
     detail::DeviceArray<Q> dSrc;
     detail::DeviceArray<float> dDst;
     if (Status s = dSrc.allocate(src.size()); !s)
@@ -262,11 +262,11 @@ Status computeParamsDevice(const float *src, size_t n, uint32_t levels, quant::Q
     if (Status s = result.read(words, 3); !s)
         return s;
     if (words[2] != 0u)
-        return detail::fromQuant(quant::Status::NonFinite);
+        return detail::fromQuant(ErrorCode::NonFinite);
     const quant::ParamsResult params =
         quant::paramsFromRange(fromOrderedKey(words[0]), fromOrderedKey(words[1]), levels);
     if (!params)
-        return detail::fromQuant(params.status);
+        return detail::fromQuant(params.code);
     *out = params.params;
     return {};
 }

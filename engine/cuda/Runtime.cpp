@@ -29,16 +29,11 @@ Status invalid(const char *message)
     return Outcome::failure(message, ErrorCode::InvalidArgument);
 }
 
-Status fromQuant(quant::Status status)
+Status fromQuant(ErrorCode code)
 {
-    switch (status) {
-    case quant::Status::Ok: return {};
-    case quant::Status::NonFinite: return Outcome::failure(quant::describe(status), ErrorCode::NonFinite);
-    case quant::Status::RangeTooLarge: return Outcome::failure(quant::describe(status), ErrorCode::RangeTooLarge);
-    case quant::Status::SizeMismatch:
-    case quant::Status::BadParams: return Outcome::failure(quant::describe(status), ErrorCode::InvalidArgument);
-    }
-    return Outcome::failure(quant::describe(status), ErrorCode::InvalidArgument);
+    if (code == ErrorCode::None)
+        return {};
+    return Outcome::failure(quant::describe(code), code);
 }
 
 unsigned gridFor(size_t n, unsigned threads)

@@ -49,7 +49,7 @@ void ActivitySummary::batchAccepted(qint64 tokens, double meanReward, double pen
     if (!m_firstSaid) {
         m_firstSaid = true;
         Q_EMIT summarized(EngineEvent::info(
-            QStringLiteral("rollouts"),
+            EventCategory::Rollouts,
             QStringLiteral("First batch accepted: %1 tokens, mean reward %2 %; from now on a summary once a minute")
                 .arg(tokens)
                 .arg(std::lround(std::isfinite(meanReward) ? meanReward * 100 : 0))));
@@ -79,7 +79,7 @@ void ActivitySummary::flush()
     m_accepted = m_rejected = 0;
     m_tokens = 0;
     m_rewardSum = m_credits = 0;
-    Q_EMIT summarized(EngineEvent::info(QStringLiteral("rollouts"), text));
+    Q_EMIT summarized(EngineEvent::info(EventCategory::Rollouts, text));
 }
 
 } // namespace cohort

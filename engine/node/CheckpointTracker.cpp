@@ -55,7 +55,7 @@ void CheckpointTracker::onInfo(const HubReply &reply)
     if (!reply.ok()) {
         if (reply.errorCode != QLatin1String("no_checkpoint"))
             Q_EMIT eventOccurred(EngineEvent::warning(
-                QStringLiteral("checkpoint"), QStringLiteral("Could not ask for the checkpoint: %1").arg(reply.error)));
+                EventCategory::Checkpoint, QStringLiteral("Could not ask for the checkpoint: %1").arg(reply.error)));
         return;
     }
     const QString task = reply.body.value(QStringLiteral("task")).toString();
@@ -97,7 +97,7 @@ void CheckpointTracker::onInfo(const HubReply &reply)
     });
     connect(m_downloader, &shardcast::Downloader::finished, this, &CheckpointTracker::onFinished);
     connect(m_downloader, &shardcast::Downloader::failed, this, &CheckpointTracker::onFailed);
-    Q_EMIT eventOccurred(EngineEvent::routineInfo(QStringLiteral("checkpoint"),
+    Q_EMIT eventOccurred(EngineEvent::routineInfo(EventCategory::Checkpoint,
                                                   QStringLiteral("Fetching %1 checkpoint v%2 from %3 relay(s)")
                                                       .arg(task)
                                                       .arg(version)
@@ -116,10 +116,10 @@ void CheckpointTracker::onFinished(const QString &modelPath)
     m_modelPath = modelPath;
     m_progress = done->progress();
     Q_EMIT eventOccurred(
-        EngineEvent::info(QStringLiteral("checkpoint"), QStringLiteral("Checkpoint %1 v%2 verified and ready (%3)")
-                                                            .arg(done->progress().taskId)
-                                                            .arg(done->version())
-                                                            .arg(modelPath)));
+        EngineEvent::info(EventCategory::Checkpoint, QStringLiteral("Checkpoint %1 v%2 verified and ready (%3)")
+                                                         .arg(done->progress().taskId)
+                                                         .arg(done->version())
+                                                         .arg(modelPath)));
     if (done == m_downloader)
         m_downloader = nullptr;
     done->deleteLater();
@@ -133,7 +133,7 @@ void CheckpointTracker::onFailed(const QString &error)
         m_diskFull = failedDownload->progress().diskFull;
     }
     m_retryAfter = QDateTime::currentDateTimeUtc().addSecs(kRetryAfterFailureS);
-    Q_EMIT eventOccurred(EngineEvent::error(QStringLiteral("checkpoint"), error));
+    Q_EMIT eventOccurred(EngineEvent::error(EventCategory::Checkpoint, error));
     Q_EMIT failed(error);
 }
 

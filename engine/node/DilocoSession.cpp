@@ -147,7 +147,7 @@ void DilocoSession::start(const TaskInfo &task)
         },
         QThread::LowPriority);
     Q_EMIT eventOccurred(
-        EngineEvent::info(QStringLiteral("diloco"), QStringLiteral("DiLoCo training started for %1").arg(task.id)));
+        EngineEvent::info(EventCategory::Diloco, QStringLiteral("DiLoCo training started for %1").arg(task.id)));
     Q_EMIT changed();
 }
 
@@ -182,7 +182,7 @@ void DilocoSession::onProgress(const DilocoStatus &status, bool outerStepDone)
     if (status.note.isEmpty())
         m_status.note = previousNote;
     else
-        Q_EMIT eventOccurred(EngineEvent::info(QStringLiteral("diloco"), status.note));
+        Q_EMIT eventOccurred(EngineEvent::info(EventCategory::Diloco, status.note));
     if (outerStepDone)
         qCInfo(lcEngine).nospace() << "DiLoCo outer step " << status.outerStep << " with " << status.peers
                                    << " peers, loss " << status.outerLoss;
@@ -202,7 +202,7 @@ void DilocoSession::onFinished(const QString &error)
         m_retryAfter = QDateTime::currentDateTimeUtc().addSecs(kRetryAfterFailureS);
         m_status.note = error;
         Q_EMIT eventOccurred(
-            EngineEvent::error(QStringLiteral("diloco"), QStringLiteral("DiLoCo training stopped: %1").arg(error)));
+            EngineEvent::error(EventCategory::Diloco, QStringLiteral("DiLoCo training stopped: %1").arg(error)));
         QTimer::singleShot(kRetryAfterFailureS * 1000 + 100, this, &DilocoSession::update);
     }
     Q_EMIT changed(); // may start it again (resumed from its bundle) if nothing holds it back now
@@ -229,7 +229,7 @@ void DilocoSession::commitStep(const QString &taskId, const QJsonObject &commitm
                   const qsizetype part = qsizetype(std::clamp<qint64>(
                       reply.body.value(QStringLiteral("part_bytes")).toInteger(256 << 10), 16 << 10, 1 << 20));
                   Q_EMIT eventOccurred(
-                      EngineEvent::info(QStringLiteral("diloco"),
+                      EngineEvent::info(EventCategory::Diloco,
                                         QStringLiteral("The hub audits outer step %1: sending what it replays (%2)")
                                             .arg(step)
                                             .arg(humanBytes(material.size()))));
@@ -255,7 +255,7 @@ void DilocoSession::uploadAudit(const QString &taskId, quint64 step, const QByte
             }
             if (!reply.ok()) {
                 Q_EMIT eventOccurred(EngineEvent::warning(
-                    QStringLiteral("diloco"),
+                    EventCategory::Diloco,
                     QStringLiteral("The audit of outer step %1 could not be sent: %2").arg(step).arg(reply.error)));
                 return;
             }

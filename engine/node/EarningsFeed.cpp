@@ -53,13 +53,13 @@ void EarningsFeed::openCache()
     auto store = EarningsStore::open(EarningsStore::defaultPath(m_dataDir));
     if (!store) {
         Q_EMIT eventOccurred(EngineEvent::warning(
-            QStringLiteral("earnings"), QStringLiteral("Earnings history is not kept: %1").arg(store.error())));
+            EventCategory::Earnings, QStringLiteral("Earnings history is not kept: %1").arg(store.error())));
         return;
     }
     m_store = std::move(store).value();
     auto cached = m_store->load(m_ledger, m_host.nodeId());
     if (!cached)
-        Q_EMIT eventOccurred(EngineEvent::warning(QStringLiteral("earnings"), cached.error()));
+        Q_EMIT eventOccurred(EngineEvent::warning(EventCategory::Earnings, cached.error()));
     else if (cached->has_value())
         Q_EMIT earningsReady(**cached, true);
 }

@@ -16,34 +16,36 @@ Engine::Engine(EngineOptions options, QString hubUrl, bool hubEmbedded, QObject 
       m_options(std::move(options)),
       m_hubUrl(std::move(hubUrl)),
       m_hubEmbedded(hubEmbedded),
-      m_rollouts(new RolloutFleet(*this, m_options.dataDir, this)),
+      m_host(m_options, m_compute, m_identity),
+      m_rollouts(new RolloutFleet(m_host, m_options.dataDir, this)),
       m_activitySummary(this)
 {
-    connect(&m_activitySummary, &ActivitySummary::summarized, this, &Engine::emitEvent);
+    connect(&m_activitySummary, &ActivitySummary::summarized, this, &Engine::eventOccurred);
     m_machine = new MachineMonitor(m_options.dataDir, Nvml::defaultLibrary(), this);
-    m_hubSession = new HubSession(*this,
+    m_hubSession = new HubSession(m_host,
                                   {m_hubUrl, m_hubEmbedded, m_options.dataDir, m_options.hubKey,
                                    m_options.hubCertificateFile, m_options.nodeName, m_options.heartbeatIntervalMs},
                                   this);
-    m_tasks = new TaskMembership(*this, m_options.taskId, m_options.chooseTaskAutomatically, this);
-    m_schedule = new ScheduleGate(*this, m_options.dataDir, m_options.scheduler, this);
+    m_tasks = new TaskMembership(m_host, m_options.taskId, m_options.chooseTaskAutomatically, this);
     // Earnings of different hubs never mix: the embedded network is one ledger, a remote hub is keyed by its URL.
     m_earnings =
-        new EarningsFeed(*this, m_options.dataDir, m_hubEmbedded ? QStringLiteral("embedded") : m_hubUrl, this);
-    m_resume = new ResumeBundle(*this, m_options.dataDir, this);
-    connect(m_resume, &ResumeBundle::eventOccurred, this, &Engine::emitEvent);
+        new EarningsFeed(m_host, m_options.dataDir, m_hubEmbedded ? QStringLiteral("embedded") : m_hubUrl, this);
+    m_resume = new ResumeBundle(m_host, m_options.dataDir, this);
+    connect(m_resume, &ResumeBundle::eventOccurred, this, &Engine::eventOccurred);
     m_uploadLimiter = std::make_shared<RateLimiter>(m_options.maxUploadBytesPerSecond);
-    m_diloco = new DilocoSession(*this, m_options.dataDir, m_hubUrl, m_uploadLimiter, this);
+    m_diloco = new DilocoSession(m_host, m_options.dataDir, m_hubUrl, m_uploadLimiter, this);
     connectDilocoSession();
     const QDir data(m_options.dataDir);
     m_checkpoints = new CheckpointTracker(
-        *this,
+        m_host,
         {data.filePath(QStringLiteral("checkpoints")), data.filePath(QStringLiteral("identity/hubs.json")),
          m_hubEmbedded ? QStringLiteral("embedded") : m_hubUrl, m_options.maxDownloadBytesPerSecond},
         this);
+    m_schedule = new ScheduleGate({m_machine, m_checkpoints, m_rollouts}, m_options.dataDir, m_options.scheduler, this);
     connectCheckpointTracker();
     m_state = new SnapshotPublisher({m_hubSession, m_schedule, m_rollouts, m_checkpoints, m_diloco, m_tasks}, this);
     connect(m_state, &SnapshotPublisher::published, this, &Engine::snapshotReady);
+    m_host.setParts({m_hubSession, m_tasks, m_schedule, m_checkpoints, m_rollouts, m_state});
     EngineSnapshot &snapshot = m_state->snapshot();
     snapshot.hubUrl = m_hubUrl;
     snapshot.hubEmbedded = m_hubEmbedded;
@@ -58,6 +60,12 @@ Engine::Engine(EngineOptions options, QString hubUrl, bool hubEmbedded, QObject 
 
 Engine::~Engine()
 {
+    // The wiring and the publisher read the parts: a signal sent while the DiLoCo session or the rollout fleet shuts
+    // down must not reach them half-deleted (their connections to the other parts stay).
+    for (QObject *part : std::initializer_list<QObject *>{m_diloco, m_rollouts}) {
+        part->disconnect(this);
+        part->disconnect(m_state);
+    }
     delete m_diloco; // stops the training thread within its bound (a collective in flight may take 30 s)
     m_diloco = nullptr;
     delete m_rollouts; // cancels the batches in hand and stops the compute threads
@@ -78,8 +86,8 @@ void Engine::start()
     }
     m_identity = std::make_unique<Identity>(std::move(identity).value());
     m_state->snapshot().nodeId = m_identity->nodeId();
-    emitEvent(EngineEvent::info(
-        QStringLiteral("lifecycle"),
+    Q_EMIT eventOccurred(EngineEvent::info(
+        EventCategory::Lifecycle,
         m_identity->wasCreated()
             ? QStringLiteral("Created node identity %1 (key %2)").arg(m_identity->nodeId(), m_identity->fingerprint())
             : QStringLiteral("Loaded node identity %1").arg(m_identity->nodeId())));
@@ -99,7 +107,7 @@ void Engine::failFatally(const QString &message)
     qCCritical(lcEngine) << message;
     m_state->inputs().fatalError = message;
     m_state->snapshot().lastError = message;
-    emitEvent(EngineEvent::error(QStringLiteral("lifecycle"), message));
+    Q_EMIT eventOccurred(EngineEvent::error(EventCategory::Lifecycle, message));
     updateState();
 }
 
@@ -158,8 +166,8 @@ void Engine::applyComputePlan()
 void Engine::setGpuPaused(const QString &gpuUuid, bool paused)
 {
     if (!m_rollouts->setGpuPaused(gpuUuid, paused)) {
-        emitEvent(EngineEvent::warning(QStringLiteral("compute"),
-                                       QStringLiteral("No compute worker runs on GPU %1").arg(gpuUuid)));
+        Q_EMIT eventOccurred(EngineEvent::warning(EventCategory::Compute,
+                                                  QStringLiteral("No compute worker runs on GPU %1").arg(gpuUuid)));
         return;
     }
     m_resume->writeSoon(); // survives a restart, like the node's pause
@@ -168,7 +176,7 @@ void Engine::setGpuPaused(const QString &gpuUuid, bool paused)
 
 void Engine::connectMachineMonitor()
 {
-    connect(m_machine, &MachineMonitor::eventOccurred, this, &Engine::emitEvent);
+    connect(m_machine, &MachineMonitor::eventOccurred, this, &Engine::eventOccurred);
     connect(m_machine, &MachineMonitor::historyLoaded, this, &Engine::gpuHistoryLoaded);
     connect(m_machine, &MachineMonitor::sampled, this, [this] {
         m_state->snapshot().system = m_machine->system();
@@ -186,11 +194,6 @@ void Engine::updateState()
 {
     m_diloco->update(); // every input that can start or stop the training loop passes through here
     m_state->updateState();
-}
-
-void Engine::emitEvent(EngineEvent event)
-{
-    Q_EMIT eventOccurred(event);
 }
 
 } // namespace cohort

@@ -1,12 +1,14 @@
 #pragma once
 // The contributor engine. Lives in the "cohort-engine" thread; everything here is event-driven
 // (QtNetwork, timers) and never blocks. It never runs a model itself: model work goes to the compute threads.
-// Its work is done by parts it owns and hosts (the machine monitor, the hub session, the task membership, the schedule
-// gate, the checkpoint tracker, the rollout fleet (a loop per compute device), the DiLoCo session, the earnings feed,
-// the resume bundle): each asks the engine through its host interface, which the engine implements privately, and says
-// what happened through signals, which the engine's connectXxx() functions wire to each other and to the state.
+// Its work is done by parts it owns (the machine monitor, the hub session, the task membership, the schedule gate, the
+// checkpoint tracker, the rollout fleet (a loop per compute device), the DiLoCo session, the earnings feed, the resume
+// bundle). A part that only reads its siblings holds them (the schedule gate, the snapshot publisher); the others ask
+// through their host interfaces, which node/PartsHost answers from the siblings, the engine's rules and the node's
+// identity. Each part says what happened through signals, which the engine's connectXxx() functions wire to each
+// other and to the state.
 // The snapshot publisher (node/SnapshotPublisher) gathers the parts' readings into the state and the snapshot; the
-// engine keeps the lifecycle (start, stop, live options) and the rules that join the parts.
+// engine keeps the lifecycle (start, stop, live options) and the wiring.
 #include "api/EngineController.h"
 #include "api/EngineParts.h"
 #include "core/EarningsReport.h"
@@ -19,6 +21,7 @@
 #include "node/HardwareInventory.h"
 #include "node/HubSession.h"
 #include "node/MachineMonitor.h"
+#include "node/PartsHost.h"
 #include "node/ResumeBundle.h"
 #include "node/RolloutFleet.h"
 #include "node/ScheduleGate.h"
@@ -33,15 +36,7 @@ namespace cohort {
 class RateLimiter;
 class Identity;
 
-class Engine : public EngineBackend,
-               private RolloutHost,
-               private DilocoHost,
-               private CheckpointHost,
-               private HubSessionHost,
-               private ScheduleHost,
-               private EarningsHost,
-               private ResumeHost,
-               private TaskMembershipHost {
+class Engine : public EngineBackend {
     Q_OBJECT
 public:
     Engine(EngineOptions options, QString hubUrl, bool hubEmbedded, QObject *parent = nullptr);
@@ -68,67 +63,19 @@ public Q_SLOTS:
     void failFatally(const QString &message) override;
 
 private:
-    void applyComputePlan(); // a worker per GPU the options allow, each with its memory share (core/ComputePlan)
-
-    // The task membership (node/TaskMembership) as this engine hosts it: the work for a task starts and stops with it
-    // (EngineTasks.cpp)
-    const QList<TaskInfo> &catalogue() const override { return m_hubSession->state().tasks; }
-    const EngineSnapshot &machine() const override { return m_state->snapshot(); } // also the hub session's heartbeats
+    void applyComputePlan();  // a worker per GPU the options allow, each with its memory share (core/ComputePlan)
+    void restoreFromBundle(); // the task, the user's pause and snooze, the work in hand (EngineResume.cpp)
+    void enterPause();        // stops the work in hand at a safe point (EngineSchedule.cpp)
+    void applyGpusInUse();    // the GPUs other programs use (the gate's reading) to the workers on them
+    // What each part's signals change in the others and in the state, one function per part (Engine<Part>.cpp).
     void connectTaskMembership();
-
-    // The hub session (node/HubSession) as this engine hosts it, and the task catalogue it brings
-    // (EngineHubSession.cpp)
-    bool failed() const override { return !m_state->inputs().fatalError.isEmpty(); }
-    QJsonObject hardware() const override
-    {
-        return hardwareInventory(m_compute, m_state->snapshot().system.memTotalBytes, m_state->snapshot().gpus);
-    }
-    QString payoutAddress() const override { return m_options.payoutAddress; }
-    QString joinedTaskId() const override { return m_tasks->joined(); }
     void connectHubSession();
-
-    // The schedule gate (node/ScheduleGate) as this engine hosts it (EngineSchedule.cpp)
-    QList<GpuSample> gpuReadings() const override { return m_state->snapshot().gpus; }
-    Expected<QList<GpuProcess>> gpuProcesses() override { return m_machine->gpuProcesses(); }
-    bool diskFull() const override { return m_checkpoints->diskFull(); }
-    bool generating() const override { return m_rollouts->generating(); }
-    qint64 generatingForMs() const override { return m_rollouts->generatingForMs(); }
-    double tokensPerSecond() const override { return m_rollouts->stats().tokensPerSecond; }
-    QList<int> workerGpuIndexes() const override { return m_rollouts->gpuIndexes(m_state->snapshot().gpus); }
-    void applyGpusInUse(); // the GPUs other programs use (the gate's reading) to the workers on them
     void connectScheduleGate();
-    void enterPause(); // stops the work in hand at a safe point
-
-    // The joined task's checkpoints (node/CheckpointTracker) as this engine hosts them (EngineCheckpoints.cpp)
-    bool checkpointsMayFetch() const override;
-    bool downloadsPaused() const override { return m_schedule->paused(); }
     void connectCheckpointTracker();
-
-    // The PRIME-RL work loop (node/RolloutLoop) and the earnings feed (node/EarningsFeed) as this engine hosts
-    // them (EngineRollouts.cpp)
-    HubClient *hub() const override { return m_hubSession->client(); }
-    const TaskInfo *joinedTask() const override { return m_tasks->joinedTask(); }
-    bool rolloutsMayRun() const override;
-    int policyVersion() const override { return m_checkpoints->version(); }
-    QString policyPath() const override { return m_checkpoints->modelPath(); }
-    double dutyCycle() const override { return m_schedule->status().dutyCycle; }
-    bool earningsMayFetch() const override { return m_hubSession->online(); }
-    void connectRolloutLoop();
-
-    // Engine checkpoints (node/ResumeBundle) as this engine hosts them (EngineResume.cpp)
-    ResumeState resumeState() const override;
-    void restoreFromBundle();
-
-    // DiLoCo training (node/DilocoSession) as this engine hosts it (EngineDiloco.cpp)
-    bool dilocoMayRun() const override;
-    QString nodeId() const override { return m_state->snapshot().nodeId; }
-    QByteArray nodeSecretKey() const override;
-    QString computeDevice() const override { return m_rollouts->primaryDevice(); }
+    void connectRolloutLoop(); // and the earnings feed, fetched after accepted batches
     void connectDilocoSession();
-
     void connectMachineMonitor(); // its readings into the snapshot, and to the gate and the workers (Engine.cpp)
     void updateState();           // the DiLoCo session first (it starts and stops on the same inputs), then the state
-    void emitEvent(EngineEvent event);
 
     EngineOptions m_options;
     QString m_hubUrl;
@@ -137,6 +84,7 @@ private:
     ComputeInfo m_compute;
 
     bool m_stopping = false;
+    PartsHost m_host; // answers what the parts ask (node/PartsHost)
     // The parts: children, made in the constructor (they move to the engine thread with the engine).
     MachineMonitor *m_machine = nullptr;
     HubSession *m_hubSession = nullptr;

@@ -1,4 +1,4 @@
-// The engine as host of its checkpoint tracker (node/CheckpointTracker): the state says what it does (Downloading,
+// The engine's wiring of its checkpoint tracker (node/CheckpointTracker): the state says what it does (Downloading,
 // with bytes, rate and time left; DiskFull when it must); and the activity line under the state.
 #include "node/Engine.h"
 
@@ -6,7 +6,7 @@ namespace cohort {
 
 void Engine::connectCheckpointTracker()
 {
-    connect(m_checkpoints, &CheckpointTracker::eventOccurred, this, &Engine::emitEvent);
+    connect(m_checkpoints, &CheckpointTracker::eventOccurred, this, &Engine::eventOccurred);
     connect(m_checkpoints, &CheckpointTracker::progressChanged, this, [this] {
         m_state->inputs().downloading = m_checkpoints->progress().active();
         m_state->refreshActivity();
@@ -25,11 +25,6 @@ void Engine::connectCheckpointTracker()
         m_schedule->update();
         updateState();
     });
-}
-
-bool Engine::checkpointsMayFetch() const
-{
-    return !m_stopping && m_hubSession->online();
 }
 
 } // namespace cohort

@@ -1,5 +1,5 @@
-// The engine as host of its hub session (node/HubSession): what the session's answers change in the engine's state; the
-// catalogue it brings goes to the task membership.
+// The engine's wiring of its hub session (node/HubSession): what the session's answers change in the engine's state;
+// the catalogue it brings goes to the task membership.
 #include "node/Engine.h"
 
 namespace cohort {
@@ -7,7 +7,7 @@ namespace cohort {
 void Engine::connectHubSession()
 {
     HubSession *hub = m_hubSession;
-    connect(hub, &HubSession::eventOccurred, this, &Engine::emitEvent);
+    connect(hub, &HubSession::eventOccurred, this, &Engine::eventOccurred);
     connect(hub, &HubSession::linkChanged, this, &Engine::updateState);
     connect(hub, &HubSession::changed, m_state, &SnapshotPublisher::markDirty);
     connect(hub, &HubSession::errorNoted, this,

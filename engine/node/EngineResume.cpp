@@ -1,14 +1,8 @@
-// The engine as host of its engine checkpoints (node/ResumeBundle): what it is in the middle of, and what comes back
-// at start (the task, the user's pause and snooze, the work item in hand).
+// The engine's engine checkpoints (node/ResumeBundle) at start: what comes back (the task, the user's pause and
+// snooze, the work item in hand) goes to the parts that keep it.
 #include "node/Engine.h"
 
 namespace cohort {
-
-ResumeState Engine::resumeState() const
-{
-    return {m_tasks->wished(),          m_checkpoints->version(),  m_schedule->userPaused(),
-            m_schedule->snoozedUntil(), m_rollouts->worksInHand(), m_rollouts->pausedGpus()};
-}
 
 void Engine::restoreFromBundle()
 {
@@ -20,8 +14,8 @@ void Engine::restoreFromBundle()
     m_rollouts->restoreWork(resumed->work);             // the first loops to ask for work finish these
     m_rollouts->restorePausedGpus(resumed->pausedGpus); // applied as the workers start
     if (m_schedule->userPaused() || m_schedule->snoozedUntil().isValid()) {
-        emitEvent(
-            EngineEvent::info(QStringLiteral("lifecycle"), QStringLiteral("Still paused, as before Cohort stopped")));
+        Q_EMIT eventOccurred(
+            EngineEvent::info(EventCategory::Lifecycle, QStringLiteral("Still paused, as before Cohort stopped")));
         m_schedule->update();
     }
 }

@@ -1,20 +1,18 @@
-// The engine as host of its schedule gate (node/ScheduleGate): the readings the gate weighs, and what entering and
-// leaving a pause does to the work in hand (at a safe point: generation is cancelled within a token, the half-made
-// batch is dropped and its work item stays in hand; downloads keep every byte on disk).
+// The engine's wiring of its schedule gate (node/ScheduleGate): what entering and leaving a pause does to the work in
+// hand (at a safe point: generation is cancelled within a token, the half-made batch is dropped and its work item
+// stays in hand; downloads keep every byte on disk).
 #include "node/Engine.h"
-
-#include "node/GpuTelemetry.h"
 
 namespace cohort {
 
 void Engine::connectScheduleGate()
 {
     ScheduleGate *gate = m_schedule;
-    connect(gate, &ScheduleGate::eventOccurred, this, &Engine::emitEvent);
+    connect(gate, &ScheduleGate::eventOccurred, this, &Engine::eventOccurred);
     connect(gate, &ScheduleGate::pauseEntered, this, &Engine::enterPause);
     connect(gate, &ScheduleGate::pauseLeft, this, [this] {
         m_checkpoints->resume();
-        emitEvent(EngineEvent::info(QStringLiteral("lifecycle"), QStringLiteral("Working again")));
+        Q_EMIT eventOccurred(EngineEvent::info(EventCategory::Lifecycle, QStringLiteral("Working again")));
         m_rollouts->kick();
     });
     connect(gate, &ScheduleGate::userChoiceChanged, m_resume, &ResumeBundle::writeSoon); // they survive a restart

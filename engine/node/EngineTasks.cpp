@@ -1,4 +1,4 @@
-// The engine as host of its task membership (node/TaskMembership): the work for a task starts when it is joined and
+// The engine's wiring of its task membership (node/TaskMembership): the work for a task starts when it is joined and
 // stops when it is left; the engine bundle keeps the choice for the next start.
 #include "node/Engine.h"
 
@@ -6,7 +6,7 @@ namespace cohort {
 
 void Engine::connectTaskMembership()
 {
-    connect(m_tasks, &TaskMembership::eventOccurred, this, &Engine::emitEvent);
+    connect(m_tasks, &TaskMembership::eventOccurred, this, &Engine::eventOccurred);
     connect(m_tasks, &TaskMembership::taskJoined, this, [this](const QString &taskId) {
         m_rollouts->taskJoined(taskId); // work for another task is of no use now
         m_state->snapshot().joinedTaskId = taskId;

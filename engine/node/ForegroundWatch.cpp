@@ -8,7 +8,7 @@
 namespace cohort {
 
 namespace {
-const QString kCategory = QStringLiteral("schedule");
+constexpr EventCategory kCategory = EventCategory::Schedule;
 
 bool due(const QElapsedTimer &since, int intervalMs)
 {

@@ -9,7 +9,7 @@
 namespace cohort {
 
 namespace {
-const QString kCategory = QStringLiteral("gpu");
+constexpr EventCategory kCategory = EventCategory::Gpu;
 const QString kCpuOnly = QStringLiteral(": CPU and memory only");
 } // namespace
 

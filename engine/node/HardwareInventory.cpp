@@ -55,11 +55,6 @@ qint64 applyGpuMemoryCap(const ComputeWorkerSpec &worker, bool standIn, QString 
     return budget;
 }
 
-bool testingGpusOnCpu()
-{
-    return qEnvironmentVariable("COHORT_TESTING_GPUS_ON_CPU") == QLatin1String("1");
-}
-
 QJsonObject hardwareInventory(const ComputeInfo &compute, qint64 memTotalBytes, const QList<GpuSample> &gpus)
 {
     QJsonArray gpuList;

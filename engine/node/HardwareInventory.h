@@ -23,10 +23,6 @@ ComputeInfo probeCompute(); // runs a tiny LibTorch self-test; call off the GUI 
 // says what was done, for the activity log. A stand-in (testingGpusOnCpu) is given its share of NVML's total and caps
 // no allocator.
 qint64 applyGpuMemoryCap(const ComputeWorkerSpec &worker, bool standIn, QString *note);
-// Testing only (tst_compute_fleet, tst_cohortd_gpus): COHORT_TESTING_GPUS_ON_CPU=1 lets NVML's GPUs (the fake NVML's)
-// stand in for CUDA devices on a machine without CUDA: each gets its worker, named "cuda:k" as a real one would be,
-// whose policy runs on the CPU. Unset in every real run.
-bool testingGpusOnCpu();
 // gpus: index, name, uuid, vram_mb and power_limit_w of each (what NVML could not read is left out).
 QJsonObject hardwareInventory(const ComputeInfo &compute, qint64 memTotalBytes, const QList<GpuSample> &gpus = {});
 

@@ -95,7 +95,7 @@ void HubSession::solveRegistrationWork(const HubReply &reply)
         return;
     }
     Q_EMIT eventOccurred(EngineEvent::info(
-        QStringLiteral("hub"),
+        EventCategory::Hub,
         QStringLiteral("The hub asks new nodes for a proof of work (%1 bits): computing it once").arg(bits)));
     if (!m_registrationWork)
         m_registrationWork = new RegistrationWorkSolver(this);
@@ -178,10 +178,10 @@ void HubSession::onRegistered(const HubReply &reply)
     }
     m_heartbeatTimer.start();
     Q_EMIT eventOccurred(EngineEvent::info(
-        QStringLiteral("hub"), (firstTime ? QStringLiteral("Registered with %1 as %2 (hub key %3)")
-                                          : QStringLiteral("Reconnected to %1 as %2 (hub key %3)"))
-                                   .arg(m_setup.embedded ? QStringLiteral("the local network") : m_setup.hubUrl,
-                                        m_identity->nodeId(), m_state.hubKeyFingerprint)));
+        EventCategory::Hub, (firstTime ? QStringLiteral("Registered with %1 as %2 (hub key %3)")
+                                       : QStringLiteral("Reconnected to %1 as %2 (hub key %3)"))
+                                .arg(m_setup.embedded ? QStringLiteral("the local network") : m_setup.hubUrl,
+                                     m_identity->nodeId(), m_state.hubKeyFingerprint)));
     Q_EMIT linkChanged(); // before the first heartbeat: it reports the state this makes
     fetchTasks();
     heartbeat();
@@ -193,20 +193,20 @@ void HubSession::fetchTasks()
     m_hub->get(QStringLiteral("/v1/tasks"), [this](const HubReply &reply) {
         if (!reply.ok()) {
             Q_EMIT eventOccurred(EngineEvent::warning(
-                QStringLiteral("hub"), QStringLiteral("Could not load the task list: %1").arg(reply.error)));
+                EventCategory::Hub, QStringLiteral("Could not load the task list: %1").arg(reply.error)));
             return;
         }
         auto tasks = parseTaskList(reply.body, UnknownKinds::Keep); // a newer hub's kinds are listed, not fatal
         if (!tasks) {
             Q_EMIT eventOccurred(EngineEvent::warning(
-                QStringLiteral("hub"), QStringLiteral("The hub sent an unreadable task list: %1").arg(tasks.error())));
+                EventCategory::Hub, QStringLiteral("The hub sent an unreadable task list: %1").arg(tasks.error())));
             return;
         }
         const bool changed = *tasks != m_state.tasks;
         m_state.tasks = std::move(tasks).value();
         if (changed)
             Q_EMIT eventOccurred(EngineEvent::info(
-                QStringLiteral("hub"), QStringLiteral("The hub offers %1 tasks").arg(m_state.tasks.size())));
+                EventCategory::Hub, QStringLiteral("The hub offers %1 tasks").arg(m_state.tasks.size())));
         Q_EMIT tasksArrived();
     });
 }
@@ -301,7 +301,7 @@ void HubSession::onHeartbeat(const HubReply &reply)
     if (reply.errorCode == QLatin1String("not_registered")) {
         // The hub lost its records (or was reset): register again right away.
         Q_EMIT eventOccurred(EngineEvent::warning(
-            QStringLiteral("hub"), QStringLiteral("The hub no longer knows this node; registering again")));
+            EventCategory::Hub, QStringLiteral("The hub no longer knows this node; registering again")));
         registerWithHub();
         return;
     }
@@ -310,7 +310,7 @@ void HubSession::onHeartbeat(const HubReply &reply)
         return;
     }
     Q_EMIT eventOccurred(
-        EngineEvent::warning(QStringLiteral("hub"), QStringLiteral("Heartbeat refused: %1").arg(reply.error)));
+        EngineEvent::warning(EventCategory::Hub, QStringLiteral("Heartbeat refused: %1").arg(reply.error)));
     Q_EMIT changed();
 }
 
@@ -334,7 +334,7 @@ bool HubSession::takeClientRelease(const QJsonValue &client)
     // Said once per version (every heartbeat repeats the hub's word), and again only for a newer one.
     if (notice.available && notice.latest != m_announcedVersion) {
         m_announcedVersion = notice.latest;
-        Q_EMIT eventOccurred(EngineEvent::info(QStringLiteral("update"), updateAvailableMessage(notice)));
+        Q_EMIT eventOccurred(EngineEvent::info(EventCategory::Update, updateAvailableMessage(notice)));
     }
     return true;
 }
@@ -374,8 +374,7 @@ void HubSession::connectionLost(const QString &error)
     m_linkError = error;
     Q_EMIT errorNoted(error);
     if (wasOnline || m_retryDelayS == 1)
-        Q_EMIT eventOccurred(
-            EngineEvent::warning(QStringLiteral("hub"), QStringLiteral("Lost the hub: %1").arg(error)));
+        Q_EMIT eventOccurred(EngineEvent::warning(EventCategory::Hub, QStringLiteral("Lost the hub: %1").arg(error)));
     scheduleReconnect();
 }
 

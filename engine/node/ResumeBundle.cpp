@@ -4,7 +4,7 @@
 #include "core/Logging.h"
 #include "core/TaskInfo.h"
 #include "node/Outbox.h"
-#include "node/RolloutWorker.h"
+#include "node/TestingHooks.h"
 #include "store/EngineBundle.h"
 
 #include <QDir>
@@ -54,7 +54,7 @@ void ResumeBundle::write(const char *why)
     auto written = m_bundles->write(bundle);
     if (!written) {
         Q_EMIT eventOccurred(EngineEvent::warning(
-            QStringLiteral("checkpoint"), QStringLiteral("Cannot save the engine state: %1").arg(written.error())));
+            EventCategory::Checkpoint, QStringLiteral("Cannot save the engine state: %1").arg(written.error())));
         return;
     }
     qCDebug(lcEngine).nospace() << "engine bundle (" << why << "): " << QFileInfo(*written).size() << " bytes in "
@@ -83,7 +83,7 @@ std::optional<ResumeState> ResumeBundle::restore(bool taskNamed)
     QStringList discarded;
     auto bundle = m_bundles->readNewest(&discarded);
     for (const QString &why : discarded)
-        Q_EMIT eventOccurred(EngineEvent::warning(QStringLiteral("checkpoint"),
+        Q_EMIT eventOccurred(EngineEvent::warning(EventCategory::Checkpoint,
                                                   QStringLiteral("Set aside a damaged engine bundle (%1)").arg(why)));
     if (!bundle)
         return std::nullopt; // first start, or nothing valid: start afresh
@@ -94,7 +94,7 @@ std::optional<ResumeState> ResumeBundle::restore(bool taskNamed)
     if (!taskNamed && TaskInfo::isValidId(task)) {
         resumed.taskId = task;
         Q_EMIT eventOccurred(EngineEvent::info(
-            QStringLiteral("task"), QStringLiteral("Joining task %1 again, as before Cohort stopped").arg(task)));
+            EventCategory::Task, QStringLiteral("Joining task %1 again, as before Cohort stopped").arg(task)));
     }
     resumed.userPaused = s.value(QStringLiteral("user_paused")).toBool();
     const qint64 snooze = qint64(s.value(QStringLiteral("snoozed_until")).toDouble());
@@ -106,12 +106,12 @@ std::optional<ResumeState> ResumeBundle::restore(bool taskNamed)
             // torn): the outbox submits it; generating it again would only be refused as a second batch for one
             // work item.
             Q_EMIT eventOccurred(EngineEvent::info(
-                QStringLiteral("rollouts"),
+                EventCategory::Rollouts,
                 QStringLiteral("Work %1 from the engine bundle is already finished in the outbox").arg(w.workId)));
         } else {
             resumed.work.append(w);
             Q_EMIT eventOccurred(EngineEvent::info(
-                QStringLiteral("rollouts"),
+                EventCategory::Rollouts,
                 QStringLiteral("Resuming work %1 from the engine bundle (the batch in hand when Cohort stopped)")
                     .arg(w.workId)));
         }

@@ -2,6 +2,7 @@
 
 #include "core/Logging.h"
 #include "node/HardwareInventory.h"
+#include "node/TestingHooks.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -127,7 +128,7 @@ void RolloutFleet::applyPlan(const ComputePlan &plan, bool standIns)
         QString note;
         const qint64 budget = applyGpuMemoryCap(spec, standIns, &note);
         if (!note.isEmpty() && (added || loop->spec().memoryPercent != spec.memoryPercent))
-            Q_EMIT eventOccurred(EngineEvent::info(QStringLiteral("compute"), note));
+            Q_EMIT eventOccurred(EngineEvent::info(EventCategory::Compute, note));
         loop->setSpec(spec, budget);
         if (added) {
             if (!spec.gpuUuid.isEmpty() && m_pausedGpus.contains(spec.gpuUuid))
@@ -135,7 +136,7 @@ void RolloutFleet::applyPlan(const ComputePlan &plan, bool standIns)
             loop->start();
             if (!gone.empty() || m_loops.size() > 1)
                 Q_EMIT eventOccurred(EngineEvent::info(
-                    QStringLiteral("compute"), QStringLiteral("Computing on %1 (%2)").arg(spec.name, spec.device)));
+                    EventCategory::Compute, QStringLiteral("Computing on %1 (%2)").arg(spec.name, spec.device)));
         }
         // Kept in the plan's order: the first is the primary device.
         const auto it = std::find_if(m_loops.begin(), m_loops.end(), [loop](const auto &l) { return l.get() == loop; });
@@ -144,7 +145,7 @@ void RolloutFleet::applyPlan(const ComputePlan &plan, bool standIns)
     }
     m_loops = std::move(ordered);
     if (!plan.note.isEmpty())
-        Q_EMIT eventOccurred(EngineEvent::warning(QStringLiteral("compute"), plan.note));
+        Q_EMIT eventOccurred(EngineEvent::warning(EventCategory::Compute, plan.note));
     Q_EMIT changed();
     kick(); // new loops start, and work left by removed ones is taken over
 }
@@ -191,7 +192,7 @@ bool RolloutFleet::setGpuPaused(const QString &gpuUuid, bool paused)
     if (paused)
         handOnWork(target);
     Q_EMIT eventOccurred(EngineEvent::info(
-        QStringLiteral("compute"),
+        EventCategory::Compute,
         paused ? QStringLiteral("Paused %1 (%2); the other devices keep working")
                      .arg(target->spec().name, target->spec().device)
                : QStringLiteral("%1 (%2) works again").arg(target->spec().name, target->spec().device)));
@@ -227,7 +228,7 @@ void RolloutFleet::setGpusInUse(const QMap<QString, QString> &programByGpu, int 
             loop->setInUseBy(programByGpu.value(gpu));
             if (newlyInUse) {
                 Q_EMIT eventOccurred(EngineEvent::info(
-                    QStringLiteral("schedule"),
+                    EventCategory::Schedule,
                     QStringLiteral("%1 uses %2 (%3): its worker waits; the other devices keep working")
                         .arg(programByGpu.value(gpu), loop->spec().name, loop->spec().device)));
                 handOnWork(loop.get());
@@ -237,7 +238,7 @@ void RolloutFleet::setGpusInUse(const QMap<QString, QString> &programByGpu, int 
             const qint64 since = seen.isValid() ? seen.secsTo(now) : holdSeconds;
             if (since >= holdSeconds || since < 0) { // gone for the hold time (or the clock went back)
                 Q_EMIT eventOccurred(EngineEvent::info(
-                    QStringLiteral("schedule"),
+                    EventCategory::Schedule,
                     QStringLiteral("%1 (%2) works again").arg(loop->spec().name, loop->spec().device)));
                 loop->setInUseBy(QString());
                 m_inUseSeen.remove(gpu);

@@ -5,6 +5,7 @@
 #include "core/MemoryBudget.h"
 #include "net/HubClient.h"
 #include "node/RolloutWorker.h"
+#include "node/TestingHooks.h"
 #include "rl/WorkSampling.h"
 
 #include <QCoreApplication>
@@ -228,12 +229,12 @@ void RolloutLoop::onWork(const HubReply &reply)
                 QCoreApplication::translate("cohort::Engine", "The hub stopped giving this node work: %1")
                     .arg(reply.error);
             Q_EMIT noteChanged(note);
-            Q_EMIT eventOccurred(EngineEvent::error(QStringLiteral("rollouts"), note));
+            Q_EMIT eventOccurred(EngineEvent::error(EventCategory::Rollouts, note));
             retryLater(600);
             return;
         }
-        Q_EMIT eventOccurred(EngineEvent::warning(QStringLiteral("rollouts"),
-                                                  QStringLiteral("The hub gave no work: %1").arg(reply.error)));
+        Q_EMIT eventOccurred(
+            EngineEvent::warning(EventCategory::Rollouts, QStringLiteral("The hub gave no work: %1").arg(reply.error)));
         retryLater(reply.networkFailure() ? 10 : 30);
         return;
     }
@@ -248,7 +249,7 @@ void RolloutLoop::onWork(const HubReply &reply)
     const std::optional<WorkItem> parsed = workItemFrom(reply, task->id, &malformed);
     if (!parsed) {
         Q_EMIT eventOccurred(EngineEvent::warning(
-            QStringLiteral("rollouts"), QStringLiteral("The hub's work item is malformed: %1").arg(malformed)));
+            EventCategory::Rollouts, QStringLiteral("The hub's work item is malformed: %1").arg(malformed)));
         retryLater(30);
         return;
     }
@@ -299,7 +300,7 @@ void RolloutLoop::startWork(const WorkItem &work)
     if (version < work.minVersion) {
         // Too stale to be accepted: fetch the newer version first (async_level, as PRIME-RL workers do).
         Q_EMIT eventOccurred(EngineEvent::info(
-            QStringLiteral("rollouts"),
+            EventCategory::Rollouts,
             QStringLiteral("Policy v%1 is too old for step %2; fetching v%2 first").arg(version).arg(work.step)));
         m_busy = false;
         Q_EMIT policyNeeded(work.step);
@@ -330,7 +331,7 @@ void RolloutLoop::startWork(const WorkItem &work)
         job.maxRows = rowsWithin(footprint, budget, rows);
         if (job.maxRows == 0) {
             Q_EMIT eventOccurred(
-                EngineEvent::error(QStringLiteral("rollouts"),
+                EngineEvent::error(EventCategory::Rollouts,
                                    QStringLiteral("This task's policy %1").arg(whyItDoesNotFit(footprint, budget))));
             retryLater(300);
             return;
@@ -338,8 +339,8 @@ void RolloutLoop::startWork(const WorkItem &work)
     }
     if (int(job.problems.size()) != cfg.promptsPerBatch) {
         Q_EMIT eventOccurred(EngineEvent::error(
-            QStringLiteral("rollouts"), QStringLiteral("This version does not know the task's environments (%1)")
-                                            .arg(cfg.environments.join(QStringLiteral(", ")))));
+            EventCategory::Rollouts, QStringLiteral("This version does not know the task's environments (%1)")
+                                         .arg(cfg.environments.join(QStringLiteral(", ")))));
         retryLater(300);
         return;
     }
@@ -362,7 +363,7 @@ void RolloutLoop::onGenerated(const RolloutJobResult &result)
     if (!result.error.isEmpty()) {
         m_busy = false;
         if (result.error != QLatin1String("cancelled")) { // cancelled (pause): the work item stays in hand
-            Q_EMIT eventOccurred(EngineEvent::error(QStringLiteral("rollouts"), result.error));
+            Q_EMIT eventOccurred(EngineEvent::error(EventCategory::Rollouts, result.error));
             m_workInHand.reset();
             Q_EMIT workInHandChanged("work failed");
             retryLater(30);
@@ -408,7 +409,7 @@ void RolloutLoop::onGenerated(const RolloutJobResult &result)
                      .toJson(QJsonDocument::Compact);
     if (Status saved = m_commons.putClaimed(entry); !saved) {
         // Without a durable copy we still submit: losing the batch on a crash is better than not trying.
-        Q_EMIT eventOccurred(EngineEvent::warning(QStringLiteral("rollouts"), saved.error()));
+        Q_EMIT eventOccurred(EngineEvent::warning(EventCategory::Rollouts, saved.error()));
     }
     m_stats.outboxBatches = m_commons.outboxCount();
     m_workInHand.reset(); // the batch is in the outbox now: that is its durable copy
@@ -431,7 +432,7 @@ void RolloutLoop::submit(const OutboxEntry &entry)
     if (!body) {
         // Written by us and fsynced, so unreadable JSON here is disk damage: drop it rather than retry forever.
         Q_EMIT eventOccurred(EngineEvent::warning(
-            QStringLiteral("rollouts"),
+            EventCategory::Rollouts,
             QStringLiteral("Dropped an unreadable outbox batch %1: %2").arg(entry.submissionId, body.error())));
         if (Status removed = m_commons.removeAnswered(entry.submissionId); !removed)
             qCWarning(lcEngine) << "cannot remove outbox batch" << entry.submissionId << ":" << removed.error();
@@ -469,16 +470,15 @@ void RolloutLoop::onSubmitted(const QString &submissionId, const HubReply &reply
     }
     if (!answered) {
         // The hub is down or refused us for now: the batch stays in the outbox and goes first next time.
-        Q_EMIT eventOccurred(
-            EngineEvent::warning(QStringLiteral("rollouts"),
-                                 QStringLiteral("Batch %1 kept in the outbox: %2").arg(submissionId, reply.error)));
+        Q_EMIT eventOccurred(EngineEvent::warning(
+            EventCategory::Rollouts, QStringLiteral("Batch %1 kept in the outbox: %2").arg(submissionId, reply.error)));
         retryLater(reply.networkFailure() ? 15 : 30);
         if (reply.networkFailure())
             Q_EMIT hubUnreachable(reply.error);
         return;
     }
     if (Status removed = m_commons.removeAnswered(submissionId); !removed)
-        Q_EMIT eventOccurred(EngineEvent::warning(QStringLiteral("rollouts"), removed.error()));
+        Q_EMIT eventOccurred(EngineEvent::warning(EventCategory::Rollouts, removed.error()));
     m_stats.outboxBatches = m_commons.outboxCount();
     const bool duplicate = reply.body.value(QStringLiteral("duplicate")).toBool();
     if (reply.ok() && status == QLatin1String("accepted")) {
@@ -487,7 +487,7 @@ void RolloutLoop::onSubmitted(const QString &submissionId, const HubReply &reply
         const double reward = reply.body.value(QStringLiteral("mean_reward")).toDouble();
         const double credit = reply.body.value(QStringLiteral("pending_credit")).toDouble();
         Q_EMIT eventOccurred(EngineEvent::routineInfo(
-            QStringLiteral("rollouts"),
+            EventCategory::Rollouts,
             QStringLiteral("Batch accepted%1: %2 tokens, mean reward %3, %4 credits pending verification")
                 .arg(duplicate ? QStringLiteral(" (retry of a batch the hub already had)") : QString())
                 .arg(tokens)
@@ -497,7 +497,7 @@ void RolloutLoop::onSubmitted(const QString &submissionId, const HubReply &reply
     } else {
         ++m_stats.batchesRejected;
         m_stats.lastRejection = reply.error;
-        Q_EMIT eventOccurred(EngineEvent::warning(QStringLiteral("rollouts"),
+        Q_EMIT eventOccurred(EngineEvent::warning(EventCategory::Rollouts,
                                                   QStringLiteral("Batch rejected by the hub: %1").arg(reply.error)));
         Q_EMIT batchRejected();
     }

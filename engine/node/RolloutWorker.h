@@ -17,15 +17,6 @@ namespace rl {
 class Policy;
 }
 
-// Testing only (tst_rl_e2e's kill matrix): COHORT_TESTING_HALT_AT="<point>[@<index>][#<n>]" parks the calling
-// thread for good the n-th time (default 1) the named point is reached with that index, after printing
-// "COHORT_TESTING_HALT_AT: halted at <spec> (t=<epoch ms>)" to stderr, so that a test can kill -9 the node at
-// exactly that moment instead of guessing from timing. Points: work-received, token@<tokens generated so far>,
-// rollout@<samples finished>, batch-saved, ack-received (the hub's answer to a submission, not yet handled),
-// bundle-part (an engine bundle written but not yet renamed into place). Unset: a relaxed atomic load per call.
-bool testingHaltArmed();
-void testingHaltPoint(const char *point, int index = -1);
-
 struct RolloutJob {
     QString taskId;
     QString workId;

@@ -2,7 +2,10 @@
 
 #include "core/GpuHistory.h"
 #include "core/Logging.h"
+#include "node/CheckpointTracker.h"
 #include "node/ForegroundWatch.h"
+#include "node/MachineMonitor.h"
+#include "node/RolloutFleet.h"
 #include "platform/DesktopIdle.h"
 #include "platform/DiskSpace.h"
 #include "platform/PowerSource.h"
@@ -13,9 +16,9 @@ namespace cohort {
 
 // The gate's texts are the engine's events, worded as when the gate was part of Engine; none is translated.
 
-ScheduleGate::ScheduleGate(ScheduleHost &host, QString dataDir, SchedulerPolicy policy, QObject *parent)
+ScheduleGate::ScheduleGate(Sources sources, QString dataDir, SchedulerPolicy policy, QObject *parent)
     : QObject(parent),
-      m_host(host),
+      m_sources(sources),
       m_dataDir(std::move(dataDir)),
       m_policy(std::move(policy))
 {}
@@ -28,12 +31,12 @@ void ScheduleGate::start()
     if (m_policy.runOnlyWhenIdle) {
         m_idle = createDesktopIdle();
         Q_EMIT eventOccurred(
-            m_idle ? EngineEvent::info(QStringLiteral("schedule"),
-                                       QStringLiteral("Idle time from %1").arg(m_idle->source()))
-                   : EngineEvent::warning(
-                         QStringLiteral("schedule"),
-                         QStringLiteral(
-                             "\"Run only when idle\" is on, but this session cannot tell idle time; it is ignored")));
+            m_idle
+                ? EngineEvent::info(EventCategory::Schedule, QStringLiteral("Idle time from %1").arg(m_idle->source()))
+                : EngineEvent::warning(
+                      EventCategory::Schedule,
+                      QStringLiteral(
+                          "\"Run only when idle\" is on, but this session cannot tell idle time; it is ignored")));
     }
     update();
 }
@@ -52,7 +55,7 @@ void ScheduleGate::pause()
     if (m_userPaused)
         return;
     m_userPaused = true;
-    Q_EMIT eventOccurred(EngineEvent::info(QStringLiteral("lifecycle"), QStringLiteral("Paused by you")));
+    Q_EMIT eventOccurred(EngineEvent::info(EventCategory::Lifecycle, QStringLiteral("Paused by you")));
     update();
 }
 
@@ -63,7 +66,7 @@ void ScheduleGate::resume()
     m_snoozedUntil = {};
     m_pauseAfterStepPending = false;
     if (wasHeld)
-        Q_EMIT eventOccurred(EngineEvent::info(QStringLiteral("lifecycle"), QStringLiteral("Resumed")));
+        Q_EMIT eventOccurred(EngineEvent::info(EventCategory::Lifecycle, QStringLiteral("Resumed")));
     update();
 }
 
@@ -71,7 +74,7 @@ void ScheduleGate::snooze(int seconds)
 {
     m_snoozedUntil = seconds > 0 ? QDateTime::currentDateTime().addSecs(seconds) : QDateTime();
     Q_EMIT eventOccurred(EngineEvent::info(
-        QStringLiteral("lifecycle"),
+        EventCategory::Lifecycle,
         seconds > 0 ? QStringLiteral("Snoozed until %1").arg(m_snoozedUntil.toString(QStringLiteral("HH:mm")))
                     : QStringLiteral("Snooze ended")));
     update();
@@ -81,13 +84,13 @@ void ScheduleGate::pauseAfterStep()
 {
     if (m_userPaused)
         return;
-    if (!m_host.generating()) { // nothing in hand: the safe point is now
+    if (!m_sources.rollouts->generating()) { // nothing in hand: the safe point is now
         pause();
         return;
     }
     m_pauseAfterStepPending = true;
     Q_EMIT eventOccurred(
-        EngineEvent::info(QStringLiteral("lifecycle"), QStringLiteral("Pausing when the batch in hand is finished")));
+        EngineEvent::info(EventCategory::Lifecycle, QStringLiteral("Pausing when the batch in hand is finished")));
     update();
 }
 
@@ -145,7 +148,7 @@ void ScheduleGate::update()
     // GPU limits: the hottest GPU and the power all of them draw, from the last telemetry sample (GpuTelemetry);
     // only the GPUs chosen in Settings when some are (a GPU left to other work is not Cohort's to throttle for).
     QList<GpuSample> watched;
-    const QList<GpuSample> gpus = m_host.gpuReadings();
+    const QList<GpuSample> gpus = m_sources.machine->gpus();
     for (const GpuSample &g : gpus)
         if (m_policy.gpus.isEmpty() || m_policy.gpus.contains(GpuHistory::keyOf(g)))
             watched.append(g);
@@ -163,16 +166,16 @@ void ScheduleGate::update()
     }
     // Other programs (full screen, on the user's list, on the GPU): each source asked at its own bounded rate.
     if (!m_foreground)
-        m_foreground = std::make_unique<ForegroundWatch>([this] { return m_host.gpuProcesses(); });
+        m_foreground = std::make_unique<ForegroundWatch>([this] { return m_sources.machine->gpuProcesses(); });
     m_foreground->setPolicy(m_policy);
-    m_foreground->setWorkerGpus(m_host.workerGpuIndexes());
+    m_foreground->setWorkerGpus(m_sources.rollouts->gpuIndexes(m_sources.machine->gpus()));
     in.foregroundUses = m_foreground->read();
     for (EngineEvent &event : m_foreground->takeEvents())
         Q_EMIT eventOccurred(event);
     const SchedulerDecision d = m_scheduler.evaluate(in);
 
     QList<PauseReason> reasons = d.pauseReasons;
-    if (m_host.diskFull() && !reasons.contains(PauseReason::DiskFull))
+    if (m_sources.checkpoints->diskFull() && !reasons.contains(PauseReason::DiskFull))
         reasons.append(PauseReason::DiskFull);
     m_status.mode = runModeName(reasons.isEmpty() ? d.mode : RunMode::Pause);
     m_status.dutyCycle = reasons.isEmpty() ? d.dutyCycle : 0;
@@ -213,9 +216,9 @@ void ScheduleGate::updateWorkAtRisk()
 {
     // Work since the last safe point: the batch being generated (its work item expires if dropped). Tokens are an
     // estimate from the last batch's rate; finished batches are safe in the outbox.
-    if (const qint64 ms = m_host.generatingForMs(); ms >= 0) {
+    if (const qint64 ms = m_sources.rollouts->generatingForMs(); ms >= 0) {
         m_status.workAtRiskSeconds = double(ms) / 1000.0;
-        m_status.workAtRiskTokens = qint64(m_status.workAtRiskSeconds * m_host.tokensPerSecond());
+        m_status.workAtRiskTokens = qint64(m_status.workAtRiskSeconds * m_sources.rollouts->stats().tokensPerSecond);
     } else {
         m_status.workAtRiskSeconds = 0;
         m_status.workAtRiskTokens = 0;

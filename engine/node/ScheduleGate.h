@@ -20,28 +20,25 @@
 
 namespace cohort {
 
+class CheckpointTracker;
 class DesktopIdle;
 class ForegroundWatch;
-
-// The engine as the gate sees it. Read at each update; never cached.
-class ScheduleHost {
-public:
-    virtual QList<GpuSample> gpuReadings() const = 0;       // the last telemetry sample (GpuTelemetry)
-    virtual Expected<QList<GpuProcess>> gpuProcesses() = 0; // the processes on the GPUs, for "pause when I play"
-    virtual bool diskFull() const = 0;                      // the last checkpoint download stopped for lack of space
-    virtual bool generating() const = 0;                    // a batch is being generated
-    virtual qint64 generatingForMs() const = 0;             // since that batch started; -1: none
-    virtual double tokensPerSecond() const = 0;             // the last batch's generation rate
-    virtual QList<int> workerGpuIndexes() const = 0;        // the GPUs (NVML indices) the rollout workers compute on
-
-protected:
-    ~ScheduleHost() = default;
-};
+class MachineMonitor;
+class RolloutFleet;
 
 class ScheduleGate : public QObject {
     Q_OBJECT
 public:
-    ScheduleGate(ScheduleHost &host, QString dataDir, SchedulerPolicy policy, QObject *parent = nullptr);
+    // The parts whose readings the gate weighs, read at each update, never cached: the machine's GPU samples and the
+    // processes on the GPUs ("pause when I play"), whether the last checkpoint download ran out of disk, and the batch
+    // being generated (how long, at what rate, on which GPUs). Sibling parts of the same engine: they outlive the
+    // gate's updates.
+    struct Sources {
+        MachineMonitor *machine = nullptr;
+        const CheckpointTracker *checkpoints = nullptr;
+        const RolloutFleet *rollouts = nullptr;
+    };
+    ScheduleGate(Sources sources, QString dataDir, SchedulerPolicy policy, QObject *parent = nullptr);
     ~ScheduleGate() override;
 
     void start(); // the idle-time source if the policy asks for one, then the first decision
@@ -84,7 +81,7 @@ private:
     qint64 dataFolderBytes() const;
     void updateWorkAtRisk();
 
-    ScheduleHost &m_host;
+    Sources m_sources;
     QString m_dataDir;
     SchedulerPolicy m_policy;
     Scheduler m_scheduler;

@@ -32,15 +32,15 @@ void TaskMembership::join(const QString &taskId)
         // The catalogue may not be loaded yet: remember the wish, apply it when the tasks arrive.
         m_wished = taskId;
         if (!m_host.catalogue().isEmpty())
-            Q_EMIT eventOccurred(EngineEvent::warning(QStringLiteral("task"),
-                                                      QStringLiteral("The hub offers no task '%1'").arg(taskId)));
+            Q_EMIT eventOccurred(
+                EngineEvent::warning(EventCategory::Task, QStringLiteral("The hub offers no task '%1'").arg(taskId)));
         return;
     }
     if (!task->isRunnableKind()) {
         // A newer hub's kind: listed, but there is no work loop for it here. The wish is kept for a newer version.
         m_wished = taskId;
         Q_EMIT eventOccurred(EngineEvent::warning(
-            QStringLiteral("task"),
+            EventCategory::Task,
             QStringLiteral("Task %1 is a %2 task, which this version of Cohort cannot run").arg(taskId, task->kind)));
         return;
     }
@@ -50,7 +50,7 @@ void TaskMembership::join(const QString &taskId)
     m_joined = taskId;
     // Said first, so that what the engine's work for the task says (e.g. "DiLoCo training started") follows it.
     Q_EMIT eventOccurred(
-        EngineEvent::info(QStringLiteral("task"), QStringLiteral("Joined task %1 (%2)").arg(taskId, task->title)));
+        EngineEvent::info(EventCategory::Task, QStringLiteral("Joined task %1 (%2)").arg(taskId, task->title)));
     Q_EMIT taskJoined(taskId);
 }
 
@@ -61,7 +61,7 @@ void TaskMembership::leave()
     const QString taskId = std::exchange(m_joined, QString());
     m_wished.clear();
     Q_EMIT taskLeft(taskId);
-    Q_EMIT eventOccurred(EngineEvent::info(QStringLiteral("task"), QStringLiteral("Left task %1").arg(taskId)));
+    Q_EMIT eventOccurred(EngineEvent::info(EventCategory::Task, QStringLiteral("Left task %1").arg(taskId)));
 }
 
 void TaskMembership::chooseAutomatically()
@@ -81,7 +81,7 @@ void TaskMembership::catalogueArrived()
         for (const TaskInfo &t : m_host.catalogue())
             ids.append(t.id);
         Q_EMIT eventOccurred(EngineEvent::info(
-            QStringLiteral("task"),
+            EventCategory::Task,
             QStringLiteral(
                 "No task joined; this hub offers %1 (join one on the Tasks page, or cohortd --task ID or --task auto)")
                 .arg(ids.isEmpty() ? QStringLiteral("none") : ids.join(QStringLiteral(", ")))));
@@ -100,11 +100,11 @@ void TaskMembership::applyAutomaticChoice()
     const QString choice = automaticTaskChoice(tasks, m_host.machine(), &whyNone);
     if (choice.isEmpty()) {
         Q_EMIT eventOccurred(EngineEvent::warning(
-            QStringLiteral("task"), QStringLiteral("No task of this hub can run on this computer (%1)").arg(whyNone)));
+            EventCategory::Task, QStringLiteral("No task of this hub can run on this computer (%1)").arg(whyNone)));
         return;
     }
     Q_EMIT eventOccurred(EngineEvent::info(
-        QStringLiteral("task"),
+        EventCategory::Task,
         QStringLiteral("Chose task %1: the first of the hub's tasks this computer can run").arg(choice)));
     join(choice);
 }

@@ -6,32 +6,32 @@
 
 namespace cohort::quant {
 
-const char *describe(Status status)
+const char *describe(ErrorCode code)
 {
-    switch (status) {
-    case Status::Ok: return "ok";
-    case Status::NonFinite: return "input holds NaN or infinity";
-    case Status::RangeTooLarge: return "max - min overflows float";
-    case Status::SizeMismatch: return "source and destination lengths differ";
-    case Status::BadParams: return "invalid quantization header (min, scale)";
+    switch (code) {
+    case ErrorCode::None: return "ok";
+    case ErrorCode::NonFinite: return "input holds NaN or infinity";
+    case ErrorCode::RangeTooLarge: return "max - min overflows float";
+    case ErrorCode::SizeMismatch: return "source and destination lengths differ";
+    case ErrorCode::BadParams: return "invalid quantization header (min, scale)";
     }
-    return "unknown status";
+    return "unknown error";
 }
 
 ParamsResult paramsFromRange(float lo, float hi, uint32_t levels)
 {
     if (!std::isfinite(lo) || !std::isfinite(hi))
-        return {{}, Status::NonFinite};
+        return {{}, ErrorCode::NonFinite};
     if (!(lo <= hi) || levels == 0)
-        return {{}, Status::BadParams};
+        return {{}, ErrorCode::BadParams};
     // -0 and +0 compare equal, so which one a reduction returns depends on the order it saw them; take +0 always.
     if (lo == 0.0f)
         lo = 0.0f;
     if (hi == lo)
-        return {{lo, 0.0f}, Status::Ok};
+        return {{lo, 0.0f}, ErrorCode::None};
     const float range = math::sub(hi, lo);
     if (!std::isfinite(range))
-        return {{}, Status::RangeTooLarge};
+        return {{}, ErrorCode::RangeTooLarge};
     // Rounded to nearest, the step can fall short so the top code decodes below hi (by an ulp when normal, by far
     // more when subnormal or underflowed to 0): then one ulp up, until levels * scale reaches the range.
     float scale = math::div(range, float(levels));
@@ -39,8 +39,8 @@ ParamsResult paramsFromRange(float lo, float hi, uint32_t levels)
         scale = std::nextafter(scale, std::numeric_limits<float>::infinity());
     const QuantParams params{lo, scale};
     if (!validParams(params, levels))
-        return {{}, Status::RangeTooLarge}; // the rounded-up top code would decode past FLT_MAX
-    return {params, Status::Ok};
+        return {{}, ErrorCode::RangeTooLarge}; // the rounded-up top code would decode past FLT_MAX
+    return {params, ErrorCode::None};
 }
 
 bool validParams(const QuantParams &params, uint32_t levels)
@@ -53,7 +53,7 @@ template <Word Q>
 ParamsResult computeParams(std::span<const float> src)
 {
     if (src.empty())
-        return {{0.0f, 0.0f}, Status::Ok};
+        return {{0.0f, 0.0f}, ErrorCode::None};
     float lo = src[0], hi = src[0];
     bool finite = true;
     for (const float x : src) {
@@ -62,60 +62,60 @@ ParamsResult computeParams(std::span<const float> src)
         hi = x > hi ? x : hi;
     }
     if (!finite)
-        return {{}, Status::NonFinite};
+        return {{}, ErrorCode::NonFinite};
     return paramsFromRange(lo, hi, kLevels<Q>);
 }
 
 template <Word Q>
-Status quantize(std::span<const float> src, const QuantParams &params, std::span<Q> dst)
+ErrorCode quantize(std::span<const float> src, const QuantParams &params, std::span<Q> dst)
 {
     if (src.size() != dst.size())
-        return Status::SizeMismatch;
+        return ErrorCode::SizeMismatch;
     if (!validParams(params, kLevels<Q>))
-        return Status::BadParams;
+        return ErrorCode::BadParams;
     bool finite = true;
     for (size_t i = 0; i < src.size(); ++i) {
         finite &= std::isfinite(src[i]);
         dst[i] = Q(math::encode(src[i], params.min, params.scale, kLevels<Q>));
     }
-    return finite ? Status::Ok : Status::NonFinite;
+    return finite ? ErrorCode::None : ErrorCode::NonFinite;
 }
 
 template <Word Q>
-Status dequantize(std::span<const Q> src, const QuantParams &params, std::span<float> dst)
+ErrorCode dequantize(std::span<const Q> src, const QuantParams &params, std::span<float> dst)
 {
     if (src.size() != dst.size())
-        return Status::SizeMismatch;
+        return ErrorCode::SizeMismatch;
     if (!validParams(params, kLevels<Q>))
-        return Status::BadParams;
+        return ErrorCode::BadParams;
     for (size_t i = 0; i < src.size(); ++i)
         dst[i] = math::decode(src[i], params.min, params.scale);
-    return Status::Ok;
+    return ErrorCode::None;
 }
 
 template <Word Q>
-Status dequantizeAccumulate(std::span<const Q> src, const QuantParams &params, std::span<float> dst)
+ErrorCode dequantizeAccumulate(std::span<const Q> src, const QuantParams &params, std::span<float> dst)
 {
     if (src.size() != dst.size())
-        return Status::SizeMismatch;
+        return ErrorCode::SizeMismatch;
     if (!validParams(params, kLevels<Q>))
-        return Status::BadParams;
+        return ErrorCode::BadParams;
     for (size_t i = 0; i < src.size(); ++i)
         dst[i] = math::decodeAccumulate(dst[i], src[i], params.min, params.scale);
-    return Status::Ok;
+    return ErrorCode::None;
 }
 
 template <Word Q>
 ParamsResult requantize(std::span<float> values, std::span<Q> codes)
 {
     if (values.size() != codes.size())
-        return {{}, Status::SizeMismatch};
+        return {{}, ErrorCode::SizeMismatch};
     const ParamsResult params = computeParams<Q>(values);
     if (!params)
         return params;
-    if (const Status s = quantize<Q>(values, params.params, codes); s != Status::Ok)
+    if (const ErrorCode s = quantize<Q>(values, params.params, codes); s != ErrorCode::None)
         return {{}, s};
-    if (const Status s = dequantize<Q>(codes, params.params, values); s != Status::Ok)
+    if (const ErrorCode s = dequantize<Q>(codes, params.params, values); s != ErrorCode::None)
         return {{}, s};
     return params;
 }
@@ -138,15 +138,15 @@ ParamsResult decodeParams(std::span<const uint8_t, kParamsWireBytes> bytes, uint
             words[w] = (words[w] << 8) | bytes[w * 4 + b];
     const QuantParams params{std::bit_cast<float>(words[0]), std::bit_cast<float>(words[1])};
     if (levels == 0 || !validParams(params, levels))
-        return {{}, Status::BadParams};
-    return {params, Status::Ok};
+        return {{}, ErrorCode::BadParams};
+    return {params, ErrorCode::None};
 }
 
 #define COHORT_QUANT_INSTANTIATE(Q)                                                                                    \
   template ParamsResult computeParams<Q>(std::span<const float>);                                                      \
-  template Status quantize<Q>(std::span<const float>, const QuantParams &, std::span<Q>);                              \
-  template Status dequantize<Q>(std::span<const Q>, const QuantParams &, std::span<float>);                            \
-  template Status dequantizeAccumulate<Q>(std::span<const Q>, const QuantParams &, std::span<float>);                  \
+  template ErrorCode quantize<Q>(std::span<const float>, const QuantParams &, std::span<Q>);                           \
+  template ErrorCode dequantize<Q>(std::span<const Q>, const QuantParams &, std::span<float>);                         \
+  template ErrorCode dequantizeAccumulate<Q>(std::span<const Q>, const QuantParams &, std::span<float>);               \
   template ParamsResult requantize<Q>(std::span<float>, std::span<Q>);
 
 COHORT_QUANT_INSTANTIATE(uint8_t)

@@ -7,8 +7,8 @@
 //   * computeParams: lo/hi = the smallest and largest value (exact, order-independent; a zero is taken as +0),
 //     min = lo, scale = (hi - lo) / L in float (L = 255 or 65535), raised by an ulp while L * scale < hi - lo (so
 //     the top code reaches hi; this matters for subnormal steps). hi == lo (a constant span, or an empty one:
-//     lo = hi = 0) gives scale 0, and only then. NaN or +-inf anywhere is refused (Status::NonFinite), as is a range
-//     whose width overflows float (Status::RangeTooLarge).
+//     lo = hi = 0) gives scale 0, and only then. NaN or +-inf anywhere is refused (ErrorCode::NonFinite), as is a range
+//     whose width overflows float (ErrorCode::RangeTooLarge).
 //   * quantize: code = round((x - min) / scale), halves away from zero, clamped to [0, L].
 //   * dequantize: min + code * scale; dequantizeAccumulate: dst += that, with the product, the sum with min and
 //     the sum with dst each rounded separately.
@@ -17,6 +17,7 @@
 //
 // Collectives (../shared/reference/prime-stack.md §1.4): the owner of a chunk quantizes it once and replaces its own
 // copy with the de-quantized values (requantize), so every peer ends with identical bits.
+#include "base/Result.h"
 #include "quant/QuantMath.h"
 
 #include <array>
@@ -42,21 +43,16 @@ struct QuantParams {
     bool operator==(const QuantParams &) const = default;
 };
 
-enum class Status : uint8_t {
-    Ok,
-    NonFinite,     // NaN or +-inf in the input
-    RangeTooLarge, // max - min overflows float
-    SizeMismatch,  // source and destination spans differ in length
-    BadParams,     // min not finite, scale negative / not finite, or the top code would decode to +-inf
-};
-
-// Short English description of a status ("ok", "input holds NaN or infinity", ...).
-const char *describe(Status status);
+// Failures are the engine's error codes (base/Result.h): NonFinite (NaN or +-inf in the input), RangeTooLarge (max -
+// min overflows float), SizeMismatch (source and destination spans differ in length), BadParams (min not finite, scale
+// negative / not finite, or the top code would decode to +-inf); None is success. A bare code: the inner loops return
+// it without building a message, and describe() gives the words when a caller needs them.
+const char *describe(ErrorCode code); // short English words ("ok", "input holds NaN or infinity", ...)
 
 struct [[nodiscard]] ParamsResult {
-    QuantParams params; // meaningful only when status == Ok
-    Status status = Status::Ok;
-    bool ok() const { return status == Status::Ok; }
+    QuantParams params; // meaningful only when code == None
+    ErrorCode code = ErrorCode::None;
+    bool ok() const { return code == ErrorCode::None; }
     explicit operator bool() const { return ok(); }
 };
 
@@ -76,15 +72,15 @@ ParamsResult computeParams(std::span<const float> src);
 // dst[i] = code of src[i]. src and dst must have the same length. A non-finite src[i] is written as code 0 and the
 // call returns NonFinite after writing every element; values outside [min, min + L * scale] clamp to 0 or L.
 template <Word Q>
-Status quantize(std::span<const float> src, const QuantParams &params, std::span<Q> dst);
+ErrorCode quantize(std::span<const float> src, const QuantParams &params, std::span<Q> dst);
 
 // dst[i] = min + src[i] * scale.
 template <Word Q>
-Status dequantize(std::span<const Q> src, const QuantParams &params, std::span<float> dst);
+ErrorCode dequantize(std::span<const Q> src, const QuantParams &params, std::span<float> dst);
 
 // dst[i] = dst[i] + (min + src[i] * scale): a received quantized chunk reduced into the local one.
 template <Word Q>
-Status dequantizeAccumulate(std::span<const Q> src, const QuantParams &params, std::span<float> dst);
+ErrorCode dequantizeAccumulate(std::span<const Q> src, const QuantParams &params, std::span<float> dst);
 
 // computeParams + quantize into `codes` + replace `values` by their de-quantized copy: what the owner of a chunk
 // does before forwarding it, so that its own copy equals every receiver's. On failure `values` is unchanged.

@@ -39,6 +39,9 @@ Expected<std::unique_ptr<SqliteFile>> SqliteFile::open(const QString &path, cons
     std::unique_ptr<SqliteFile> file(new SqliteFile(name, path, what));
     QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
     db.setDatabaseName(path);
+    // The wait for another instance's lock is the pragma below, one number in one place; Qt's driver would otherwise
+    // set its own default (also 5 s) on open.
+    db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=0"));
     if (!db.open())
         return fail(QStringLiteral("cannot open the %1 %2: %3").arg(what, path, db.lastError().text()));
     // busy_timeout first: it is what lets the WAL switch wait for another instance's lock.

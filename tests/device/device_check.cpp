@@ -62,11 +62,11 @@ std::string roundTrip(size_t n)
     const auto values = gaussian(n, n);
     const auto params = quant::computeParams<Q>(values);
     if (!params)
-        return quant::describe(params.status);
+        return quant::describe(params.code);
     std::vector<Q> codes(n);
     std::vector<float> back(n);
-    if (quant::quantize<Q>(values, params.params, codes) != quant::Status::Ok ||
-        quant::dequantize<Q>(codes, params.params, back) != quant::Status::Ok)
+    if (quant::quantize<Q>(values, params.params, codes) != ErrorCode::None ||
+        quant::dequantize<Q>(codes, params.params, back) != ErrorCode::None)
         return "quantize/dequantize failed";
     const auto [lo, hi] = std::minmax_element(values.begin(), values.end());
     const double bound =
@@ -81,10 +81,10 @@ std::string nanRefused()
 {
     auto values = gaussian(7, 3);
     values[4] = std::numeric_limits<float>::quiet_NaN();
-    if (quant::computeParams<uint8_t>(values).status != quant::Status::NonFinite)
+    if (quant::computeParams<uint8_t>(values).code != ErrorCode::NonFinite)
         return "NaN accepted";
     values[4] = -std::numeric_limits<float>::infinity();
-    if (quant::computeParams<uint16_t>(values).status != quant::Status::NonFinite)
+    if (quant::computeParams<uint16_t>(values).code != ErrorCode::NonFinite)
         return "-inf accepted";
     return {};
 }

@@ -125,7 +125,7 @@ inline EngineSnapshot withUpdate(EngineSnapshot s, bool required = false)
     return s;
 }
 
-inline EngineEvent event(EngineEvent::Severity severity, const QString &category, const QString &message)
+inline EngineEvent event(EngineEvent::Severity severity, EventCategory category, const QString &message)
 {
     EngineEvent e;
     e.time = QDateTime::currentDateTimeUtc();

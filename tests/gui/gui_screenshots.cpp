@@ -85,7 +85,7 @@ int main(int argc, char *argv[])
     MainWindow window;
     EngineSnapshot snapshot = samples::snapshot(NodeState::Idle, QStringLiteral("Connected; no task joined"));
     window.showSnapshot(snapshot);
-    const QStringList categories{QStringLiteral("lifecycle"), QStringLiteral("hub"), QStringLiteral("task")};
+    const QList<EventCategory> categories{EventCategory::Lifecycle, EventCategory::Hub, EventCategory::Task};
     for (int i = 0; i < 40; ++i) {
         const auto severity = i % 13 == 7  ? EngineEvent::Severity::Error
                               : i % 5 == 3 ? EngineEvent::Severity::Warning

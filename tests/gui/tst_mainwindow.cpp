@@ -1,5 +1,6 @@
 // The main window, its pages and the tray icon, fed with hand-made snapshots (no engine).
 #include "SampleSnapshots.h"
+#include "core/ComputePlan.h"
 #include "core/NodeState.h"
 #include "core/TaskFit.h"
 #include "settings/Settings.h"
@@ -434,13 +435,13 @@ private Q_SLOTS:
         ActivityModel model(10);
         for (int i = 0; i < 25; ++i)
             model.append(
-                samples::event(EngineEvent::Severity::Info, QStringLiteral("hub"), QStringLiteral("event %1").arg(i)));
+                samples::event(EngineEvent::Severity::Info, EventCategory::Hub, QStringLiteral("event %1").arg(i)));
         QCOMPARE(model.rowCount(), 10);
         QCOMPARE(model.data(model.index(0, ActivityModel::MessageColumn)).toString(), QStringLiteral("event 15"));
         QCOMPARE(model.data(model.index(9, ActivityModel::MessageColumn)).toString(), QStringLiteral("event 24"));
-        QCOMPARE(model.data(model.index(9, ActivityModel::CategoryColumn)).toString(), QStringLiteral("hub"));
+        QCOMPARE(model.data(model.index(9, ActivityModel::CategoryColumn)).toString(), QStringLiteral("Hub"));
 
-        model.append(samples::event(EngineEvent::Severity::Error, QStringLiteral("task"), QStringLiteral("boom")));
+        model.append(samples::event(EngineEvent::Severity::Error, EventCategory::Task, QStringLiteral("boom")));
         QCOMPARE(model.rowCount(), 10);
         QCOMPARE(model.data(model.index(9, ActivityModel::SeverityColumn)).toString(), QStringLiteral("Error"));
         QVERIFY(model.data(model.index(9, ActivityModel::SeverityColumn), Qt::DecorationRole).isValid());
@@ -449,7 +450,7 @@ private Q_SLOTS:
         QCOMPARE(window.activityPage()->model()->capacity(), 5000);
         for (int i = 0; i < 5003; ++i)
             window.appendEvent(
-                samples::event(EngineEvent::Severity::Info, QStringLiteral("lifecycle"), QString::number(i)));
+                samples::event(EngineEvent::Severity::Info, EventCategory::Lifecycle, QString::number(i)));
         QCOMPARE(window.activityPage()->model()->rowCount(), 5000);
         QCOMPARE(window.activityPage()->model()->eventAt(0).message, QStringLiteral("3"));
     }
@@ -460,16 +461,15 @@ private Q_SLOTS:
     {
         ActivityModel model(4);
         EngineEvent routine =
-            samples::event(EngineEvent::Severity::Info, QStringLiteral("rollouts"), QStringLiteral("batch 1"));
+            samples::event(EngineEvent::Severity::Info, EventCategory::Rollouts, QStringLiteral("batch 1"));
         routine.routine = true;
-        model.append(samples::event(EngineEvent::Severity::Info, QStringLiteral("hub"), QStringLiteral("Registered")));
+        model.append(samples::event(EngineEvent::Severity::Info, EventCategory::Hub, QStringLiteral("Registered")));
         model.append(routine);
         model.append(
-            samples::event(EngineEvent::Severity::Warning, QStringLiteral("rollouts"), QStringLiteral("refused")));
+            samples::event(EngineEvent::Severity::Warning, EventCategory::Rollouts, QStringLiteral("refused")));
         routine.message = QStringLiteral("batch 2");
         model.append(routine);
-        model.append(
-            samples::event(EngineEvent::Severity::Info, QStringLiteral("rollouts"), QStringLiteral("summary")));
+        model.append(samples::event(EngineEvent::Severity::Info, EventCategory::Rollouts, QStringLiteral("summary")));
         QCOMPARE(model.rowCount(), 4);
         QStringList messages;
         for (int row = 0; row < model.rowCount(); ++row)
@@ -482,7 +482,7 @@ private Q_SLOTS:
             routine.message = QStringLiteral("batch %1").arg(i);
             page.appendEvent(routine);
         }
-        page.appendEvent(samples::event(EngineEvent::Severity::Info, QStringLiteral("rollouts"),
+        page.appendEvent(samples::event(EngineEvent::Severity::Info, EventCategory::Rollouts,
                                         QStringLiteral("10 batches accepted")));
         QCOMPARE(page.visibleRowCount(), 1);
         auto *box = page.findChild<QCheckBox *>(QStringLiteral("routineFilter"));
@@ -504,14 +504,14 @@ private Q_SLOTS:
         ActivityPage *page = window.activityPage();
         QScrollBar *bar = page->view()->verticalScrollBar();
         for (int i = 0; i < 300; ++i)
-            page->appendEvent(samples::event(EngineEvent::Severity::Info, QStringLiteral("hub"), QString::number(i)));
+            page->appendEvent(samples::event(EngineEvent::Severity::Info, EventCategory::Hub, QString::number(i)));
         QTRY_VERIFY(bar->maximum() > 0);
         QTRY_COMPARE(bar->value(), bar->maximum());
 
         bar->setValue(0); // the user scrolls up to read
         QVERIFY(!page->isFollowingNewest());
         for (int i = 0; i < 50; ++i)
-            page->appendEvent(samples::event(EngineEvent::Severity::Info, QStringLiteral("hub"), QString::number(i)));
+            page->appendEvent(samples::event(EngineEvent::Severity::Info, EventCategory::Hub, QString::number(i)));
         QTRY_VERIFY(bar->maximum() > 0);
         QCoreApplication::processEvents();
         QCOMPARE(bar->value(), 0);
@@ -520,7 +520,7 @@ private Q_SLOTS:
         QVERIFY(page->isFollowingNewest());
         const int before = bar->maximum();
         for (int i = 0; i < 50; ++i)
-            page->appendEvent(samples::event(EngineEvent::Severity::Info, QStringLiteral("hub"), QString::number(i)));
+            page->appendEvent(samples::event(EngineEvent::Severity::Info, EventCategory::Hub, QString::number(i)));
         QTRY_VERIFY(bar->maximum() > before);
         QTRY_COMPARE(bar->value(), bar->maximum());
     }
@@ -586,6 +586,15 @@ private Q_SLOTS:
         // The state's title too (issue 25: "Idle" stayed English in the German window).
         QCOMPARE(nodeStateTitle(NodeState::Idle), QStringLiteral("Untätig"));
         QCOMPARE(nodeStateTitle(NodeState::Working), QStringLiteral("Arbeitet"));
+        // The Activity log's categories are typed and translated: shown as words, filtered by their wire names.
+        QCOMPARE(EngineEvent::categoryTitle(EventCategory::Schedule), QStringLiteral("Zeitplan"));
+        QCOMPARE(EngineEvent::categoryTitle(EventCategory::Earnings), QStringLiteral("Erträge"));
+        // A text the engine builds in a file no hand-kept list named (lupdate now reads the engine targets' sources).
+        const ComputePlan cpuOnly = planCompute({QStringLiteral("GPU-a")}, {}, {QStringLiteral("GPU-b")}, 90);
+        QCOMPARE(
+            cpuOnly.note,
+            QStringLiteral("Keine der in den Einstellungen gewählten GPUs ist vorhanden (GPU-b): Cohort rechnet auf "
+                           "der CPU"));
         QCOMPARE(assessTask(task, snapshot).summary(),
                  QStringLiteral("Nicht ausführbar: diese Cohort-Version kann quantum-Aufgaben noch nicht ausführen"));
         // The settings' validation messages too (issue 25: the German dialog showed them in English).
@@ -601,6 +610,7 @@ private Q_SLOTS:
         QCoreApplication::removeTranslator(&german);
         QCOMPARE(resolveState(paused).why, QStringLiteral("The computer is on battery power"));
         QCOMPARE(nodeStateTitle(NodeState::Idle), QStringLiteral("Idle"));
+        QCOMPARE(EngineEvent::categoryTitle(EventCategory::Schedule), QStringLiteral("Schedule"));
         QCOMPARE(messageOf(),
                  QStringLiteral("Enter an http:// or https:// address, or leave it empty for the local network."));
     }
@@ -609,13 +619,13 @@ private Q_SLOTS:
     {
         ActivityPage page;
         page.appendEvent(
-            samples::event(EngineEvent::Severity::Info, QStringLiteral("lifecycle"), QStringLiteral("Started")));
+            samples::event(EngineEvent::Severity::Info, EventCategory::Lifecycle, QStringLiteral("Started")));
         page.appendEvent(
-            samples::event(EngineEvent::Severity::Warning, QStringLiteral("checkpoint"), QStringLiteral("Slow relay")));
+            samples::event(EngineEvent::Severity::Warning, EventCategory::Checkpoint, QStringLiteral("Slow relay")));
         page.appendEvent(
-            samples::event(EngineEvent::Severity::Error, QStringLiteral("checkpoint"), QStringLiteral("Disk full")));
+            samples::event(EngineEvent::Severity::Error, EventCategory::Checkpoint, QStringLiteral("Disk full")));
         page.appendEvent(
-            samples::event(EngineEvent::Severity::Error, QStringLiteral("rollouts"), QStringLiteral("Refused")));
+            samples::event(EngineEvent::Severity::Error, EventCategory::Rollouts, QStringLiteral("Refused")));
         QCOMPARE(page.visibleRowCount(), 4);
         auto *subsystems = page.findChild<QComboBox *>(QStringLiteral("subsystemFilter"));
         QVERIFY(subsystems);

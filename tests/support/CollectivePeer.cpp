@@ -39,6 +39,7 @@
 //       A DiLoCo-shaped loop over a shared state (see runState); prints "step k revision r ... rx B ... hash H".
 #include "CollectiveInputs.h"
 #include "collectives/Communicator.h"
+#include "collectives/CommunicatorFaults.h"
 #include "collectives/HalfFloat.h"
 #include "collectives/Master.h"
 #include "net/Ed25519.h"
@@ -358,6 +359,7 @@ int runPeer(const QStringList &args)
     parser.process(args);
 
     CommunicatorOptions options;
+    CommunicatorFaults faults; // what this peer does wrong (collectives/CommunicatorFaults.h)
     options.masterPort = uint16_t(parser.value(QStringLiteral("master-port")).toUInt());
     options.bindAddress = QHostAddress(QHostAddress::LocalHost);
     options.ioTimeoutMs = parser.value(QStringLiteral("io-timeout")).toInt();
@@ -370,28 +372,28 @@ int runPeer(const QStringList &args)
     if (options.secretKey.isEmpty())
         return 2;
     if (parser.isSet(QStringLiteral("bad-proof")))
-        options.challengeKeyOverride = cohort::ed25519::generate().secretKey;
+        faults.challengeKeyOverride = cohort::ed25519::generate().secretKey;
     options.contributionNormBound = parser.value(QStringLiteral("bound")).toFloat();
-    options.testUnchecked = parser.isSet(QStringLiteral("unchecked"));
+    faults.unchecked = parser.isSet(QStringLiteral("unchecked"));
     options.linkProtection =
         cohort::collectives::linkProtectionFromName(parser.value(QStringLiteral("protect")).toLatin1())
             .value_or(cohort::collectives::LinkProtection::None);
-    options.testLinkDelayMs = parser.value(QStringLiteral("link-delay-ms")).toInt();
+    faults.linkDelayMs = parser.value(QStringLiteral("link-delay-ms")).toInt();
     const QString attack = parser.value(QStringLiteral("attack"));
     if (!attack.isEmpty()) {
-        options.testUnchecked = true;
-        options.testBlameAlways = attack == QLatin1String("liar");
-        options.testFakeReady = attack == QLatin1String("stall-ready");
-        options.testStallRing = attack == QLatin1String("stall-op");
-        options.testFrameStall = attack == QLatin1String("stall-op-frame");
-        options.testForgeHello = attack == QLatin1String("forge-hello");
+        faults.unchecked = true;
+        faults.blameAlways = attack == QLatin1String("liar");
+        faults.fakeReady = attack == QLatin1String("stall-ready");
+        faults.stallRing = attack == QLatin1String("stall-op");
+        faults.frameStall = attack == QLatin1String("stall-op-frame");
+        faults.forgeHello = attack == QLatin1String("forge-hello");
         if (attack == QLatin1String("params"))
-            options.testTamperParams = [](cohort::quant::QuantParams &p) {
+            faults.tamperParams = [](cohort::quant::QuantParams &p) {
                 p.min = -1.7e38f;
                 p.scale = 3.4e38f / 255.0f / 1.0001f;
             };
         else if (attack == QLatin1String("nan-params"))
-            options.testTamperParams = [](cohort::quant::QuantParams &p) { p.min = std::nanf(""); };
+            faults.tamperParams = [](cohort::quant::QuantParams &p) { p.min = std::nanf(""); };
     }
     // The hostile input: the honest one with every 97th value replaced (or all of it scaled past the bound).
     const auto poison = [&](std::span<float> values) {
@@ -429,6 +431,7 @@ int runPeer(const QStringList &args)
     const ReduceOp reduceOp =
         parser.value(QStringLiteral("op")) == QLatin1String("avg") ? ReduceOp::Avg : ReduceOp::Sum;
 
+    options.faults = std::make_shared<const CommunicatorFaults>(std::move(faults));
     Communicator comm(options);
     cohort::Status r = comm.connect();
     if (!r) {
@@ -571,6 +574,7 @@ int runState(const QStringList &args)
     parser.addOption({QStringLiteral("join"), QStringLiteral("start empty and catch up")});
     parser.process(args);
     CommunicatorOptions options;
+    CommunicatorFaults faults; // what this peer does wrong (collectives/CommunicatorFaults.h)
     options.masterPort = uint16_t(parser.value(QStringLiteral("master-port")).toUInt());
     options.bindAddress = QHostAddress(QHostAddress::LocalHost);
     options.secretKey = secretKeyFrom(parser);
@@ -591,10 +595,10 @@ int runState(const QStringList &args)
     const QString attack = parser.value(QStringLiteral("attack"));
     const bool join =
         parser.isSet(QStringLiteral("join")) || (!attack.isEmpty() && attack != QLatin1String("serve-forged"));
-    options.testFakeReady = attack == QLatin1String("stall-ready");
-    options.testStallRing = attack == QLatin1String("stall-op");
-    options.testFrameStall = attack == QLatin1String("stall-op-frame");
-    options.testServeForged = attack == QLatin1String("serve-forged");
+    faults.fakeReady = attack == QLatin1String("stall-ready");
+    faults.stallRing = attack == QLatin1String("stall-op");
+    faults.frameStall = attack == QLatin1String("stall-op-frame");
+    faults.serveForged = attack == QLatin1String("serve-forged");
 
     std::vector<float> weights(1'000'003, 0.0f), bias(1001, 0.0f);
     if (!join) {
@@ -605,6 +609,7 @@ int runState(const QStringList &args)
         {QStringLiteral("weights"), {reinterpret_cast<uint8_t *>(weights.data()), weights.size() * 4}},
         {QStringLiteral("bias"), {reinterpret_cast<uint8_t *>(bias.data()), bias.size() * 4}},
     };
+    options.faults = std::make_shared<const CommunicatorFaults>(std::move(faults));
     Communicator comm(options);
     cohort::Status r = comm.connect();
     if (!r) {
@@ -703,13 +708,14 @@ int runDilocoAttacker(const QStringList &args)
         parser.addOption({QString::fromLatin1(name), QString::fromLatin1(name), QStringLiteral("value")});
     parser.process(args);
     CommunicatorOptions options;
+    CommunicatorFaults faults; // what this peer does wrong (collectives/CommunicatorFaults.h)
     options.masterPort = uint16_t(parser.value(QStringLiteral("master-port")).toUInt());
     options.bindAddress = QHostAddress(QHostAddress::LocalHost);
     options.secretKey = cohort::ed25519::generate().secretKey;
     options.contributionNormBound = parser.value(QStringLiteral("bound")).toFloat();
-    options.testUnchecked = parser.isSet(QStringLiteral("unchecked"));
-    options.testLinkDelayMs = parser.value(QStringLiteral("link-delay-ms")).toInt();
-    options.testUnchecked = true;
+    faults.unchecked = parser.isSet(QStringLiteral("unchecked"));
+    faults.linkDelayMs = parser.value(QStringLiteral("link-delay-ms")).toInt();
+    faults.unchecked = true;
     // It speaks the whole protocol, links included: protected as a DiLoCo task's are by default.
     options.linkProtection = cohort::collectives::LinkProtection::Integrity;
     options.ioTimeoutMs = 5'000;
@@ -723,6 +729,7 @@ int runDilocoAttacker(const QStringList &args)
         {QStringLiteral("global"), {reinterpret_cast<uint8_t *>(global.data()), count * 4}},
         {QStringLiteral("momentum"), {reinterpret_cast<uint8_t *>(momentum.data()), count * 4}},
     };
+    options.faults = std::make_shared<const CommunicatorFaults>(std::move(faults));
     Communicator comm(options);
     cohort::Status r = comm.connect();
     if (!r) {

@@ -13,6 +13,61 @@
     </message>
 </context>
 <context>
+    <name>EngineEvent</name>
+    <message>
+        <source>Lifecycle</source>
+        <translation>Lebenszyklus</translation>
+    </message>
+    <message>
+        <source>Hub</source>
+        <translation>Hub</translation>
+    </message>
+    <message>
+        <source>Task</source>
+        <translation>Aufgabe</translation>
+    </message>
+    <message>
+        <source>Checkpoint</source>
+        <translation>Checkpoint</translation>
+    </message>
+    <message>
+        <source>Rollouts</source>
+        <translation>Rollouts</translation>
+    </message>
+    <message>
+        <source>Compute</source>
+        <translation>Rechenleistung</translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>Schedule</source>
+        <translation>Zeitplan</translation>
+    </message>
+    <message>
+        <source>DiLoCo</source>
+        <translation>DiLoCo</translation>
+    </message>
+    <message>
+        <source>Earnings</source>
+        <translation>Erträge</translation>
+    </message>
+    <message>
+        <source>Settings</source>
+        <translation>Einstellungen</translation>
+    </message>
+    <message>
+        <source>Update</source>
+        <translation>Aktualisierung</translation>
+    </message>
+    <message>
+        <source>Control</source>
+        <translation>Steuerung</translation>
+    </message>
+</context>
+<context>
     <name>MemoryBudget</name>
     <message>
         <source>needs %1 GB of GPU memory for one sequence; Cohort may use %2 GB of this GPU (Settings, Compute)</source>
@@ -291,6 +346,14 @@
     <message>
         <source>A program in the list has no usable name.</source>
         <translation>Ein Programm in der Liste hat keinen verwendbaren Namen.</translation>
+    </message>
+    <message>
+        <source>Give a memory share of its own to at most %1 GPUs.</source>
+        <translation>Geben Sie höchstens %1 GPUs einen eigenen Speicheranteil.</translation>
+    </message>
+    <message>
+        <source>Give each GPU 10 to 100 % of its memory.</source>
+        <translation>Geben Sie jeder GPU 10 bis 100 % ihres Speichers.</translation>
     </message>
 </context>
 <context>
@@ -750,6 +813,26 @@
         <source>your part %1 % of accepted batches, rank %2 of %3</source>
         <translation>Ihr Anteil %1 % der angenommenen Stapel, Rang %2 von %3</translation>
     </message>
+    <message>
+        <source>%1 (%2, paused)</source>
+        <translation>%1 (%2, pausiert)</translation>
+    </message>
+    <message>
+        <source>%1 (%2, waiting for %3)</source>
+        <translation>%1 (%2, wartet auf %3)</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>%1; %2</source>
+        <translation>%1; %2</translation>
+    </message>
+    <message>
+        <source>held-out loss %1 at outer step %2 (%3 at outer step %4)</source>
+        <translation>Verlust auf zurückgehaltenen Daten %1 bei äußerem Schritt %2 (%3 bei äußerem Schritt %4)</translation>
+    </message>
 </context>
 <context>
     <name>cohort::DataFolderMove</name>
@@ -837,6 +920,87 @@
 It contains the recent events, the status, your settings and the names of the files in the data folder; never your node key.</source>
         <translation>%1 gespeichert.
 Die Datei enthält die letzten Ereignisse, den Status, Ihre Einstellungen und die Namen der Dateien im Datenordner – niemals Ihren Knotenschlüssel.</translation>
+    </message>
+</context>
+<context>
+    <name>cohort::DoctorDialog</name>
+    <message>
+        <source>%1 things keep Cohort from working here; each says how to fix it.</source>
+        <translation>%1 Dinge hindern Cohort hier an der Arbeit; zu jedem steht, wie es sich beheben lässt.</translation>
+    </message>
+    <message>
+        <source>%1
+Fix: %2</source>
+        <translation>%1
+Abhilfe: %2</translation>
+    </message>
+    <message>
+        <source>1 thing keeps Cohort from working here; it says how to fix it.</source>
+        <translation>1 Ding hindert Cohort hier an der Arbeit; dort steht, wie es sich beheben lässt.</translation>
+    </message>
+    <message>
+        <source>Check again</source>
+        <translation>Erneut prüfen</translation>
+    </message>
+    <message>
+        <source>Check this computer</source>
+        <translation>Diesen Computer prüfen</translation>
+    </message>
+    <message>
+        <source>Checking this computer… (the hub&apos;s answers can take a few seconds)</source>
+        <translation>Dieser Computer wird geprüft … (die Antworten des Hubs können einige Sekunden dauern)</translation>
+    </message>
+    <message>
+        <source>Cohort can work here; %1 things could be better.</source>
+        <translation>Cohort kann hier arbeiten; %1 Dinge könnten besser sein.</translation>
+    </message>
+    <message>
+        <source>Cohort can work here; 1 thing could be better.</source>
+        <translation>Cohort kann hier arbeiten; 1 Ding könnte besser sein.</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>Kopieren</translation>
+    </message>
+    <message>
+        <source>Everything Cohort needs is in place.</source>
+        <translation>Alles, was Cohort braucht, ist vorhanden.</translation>
+    </message>
+    <message>
+        <source>Fix this</source>
+        <translation>Beheben</translation>
+    </message>
+    <message>
+        <source>Look at this</source>
+        <translation>Ansehen</translation>
+    </message>
+    <message>
+        <source>Not needed here</source>
+        <translation>Hier nicht nötig</translation>
+    </message>
+    <message>
+        <source>OK</source>
+        <translation>OK</translation>
+    </message>
+    <message>
+        <source>The checks did not finish within a minute.</source>
+        <translation>Die Prüfungen wurden nicht innerhalb einer Minute fertig.</translation>
+    </message>
+    <message>
+        <source>cohortd could not be started (%1): %2</source>
+        <translation>cohortd konnte nicht gestartet werden (%1): %2</translation>
+    </message>
+    <message>
+        <source>cohortd stopped before its report was complete.</source>
+        <translation>cohortd hat aufgehört, bevor sein Bericht vollständig war.</translation>
+    </message>
+    <message>
+        <source>cohortd&apos;s report could not be read (%1).%2</source>
+        <translation>Der Bericht von cohortd konnte nicht gelesen werden (%1).%2</translation>
+    </message>
+    <message>
+        <source>cohortd, which runs the checks, was not found next to Cohort. Reinstall Cohort.</source>
+        <translation>cohortd, das die Prüfungen ausführt, wurde neben Cohort nicht gefunden. Installieren Sie Cohort neu.</translation>
     </message>
 </context>
 <context>
@@ -1086,6 +1250,26 @@ Die Datei enthält die letzten Ereignisse, den Status, Ihre Einstellungen und di
         <source>, last mean reward %1%</source>
         <translation>, letzte mittlere Belohnung %1 %</translation>
     </message>
+    <message>
+        <source>None of the GPUs chosen in the settings is here (%1): Cohort computes on the CPU</source>
+        <translation>Keine der in den Einstellungen gewählten GPUs ist vorhanden (%1): Cohort rechnet auf der CPU</translation>
+    </message>
+    <message>
+        <source>%1: every GPU Cohort may use is paused or in use by another program</source>
+        <translation>%1: jede GPU, die Cohort verwenden darf, ist pausiert oder wird von einem anderen Programm verwendet</translation>
+    </message>
+    <message>
+        <source>%1: generating rollouts on %2 of %3 GPUs with policy v%4, %5 batches accepted</source>
+        <translation>%1: erzeugt Rollouts auf %2 von %3 GPUs mit Policy v%4, %5 Batches angenommen</translation>
+    </message>
+    <message>
+        <source> (1 GPU paused)</source>
+        <translation> (1 GPU pausiert)</translation>
+    </message>
+    <message>
+        <source> (%1 GPUs paused)</source>
+        <translation> (%1 GPUs pausiert)</translation>
+    </message>
 </context>
 <context>
     <name>cohort::GpuCard</name>
@@ -1185,6 +1369,54 @@ Die Datei enthält die letzten Ereignisse, den Status, Ihre Einstellungen und di
         <source>minutes ago</source>
         <translation>vor Minuten</translation>
     </message>
+    <message>
+        <source>Cohort computes on the CPU: its LibTorch cannot use this GPU</source>
+        <translation>Cohort rechnet auf der CPU: seine LibTorch kann diese GPU nicht verwenden</translation>
+    </message>
+    <message>
+        <source>Cohort does not compute on this GPU (Settings › Compute)</source>
+        <translation>Cohort rechnet nicht auf dieser GPU (Einstellungen › Rechenleistung)</translation>
+    </message>
+    <message>
+        <source>Cohort: paused on this GPU by you; the other devices keep working</source>
+        <translation>Cohort: auf dieser GPU von Ihnen pausiert; die anderen Geräte arbeiten weiter</translation>
+    </message>
+    <message>
+        <source>Cohort: waiting while %1 uses this GPU; the other devices keep working</source>
+        <translation>Cohort: wartet, solange %1 diese GPU verwendet; die anderen Geräte arbeiten weiter</translation>
+    </message>
+    <message>
+        <source>Cohort: generating</source>
+        <translation>Cohort: erzeugt</translation>
+    </message>
+    <message>
+        <source>Cohort: ready</source>
+        <translation>Cohort: bereit</translation>
+    </message>
+    <message>
+        <source>%L1 tokens/s</source>
+        <translation>%L1 Token/s</translation>
+    </message>
+    <message>
+        <source>may use %1 (%2 %)</source>
+        <translation>darf %1 verwenden (%2 %)</translation>
+    </message>
+    <message>
+        <source>1 batch accepted</source>
+        <translation>1 Batch angenommen</translation>
+    </message>
+    <message>
+        <source>%L1 batches accepted</source>
+        <translation>%L1 Batches angenommen</translation>
+    </message>
+    <message>
+        <source>Resume this GPU</source>
+        <translation>Diese GPU fortsetzen</translation>
+    </message>
+    <message>
+        <source>Pause this GPU</source>
+        <translation>Diese GPU pausieren</translation>
+    </message>
 </context>
 <context>
     <name>cohort::HeldOutChart</name>
@@ -1203,6 +1435,18 @@ Die Datei enthält die letzten Ereignisse, den Status, Ihre Einstellungen und di
     <message>
         <source>Held-out score by model version</source>
         <translation>Ergebnis auf zurückgehaltenen Aufgaben je Modellversion</translation>
+    </message>
+    <message>
+        <source>Held-out loss (lower is better)</source>
+        <translation>Verlust auf zurückgehaltenen Daten (niedriger ist besser)</translation>
+    </message>
+    <message>
+        <source>Nats per byte</source>
+        <translation>Nats pro Byte</translation>
+    </message>
+    <message>
+        <source>Outer step</source>
+        <translation>Äußerer Schritt</translation>
     </message>
 </context>
 <context>
@@ -1644,6 +1888,34 @@ Jetzt exportieren?</translation>
         <source>No GPUs detected (no NVIDIA driver answered). Cohort computes on the CPU; once GPUs are detected they are listed here.</source>
         <translation>Keine GPUs erkannt (kein NVIDIA-Treiber hat geantwortet). Cohort rechnet auf der CPU; sobald GPUs erkannt werden, erscheinen sie hier.</translation>
     </message>
+    <message>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>Memory share</source>
+        <translation>Speicheranteil</translation>
+    </message>
+    <message>
+        <source>Cohort computes on each chosen GPU, one worker per GPU; a change applies at once. A GPU&apos;s own memory share replaces the share above for that GPU.</source>
+        <translation>Cohort rechnet auf jeder gewählten GPU, ein Worker pro GPU; eine Änderung gilt sofort. Der eigene Speicheranteil einer GPU ersetzt für diese GPU den Anteil oben.</translation>
+    </message>
+    <message>
+        <source> %</source>
+        <translation> %</translation>
+    </message>
+    <message>
+        <source>as above</source>
+        <translation>wie oben</translation>
+    </message>
+    <message>
+        <source>Memory share of %1</source>
+        <translation>Speicheranteil von %1</translation>
+    </message>
+    <message>
+        <source>The share of this GPU&apos;s memory Cohort may use, 10 to 100 %; &quot;as above&quot; uses the share for every GPU.</source>
+        <translation>Der Anteil am Speicher dieser GPU, den Cohort verwenden darf, 10 bis 100 %; „wie oben“ verwendet den Anteil für alle GPUs.</translation>
+    </message>
 </context>
 <context>
     <name>cohort::SettingsDialog</name>
@@ -1670,10 +1942,6 @@ Jetzt exportieren?</translation>
     <message>
         <source>Key files (*.key);;All files (*)</source>
         <translation>Schlüsseldateien (*.key);;Alle Dateien (*)</translation>
-    </message>
-    <message>
-        <source>Cohort computes on the chosen GPUs from its next start; the temperature and power limits and the energy shown under Earnings count them at once.</source>
-        <translation>Cohort rechnet ab dem nächsten Start auf den gewählten GPUs; Temperatur- und Leistungslimits sowie die unter „Erträge“ angezeigte Energie berücksichtigen sie sofort.</translation>
     </message>
 </context>
 <context>
@@ -2098,6 +2366,10 @@ Cohort unterbricht die Arbeit, während es die Dateien kopiert und jede Kopie pr
         <source>The network&apos;s model on %1 held-out problems (never trained on): version %2 answers %3 % correctly, version %4 answered %5 %.</source>
         <translation>Das Modell des Netzwerks auf %1 zurückgehaltenen Aufgaben (nie trainiert): Version %2 beantwortet %3 % richtig, Version %4 beantwortete %5 %.</translation>
     </message>
+    <message>
+        <source>The network&apos;s model on %1 held-out sentences (never trained on): loss %2 at outer step %3, %4 at outer step %5.</source>
+        <translation>Das Modell des Netzwerks auf %1 zurückgehaltenen Sätzen (nie darauf trainiert): Verlust %2 bei äußerem Schritt %3, %4 bei äußerem Schritt %5.</translation>
+    </message>
 </context>
 <context>
     <name>cohort::TrayIcon</name>
@@ -2321,87 +2593,6 @@ Cohort unterbricht die Arbeit, während es die Dateien kopiert und jede Kopie pr
     <message>
         <source>none</source>
         <translation>keine</translation>
-    </message>
-</context>
-<context>
-    <name>cohort::DoctorDialog</name>
-    <message>
-        <source>%1 things keep Cohort from working here; each says how to fix it.</source>
-        <translation>%1 Dinge hindern Cohort hier an der Arbeit; zu jedem steht, wie es sich beheben lässt.</translation>
-    </message>
-    <message>
-        <source>%1
-Fix: %2</source>
-        <translation>%1
-Abhilfe: %2</translation>
-    </message>
-    <message>
-        <source>1 thing keeps Cohort from working here; it says how to fix it.</source>
-        <translation>1 Ding hindert Cohort hier an der Arbeit; dort steht, wie es sich beheben lässt.</translation>
-    </message>
-    <message>
-        <source>Check again</source>
-        <translation>Erneut prüfen</translation>
-    </message>
-    <message>
-        <source>Check this computer</source>
-        <translation>Diesen Computer prüfen</translation>
-    </message>
-    <message>
-        <source>Checking this computer… (the hub&apos;s answers can take a few seconds)</source>
-        <translation>Dieser Computer wird geprüft … (die Antworten des Hubs können einige Sekunden dauern)</translation>
-    </message>
-    <message>
-        <source>Cohort can work here; %1 things could be better.</source>
-        <translation>Cohort kann hier arbeiten; %1 Dinge könnten besser sein.</translation>
-    </message>
-    <message>
-        <source>Cohort can work here; 1 thing could be better.</source>
-        <translation>Cohort kann hier arbeiten; 1 Ding könnte besser sein.</translation>
-    </message>
-    <message>
-        <source>Copy</source>
-        <translation>Kopieren</translation>
-    </message>
-    <message>
-        <source>Everything Cohort needs is in place.</source>
-        <translation>Alles, was Cohort braucht, ist vorhanden.</translation>
-    </message>
-    <message>
-        <source>Fix this</source>
-        <translation>Beheben</translation>
-    </message>
-    <message>
-        <source>Look at this</source>
-        <translation>Ansehen</translation>
-    </message>
-    <message>
-        <source>Not needed here</source>
-        <translation>Hier nicht nötig</translation>
-    </message>
-    <message>
-        <source>OK</source>
-        <translation>OK</translation>
-    </message>
-    <message>
-        <source>The checks did not finish within a minute.</source>
-        <translation>Die Prüfungen wurden nicht innerhalb einer Minute fertig.</translation>
-    </message>
-    <message>
-        <source>cohortd could not be started (%1): %2</source>
-        <translation>cohortd konnte nicht gestartet werden (%1): %2</translation>
-    </message>
-    <message>
-        <source>cohortd stopped before its report was complete.</source>
-        <translation>cohortd hat aufgehört, bevor sein Bericht vollständig war.</translation>
-    </message>
-    <message>
-        <source>cohortd&apos;s report could not be read (%1).%2</source>
-        <translation>Der Bericht von cohortd konnte nicht gelesen werden (%1).%2</translation>
-    </message>
-    <message>
-        <source>cohortd, which runs the checks, was not found next to Cohort. Reinstall Cohort.</source>
-        <translation>cohortd, das die Prüfungen ausführt, wurde neben Cohort nicht gefunden. Installieren Sie Cohort neu.</translation>
     </message>
 </context>
 </TS>

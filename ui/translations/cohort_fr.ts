@@ -13,6 +13,61 @@
     </message>
 </context>
 <context>
+    <name>EngineEvent</name>
+    <message>
+        <source>Lifecycle</source>
+        <translation>Cycle de vie</translation>
+    </message>
+    <message>
+        <source>Hub</source>
+        <translation>Hub</translation>
+    </message>
+    <message>
+        <source>Task</source>
+        <translation>Tâche</translation>
+    </message>
+    <message>
+        <source>Checkpoint</source>
+        <translation>Point de contrôle</translation>
+    </message>
+    <message>
+        <source>Rollouts</source>
+        <translation>Rollouts</translation>
+    </message>
+    <message>
+        <source>Compute</source>
+        <translation>Calcul</translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>Schedule</source>
+        <translation>Horaires</translation>
+    </message>
+    <message>
+        <source>DiLoCo</source>
+        <translation>DiLoCo</translation>
+    </message>
+    <message>
+        <source>Earnings</source>
+        <translation>Gains</translation>
+    </message>
+    <message>
+        <source>Settings</source>
+        <translation>Paramètres</translation>
+    </message>
+    <message>
+        <source>Update</source>
+        <translation>Mise à jour</translation>
+    </message>
+    <message>
+        <source>Control</source>
+        <translation>Contrôle</translation>
+    </message>
+</context>
+<context>
     <name>MemoryBudget</name>
     <message>
         <source>needs %1 GB of GPU memory for one sequence; Cohort may use %2 GB of this GPU (Settings, Compute)</source>
@@ -291,6 +346,14 @@
     <message>
         <source>A program in the list has no usable name.</source>
         <translation>Un programme de la liste n&apos;a pas de nom utilisable.</translation>
+    </message>
+    <message>
+        <source>Give a memory share of its own to at most %1 GPUs.</source>
+        <translation>Donnez une part de mémoire propre à %1 GPU au plus.</translation>
+    </message>
+    <message>
+        <source>Give each GPU 10 to 100 % of its memory.</source>
+        <translation>Donnez à chaque GPU de 10 à 100 % de sa mémoire.</translation>
     </message>
 </context>
 <context>
@@ -750,6 +813,26 @@
         <source>your part %1 % of accepted batches, rank %2 of %3</source>
         <translation>votre part %1 % des lots acceptés, rang %2 sur %3</translation>
     </message>
+    <message>
+        <source>%1 (%2, paused)</source>
+        <translation>%1 (%2, en pause)</translation>
+    </message>
+    <message>
+        <source>%1 (%2, waiting for %3)</source>
+        <translation>%1 (%2, attend %3)</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>%1; %2</source>
+        <translation>%1 ; %2</translation>
+    </message>
+    <message>
+        <source>held-out loss %1 at outer step %2 (%3 at outer step %4)</source>
+        <translation>perte sur données réservées %1 à l&apos;étape externe %2 (%3 à l&apos;étape externe %4)</translation>
+    </message>
 </context>
 <context>
     <name>cohort::DataFolderMove</name>
@@ -837,6 +920,87 @@
 It contains the recent events, the status, your settings and the names of the files in the data folder; never your node key.</source>
         <translation>%1 enregistré.
 Il contient les événements récents, l&apos;état, vos paramètres et les noms des fichiers du dossier de données ; jamais votre clé de nœud.</translation>
+    </message>
+</context>
+<context>
+    <name>cohort::DoctorDialog</name>
+    <message>
+        <source>%1 things keep Cohort from working here; each says how to fix it.</source>
+        <translation>%1 choses empêchent Cohort de fonctionner ici ; chacune indique comment la corriger.</translation>
+    </message>
+    <message>
+        <source>%1
+Fix: %2</source>
+        <translation>%1
+Correction : %2</translation>
+    </message>
+    <message>
+        <source>1 thing keeps Cohort from working here; it says how to fix it.</source>
+        <translation>1 chose empêche Cohort de fonctionner ici ; elle indique comment la corriger.</translation>
+    </message>
+    <message>
+        <source>Check again</source>
+        <translation>Vérifier à nouveau</translation>
+    </message>
+    <message>
+        <source>Check this computer</source>
+        <translation>Vérifier cet ordinateur</translation>
+    </message>
+    <message>
+        <source>Checking this computer… (the hub&apos;s answers can take a few seconds)</source>
+        <translation>Vérification de cet ordinateur… (les réponses du hub peuvent prendre quelques secondes)</translation>
+    </message>
+    <message>
+        <source>Cohort can work here; %1 things could be better.</source>
+        <translation>Cohort peut fonctionner ici ; %1 choses pourraient être meilleures.</translation>
+    </message>
+    <message>
+        <source>Cohort can work here; 1 thing could be better.</source>
+        <translation>Cohort peut fonctionner ici ; 1 chose pourrait être meilleure.</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>Copier</translation>
+    </message>
+    <message>
+        <source>Everything Cohort needs is in place.</source>
+        <translation>Tout ce dont Cohort a besoin est en place.</translation>
+    </message>
+    <message>
+        <source>Fix this</source>
+        <translation>À corriger</translation>
+    </message>
+    <message>
+        <source>Look at this</source>
+        <translation>À examiner</translation>
+    </message>
+    <message>
+        <source>Not needed here</source>
+        <translation>Inutile ici</translation>
+    </message>
+    <message>
+        <source>OK</source>
+        <translation>OK</translation>
+    </message>
+    <message>
+        <source>The checks did not finish within a minute.</source>
+        <translation>Les vérifications ne se sont pas terminées en une minute.</translation>
+    </message>
+    <message>
+        <source>cohortd could not be started (%1): %2</source>
+        <translation>cohortd n&apos;a pas pu être lancé (%1) : %2</translation>
+    </message>
+    <message>
+        <source>cohortd stopped before its report was complete.</source>
+        <translation>cohortd s&apos;est arrêté avant la fin de son rapport.</translation>
+    </message>
+    <message>
+        <source>cohortd&apos;s report could not be read (%1).%2</source>
+        <translation>Le rapport de cohortd n&apos;a pas pu être lu (%1).%2</translation>
+    </message>
+    <message>
+        <source>cohortd, which runs the checks, was not found next to Cohort. Reinstall Cohort.</source>
+        <translation>cohortd, qui effectue les vérifications, est introuvable à côté de Cohort. Réinstallez Cohort.</translation>
     </message>
 </context>
 <context>
@@ -1086,6 +1250,26 @@ Il contient les événements récents, l&apos;état, vos paramètres et les noms
         <source>, last mean reward %1%</source>
         <translation>, dernière récompense moyenne %1 %</translation>
     </message>
+    <message>
+        <source>None of the GPUs chosen in the settings is here (%1): Cohort computes on the CPU</source>
+        <translation>Aucun des GPU choisis dans les paramètres n&apos;est présent (%1) : Cohort calcule sur le CPU</translation>
+    </message>
+    <message>
+        <source>%1: every GPU Cohort may use is paused or in use by another program</source>
+        <translation>%1 : chaque GPU que Cohort peut utiliser est en pause ou utilisé par un autre programme</translation>
+    </message>
+    <message>
+        <source>%1: generating rollouts on %2 of %3 GPUs with policy v%4, %5 batches accepted</source>
+        <translation>%1 : génère des rollouts sur %2 GPU sur %3 avec la politique v%4, %5 lots acceptés</translation>
+    </message>
+    <message>
+        <source> (1 GPU paused)</source>
+        <translation> (1 GPU en pause)</translation>
+    </message>
+    <message>
+        <source> (%1 GPUs paused)</source>
+        <translation> (%1 GPU en pause)</translation>
+    </message>
 </context>
 <context>
     <name>cohort::GpuCard</name>
@@ -1185,6 +1369,54 @@ Il contient les événements récents, l&apos;état, vos paramètres et les noms
         <source>minutes ago</source>
         <translation>il y a … minutes</translation>
     </message>
+    <message>
+        <source>Cohort computes on the CPU: its LibTorch cannot use this GPU</source>
+        <translation>Cohort calcule sur le CPU : sa LibTorch ne peut pas utiliser ce GPU</translation>
+    </message>
+    <message>
+        <source>Cohort does not compute on this GPU (Settings › Compute)</source>
+        <translation>Cohort ne calcule pas sur ce GPU (Paramètres › Calcul)</translation>
+    </message>
+    <message>
+        <source>Cohort: paused on this GPU by you; the other devices keep working</source>
+        <translation>Cohort : mis en pause par vous sur ce GPU ; les autres appareils continuent</translation>
+    </message>
+    <message>
+        <source>Cohort: waiting while %1 uses this GPU; the other devices keep working</source>
+        <translation>Cohort : attend tant que %1 utilise ce GPU ; les autres appareils continuent</translation>
+    </message>
+    <message>
+        <source>Cohort: generating</source>
+        <translation>Cohort : génère</translation>
+    </message>
+    <message>
+        <source>Cohort: ready</source>
+        <translation>Cohort : prêt</translation>
+    </message>
+    <message>
+        <source>%L1 tokens/s</source>
+        <translation>%L1 jetons/s</translation>
+    </message>
+    <message>
+        <source>may use %1 (%2 %)</source>
+        <translation>peut utiliser %1 (%2 %)</translation>
+    </message>
+    <message>
+        <source>1 batch accepted</source>
+        <translation>1 lot accepté</translation>
+    </message>
+    <message>
+        <source>%L1 batches accepted</source>
+        <translation>%L1 lots acceptés</translation>
+    </message>
+    <message>
+        <source>Resume this GPU</source>
+        <translation>Reprendre ce GPU</translation>
+    </message>
+    <message>
+        <source>Pause this GPU</source>
+        <translation>Mettre ce GPU en pause</translation>
+    </message>
 </context>
 <context>
     <name>cohort::HeldOutChart</name>
@@ -1203,6 +1435,18 @@ Il contient les événements récents, l&apos;état, vos paramètres et les noms
     <message>
         <source>Held-out score by model version</source>
         <translation>Score sur les problèmes réservés par version du modèle</translation>
+    </message>
+    <message>
+        <source>Held-out loss (lower is better)</source>
+        <translation>Perte sur données réservées (plus bas, c&apos;est mieux)</translation>
+    </message>
+    <message>
+        <source>Nats per byte</source>
+        <translation>Nats par octet</translation>
+    </message>
+    <message>
+        <source>Outer step</source>
+        <translation>Étape externe</translation>
     </message>
 </context>
 <context>
@@ -1644,6 +1888,34 @@ L&apos;exporter maintenant ?</translation>
         <source>No GPUs detected (no NVIDIA driver answered). Cohort computes on the CPU; once GPUs are detected they are listed here.</source>
         <translation>Aucun GPU détecté (aucun pilote NVIDIA n&apos;a répondu). Cohort calcule sur le CPU ; dès que des GPU sont détectés, ils apparaissent ici.</translation>
     </message>
+    <message>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>Memory share</source>
+        <translation>Part de mémoire</translation>
+    </message>
+    <message>
+        <source>Cohort computes on each chosen GPU, one worker per GPU; a change applies at once. A GPU&apos;s own memory share replaces the share above for that GPU.</source>
+        <translation>Cohort calcule sur chaque GPU choisi, un worker par GPU ; un changement s&apos;applique aussitôt. La part de mémoire propre à un GPU remplace pour lui la part ci-dessus.</translation>
+    </message>
+    <message>
+        <source> %</source>
+        <translation> %</translation>
+    </message>
+    <message>
+        <source>as above</source>
+        <translation>comme ci-dessus</translation>
+    </message>
+    <message>
+        <source>Memory share of %1</source>
+        <translation>Part de mémoire de %1</translation>
+    </message>
+    <message>
+        <source>The share of this GPU&apos;s memory Cohort may use, 10 to 100 %; &quot;as above&quot; uses the share for every GPU.</source>
+        <translation>La part de la mémoire de ce GPU que Cohort peut utiliser, de 10 à 100 % ; « comme ci-dessus » utilise la part commune à tous les GPU.</translation>
+    </message>
 </context>
 <context>
     <name>cohort::SettingsDialog</name>
@@ -1670,10 +1942,6 @@ L&apos;exporter maintenant ?</translation>
     <message>
         <source>Key files (*.key);;All files (*)</source>
         <translation>Fichiers de clé (*.key);;Tous les fichiers (*)</translation>
-    </message>
-    <message>
-        <source>Cohort computes on the chosen GPUs from its next start; the temperature and power limits and the energy shown under Earnings count them at once.</source>
-        <translation>Cohort calcule sur les GPU choisis à partir de son prochain démarrage ; les limites de température et de puissance ainsi que l&apos;énergie affichée dans Gains les prennent en compte immédiatement.</translation>
     </message>
 </context>
 <context>
@@ -2098,6 +2366,10 @@ Cohort arrête de travailler pendant qu&apos;il copie les fichiers et vérifie c
         <source>The network&apos;s model on %1 held-out problems (never trained on): version %2 answers %3 % correctly, version %4 answered %5 %.</source>
         <translation>Le modèle du réseau sur %1 problèmes réservés (jamais appris) : la version %2 en résout %3 %, la version %4 en résolvait %5 %.</translation>
     </message>
+    <message>
+        <source>The network&apos;s model on %1 held-out sentences (never trained on): loss %2 at outer step %3, %4 at outer step %5.</source>
+        <translation>Le modèle du réseau sur %1 phrases réservées (jamais utilisées pour l&apos;entraînement) : perte %2 à l&apos;étape externe %3, %4 à l&apos;étape externe %5.</translation>
+    </message>
 </context>
 <context>
     <name>cohort::TrayIcon</name>
@@ -2321,87 +2593,6 @@ Cohort arrête de travailler pendant qu&apos;il copie les fichiers et vérifie c
     <message>
         <source>none</source>
         <translation>aucun</translation>
-    </message>
-</context>
-<context>
-    <name>cohort::DoctorDialog</name>
-    <message>
-        <source>%1 things keep Cohort from working here; each says how to fix it.</source>
-        <translation>%1 choses empêchent Cohort de fonctionner ici ; chacune indique comment la corriger.</translation>
-    </message>
-    <message>
-        <source>%1
-Fix: %2</source>
-        <translation>%1
-Correction : %2</translation>
-    </message>
-    <message>
-        <source>1 thing keeps Cohort from working here; it says how to fix it.</source>
-        <translation>1 chose empêche Cohort de fonctionner ici ; elle indique comment la corriger.</translation>
-    </message>
-    <message>
-        <source>Check again</source>
-        <translation>Vérifier à nouveau</translation>
-    </message>
-    <message>
-        <source>Check this computer</source>
-        <translation>Vérifier cet ordinateur</translation>
-    </message>
-    <message>
-        <source>Checking this computer… (the hub&apos;s answers can take a few seconds)</source>
-        <translation>Vérification de cet ordinateur… (les réponses du hub peuvent prendre quelques secondes)</translation>
-    </message>
-    <message>
-        <source>Cohort can work here; %1 things could be better.</source>
-        <translation>Cohort peut fonctionner ici ; %1 choses pourraient être meilleures.</translation>
-    </message>
-    <message>
-        <source>Cohort can work here; 1 thing could be better.</source>
-        <translation>Cohort peut fonctionner ici ; 1 chose pourrait être meilleure.</translation>
-    </message>
-    <message>
-        <source>Copy</source>
-        <translation>Copier</translation>
-    </message>
-    <message>
-        <source>Everything Cohort needs is in place.</source>
-        <translation>Tout ce dont Cohort a besoin est en place.</translation>
-    </message>
-    <message>
-        <source>Fix this</source>
-        <translation>À corriger</translation>
-    </message>
-    <message>
-        <source>Look at this</source>
-        <translation>À examiner</translation>
-    </message>
-    <message>
-        <source>Not needed here</source>
-        <translation>Inutile ici</translation>
-    </message>
-    <message>
-        <source>OK</source>
-        <translation>OK</translation>
-    </message>
-    <message>
-        <source>The checks did not finish within a minute.</source>
-        <translation>Les vérifications ne se sont pas terminées en une minute.</translation>
-    </message>
-    <message>
-        <source>cohortd could not be started (%1): %2</source>
-        <translation>cohortd n&apos;a pas pu être lancé (%1) : %2</translation>
-    </message>
-    <message>
-        <source>cohortd stopped before its report was complete.</source>
-        <translation>cohortd s&apos;est arrêté avant la fin de son rapport.</translation>
-    </message>
-    <message>
-        <source>cohortd&apos;s report could not be read (%1).%2</source>
-        <translation>Le rapport de cohortd n&apos;a pas pu être lu (%1).%2</translation>
-    </message>
-    <message>
-        <source>cohortd, which runs the checks, was not found next to Cohort. Reinstall Cohort.</source>
-        <translation>cohortd, qui effectue les vérifications, est introuvable à côté de Cohort. Réinstallez Cohort.</translation>
     </message>
 </context>
 </TS>

@@ -63,8 +63,8 @@ private Q_SLOTS:
         writeFile(data.filePath(QStringLiteral("outbox/s-0123.json")), "{}");
 
         DiagnosticsInput in;
-        in.events = {EngineEvent::info(QStringLiteral("lifecycle"), QStringLiteral("Started")),
-                     EngineEvent::error(QStringLiteral("checkpoint"), QStringLiteral("disk full"))};
+        in.events = {EngineEvent::info(EventCategory::Lifecycle, QStringLiteral("Started")),
+                     EngineEvent::error(EventCategory::Checkpoint, QStringLiteral("disk full"))};
         in.snapshot = QJsonObject{{QStringLiteral("state"), QStringLiteral("paused")},
                                   {QStringLiteral("node_id"), identity->nodeId()}};
         in.settingsFile = data.filePath(QStringLiteral("settings.ini"));
@@ -100,7 +100,7 @@ private Q_SLOTS:
                   "{\"url\":\"http://127.0.0.1:5\",\"token\":\"" + token + "\"}");
         DiagnosticsInput in;
         in.dataDir = data.path();
-        in.events = {EngineEvent::warning(QStringLiteral("control"),
+        in.events = {EngineEvent::warning(EventCategory::Control,
                                           QStringLiteral("a client sent ") + QString::fromLatin1(token))};
         const QString zipPath = data.filePath(QStringLiteral("diag.zip"));
         auto written = writeDiagnostics(zipPath, in);

@@ -255,7 +255,7 @@ private Q_SLOTS:
         s.state = NodeState::Working;
         s.why = QStringLiteral("generating");
         fake::currentEngine()->publish(s);
-        fake::currentEngine()->say(EngineEvent::warning(QStringLiteral("hub"), QStringLiteral("slow hub")));
+        fake::currentEngine()->say(EngineEvent::warning(EventCategory::Hub, QStringLiteral("slow hub")));
         EarningsReport report;
         report.total.confirmed = 12.5;
         fake::currentEngine()->reportEarnings(report, true);

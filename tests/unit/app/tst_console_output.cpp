@@ -31,7 +31,7 @@ struct Capture {
 
 EngineEvent warning(const QString &message)
 {
-    return EngineEvent::warning(QStringLiteral("rollouts"), message);
+    return EngineEvent::warning(EventCategory::Rollouts, message);
 }
 } // namespace
 
@@ -124,10 +124,10 @@ private Q_SLOTS:
         ConsoleOutput console(options, out.file, err.file);
         for (int i = 0; i < 40; ++i)
             console.event(warning(QStringLiteral("refused %1").arg(i)));
-        EngineEvent routine = EngineEvent::routineInfo(QStringLiteral("rollouts"), QStringLiteral("Batch accepted"));
+        EngineEvent routine = EngineEvent::routineInfo(EventCategory::Rollouts, QStringLiteral("Batch accepted"));
         for (int i = 0; i < 40; ++i)
             console.event(routine);
-        console.event(EngineEvent::error(QStringLiteral("checkpoint"), QStringLiteral("disk full"))); // its own kind
+        console.event(EngineEvent::error(EventCategory::Checkpoint, QStringLiteral("disk full"))); // its own kind
         console.note(QStringLiteral("stopping (signal 15)"));
         console.finish();
         const QByteArray text = err.text();
@@ -148,7 +148,7 @@ private Q_SLOTS:
         ConsoleOutput console(options, out.file, err.file);
         for (int i = 0; i < 40; ++i)
             console.event(warning(QStringLiteral("refused %1").arg(i)));
-        console.event(EngineEvent::routineInfo(QStringLiteral("rollouts"), QStringLiteral("Batch accepted")));
+        console.event(EngineEvent::routineInfo(EventCategory::Rollouts, QStringLiteral("Batch accepted")));
         console.finish();
         QCOMPARE(err.text().count("refused "), 40);
         QVERIFY(err.text().contains("info rollouts: Batch accepted"));

@@ -501,13 +501,13 @@ private Q_SLOTS:
         auto check = [&]<typename Q>(Q) {
             const auto reference = cohort::quant::computeParams<Q>(v);
             const auto fast = fastquant::computeParams<Q>(v);
-            QCOMPARE(fast.status, reference.status);
+            QCOMPARE(fast.code, reference.code);
             if (!reference)
                 return;
             QCOMPARE(std::bit_cast<uint32_t>(fast.params.min), std::bit_cast<uint32_t>(reference.params.min));
             QCOMPARE(std::bit_cast<uint32_t>(fast.params.scale), std::bit_cast<uint32_t>(reference.params.scale));
             std::vector<Q> a(n), b(n);
-            QCOMPARE(cohort::quant::quantize<Q>(v, reference.params, a), cohort::quant::Status::Ok);
+            QCOMPARE(cohort::quant::quantize<Q>(v, reference.params, a), cohort::ErrorCode::None);
             fastquant::quantize<Q>(v, fast.params, b.data());
             QVERIFY(a == b);
             // De-quantizing around the caches gives the same values, at any alignment of the destination.
@@ -518,7 +518,7 @@ private Q_SLOTS:
                 QVERIFY(std::memcmp(plain.data() + offset, streamed.data() + offset, n * 4) == 0);
             }
             std::vector<float> x(v), y(v);
-            QCOMPARE(cohort::quant::dequantizeAccumulate<Q>(a, reference.params, x), cohort::quant::Status::Ok);
+            QCOMPARE(cohort::quant::dequantizeAccumulate<Q>(a, reference.params, x), cohort::ErrorCode::None);
             fastquant::dequantizeAccumulate<Q>(b.data(), fast.params, y);
             QVERIFY(std::memcmp(x.data(), y.data(), n * 4) == 0);
             std::vector<float> z(n);
@@ -533,12 +533,12 @@ private Q_SLOTS:
                                                {t.data() + half, n - half}, keys);
             QVERIFY(std::memcmp(t.data(), z.data(), n * 4) == 0);
             const auto tracked = fastquant::paramsOf<Q>(keys), direct = cohort::quant::computeParams<Q>(t);
-            QCOMPARE(tracked.status, direct.status);
+            QCOMPARE(tracked.code, direct.code);
             if (direct) {
                 QCOMPARE(std::bit_cast<uint32_t>(tracked.params.min), std::bit_cast<uint32_t>(direct.params.min));
                 QCOMPARE(std::bit_cast<uint32_t>(tracked.params.scale), std::bit_cast<uint32_t>(direct.params.scale));
             }
-            QCOMPARE(cohort::quant::dequantize<Q>(a, reference.params, x), cohort::quant::Status::Ok);
+            QCOMPARE(cohort::quant::dequantize<Q>(a, reference.params, x), cohort::ErrorCode::None);
             fastquant::dequantize<Q>(b.data(), fast.params, y);
             QVERIFY(std::memcmp(x.data(), y.data(), n * 4) == 0);
         };
@@ -546,9 +546,9 @@ private Q_SLOTS:
         check(uint16_t{});
         // Non-finite input is refused by both.
         v[n / 2] = std::numeric_limits<float>::infinity();
-        QCOMPARE(fastquant::computeParams<uint8_t>(v).status, cohort::quant::Status::NonFinite);
+        QCOMPARE(fastquant::computeParams<uint8_t>(v).code, cohort::ErrorCode::NonFinite);
         v[n / 2] = std::numeric_limits<float>::quiet_NaN();
-        QCOMPARE(fastquant::computeParams<uint16_t>(v).status, cohort::quant::Status::NonFinite);
+        QCOMPARE(fastquant::computeParams<uint16_t>(v).code, cohort::ErrorCode::NonFinite);
     }
 
     void mismatchedOperationsAbortForEveryone()

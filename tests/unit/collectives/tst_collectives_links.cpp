@@ -4,6 +4,7 @@
 #include "MasterInThread.h"
 #include "RingInProcess.h"
 #include "collectives/Communicator.h"
+#include "collectives/CommunicatorFaults.h"
 #include "collectives/LinkCipher.h"
 #include "net/Ed25519.h"
 
@@ -108,7 +109,11 @@ private Q_SLOTS:
                 o.beginTimeoutMs = 5000;
                 o.blockElements = 16 * 1024;
                 o.linkProtection = protect ? LinkProtection(mode) : LinkProtection::None;
-                o.testRewriteSealed = rewrite && i == 1;
+                if (rewrite && i == 1) {
+                    auto faults = std::make_shared<CommunicatorFaults>();
+                    faults->rewriteSealed = true;
+                    o.faults = std::move(faults);
+                }
                 Communicator comm(o);
                 if (cohort::Status r = cohort::test::joinRing(comm, kPeers); !r) {
                     (*results)[size_t(i)] = r;

@@ -8,6 +8,7 @@
 #include "core/NodeState.h"
 #include "core/Scheduler.h"
 
+#include <QMetaEnum>
 #include <QTest>
 
 using namespace cohort;
@@ -65,6 +66,19 @@ private Q_SLOTS:
         QCOMPARE(EngineEvent::severityName(EngineEvent::Severity::Info), QStringLiteral("info"));
         QCOMPARE(EngineEvent::severityName(EngineEvent::Severity::Warning), QStringLiteral("warning"));
         QCOMPARE(EngineEvent::severityName(EngineEvent::Severity::Error), QStringLiteral("error"));
+        // The event categories as the control API, cohortd's lines and the Activity log's saved filter write them.
+        const QStringList categories{
+            QStringLiteral("lifecycle"),  QStringLiteral("hub"),      QStringLiteral("task"),
+            QStringLiteral("checkpoint"), QStringLiteral("rollouts"), QStringLiteral("compute"),
+            QStringLiteral("gpu"),        QStringLiteral("schedule"), QStringLiteral("diloco"),
+            QStringLiteral("earnings"),   QStringLiteral("settings"), QStringLiteral("update"),
+            QStringLiteral("control")};
+        QCOMPARE(QMetaEnum::fromType<EventCategory>().keyCount(), categories.size()); // a new one gets its name here
+        for (int i = 0; i < categories.size(); ++i)
+            QCOMPARE(EngineEvent::categoryName(EventCategory(i)), categories[i]);
+        QCOMPARE(
+            EngineEvent::info(EventCategory::Diloco, QStringLiteral("x")).toJson().value(QStringLiteral("category")),
+            QStringLiteral("diloco"));
         using Phase = DownloadProgress::Phase;
         const QStringList phases{QStringLiteral("none"),   QStringLiteral("preparing"),  QStringLiteral("downloading"),
                                  QStringLiteral("paused"), QStringLiteral("assembling"), QStringLiteral("done"),

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+using cohort::ErrorCode;
 using namespace cohort::quant;
 
 namespace {
@@ -42,8 +43,8 @@ double maxRoundTripError(const std::vector<float> &values, QuantParams *paramsOu
         return std::numeric_limits<double>::infinity();
     std::vector<Q> codes(values.size());
     std::vector<float> back(values.size());
-    if (quantize<Q>(values, params.params, codes) != Status::Ok ||
-        dequantize<Q>(codes, params.params, back) != Status::Ok)
+    if (quantize<Q>(values, params.params, codes) != ErrorCode::None ||
+        dequantize<Q>(codes, params.params, back) != ErrorCode::None)
         return std::numeric_limits<double>::infinity();
     double worst = 0;
     for (size_t i = 0; i < values.size(); ++i)
@@ -111,11 +112,11 @@ private Q_SLOTS:
         QVERIFY(p.params.scale >= 8.0f / 255.0f && p.params.scale <= std::nextafter(8.0f / 255.0f, 1.0f));
         QVERIFY(255.0f * p.params.scale >= 8.0f); // the top code reaches the maximum
         std::vector<uint8_t> codes(values.size());
-        QCOMPARE(quantize<uint8_t>(values, p.params, codes), Status::Ok);
+        QCOMPARE(quantize<uint8_t>(values, p.params, codes), ErrorCode::None);
         QCOMPARE(int(codes[0]), 0);
         QCOMPARE(int(codes[3]), 255);
         std::vector<float> back(values.size());
-        QCOMPARE(dequantize<uint8_t>(codes, p.params, back), Status::Ok);
+        QCOMPARE(dequantize<uint8_t>(codes, p.params, back), ErrorCode::None);
         QCOMPARE(back[0], -3.0f);
         QVERIFY(std::fabs(back[3] - 5.0f) <= 1e-6f);
     }
@@ -128,7 +129,7 @@ private Q_SLOTS:
         QVERIFY(p.ok());
         QCOMPARE(p.params.scale, 1.0f);
         std::vector<uint8_t> codes(values.size());
-        QCOMPARE(quantize<uint8_t>(values, p.params, codes), Status::Ok);
+        QCOMPARE(quantize<uint8_t>(values, p.params, codes), ErrorCode::None);
         QCOMPARE(codes, (std::vector<uint8_t>{0, 2, 3, 2, 255, 255}));
     }
 
@@ -137,7 +138,7 @@ private Q_SLOTS:
         const QuantParams p{0.0f, 1.0f};
         const std::vector<float> values{-5.0f, 300.0f, 1e30f, -1e30f};
         std::vector<uint8_t> codes(values.size());
-        QCOMPARE(quantize<uint8_t>(values, p, codes), Status::Ok);
+        QCOMPARE(quantize<uint8_t>(values, p, codes), ErrorCode::None);
         QCOMPARE(codes, (std::vector<uint8_t>{0, 255, 255, 0}));
     }
 
@@ -152,9 +153,9 @@ private Q_SLOTS:
                 QCOMPARE(p8.params.scale, 0.0f);
                 QCOMPARE(std::bit_cast<uint32_t>(p8.params.min), std::bit_cast<uint32_t>(c == 0.0f ? 0.0f : c));
                 std::vector<uint8_t> codes(n, 77);
-                QCOMPARE(quantize<uint8_t>(values, p8.params, codes), Status::Ok);
+                QCOMPARE(quantize<uint8_t>(values, p8.params, codes), ErrorCode::None);
                 std::vector<float> back(n, 1.0f);
-                QCOMPARE(dequantize<uint8_t>(codes, p8.params, back), Status::Ok);
+                QCOMPARE(dequantize<uint8_t>(codes, p8.params, back), ErrorCode::None);
                 for (size_t i = 0; i < n; ++i) {
                     QCOMPARE(int(codes[i]), 0);
                     QCOMPARE(back[i], c);
@@ -171,9 +172,9 @@ private Q_SLOTS:
         QCOMPARE(p.params, (QuantParams{0.0f, 0.0f}));
         std::vector<uint16_t> codes;
         std::vector<float> out;
-        QCOMPARE(quantize<uint16_t>(none, p.params, codes), Status::Ok);
-        QCOMPARE(dequantize<uint16_t>(codes, p.params, out), Status::Ok);
-        QCOMPARE(dequantizeAccumulate<uint16_t>(codes, p.params, out), Status::Ok);
+        QCOMPARE(quantize<uint16_t>(none, p.params, codes), ErrorCode::None);
+        QCOMPARE(dequantize<uint16_t>(codes, p.params, out), ErrorCode::None);
+        QCOMPARE(dequantizeAccumulate<uint16_t>(codes, p.params, out), ErrorCode::None);
         std::vector<float> values;
         QVERIFY(requantize<uint16_t>(values, codes).ok());
     }
@@ -185,26 +186,26 @@ private Q_SLOTS:
             for (const size_t at : {size_t(0), size_t(3), size_t(6)}) {
                 auto values = gaussian(7, 5);
                 values[at] = bad;
-                QCOMPARE(computeParams<uint8_t>(values).status, Status::NonFinite);
-                QCOMPARE(computeParams<uint16_t>(values).status, Status::NonFinite);
+                QCOMPARE(computeParams<uint8_t>(values).code, ErrorCode::NonFinite);
+                QCOMPARE(computeParams<uint16_t>(values).code, ErrorCode::NonFinite);
                 // quantize with a header from elsewhere: every element written, the bad one as 0, and reported.
                 std::vector<uint8_t> codes(values.size(), 99);
-                QCOMPARE(quantize<uint8_t>(values, QuantParams{-4.0f, 8.0f / 255.0f}, codes), Status::NonFinite);
+                QCOMPARE(quantize<uint8_t>(values, QuantParams{-4.0f, 8.0f / 255.0f}, codes), ErrorCode::NonFinite);
                 QCOMPARE(int(codes[at]), 0);
                 std::vector<float> copy = values;
                 std::vector<uint8_t> c2(values.size());
-                QCOMPARE(requantize<uint8_t>(copy, c2).status, Status::NonFinite);
+                QCOMPARE(requantize<uint8_t>(copy, c2).code, ErrorCode::NonFinite);
                 QCOMPARE(std::memcmp(copy.data(), values.data(), values.size() * sizeof(float)), 0); // untouched
             }
         }
-        QCOMPARE(paramsFromRange(0.0f, std::numeric_limits<float>::infinity(), 255).status, Status::NonFinite);
+        QCOMPARE(paramsFromRange(0.0f, std::numeric_limits<float>::infinity(), 255).code, ErrorCode::NonFinite);
     }
 
     void hugeRangeRefused()
     {
         const float big = std::numeric_limits<float>::max();
         const std::vector<float> values{-big, big};
-        QCOMPARE(computeParams<uint8_t>(values).status, Status::RangeTooLarge);
+        QCOMPARE(computeParams<uint8_t>(values).code, ErrorCode::RangeTooLarge);
         // Half of it is fine.
         const std::vector<float> quarter{-big / 4, big / 4, 1.0f};
         QVERIFY(computeParams<uint8_t>(quarter).ok());
@@ -234,10 +235,10 @@ private Q_SLOTS:
             const ParamsResult p = computeParams<uint8_t>(values);
             QVERIFY(p.ok());
             std::vector<uint8_t> codes(n);
-            QCOMPARE(quantize<uint8_t>(values, p.params, codes), Status::Ok);
+            QCOMPARE(quantize<uint8_t>(values, p.params, codes), ErrorCode::None);
             std::vector<float> decoded(n), acc = acc0;
-            QCOMPARE(dequantize<uint8_t>(codes, p.params, decoded), Status::Ok);
-            QCOMPARE(dequantizeAccumulate<uint8_t>(codes, p.params, acc), Status::Ok);
+            QCOMPARE(dequantize<uint8_t>(codes, p.params, decoded), ErrorCode::None);
+            QCOMPARE(dequantizeAccumulate<uint8_t>(codes, p.params, acc), ErrorCode::None);
             for (size_t i = 0; i < n; ++i) {
                 const float expected = acc0[i] + decoded[i]; // two roundings, bit for bit
                 QCOMPARE(std::bit_cast<uint32_t>(acc[i]), std::bit_cast<uint32_t>(expected));
@@ -259,7 +260,7 @@ private Q_SLOTS:
         QVERIFY(received.ok());
         QCOMPARE(received.params, p.params);
         std::vector<float> receiver(owner.size());
-        QCOMPARE(dequantize<uint16_t>(codes, received.params, receiver), Status::Ok);
+        QCOMPARE(dequantize<uint16_t>(codes, received.params, receiver), ErrorCode::None);
         QCOMPARE(std::memcmp(owner.data(), receiver.data(), owner.size() * sizeof(float)), 0);
         // Requantizing an already requantized copy changes nothing (the codes are a fixed point).
         std::vector<uint16_t> again(codes.size());
@@ -273,20 +274,20 @@ private Q_SLOTS:
         const std::vector<float> values(5, 1.0f);
         std::vector<uint8_t> short4(4);
         std::vector<float> out(4);
-        QCOMPARE(quantize<uint8_t>(values, QuantParams{0.0f, 1.0f}, short4), Status::SizeMismatch);
+        QCOMPARE(quantize<uint8_t>(values, QuantParams{0.0f, 1.0f}, short4), ErrorCode::SizeMismatch);
         std::vector<uint8_t> codes(5);
-        QCOMPARE(dequantize<uint8_t>(codes, QuantParams{0.0f, 1.0f}, out), Status::SizeMismatch);
-        QCOMPARE(dequantizeAccumulate<uint8_t>(codes, QuantParams{0.0f, 1.0f}, out), Status::SizeMismatch);
+        QCOMPARE(dequantize<uint8_t>(codes, QuantParams{0.0f, 1.0f}, out), ErrorCode::SizeMismatch);
+        QCOMPARE(dequantizeAccumulate<uint8_t>(codes, QuantParams{0.0f, 1.0f}, out), ErrorCode::SizeMismatch);
         const float nan = std::numeric_limits<float>::quiet_NaN();
         for (const QuantParams bad : {QuantParams{nan, 1.0f}, QuantParams{0.0f, -1.0f}, QuantParams{0.0f, nan},
                                       QuantParams{0.0f, std::numeric_limits<float>::max()}}) {
-            QCOMPARE(quantize<uint8_t>(values, bad, codes), Status::BadParams);
+            QCOMPARE(quantize<uint8_t>(values, bad, codes), ErrorCode::BadParams);
             std::vector<float> o(5);
-            QCOMPARE(dequantize<uint8_t>(codes, bad, o), Status::BadParams);
-            QCOMPARE(decodeParams(encodeParams(bad), 255).status, Status::BadParams);
+            QCOMPARE(dequantize<uint8_t>(codes, bad, o), ErrorCode::BadParams);
+            QCOMPARE(decodeParams(encodeParams(bad), 255).code, ErrorCode::BadParams);
         }
-        QCOMPARE(paramsFromRange(2.0f, 1.0f, 255).status, Status::BadParams);
-        QVERIFY(std::string(describe(Status::NonFinite)).find("NaN") != std::string::npos);
+        QCOMPARE(paramsFromRange(2.0f, 1.0f, 255).code, ErrorCode::BadParams);
+        QVERIFY(std::string(describe(ErrorCode::NonFinite)).find("NaN") != std::string::npos);
     }
 
     void wireHeaderIsBigEndian()
@@ -311,7 +312,7 @@ private Q_SLOTS:
         QVERIFY(p.ok());
         QCOMPARE(p.params.scale, std::ldexp(1.0f, -149));
         std::vector<uint16_t> codes(values.size());
-        QCOMPARE(quantize<uint16_t>(values, p.params, codes), Status::Ok);
+        QCOMPARE(quantize<uint16_t>(values, p.params, codes), ErrorCode::None);
         for (size_t i = 0; i < codes.size(); ++i)
             QCOMPARE(size_t(codes[i]), i);
     }
