@@ -14,8 +14,9 @@ const char *describe(ErrorCode code)
     case ErrorCode::RangeTooLarge: return "max - min overflows float";
     case ErrorCode::SizeMismatch: return "source and destination lengths differ";
     case ErrorCode::BadParams: return "invalid quantization header (min, scale)";
+    default: break;
     }
-    return "unknown error";
+    return errorCodeName(code); // a code quantization never returns
 }
 
 ParamsResult paramsFromRange(float lo, float hi, uint32_t levels)
