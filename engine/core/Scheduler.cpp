@@ -2,6 +2,7 @@
 
 #include "core/EnumNames.h"
 
+#include <QCoreApplication>
 #include <QRegularExpression>
 #include <QStringList>
 #include <algorithm>
@@ -86,14 +87,15 @@ std::optional<ScheduleWindow> ScheduleWindow::fromText(const QString &text, QStr
 {
     const auto failure = [error, &text](const QString &why) -> std::optional<ScheduleWindow> {
         if (error)
-            *error = QStringLiteral("schedule '%1': %2").arg(text, why);
+            *error = QCoreApplication::translate("ScheduleWindow", "schedule '%1': %2").arg(text, why);
         return std::nullopt;
     };
     static const QRegularExpression re(
         QStringLiteral("^\\s*([a-z,\\-]+)\\s+(\\d{1,2}):(\\d{2})\\s*-\\s*(\\d{1,2}):(\\d{2})\\s*$"));
     const auto m = re.match(text.toLower());
     if (!m.hasMatch())
-        return failure(QStringLiteral("expected days and hours, e.g. \"mon-fri 22:00-06:00\""));
+        return failure(
+            QCoreApplication::translate("ScheduleWindow", "expected days and hours, e.g. \"mon-fri 22:00-06:00\""));
     ScheduleWindow w;
     w.days = 0;
     for (const QString &part : m.captured(1).split(QLatin1Char(','), Qt::SkipEmptyParts)) {
@@ -107,7 +109,7 @@ std::optional<ScheduleWindow> ScheduleWindow::fromText(const QString &text, QStr
             const int from = dayIndex(part.section(QLatin1Char('-'), 0, 0));
             const int to = dayIndex(part.section(QLatin1Char('-'), 1));
             if (from < 0 || to < 0)
-                return failure(QStringLiteral("unknown day range '%1'").arg(part));
+                return failure(QCoreApplication::translate("ScheduleWindow", "unknown day range '%1'").arg(part));
             for (int d = from;; d = (d + 1) % 7) { // "fri-mon" wraps over the weekend
                 w.days |= 1 << d;
                 if (d == to)
@@ -117,18 +119,20 @@ std::optional<ScheduleWindow> ScheduleWindow::fromText(const QString &text, QStr
             const int d = dayIndex(part);
             if (d < 0)
                 return failure(
-                    QStringLiteral("unknown day '%1' (use mon, tue, ..., sun, daily, weekdays, weekend)").arg(part));
+                    QCoreApplication::translate("ScheduleWindow",
+                                                "unknown day '%1' (use mon, tue, ..., sun, daily, weekdays, weekend)")
+                        .arg(part));
             w.days |= 1 << d;
         }
     }
     const int sh = m.captured(2).toInt(), sm = m.captured(3).toInt(), eh = m.captured(4).toInt(),
               em = m.captured(5).toInt();
     if (sh > 23 || sm > 59 || em > 59 || eh > 24 || (eh == 24 && em != 0))
-        return failure(QStringLiteral("hours must be 00:00-24:00"));
+        return failure(QCoreApplication::translate("ScheduleWindow", "hours must be 00:00-24:00"));
     w.startMinute = sh * 60 + sm;
     w.endMinute = eh * 60 + em;
     if (w.days == 0)
-        return failure(QStringLiteral("no days"));
+        return failure(QCoreApplication::translate("ScheduleWindow", "no days"));
     return w;
 }
 

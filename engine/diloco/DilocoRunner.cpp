@@ -2,6 +2,7 @@
 
 #include "collectives/ValueBounds.h"
 #include "diloco/DilocoCheckpoint.h"
+#include "diloco/DilocoFaults.h"
 #include "diloco/DilocoReplay.h"
 #include "diloco/Optimizers.h"
 #include "diloco/SyntheticText.h"
@@ -341,7 +342,7 @@ Status DilocoRunner::Impl::innerSteps(bool *cancelled)
         audit->adamV = st.adam.v;
         audit->adamStep = st.adam.step;
     }
-    if (o.testAttack == QLatin1String("idle")) // a cheater that trains nothing and averages what it has (tests only)
+    if (testingDilocoCheat() == DilocoCheat::Idle) // trains nothing and averages what it has (tests only)
         st.innerStep = c.innerSteps;
     while (st.innerStep < c.innerSteps) {
         if (cancel.load()) {
@@ -381,7 +382,7 @@ Status DilocoRunner::Impl::averageAndStep(Communicator &comm, bool *reconnect, b
     progress.deltaClipped = own.norm > bound;
     if (progress.deltaClipped)
         clipToNorm(delta, own.norm, bound);
-    if (o.testAttack == QLatin1String("noise")) {
+    if (testingDilocoCheat() == DilocoCheat::Noise) {
         // A cheater's contribution: noise of the honest norm, sent and committed alike (tests only).
         std::mt19937 random(uint32_t(st.outerStep));
         std::normal_distribution<float> gauss(0.0f, float(std::min(own.norm, bound) / std::sqrt(double(n))));

@@ -50,8 +50,6 @@ struct DilocoRunnerOptions {
     uint64_t maxOuterSteps = 0; // stop after this many completed outer steps of this run; 0: never (tests)
     int reconnectDelayMs = 2'000;
     std::string device = "cpu"; // where the model trains (a LibTorch device string)
-    // Tests only (the hub's audit suite): "idle" trains nothing, "noise" contributes noise of the honest norm.
-    QString testAttack;
 };
 
 struct DilocoProgress {

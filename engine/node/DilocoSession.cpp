@@ -3,6 +3,7 @@
 #include "core/Logging.h"
 #include "core/RateLimiter.h"
 #include "diloco/DilocoAudit.h"
+#include "diloco/DilocoFaults.h"
 #include "diloco/DilocoRunner.h"
 #include "net/HubClient.h"
 #include "node/StatusLine.h"
@@ -83,10 +84,9 @@ void DilocoSession::start(const TaskInfo &task)
     o.config = *task.diloco;
     o.checkpointDir = QDir(m_dataDir).filePath(QStringLiteral("diloco/") + task.id);
     o.dataSeed = diloco::dataSeedFor(m_host.nodeId());
-    // The hub's audit suite runs cheating nodes (tst_diloco_audit): "idle" and "noise" cheat in the runner, "copy"
-    // trains on another node's batches (one computation for several identities).
-    o.testAttack = qEnvironmentVariable("COHORT_TEST_DILOCO_ATTACK");
-    if (o.testAttack == QLatin1String("copy"))
+    // The hub's audit suite runs cheating nodes (tst_diloco_audit, diloco/DilocoFaults.h): "idle" and "noise" cheat
+    // in the runner, "copy" trains on another node's batches here.
+    if (diloco::testingDilocoCheat() == diloco::DilocoCheat::Copy)
         o.dataSeed = diloco::dataSeedFor(QStringLiteral("another node"));
     o.device = m_host.computeDevice().toStdString();
     o.communicator.secretKey = m_host.nodeSecretKey();

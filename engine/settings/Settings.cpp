@@ -12,7 +12,6 @@
 #include <QMetaEnum>
 #include <QSet>
 #include <QSettings>
-#include <QSslCertificate>
 #include <QStandardPaths>
 #include <QSysInfo>
 #include <QUrl>
@@ -20,14 +19,6 @@
 #include <algorithm>
 
 namespace cohort {
-
-namespace {
-bool isPrintable(const QString &text)
-{
-    return std::all_of(text.begin(), text.end(), [](QChar c) { return c.isPrint(); });
-}
-
-} // namespace
 
 Settings::Settings(const QString &filePath, QObject *parent)
     : QObject(parent),
@@ -116,12 +107,13 @@ bool Settings::parseProxy(const QString &text, QString *host, quint16 *port, QSt
     // The last ':' separates the port, so "[::1]:3128" works; a bare IPv6 address needs its brackets.
     const qsizetype colon = t.lastIndexOf(QLatin1Char(':'));
     if (t.isEmpty() || colon <= 0)
-        return refuse(QStringLiteral("Enter the proxy as host:port, e.g. proxy.example.org:3128."));
+        return refuse(
+            QCoreApplication::translate("Settings", "Enter the proxy as host:port, e.g. proxy.example.org:3128."));
     QString h = t.left(colon);
     bool ok = false;
     const uint p = t.mid(colon + 1).toUInt(&ok);
     if (!ok || p < 1 || p > 65535)
-        return refuse(QStringLiteral("The port must be a number from 1 to 65535."));
+        return refuse(QCoreApplication::translate("Settings", "The port must be a number from 1 to 65535."));
     if (h.startsWith(QLatin1Char('[')) && h.endsWith(QLatin1Char(']')))
         h = h.mid(1, h.size() - 2);
     // QUrl knows what a host name or address may look like; a scheme of its own would be refused by it anyway.
@@ -130,7 +122,7 @@ bool Settings::parseProxy(const QString &text, QString *host, quint16 *port, QSt
                    QUrl::StrictMode);
     if (h.isEmpty() || !url.isValid() || url.host().isEmpty() || h.contains(QLatin1Char('/')) ||
         h.contains(QLatin1Char('@')))
-        return refuse(QStringLiteral("\"%1\" is not a host name or address.").arg(h));
+        return refuse(QCoreApplication::translate("Settings", "\"%1\" is not a host name or address.").arg(h));
     if (host)
         *host = h;
     if (port)
@@ -150,157 +142,12 @@ QString Settings::payoutAddressProblem(const QString &address)
 
 QList<SettingsError> Settings::validate(const SettingsValues &v)
 {
-    // The messages are for people (the dialog shows them under the field): in the app's language when it installed
-    // a translator (context "Settings"), in English in cohortd.
+    // Each row's rule (settings/SettingsRules.cpp), in the rows' order; a field gives at most one message.
     QList<SettingsError> errors;
-    const QString hub = normalizedHubUrl(v.hubUrl);
-    if (!hub.isEmpty()) {
-        const QUrl url(hub, QUrl::StrictMode);
-        if (!url.isValid() || (url.scheme() != QLatin1String("http") && url.scheme() != QLatin1String("https")))
-            errors.append(
-                {QStringLiteral("hubUrl"),
-                 QCoreApplication::translate(
-                     "Settings", "Enter an http:// or https:// address, or leave it empty for the local network.")});
-        else if (url.host().isEmpty())
-            errors.append(
-                {QStringLiteral("hubUrl"), QCoreApplication::translate("Settings", "The address has no host name.")});
-        else if (!url.userInfo().isEmpty())
-            errors.append(
-                {QStringLiteral("hubUrl"),
-                 QCoreApplication::translate("Settings", "Do not put a user name or password in the address.")});
-        else if (url.hasQuery() || url.hasFragment())
-            errors.append({QStringLiteral("hubUrl"),
-                           QCoreApplication::translate("Settings", "The address must not contain '?' or '#'.")});
-    }
-    if (!v.dataDir.isEmpty()) {
-        const QFileInfo info(v.dataDir);
-        if (!QDir::isAbsolutePath(v.dataDir))
-            errors.append({QStringLiteral("dataDir"),
-                           QCoreApplication::translate("Settings", "Choose a full path (an absolute folder).")});
-        else if (info.exists() && !info.isDir())
-            errors.append({QStringLiteral("dataDir"),
-                           QCoreApplication::translate("Settings", "This path is a file, not a folder.")});
-        else if (info.exists() && !info.isWritable())
-            errors.append(
-                {QStringLiteral("dataDir"), QCoreApplication::translate("Settings", "This folder is not writable.")});
-    }
-    if (v.downloadLimitKiBps < 0 || v.downloadLimitKiBps > kMaxDownloadLimitKiBps)
-        errors.append(
-            {QStringLiteral("downloadLimitKiBps"),
-             QCoreApplication::translate("Settings", "Use 0 (no limit) up to %1 KiB/s.").arg(kMaxDownloadLimitKiBps)});
-    if (v.idleMinutes < 1 || v.idleMinutes > 240)
-        errors.append(
-            {QStringLiteral("idleMinutes"), QCoreApplication::translate("Settings", "Use 1 to 240 minutes.")});
-    for (const QString &window : v.schedule) {
-        QString why;
-        if (!ScheduleWindow::fromText(window, &why)) {
-            errors.append({QStringLiteral("schedule"), why});
-            break;
-        }
-    }
-    if (v.schedule.size() > 28)
-        errors.append(
-            {QStringLiteral("schedule"), QCoreApplication::translate("Settings", "Use at most 28 time windows.")});
-    if (v.pauseForPrograms.size() > kMaxPausePrograms)
-        errors.append({QStringLiteral("pauseForPrograms"),
-                       QCoreApplication::translate("Settings", "List at most %1 programs.").arg(kMaxPausePrograms)});
-    else if (std::any_of(v.pauseForPrograms.begin(), v.pauseForPrograms.end(),
-                         [](const QString &p) { return p.trimmed().isEmpty() || p.size() > 260 || !isPrintable(p); }))
-        errors.append({QStringLiteral("pauseForPrograms"),
-                       QCoreApplication::translate("Settings", "A program in the list has no usable name.")});
-    if (v.gpuTempLimitC != 0 && (v.gpuTempLimitC < 50 || v.gpuTempLimitC > 100))
-        errors.append({QStringLiteral("gpuTempLimitC"),
-                       QCoreApplication::translate("Settings", "Use 0 (no limit) or 50 to 100 °C.")});
-    if (v.gpuPowerLimitW != 0 && (v.gpuPowerLimitW < 10 || v.gpuPowerLimitW > 2000))
-        errors.append({QStringLiteral("gpuPowerLimitW"),
-                       QCoreApplication::translate("Settings", "Use 0 (no limit) or 10 to 2000 W.")});
-    if (v.diskCapGiB < 0 || v.diskCapGiB > 1'000'000)
-        errors.append({QStringLiteral("diskCapGiB"),
-                       QCoreApplication::translate("Settings", "Use 0 (no cap) up to 1000000 GiB.")});
-    if (!v.language.isEmpty() && !languages().contains(v.language))
-        errors.append({QStringLiteral("language"),
-                       QCoreApplication::translate("Settings", "Choose one of the languages offered.")});
-    if (v.gpuUuids.size() > kMaxGpus)
-        errors.append({QStringLiteral("gpuUuids"),
-                       QCoreApplication::translate("Settings", "Choose at most %1 GPUs.").arg(kMaxGpus)});
-    else if (std::any_of(v.gpuUuids.begin(), v.gpuUuids.end(),
-                         [](const QString &u) { return u.trimmed().isEmpty() || u.size() > 96 || !isPrintable(u); }))
-        errors.append({QStringLiteral("gpuUuids"),
-                       QCoreApplication::translate("Settings", "A GPU in the list has no usable identifier.")});
-    if (v.gpuMemoryPercent < 10 || v.gpuMemoryPercent > 100)
-        errors.append({QStringLiteral("gpuMemoryPercent"),
-                       QCoreApplication::translate("Settings", "Use 10 to 100 % of each GPU's memory.")});
-    if (v.gpuMemoryPercentPerGpu.size() > kMaxGpus)
-        errors.append({QStringLiteral("gpuMemoryPercentPerGpu"),
-                       QCoreApplication::translate("Settings", "Give a memory share of its own to at most %1 GPUs.")
-                           .arg(kMaxGpus)});
-    else if (std::any_of(v.gpuMemoryPercentPerGpu.keyValueBegin(), v.gpuMemoryPercentPerGpu.keyValueEnd(),
-                         [](const auto &entry) {
-                             return entry.first.trimmed().isEmpty() || entry.first.size() > 96 ||
-                                    !isPrintable(entry.first) || entry.first.contains(QLatin1Char(':')) ||
-                                    entry.second < 10 || entry.second > 100;
-                         }))
-        errors.append({QStringLiteral("gpuMemoryPercentPerGpu"),
-                       QCoreApplication::translate("Settings", "Give each GPU 10 to 100 % of its memory.")});
-    if (v.uploadLimitKiBps < 0 || v.uploadLimitKiBps > kMaxUploadLimitKiBps)
-        errors.append(
-            {QStringLiteral("uploadLimitKiBps"),
-             QCoreApplication::translate("Settings", "Use 0 (no limit) up to %1 KiB/s.").arg(kMaxUploadLimitKiBps)});
-    if (v.proxyMode == ProxyMode::Manual) {
-        QString why;
-        if (!parseProxy(v.proxy, nullptr, nullptr, &why))
-            errors.append({QStringLiteral("proxy"), why});
-    } else if (v.proxy.size() > 300 || !isPrintable(v.proxy)) {
-        errors.append(
-            {QStringLiteral("proxy"), QCoreApplication::translate("Settings", "The proxy address is not readable.")});
-    }
-    if (!v.hubCertificate.trimmed().isEmpty()) {
-        const QString path = v.hubCertificate.trimmed();
-        if (path.size() > 4096 || !isPrintable(path))
-            errors.append({QStringLiteral("hubCertificate"),
-                           QCoreApplication::translate("Settings", "The certificate's file name is not readable.")});
-        else if (!QFileInfo(path).isFile())
-            errors.append({QStringLiteral("hubCertificate"),
-                           QCoreApplication::translate("Settings", "There is no file %1.").arg(path)});
-        else if (QSslCertificate::fromPath(path, QSsl::Pem).isEmpty())
-            errors.append({QStringLiteral("hubCertificate"),
-                           QCoreApplication::translate("Settings", "The file holds no PEM certificate.")});
-    }
-    if (!v.hubKey.trimmed().isEmpty() && Settings::hubKeyFromText(v.hubKey).isEmpty())
-        errors.append(
-            {QStringLiteral("hubKey"),
-             QCoreApplication::translate(
-                 "Settings",
-                 "A hub key is 44 characters of base64 (an ed25519 public key), as the hub prints it at start.")});
-    if (!v.payoutAddress.isEmpty())
-        if (const QString why = payoutAddressProblem(v.payoutAddress); !why.isEmpty())
-            errors.append({QStringLiteral("payoutAddress"), why});
-    // !(x >= 0 && ...) also refuses NaN (a hand-edited file).
-    if (!(v.pricePerKWh >= 0 && v.pricePerKWh <= 100))
-        errors.append({QStringLiteral("pricePerKWh"),
-                       QCoreApplication::translate("Settings", "Use 0 (not set) up to 100 per kWh.")});
-    if (!(v.creditValue >= 0 && v.creditValue <= 1e6))
-        errors.append(
-            {QStringLiteral("creditValue"), QCoreApplication::translate("Settings", "Use 0 (unknown) up to 1000000.")});
-    if (v.currency.trimmed().size() > 8 || !isPrintable(v.currency))
-        errors.append(
-            {QStringLiteral("currency"),
-             QCoreApplication::translate("Settings", "Use a short label of at most 8 characters, e.g. EUR.")});
-    else if ((v.pricePerKWh > 0 || v.creditValue > 0) && v.currency.trimmed().isEmpty())
-        errors.append({QStringLiteral("currency"),
-                       QCoreApplication::translate("Settings", "Name the currency of the price, e.g. EUR.")});
-    if (v.nodeName.size() > 64)
-        errors.append(
-            {QStringLiteral("nodeName"), QCoreApplication::translate("Settings", "Use at most 64 characters.")});
-    else {
-        for (const QChar c : v.nodeName) {
-            if (!c.isPrint()) {
-                errors.append({QStringLiteral("nodeName"),
-                               QCoreApplication::translate("Settings", "Use printable characters only.")});
-                break;
-            }
-        }
-    }
+    for (const settings::Field &field : settings::fields())
+        if (field.check)
+            if (QString why = field.check(v); !why.isEmpty())
+                errors.append({QString::fromLatin1(field.name), std::move(why)});
     return errors;
 }
 

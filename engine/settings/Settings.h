@@ -122,6 +122,7 @@ public:
 
     const SettingsValues &values() const { return m_values; }
     static SettingsValues defaults();
+    // Each field's rule (its row names it): at most one message per field, in the app's language, in the rows' order.
     static QList<SettingsError> validate(const SettingsValues &values);
     static QString normalizedHubUrl(const QString &url);
     // The 32 key bytes of a hub key as typed (base64, surrounding blanks ignored); empty when it is no such key.

@@ -1,5 +1,7 @@
 #include "settings/SettingsFields.h"
 
+#include "settings/SettingsRules.h"
+
 #include <QLatin1StringView>
 #include <array>
 #include <type_traits>
@@ -145,6 +147,7 @@ struct Traits {
     const char *group = nullptr;
     std::optional<Settings::Change> alsoChanges = std::nullopt;
     bool engine = false;
+    QString (*check)(const SettingsValues &) = nullptr;
 };
 
 template <auto Member>
@@ -156,6 +159,7 @@ constexpr Field row(const char *name, const char *iniKey, Settings::Change chang
             change,
             traits.alsoChanges,
             traits.engine,
+            traits.check,
             &readMember<Member>,
             &writeMember<Member>,
             &copyMember<Member>,
@@ -164,47 +168,57 @@ constexpr Field row(const char *name, const char *iniKey, Settings::Change chang
 
 using V = SettingsValues;
 using C = Settings::Change;
-constexpr Traits kEngine{.engine = true};
+namespace r = rules;
 
 // In the order of Settings::Change. The scheduler's policy (Settings::schedulerPolicy) is made of the rows that
 // change Scheduler.
 const std::array kFields{
-    row<&V::hubUrl>("hubUrl", "network/hubUrl", C::HubUrl, kEngine),
-    row<&V::dataDir>("dataDir", "storage/dataDir", C::DataDir, kEngine),
-    row<&V::nodeName>("nodeName", "node/name", C::NodeName, kEngine),
+    row<&V::hubUrl>("hubUrl", "network/hubUrl", C::HubUrl, {.engine = true, .check = r::hubUrl}),
+    row<&V::dataDir>("dataDir", "storage/dataDir", C::DataDir, {.engine = true, .check = r::dataDir}),
+    row<&V::nodeName>("nodeName", "node/name", C::NodeName, {.engine = true, .check = r::nodeName}),
     row<&V::startMinimized>("startMinimized", "ui/startMinimized", C::StartMinimized),
     row<&V::welcomed>("welcomed", "ui/welcomed", C::Welcomed),
-    row<&V::downloadLimitKiBps>("downloadLimitKiBps", "network/downloadLimitKiBps", C::DownloadLimitKiBps, kEngine),
-    row<&V::runOnlyWhenIdle>("runOnlyWhenIdle", "schedule/runOnlyWhenIdle", C::Scheduler, kEngine),
-    row<&V::idleMinutes>("idleMinutes", "schedule/idleMinutes", C::Scheduler, kEngine),
-    row<&V::pauseOnBattery>("pauseOnBattery", "schedule/pauseOnBattery", C::Scheduler, kEngine),
-    row<&V::schedule>("schedule", "schedule/windows", C::Scheduler, kEngine),
-    row<&V::pauseWhenFullscreen>("pauseWhenFullscreen", "schedule/pauseWhenFullscreen", C::Scheduler, kEngine),
-    row<&V::pauseForPrograms>("pauseForPrograms", "schedule/pauseForPrograms", C::Scheduler, kEngine),
-    row<&V::pauseWhenGpuBusy>("pauseWhenGpuBusy", "schedule/pauseWhenGpuBusy", C::Scheduler, kEngine),
-    row<&V::gpuTempLimitC>("gpuTempLimitC", "limits/gpuTempLimitC", C::Scheduler, kEngine),
-    row<&V::gpuPowerLimitW>("gpuPowerLimitW", "limits/gpuPowerLimitW", C::Scheduler, kEngine),
-    row<&V::diskCapGiB>("diskCapGiB", "limits/diskCapGiB", C::Scheduler, kEngine),
-    row<&V::language>("language", "ui/language", C::Language),
+    row<&V::downloadLimitKiBps>("downloadLimitKiBps", "network/downloadLimitKiBps", C::DownloadLimitKiBps,
+                                {.engine = true, .check = r::downloadLimitKiBps}),
+    row<&V::runOnlyWhenIdle>("runOnlyWhenIdle", "schedule/runOnlyWhenIdle", C::Scheduler, {.engine = true}),
+    row<&V::idleMinutes>("idleMinutes", "schedule/idleMinutes", C::Scheduler,
+                         {.engine = true, .check = r::idleMinutes}),
+    row<&V::pauseOnBattery>("pauseOnBattery", "schedule/pauseOnBattery", C::Scheduler, {.engine = true}),
+    row<&V::schedule>("schedule", "schedule/windows", C::Scheduler, {.engine = true, .check = r::schedule}),
+    row<&V::pauseWhenFullscreen>("pauseWhenFullscreen", "schedule/pauseWhenFullscreen", C::Scheduler, {.engine = true}),
+    row<&V::pauseForPrograms>("pauseForPrograms", "schedule/pauseForPrograms", C::Scheduler,
+                              {.engine = true, .check = r::pauseForPrograms}),
+    row<&V::pauseWhenGpuBusy>("pauseWhenGpuBusy", "schedule/pauseWhenGpuBusy", C::Scheduler, {.engine = true}),
+    row<&V::gpuTempLimitC>("gpuTempLimitC", "limits/gpuTempLimitC", C::Scheduler,
+                           {.engine = true, .check = r::gpuTempLimitC}),
+    row<&V::gpuPowerLimitW>("gpuPowerLimitW", "limits/gpuPowerLimitW", C::Scheduler,
+                            {.engine = true, .check = r::gpuPowerLimitW}),
+    row<&V::diskCapGiB>("diskCapGiB", "limits/diskCapGiB", C::Scheduler, {.engine = true, .check = r::diskCapGiB}),
+    row<&V::language>("language", "ui/language", C::Language, {.check = r::language}),
     row<&V::notifications>("notifications", "ui/notifications", C::Notifications),
     row<&V::trayIconStyle>("trayIconStyle", "ui/trayIcon", C::TrayIconStyle),
     // The scheduler watches the chosen GPUs' temperature and power.
-    row<&V::gpuUuids>("gpuUuids", "compute/gpus", C::GpuUuids, {.alsoChanges = C::Scheduler, .engine = true}),
-    row<&V::gpuMemoryPercent>("gpuMemoryPercent", "compute/gpuMemoryPercent", C::GpuMemoryPercent, kEngine),
+    row<&V::gpuUuids>("gpuUuids", "compute/gpus", C::GpuUuids,
+                      {.alsoChanges = C::Scheduler, .engine = true, .check = r::gpuUuids}),
+    row<&V::gpuMemoryPercent>("gpuMemoryPercent", "compute/gpuMemoryPercent", C::GpuMemoryPercent,
+                              {.engine = true, .check = r::gpuMemoryPercent}),
     row<&V::gpuMemoryPercentPerGpu>("gpuMemoryPercentPerGpu", "compute/gpuMemoryPerGpu", C::GpuMemoryPercentPerGpu,
-                                    kEngine),
-    row<&V::uploadLimitKiBps>("uploadLimitKiBps", "network/uploadLimitKiBps", C::UploadLimitKiBps, kEngine),
-    row<&V::hubCertificate>("hubCertificate", "network/hubCertificate", C::HubCertificate, kEngine),
-    row<&V::hubKey>("hubKey", "network/hubKey", C::HubKey, kEngine),
+                                    {.engine = true, .check = r::gpuMemoryPercentPerGpu}),
+    row<&V::uploadLimitKiBps>("uploadLimitKiBps", "network/uploadLimitKiBps", C::UploadLimitKiBps,
+                              {.engine = true, .check = r::uploadLimitKiBps}),
+    row<&V::hubCertificate>("hubCertificate", "network/hubCertificate", C::HubCertificate,
+                            {.engine = true, .check = r::hubCertificate}),
+    row<&V::hubKey>("hubKey", "network/hubKey", C::HubKey, {.engine = true, .check = r::hubKey}),
     // A manual proxy that cannot be used falls back with its mode: connect as before it was set. The app applies a
     // proxy process-wide, not through the engine's options.
     row<&V::proxyMode>("proxyMode", "network/proxyMode", C::Proxy, {.group = "proxy"}),
-    row<&V::proxy>("proxy", "network/proxy", C::Proxy, {.group = "proxy"}),
-    row<&V::payoutAddress>("payoutAddress", "account/payoutAddress", C::PayoutAddress, kEngine),
+    row<&V::proxy>("proxy", "network/proxy", C::Proxy, {.group = "proxy", .check = r::proxy}),
+    row<&V::payoutAddress>("payoutAddress", "account/payoutAddress", C::PayoutAddress,
+                           {.engine = true, .check = r::payoutAddress}),
     // Price, currency and credit value only mean something together.
-    row<&V::pricePerKWh>("pricePerKWh", "energy/pricePerKWh", C::Energy, {.group = "energy"}),
-    row<&V::currency>("currency", "energy/currency", C::Energy, {.group = "energy"}),
-    row<&V::creditValue>("creditValue", "energy/creditValue", C::Energy, {.group = "energy"}),
+    row<&V::pricePerKWh>("pricePerKWh", "energy/pricePerKWh", C::Energy, {.group = "energy", .check = r::pricePerKWh}),
+    row<&V::currency>("currency", "energy/currency", C::Energy, {.group = "energy", .check = r::currency}),
+    row<&V::creditValue>("creditValue", "energy/creditValue", C::Energy, {.group = "energy", .check = r::creditValue}),
 };
 
 } // namespace

@@ -607,6 +607,16 @@ private Q_SLOTS:
         QCOMPARE(messageOf(),
                  QStringLiteral("Geben Sie eine http://- oder https://-Adresse ein, oder lassen Sie das Feld "
                                 "leer für das lokale Netzwerk."));
+        // Rules whose messages come from the parsers they share with the engine (the proxy's, a schedule window's).
+        SettingsValues badProxy = Settings::defaults();
+        badProxy.proxyMode = ProxyMode::Manual;
+        badProxy.proxy = QStringLiteral("proxy.example.org");
+        QCOMPARE(Settings::validate(badProxy).value(0).message,
+                 QStringLiteral("Geben Sie den Proxy als host:port ein, z. B. proxy.example.org:3128."));
+        SettingsValues badWindow = Settings::defaults();
+        badWindow.schedule = {QStringLiteral("mon-fri 22:00-25:00")};
+        QCOMPARE(Settings::validate(badWindow).value(0).message,
+                 QStringLiteral("Zeitplan „mon-fri 22:00-25:00“: Uhrzeiten müssen zwischen 00:00 und 24:00 liegen"));
         QCoreApplication::removeTranslator(&german);
         QCOMPARE(resolveState(paused).why, QStringLiteral("The computer is on battery power"));
         QCOMPARE(nodeStateTitle(NodeState::Idle), QStringLiteral("Idle"));

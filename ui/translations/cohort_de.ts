@@ -226,6 +226,33 @@
     </message>
 </context>
 <context>
+    <name>ScheduleWindow</name>
+    <message>
+        <source>schedule &apos;%1&apos;: %2</source>
+        <translation>Zeitplan „%1“: %2</translation>
+    </message>
+    <message>
+        <source>expected days and hours, e.g. &quot;mon-fri 22:00-06:00&quot;</source>
+        <translation>erwartet werden Tage und Uhrzeiten, z. B. „mon-fri 22:00-06:00“</translation>
+    </message>
+    <message>
+        <source>unknown day range &apos;%1&apos;</source>
+        <translation>unbekannter Tagesbereich „%1“</translation>
+    </message>
+    <message>
+        <source>unknown day &apos;%1&apos; (use mon, tue, ..., sun, daily, weekdays, weekend)</source>
+        <translation>unbekannter Tag „%1“ (verwenden Sie mon, tue, ..., sun, daily, weekdays, weekend)</translation>
+    </message>
+    <message>
+        <source>hours must be 00:00-24:00</source>
+        <translation>Uhrzeiten müssen zwischen 00:00 und 24:00 liegen</translation>
+    </message>
+    <message>
+        <source>no days</source>
+        <translation>keine Tage</translation>
+    </message>
+</context>
+<context>
     <name>Settings</name>
     <message>
         <source>Enter an http:// or https:// address, or leave it empty for the local network.</source>
@@ -354,6 +381,18 @@
     <message>
         <source>Give each GPU 10 to 100 % of its memory.</source>
         <translation>Geben Sie jeder GPU 10 bis 100 % ihres Speichers.</translation>
+    </message>
+    <message>
+        <source>Enter the proxy as host:port, e.g. proxy.example.org:3128.</source>
+        <translation>Geben Sie den Proxy als host:port ein, z. B. proxy.example.org:3128.</translation>
+    </message>
+    <message>
+        <source>The port must be a number from 1 to 65535.</source>
+        <translation>Der Port muss eine Zahl von 1 bis 65535 sein.</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a host name or address.</source>
+        <translation>„%1“ ist weder ein Hostname noch eine Adresse.</translation>
     </message>
 </context>
 <context>

@@ -226,6 +226,33 @@
     </message>
 </context>
 <context>
+    <name>ScheduleWindow</name>
+    <message>
+        <source>schedule &apos;%1&apos;: %2</source>
+        <translation>plage horaire « %1 » : %2</translation>
+    </message>
+    <message>
+        <source>expected days and hours, e.g. &quot;mon-fri 22:00-06:00&quot;</source>
+        <translation>jours et heures attendus, par exemple « mon-fri 22:00-06:00 »</translation>
+    </message>
+    <message>
+        <source>unknown day range &apos;%1&apos;</source>
+        <translation>plage de jours inconnue « %1 »</translation>
+    </message>
+    <message>
+        <source>unknown day &apos;%1&apos; (use mon, tue, ..., sun, daily, weekdays, weekend)</source>
+        <translation>jour inconnu « %1 » (utilisez mon, tue, ..., sun, daily, weekdays, weekend)</translation>
+    </message>
+    <message>
+        <source>hours must be 00:00-24:00</source>
+        <translation>les heures doivent être comprises entre 00:00 et 24:00</translation>
+    </message>
+    <message>
+        <source>no days</source>
+        <translation>aucun jour</translation>
+    </message>
+</context>
+<context>
     <name>Settings</name>
     <message>
         <source>Enter an http:// or https:// address, or leave it empty for the local network.</source>
@@ -354,6 +381,18 @@
     <message>
         <source>Give each GPU 10 to 100 % of its memory.</source>
         <translation>Donnez à chaque GPU de 10 à 100 % de sa mémoire.</translation>
+    </message>
+    <message>
+        <source>Enter the proxy as host:port, e.g. proxy.example.org:3128.</source>
+        <translation>Saisissez le proxy sous la forme hôte:port, par exemple proxy.example.org:3128.</translation>
+    </message>
+    <message>
+        <source>The port must be a number from 1 to 65535.</source>
+        <translation>Le port doit être un nombre de 1 à 65535.</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a host name or address.</source>
+        <translation>« %1 » n&apos;est ni un nom d&apos;hôte ni une adresse.</translation>
     </message>
 </context>
 <context>
