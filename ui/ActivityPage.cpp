@@ -11,6 +11,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QMetaEnum>
 #include <QPushButton>
 #include <QScrollBar>
 #include <QSortFilterProxyModel>
@@ -77,8 +78,13 @@ ActivityPage::ActivityPage(QWidget *parent)
     m_view->setColumnWidth(ActivityModel::TimeColumn, digitWidth + 16);
     m_view->setColumnWidth(ActivityModel::SeverityColumn,
                            m_view->fontMetrics().horizontalAdvance(QStringLiteral("Warning")) + 48);
-    m_view->setColumnWidth(ActivityModel::CategoryColumn,
-                           m_view->fontMetrics().horizontalAdvance(QStringLiteral("lifecycle")) + 24);
+    // Wide enough for the longest category in the app's language ("Rechenleistung" in German).
+    int categoryWidth = 0;
+    const QMetaEnum categories = QMetaEnum::fromType<EventCategory>();
+    for (int i = 0; i < categories.keyCount(); ++i)
+        categoryWidth = std::max(categoryWidth, m_view->fontMetrics().horizontalAdvance(
+                                                    EngineEvent::categoryTitle(EventCategory(categories.value(i)))));
+    m_view->setColumnWidth(ActivityModel::CategoryColumn, categoryWidth + 24);
 
     // Follow the newest row only while the view is scrolled to the bottom. The range grows when rows
     // arrive; if we were at the bottom, move with it, otherwise leave the user where they are reading.

@@ -244,8 +244,10 @@ Status computeParamsDevice(const float *src, size_t n, uint32_t levels, quant::Q
 {
     if (Status s = detail::requireDevice(); !s)
         return s;
-    if (out == nullptr || (n > 0 && src == nullptr) || levels == 0)
-        return detail::invalid("computeParamsDevice: null pointer or zero levels");
+    if (out == nullptr || (n > 0 && src == nullptr))
+        return detail::invalid("computeParamsDevice: null pointer");
+    if (levels == 0)
+        return detail::fromQuant(ErrorCode::BadParams); // as quant::paramsFromRange says of no levels
     if (n == 0) {
         *out = {0.0f, 0.0f}; // quant::computeParams on an empty span
         return {};

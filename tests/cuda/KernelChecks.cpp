@@ -300,6 +300,8 @@ std::string argumentErrorsAreValues()
     std::vector<uint8_t> four(4), fiveCodes(5);
     std::vector<float> out(5);
     expect("computeParamsDevice(null)", cuda::computeParamsDevice(nullptr, 5, 255, &p), Code::InvalidArgument);
+    // No levels: the CPU reference's paramsFromRange refuses it as BadParams; the device path says the same.
+    expect("computeParamsDevice(no levels)", cuda::computeParamsDevice(five.data(), 5, 0, &p), Code::BadParams);
     expect("computeParamsHost(empty)", cuda::computeParamsHost({}, 255, &p), Code::None);
     expect("quantizeHost(size mismatch)", cuda::quantizeHost(five, {0.0f, 1.0f}, four), Code::SizeMismatch);
     expect("quantizeHost(NaN header)", cuda::quantizeHost(five, {std::nanf(""), 1.0f}, std::span<uint8_t>(fiveCodes)),
