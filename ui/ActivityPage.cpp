@@ -30,7 +30,9 @@ public:
     void set(int minimumSeverity, const QString &subsystem)
     {
         m_minimum = minimumSeverity;
-        m_subsystem = subsystem;
+        // The wire name read once here, so each row compares an enum; a name that is no category shows nothing.
+        m_allSubsystems = subsystem.isEmpty();
+        m_category = enumFromName<EventCategory>(subsystem);
         invalidateFilter();
     }
     void setShowRoutine(bool show)
@@ -44,13 +46,14 @@ protected:
     {
         const EngineEvent &e = static_cast<const ActivityModel *>(sourceModel())->eventAt(row);
         return (m_showRoutine || !e.routine) && int(e.severity) >= m_minimum &&
-               (m_subsystem.isEmpty() || EngineEvent::categoryName(e.category) == m_subsystem);
+               (m_allSubsystems || (m_category && e.category == *m_category));
     }
 
 private:
     bool m_showRoutine = false; // each batch: summarised once a minute by the engine, shown on request
     int m_minimum = 0;
-    QString m_subsystem;
+    bool m_allSubsystems = true;
+    std::optional<EventCategory> m_category;
 };
 } // namespace
 

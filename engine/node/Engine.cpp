@@ -113,10 +113,9 @@ void Engine::failFatally(const QString &message)
 
 void Engine::stop()
 {
-    if (m_stopping)
+    if (m_state->inputs().stopping)
         return;
-    m_stopping = true;
-    m_state->inputs().stopping = true;
+    m_state->inputs().stopping = true; // the parts' host reads it too (node/PartsHost)
     m_machine->stop();
     m_hubSession->stop();
     m_earnings->stop();

@@ -83,7 +83,6 @@ private:
     std::unique_ptr<Identity> m_identity;
     ComputeInfo m_compute;
 
-    bool m_stopping = false;
     PartsHost m_host; // answers what the parts ask (node/PartsHost)
     // The parts: children, made in the constructor (they move to the engine thread with the engine).
     MachineMonitor *m_machine = nullptr;
